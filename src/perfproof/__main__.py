@@ -1,0 +1,5 @@
+import sys
+
+from perfproof.cli import main
+
+sys.exit(main())

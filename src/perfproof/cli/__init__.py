@@ -1,0 +1,114 @@
+"""The ``perfproof`` command: a thin click group whose verbs live one per module.
+
+Verbs are imported lazily so that ``perfproof --help`` and a quick ``compare`` do not pay for
+matplotlib, tree-sitter or the run machinery. Each verb module exposes a click command named
+``command``; this file only wires them up and turns :class:`PerfproofError` into one line on
+stderr with its exit code.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import sys
+
+import click
+
+from perfproof import __version__
+from perfproof.errors import EXIT_INPUT, PerfproofError
+
+# verb -> module under perfproof.cli, in the order --help lists them
+VERBS: dict[str, str] = {
+    "demo": "demo",
+    "ab": "ab",
+    "compare": "compare",
+    "report": "report",
+    "check": "check",
+    "record": "record",
+    "profile": "profile",
+    "callers": "callers",
+    "scan": "scan",
+    "e2e": "e2e",
+    "guard": "guard",
+}
+
+SHORT_HELP: dict[str, str] = {
+    "demo": "Run the whole A/B job on an embedded sample project.",
+    "ab": "Build two commits in isolation, run their JMH benchmarks interleaved, compare.",
+    "compare": "Compare existing JMH JSON results (files, globs or folders of rounds).",
+    "report": "Render a run's results as Markdown, HTML or JSON.",
+    "check": "Verify the numbers a hand-written PR body quotes against a run.",
+    "record": "Run a Java command with JFR enabled and keep the recording.",
+    "profile": "Allocation and CPU census of JFR recordings; before/after diff.",
+    "callers": "Production call sites of a Java method.",
+    "scan": "Known hot-path anti-patterns in Java sources, ranked by profile.",
+    "e2e": "End-to-end A/B of whole commands with honest intervals.",
+    "guard": "Check that a benchmark tells the baseline from the feature.",
+}
+
+
+def _available(name: str) -> bool:
+    return importlib.util.find_spec(f"perfproof.cli.{VERBS[name]}") is not None
+
+
+class LazyGroup(click.Group):
+    """A click group that imports a verb's module only when that verb is used."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return [name for name in VERBS if _available(name)]
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in VERBS or not _available(cmd_name):
+            return None
+        module = importlib.import_module(f"perfproof.cli.{VERBS[cmd_name]}")
+        return module.command
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows = [(name, SHORT_HELP.get(name, "")) for name in self.list_commands(ctx)]
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
+
+
+@click.group(
+    cls=LazyGroup,
+    context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
+    epilog=(
+        "Examples:\n\n"
+        "\b\n"
+        "  perfproof demo\n"
+        "  perfproof ab --base main --head my-branch --bench Foo\n"
+        "  perfproof compare base/ head/ --format md\n"
+        "\n"
+        "Exit codes: 0 done; 1 a requested gate failed; 2 bad input or usage; "
+        "3 an external step (build, JMH, git) failed."
+    ),
+)
+@click.version_option(__version__, "-V", "--version", prog_name="perfproof")
+def cli() -> None:
+    """perfproof turns a claimed JVM performance change into evidence a reviewer can trust."""
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Console entry point: run the CLI and map errors to exit codes with one-line messages."""
+    try:
+        cli.main(args=argv, prog_name="perfproof", standalone_mode=False)
+    except PerfproofError as exc:
+        click.echo(f"perfproof: error: {exc}", err=True)
+        return exc.exit_code
+    except click.exceptions.Abort:
+        click.echo("perfproof: interrupted", err=True)
+        return 130
+    except KeyboardInterrupt:
+        click.echo("perfproof: interrupted", err=True)
+        return 130
+    except click.exceptions.Exit as exc:
+        return exc.exit_code
+    except click.ClickException as exc:
+        exc.show()
+        return EXIT_INPUT if exc.exit_code == 2 else exc.exit_code
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

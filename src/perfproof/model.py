@@ -1,0 +1,148 @@
+"""The data types every perfproof module shares.
+
+Modules talk to each other only through these types (and the JSON documents rendered from
+them), so the JMH reader, the statistics, the runner and the reports can change independently.
+Samples are always in one canonical unit per dimension so that a baseline recorded in us/op
+compares with a head recorded in ns/op.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+import numpy as np
+
+PRIMARY = "primary"
+"""The metric name used for a benchmark's primary score."""
+
+ALLOC_NORM = "gc.alloc.rate.norm"
+"""Normalised name of JMH's allocation-per-operation metric (B/op)."""
+
+
+class Direction(StrEnum):
+    """Which way is better for a metric."""
+
+    LOWER = "lower"
+    HIGHER = "higher"
+
+
+class Verdict(StrEnum):
+    """The outcome of one comparison at the chosen confidence and practical threshold."""
+
+    IMPROVED = "improved"
+    REGRESSED = "regressed"
+    SAME = "same"
+    NEGLIGIBLE = "negligible"
+    INCONCLUSIVE = "inconclusive"
+
+
+@dataclass(frozen=True, order=True)
+class BenchKey:
+    """Identifies one measured quantity: a benchmark at one mode and @Param set, one metric.
+
+    ``params`` is sorted by name so that keys from different JMH versions and runs compare
+    equal; ``metric`` is ``"primary"`` or a normalised secondary name such as
+    ``gc.alloc.rate.norm`` (whatever the JMH version's ``·``/``@`` prefix was).
+    """
+
+    benchmark: str
+    mode: str
+    params: tuple[tuple[str, str], ...] = ()
+    metric: str = PRIMARY
+
+    def entry(self) -> BenchKey:
+        """The same benchmark entry with the primary metric (what JMH prints as one row)."""
+        return BenchKey(self.benchmark, self.mode, self.params, PRIMARY)
+
+    def with_metric(self, metric: str) -> BenchKey:
+        return BenchKey(self.benchmark, self.mode, self.params, metric)
+
+    @property
+    def params_dict(self) -> dict[str, str]:
+        return dict(self.params)
+
+    def label(self) -> str:
+        """Human label: ``fx.Codes.sum(n=16) [avgt]`` plus the metric when not primary."""
+        text = self.benchmark
+        if self.params:
+            text += "(" + ", ".join(f"{k}={v}" for k, v in self.params) + ")"
+        text += f" [{self.mode}]"
+        if self.metric != PRIMARY:
+            text += f" {self.metric}"
+        return text
+
+
+@dataclass(frozen=True)
+class JmhScore:
+    """JMH's own summary of one result file's entry, in the canonical unit.
+
+    JMH's ``scoreError`` is the half-width of a 99.9% interval computed from all iterations
+    pooled across forks; perfproof shows it only as "JMH's" for reference.
+    """
+
+    score: float
+    error: float
+    source: str = ""
+
+
+@dataclass
+class Samples:
+    """All measurements of one key on one side: a list of forks, each an iteration array.
+
+    Rounds append forks. ``unit`` is canonical (``ns/op`` for time, ``ops/s`` for throughput,
+    ``B/op`` for bytes per op; other metrics keep JMH's unit).
+    """
+
+    key: BenchKey
+    unit: str
+    direction: Direction
+    forks: list[np.ndarray] = field(default_factory=list)
+    jmh: list[JmhScore] = field(default_factory=list)
+    sources: list[str] = field(default_factory=list)
+
+    @property
+    def fork_count(self) -> int:
+        return len(self.forks)
+
+    def fork_means(self) -> np.ndarray:
+        return np.array([float(np.mean(f)) for f in self.forks if len(f)], dtype=float)
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """One side's estimate (mean of fork means) with its interval."""
+
+    value: float
+    ci: tuple[float, float]
+    forks: int
+    iterations: int
+
+
+@dataclass
+class Comparison:
+    """Baseline vs head for one key: the effect, its interval, the verdict and diagnostics.
+
+    ``ratio`` is head/base in the metric's own terms; ``delta_pct`` is ``(ratio - 1) * 100``.
+    Whether that is good depends on ``direction``. ``warnings`` are sentences that tell the
+    user what to do; ``diagnostics`` holds the numbers behind them.
+    """
+
+    key: BenchKey
+    unit: str
+    direction: Direction
+    base: Estimate
+    head: Estimate
+    ratio: float
+    ratio_ci: tuple[float, float]
+    delta_pct: float
+    delta_ci_pct: tuple[float, float]
+    verdict: Verdict
+    p_value: float
+    p_holm: float | None = None
+    mde_pct: float | None = None
+    forks_needed: int | None = None
+    method: str = ""
+    warnings: list[str] = field(default_factory=list)
+    diagnostics: dict[str, object] = field(default_factory=dict)
+    jmh: dict[str, object] | None = None

@@ -1,0 +1,63 @@
+import sys
+from pathlib import Path
+
+import pytest
+
+from perfproof.errors import ExternalError, InputError
+from perfproof.process import command_line, run
+
+
+def test_run_streams_to_log_and_callback(tmp_path: Path) -> None:
+    log = tmp_path / "logs" / "x.log"
+    seen: list[str] = []
+    res = run(
+        [sys.executable, "-c", "print('a'); print('b; rm -rf /')"],
+        log_path=log,
+        on_line=seen.append,
+    )
+    assert res.ok
+    assert seen == ["a", "b; rm -rf /"]
+    text = log.read_text()
+    assert text.startswith("$ ")
+    assert "b; rm -rf /" in text
+    assert "# exit 0" in text
+
+
+def test_no_shell_interpretation(tmp_path: Path) -> None:
+    res = run([sys.executable, "-c", "import sys; print(sys.argv[1])", "$HOME && echo hi"])
+    assert res.output.strip() == "$HOME && echo hi"
+
+
+def test_check_raises_external_error_naming_log(tmp_path: Path) -> None:
+    log = tmp_path / "fail.log"
+    with pytest.raises(ExternalError) as info:
+        run(
+            [sys.executable, "-c", "import sys; print('boom'); sys.exit(4)"],
+            log_path=log,
+            check=True,
+            what="build",
+        )
+    assert "build failed with exit code 4: boom" in str(info.value)
+    assert str(log) in str(info.value)
+    assert info.value.exit_code == 3
+
+
+def test_missing_program_is_input_error() -> None:
+    with pytest.raises(InputError, match="program not found"):
+        run(["definitely-not-a-program-xyz"])
+
+
+def test_timeout_kills_process() -> None:
+    with pytest.raises(ExternalError, match="timed out"):
+        run([sys.executable, "-c", "import time; time.sleep(30)"], timeout=0.5)
+
+
+def test_separate_stderr_keeps_stdout_clean(tmp_path: Path) -> None:
+    code = "import sys; print('data'); print('noise', file=sys.stderr)"
+    res = run([sys.executable, "-c", code], merge_stderr=False, log_path=tmp_path / "l")
+    assert res.output == "data\n"
+    assert "noise" in (tmp_path / "l").read_text()
+
+
+def test_command_line_quotes_for_copy_paste() -> None:
+    assert command_line(["java", "-jar", "a b.jar", "-p", "x=1"]) == "java -jar 'a b.jar' -p x=1"
