@@ -31,6 +31,8 @@ class ProcessResult:
     duration_s: float
     output: str
     log_path: Path | None
+    error_output: str = ""
+    """stderr alone, when run with ``merge_stderr=False`` (otherwise it is part of ``output``)."""
 
     @property
     def ok(self) -> bool:
@@ -59,6 +61,7 @@ def run(
     what: str | None = None,
     stdin_text: str | None = None,
     merge_stderr: bool = True,
+    unset_env: Sequence[str] = (),
 ) -> ProcessResult:
     """Run argv to completion, streaming its output.
 
@@ -66,15 +69,18 @@ def run(
     non-zero exit raises :class:`ExternalError` naming ``what`` (or the program) and the log.
     ``capture`` keeps the output in memory for the caller; turn it off for chatty processes
     whose output only matters in the log. With ``merge_stderr`` off, stderr goes to the log
-    only and ``output`` holds stdout alone (for commands whose stdout is data).
+    only and ``output`` holds stdout alone (for commands whose stdout is data). ``unset_env``
+    names variables removed from the child's environment (e.g. a git hook's GIT_DIR).
     """
     args = [str(a) for a in argv]
     if not args:
         raise ValueError("empty argv")
     full_env = None
-    if env is not None:
+    if env is not None or unset_env:
         full_env = dict(os.environ)
-        full_env.update(env)
+        full_env.update(env or {})
+        for name in unset_env:
+            full_env.pop(name, None)
     log_file = None
     if log_path is not None:
         Path(log_path).parent.mkdir(parents=True, exist_ok=True)
@@ -172,6 +178,7 @@ def run(
             duration_s=duration,
             output="".join(chunks),
             log_path=Path(log_path) if log_path is not None else None,
+            error_output="".join(err_chunks),
         )
         if timed_out.is_set():
             raise ExternalError(

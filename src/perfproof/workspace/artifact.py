@@ -1,0 +1,76 @@
+"""A built side, ready to run: the jar and/or classpath JMH needs, and how it was made."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from perfproof.workspace.jars import JMH_MAIN, jmh_version_of_jar, main_class
+
+
+@dataclass(frozen=True)
+class Artifact:
+    """What a build produced for one commit.
+
+    ``jar`` alone (empty ``classpath``) is an uber jar run with ``java -jar``; otherwise the
+    ``classpath`` (the benchmark jar first, then its dependencies) runs ``org.openjdk.jmh.Main``.
+    ``build_command`` and ``build_cwd`` are the exact argv and folder of the real build, for a
+    report's reproduction section, even when this artifact came from the cache (``cached``).
+    """
+
+    sha: str
+    kind: str
+    jar: Path | None
+    classpath: list[Path]
+    build_command: list[str]
+    build_cwd: Path
+    cached: bool
+    log_path: Path | None
+    key: str = ""
+    overlaid: list[str] = field(default_factory=list)
+
+    @property
+    def layout(self) -> str:
+        """``uber`` (one self-contained jar) or ``classpath`` (thin jar plus dependencies)."""
+        return "uber" if self.jar is not None and not self.classpath else "classpath"
+
+    def jmh_argv(self, java: str = "java") -> list[str]:
+        """The command that starts JMH for this artifact; append JMH options to it."""
+        if self.layout == "uber":
+            assert self.jar is not None
+            if main_class(self.jar) == JMH_MAIN:
+                return [java, "-jar", str(self.jar)]
+            return [java, "-cp", str(self.jar), JMH_MAIN]
+        return [java, "-cp", os.pathsep.join(str(p) for p in self.classpath), JMH_MAIN]
+
+    def files(self) -> list[Path]:
+        """Every file the artifact needs at run time."""
+        out = [self.jar] if self.jar is not None else []
+        out.extend(p for p in self.classpath if p not in out)
+        return out
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "sha": self.sha,
+            "kind": self.kind,
+            "layout": self.layout,
+            "jar": str(self.jar) if self.jar is not None else None,
+            "classpath": [str(p) for p in self.classpath],
+            "build_command": list(self.build_command),
+            "build_cwd": str(self.build_cwd),
+            "cached": self.cached,
+            "log_path": str(self.log_path) if self.log_path is not None else None,
+            "key": self.key,
+            "overlaid": list(self.overlaid),
+            "jmh_version": jmh_version(self),
+        }
+
+
+def jmh_version(artifact: Artifact) -> str | None:
+    """The JMH version the artifact will run, or None when it cannot be told."""
+    for jar in artifact.files():
+        version = jmh_version_of_jar(jar)
+        if version:
+            return version
+    return None

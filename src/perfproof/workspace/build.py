@@ -1,0 +1,150 @@
+"""Turn a worktree into a runnable JMH artifact, through the cache.
+
+The cache key is the commit, the build settings, the JDK, any overlay applied to the worktree
+and a caller-supplied extra: everything that changes the jar, and nothing else, so a second run
+on the same commits starts measuring at once while an overlaid baseline, another module or
+another JDK is always built anew. ``fresh`` skips the lookup, cleans the build's output inside
+the worktree and replaces the entry, for reviewers who want every round built from scratch.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+from types import ModuleType
+
+from perfproof.errors import ExternalError, InputError
+from perfproof.process import command_line, run
+from perfproof.storage import write_text_atomic
+from perfproof.workspace import build_cache, build_custom, build_gradle, build_maven
+from perfproof.workspace.artifact import Artifact
+from perfproof.workspace.cache import file_lock, short_hash
+from perfproof.workspace.git import GIT_LOCAL_ENV, head_sha
+from perfproof.workspace.jdk import java_info
+from perfproof.workspace.overlay import overlaid_files, overlay_fingerprint
+from perfproof.workspace.plan import BuildPlan, java_env
+from perfproof.workspace.spec import BuildSpec, detect_build
+
+KEY_VERSION = "perfproof-build-key/1"
+
+_ADAPTERS: dict[str, ModuleType] = {
+    "maven": build_maven,
+    "gradle": build_gradle,
+    "custom": build_custom,
+}
+
+
+def build_key(worktree: Path, spec: BuildSpec, extra_key: str = "") -> str:
+    """The cache key of building ``worktree`` as it is now with ``spec``."""
+    worktree = Path(worktree)
+    kind = detect_build(worktree, spec)
+    jdk = java_info(spec.java)
+    return short_hash(
+        KEY_VERSION,
+        head_sha(worktree),
+        spec.fingerprint(kind),
+        f"{jdk.home}\0{jdk.runtime_version}",
+        overlay_fingerprint(worktree),
+        extra_key,
+        length=24,
+    )
+
+
+def build(
+    worktree: Path,
+    spec: BuildSpec,
+    *,
+    cache_dir: Path,
+    log_path: Path,
+    fresh: bool = False,
+    extra_key: str = "",
+    label: str = "",
+    on_line: Callable[[str], None] | None = None,
+    timeout: float | None = None,
+) -> Artifact:
+    """Build (or reuse) the artifact for the commit checked out in ``worktree``.
+
+    ``label`` names the side ("baseline", "head") in error messages. Failures raise
+    ExternalError naming the side, the commit and ``log_path`` (exit 3); settings that cannot
+    work raise InputError (exit 2).
+    """
+    worktree, cache_dir, log_path = Path(worktree), Path(cache_dir), Path(log_path)
+    sha = head_sha(worktree)
+    kind = detect_build(worktree, spec)
+    key = build_key(worktree, spec, extra_key)
+    with file_lock(cache_dir / "builds" / f"{key}.lock"):
+        if not fresh:
+            hit = build_cache.load(cache_dir, key)
+            if hit is not None:
+                _note_cache_hit(log_path, hit)
+                return _with_log(hit, log_path)
+        adapter = _ADAPTERS[kind]
+        env = java_env(java_info(spec.java).home if spec.java else None)
+        plan = adapter.plan(worktree, spec, fresh=fresh, env=env)
+        what = f"{kind} build of {label + ' ' if label else ''}{sha[:12]}"
+        _run_plan(plan, what, log_path, on_line, timeout)
+        outputs = adapter.collect(worktree, spec)
+        missing = [p for p in outputs.classpath if not p.exists()]
+        if missing:
+            raise ExternalError(
+                f"{what} lists a classpath entry that does not exist: {missing[0]}",
+                log_path,
+            )
+        built = Artifact(
+            sha=sha,
+            kind=kind,
+            jar=outputs.jar,
+            classpath=list(outputs.classpath),
+            build_command=list(plan.argv),
+            build_cwd=plan.cwd,
+            cached=False,
+            log_path=log_path,
+            key=key,
+            overlaid=overlaid_files(worktree),
+        )
+        stored = build_cache.store(cache_dir, built, outputs, worktree)
+        return _with_log(stored, log_path, cached=False)
+
+
+def _run_plan(
+    plan: BuildPlan,
+    what: str,
+    log_path: Path,
+    on_line: Callable[[str], None] | None,
+    timeout: float | None,
+) -> None:
+    """Run the build command; a missing tool is bad input, a failing build an external error."""
+    try:
+        res = run(
+            plan.argv,
+            cwd=plan.cwd,
+            env=plan.env,
+            log_path=log_path,
+            on_line=on_line,
+            capture=False,
+            timeout=timeout,
+            unset_env=GIT_LOCAL_ENV,
+            what=what,
+        )
+    except InputError as exc:
+        raise InputError(f"{what}: {exc}") from exc
+    if not res.ok:
+        hint = f"; {plan.hint}" if plan.hint else ""
+        raise ExternalError(f"{what} failed with exit code {res.returncode}{hint}", log_path)
+
+
+def _with_log(artifact: Artifact, log_path: Path, *, cached: bool = True) -> Artifact:
+    return replace(artifact, log_path=log_path, cached=cached)
+
+
+def _note_cache_hit(log_path: Path, hit: Artifact) -> None:
+    before = log_path.read_text(encoding="utf-8") if log_path.is_file() else ""
+    write_text_atomic(
+        log_path,
+        before
+        + f"# reused cached build {hit.key} of {hit.sha}\n"
+        + f"# built by: {command_line(hit.build_command)}\n"
+        + f"# in: {hit.build_cwd}\n"
+        + f"# original build log: {hit.log_path}\n",
+    )

@@ -1,0 +1,72 @@
+"""Gradle: run the project's own wrapper on the task that makes the benchmark jar.
+
+Only the wrapper is used, never a Gradle found on PATH, because Gradle versions break builds and
+the wrapper pins the one the project was written for. The wrapper downloads that distribution
+(``distributionUrl`` in gradle/wrapper/gradle-wrapper.properties) on first use, so that address
+must be reachable, or the distribution already be in ~/.gradle/wrapper/dists.
+The task is ``jmhJar`` when the build applies the JMH Gradle plugin and ``shadowJar`` when it
+applies the Shadow plugin; anything else needs ``--build-cmd``.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from perfproof.errors import InputError
+from perfproof.workspace.jars import candidate_jars, pick_uber
+from perfproof.workspace.plan import BuildPlan, Outputs, module_dir
+from perfproof.workspace.spec import BuildSpec
+
+_SCRIPTS = ("build.gradle", "build.gradle.kts")
+_JMH_PLUGIN = re.compile(r"me\.champeau\.(gradle\.)?jmh|\bjmhJar\b|^\s*jmh\s*\{", re.M)
+_SHADOW_PLUGIN = re.compile(
+    r"com\.github\.johnrengelman\.shadow|com\.gradleup\.shadow|"
+    r"\bshadowJar\b"
+)
+WRAPPER_HINT = (
+    "the Gradle wrapper must be able to download its distribution (distributionUrl in "
+    "gradle/wrapper/gradle-wrapper.properties) or find it in ~/.gradle/wrapper/dists"
+)
+
+
+def jar_task(worktree: Path, spec: BuildSpec) -> str:
+    """``jmhJar`` or ``shadowJar``, read from the module's (then the root's) build script."""
+    base = module_dir(worktree, spec.module, _SCRIPTS) if spec.module else worktree
+    texts = [
+        (folder / name).read_text(encoding="utf-8", errors="replace")
+        for folder in dict.fromkeys([base, worktree])
+        for name in _SCRIPTS
+        if (folder / name).is_file()
+    ]
+    if any(_JMH_PLUGIN.search(t) for t in texts):
+        return "jmhJar"
+    if any(_SHADOW_PLUGIN.search(t) for t in texts):
+        return "shadowJar"
+    raise InputError(
+        f"no JMH (me.champeau.jmh) or Shadow plugin in the Gradle build of {base}; "
+        "pass --build-cmd with --jar to say how to build the benchmark jar"
+    )
+
+
+def plan(worktree: Path, spec: BuildSpec, *, fresh: bool, env: dict[str, str]) -> BuildPlan:
+    if not (worktree / "gradlew").is_file():
+        raise InputError(f"Gradle build needs the wrapper ./gradlew in {worktree}")
+    task = jar_task(worktree, spec)
+    prefix = ":" + spec.module.strip("/").replace("/", ":") + ":" if spec.module else ""
+    argv = ["./gradlew", "--no-daemon", "--console=plain"]
+    if fresh:
+        argv.append(f"{prefix}clean")
+    argv.append(f"{prefix}{task}")
+    return BuildPlan(argv=argv, cwd=worktree, env=env, hint=WRAPPER_HINT)
+
+
+def collect(worktree: Path, spec: BuildSpec) -> Outputs:
+    base = worktree / spec.module if spec.module else worktree
+    jar = pick_uber(candidate_jars(base / "build" / "libs"))
+    if jar is None:
+        raise InputError(
+            f"the Gradle build left no jar with JMH and META-INF/BenchmarkList in "
+            f"{base / 'build' / 'libs'}"
+        )
+    return Outputs(jar=jar, classpath=[])

@@ -1,0 +1,59 @@
+"""The shape every build adapter fills in: what to run, then what it produced."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from perfproof.errors import InputError
+
+
+@dataclass(frozen=True)
+class BuildPlan:
+    """One build command: argv run in ``cwd`` with ``env`` added to the environment."""
+
+    argv: list[str]
+    cwd: Path
+    env: dict[str, str] = field(default_factory=dict)
+    hint: str = ""
+    """Said after a failure, when the tool has a usual cause worth naming."""
+
+
+@dataclass(frozen=True)
+class Outputs:
+    """The runnable files a build left in its worktree."""
+
+    jar: Path | None
+    classpath: list[Path]
+
+
+def module_dir(worktree: Path, module: str | None, marker_files: tuple[str, ...]) -> Path:
+    """The module folder inside the worktree, checked to hold one of ``marker_files``."""
+    base = worktree / module if module else worktree
+    if not any((base / f).is_file() for f in marker_files):
+        where = f"module {module!r}" if module else "the repository root"
+        raise InputError(f"--module: no {' or '.join(marker_files)} in {where} of {worktree}")
+    return base
+
+
+def read_classpath_file(path: Path, relative_to: Path) -> list[Path]:
+    """Entries of a classpath file (separated by the path separator and/or newlines)."""
+    entries: list[Path] = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        for item in line.split(os.pathsep):
+            item = item.strip()
+            if item:
+                p = Path(item)
+                entries.append(p if p.is_absolute() else relative_to / p)
+    return entries
+
+
+def java_env(java_home: str | None) -> dict[str, str]:
+    """JAVA_HOME (and PATH) pointing at the chosen JDK, or nothing when none was chosen."""
+    if not java_home:
+        return {}
+    return {
+        "JAVA_HOME": java_home,
+        "PATH": os.path.join(java_home, "bin") + os.pathsep + os.environ.get("PATH", ""),
+    }

@@ -1,0 +1,84 @@
+"""How the user asked a commit to be built, and which build tool a checkout uses."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from perfproof.errors import InputError
+
+KINDS = ("auto", "maven", "gradle", "custom")
+
+
+@dataclass(frozen=True)
+class BuildSpec:
+    """The build settings shared by both sides of a run (part of the build cache key).
+
+    ``module`` is a folder relative to the repository root (Maven ``-pl``, a Gradle project
+    path written with slashes). ``build_cmd`` is an argv list run in the worktree root, never
+    through a shell; it needs ``jar_glob`` and/or ``classpath_file`` (relative to the worktree)
+    to say what it produced. ``java`` is the java executable, whose home becomes JAVA_HOME.
+    """
+
+    kind: str = "auto"
+    module: str | None = None
+    build_cmd: list[str] | None = None
+    jar_glob: str | None = None
+    classpath_file: str | None = None
+    java: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise InputError(f"--build {self.kind!r} is not one of {', '.join(KINDS[1:])}")
+        if self.kind == "custom" and not self.build_cmd:
+            raise InputError("--build custom needs --build-cmd")
+        if self.build_cmd is not None and not self.build_cmd:
+            raise InputError("--build-cmd is empty")
+        if self.build_cmd and not (self.jar_glob or self.classpath_file):
+            raise InputError("--build-cmd needs --jar GLOB or --classpath-file FILE")
+        if self.build_cmd and self.kind not in ("auto", "custom"):
+            raise InputError(f"--build-cmd cannot be combined with --build {self.kind}")
+        if self.module is not None:
+            parts = Path(self.module).parts
+            if not self.module.strip() or Path(self.module).is_absolute() or ".." in parts:
+                raise InputError(f"--module {self.module!r} must be a folder inside the repository")
+
+    def to_json(self) -> dict[str, object]:
+        return asdict(self)
+
+    def fingerprint(self, kind: str) -> str:
+        """Stable text of every setting that changes what gets built."""
+        doc = {**self.to_json(), "kind": kind}
+        doc.pop("java")
+        return json.dumps(doc, sort_keys=True)
+
+
+def detect_build(worktree: Path, spec: BuildSpec | None = None) -> str:
+    """``maven``, ``gradle`` or ``custom`` for this checkout and these settings.
+
+    A pom.xml wins over Gradle files when both exist (``--build gradle`` overrides), because a
+    repository carrying both usually builds its releases with Maven.
+    """
+    spec = spec or BuildSpec()
+    if spec.kind != "auto":
+        return spec.kind
+    if spec.build_cmd:
+        return "custom"
+    root = Path(worktree)
+    base = root / spec.module if spec.module else root
+    if (base / "pom.xml").is_file() or (root / "pom.xml").is_file():
+        return "maven"
+    gradle_files = (
+        "gradlew",
+        "build.gradle",
+        "build.gradle.kts",
+        "settings.gradle",
+        "settings.gradle.kts",
+    )
+    if any((base / f).is_file() or (root / f).is_file() for f in gradle_files):
+        return "gradle"
+    raise InputError(
+        f"cannot tell how to build {root}: no pom.xml, build.gradle or gradlew; "
+        "pass --build-cmd with --jar or --classpath-file"
+    )

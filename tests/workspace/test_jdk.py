@@ -1,0 +1,55 @@
+from __future__ import annotations
+
+import dataclasses
+import os
+import shutil
+
+import pytest
+
+from perfproof.errors import InputError
+from perfproof.workspace.jdk import JavaInfo, check_same_jdk, java_info, parse_properties
+
+SETTINGS = """Property settings:
+    file.separator = /
+    java.home = /usr/lib/jvm/temurin-21
+    java.library.path = /usr/java/packages/lib
+        /usr/lib64
+    java.runtime.version = 21.0.2+13-LTS
+    java.vendor = Eclipse Adoptium
+    java.version = 21.0.2
+
+openjdk version "21.0.2" 2024-01-16 LTS
+"""
+
+
+def test_parse_properties_reads_settings_lines_only():
+    props = parse_properties(SETTINGS)
+    assert props["java.home"] == "/usr/lib/jvm/temurin-21"
+    assert props["java.vendor"] == "Eclipse Adoptium"
+    assert props["java.library.path"] == "/usr/java/packages/lib"
+    assert "/usr/lib64" not in props.values()
+
+
+@pytest.mark.jvm
+def test_java_info_describes_the_real_jvm():
+    info = java_info("java")
+    assert os.path.isfile(os.path.join(info.home, "bin", "java"))
+    assert info.path == os.path.realpath(shutil.which("java"))
+    assert info.version[:2].isdigit() or info.version.startswith(("1.", "9"))
+    assert info.runtime_version.startswith(info.version.split("-")[0])
+    assert info.vendor and info.vm_name
+    assert java_info(os.path.join(info.home, "bin", "java")) == java_info("java")
+    assert check_same_jdk(info, java_info()) == info
+
+
+def test_missing_java_is_an_input_error(tmp_path):
+    with pytest.raises(InputError, match=r"java executable not found: .*nojava"):
+        java_info(str(tmp_path / "nojava"))
+
+
+def test_different_jdks_are_refused():
+    a = JavaInfo("/a/bin/java", "/a", "Debian", "17.0.15", "17.0.15+6", "OpenJDK")
+    b = dataclasses.replace(a, home="/b", path="/b/bin/java", runtime_version="21.0.2+13")
+    with pytest.raises(InputError, match=r"different JDKs: Debian 17\.0\.15\+6 \(/a\) vs"):
+        check_same_jdk(a, b)
+    assert check_same_jdk(a, dataclasses.replace(a, path="/a/jre/bin/java")) == a
