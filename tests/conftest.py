@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,3 +37,205 @@ def run_cli(capsys: pytest.CaptureFixture[str]) -> Callable[..., CliResult]:
         return CliResult(code, captured.out, captured.err)
 
     return _run
+
+
+# ----------------------------------------------------------------------------- run folders
+# Fixed run folders built from the recorded JMH outputs, for the report and check tests. The
+# feature side is the recorded data with known, planted effects, so every verdict has a truth.
+
+HEAD_EFFECTS = {
+    ("fx.Codes.streamEmpty", "16"): (0.5, 0.0),  # twice as fast, stops allocating
+    ("fx.Codes.sum", "128"): (1.12, 1.0),  # 12% slower
+}
+"""(benchmark, n) → (time factor, bytes/op factor) applied to the feature side."""
+
+FORK_JITTER = (1.0, 0.994, 1.006, 0.997)
+"""Per-fork factors so rounds differ like real reruns (mean 0.999, spread 0.4%)."""
+
+
+def _scale_metric(metric: dict, factors: list[float]) -> None:
+    """Scale a JMH metric's raw data fork by fork; score and error follow the mean factor."""
+    mean = sum(factors) / len(factors)
+    if metric.get("rawData"):
+        metric["rawData"] = [
+            [v * f for v in fork] for fork, f in zip(metric["rawData"], factors, strict=True)
+        ]
+    if metric.get("rawDataHistogram"):
+        metric["rawDataHistogram"] = [
+            [[[v * f, c] for v, c in it] for it in fork]
+            for fork, f in zip(metric["rawDataHistogram"], factors, strict=True)
+        ]
+    for key in ("score", "scoreError"):
+        if isinstance(metric.get(key), float):
+            metric[key] *= mean
+    if metric.get("scoreConfidence"):
+        metric["scoreConfidence"] = [v * mean for v in metric["scoreConfidence"]]
+    if metric.get("scorePercentiles"):
+        metric["scorePercentiles"] = {k: v * mean for k, v in metric["scorePercentiles"].items()}
+
+
+def _side_file(entries: list, side: str, round_no: int) -> list:
+    import copy
+
+    out = copy.deepcopy(entries)
+    for e in out:
+        n = (e.get("params") or {}).get("n", "")
+        time_f, bytes_f = (
+            HEAD_EFFECTS.get((e["benchmark"], n), (1.0, 1.0)) if side == "head" else (1, 1)
+        )
+        offset = (round_no - 1) * 2 + (1 if side == "head" else 0)
+        forks = len(e["primaryMetric"].get("rawData") or e["primaryMetric"].get("rawDataHistogram"))
+        jitter = [FORK_JITTER[(offset + i) % len(FORK_JITTER)] for i in range(forks)]
+        _scale_metric(e["primaryMetric"], [time_f * j for j in jitter])
+        alloc = e["secondaryMetrics"].get("gc.alloc.rate.norm")
+        if alloc is not None and bytes_f != 1.0:
+            _scale_metric(alloc, [bytes_f] * forks)
+    return out
+
+
+def _jmh_log(entries: list) -> str:
+    """A console log in JMH's format with two warm-up iterations per fork (1.6x and 1.1x)."""
+    lines = []
+    for e in entries:
+        pm = e["primaryMetric"]
+        if not pm.get("rawData"):
+            continue
+        lines += [f"# Benchmark: {e['benchmark']}"]
+        if e.get("params"):
+            lines.append(
+                "# Parameters: (" + ", ".join(f"{k} = {v}" for k, v in e["params"].items()) + ")"
+            )
+        for i, fork in enumerate(pm["rawData"], start=1):
+            lines += ["", f"# Fork: {i} of {len(pm['rawData'])}"]
+            for w, factor in enumerate((1.6, 1.1), start=1):
+                lines.append(f"# Warmup Iteration   {w}: {fork[0] * factor:.3f} {pm['scoreUnit']}")
+            lines += [f"Iteration   {k}: {v:.3f} {pm['scoreUnit']}" for k, v in enumerate(fork, 1)]
+        lines.append("")
+    return "\n".join(lines)
+
+
+def _write_results(run: Path) -> None:
+    from perfproof.compare import CompareOptions, compare_document, compare_sides
+    from perfproof.jmh.reader import read_results
+
+    files = sorted((run / "jmh").glob("*.json"))
+    base = read_results([f for f in files if f.stem.endswith("-base")])
+    head = read_results([f for f in files if f.stem.endswith("-head")])
+    doc = compare_document(compare_sides(base, head, CompareOptions()))
+    (run / "results.json").write_text(json.dumps({**doc, "run_dir": str(run)}, indent=2))
+
+
+JMH_OPTIONS = ("-f", "2", "-wi", "2", "-w", "1s", "-i", "3", "-r", "1s", "-prof", "gc")
+"""The JMH options the recorded fixtures were made with."""
+
+AB_MANIFEST = {
+    "schema": "perfproof.run/1",
+    "repo": "/home/dev/acme",
+    "refs": {
+        "base": {"ref": "main", "sha": "1f2e3d4c5b6a79881f2e3d4c5b6a79881f2e3d4c"},
+        "head": {"ref": "faster-codes", "sha": "9a8b7c6d5e4f30219a8b7c6d5e4f30219a8b7c6d"},
+    },
+    "environment": {
+        "cpu_model": "AMD EPYC 7B13",
+        "cores": 2,
+        "memory_bytes": 8 * 2**30,
+        "os": "Linux-6.1.0-amd64-x86_64-with-glibc2.36",
+        "perfproof_version": "0.1.0",
+        "jdk": {
+            "path": "/usr/lib/jvm/java-17-openjdk-amd64/bin/java",
+            "home": "/usr/lib/jvm/java-17-openjdk-amd64",
+            "vendor": "Debian",
+            "version": "17.0.15",
+            "runtime_version": "17.0.15+6-Debian-1deb12u1",
+            "vm_name": "OpenJDK 64-Bit Server VM",
+        },
+        "jmh_version": "1.37",
+        "load_before": [0.12, 0.2, 0.1],
+        "load_after": [1.05, 0.6, 0.3],
+    },
+}
+
+
+@pytest.fixture(scope="session")
+def make_run_folder(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], Path]:
+    """``make_run_folder("ab")``: two ABBA rounds with manifest and logs; ``"compare"``: one
+    JMH 1.21 file as baseline and one JMH 1.37 file as feature, nothing else."""
+
+    def _make(kind: str = "ab") -> Path:
+        run = tmp_path_factory.mktemp("runs") / f"run-{kind}"
+        (run / "jmh").mkdir(parents=True)
+        recorded = json.loads((FIXTURES / "jmh" / "jmh-1.37-allmodes-gc.json").read_text())
+        if kind == "compare":
+            old = json.loads((FIXTURES / "jmh" / "jmh-1.21-avgt-gc.json").read_text())
+            (run / "jmh" / "1-base.json").write_text(json.dumps(old))
+            (run / "jmh" / "1-head.json").write_text(json.dumps(_side_file(recorded, "head", 1)))
+            _write_results(run)
+            return run
+        (run / "logs").mkdir()
+        order = [(1, "base"), (1, "head"), (2, "head"), (2, "base")]
+        steps = []
+        for index, (r, side) in enumerate(order):
+            entries = _side_file(recorded, side, r)
+            (run / "jmh" / f"{r:02d}-{side}.json").write_text(json.dumps(entries))
+            (run / "logs" / f"{r:02d}-{side}.jmh.log").write_text(_jmh_log(entries))
+            tree = f"/root/.cache/perfproof/worktrees/acme-0123/{AB_MANIFEST['refs'][side]['sha']}"
+            jar = f"{tree}/target/benchmarks.jar"
+            argv = ["java", "-jar", jar, "fx.", *JMH_OPTIONS, "-rf", "json", "-rff"]
+            argv.append(f"{run}/jmh/.{r:02d}-{side}.partial.json")
+            steps.append(
+                {
+                    "index": index,
+                    "id": f"{r:02d}-{side}",
+                    "round": r,
+                    "side": side,
+                    "kind": "jmh",
+                    "status": "done",
+                    "argv": argv,
+                    "duration_s": 61.0,
+                }
+            )
+        manifest = json.loads(json.dumps(AB_MANIFEST))
+        manifest["plan"] = {
+            "rounds": 2,
+            "order": "abba",
+            "seed": None,
+            "benchmarks": ["fx."],
+            "jmh_options": list(JMH_OPTIONS),
+            "steps": steps,
+        }
+        manifest["steps"] = steps
+        shas = {side: AB_MANIFEST["refs"][side]["sha"] for side in ("base", "head")}
+        manifest["builds"] = [
+            {
+                "side": side,
+                "status": "done",
+                "cached": side == "head",
+                "duration_s": 42.5,
+                "cwd": f"/root/.cache/perfproof/worktrees/acme-0123/{shas[side]}",
+                "command": ["mvn", "-B", "-q", "package", "-DskipTests"],
+            }
+            for side in ("base", "head")
+        ]
+        manifest["command"] = [
+            "perfproof",
+            "ab",
+            "--repo",
+            "/home/dev/acme",
+            "--base",
+            "main",
+            "--head",
+            "faster-codes",
+            "--bench",
+            "fx.",
+            "--jmh-args",
+            "-f 2 -wi 2 -w 1s -i 3 -r 1s",
+            "--rounds",
+            "2",
+            "--order",
+            "abba",
+        ]
+        (run / "manifest.json").write_text(json.dumps(manifest, indent=2))
+        _write_results(run)
+        return run
+
+    return _make

@@ -100,6 +100,8 @@ class Samples:
     forks: list[np.ndarray] = field(default_factory=list)
     jmh: list[JmhScore] = field(default_factory=list)
     sources: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    """Facts about the data the reader had to work around (dropped NaN values, no rawData)."""
 
     @property
     def fork_count(self) -> int:
@@ -111,7 +113,11 @@ class Samples:
 
 @dataclass(frozen=True)
 class Estimate:
-    """One side's estimate (mean of fork means) with its interval."""
+    """One side's estimate (mean of fork means) with its interval.
+
+    ``forks`` is the number of forks and ``iterations`` the total number of measurement
+    iterations on that side (all forks together).
+    """
 
     value: float
     ci: tuple[float, float]

@@ -1,0 +1,44 @@
+"""``perfproof check``: verify the numbers a hand-written PR body quotes against a run."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from perfproof.cli.options import emit_json, format_option
+
+EPILOG = """Examples:
+
+\b
+  perfproof check PR.md .perfproof/runs/20261122-101500-3f9a
+  perfproof check PR.md RUN --format json
+
+Numbers are tied to a benchmark by its name and @Param values on the same table row or line
+(or in the heading above). Scores and errors must round to the run's values (perfproof's or
+JMH's) at the precision quoted; each Δ% must equal feature/baseline − 1 from the quoted or the
+measured numbers; "intervals do not overlap" must be true.
+
+Exit codes: 0 every number matches; 1 a mismatch (each printed with its line and the correct
+value); 2 the PR file or the run folder is unreadable.
+"""
+
+
+@click.command(
+    "check", epilog=EPILOG, short_help="Verify the numbers a PR body quotes against a run."
+)
+@click.argument("pr_file", metavar="PR.md", type=click.Path(path_type=Path))
+@click.argument("run_dir", metavar="RUN_DIR", type=click.Path(path_type=Path))
+@format_option(("table", "json"), default="table")
+def command(pr_file: Path, run_dir: Path, fmt: str) -> None:
+    """Check every score, error, Δ% and bytes/op that PR.md quotes against RUN_DIR."""
+    from perfproof.errors import GateFailed
+    from perfproof.report.check import check_file, render_table
+
+    result = check_file(pr_file, run_dir)
+    if fmt == "json":
+        emit_json(result.document())
+    else:
+        click.echo(render_table(result), nl=False)
+    if not result.ok:
+        raise GateFailed(f"{len(result.mismatches)} number(s) in {pr_file} do not match the run")

@@ -1,0 +1,211 @@
+"""``perfproof profile``: allocation and CPU census of recordings; ``profile diff`` before/after."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from perfproof.cli.options import emit_json, format_option
+
+CENSUS_EPILOG = """Examples:
+
+\b
+  perfproof profile app.jfr --focus com.acme --top 10
+  perfproof profile r1.jfr r2.jfr --kind alloc --format json
+  perfproof profile app.jfr --collapsed app.collapsed --flamegraph app.html
+  perfproof profile async-profiler.collapsed --focus com.acme
+  perfproof profile diff --before base-*.jfr --after head-*.jfr --focus com.acme
+
+Inputs are JFR recordings, folders of them, or collapsed stacks ('frame;frame;... COUNT'
+lines).
+Exit codes: 0 done; 2 bad input (not JFR, corrupt or truncated recording, no events of the
+asked kind, no JDK).
+"""
+
+DIFF_EPILOG = """Examples:
+
+\b
+  perfproof profile diff --before a1.jfr a2.jfr a3.jfr --after b1.jfr b2.jfr b3.jfr
+  perfproof profile diff --before a*.jfr --after b*.jfr --focus com.acme --kind alloc
+  perfproof profile diff --before a*.jfr --after b*.jfr --flamegraph diff.html --format json
+
+Values are CPU samples and allocated bytes per recording (--normalize: % of each recording's
+total); the interval is Welch's t across recordings (two or more per side).
+"""
+
+KIND = click.option(
+    "--kind",
+    type=click.Choice(["both", "alloc", "cpu"]),
+    default="both",
+    show_default=True,
+    help="Allocation census, CPU census, or both.",
+)
+FOCUS = click.option(
+    "--focus",
+    multiple=True,
+    metavar="PACKAGE_PREFIX",
+    help="Attribute each row to its leaf-most frame in these packages. Repeatable.",
+)
+TOP = click.option(
+    "--top", type=int, default=20, show_default=True, help="Rows per table (0: all)."
+)
+JAVA = click.option(
+    "--java",
+    metavar="PATH",
+    help="java executable or JDK home to read recordings with (default: JAVA_HOME, then PATH).",
+)
+COLLAPSED_KIND = click.option(
+    "--collapsed-kind",
+    type=click.Choice(["cpu", "alloc"]),
+    default="cpu",
+    show_default=True,
+    help="What unmarked collapsed-stack inputs hold (alloc: the leaf frame is the class, "
+    "as in async-profiler's allocation output).",
+)
+
+
+class _DefaultToCensus(click.Group):
+    """``perfproof profile REC…`` runs the census; ``perfproof profile diff …`` the diff."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if args and args[0] not in self.commands and args[0] not in ("-h", "--help"):
+            args = ["census", *args]
+        return super().parse_args(ctx, args)
+
+    def format_usage(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        formatter.write_usage(ctx.command_path, "RECORDING... [OPTIONS]")
+        formatter.write_usage(ctx.command_path, "diff --before A.jfr... --after B.jfr... [OPTIONS]")
+
+    def format_options(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        super().format_options(ctx, formatter)
+        census = self.commands["census"]
+        sub = click.Context(census, info_name="census", parent=ctx)
+        rows = [r for p in census.get_params(sub) if (r := p.get_help_record(sub)) is not None]
+        with formatter.section("Census options"):
+            formatter.write_dl(rows)
+
+
+@click.group(
+    "profile",
+    cls=_DefaultToCensus,
+    epilog=CENSUS_EPILOG,
+    short_help="Allocation and CPU census of JFR recordings; before/after diff.",
+)
+def command() -> None:
+    """Census of JFR recordings (`profile REC.jfr…`) or a before/after diff (`profile diff`).
+
+    See `perfproof profile census --help` and `perfproof profile diff --help` for options.
+    """
+
+
+@command.command("census", epilog=CENSUS_EPILOG)
+@click.argument("recordings", nargs=-1, required=True, type=click.Path())
+@FOCUS
+@KIND
+@TOP
+@format_option()
+@click.option(
+    "--collapsed",
+    type=click.Path(dir_okay=False),
+    help="Write collapsed stacks here (with --kind both: NAME.cpu.EXT and NAME.alloc.EXT).",
+)
+@click.option(
+    "--flamegraph", type=click.Path(dir_okay=False), help="Write an interactive flame graph (HTML)."
+)
+@JAVA
+@COLLAPSED_KIND
+def census_command(recordings: tuple[str, ...], fmt: str, top: int, **opts: Any) -> None:
+    """Where CPU samples and allocated bytes go: by frame, allocated class and focus frame."""
+    from perfproof.profile.api import run_census
+    from perfproof.profile.render import census_json, census_text
+
+    result, written = run_census([Path(r) for r in recordings], **_as_paths(opts))
+    _emit(
+        written,
+        fmt,
+        lambda: census_json(result, top),
+        lambda: census_text(result, top, fmt == "md"),
+    )
+
+
+def _as_paths(opts: dict[str, Any]) -> dict[str, Any]:
+    """Output-file options as paths (click gives strings), everything else as it came."""
+    return {k: Path(v) if k in ("collapsed", "flamegraph") and v else v for k, v in opts.items()}
+
+
+def _emit(written: list[Path], fmt: str, doc: Any, text: Any) -> None:
+    for p in written:
+        click.echo(f"wrote {p}", err=True)
+    if fmt == "json":
+        emit_json(doc())
+    else:
+        click.echo(text(), nl=False)
+
+
+def _spread_multi_values(args: list[str], flags: tuple[str, ...]) -> list[str]:
+    """``--before a b --after c`` → ``--before a --before b --after c`` (shell globs expand so)."""
+    out: list[str] = []
+    current: str | None = None
+    for arg in args:
+        if arg in flags:
+            current = arg
+            out.append(arg)
+            continue
+        if arg.startswith("-"):
+            current = None
+            out.append(arg)
+            continue
+        if current is not None and out and out[-1] != current:
+            out.append(current)
+        out.append(arg)
+    return out
+
+
+class _DiffCommand(click.Command):
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        return super().parse_args(ctx, _spread_multi_values(args, ("--before", "--after")))
+
+
+@command.command("diff", cls=_DiffCommand, epilog=DIFF_EPILOG)
+@click.option(
+    "--before",
+    multiple=True,
+    required=True,
+    type=click.Path(),
+    help="Recordings before the change (files or folders of .jfr files).",
+)
+@click.option(
+    "--after",
+    multiple=True,
+    required=True,
+    type=click.Path(),
+    help="Recordings after the change (files or folders of .jfr files).",
+)
+@FOCUS
+@KIND
+@TOP
+@format_option()
+@click.option(
+    "--normalize", is_flag=True, help="Compare % of each recording's total, not raw counts."
+)
+@click.option("--confidence", type=float, default=0.95, show_default=True, help="Interval level.")
+@click.option(
+    "--flamegraph",
+    type=click.Path(dir_okay=False),
+    help="Write a differential flame graph (HTML).",
+)
+@JAVA
+@COLLAPSED_KIND
+def diff_command(
+    before: tuple[str, ...], after: tuple[str, ...], fmt: str, top: int, **opts: Any
+) -> None:
+    """Per frame (and frame+class for allocations): mean before and after, interval, change."""
+    from perfproof.profile.api import run_diff
+    from perfproof.profile.render import diff_json, diff_text
+
+    result, written = run_diff(
+        [Path(p) for p in before], [Path(p) for p in after], **_as_paths(opts)
+    )
+    _emit(written, fmt, lambda: diff_json(result, top), lambda: diff_text(result, top, fmt == "md"))

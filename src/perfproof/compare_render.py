@@ -1,0 +1,282 @@
+"""Turn a ``CompareResult`` into a terminal table (rich) or a Markdown table.
+
+Both renderers share one set of cell texts (``rows``) so the terminal and Markdown always
+say the same thing; a new format only has to lay those cells out. Long warnings would make
+a table unreadable, so rows carry short tags and numbered footnotes, and the sentences are
+listed under the table.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from rich.console import Console, Group
+from rich.table import Table
+from rich.text import Text
+
+from perfproof.compare import CompareResult, num
+from perfproof.model import ALLOC_NORM, PRIMARY, Comparison, Verdict
+from perfproof.stats.strategies import BYTES_TOLERANCE_ABS
+
+VERDICT_STYLE = {
+    Verdict.IMPROVED: "bold green",
+    Verdict.REGRESSED: "bold red",
+    Verdict.SAME: "cyan",
+    Verdict.NEGLIGIBLE: "blue",
+    Verdict.INCONCLUSIVE: "yellow",
+}
+
+HEADERS = ("benchmark", "params", "metric", "base ± ci", "head ± ci", "Δ% [ci]", "verdict", "notes")
+
+
+@dataclass(frozen=True)
+class Row:
+    benchmark: str
+    params: str
+    metric: str
+    base: str
+    head: str
+    delta: str
+    verdict: Verdict
+    notes: str
+
+    def cells(self) -> tuple[str, ...]:
+        return (
+            self.benchmark,
+            self.params,
+            self.metric,
+            self.base,
+            self.head,
+            self.delta,
+            str(self.verdict),
+            self.notes,
+        )
+
+
+def pct(x: float) -> str:
+    """A signed percentage; beyond ±999% the exact figure carries no information."""
+    if not math.isfinite(x):
+        return "n/a" if math.isnan(x) else ("+∞" if x > 0 else "-∞")
+    if abs(x) >= 1000:
+        return ">+999%" if x > 0 else "<-999%"
+    if x <= -99.0:
+        return f"{x:+.2f}%"  # near -100%, -99.97% (3,000x faster) and -99.5% differ a lot
+    return f"{x:+.1f}%"
+
+
+def _metric_label(c: Comparison) -> str:
+    if c.key.metric == PRIMARY:
+        return f"{c.key.mode} {c.unit}"
+    if c.key.metric == ALLOC_NORM:
+        return f"alloc {c.unit}"
+    return f"{c.key.metric} {c.unit}"
+
+
+def _side(c: Comparison, which: str) -> str:
+    e = c.base if which == "base" else c.head
+    if c.method == "exact":
+        return f"{e.value:,.1f}"
+    lo, hi = e.ci
+    if not (math.isfinite(lo) and math.isfinite(hi)):
+        return f"{num(e.value)} ± ∞"
+    return f"{num(e.value)} ± {num((hi - lo) / 2)}"
+
+
+def _delta(c: Comparison) -> str:
+    if c.method == "exact":
+        diff = c.head.value - c.base.value
+        text = f"{diff:+,.1f} B"
+        if c.base.value > BYTES_TOLERANCE_ABS and math.isfinite(c.delta_pct):
+            text += f" ({pct(c.delta_pct)})"
+        return text
+    lo, hi = c.delta_ci_pct
+    return f"{pct(c.delta_pct)} [{pct(lo)}, {pct(hi)}]"
+
+
+def _tags(c: Comparison) -> list[str]:
+    d = c.diagnostics
+    tags = []
+    if c.method == "exact":
+        tags.append("exact")
+    elif c.method == "iteration-level":
+        tags.append("1 fork")
+    else:
+        forks = d.get("forks", {})
+        low = min(forks.get("base", 0), forks.get("head", 0))
+        if low < 3:
+            tags.append(f"{low} forks")
+    if d.get("unsettled"):
+        tags.append("warm-up")
+    if d.get("trending"):
+        tags.append("trend")
+    for info in (d.get("bimodal") or {}).values():
+        tags.append("bimodal " + str(info.get("level", "")))
+    if c.verdict is Verdict.INCONCLUSIVE and c.mde_pct is not None:
+        tags.append(f"mde ±{c.mde_pct:.3g}%" if c.mde_pct < 1000 else "mde >999%")
+    return list(dict.fromkeys(tags))
+
+
+def common_prefix(result: CompareResult) -> str:
+    """The dotted package/class prefix every compared benchmark shares (``fx.Codes.``)."""
+    names = [c.key.benchmark.split(".") for c in result.comparisons]
+    if not names:
+        return ""
+    shared: list[str] = []
+    for parts in zip(*(n[:-1] for n in names), strict=False):
+        if len(set(parts)) != 1:
+            break
+        shared.append(parts[0])
+    return ".".join(shared) + "." if shared else ""
+
+
+def rows(result: CompareResult) -> tuple[list[Row], list[str]]:
+    """One row per comparison, and the numbered warning sentences the rows refer to.
+
+    A sentence shared by several rows (e.g. "too few forks") is listed once.
+    """
+    out: list[Row] = []
+    footnotes: list[str] = []
+    prefix = common_prefix(result)
+    for c in result.comparisons:
+        refs = []
+        for w in c.warnings:
+            if w not in footnotes:
+                footnotes.append(w)
+            refs.append(f"[{footnotes.index(w) + 1}]")
+        params = ", ".join(f"{k}={v}" for k, v in c.key.params)
+        out.append(
+            Row(
+                benchmark=c.key.benchmark[len(prefix) :],
+                params=params,
+                metric=_metric_label(c),
+                base=_side(c, "base"),
+                head=_side(c, "head"),
+                delta=_delta(c),
+                verdict=c.verdict,
+                notes=" ".join(_tags(c) + refs),
+            )
+        )
+    return out, footnotes
+
+
+def method_line(result: CompareResult) -> str:
+    opt = result.options
+    tested = sum(1 for c in result.comparisons if c.method != "exact")
+    plural = "test" if tested == 1 else "tests"
+    holm = f"Holm-adjusted across {tested} {plural}" if opt.holm else "no multiplicity adjustment"
+    return (
+        f"{opt.confidence * 100:g}% intervals; ratio head/base by Welch's t on log fork means "
+        f"(the fork is the unit); {holm}; practical threshold {opt.threshold * 100:g}%; "
+        "bytes/op compared exactly (within 0.5 B or 0.1%)."
+    )
+
+
+def jmh_rows(result: CompareResult) -> list[tuple[str, ...]]:
+    """JMH's own score ± scoreError per side, and whether the 99.9% intervals overlap."""
+    out = []
+    for c in result.comparisons:
+        j = c.jmh or {}
+        overlap = j.get("overlap")
+        out.append(
+            (
+                c.key.label(),
+                f"{num(j.get('base_score'))} ± {num(j.get('base_error'))}",
+                f"{num(j.get('head_score'))} ± {num(j.get('head_error'))}",
+                "n/a" if overlap is None else ("yes" if overlap else "no"),
+            )
+        )
+    return out
+
+
+JMH_TITLE = "JMH's own score ± scoreError (99.9%, iterations pooled across forks)"
+JMH_HEADERS = ("result", "base (JMH)", "head (JMH)", "overlap")
+
+
+def unmatched_lines(result: CompareResult) -> list[str]:
+    return [f"{u.key.label()} ({u.side}): {u.reason}" for u in result.unmatched]
+
+
+MAX_NOTES = 10
+
+
+def note_lines(result: CompareResult) -> list[str]:
+    """What the reader worked around (NaN values dropped, no rawData), each once, capped."""
+    notes = list(dict.fromkeys(result.notes))
+    if len(notes) > MAX_NOTES:
+        notes = [*notes[:MAX_NOTES], f"... and {len(notes) - MAX_NOTES} more (see --format json)"]
+    return notes
+
+
+# ---------------------------------------------------------------------------- terminal
+
+
+def table(result: CompareResult) -> Group:
+    """A rich renderable: the comparison table, footnotes, JMH's numbers, unmatched keys."""
+    body, footnotes = rows(result)
+    prefix = common_prefix(result)
+    title = "perfproof compare" + (f" ({prefix}*)" if prefix else "")
+    main = Table(title=title, title_justify="left", show_lines=False)
+    for header in HEADERS:
+        main.add_column(Text(header), overflow="fold", justify="right" if "±" in header else "left")
+    for row in body:
+        cells = [Text(cell) for cell in row.cells()]
+        cells[6].stylize(VERDICT_STYLE[row.verdict])
+        main.add_row(*cells)
+    parts: list[object] = [main, Text(method_line(result), style="dim")]
+    if footnotes:
+        parts.append(Text("\n".join(f"[{i}] {w}" for i, w in enumerate(footnotes, 1))))
+    jmh = Table(title=JMH_TITLE, title_justify="left")
+    for header in JMH_HEADERS:
+        jmh.add_column(header, overflow="fold")
+    for r in jmh_rows(result):
+        jmh.add_row(*(Text(cell) for cell in r))
+    if result.comparisons:
+        parts.append(jmh)
+    if result.unmatched:
+        parts.append(Text("Unmatched (not compared):\n" + "\n".join(unmatched_lines(result))))
+    if result.notes:
+        parts.append(Text("Input notes:\n" + "\n".join(note_lines(result)), style="dim"))
+    return Group(*parts)  # type: ignore[arg-type]
+
+
+def print_table(result: CompareResult, console: Console | None = None) -> None:
+    """Print to the terminal; when piped, use a wide page rather than rich's 80 columns."""
+    if console is None:
+        console = Console()
+        if not console.is_terminal:
+            console = Console(width=160)
+    console.print(table(result))
+
+
+# ---------------------------------------------------------------------------- markdown
+
+
+def _md_escape(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def _md_table(headers: tuple[str, ...], body: list[tuple[str, ...]]) -> list[str]:
+    lines = ["| " + " | ".join(headers) + " |", "|" + "|".join("---" for _ in headers) + "|"]
+    lines += ["| " + " | ".join(_md_escape(c) for c in r) + " |" for r in body]
+    return lines
+
+
+def markdown(result: CompareResult) -> str:
+    """Plain Markdown (GitHub tables), suitable for a PR body or a CI summary."""
+    body, footnotes = rows(result)
+    prefix = common_prefix(result)
+    lines = [f"Benchmarks in `{prefix}*`", ""] if prefix else []
+    lines += _md_table(HEADERS, [r.cells() for r in body])
+    lines += ["", method_line(result)]
+    if footnotes:
+        lines += [""] + [f"{i}. {_md_escape(w)}" for i, w in enumerate(footnotes, 1)]
+    if result.comparisons:
+        lines += ["", f"**{JMH_TITLE}**", "", *_md_table(JMH_HEADERS, jmh_rows(result))]
+    if result.unmatched:
+        lines += ["", "**Unmatched (not compared)**", ""]
+        lines += [f"- {_md_escape(u)}" for u in unmatched_lines(result)]
+    if result.notes:
+        lines += ["", "**Input notes**", ""]
+        lines += [f"- {_md_escape(n)}" for n in note_lines(result)]
+    return "\n".join(lines) + "\n"

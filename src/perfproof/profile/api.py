@@ -1,0 +1,145 @@
+"""The census and diff jobs end to end: load, check, compute, write the side outputs.
+
+The CLI calls these and renders what they return; other verbs (the PR report, ``ab --jfr``)
+can call them the same way.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from perfproof.errors import InputError
+from perfproof.profile.census import Census, census, merge
+from perfproof.profile.collapsed import format_alloc, format_cpu, write_collapsed
+from perfproof.profile.diff import ProfileDiff, diff, mean_stacks
+from perfproof.profile.flamegraph import Graph, diff_graph, graph, write_flamegraph
+from perfproof.profile.load import expand, load_profiles
+from perfproof.profile.stacks import Profile, normalize_prefix
+
+KINDS = {"both": ("cpu", "alloc"), "cpu": ("cpu",), "alloc": ("alloc",)}
+UNITS = {"cpu": "samples", "alloc": "bytes"}
+
+
+def _names(profiles: list[Profile]) -> str:
+    return ", ".join(p.source for p in profiles)
+
+
+def check_kinds(profiles: list[Profile], kinds: tuple[str, ...], asked: str) -> tuple[str, ...]:
+    """The kinds the recordings can answer; an error when the one asked for is missing."""
+    has_cpu = any(p.cpu for p in profiles)
+    has_alloc = any(p.alloc for p in profiles)
+    if "alloc" in kinds and not has_alloc and asked == "alloc":
+        raise InputError(
+            f"{_names(profiles)}: no allocation events (jdk.ObjectAllocationSample or "
+            "ObjectAllocationInNewTLAB/OutsideTLAB); record with settings=profile "
+            "(perfproof record --settings profile)"
+        )
+    if "cpu" in kinds and not has_cpu and asked == "cpu":
+        raise InputError(
+            f"{_names(profiles)}: no CPU samples (jdk.ExecutionSample); record with "
+            "settings=profile (perfproof record --settings profile)"
+        )
+    if not has_cpu and not has_alloc:
+        raise InputError(
+            f"{_names(profiles)}: no CPU samples nor allocation events with stacks; record "
+            "with settings=profile (perfproof record --settings profile)"
+        )
+    return tuple(k for k in kinds if (k == "cpu" and has_cpu) or (k == "alloc" and has_alloc))
+
+
+def _focus(prefixes: tuple[str, ...] | list[str]) -> tuple[str, ...]:
+    return tuple(p for p in (normalize_prefix(x) for x in prefixes) if p)
+
+
+def suffixed(path: Path, kind: str) -> Path:
+    """``out.collapsed`` → ``out.cpu.collapsed``: one collapsed file per kind."""
+    return path.with_name(f"{path.stem}.{kind}{path.suffix}")
+
+
+def run_census(
+    paths: list[Path],
+    focus: tuple[str, ...] = (),
+    kind: str = "both",
+    java: str | None = None,
+    collapsed: Path | None = None,
+    flamegraph: Path | None = None,
+    collapsed_kind: str = "cpu",
+) -> tuple[Census, list[Path]]:
+    """The census of the recordings, and the collapsed / flame-graph files it wrote."""
+    profiles = load_profiles(paths, java, alloc_leaf_is_class=collapsed_kind == "alloc")
+    kinds = check_kinds(profiles, KINDS[kind], kind)
+    fprefixes = _focus(focus)
+    result = census(profiles, fprefixes, kinds)
+    missing = [k for k in KINDS[kind] if k not in kinds]
+    result.warnings += [
+        f"no {'allocation events' if k == 'alloc' else 'CPU samples'} in the recordings; "
+        "record with settings=profile for both"
+        for k in missing
+    ]
+    written: list[Path] = []
+    merged = merge(profiles)
+    if collapsed is not None:
+        for k in kinds:
+            target = collapsed if len(kinds) == 1 else suffixed(collapsed, k)
+            text = format_cpu(merged.cpu) if k == "cpu" else format_alloc(merged.alloc)
+            written.append(write_collapsed(target, text))
+    if flamegraph is not None:
+        graphs: list[Graph] = []
+        for k in kinds:
+            if k == "cpu":
+                graphs.append(graph("CPU", UNITS[k], dict(merged.cpu), fprefixes))
+            else:
+                stacks = {(*s, c): w for (s, c), w in merged.alloc.items()}
+                graphs.append(graph("Allocation", UNITS[k], stacks, fprefixes, class_leaves=True))
+        title = "Flame graph: " + ", ".join(Path(p).name for p in result.sources)
+        written.append(write_flamegraph(flamegraph, graphs, title, _subtitle(fprefixes)))
+    return result, written
+
+
+def _subtitle(focus: tuple[str, ...]) -> str:
+    text = "click a frame to zoom, search with a regular expression"
+    return text + (f"; focus: {', '.join(focus)}" if focus else "")
+
+
+def run_diff(
+    before: list[Path],
+    after: list[Path],
+    focus: tuple[str, ...] = (),
+    kind: str = "both",
+    java: str | None = None,
+    normalize: bool = False,
+    confidence: float = 0.95,
+    flamegraph: Path | None = None,
+    collapsed_kind: str = "cpu",
+) -> tuple[ProfileDiff, list[Path]]:
+    """Before/after diff of recordings, and the differential flame graph if asked."""
+    if not before or not after:
+        raise InputError(
+            "profile diff needs recordings on both sides: --before A.jfr --after B.jfr"
+        )
+    if not 0.0 < confidence < 1.0:
+        raise InputError(f"--confidence {confidence}: must be between 0 and 1")
+    before, after = expand(before), expand(after)
+    profiles = load_profiles([*before, *after], java, alloc_leaf_is_class=collapsed_kind == "alloc")
+    b, a = profiles[: len(before)], profiles[len(before) :]
+    kinds = check_kinds(profiles, KINDS[kind], kind)
+    fprefixes = _focus(focus)
+    result = diff(b, a, fprefixes, kinds, normalize, confidence)
+    written: list[Path] = []
+    if flamegraph is not None:
+        graphs = [
+            diff_graph(
+                "CPU" if k == "cpu" else "Allocation",
+                UNITS[k],
+                mean_stacks(b, k),
+                mean_stacks(a, k),
+                fprefixes,
+            )
+            for k in kinds
+        ]
+        title = f"Differential flame graph: {len(b)} before, {len(a)} after"
+        sub = "width: larger of the before/after means; red grew, blue shrank; " + _subtitle(
+            fprefixes
+        )
+        written.append(write_flamegraph(flamegraph, graphs, title, sub))
+    return result, written

@@ -1,0 +1,166 @@
+"""Before/after comparison of profiles: per frame, the mean over recordings on each side.
+
+Recordings, not samples, are the unit: samples inside one JVM share its JIT decisions and
+heap, so the interval for a change is Welch's t on the per-recording totals (at least two
+recordings a side); with one recording a side the change is reported without an interval.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from perfproof.profile.census import alloc_rows, cpu_rows
+from perfproof.profile.stacks import Profile, Stack
+from perfproof.stats.welch import welch
+
+RowKey = tuple[str, str, str | None, str | None]  # kind, frame, focus frame, class
+
+
+@dataclass(frozen=True)
+class DiffRow:
+    kind: str
+    frame: str
+    focus_frame: str | None
+    cls: str | None
+    before: tuple[float, ...]
+    after: tuple[float, ...]
+    before_mean: float
+    after_mean: float
+    change: float
+    ci: tuple[float, float] | None
+    p_value: float | None
+
+    @property
+    def status(self) -> str:
+        if self.before_mean == 0 and self.after_mean > 0:
+            return "appeared"
+        if self.after_mean == 0 and self.before_mean > 0:
+            return "vanished"
+        if self.change == 0:
+            return "same"
+        return "grew" if self.change > 0 else "shrank"
+
+    @property
+    def change_pct(self) -> float | None:
+        return None if self.before_mean == 0 else 100.0 * self.change / self.before_mean
+
+
+@dataclass
+class ProfileDiff:
+    before_sources: list[str]
+    after_sources: list[str]
+    focus: tuple[str, ...]
+    kinds: tuple[str, ...]
+    normalized: bool
+    confidence: float
+    rows: list[DiffRow]
+    warnings: list[str]
+
+
+def _values(p: Profile, focus: tuple[str, ...], kinds: tuple[str, ...], norm: bool) -> dict:
+    out: dict[RowKey, float] = {}
+    if "cpu" in kinds and p.cpu:
+        n = p.cpu_samples if norm else 1
+        for r in cpu_rows(p.cpu, focus):
+            out[("cpu", r.frame, r.focus_frame, None)] = r.self / n
+    if "alloc" in kinds and p.alloc:
+        n = p.alloc_bytes if norm else 1
+        for r in alloc_rows(p.alloc, focus):
+            out[("alloc", r.frame, r.focus_frame, r.cls)] = r.bytes / n
+            frame_key = ("alloc", r.frame, r.focus_frame, None)
+            out[frame_key] = out.get(frame_key, 0.0) + r.bytes / n
+    if norm:
+        out = {k: 100.0 * v for k, v in out.items()}
+    return out
+
+
+def diff(
+    before: list[Profile],
+    after: list[Profile],
+    focus: tuple[str, ...] = (),
+    kinds: tuple[str, ...] = ("cpu", "alloc"),
+    normalize: bool = False,
+    confidence: float = 0.95,
+) -> ProfileDiff:
+    """Rows for every frame (and frame+class for allocations) seen on either side.
+
+    Values are CPU samples and allocated bytes per recording, or with ``normalize`` the
+    percentage of each recording's total (for recordings of different lengths).
+    """
+    b = [_values(p, focus, kinds, normalize) for p in before]
+    a = [_values(p, focus, kinds, normalize) for p in after]
+    keys = set().union(*b, *a)
+    warnings: list[str] = []
+    if len(before) < 2 or len(after) < 2:
+        warnings.append(
+            "fewer than two recordings on a side: changes have no interval; record at least "
+            "two (better three) per side"
+        )
+    rows = [
+        _row(k, [v.get(k, 0.0) for v in b], [v.get(k, 0.0) for v in a], confidence) for k in keys
+    ]
+    scale = _kind_scale(rows)
+    rows.sort(
+        key=lambda r: (
+            -abs(r.change) / scale[r.kind],
+            r.kind,
+            r.frame,
+            r.focus_frame or "",
+            r.cls or "",
+        )
+    )
+    for kind in kinds:
+        sides = [("before", before), ("after", after)]
+        for name, profiles in sides:
+            if profiles and all(not (p.cpu if kind == "cpu" else p.alloc) for p in profiles):
+                warnings.append(f"no {kind} events in the {name} recordings")
+    return ProfileDiff(
+        before_sources=[p.source for p in before],
+        after_sources=[p.source for p in after],
+        focus=focus,
+        kinds=kinds,
+        normalized=normalize,
+        confidence=confidence,
+        rows=rows,
+        warnings=warnings,
+    )
+
+
+def _kind_scale(rows: list[DiffRow]) -> dict[str, float]:
+    """Per kind, the larger of the before and after totals: samples and bytes differ in unit,
+    so rows of both kinds are ordered by their change as a fraction of their kind's total."""
+    scale: dict[str, float] = {"cpu": 0.0, "alloc": 0.0}
+    for kind in scale:
+        frame_rows = [r for r in rows if r.kind == kind and r.cls is None]
+        before = sum(r.before_mean for r in frame_rows)
+        after = sum(r.after_mean for r in frame_rows)
+        scale[kind] = max(before, after) or 1.0
+    return scale
+
+
+def _row(key: RowKey, x: list[float], y: list[float], confidence: float) -> DiffRow:
+    kind, frame, ff, cls = key
+    bm = float(np.mean(x)) if x else 0.0
+    am = float(np.mean(y)) if y else 0.0
+    ci: tuple[float, float] | None = None
+    p: float | None = None
+    if len(x) >= 2 and len(y) >= 2:
+        w = welch(np.asarray(x), np.asarray(y), confidence)
+        ci = (w.lo, w.hi)
+        p = w.p_value if math.isfinite(w.p_value) else None
+    return DiffRow(kind, frame, ff, cls, tuple(x), tuple(y), bm, am, am - bm, ci, p)
+
+
+def mean_stacks(profiles: list[Profile], kind: str) -> dict[Stack, float]:
+    """Mean weight per stack over recordings (allocation stacks end in their class)."""
+    out: dict[Stack, float] = {}
+    if not profiles:
+        return out
+    for p in profiles:
+        items = p.cpu.items() if kind == "cpu" else (((*s, c), w) for (s, c), w in p.alloc.items())
+        for s, w in items:
+            out[s] = out.get(s, 0.0) + w
+    return {s: w / len(profiles) for s, w in out.items()}

@@ -1,0 +1,145 @@
+"""Finding the user's JDK and running the JFR helper with it, compiled once into the cache.
+
+The helper is compiled on first use and kept under ``$XDG_CACHE_HOME/perfproof`` keyed by the
+source's hash and the JDK's version, because a single-file source launch recompiles on every
+call (about a second of a short census). A JDK without ``javac`` still works through the
+source launcher.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import tempfile
+from importlib import resources
+from pathlib import Path
+
+from perfproof.errors import ExternalError, InputError
+from perfproof.process import run
+
+HELPER = "JfrCensus"
+HOW_TO_POINT = "put a JDK 17+ on PATH, set JAVA_HOME, or pass --java /path/to/bin/java"
+
+
+def find_java(java: str | os.PathLike[str] | None = None) -> Path:
+    """The java executable to use: ``--java``, then ``$JAVA_HOME/bin/java``, then PATH."""
+    if java is not None:
+        p = Path(java)
+        if p.is_dir():
+            p = p / "bin" / "java"
+        if not (p.is_file() and os.access(p, os.X_OK)):
+            raise InputError(f"--java {java}: not an executable java ({HOW_TO_POINT})")
+        return p
+    home = os.environ.get("JAVA_HOME")
+    if home:
+        p = Path(home) / "bin" / "java"
+        if p.is_file() and os.access(p, os.X_OK):
+            return p
+    found = shutil.which("java")
+    if found is None:
+        raise InputError(f"no JDK found: {HOW_TO_POINT}")
+    return Path(found)
+
+
+def cache_root() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "perfproof"
+
+
+def helper_source() -> str:
+    return (resources.files("perfproof.profile") / "java" / f"{HELPER}.java").read_text("utf-8")
+
+
+def java_version_key(java: Path) -> str:
+    """The JDK's identity for the cache: its ``release`` file, else ``java -version``."""
+    real = java.resolve()
+    release = real.parent.parent / "release"
+    if release.is_file():
+        text = release.read_text("utf-8", errors="replace")
+        return f"{real}\n{text}"
+    result = run([str(java), "-version"], what="java -version", timeout=60)
+    return f"{real}\n{result.output}"
+
+
+def helper_command(java: Path) -> list[str]:
+    """The argv prefix that runs the helper: compiled class from the cache if javac exists."""
+    source = helper_source()
+    digest = hashlib.sha256((source + "\0" + java_version_key(java)).encode()).hexdigest()[:16]
+    jvm = [str(java), "-XX:+UseSerialGC"]
+    target = cache_root() / "jfr-helper" / digest
+    if (target / f"{HELPER}.class").is_file():
+        return [*jvm, "-cp", str(target), HELPER]
+    javac = next(
+        (p for p in (java.resolve().parent / "javac", java.parent / "javac") if p.is_file()), None
+    )
+    if javac is None:
+        return _source_launch(jvm, source)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(prefix=".build-", dir=target.parent))
+    try:
+        src = work / f"{HELPER}.java"
+        src.write_text(source, "utf-8")
+        out = work / "classes"
+        result = run([str(javac), "-d", str(out), str(src)], what="javac", timeout=300)
+        if not result.ok:
+            detail = result.output.strip().splitlines()[-1:] or ["no output"]
+            raise InputError(
+                f"{javac}: cannot compile perfproof's JFR reader, which needs JDK 17 or newer "
+                f"({detail[0][:120]}); {HOW_TO_POINT}"
+            )
+        try:
+            os.replace(out, target)
+        except OSError:
+            if not (target / f"{HELPER}.class").is_file():
+                raise
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return [*jvm, "-cp", str(target), HELPER]
+
+
+def _source_launch(jvm: list[str], source: str) -> list[str]:
+    folder = cache_root() / "jfr-helper" / "source"
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{HELPER}.java"
+    if not path.is_file() or path.read_text("utf-8") != source:
+        path.write_text(source, "utf-8")
+    return [*jvm, str(path)]
+
+
+def run_helper(java: Path, files: list[Path], on_line: object) -> None:
+    """Run the helper over ``files``, feeding each stdout line to ``on_line``.
+
+    A bad recording makes the helper print ``perfproof-jfr: KIND: path: detail`` and exit 2,
+    which becomes an :class:`InputError` naming the file and what to do.
+    """
+    argv = [*helper_command(java), *[str(f) for f in files]]
+    errors: list[str] = []
+
+    def route(line: str) -> None:
+        if line.startswith("perfproof-jfr: "):
+            errors.append(line)
+        else:
+            on_line(line)  # type: ignore[operator]
+
+    result = run(argv, on_line=route, capture=False, what="JFR reader", merge_stderr=True)
+    if errors:
+        raise InputError(_explain(errors[-1]))
+    if not result.ok:
+        raise ExternalError(f"JFR reader failed with exit code {result.returncode}")
+
+
+def _explain(line: str) -> str:
+    body = line[len("perfproof-jfr: ") :]
+    kind, _, rest = body.partition(": ")
+    path, _, detail = rest.partition(": ")
+    if kind == "NOT_JFR":
+        return f"{path}: not a JFR recording ({detail}; record one with `perfproof record`)"
+    if kind == "TRUNCATED":
+        return (
+            f"{path}: truncated JFR recording ({detail}); the file was cut short (an "
+            "unfinished copy, a full disk, a JVM killed while dumping): copy or record it again"
+        )
+    if kind == "MISSING":
+        return f"{path}: no such file"
+    return f"{path}: corrupt JFR recording ({detail}); record it again"

@@ -1,0 +1,294 @@
+"""Census and diff as versioned JSON documents, terminal tables or Markdown."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from perfproof.profile.census import Census
+from perfproof.profile.diff import ProfileDiff
+
+CENSUS_SCHEMA = "perfproof.profile/1"
+DIFF_SCHEMA = "perfproof.profile-diff/1"
+
+
+def _num(x: float | None) -> float | None:
+    return None if x is None or not math.isfinite(x) else float(x)
+
+
+def _top(rows: list, top: int) -> list:
+    return rows if top <= 0 else rows[:top]
+
+
+def census_json(c: Census, top: int = 0) -> dict[str, Any]:
+    return {
+        "schema": CENSUS_SCHEMA,
+        "recordings": c.sources,
+        "focus": list(c.focus),
+        "totals": {
+            "cpu_samples": c.cpu_samples,
+            "alloc_bytes": c.alloc_bytes,
+            "alloc_source": c.alloc_source,
+        },
+        "alloc": [
+            {
+                "frame": r.frame,
+                "focus_frame": r.focus_frame,
+                "class": r.cls,
+                "bytes": r.bytes,
+                "share": r.share,
+                "amdahl_ceiling": _num(r.amdahl_ceiling),
+            }
+            for r in _top(c.alloc, top)
+        ],
+        "cpu": [
+            {
+                "frame": r.frame,
+                "focus_frame": r.focus_frame,
+                "self": r.self,
+                "total": r.total,
+                "share": r.share,
+                "amdahl_ceiling": _num(r.amdahl_ceiling),
+            }
+            for r in _top(c.cpu, top)
+        ],
+        "focus_frames": [
+            {
+                "kind": r.kind,
+                "frame": r.frame,
+                "self": r.self,
+                "total": r.total,
+                "share": r.share,
+                "amdahl_ceiling": _num(r.amdahl_ceiling),
+            }
+            for kind in ("cpu", "alloc")
+            for r in _top([f for f in c.focus_rows if f.kind == kind], top)
+        ],
+        "warnings": list(c.warnings),
+    }
+
+
+def diff_json(d: ProfileDiff, top: int = 0) -> dict[str, Any]:
+    return {
+        "schema": DIFF_SCHEMA,
+        "before": d.before_sources,
+        "after": d.after_sources,
+        "focus": list(d.focus),
+        "unit": {"cpu": "% of samples", "alloc": "% of bytes"}
+        if d.normalized
+        else {"cpu": "samples", "alloc": "bytes"},
+        "confidence": d.confidence,
+        "rows": [
+            {
+                "frame": r.frame,
+                "kind": r.kind,
+                "focus_frame": r.focus_frame,
+                "class": r.cls,
+                "before_mean": r.before_mean,
+                "after_mean": r.after_mean,
+                "ci": None if r.ci is None else [_num(r.ci[0]), _num(r.ci[1])],
+                "change": r.change,
+                "change_pct": _num(r.change_pct),
+                "status": r.status,
+                "p_value": _num(r.p_value),
+                "before": list(r.before),
+                "after": list(r.after),
+            }
+            for r in _top(d.rows, top)
+        ],
+        "warnings": list(d.warnings),
+    }
+
+
+# ---- human formats -------------------------------------------------------------------------
+
+
+def human_bytes(n: float) -> str:
+    sign = "-" if n < 0 else ""
+    n = abs(n)
+    for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
+        if n < 1024 or unit == "TiB":
+            return f"{sign}{n:.0f} {unit}" if unit == "B" else f"{sign}{n:.1f} {unit}"
+        n /= 1024
+    return f"{sign}{n:.1f} TiB"  # pragma: no cover
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def _ceiling(x: float | None) -> str:
+    if x is None:
+        return "∞"
+    return f"×{1 + x:.0f}" if x >= 9 else f"+{100 * x:.1f}%"
+
+
+def _short(name: str | None, width: int = 60) -> str:
+    if name is None:
+        return "-"
+    return name if len(name) <= width else "…" + name[-(width - 1) :]
+
+
+def _table(headers: list[str], rows: list[list[str]], md: bool, right: set[int]) -> list[str]:
+    if md:
+        cells = [[c.replace("|", "\\|") for c in r] for r in rows]
+        out = ["| " + " | ".join(headers) + " |"]
+        out.append(
+            "|" + "|".join("---:" if i in right else "---" for i in range(len(headers))) + "|"
+        )
+        out += ["| " + " | ".join(r) + " |" for r in cells]
+        return out
+    widths = [
+        max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(headers)
+    ]
+
+    def line(cells: list[str]) -> str:
+        return "  ".join(
+            c.rjust(w) if i in right else c.ljust(w)
+            for i, (c, w) in enumerate(zip(cells, widths, strict=True))
+        ).rstrip()
+
+    return [line(headers), line(["-" * w for w in widths]), *(line(r) for r in rows)]
+
+
+def _share_cells(share: float, ceiling: float | None) -> list[str]:
+    return [_pct(share), _ceiling(ceiling)]
+
+
+def _section(
+    out: list[str],
+    md: bool,
+    title: str,
+    headers: list[str],
+    cells: list[list[str]],
+    right: set[int],
+) -> None:
+    """A ranked table (``#`` first, share and ceiling last) under its title."""
+    out.append(f"{'### ' if md else ''}{title}")
+    n = len(headers)
+    rows = [[str(i), *c] for i, c in enumerate(cells, 1)]
+    out += _table(["#", *headers, "share", "ceiling"], rows, md, {0, *right, n + 1, n + 2})
+    out.append("")
+
+
+def census_text(c: Census, top: int = 20, md: bool = False) -> str:
+    width = 10_000 if md else 60
+    out: list[str] = []
+    head = "## " if md else ""
+    recs = ", ".join(c.sources)
+    out.append(f"{head}Profile census of {recs}")
+    if c.focus:
+        out.append(f"focus: {', '.join(c.focus)}")
+    out.append("")
+    if c.alloc:
+        title = f"Allocation by site ({human_bytes(c.alloc_bytes)} from {c.alloc_source})"
+        cells = [
+            [
+                _short(r.frame, width),
+                _short(r.focus_frame, width),
+                r.cls,
+                human_bytes(r.bytes),
+                *_share_cells(r.share, r.amdahl_ceiling),
+            ]
+            for r in _top(c.alloc, top)
+        ]
+        _section(out, md, title, ["frame", "focus frame", "class", "bytes"], cells, {4})
+    if c.cpu:
+        cells = [
+            [
+                _short(r.frame, width),
+                _short(r.focus_frame, width),
+                str(r.self),
+                str(r.total),
+                *_share_cells(r.share, r.amdahl_ceiling),
+            ]
+            for r in _top(c.cpu, top)
+        ]
+        title = f"CPU by method ({c.cpu_samples} samples)"
+        _section(out, md, title, ["frame", "focus frame", "self", "total"], cells, {3, 4})
+    for kind in ("alloc", "cpu"):
+        frows = [r for r in c.focus_rows if r.kind == kind]
+        if not frows:
+            continue
+        label = "Allocation" if kind == "alloc" else "CPU"
+        title = f"{label} by focus frame (leaf-most frame in {', '.join(c.focus)})"
+        fmt = human_bytes if kind == "alloc" else (lambda v: f"{v:.0f}")
+        cells = [
+            [
+                _short(r.frame, width),
+                fmt(r.self),
+                fmt(r.total),
+                *_share_cells(r.share, r.amdahl_ceiling),
+            ]
+            for r in _top(frows, top)
+        ]
+        _section(out, md, title, ["focus frame", "self", "total"], cells, {2, 3})
+    out.append("ceiling: whole-program gain if that row's cost went to zero (Amdahl).")
+    out += [f"warning: {w}" for w in c.warnings]
+    return "\n".join(out).rstrip() + "\n"
+
+
+def diff_text(d: ProfileDiff, top: int = 20, md: bool = False) -> str:
+    width = 10_000 if md else 55
+    out: list[str] = []
+    head = "## " if md else ""
+    out.append(
+        f"{head}Profile diff: {len(d.before_sources)} recording(s) before, "
+        f"{len(d.after_sources)} after"
+    )
+    if d.focus:
+        out.append(f"focus: {', '.join(d.focus)}")
+    level = f"{100 * d.confidence:g}%"
+    out.append("")
+
+    def val(kind: str, v: float) -> str:
+        if d.normalized:
+            return f"{v:.2f}%"
+        return human_bytes(v) if kind == "alloc" else f"{v:.1f}"
+
+    classes: dict[tuple[str, str | None], int] = {}
+    for r in d.rows:
+        if r.kind == "alloc" and r.cls is not None:
+            classes[(r.frame, r.focus_frame)] = classes.get((r.frame, r.focus_frame), 0) + 1
+    for kind in ("cpu", "alloc"):
+        # a frame's "(all classes)" row repeats its class row when it allocates one class only
+        shown = [
+            r
+            for r in d.rows
+            if r.kind == kind
+            and not (
+                kind == "alloc" and r.cls is None and classes.get((r.frame, r.focus_frame)) == 1
+            )
+        ]
+        if kind not in d.kinds or not shown:
+            continue
+        label = "CPU samples" if kind == "cpu" else "Allocated bytes"
+        out.append(f"{'### ' if md else ''}{label}")
+        rows = []
+        for r in _top(shown, top):
+            ci = "-" if r.ci is None else f"[{val(kind, r.ci[0])}, {val(kind, r.ci[1])}]"
+            pct = "" if r.change_pct is None else f" ({r.change_pct:+.0f}%)"
+            cells = [_short(r.frame, width), _short(r.focus_frame, width)]
+            if kind == "alloc":
+                cells.append(r.cls or "(all classes)")
+            cells += [
+                val(kind, r.before_mean),
+                val(kind, r.after_mean),
+                val(kind, r.change) + pct,
+                ci,
+                r.status,
+            ]
+            rows.append(cells)
+        headers = ["frame", "focus frame"] + (["class"] if kind == "alloc" else [])
+        headers += ["before", "after", "change", f"{level} CI", "status"]
+        first = len(headers) - 5
+        out += _table(headers, rows, md, {first, first + 1, first + 2})
+        out.append("")
+    unit = (
+        "share of each recording's total"
+        if d.normalized
+        else "mean CPU samples / allocated bytes per recording"
+    )
+    out.append(f"values: {unit}; CI: Welch t interval of the change across recordings.")
+    out += [f"warning: {w}" for w in d.warnings]
+    return "\n".join(out).rstrip() + "\n"

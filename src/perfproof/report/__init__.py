@@ -1,0 +1,63 @@
+"""Reports of a run folder: Markdown for the pull request, self-contained HTML, JSON; check.
+
+``write_reports(run_dir)`` is what the A/B runner calls when a run finishes;
+``render(run_dir, fmt)`` backs ``perfproof report``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from perfproof.storage import write_text_atomic
+
+if TYPE_CHECKING:
+    from perfproof.report.context import ReportContext
+    from perfproof.report.rundir import RunFolder
+
+FORMATS = ("md", "html", "json")
+FILE_NAMES = {"md": "report.md", "html": "report.html", "json": "report.json"}
+
+
+def _render(run: RunFolder, ctx: ReportContext, fmt: str) -> str:
+    if fmt == "md":
+        from perfproof.report.markdown import render_markdown
+
+        return render_markdown(ctx)
+    if fmt == "html":
+        from perfproof.report.html import render_html
+
+        return render_html(run, ctx)
+    if fmt == "json":
+        import json
+
+        from perfproof.report.jsonreport import report_document
+
+        return json.dumps(report_document(run, ctx), indent=2) + "\n"
+    raise ValueError(f"unknown report format {fmt!r}")
+
+
+def _load(run_dir: str | Path) -> tuple[RunFolder, ReportContext]:
+    from perfproof.report.context import build_context
+    from perfproof.report.rundir import load_run
+
+    run = load_run(run_dir)
+    return run, build_context(run)
+
+
+def render(run_dir: str | Path, fmt: str = "md") -> str:
+    """The report of ``run_dir`` in one format (``md``, ``html`` or ``json``) as text."""
+    run, ctx = _load(run_dir)
+    return _render(run, ctx, fmt)
+
+
+def write_reports(run_dir: str | Path, formats: tuple[str, ...] = ("md", "html")) -> list[Path]:
+    """Write report.md and report.html (atomically) into the run folder; return their paths.
+
+    Raises :class:`perfproof.errors.InputError` when the folder has no results to report.
+    """
+    run, ctx = _load(run_dir)
+    return [
+        write_text_atomic(Path(run_dir) / FILE_NAMES[fmt], _render(run, ctx, fmt))
+        for fmt in formats
+    ]

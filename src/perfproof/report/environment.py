@@ -1,0 +1,272 @@
+"""The Methodology section and the run-level warnings: how and where the numbers were made.
+
+Values come from the manifest when the run recorded them and otherwise from the raw JMH
+files (which always carry the JMH and JDK versions and the fork/iteration settings), so a
+folder made from ``compare`` data still gets an honest, if shorter, methodology.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from perfproof.report.manifest import dig, side_info, step_kind, steps
+from perfproof.report.rundir import BASE, HEAD, RunFolder
+from perfproof.report.units import duration
+
+LOAD_PER_CORE = 0.5
+"""Load average per core above which other work on the machine may have disturbed the run."""
+
+
+def _distinct(values: Iterable[Any]) -> list[str]:
+    out: list[str] = []
+    for v in values:
+        text = str(v) if v is not None else ""
+        if text and text not in out:
+            out.append(text)
+    return out
+
+
+def _entries(run: RunFolder, side: str | None = None) -> list[dict[str, Any]]:
+    files = run.raw if side is None else run.raw_for(side)
+    return [e for f in files for e in f.entries if isinstance(e, dict)]
+
+
+def title(run: RunFolder) -> str:
+    base, head = side_info(run.manifest, BASE), side_info(run.manifest, HEAD)
+    if base or head:
+        return f"Performance: {_ref_label(head) or 'feature'} vs {_ref_label(base) or 'baseline'}"
+    return "Performance comparison"
+
+
+def _ref_label(info: dict[str, Any]) -> str:
+    ref = info.get("ref") or info.get("name")
+    sha = info.get("sha") or info.get("commit")
+    if ref and sha and str(ref) != str(sha):
+        return f"{ref} ({str(sha)[:12]})"
+    return str(ref or sha or "")[:40]
+
+
+def jdk_label(run: RunFolder, side: str | None = None) -> str:
+    env = dig(run.manifest, f"environment.{side}.jdk", "environment.jdk", "jdk")
+    if isinstance(env, dict):
+        parts = _distinct(
+            [
+                env.get("vendor"),
+                env.get("vm_name") or env.get("vm"),
+                env.get("runtime_version") or env.get("version"),
+            ]
+        )
+        label = " ".join(parts)
+        path = env.get("path") or env.get("java") or env.get("home")
+        return f"{label} ({path})" if path else label
+    if isinstance(env, str):
+        return env
+    versions = _distinct(
+        " ".join(_distinct([e.get("vmName"), e.get("vmVersion") or e.get("jdkVersion")]))
+        for e in _entries(run, side)
+    )
+    return "; ".join(versions)
+
+
+def jmh_versions(run: RunFolder) -> str:
+    from_manifest = dig(run.manifest, "environment.jmh_version", "environment.jmh.version")
+    if isinstance(from_manifest, dict):
+        from_manifest = ", ".join(_distinct(from_manifest.values()))
+    if from_manifest:
+        return str(from_manifest)
+    return ", ".join(_distinct(e.get("jmhVersion") for e in _entries(run))) or "unknown"
+
+
+def jvm_flags(run: RunFolder, side: str | None = None) -> str:
+    flags = _distinct(" ".join(e.get("jvmArgs") or []) or "(none)" for e in _entries(run, side))
+    return "; ".join(flags) if flags else "unknown"
+
+
+def jmh_settings(run: RunFolder) -> str:
+    """``2 forks × (2 × 1 s warm-up + 3 × 1 s measurement), 1 thread`` per distinct setting."""
+    settings = _distinct(_setting(e) for e in _entries(run))
+    return "; ".join(settings) if settings else "unknown"
+
+
+def _setting(e: dict[str, Any]) -> str:
+    forks = e.get("forks")
+    wi, wt = e.get("warmupIterations"), e.get("warmupTime")
+    mi, mt = e.get("measurementIterations"), e.get("measurementTime")
+    threads = e.get("threads")
+    text = (
+        f"{forks} fork{'s' if forks != 1 else ''} × ({wi} × {wt} warm-up + {mi} × {mt} measurement)"
+    )
+    if threads and threads != 1:
+        text += f", {threads} threads"
+    return text
+
+
+def rounds_text(run: RunFolder) -> str:
+    plan = dig(run.manifest, "plan") or {}
+    sequence = [s.get("id") or f"{s.get('round')}-{s.get('side')}" for s in plan.get("steps") or []]
+    if not sequence:
+        sequence = [f"{r.round}-{r.side}" for r in run.raw]
+    rounds = plan.get("rounds")
+    if rounds is None:
+        rounds = len({r.round for r in run.raw})
+    plural = "s" if rounds != 1 else ""
+    if plan.get("order"):
+        text = f"{rounds} round{plural}, order {str(plan['order']).upper()}"
+    else:
+        text = f"{rounds} round{plural} per side (order not recorded)"
+    if sequence:
+        text += ": " + ", ".join(sequence)
+    return text
+
+
+def forks_text(run: RunFolder) -> str:
+    counts = []
+    for side, name in ((BASE, "baseline"), (HEAD, "feature")):
+        n = 0
+        for f in run.raw_for(side):
+            seen = [len(e.get("primaryMetric", {}).get("rawData") or []) for e in f.entries]
+            n += max(seen) if seen else 0
+        counts.append(f"{n} per benchmark on the {name}")
+    return ", ".join(counts)
+
+
+def builds_text(run: RunFolder) -> str | None:
+    builds = [s for s in steps(run.manifest) if "build" in step_kind(s)]
+    if not builds:
+        return None
+    out = []
+    for b in builds:
+        side = {BASE: "baseline", HEAD: "feature"}.get(str(b.get("side")), str(b.get("side", "?")))
+        cached = b.get("cached")
+        state = "cached jar" if cached else "fresh build"
+        took = b.get("duration_s") or b.get("seconds")
+        out.append(
+            f"{side}: {state}" + (f" ({duration(float(took))})" if took and not cached else "")
+        )
+    return ", ".join(_distinct(out))
+
+
+def overlay_text(run: RunFolder) -> str | None:
+    overlay = dig(run.manifest, "overlay", "plan.overlay")
+    if not overlay:
+        return None
+    if isinstance(overlay, dict):
+        files = overlay.get("files") or overlay.get("paths") or []
+        if not files:
+            return None
+        src = overlay.get("from") or overlay.get("source")
+        dst = overlay.get("onto") or overlay.get("target")
+        where = f" (from {src} onto {dst})" if src and dst else ""
+        return f"{', '.join(map(str, files))}{where}"
+    if isinstance(overlay, list):
+        return ", ".join(map(str, overlay))
+    return str(overlay)
+
+
+def machine_text(run: RunFolder) -> str | None:
+    env = dig(run.manifest, "environment") or {}
+    cpu = dig(env, "cpu_model", "cpu.model")
+    cores = dig(env, "cores", "cpu_count", "cpu.cores")
+    mem = dig(env, "memory_bytes", "memory.total_bytes", "memory")
+    osname = dig(env, "os", "platform")
+    parts = []
+    if cpu:
+        parts.append(str(cpu))
+    if cores:
+        parts.append(f"{cores} cores")
+    if isinstance(mem, (int, float)) and mem > 0:
+        parts.append(f"{mem / 2**30:.1f} GiB memory")
+    elif mem:
+        parts.append(f"{mem} memory")
+    if osname:
+        parts.append(str(osname))
+    return ", ".join(parts) or None
+
+
+def _load(value: Any) -> list[float] | None:
+    if isinstance(value, (list, tuple)) and value:
+        try:
+            return [float(v) for v in value]
+        except (TypeError, ValueError):
+            return None
+    if isinstance(value, (int, float)):
+        return [float(value)]
+    return None
+
+
+def loads(run: RunFolder) -> tuple[list[float] | None, list[float] | None]:
+    before = _load(dig(run.manifest, "environment.load_before", "environment.load_average.before"))
+    after = _load(dig(run.manifest, "environment.load_after", "environment.load_average.after"))
+    return before, after
+
+
+def load_text(run: RunFolder) -> str | None:
+    before, after = loads(run)
+    if before is None and after is None:
+        return None
+
+    def fmt(v: list[float] | None) -> str:
+        return " / ".join(f"{x:.2f}" for x in v) if v else "n/a"
+
+    return f"{fmt(before)} before, {fmt(after)} after (1 / 5 / 15 min)"
+
+
+def methodology(run: RunFolder, options: dict[str, Any]) -> list[tuple[str, str]]:
+    """Label/value lines for the Methodology section, skipping what the run did not record."""
+    items: list[tuple[str | None, str | None]] = [
+        ("Baseline", _ref_label(side_info(run.manifest, BASE)) or None),
+        ("Feature", _ref_label(side_info(run.manifest, HEAD)) or None),
+        ("JMH", jmh_versions(run)),
+        ("JDK", _per_side(run, jdk_label)),
+        ("JVM flags", _per_side(run, jvm_flags)),
+        ("JMH options", " ".join(map(str, dig(run.manifest, "plan.jmh_options") or [])) or None),
+        ("Forks × iterations", jmh_settings(run)),
+        ("Forks measured", forks_text(run)),
+        ("Rounds and order", rounds_text(run)),
+        ("Builds", builds_text(run)),
+        ("Overlay", overlay_text(run)),
+        ("Machine", machine_text(run)),
+        ("Load average", load_text(run)),
+        ("perfproof", _perfproof_version(run)),
+    ]
+    return [(k, v) for k, v in items if k and v]
+
+
+def _perfproof_version(run: RunFolder) -> str | None:
+    v = dig(run.manifest, "environment.perfproof_version", "perfproof_version", "perfproof.version")
+    return str(v) if v else None
+
+
+def _per_side(run: RunFolder, fn: Any) -> str:
+    base, head = fn(run, BASE), fn(run, HEAD)
+    if base == head or not head:
+        return base
+    if not base:
+        return head
+    return f"baseline {base}; feature {head}"
+
+
+def run_warnings(run: RunFolder) -> list[str]:
+    """Different JDKs or JVM flags between the sides, and a busy machine."""
+    out = []
+    base_jdk, head_jdk = jdk_label(run, BASE), jdk_label(run, HEAD)
+    if base_jdk and head_jdk and base_jdk != head_jdk:
+        out.append(f"Different JDKs: baseline {base_jdk}, feature {head_jdk}.")
+    base_jmh = ", ".join(_distinct(e.get("jmhVersion") for e in _entries(run, BASE)))
+    head_jmh = ", ".join(_distinct(e.get("jmhVersion") for e in _entries(run, HEAD)))
+    if base_jmh and head_jmh and base_jmh != head_jmh:
+        out.append(f"Different JMH versions: baseline {base_jmh}, feature {head_jmh}.")
+    base_flags, head_flags = jvm_flags(run, BASE), jvm_flags(run, HEAD)
+    if run.raw_for(BASE) and run.raw_for(HEAD) and base_flags != head_flags:
+        out.append(f"Different JVM flags: baseline {base_flags}, feature {head_flags}.")
+    cores = dig(run.manifest, "environment.cores", "environment.cpu_count", "environment.cpu.cores")
+    before, after = loads(run)
+    if cores:
+        worst = max((v[0] for v in (before, after) if v), default=None)
+        if worst is not None and worst > LOAD_PER_CORE * float(cores):
+            out.append(
+                f"The machine was busy: 1-minute load average {worst:.2f} on {cores} cores; "
+                "other work inflates fork-to-fork variance. Rerun on an idle machine."
+            )
+    return out

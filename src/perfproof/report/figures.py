@@ -1,0 +1,135 @@
+"""Which figures a run gets, and the data behind each: the bridge from a run folder to plots.
+
+The forest plot and the bytes/op bars come from the compare document (the same numbers as the
+tables); the per-fork strip plots and timelines need the raw iterations, read from the JMH
+files with the same reader the comparison used, plus warm-up scores from the JMH logs.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from perfproof.model import PRIMARY, BenchKey, Samples
+from perfproof.report import plots
+from perfproof.report.context import ReportContext, Row, params_label, short_name
+from perfproof.report.rundir import BASE, HEAD, RunFolder
+from perfproof.report.warmuplog import read_warmups
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One inline SVG with its caption; ``anchor`` ties it to a results row."""
+
+    anchor: str
+    caption: str
+    svg: str
+    title: str = ""
+
+
+def row_label(benchmark: str, row: Row) -> str:
+    label = params_label(row.params)
+    return f"{short_name(benchmark)} {label}".strip()
+
+
+def anchor(benchmark: str, row: Row) -> str:
+    text = f"{benchmark}-{params_label(row.params)}-{row.comparison.get('mode', '')}"
+    return "fig-" + "".join(c if c.isalnum() else "-" for c in text).strip("-")
+
+
+def _samples(run: RunFolder, side: str) -> dict[BenchKey, Samples]:
+    paths = [r.path for r in run.raw_for(side)]
+    if not paths:
+        return {}
+    from perfproof.jmh.reader import read_results
+
+    return read_results(paths)
+
+
+def forest_figure(ctx: ReportContext) -> Figure | None:
+    rows = []
+    for table in ctx.tables:
+        for row in table.rows:
+            c = row.comparison
+            ci = c.get("ratio_ci") or [None, None]
+            rows.append(
+                plots.ForestRow(
+                    row_label(table.benchmark, row),
+                    _num(c.get("ratio")),
+                    _num(ci[0]),
+                    _num(ci[1]),
+                    row.verdict,
+                )
+            )
+    if not rows:
+        return None
+    threshold = float(ctx.options.get("threshold") or 0.01)
+    caption = (
+        "Ratio feature / baseline per comparison with its interval (log scale); the shaded "
+        f"band is the ±{threshold * 100:g}% practical threshold. Left of 1 is lower "
+        "(better for time and bytes, worse for throughput)."
+    )
+    return Figure("fig-forest", caption, plots.forest(rows, threshold))
+
+
+def bytes_figure(ctx: ReportContext) -> Figure | None:
+    labels, base, head = [], [], []
+    for table in ctx.tables:
+        for row in table.rows:
+            if row.alloc is None:
+                continue
+            b = _num((row.alloc.get("base") or {}).get("estimate"))
+            h = _num((row.alloc.get("head") or {}).get("estimate"))
+            if not (math.isfinite(b) and math.isfinite(h)) or max(abs(b), abs(h)) < 0.5:
+                continue
+            labels.append(row_label(table.benchmark, row))
+            base.append(b)
+            head.append(h)
+    if not labels:
+        return None
+    caption = (
+        "Bytes allocated per operation (JMH -prof gc, gc.alloc.rate.norm), baseline vs feature."
+    )
+    return Figure("fig-bytes", caption, plots.bytes_bars(labels, base, head))
+
+
+def fork_figures(run: RunFolder, ctx: ReportContext) -> list[Figure]:
+    """A strip plot and a timeline per primary comparison that has raw data on both sides."""
+    sides = {side: _samples(run, side) for side in (BASE, HEAD)}
+    warm = {side: read_warmups(run.logs.get(side, [])) for side in (BASE, HEAD)}
+    out = []
+    for table in ctx.tables:
+        for row in table.rows:
+            key = BenchKey(table.benchmark, table.mode, tuple(sorted(row.params.items())), PRIMARY)
+            series = []
+            for side, name in ((BASE, "baseline"), (HEAD, "feature")):
+                samples = sides[side].get(key)
+                if samples is None or not samples.forks:
+                    break
+                warmups = warm[side].get((key.benchmark, key.params), [])
+                if len(warmups) != len(samples.forks):
+                    warmups = []
+                series.append(plots.SideSeries(name, samples.forks, warmups))
+            if len(series) != 2:
+                continue
+            label = row_label(table.benchmark, row)
+            fig_id = anchor(table.benchmark, row)
+            svg = plots.fork_detail(
+                series[0], series[1], row.scale.unit, row.scale.factor, salt=fig_id
+            )
+            caption = (
+                f"{label}: every fork's measurement iterations (left) and each fork's "
+                "iterations in order (right)"
+                + (", warm-up shaded" if any(s.warmups for s in series) else "")
+                + "."
+            )
+            out.append(Figure(fig_id, caption, svg, label))
+    return out
+
+
+def _num(value: Any) -> float:
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return math.nan

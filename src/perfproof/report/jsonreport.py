@@ -1,0 +1,90 @@
+"""The report as a JSON document (``perfproof.report/1``) for agents and CI.
+
+Same content and order as the Markdown, with each number twice: as the text a human reads and
+as the value it was formatted from, so a consumer never has to parse ``12.3 ± 0.4 ns/op``.
+The compare document it was built from is embedded unchanged.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from perfproof.report.context import ReportContext, Row, delta_ci, delta_pct, estimate
+from perfproof.report.rundir import RunFolder
+
+SCHEMA = "perfproof.report/1"
+
+
+def _side(text: str, side: dict[str, Any], unit: str) -> dict[str, Any]:
+    return {
+        "text": text,
+        "estimate": side.get("estimate"),
+        "ci": side.get("ci"),
+        "forks": side.get("forks"),
+        "unit": unit,
+    }
+
+
+def _row(row: Row) -> dict[str, Any]:
+    c = row.comparison
+    unit = c.get("unit")
+    ci = delta_ci(c)
+    doc: dict[str, Any] = {
+        "params": row.params,
+        "baseline": _side(row.baseline, c.get("base") or {}, unit),
+        "feature": _side(row.feature, c.get("head") or {}, unit),
+        "delta": {"text": row.delta, "pct": delta_pct(c), "ci_pct": list(ci) if ci else None},
+        "verdict": row.verdict,
+        "p_holm": c.get("p_holm"),
+        "display_unit": row.scale.unit,
+    }
+    if row.alloc is not None:
+        a = row.alloc
+        doc["bytes"] = {
+            "text": row.bytes,
+            "baseline": estimate(a.get("base") or {}),
+            "feature": estimate(a.get("head") or {}),
+            "delta_pct": a.get("delta_pct"),
+            "verdict": a.get("verdict"),
+        }
+    else:
+        doc["bytes"] = None
+    return doc
+
+
+def report_document(run: RunFolder, ctx: ReportContext) -> dict[str, Any]:
+    return {
+        "schema": SCHEMA,
+        "run_dir": str(run.path),
+        "title": ctx.title,
+        "summary": ctx.summary,
+        "results": [
+            {
+                "benchmark": t.benchmark,
+                "mode": t.mode,
+                "param_names": t.param_names,
+                "rows": [_row(r) for r in t.rows],
+            }
+            for t in ctx.tables
+        ],
+        "methodology": [{"label": k, "value": v} for k, v in ctx.methodology]
+        + [{"label": "Statistics", "value": ctx.method}],
+        "reproduce": {
+            "note": ctx.reproduce_note,
+            "steps": [{"caption": s.caption, "command": s.command} for s in ctx.reproduce],
+        },
+        "warnings": [{"about": g.about, "items": g.items} for g in ctx.warnings],
+        "jmh": {
+            "view": [
+                {
+                    "label": r.label,
+                    "baseline": r.baseline,
+                    "feature": r.feature,
+                    "overlap": r.overlap,
+                }
+                for r in ctx.jmh_view
+            ],
+            "tables": [{"caption": c, "text": t} for c, t in ctx.raw],
+        },
+        "compare": run.compare,
+    }

@@ -1,0 +1,292 @@
+"""The HTML report's figures as inline SVG strings (matplotlib, no pyplot, no files).
+
+Text stays text (``svg.fonttype = none``) so the figures are small, searchable and crisp;
+nothing refers to an outside resource, so the report opens offline. Each figure gets its own
+hash salt so the ids of clip paths never collide when several SVGs share one HTML page, and no
+date is written, so the same run always renders the same bytes.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import matplotlib
+import numpy as np
+from matplotlib.figure import Figure
+
+BASE_COLOR = "#3b6ea5"
+HEAD_COLOR = "#d9822b"
+BAND_COLOR = "#dddddd"
+INK = "#222222"
+
+RC = {
+    "svg.fonttype": "none",
+    "font.family": "sans-serif",
+    "font.size": 9,
+    "axes.edgecolor": "#888888",
+    "axes.labelcolor": INK,
+    "xtick.color": INK,
+    "ytick.color": INK,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+}
+
+
+RATIO_TICKS = (
+    1.0,
+    0.5,
+    2.0,
+    0.1,
+    10.0,
+    0.8,
+    1.25,
+    0.9,
+    1.1,
+    0.95,
+    1.05,
+    0.2,
+    5.0,
+    0.99,
+    1.01,
+    0.01,
+    100.0,
+)
+"""Ratio axis ticks in order of preference: readable as "20% faster" or "twice as slow"."""
+
+
+def ratio_ticks(lo: float, hi: float, min_gap: float = 0.08) -> list[float]:
+    """Preferred ticks inside [lo, hi], none closer than ``min_gap`` of the log span."""
+    span = math.log(hi) - math.log(lo)
+    chosen: list[float] = []
+    for t in RATIO_TICKS:
+        if lo <= t <= hi and all(abs(math.log(t / c)) >= min_gap * span for c in chosen):
+            chosen.append(t)
+    return sorted(chosen)
+
+
+@dataclass(frozen=True)
+class ForestRow:
+    """One comparison in the forest plot: ratio head/base and its interval."""
+
+    label: str
+    ratio: float
+    lo: float
+    hi: float
+    verdict: str
+
+
+@dataclass(frozen=True)
+class SideSeries:
+    """One side of one comparison: measurement iterations per fork, optional warm-ups."""
+
+    name: str
+    forks: Sequence[Sequence[float]]
+    warmups: Sequence[Sequence[float]] = ()
+
+
+def to_svg(fig: Figure, salt: str) -> str:
+    """Render a figure to an SVG element fit for inlining into HTML."""
+    buf = io.StringIO()
+    with matplotlib.rc_context({"svg.hashsalt": salt}):
+        fig.savefig(buf, format="svg", metadata={"Date": None}, bbox_inches="tight")
+    text = buf.getvalue()
+    text = re.sub(r"<\?xml[^>]*\?>\s*", "", text)
+    text = re.sub(r"<!DOCTYPE[^>]*>\s*", "", text)
+    text = re.sub(r"<metadata>.*?</metadata>\s*", "", text, flags=re.S)
+    text = re.sub(r'<svg ([^>]*?)width="[^"]*" height="[^"]*"', r"<svg \1", text, count=1)
+    text = _prefix_ids(text, salt)
+    return text.replace("<svg ", f'<svg role="img" aria-label="{salt}" class="plot" ', 1).strip()
+
+
+def _prefix_ids(svg: str, prefix: str) -> str:
+    """Make every id (and reference to it) unique to this figure: one page holds many SVGs."""
+    ids = set(re.findall(r'\bid="([^"]+)"', svg))
+    if not ids:
+        return svg
+
+    def fix(m: re.Match[str]) -> str:
+        return f"{m.group(1)}{prefix}-{m.group(2)}" if m.group(2) in ids else m.group(0)
+
+    svg = re.sub(r'(\bid=")([^"]+)(?=")', fix, svg)
+    return re.sub(r"(#)([A-Za-z_][\w.-]*)", fix, svg)
+
+
+def _figure(width: float, height: float) -> Figure:
+    with matplotlib.rc_context(RC):
+        return Figure(figsize=(width, height), layout="constrained")
+
+
+def forest(rows: Sequence[ForestRow], threshold: float, salt: str = "forest") -> str:
+    """Ratios with intervals on a log axis, one row per comparison, threshold band shaded."""
+    with matplotlib.rc_context(RC):
+        fig = _figure(7.5, 0.9 + 0.32 * max(1, len(rows)))
+        ax = fig.add_subplot()
+        finite = [r for r in rows if math.isfinite(r.ratio) and r.ratio > 0]
+        ax.axvspan(
+            1 - threshold,
+            1 + threshold,
+            color=BAND_COLOR,
+            zorder=0,
+            label=f"±{threshold * 100:g}% threshold",
+        )
+        ax.axvline(1.0, color="#666666", lw=0.8, zorder=1)
+        ys = np.arange(len(rows))[::-1]
+        for y, r in zip(ys, rows, strict=True):
+            if r not in finite:
+                continue
+            lo = r.lo if math.isfinite(r.lo) and r.lo > 0 else r.ratio
+            hi = r.hi if math.isfinite(r.hi) and r.hi > 0 else r.ratio
+            ax.plot([lo, hi], [y, y], color=INK, lw=1.4, zorder=2)
+            ax.plot([r.ratio], [y], "o", color=INK, ms=4, zorder=3)
+            ax.annotate(
+                r.verdict,
+                (1.0, y),
+                xycoords=("axes fraction", "data"),
+                xytext=(4, 0),
+                textcoords="offset points",
+                va="center",
+                fontsize=8,
+            )
+        ax.set_xscale("log")
+        values = [v for r in finite for v in (r.ratio, r.lo, r.hi) if math.isfinite(v) and v > 0]
+        values += [1 - threshold * 2, 1 + threshold * 2]
+        lo_lim, hi_lim = min(values), max(values)
+        pad = (math.log(hi_lim) - math.log(lo_lim)) * 0.08
+        ax.set_xlim(math.exp(math.log(lo_lim) - pad), math.exp(math.log(hi_lim) + pad))
+        lo_x, hi_x = ax.get_xlim()
+        ticks = ratio_ticks(lo_x, hi_x)
+        ax.xaxis.set_major_locator(matplotlib.ticker.FixedLocator(ticks))
+        ax.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: f"{v:g}"))
+        ax.xaxis.set_minor_locator(matplotlib.ticker.NullLocator())
+        ax.set_yticks(ys, [r.label for r in rows])
+        ax.set_ylim(-0.7, len(rows) - 0.3)
+        ax.set_xlabel("ratio feature / baseline (log scale); interval per comparison")
+        ax.legend(loc="lower left", bbox_to_anchor=(0, 1.0), frameon=False, fontsize=8)
+        return to_svg(fig, salt)
+
+
+def _jitter(n: int, width: float) -> np.ndarray:
+    if n <= 1:
+        return np.zeros(n)
+    return np.linspace(-width, width, n)
+
+
+def fork_detail(base: SideSeries, head: SideSeries, unit: str, factor: float, salt: str) -> str:
+    """Per-fork strip plot (left) and per-fork iteration timeline with warm-up (right)."""
+    with matplotlib.rc_context(RC):
+        fig = _figure(7.5, 2.6)
+        strip_ax, time_ax = fig.subplots(1, 2, width_ratios=[1, 1.6])
+        _strip(strip_ax, (base, head), unit, factor)
+        _timeline(time_ax, (base, head), unit, factor)
+        if _wide_range((base, head)):
+            for ax in (strip_ax, time_ax):
+                ax.set_yscale("log")
+                ax.set_ylabel(f"{unit} (log scale)")
+        return to_svg(fig, salt)
+
+
+WIDE_RANGE = 20.0
+"""Above this max/min ratio of the plotted values a linear axis flattens one side to a line."""
+
+
+def _wide_range(sides: tuple[SideSeries, SideSeries]) -> bool:
+    values = np.concatenate(
+        [np.asarray(f, dtype=float) for s in sides for f in [*s.forks, *s.warmups] if len(f)]
+    )
+    positive = values[values > 0]
+    return (
+        positive.size == values.size
+        and positive.size > 0
+        and (positive.max() / positive.min() > WIDE_RANGE)
+    )
+
+
+def _strip(ax: object, sides: tuple[SideSeries, SideSeries], unit: str, factor: float) -> None:
+    for i, (side, color) in enumerate(zip(sides, (BASE_COLOR, HEAD_COLOR), strict=True)):
+        offsets = _jitter(len(side.forks), 0.28)
+        for off, fork in zip(offsets, side.forks, strict=True):
+            values = np.asarray(fork, dtype=float) / factor
+            ax.plot(np.full(values.size, i + off), values, ".", color=color, alpha=0.45, ms=4)
+            ax.plot([i + off - 0.06, i + off + 0.06], [values.mean()] * 2, color=color, lw=2)
+        means = [float(np.mean(f)) / factor for f in side.forks if len(f)]
+        if means:
+            ax.plot([i - 0.38, i + 0.38], [np.mean(means)] * 2, color=INK, lw=0.8, ls="--")
+    ax.set_xticks([0, 1], [sides[0].name, sides[1].name])
+    ax.set_xlim(-0.6, 1.6)
+    ax.set_ylabel(unit)
+    ax.set_title(
+        "forks: iterations (dots), fork mean (bar), mean of fork means (dashed)",
+        fontsize=7,
+        loc="left",
+    )
+
+
+def _timeline(ax: object, sides: tuple[SideSeries, SideSeries], unit: str, factor: float) -> None:
+    warm_len = max((len(w) for s in sides for w in s.warmups), default=0)
+    if warm_len:
+        ax.axvspan(0.5, warm_len + 0.5, color=BAND_COLOR, zorder=0)
+        ax.annotate(
+            "warm-up",
+            (warm_len / 2 + 0.5, 1.0),
+            xycoords=("data", "axes fraction"),
+            ha="center",
+            va="top",
+            fontsize=7,
+        )
+    for side, color in zip(sides, (BASE_COLOR, HEAD_COLOR), strict=True):
+        for k, fork in enumerate(side.forks):
+            warm = list(side.warmups[k]) if k < len(side.warmups) else []
+            values = np.asarray([*warm, *fork], dtype=float) / factor
+            start = warm_len - len(warm) + 1
+            xs = np.arange(start, start + values.size)
+            ax.plot(
+                xs,
+                values,
+                "-o",
+                color=color,
+                ms=2.5,
+                lw=0.9,
+                alpha=0.8,
+                label=side.name if k == 0 else None,
+            )
+    ax.set_xlabel("iteration (warm-up, then measurement)" if warm_len else "measurement iteration")
+    ax.set_ylabel(unit)
+    ax.legend(frameon=False, fontsize=7, loc="best")
+
+
+def bytes_bars(
+    labels: Sequence[str], base: Sequence[float], head: Sequence[float], salt: str = "bytes"
+) -> str:
+    """Bytes per operation, baseline and feature side by side for each comparison."""
+    with matplotlib.rc_context(RC):
+        fig = _figure(7.5, 0.9 + 0.34 * max(1, len(labels)))
+        ax = fig.add_subplot()
+        ys = np.arange(len(labels))[::-1]
+        ax.barh(ys + 0.18, base, height=0.34, color=BASE_COLOR, label="baseline")
+        ax.barh(ys - 0.18, head, height=0.34, color=HEAD_COLOR, label="feature")
+        for y, b, h in zip(ys, base, head, strict=True):
+            for off, v in ((0.18, b), (-0.18, h)):
+                ax.annotate(
+                    f"{v:,.0f}",
+                    (v, y + off),
+                    xytext=(3, 0),
+                    textcoords="offset points",
+                    va="center",
+                    fontsize=7,
+                )
+        ax.set_yticks(ys, labels)
+        positive = [v for v in (*base, *head) if v >= 0.5]
+        top = max([*positive, 1.0])
+        if positive and top / min(positive) > 100:
+            ax.set_xscale("log")
+            ax.set_xlim(min(positive) / 2, top * 3)
+            ax.set_xlabel("B/op (log scale)")
+        else:
+            ax.set_xlim(0, top * 1.15)
+            ax.set_xlabel("B/op")
+        ax.legend(frameon=False, fontsize=8, loc="lower left", bbox_to_anchor=(0, 1.0), ncols=2)
+        return to_svg(fig, salt)

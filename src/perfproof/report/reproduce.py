@@ -1,0 +1,151 @@
+"""The Reproduce section: copy-paste commands that redo the run by hand, and with perfproof.
+
+A reviewer who doubts a number should be able to rebuild both commits and rerun JMH with
+the very same flags. The commands are the ones the run executed (from the manifest), with
+perfproof's cache paths replaced by a fresh ``git worktree`` per commit under ``/tmp`` so
+they do not depend on this machine's cache.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from perfproof.process import command_line
+from perfproof.report.manifest import argv_of, dig, side_info, step_kind
+from perfproof.report.manifest import steps as manifest_steps
+from perfproof.report.rundir import BASE, HEAD, RunFolder
+
+SIDE_WORDS = {BASE: "baseline", HEAD: "feature"}
+
+
+@dataclass(frozen=True)
+class Step:
+    """One reproduction step: what it does and the exact command text."""
+
+    caption: str
+    command: str
+
+
+def _repro_dir(side: str, sha: str) -> str:
+    return f"/tmp/perfproof-{SIDE_WORDS[side]}-{sha[:12]}" if sha else f"/tmp/perfproof-{side}"
+
+
+def _side_steps(run: RunFolder, side: str, kinds: tuple[str, ...]) -> list[dict[str, Any]]:
+    return [
+        s
+        for s in manifest_steps(run.manifest)
+        if str(s.get("side", "")).lower() in (side, SIDE_WORDS[side])
+        and any(k in step_kind(s) for k in kinds)
+        and argv_of(s)
+    ]
+
+
+def _rewrite(argv: list[str], prefixes: dict[str, str]) -> list[str]:
+    """Replace perfproof's cache worktree paths (``…/<sha>``) by the reproduction checkout."""
+    out = []
+    for arg in argv:
+        for sha, new in prefixes.items():
+            arg = re.sub(rf"(?<![\w.-])/[^\s'\"]*/{re.escape(sha)}(?=/|$)", new, arg)
+        out.append(arg)
+    return out
+
+
+def _result_file(argv: list[str], name: str) -> list[str]:
+    out = list(argv)
+    for i, a in enumerate(out[:-1]):
+        if a == "-rff":
+            out[i + 1] = name
+    return out
+
+
+def _in_dir(directory: str, argv: list[str]) -> str:
+    return f"cd {command_line([directory])} && {command_line(argv)}"
+
+
+def steps(run: RunFolder) -> tuple[list[Step], str]:
+    """The reproduction steps and a note saying how complete they are."""
+    repo = dig(run.manifest, "repo", "repository", "repo.path")
+    if isinstance(repo, dict):
+        repo = repo.get("path") or repo.get("root")
+    out: list[Step] = []
+    prefixes: dict[str, str] = {}
+    shas: dict[str, str] = {}
+    for side in (BASE, HEAD):
+        info = side_info(run.manifest, side)
+        shas[side] = str(info.get("sha") or info.get("commit") or "")
+        if shas[side]:
+            prefixes[shas[side]] = _repro_dir(side, shas[side])
+        for build in _side_steps(run, side, ("build",)):
+            if build.get("key"):
+                # a cached build's files live under <cache>/builds/<key>/files/, laid out
+                # like the checkout
+                prefixes[f"{build['key']}/files"] = _repro_dir(side, shas[side])
+    if repo and shas[BASE] and shas[HEAD]:
+        for side in (BASE, HEAD):
+            argv = ["git", "-C", str(repo), "worktree", "add", "--detach"]
+            out.append(
+                Step(
+                    f"Check out the {SIDE_WORDS[side]} commit",
+                    command_line([*argv, _repro_dir(side, shas[side]), shas[side]]),
+                )
+            )
+    for side in (BASE, HEAD):
+        for s in _side_steps(run, side, ("build",))[:1]:
+            argv = _rewrite(argv_of(s) or [], prefixes)
+            cwd = _rewrite([str(s.get("cwd") or _repro_dir(side, shas[side]))], prefixes)[0]
+            out.append(Step(f"Build the {SIDE_WORDS[side]}", _in_dir(cwd, argv)))
+    for side in (BASE, HEAD):
+        for s in _side_steps(run, side, ("jmh", "bench", "run"))[:1]:
+            argv = _result_file(_rewrite(argv_of(s) or [], prefixes), f"{SIDE_WORDS[side]}.json")
+            cwd = s.get("cwd")
+            text = _in_dir(_rewrite([str(cwd)], prefixes)[0], argv) if cwd else command_line(argv)
+            out.append(Step(f"Run JMH on the {SIDE_WORDS[side]} (once per round)", text))
+    ab = _perfproof_line(run, repo, shas)
+    if ab:
+        out.append(Step("Redo everything with perfproof", ab))
+    if any("build" in st.caption.lower() for st in out):
+        note = (
+            "Each round runs the JMH command of each side once, in the order under "
+            "Methodology; the JSON files compare with `perfproof compare`."
+        )
+    else:
+        note = (
+            "This run was made from existing JMH results, so no build or JMH command was "
+            "recorded; the comparison itself is redone by the command below."
+        )
+    return out, note
+
+
+def _perfproof_line(run: RunFolder, repo: Any, shas: dict[str, str]) -> str | None:
+    recorded = dig(run.manifest, "command", "argv", "invocation")
+    if isinstance(recorded, list) and recorded:
+        argv = [str(a) for a in recorded]
+        # pin the refs to the commits that were measured: branches move, SHAs do not
+        for flag, side in (("--base", BASE), ("--head", HEAD)):
+            if flag in argv[:-1] and shas[side]:
+                argv[argv.index(flag) + 1] = shas[side]
+        return command_line(argv)
+    if isinstance(recorded, str):
+        return recorded
+    if repo and shas[BASE] and shas[HEAD]:
+        argv = ["perfproof", "ab", "--repo", str(repo), "--base", shas[BASE], "--head", shas[HEAD]]
+        plan = dig(run.manifest, "plan") or {}
+        if plan.get("rounds"):
+            argv += ["--rounds", str(plan["rounds"])]
+        if plan.get("order"):
+            argv += ["--order", str(plan["order"])]
+        for bench in plan.get("benchmarks") or []:
+            argv += ["--bench", str(bench)]
+        return command_line(argv)
+    if run.raw_for(BASE) and run.raw_for(HEAD):
+        jmh_dir = run.path / "jmh"
+        base = sorted(
+            {f"{jmh_dir}/*-{r.path.stem.split('-', 1)[1]}.json" for r in run.raw_for(BASE)}
+        )
+        head = sorted(
+            {f"{jmh_dir}/*-{r.path.stem.split('-', 1)[1]}.json" for r in run.raw_for(HEAD)}
+        )
+        return command_line(["perfproof", "compare", base[0], head[0]])
+    return None

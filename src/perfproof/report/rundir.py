@@ -1,0 +1,161 @@
+"""Read a run folder (manifest, results, raw JMH files, logs) into plain data for the reports.
+
+A report must render from whatever a run left behind: a full ``ab`` run has a manifest with
+builds and environment, a folder made from ``compare`` data has results and raw JMH files but
+no build information, and an interrupted run may lack ``results.json`` (then the comparison is
+recomputed from the raw files). Every optional piece is therefore optional here too; only an
+unreadable or empty folder is an error.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from perfproof.errors import InputError
+
+BASE = "base"
+HEAD = "head"
+SIDE_NAMES: dict[str, str] = {
+    "base": BASE,
+    "baseline": BASE,
+    "a": BASE,
+    "head": HEAD,
+    "feature": HEAD,
+    "b": HEAD,
+}
+"""File-name spellings of the two sides (``1-base.json``, ``2-feature.json``)."""
+
+_ROUND_FILE = re.compile(r"^(?P<round>[^-]+)-(?P<side>[A-Za-z]+)$")
+
+
+@dataclass
+class RawFile:
+    """One raw JMH result file of one side and round."""
+
+    path: Path
+    side: str
+    round: str
+    entries: list[dict[str, Any]]
+
+
+@dataclass
+class RunFolder:
+    """Everything a report reads from a run folder, as loaded JSON."""
+
+    path: Path
+    manifest: dict[str, Any]
+    results: dict[str, Any]
+    compare: dict[str, Any]
+    raw: list[RawFile] = field(default_factory=list)
+    logs: dict[str, list[Path]] = field(default_factory=dict)
+
+    def raw_for(self, side: str) -> list[RawFile]:
+        return [r for r in self.raw if r.side == side]
+
+
+def _read_json(path: Path) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from exc
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise InputError(f"{path}: not valid JSON: {exc}") from exc
+
+
+def side_of(stem: str) -> tuple[str, str] | None:
+    """``"2-head"`` → ``("2", "head")``; names that are not round files → ``None``."""
+    m = _ROUND_FILE.match(stem)
+    if not m:
+        return None
+    side = SIDE_NAMES.get(m.group("side").lower())
+    return (m.group("round"), side) if side else None
+
+
+def _round_order(raw: RawFile) -> tuple[int, str, str]:
+    digits = re.sub(r"\D", "", raw.round)
+    return (int(digits) if digits else 0, raw.round, raw.side)
+
+
+def find_compare_document(results: dict[str, Any]) -> dict[str, Any] | None:
+    """The compare document inside results.json: top level, or nested under one key."""
+    if isinstance(results.get("comparisons"), list):
+        return results
+    for value in results.values():
+        if isinstance(value, dict) and isinstance(value.get("comparisons"), list):
+            return value
+    return None
+
+
+def load_raw_files(run_dir: Path) -> list[RawFile]:
+    raws: list[RawFile] = []
+    jmh_dir = run_dir / "jmh"
+    if not jmh_dir.is_dir():
+        return raws
+    for path in sorted(jmh_dir.glob("*.json")):
+        named = side_of(path.stem)
+        if named is None:
+            continue
+        doc = _read_json(path)
+        if not isinstance(doc, list):
+            raise InputError(f"{path}: not a JMH result file (expected a JSON list)")
+        raws.append(RawFile(path, named[1], named[0], doc))
+    raws.sort(key=_round_order)
+    return raws
+
+
+def load_logs(run_dir: Path) -> dict[str, list[Path]]:
+    """JMH logs per side, keyed like the raw files (``logs/<round>-<side>*.log``)."""
+    logs: dict[str, list[Path]] = {BASE: [], HEAD: []}
+    log_dir = run_dir / "logs"
+    if not log_dir.is_dir():
+        return logs
+    for path in sorted(log_dir.glob("*.log")):
+        stem = path.stem.removeprefix("jmh-").removesuffix(".jmh").removesuffix("-jmh")
+        named = side_of(stem)
+        if named is not None:
+            logs[named[1]].append(path)
+    return logs
+
+
+def load_run(run_dir: str | Path) -> RunFolder:
+    """Load a run folder; recompute the comparison from raw files when results.json is absent."""
+    path = Path(run_dir)
+    if not path.is_dir():
+        raise InputError(f"{path}: not a run folder (no such directory)")
+    manifest_path = path / "manifest.json"
+    manifest = _read_json(manifest_path) if manifest_path.is_file() else {}
+    if not isinstance(manifest, dict):
+        raise InputError(f"{manifest_path}: expected a JSON object")
+    raws = load_raw_files(path)
+    results_path = path / "results.json"
+    if results_path.is_file():
+        results = _read_json(results_path)
+        if not isinstance(results, dict):
+            raise InputError(f"{results_path}: expected a JSON object")
+        compare = find_compare_document(results)
+        if compare is None:
+            raise InputError(f"{results_path}: has no 'comparisons' list")
+    elif raws:
+        compare = recompute(raws)
+        results = {"compare": compare}
+    else:
+        raise InputError(f"{path}: no results.json and no raw JMH files under jmh/")
+    return RunFolder(path, manifest, results, compare, raws, load_logs(path))
+
+
+def recompute(raws: list[RawFile]) -> dict[str, Any]:
+    """The compare document for raw files, with the default options (no results.json yet)."""
+    from perfproof.compare import CompareOptions, compare_document, compare_sides
+    from perfproof.jmh.reader import read_results
+
+    base = [r.path for r in raws if r.side == BASE]
+    head = [r.path for r in raws if r.side == HEAD]
+    if not base or not head:
+        missing = "baseline" if not base else "feature"
+        raise InputError(f"{raws[0].path.parent}: no {missing} JMH files and no results.json")
+    result = compare_sides(read_results(base), read_results(head), CompareOptions())
+    return compare_document(result)

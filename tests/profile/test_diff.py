@@ -1,0 +1,90 @@
+"""The before/after diff on synthetic recordings with known means and spread."""
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from perfproof.profile.diff import diff, mean_stacks
+from perfproof.profile.stacks import Profile
+
+ROOT = ("java.lang.Thread.run", "com.acme.Main.run")
+HOT = (*ROOT, "com.acme.Codec.toData", "java.util.stream.ReferencePipeline.collect")
+KEEP = (*ROOT, "com.acme.Codec.write")
+
+
+def _rec(hot: int, keep: int, hot_bytes: int = 0) -> Profile:
+    cpu = {KEEP: keep}
+    alloc = {(KEEP, "byte[]"): 1000}
+    if hot:
+        cpu[HOT] = hot
+    if hot_bytes:
+        alloc[(HOT, "java.util.ArrayList")] = hot_bytes
+        alloc[(HOT, "java.lang.Object[]")] = hot_bytes // 2
+    return Profile(source=f"r{hot}-{keep}", cpu=cpu, alloc=alloc, alloc_events=2)
+
+
+BEFORE = [_rec(130, 50, 800), _rec(140, 55, 820), _rec(129, 52, 790)]
+AFTER = [_rec(0, 51), _rec(0, 49), _rec(0, 53)]
+
+
+def _rows(d, kind, frame, cls=None):
+    return [r for r in d.rows if r.kind == kind and r.frame == frame and r.cls == cls]
+
+
+def test_hot_frame_vanishes_with_mean_and_welch_interval():
+    d = diff(BEFORE, AFTER, ("com.acme",))
+    (row,) = _rows(d, "cpu", "java.util.stream.ReferencePipeline.collect")
+    assert row.focus_frame == "com.acme.Codec.toData"
+    assert row.before_mean == pytest.approx(133.0)
+    assert row.after_mean == 0
+    assert row.status == "vanished"
+    assert row.change == pytest.approx(-133.0)
+    # Welch interval for mean(after) - mean(before), computed independently
+    x = np.array([130, 140, 129.0])  # after: all zeros, no spread
+    se = np.sqrt(x.var(ddof=1) / 3)
+    half = stats.t.ppf(0.975, 2) * se
+    assert row.ci == pytest.approx((-133 - half, -133 + half))
+    assert d.rows[0] is row  # biggest change first
+
+
+def test_alloc_rows_by_frame_and_by_class():
+    d = diff(BEFORE, AFTER, ("com.acme",))
+    frame_rows = _rows(d, "alloc", "java.util.stream.ReferencePipeline.collect")
+    assert frame_rows[0].before_mean == pytest.approx((1200 + 1230 + 1185) / 3)
+    (lst,) = _rows(d, "alloc", "java.util.stream.ReferencePipeline.collect", "java.util.ArrayList")
+    assert lst.before_mean == pytest.approx((800 + 820 + 790) / 3)
+    assert lst.status == "vanished"
+    (kept,) = _rows(d, "alloc", "com.acme.Codec.write", "byte[]")
+    assert kept.change == 0 and kept.status == "same"
+    assert kept.ci == (0.0, 0.0)
+
+
+def test_appeared_when_only_after_has_it():
+    d = diff(AFTER, BEFORE)
+    (row,) = _rows(d, "cpu", "java.util.stream.ReferencePipeline.collect")
+    assert row.status == "appeared" and row.change_pct is None
+
+
+def test_one_recording_a_side_has_no_interval():
+    d = diff(BEFORE[:1], AFTER[:1])
+    assert all(r.ci is None for r in d.rows)
+    assert any("fewer than two" in w for w in d.warnings)
+
+
+def test_normalized_values_are_percent_of_each_recording():
+    d = diff(BEFORE, AFTER, normalize=True, kinds=("cpu",))
+    (keep,) = _rows(d, "cpu", "com.acme.Codec.write")
+    assert keep.after_mean == pytest.approx(100.0)
+    assert keep.before_mean == pytest.approx(np.mean([50 / 180, 55 / 195, 52 / 181]) * 100)
+
+
+def test_rows_of_both_kinds_ordered_by_relative_change():
+    d = diff(BEFORE, AFTER)
+    kinds = [r.kind for r in d.rows[:3]]
+    assert "cpu" in kinds and "alloc" in kinds
+
+
+def test_mean_stacks_for_differential_graph():
+    m = mean_stacks(BEFORE, "alloc")
+    assert m[(*HOT, "java.util.ArrayList")] == pytest.approx((800 + 820 + 790) / 3)
+    assert mean_stacks(AFTER, "cpu")[KEEP] == pytest.approx(51)

@@ -1,0 +1,92 @@
+"""Inline SVG figures: self-contained, deterministic, with the content they promise."""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from perfproof.report import plots, render
+from perfproof.report.warmuplog import parse_log
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def _external_refs(svg: str) -> list[str]:
+    refs = re.findall(r'(?:href|src)\s*=\s*"([^"]*)"', svg)
+    return [r for r in refs if not r.startswith("#")]
+
+
+def test_forest_plot_is_log_scale_with_threshold_band_and_verdicts() -> None:
+    rows = [
+        plots.ForestRow("Codes.sum n=16", 0.82, 0.80, 0.84, "improved"),
+        plots.ForestRow("Codes.sum n=128", 1.12, 1.07, 1.17, "regressed"),
+        plots.ForestRow("Thr.concat", 1.0, float("nan"), float("nan"), "inconclusive"),
+    ]
+    svg = plots.forest(rows, 0.01)
+    root = ET.fromstring(svg)
+    assert root.tag == f"{SVG}svg"
+    texts = [t.text or "" for t in root.iter(f"{SVG}text")]
+    for label in ("Codes.sum n=16", "Codes.sum n=128", "improved", "regressed", "±1% threshold"):
+        assert label in texts, label
+    assert "log scale" in " ".join(texts)
+    assert _external_refs(svg) == []
+    assert "<?xml" not in svg and "DOCTYPE" not in svg and "<metadata" not in svg
+
+
+def test_figures_are_deterministic_and_ids_unique_per_figure() -> None:
+    base = plots.SideSeries("baseline", [[1.0, 1.1, 1.05], [1.2, 1.15, 1.18]], [[2.0, 1.4]] * 2)
+    head = plots.SideSeries("feature", [[0.9, 0.95, 0.92], [0.97, 0.99, 0.96]])
+    a1 = plots.fork_detail(base, head, "ns/op", 1.0, salt="fig-a")
+    a2 = plots.fork_detail(base, head, "ns/op", 1.0, salt="fig-a")
+    b = plots.fork_detail(base, head, "ns/op", 1.0, salt="fig-b")
+    assert a1 == a2
+    ids_a = set(re.findall(r'id="([^"]+)"', a1))
+    ids_b = set(re.findall(r'id="([^"]+)"', b))
+    assert ids_a and not (ids_a & ids_b)
+    texts = [t.text or "" for t in ET.fromstring(a1).iter(f"{SVG}text")]
+    assert "warm-up" in texts and "baseline" in texts and "feature" in texts
+
+
+def test_bytes_bars_switch_to_log_scale_for_wide_ranges() -> None:
+    wide = plots.bytes_bars(["a", "b"], [56.0, 267_872.0], [56.0, 267_872.0])
+    narrow = plots.bytes_bars(["a"], [4736.0], [0.0])
+    assert "B/op (log scale)" in wide
+    assert "B/op (log scale)" not in narrow and "B/op" in narrow
+    assert "4,736" in narrow
+
+
+def test_html_holds_every_plot_inline_and_nothing_external(
+    make_run_folder: Callable[[str], Path],
+) -> None:
+    html = render(make_run_folder("ab"), "html")
+    assert html.count("<svg ") == 1 + 1 + 9  # forest, bytes/op bars, one per comparison
+    assert "<script" not in html and "<link" not in html and "<img" not in html
+    assert "@import" not in html
+    assert re.findall(r"url\((?!#)", html) == []
+    assert _external_refs(html) == []
+    for section in ("Results", "Methodology", "Reproduce", "Warnings", "Raw JMH results"):
+        assert f">{section}</h2>" in html
+    assert "warm-up shaded" in html  # warm-ups read from the JMH logs
+
+
+def test_warmup_log_parsing() -> None:
+    log = [
+        "# Benchmark: fx.Codes.sum",
+        "# Parameters: (n = 16)",
+        "# Fork: 1 of 2",
+        "# Warmup Iteration   1: 18.250 ns/op",
+        "# Warmup Iteration   2: 1.2 us/op",
+        "Iteration   1: 11.459 ns/op",
+        "# Fork: 2 of 2",
+        "# Warmup Iteration   1: 17.000 ns/op",
+        "# Benchmark: fx.Thr.concat",
+        "# Fork: 1 of 1",
+        "# Warmup Iteration   1: 24000000.5 ops/s",
+    ]
+    found = parse_log(log)
+    assert found[("fx.Codes.sum", (("n", "16"),))] == [[18.25, pytest.approx(1200.0)], [17.0]]
+    assert found[("fx.Thr.concat", ())] == [[24000000.5]]

@@ -1,0 +1,161 @@
+"""Every number in the Markdown report's summary and results is recomputed from results.json.
+
+The report is parsed back here with its own small parser (not perfproof's), and each number
+must equal the corresponding results.json value at the precision it is printed with; every
+numeric token of the results tables must be accounted for, so no number can slip in that does
+not trace to the data.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from perfproof.report import render
+
+FACTORS = {"ns/op": 1.0, "µs/op": 1e3, "ms/op": 1e6, "s/op": 1e9, "ops/s": 1.0, "B/op": 1.0}
+NUM = r"[-+]?[\d,]+(?:\.\d+)?"
+
+
+def _num(text: str) -> tuple[float, float]:
+    """Value and half a unit in its last printed place."""
+    clean = text.replace(",", "").replace("+", "")
+    decimals = len(clean.split(".")[1]) if "." in clean else 0
+    return float(clean), 0.5 * 10.0**-decimals
+
+
+def _close(text: str, truth: float, factor: float = 1.0) -> bool:
+    value, half = _num(text)
+    return abs(value * factor - truth) <= half * factor * (1 + 1e-9)
+
+
+def _tables(md: str) -> list[tuple[str, list[str], list[list[str]]]]:
+    out = []
+    lines = md.splitlines()
+    for i, line in enumerate(lines):
+        m = re.match(r"^#### `([^`]+)`", line)
+        if not m:
+            continue
+        header = [c.strip() for c in lines[i + 2].strip("|").split("|")]
+        rows = []
+        j = i + 4
+        while j < len(lines) and lines[j].startswith("|"):
+            rows.append([c.strip() for c in lines[j].strip().strip("|").split("|")])
+            j += 1
+        out.append((m.group(1), header, rows))
+    return out
+
+
+def _find(doc: dict[str, Any], bench: str, params: dict[str, str], metric: str) -> dict[str, Any]:
+    found = [
+        c
+        for c in doc["comparisons"]
+        if c["benchmark"] == bench and c["params"] == params and c["metric"] == metric
+    ]
+    assert len(found) == 1, (bench, params, metric)
+    return found[0]
+
+
+def _check_side(cell: str, side: dict[str, Any]) -> int:
+    m = re.fullmatch(rf"({NUM}) ± ({NUM}) (\S+)", cell)
+    assert m, cell
+    factor = FACTORS[m.group(3)]
+    lo, hi = side["ci"]
+    assert _close(m.group(1), side["estimate"], factor), (cell, side)
+    assert _close(m.group(2), (hi - lo) / 2, factor), (cell, side)
+    return 2
+
+
+def _check_delta(cell: str, c: dict[str, Any]) -> int:
+    m = re.fullmatch(rf"({NUM})% \[({NUM}), ({NUM})\]", cell)
+    assert m, cell
+    assert _close(m.group(1), c["delta_pct"]), (cell, c["delta_pct"])
+    assert _close(m.group(2), c["delta_ci_pct"][0]), cell
+    assert _close(m.group(3), c["delta_ci_pct"][1]), cell
+    return 3
+
+
+def _check_bytes(cell: str, a: dict[str, Any]) -> int:
+    m = re.fullmatch(rf"({NUM}) → ({NUM}) B/op \((.*)\)", cell)
+    assert m, cell
+    for text, side in ((m.group(1), a["base"]), (m.group(2), a["head"])):
+        est = side["estimate"]
+        assert _close(text, est) or (text == "0" and abs(est) < 0.5), (cell, est)
+    pct = re.fullmatch(rf"({NUM})%", m.group(3))
+    if pct:
+        assert _close(pct.group(1), a["delta_pct"]), (cell, a["delta_pct"])
+        return 3
+    assert m.group(3) in ("no allocation", "new allocation")
+    return 2
+
+
+@pytest.mark.parametrize("kind", ["ab", "compare"])
+def test_every_results_number_traces_to_results_json(
+    kind: str, make_run_folder: Callable[[str], Path]
+) -> None:
+    run = make_run_folder(kind)
+    doc = json.loads((run / "results.json").read_text())
+    md = render(run, "md")
+    tables = _tables(md)
+    primaries = [c for c in doc["comparisons"] if c["metric"] == "primary"]
+    assert sum(len(rows) for _, _, rows in tables) == len(primaries)
+    for bench, header, rows in tables:
+        params_cols = header[: header.index("Baseline")]
+        for row in rows:
+            params = dict(zip(params_cols, row, strict=False))
+            cells = dict(zip(header, row, strict=True))
+            c = _find(doc, bench, params, "primary")
+            a = _find(doc, bench, params, "gc.alloc.rate.norm")
+            verified = _check_side(cells["Baseline"], c["base"])
+            verified += _check_side(cells["Feature"], c["head"])
+            verified += _check_delta(cells["Δ% [99% CI]"], c)
+            verified += _check_bytes(cells["B/op baseline → feature (Δ%)"], a)
+            assert cells["Verdict"] == c["verdict"]
+            numbers = [
+                t for cell in row[len(params_cols) :] for t in re.findall(rf"(?<![\w.]){NUM}", cell)
+            ]
+            assert verified == len(numbers), (row, numbers)
+
+
+def test_summary_numbers_trace_to_results_json(make_run_folder: Callable[[str], Path]) -> None:
+    run = make_run_folder("ab")
+    doc = json.loads((run / "results.json").read_text())
+    md = render(run, "md")
+    summary = next(line for line in md.splitlines() if line.startswith("**Summary:**"))
+    m = re.search(rf"regressed Codes\.sum n=128 ({NUM})% \[({NUM}), ({NUM})\]", summary)
+    assert m, summary
+    c = _find(doc, "fx.Codes.sum", {"n": "128"}, "primary")
+    assert c["verdict"] == "regressed"
+    assert _close(m.group(1), c["delta_pct"])
+    assert _close(m.group(2), c["delta_ci_pct"][0]) and _close(m.group(3), c["delta_ci_pct"][1])
+    inconclusive = sum(
+        1 for c in doc["comparisons"] if c["metric"] == "primary" and c["verdict"] == "inconclusive"
+    )
+    assert f"other comparisons: {inconclusive} inconclusive" in summary
+    a = _find(doc, "fx.Codes.streamEmpty", {"n": "16"}, "gc.alloc.rate.norm")
+    b = re.search(rf"Codes\.streamEmpty n=16 ({NUM}) → ({NUM}) B/op \(({NUM})%\)", summary)
+    assert b, summary
+    assert _close(b.group(1), a["base"]["estimate"]) and abs(a["head"]["estimate"]) < 0.5
+    assert _close(b.group(3), a["delta_pct"])
+    assert "(99% intervals, 1% threshold)" in summary
+    assert doc["confidence"] == 0.99 and doc["threshold"] == 0.01
+
+
+def test_jmh_view_traces_to_results_json(make_run_folder: Callable[[str], Path]) -> None:
+    run = make_run_folder("ab")
+    doc = json.loads((run / "results.json").read_text())
+    md = render(run, "md")
+    rows = re.findall(r"^\| (Codes\.sum \(n=128\)) \| (.+?) \| (.+?) \| (yes|no) \|$", md, re.M)
+    assert len(rows) == 1
+    _, base, head, overlap = rows[0]
+    j = _find(doc, "fx.Codes.sum", {"n": "128"}, "primary")["jmh"]
+    for cell, side in ((base, "base"), (head, "head")):
+        m = re.fullmatch(rf"({NUM}) ± ({NUM}) ns/op", cell)
+        assert m, cell
+        assert _close(m.group(1), j[f"{side}_score"]) and _close(m.group(2), j[f"{side}_error"])
+    assert overlap == ("yes" if j["overlap"] else "no")
