@@ -239,3 +239,80 @@ def make_run_folder(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str],
         return run
 
     return _make
+
+
+# ------------------------------------------------------------------------- tiny git projects
+
+_GIT_ENV = {
+    "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.invalid",
+    "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.invalid",
+    "GIT_CONFIG_GLOBAL": "/dev/null", "GIT_CONFIG_NOSYSTEM": "1", "PATH": "/usr/bin:/bin",
+}  # fmt: skip
+
+
+@pytest.fixture(scope="session")
+def write_git_repo() -> Callable[[Path, list[tuple[str, str, dict[str, str]]]], Path]:
+    """``write_git_repo(dest, [(tag, iso_date, {path: text}), ...])``: one tagged commit per
+    entry, files written on top of the previous commit's. Fixed identity and dates give the
+    same SHAs on every run, so perfproof's build cache recognises the commits."""
+    import subprocess
+
+    def _write(dest: Path, commits: list[tuple[str, str, dict[str, str]]]) -> Path:
+        dest.mkdir(parents=True, exist_ok=True)
+        subprocess.run(["git", "init", "-q", "-b", "main"], cwd=dest, env=_GIT_ENV, check=True)
+        for tag, date, files in commits:
+            for rel, text in files.items():
+                (dest / rel).parent.mkdir(parents=True, exist_ok=True)
+                (dest / rel).write_text(text)
+            env = {**_GIT_ENV, "GIT_AUTHOR_DATE": date, "GIT_COMMITTER_DATE": date}
+            for args in (["add", "--all"], ["commit", "-q", "-m", tag], ["tag", tag]):
+                subprocess.run(["git", *args], cwd=dest, env=env, check=True, capture_output=True)
+        return dest
+
+    return _write
+
+
+_TINY_POM = """<?xml version="1.0" encoding="UTF-8"?>
+<project xmlns="http://maven.apache.org/POM/4.0.0">
+  <modelVersion>4.0.0</modelVersion>
+  <groupId>{name}</groupId>
+  <artifactId>{name}</artifactId>
+  <version>1.0</version>
+  <properties>
+    <maven.compiler.release>17</maven.compiler.release>
+    <project.build.sourceEncoding>UTF-8</project.build.sourceEncoding>
+  </properties>
+  <dependencies>
+    <dependency>
+      <groupId>org.openjdk.jmh</groupId>
+      <artifactId>jmh-core</artifactId>
+      <version>1.37</version>
+    </dependency>
+  </dependencies>
+  <build>
+    <plugins>
+      <plugin>
+        <groupId>org.apache.maven.plugins</groupId>
+        <artifactId>maven-compiler-plugin</artifactId>
+        <version>3.13.0</version>
+        <configuration>
+          <annotationProcessorPaths>
+            <path>
+              <groupId>org.openjdk.jmh</groupId>
+              <artifactId>jmh-generator-annprocess</artifactId>
+              <version>1.37</version>
+            </path>
+          </annotationProcessorPaths>
+        </configuration>
+      </plugin>
+    </plugins>
+  </build>
+</project>
+"""
+
+
+@pytest.fixture(scope="session")
+def tiny_pom() -> Callable[[str], str]:
+    """``tiny_pom(name)``: a Maven project on JDK 17 with JMH 1.37 and its annotation
+    processor, no shade plugin (perfproof runs the thin jar on Maven's classpath)."""
+    return lambda name: _TINY_POM.format(name=name)

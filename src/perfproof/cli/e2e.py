@@ -1,0 +1,222 @@
+"""``perfproof e2e``: end-to-end A/B of whole commands, metrics parsed from their output."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from perfproof.cli.options import emit_json, format_option
+from perfproof.errors import InputError, PerfproofError
+
+EPILOG = """Examples:
+
+\b
+  perfproof e2e --base main --head my-branch --build maven --run "java -jar target/app.jar" \\
+      --metric 'time[ms]=took (\\d+) ms' --runs 20
+  perfproof e2e --base-cmd "python3 old.py" --head-cmd "python3 new.py" \\
+      --metric 'rps=json:$.throughput' --higher-is-better rps
+  perfproof e2e --base-dir ../v1 --head-dir ../v2 --run "./bench.sh" \\
+      --metric 'p99=p99: ([\\d.]+)' --amdahl-share 12 --per-call-gain 40
+  perfproof e2e --resume .perfproof/runs/e2e-20250101-120000
+
+Exit codes: 0 done; 2 bad input, including a metric whose pattern matches nothing in a run's
+output (the message names the run and its log); 3 a command, setup, teardown or build failed
+(the message names the run and its log).
+"""
+
+
+def _progress(i: int, total: int, step, duration: float, values: dict[str, float]) -> None:
+    shown = " ".join(f"{k}={v:g}" for k, v in values.items())
+    tag = "warm-up " if step.warmup else ""
+    click.echo(
+        f"[{i:>{len(str(total))}}/{total}] {tag}{step.id} {duration:.2f}s {shown}".rstrip(),
+        err=True,
+    )
+
+
+@click.command(
+    "e2e",
+    epilog=EPILOG,
+    short_help="End-to-end A/B of whole commands with honest intervals.",
+)
+@click.option("--base", "base_ref", metavar="REF", help="Baseline commit/branch/tag.")
+@click.option("--head", "head_ref", metavar="REF", help="Feature commit/branch/tag.")
+@click.option(
+    "--repo",
+    default=".",
+    show_default=True,
+    type=click.Path(file_okay=False),
+    help="Repository holding --base/--head.",
+)
+@click.option(
+    "--build",
+    type=click.Choice(["maven", "gradle"]),
+    help="Build each side's worktree with Maven (package) or the Gradle wrapper (assemble).",
+)
+@click.option("--module", metavar="PATH", help="With --build: the module to build.")
+@click.option(
+    "--build-cmd",
+    metavar="CMD",
+    help="Build each side's worktree with CMD before the runs (with --base/--head).",
+)
+@click.option(
+    "--run",
+    "run_cmd",
+    metavar="CMD",
+    help="Command to run on both sides (split like a shell would, never run by one).",
+)
+@click.option(
+    "--base-cmd", metavar="CMD", help="Baseline command (with --head-cmd, instead of --run)."
+)
+@click.option("--head-cmd", metavar="CMD", help="Feature command.")
+@click.option("--base-dir", metavar="DIR", help="Run the baseline side in DIR (no refs, no build).")
+@click.option("--head-dir", metavar="DIR", help="Run the feature side in DIR.")
+@click.option("--setup", metavar="CMD", help="Run before every run, in the side's directory.")
+@click.option("--teardown", metavar="CMD", help="Run after every run, even a failed one.")
+@click.option(
+    "--shell", is_flag=True, help="Run the commands through /bin/sh -c (pipes, &&, redirections)."
+)
+@click.option(
+    "--metric",
+    "metrics",
+    multiple=True,
+    metavar="NAME[unit]=REGEX|json:$.path",
+    help="A metric: first group of REGEX in stdout/stderr, or a JSON path on stdout. Repeatable.",
+)
+@click.option(
+    "--higher-is-better",
+    multiple=True,
+    metavar="NAME",
+    help="Metric where larger is better (default: lower is better). Repeatable.",
+)
+@click.option("--runs", default=10, show_default=True, type=int, help="Measured runs per side.")
+@click.option(
+    "--warmup-runs",
+    default=0,
+    show_default=True,
+    type=int,
+    help="Unmeasured runs per side before the measured ones.",
+)
+@click.option(
+    "--order",
+    type=click.Choice(["abba", "abab", "random"]),
+    default="abba",
+    show_default=True,
+    help="Order of the two sides inside each round.",
+)
+@click.option("--seed", default=1, show_default=True, type=int, help="Seed of --order random.")
+@click.option(
+    "--confidence",
+    default=0.99,
+    show_default=True,
+    type=float,
+    help="Confidence level of every interval.",
+)
+@click.option(
+    "--threshold",
+    "threshold_pct",
+    default=1.0,
+    show_default=True,
+    type=float,
+    metavar="PCT",
+    help="Practical threshold: smaller changes are 'negligible'/'same'.",
+)
+@click.option(
+    "--target-effect",
+    "target_pct",
+    type=float,
+    metavar="PCT",
+    help="Effect the 'runs needed' figure aims at [default: --threshold].",
+)
+@click.option(
+    "--amdahl-share",
+    "amdahl_share_pct",
+    type=float,
+    metavar="PCT",
+    help="The changed hot spot's share of the program's time, in percent.",
+)
+@click.option(
+    "--per-call-gain",
+    "per_call_gain_pct",
+    type=float,
+    metavar="PCT",
+    help="The hot spot's own speed-up from the micro-benchmark, in percent (t_base/t_feature − 1).",
+)
+@click.option(
+    "--amdahl-metric",
+    metavar="NAME",
+    help="Metric the Amdahl ceiling applies to [default: the first --metric].",
+)
+@click.option("--timeout", type=float, metavar="SECONDS", help="Kill a run after this long.")
+@click.option(
+    "--runs-dir",
+    type=click.Path(file_okay=False),
+    help="Where run folders go [default: .perfproof/runs in the repo or here].",
+)
+@click.option(
+    "--resume",
+    "resume_dir",
+    type=click.Path(file_okay=False),
+    metavar="RUN_DIR",
+    help="Finish an interrupted run (other options come from its manifest; "
+    "--metric re-reads the kept outputs).",
+)
+@format_option()
+@click.pass_context
+def command(ctx: click.Context, resume_dir: str | None, fmt: str, **kw: Any) -> None:
+    """End-to-end A/B: run a command N times per side, interleaved, and compare its metrics.
+
+    Each side's command runs in that side's worktree after its build (--base/--head), in a
+    given directory (--base-dir/--head-dir) or as a command of its own (--base-cmd/--head-cmd).
+    Every raw output is kept in the run folder.
+    """
+    from perfproof.e2e import experiment, render
+
+    if resume_dir is not None:
+        given = [
+            name
+            for name in kw
+            if name not in RESUME_FLAGS
+            and ctx.get_parameter_source(name) is click.core.ParameterSource.COMMANDLINE
+        ]
+        if given:
+            flags = ", ".join("--" + FLAG_NAMES.get(n, n).replace("_", "-") for n in given)
+            raise InputError(f"--resume takes the run's own settings; drop {flags}")
+        run_dir = Path(resume_dir)
+        manifest = experiment.load(run_dir)
+        if kw["higher_is_better"]:
+            manifest["options"]["higher_is_better"] = list(kw["higher_is_better"])
+        metrics = list(kw["metrics"]) or None
+    else:
+        fields = {FIELDS.get(k, k): v for k, v in kw.items()}
+        fields["metrics"] = list(kw["metrics"])
+        fields["higher_is_better"] = list(kw["higher_is_better"])
+        run_dir, manifest = experiment.start(experiment.E2EOptions(**fields))
+        metrics = None
+    try:
+        result = experiment.execute_and_analyse(
+            run_dir, manifest, on_step=_progress, metrics_override=metrics
+        )
+    except (PerfproofError, KeyboardInterrupt):
+        click.echo(
+            f"perfproof: finished runs are kept; continue with: perfproof e2e --resume {run_dir}",
+            err=True,
+        )
+        raise
+    if fmt == "json":
+        emit_json(render.to_json(result))
+    elif fmt == "md":
+        click.echo(render.to_markdown(result), nl=False)
+    else:
+        click.echo(render.to_table(result), nl=False)
+
+
+FIELDS = {"run_cmd": "run"}
+"""click parameter → E2EOptions field, where the names differ."""
+
+FLAG_NAMES = {"run_cmd": "run", "base_ref": "base", "head_ref": "head",
+              "threshold_pct": "threshold", "target_pct": "target_effect",
+              "amdahl_share_pct": "amdahl_share", "per_call_gain_pct": "per_call_gain"}  # fmt: skip
+RESUME_FLAGS = {"metrics", "higher_is_better"}

@@ -1,0 +1,247 @@
+"""The records a parsed Java file is reduced to.
+
+They are plain named tuples on purpose: the index of a large repository holds hundreds of
+thousands of them and is pickled into the cache, and tuples load several times faster than
+dataclasses. Type names are kept as written in the source with generics and annotations
+erased (``Map<Short, X>`` becomes ``Map``); resolving them to fully qualified names needs the
+whole repository and happens in :mod:`perfproof.code.project`.
+"""
+
+from __future__ import annotations
+
+import pickle
+from typing import NamedTuple
+
+
+class Import(NamedTuple):
+    name: str
+    """Dotted name without ``static`` and ``.*``."""
+    static: bool
+    wildcard: bool
+
+
+class TypeDecl(NamedTuple):
+    fqn: str
+    name: str
+    kind: str
+    """class, interface, enum, record or annotation."""
+    outer: str | None
+    superclass: str | None
+    interfaces: tuple[str, ...]
+    line: int
+
+
+class MethodDecl(NamedTuple):
+    owner: str
+    """Fully qualified name of the declaring type."""
+    name: str
+    """Method name, ``<init>`` for constructors, ``<clinit>`` for static initialisation."""
+    params: tuple[str, ...]
+    varargs: bool
+    static: bool
+    kind: str
+    """method, constructor, clinit (static block or static field initialiser) or init."""
+    line: int
+    end_line: int
+    start: int
+    end: int
+    returns: str = ""
+    """Declared return type, erased; empty for constructors and initialisers."""
+
+    def accepts(self, arity: int) -> bool:
+        n = len(self.params)
+        return arity == n or (self.varargs and arity >= n - 1)
+
+
+class FieldDecl(NamedTuple):
+    owner: str
+    name: str
+    type: str
+    static: bool
+    line: int
+
+
+class CallSite(NamedTuple):
+    """One place that may invoke a method or constructor.
+
+    ``recv`` says what stands before the dot: ``none`` (unqualified), ``this``, ``super``,
+    ``var`` (a local, parameter or field whose declared type is ``recv_type``; ``None`` when
+    declared without a type, as lambda parameters are), ``name`` (an identifier that is no
+    local or field of this file: a type, an inherited field or a static import), ``field``
+    (``this.x`` with ``x`` not declared in this file), ``dotted`` (a path of names:
+    ``a.b.C``, ``T.FIELD``, ``local.field``), ``path`` (a path with calls, arguments
+    dropped: ``helper().x``, ``Errors.forException().code()``), ``type`` (a cast, ``new T()``
+    or a string literal) or ``expr`` (anything else; ``recv_text`` is the last name in it).
+    For ``dotted`` and ``path`` whose head is a local, ``recv_type`` is its declared type
+    (``?`` when it has none).
+    """
+
+    kind: str
+    """call, new, ref (method reference), super (``super(...)``) or this (``this(...)``)."""
+    name: str
+    arity: int
+    """Argument count; -1 for method references."""
+    line: int
+    owner: str
+    """Fully qualified name of the innermost named type around the site."""
+    method: int
+    """Index into the file's methods of the enclosing method, -1 if none."""
+    recv: str
+    recv_text: str
+    recv_type: str | None
+
+
+class RawFinding(NamedTuple):
+    """A rule hit inside one file, before ranking."""
+
+    rule: str
+    line: int
+    method: int
+    detail: str
+
+
+def _rows(records: tuple | list) -> tuple:
+    return tuple(tuple(r) for r in records)
+
+
+class FileIndex:
+    """Everything known about one file. Only what every query needs (path, package, types,
+    classification flags) is unpickled eagerly; imports, members, findings and call sites
+    stay pickled until asked for, which keeps a warm query on thousands of files fast."""
+
+    __slots__ = (
+        "_calls",
+        "_decoded",
+        "_detail",
+        "digest",
+        "jmh",
+        "package",
+        "path",
+        "test_framework",
+        "types",
+    )
+
+    def __init__(
+        self,
+        path: str,
+        digest: str,
+        package: str,
+        types: tuple[TypeDecl, ...],
+        jmh: bool,
+        test_framework: bool,
+        detail: bytes,
+        calls: bytes,
+    ) -> None:
+        self.path = path
+        """Path relative to the repository root, with forward slashes."""
+        self.digest = digest
+        self.package = package
+        self.types = types
+        self.jmh = jmh
+        """The file uses JMH (imports org.openjdk.jmh or carries @Benchmark)."""
+        self.test_framework = test_framework
+        """The file imports JUnit, TestNG, AssertJ, Hamcrest or Mockito."""
+        self._detail = detail
+        self._calls = calls
+        self._decoded: list | None = None
+
+    @classmethod
+    def create(
+        cls,
+        path: str,
+        digest: str,
+        package: str,
+        imports: list[Import],
+        types: list[TypeDecl],
+        methods: list[MethodDecl],
+        fields: list[FieldDecl],
+        calls: list[CallSite],
+        findings: list[RawFinding],
+        jmh: bool,
+        test_framework: bool,
+    ) -> FileIndex:
+        detail = (_rows(imports), _rows(methods), _rows(fields), _rows(findings))
+        return cls(
+            path,
+            digest,
+            package,
+            tuple(types),
+            jmh,
+            test_framework,
+            pickle.dumps(detail, protocol=5),
+            pickle.dumps(_rows(calls), protocol=5),
+        )
+
+    def __reduce__(self) -> tuple:
+        types = _rows(self.types)
+        state = (self.path, self.digest, self.package, types, self.jmh, self.test_framework)
+        return (_restore, (*state, self._detail, self._calls))
+
+    def moved(self, path: str) -> FileIndex:
+        """The same content found at another path."""
+        return FileIndex(
+            path,
+            self.digest,
+            self.package,
+            self.types,
+            self.jmh,
+            self.test_framework,
+            self._detail,
+            self._calls,
+        )
+
+    def _part(self, index: int, record: type) -> tuple:
+        if self._decoded is None:
+            self._decoded = list(pickle.loads(self._detail))
+        part = self._decoded[index]
+        if part and not isinstance(part[0], record):
+            part = self._decoded[index] = tuple(record(*r) for r in part)
+        return part
+
+    @property
+    def imports(self) -> tuple[Import, ...]:
+        return self._part(0, Import)
+
+    @property
+    def methods(self) -> tuple[MethodDecl, ...]:
+        return self._part(1, MethodDecl)
+
+    @property
+    def fields(self) -> tuple[FieldDecl, ...]:
+        return self._part(2, FieldDecl)
+
+    @property
+    def findings(self) -> tuple[RawFinding, ...]:
+        return self._part(3, RawFinding)
+
+    def method_key(self, index: int) -> tuple[str, str, tuple[str, ...]]:
+        """(owner, name, parameter types) of one method without building every record."""
+        if self._decoded is None:
+            self._decoded = list(pickle.loads(self._detail))
+        row = self._decoded[1][index]
+        return row[0], row[1], row[2]
+
+    def sites(self, names: tuple[str, ...] | None = None) -> list[CallSite]:
+        """The call sites, or only those calling one of ``names``."""
+        rows = pickle.loads(self._calls)
+        if names is None:
+            return [CallSite(*row) for row in rows]
+        return [CallSite(*row) for row in rows if row[1] in names]
+
+    def mentions(self, name: str) -> bool:
+        """Cheap pre-check: can a call site of this file have that name?"""
+        return name.encode() in self._calls
+
+
+def _restore(
+    path: str,
+    digest: str,
+    package: str,
+    types: tuple,
+    jmh: bool,
+    test_framework: bool,
+    detail: bytes,
+    calls: bytes,
+) -> FileIndex:
+    typed = tuple(TypeDecl(*r) for r in types)
+    return FileIndex(path, digest, package, typed, jmh, test_framework, detail, calls)
