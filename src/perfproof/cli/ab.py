@@ -1,0 +1,240 @@
+"""``perfproof ab``: build two commits in isolation, run their JMH benchmarks interleaved."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+
+from perfproof.cli.options import emit_json, format_option
+from perfproof.errors import GateFailed, InputError
+from perfproof.run.lock import DEFAULT_LOCK_TIMEOUT_S
+from perfproof.run.plan import DEFAULT_JMH_ARGS, DEFAULT_ROUNDS, ORDERS
+
+if TYPE_CHECKING:
+    from perfproof.run.ab import AbOutcome
+
+DEFAULTS_TEXT = " ".join(DEFAULT_JMH_ARGS)
+
+EPILOG = f"""Defaults suit a 2-core laptop: {DEFAULT_ROUNDS} rounds in ABBA order, each step one
+JMH process with `{DEFAULTS_TEXT} -prof gc` (perfproof adds `-foe true -rf json -rff FILE`).
+Forks are the unit of replication, so they accumulate across rounds: raise --rounds (e.g. 5)
+for tighter intervals rather than -f. Options in --jmh-args replace the default of the same
+name; everything else is passed to JMH unchanged.
+
+\b
+Run folder (default <repo>/.perfproof/runs/<id>/, or --out):
+  manifest.json  jmh/<round>-<side>.json  logs/  results.json  report.md
+
+Examples:
+
+\b
+  perfproof ab --base main --head my-branch --bench 'ErrorReporterBench'
+  perfproof ab --base v1.2 --head HEAD --rounds 4 --jmh-args "-p size=16,1024"
+  perfproof ab --base main --head feature --overlay src/jmh/java/org/acme/NewBench.java
+  perfproof ab --base main --head HEAD --module benchmarks --format md > perf.md
+  perfproof ab --base main --head HEAD --build-cmd "make bench" --jar "out/*-jmh.jar"
+  perfproof ab --resume .perfproof/runs/20260101-120000-ab12
+
+Exit codes: 0 done; 1 --fail-on-regression saw a regression; 2 bad input (unknown ref, bad
+flag, a --bench regex that selects nothing); 3 a build or JMH step failed (the message names
+the side, the step and the log). Ctrl-C stops cleanly; continue with --resume.
+"""
+
+RUN_FLAGS = (
+    "base",
+    "head",
+    "bench",
+    "module",
+    "build_kind",
+    "build_cmd",
+    "jar",
+    "classpath_file",
+    "rounds",
+    "order",
+    "seed",
+    "jmh_args",
+    "overlay",
+    "java",
+    "fresh_builds",
+    "out",
+)
+
+
+@click.command(
+    "ab", epilog=EPILOG, short_help="Build two commits, run JMH interleaved, compare them."
+)
+@click.option(
+    "--repo",
+    default=".",
+    show_default=True,
+    type=click.Path(file_okay=False),
+    help="The git repository holding both refs (never modified).",
+)
+@click.option("--base", metavar="REF", help="Baseline commit, branch or tag.")
+@click.option("--head", metavar="REF", help="Feature commit, branch or tag.")
+@click.option(
+    "--bench",
+    multiple=True,
+    metavar="REGEX",
+    help="JMH benchmark regex (repeatable); default: every benchmark.",
+)
+@click.option("--module", metavar="PATH", help="Build module holding the benchmarks.")
+@click.option(
+    "--build",
+    "build_kind",
+    type=click.Choice(["maven", "gradle", "custom"]),
+    help="Build tool (default: detected from pom.xml / Gradle files).",
+)
+@click.option(
+    "--build-cmd",
+    metavar="CMD",
+    help="Custom build command (split like a shell would, never run by one).",
+)
+@click.option("--jar", metavar="GLOB", help="With --build-cmd: the benchmark jar it makes.")
+@click.option(
+    "--classpath-file",
+    metavar="FILE",
+    help="With --build-cmd: a file listing the benchmark classpath.",
+)
+@click.option(
+    "--rounds",
+    type=int,
+    default=DEFAULT_ROUNDS,
+    show_default=True,
+    help="Rounds; each round runs both sides once.",
+)
+@click.option(
+    "--order",
+    type=click.Choice(ORDERS),
+    default="abba",
+    show_default=True,
+    help="Order of the sides within rounds.",
+)
+@click.option("--seed", type=int, help="Seed for --order random (recorded in the manifest).")
+@click.option(
+    "--jmh-args",
+    metavar="ARGS",
+    help=f'JMH options, e.g. "-p n=16 -wi 5" (default "{DEFAULTS_TEXT}").',
+)
+@click.option(
+    "--overlay",
+    multiple=True,
+    metavar="PATH",
+    help="Copy PATH from head onto the baseline before building it (repeatable).",
+)
+@click.option("--java", metavar="PATH", help="java executable for builds and both sides.")
+@click.option(
+    "--fresh-builds",
+    is_flag=True,
+    help="Rebuild every side before every round instead of using cached builds.",
+)
+@click.option("--out", metavar="DIR", help="Run folder (default <repo>/.perfproof/runs/<id>).")
+@format_option()
+@click.option("--fail-on-regression", is_flag=True, help="Exit 1 if any comparison regressed.")
+@click.option(
+    "--lock-timeout",
+    type=float,
+    default=DEFAULT_LOCK_TIMEOUT_S,
+    show_default=True,
+    metavar="S",
+    help="Seconds to wait for another JMH holding /tmp/jmh.lock.",
+)
+@click.option(
+    "--resume",
+    "resume_dir",
+    metavar="RUN_DIR",
+    type=click.Path(file_okay=False),
+    help="Continue a stopped run: only unfinished steps are run.",
+)
+@click.pass_context
+def command(
+    ctx: click.Context,
+    repo: str,
+    base: str | None,
+    head: str | None,
+    bench: tuple[str, ...],
+    module: str | None,
+    build_kind: str | None,
+    build_cmd: str | None,
+    jar: str | None,
+    classpath_file: str | None,
+    rounds: int,
+    order: str,
+    seed: int | None,
+    jmh_args: str | None,
+    overlay: tuple[str, ...],
+    java: str | None,
+    fresh_builds: bool,
+    out: str | None,
+    fmt: str,
+    fail_on_regression: bool,
+    lock_timeout: float,
+    resume_dir: str | None,
+) -> None:
+    """Build two commits in isolation, run their JMH benchmarks interleaved, compare them."""
+    from perfproof.run.ab import AbOptions, resume_ab, start_ab
+    from perfproof.run.progress import make_reporter
+
+    def given(name: str) -> bool:
+        return ctx.get_parameter_source(name) is click.core.ParameterSource.COMMANDLINE
+
+    reporter = make_reporter()
+    try:
+        if resume_dir:
+            extra = [f"--{n.replace('_', '-')}" for n in RUN_FLAGS if given(n)]
+            if extra:
+                raise InputError(f"--resume takes the run's own settings; drop {', '.join(extra)}")
+            outcome = resume_ab(
+                Path(resume_dir),
+                reporter,
+                lock_timeout=lock_timeout if given("lock_timeout") else None,
+            )
+        else:
+            if not base or not head:
+                raise InputError("--base and --head are required (or --resume RUN_DIR)")
+            opts = AbOptions(
+                base=base,
+                head=head,
+                repo=repo,
+                bench=bench,
+                module=module,
+                build=build_kind or "auto",
+                build_cmd=build_cmd,
+                jar=jar,
+                classpath_file=classpath_file,
+                rounds=rounds,
+                order=order,
+                seed=seed,
+                jmh_args=jmh_args,
+                overlay=overlay,
+                java=java,
+                fresh_builds=fresh_builds,
+                out=out,
+                lock_timeout=lock_timeout,
+            )
+            outcome = start_ab(opts, reporter)
+    finally:
+        reporter.close()
+    render_outcome(outcome, fmt)
+    if fail_on_regression and outcome.result.regressed:
+        names = ", ".join(c.key.label() for c in outcome.result.regressed[:3])
+        raise GateFailed(f"regression: {names} (run: {outcome.run_dir})")
+
+
+def render_outcome(outcome: AbOutcome, fmt: str) -> None:
+    """Print a finished run in the chosen format; the run folder is always named (on stderr
+    for json, so stdout stays one document)."""
+    from perfproof.compare_render import markdown, print_table
+
+    if fmt == "json":
+        emit_json(outcome.document)
+        click.echo(f"run folder: {outcome.run_dir}", err=True)
+        return
+    if fmt == "md":
+        click.echo(markdown(outcome.result), nl=False)
+    else:
+        print_table(outcome.result)
+    click.echo(f"\nrun folder: {outcome.run_dir}")
+    click.echo(f"report: {outcome.report_path}")

@@ -1,0 +1,121 @@
+"""``perfproof guard``: check that a benchmark tells the baseline from the feature."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from perfproof.cli.ab import command as ab_command
+from perfproof.cli.options import emit_json, format_option
+from perfproof.errors import GateFailed, InputError
+
+EPILOG = """The baseline is built with the feature's benchmark sources overlaid (--overlay PATH,
+repeatable; by default every file the feature added or changed that uses JMH), both sides run
+interleaved exactly as `perfproof ab` runs them, and the guard passes only if at every @Param
+the baseline/feature ratio (> 1 = feature better) is at least --min-ratio and its interval
+excludes 1. The guard kind is recorded in the run folder (manifest.json "guard", guard.json).
+
+Examples:
+
+\b
+  perfproof guard --base main --head my-branch --bench ErrorReporterBench --metric alloc
+  perfproof guard --base v1 --head HEAD --bench 'Codec.*' --metric both --min-ratio 2 \\
+      --overlay src/jmh/java/org/acme/CodecBench.java --jmh-args "-p n=16,1024"
+  perfproof guard --resume .perfproof/runs/20260101-120000-ab12 --format json
+
+Exit codes: 0 PASS; 1 FAIL (the benchmark does not discriminate); 2 bad input; 3 a build or
+JMH step failed (the message names the log).
+"""
+
+SHARED = [p for p in ab_command.params if p.name not in {"fail_on_regression", "fmt", "resume_dir"}]
+"""``ab``'s repository, build, JMH and run-folder options, shared as they are."""
+
+AB_FIELDS = {
+    "build_kind": "build",
+}
+
+
+@click.command(
+    "guard",
+    epilog=EPILOG,
+    short_help="Check that a benchmark tells the baseline from the feature.",
+)
+@click.option(
+    "--metric",
+    "kind",
+    type=click.Choice(["time", "alloc", "both"]),
+    default=None,
+    help="What the benchmark must guard: time, alloc (bytes/op) or both. [default: time]",
+)
+@click.option(
+    "--min-ratio",
+    type=float,
+    default=None,
+    help="Smallest baseline/feature ratio that passes (oriented: > 1 = better). [default: 1.5]",
+)
+@click.option(
+    "--confidence",
+    type=float,
+    default=None,
+    help="Confidence level of the ratio intervals. [default: 0.99]",
+)
+@click.option(
+    "--resume",
+    "resume_dir",
+    metavar="RUN_DIR",
+    type=click.Path(file_okay=False),
+    help="Finish a stopped guard run and judge it.",
+)
+@format_option(("table", "json"))
+@click.pass_context
+def command(
+    ctx: click.Context,
+    kind: str | None,
+    min_ratio: float | None,
+    confidence: float | None,
+    resume_dir: str | None,
+    fmt: str,
+    **ab_kw: object,
+) -> None:
+    """Run the feature's benchmark on the baseline and the feature; PASS if it discriminates."""
+    from perfproof.guard import guard_document, render_table, resume_guard, run_guard
+    from perfproof.run.ab import AbOptions
+
+    if resume_dir is not None:
+        given = [
+            "--" + p.name.replace("_", "-").replace("build-kind", "build")
+            for p in SHARED
+            if p.name in ab_kw
+            and ctx.get_parameter_source(p.name) is click.core.ParameterSource.COMMANDLINE
+        ]
+        if given:
+            raise InputError(f"--resume takes the run's own settings; drop {', '.join(given)}")
+        result = resume_guard(Path(resume_dir), kind, min_ratio, confidence=confidence)
+    else:
+        if not ab_kw.get("base") or not ab_kw.get("head"):
+            raise InputError("--base and --head are required (or --resume RUN_DIR)")
+        if not ab_kw.get("bench"):
+            raise InputError("--bench REGEX is required: name the benchmark that should guard")
+        fields = {AB_FIELDS.get(k, k): v for k, v in ab_kw.items()}
+        fields["build"] = fields.get("build") or "auto"
+        known = set(AbOptions.__dataclass_fields__)
+        opts = AbOptions(**{k: v for k, v in fields.items() if k in known})
+        result = run_guard(
+            opts,
+            kind or "time",
+            1.5 if min_ratio is None else min_ratio,
+            confidence=0.99 if confidence is None else confidence,
+        )
+    if fmt == "json":
+        emit_json(guard_document(result))
+    else:
+        click.echo(render_table(result), nl=False)
+    if not result.passed:
+        raise GateFailed(
+            f"guard FAIL: the benchmark does not tell the baseline from the feature "
+            f"(run: {result.run_dir})"
+        )
+
+
+command.params[:0] = SHARED

@@ -1,0 +1,1 @@
+"""The embedded sample project behind ``perfproof demo``, and the demo run itself."""

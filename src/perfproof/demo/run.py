@@ -1,0 +1,86 @@
+"""``perfproof demo``: the whole A/B job on the embedded sample project, twice.
+
+First baseline → feature, where both benchmarks should come out ``improved`` in time and in
+bytes/op; then feature → docs-only, an A/A control (identical code built from two commits)
+where nothing may come out improved or regressed. Seeing both is the quickest way to learn
+what perfproof's verdicts mean and to trust that a calm result is calm.
+
+Settings: four ABBA rounds of one fork each (four forks per side, enough for Welch's interval
+on fork means to be tight against a many-fold effect, and for Holm plus the 1% threshold to keep
+the A/A control quiet), 3 × 0.5 s warm-up and 4 × 0.5 s measurement per fork. About 8 s per
+step, 16 steps, so about 2½ minutes of benchmarking plus three small Maven builds.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from perfproof.demo.project import DemoRepo, write_demo_repo
+from perfproof.errors import InputError
+from perfproof.run.ab import AbOptions, AbOutcome, start_ab
+from perfproof.run.lock import DEFAULT_LOCK_TIMEOUT_S
+from perfproof.run.progress import Reporter
+from perfproof.run.progress import make_reporter as default_reporter
+
+DEMO_ROUNDS = 4
+DEMO_JMH_ARGS = "-f 1 -wi 3 -w 500ms -i 4 -r 500ms"
+
+RUNS = (
+    ("feature-vs-baseline", "baseline", "feature"),
+    ("aa-control", "feature", "docs-only"),
+)
+
+
+@dataclass
+class DemoOutcome:
+    """Where the demo left its project and runs, and what each run found."""
+
+    root: Path
+    repo: DemoRepo
+    runs: dict[str, AbOutcome] = field(default_factory=dict)
+
+
+def demo_root(out: Path | None) -> Path:
+    """``--out DIR`` as given (must be empty or new), else a fresh temporary folder."""
+    if out is None:
+        return Path(tempfile.mkdtemp(prefix="perfproof-demo-"))
+    out = out.resolve()
+    if out.exists() and any(out.iterdir()):
+        raise InputError(f"--out {out} is not empty; the demo needs a new or empty folder")
+    out.mkdir(parents=True, exist_ok=True)
+    return out
+
+
+def run_demo(
+    out: Path | None,
+    *,
+    make_reporter: Callable[[], Reporter] | None = None,
+    rounds: int | None = None,
+    jmh_args: str | None = None,
+    lock_timeout: float = DEFAULT_LOCK_TIMEOUT_S,
+) -> DemoOutcome:
+    """Write the sample repository to ``<root>/project`` and run both comparisons.
+
+    ``make_reporter`` is a zero-argument callable giving a fresh progress reporter per run
+    (each ``ab`` run closes its reporter).
+    """
+    root = demo_root(out)
+    repo = write_demo_repo(root / "project")
+    outcome = DemoOutcome(root, repo)
+    for name, base, head in RUNS:
+        opts = AbOptions(
+            base=base,
+            head=head,
+            repo=str(repo.path),
+            rounds=rounds or DEMO_ROUNDS,
+            jmh_args=jmh_args or DEMO_JMH_ARGS,
+            out=str(root / "runs" / name),
+            lock_timeout=lock_timeout,
+        )
+        reporter = (make_reporter or default_reporter)()
+        reporter.message(f"== {name}: {base} → {head} ==")
+        outcome.runs[name] = start_ab(opts, reporter)
+    return outcome

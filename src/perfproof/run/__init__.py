@@ -1,0 +1,1 @@
+"""Running an A/B comparison: the plan, the scheduler, the run store, environment capture."""

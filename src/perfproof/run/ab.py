@@ -1,0 +1,339 @@
+"""``perfproof ab``: two refs → worktrees → builds → interleaved JMH rounds → comparison.
+
+The order of work is chosen so that mistakes cost as little as possible: flags and refs are
+checked before anything is built, the benchmark regexes are checked against both builds before
+anything is measured, and every finished step is on disk before the next one starts. A run
+stopped by Ctrl-C, ``kill -9`` or a crash continues with :func:`resume_ab`, which reads the
+options and the plan back from the manifest and runs only what is missing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from perfproof import __version__
+from perfproof.compare import CompareOptions, CompareResult, compare_document, compare_sides
+from perfproof.errors import ExternalError, InputError, PerfproofError
+from perfproof.jmh.reader import read_results
+from perfproof.run import environment
+from perfproof.run.lock import DEFAULT_LOCK_TIMEOUT_S
+from perfproof.run.plan import (
+    DEFAULT_ROUNDS,
+    ORDERS,
+    SIDES,
+    make_plan,
+    split_jmh_args,
+)
+from perfproof.run.plan import (
+    jmh_options as merge_jmh_options,
+)
+from perfproof.run.progress import Reporter, parse_settings
+from perfproof.run.report_md import render_run_report
+from perfproof.run.scheduler import Scheduler, SideTarget
+from perfproof.run.sides import SideBuilder, list_side
+from perfproof.run.store import (
+    DONE,
+    FAILED,
+    INTERRUPTED,
+    RUNNING,
+    RunStore,
+    default_runs_dir,
+    new_run_id,
+)
+from perfproof.workspace.cache import resolve_cache_dir
+from perfproof.workspace.git import require_repo, resolve_ref
+from perfproof.workspace.jdk import java_info
+from perfproof.workspace.spec import BuildSpec
+
+
+@dataclass
+class AbOptions:
+    """Everything ``perfproof ab`` was asked to do (stored in the manifest as ``options``)."""
+
+    base: str
+    head: str
+    repo: str = "."
+    bench: tuple[str, ...] = ()
+    module: str | None = None
+    build: str = "auto"
+    build_cmd: str | None = None
+    jar: str | None = None
+    classpath_file: str | None = None
+    rounds: int = DEFAULT_ROUNDS
+    order: str = "abba"
+    seed: int | None = None
+    jmh_args: str | None = None
+    overlay: tuple[str, ...] = ()
+    java: str | None = None
+    fresh_builds: bool = False
+    out: str | None = None
+    lock_timeout: float = DEFAULT_LOCK_TIMEOUT_S
+    cache_dir: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        doc = asdict(self)
+        doc["bench"] = list(self.bench)
+        doc["overlay"] = list(self.overlay)
+        return doc
+
+    @classmethod
+    def from_json(cls, doc: dict[str, Any]) -> AbOptions:
+        known = {f for f in cls.__dataclass_fields__}
+        values = {k: v for k, v in doc.items() if k in known}
+        values["bench"] = tuple(values.get("bench") or ())
+        values["overlay"] = tuple(values.get("overlay") or ())
+        return cls(**values)
+
+    def build_spec(self) -> BuildSpec:
+        return BuildSpec(
+            kind=self.build,
+            module=self.module,
+            build_cmd=split_build_cmd(self.build_cmd),
+            jar_glob=self.jar,
+            classpath_file=self.classpath_file,
+            java=self.java,
+        )
+
+    def reproduce_argv(self) -> list[str]:
+        """The ``perfproof ab`` command line that repeats this run."""
+        argv = ["perfproof", "ab", "--repo", self.repo, "--base", self.base, "--head", self.head]
+        for regex in self.bench:
+            argv += ["--bench", regex]
+        for flag, value in (
+            ("--module", self.module),
+            ("--build-cmd", self.build_cmd),
+            ("--jar", self.jar),
+            ("--classpath-file", self.classpath_file),
+            ("--jmh-args", self.jmh_args),
+            ("--java", self.java),
+        ):
+            if value:
+                argv += [flag, value]
+        if self.build != "auto":
+            argv += ["--build", self.build]
+        argv += ["--rounds", str(self.rounds), "--order", self.order]
+        if self.seed is not None:
+            argv += ["--seed", str(self.seed)]
+        for path in self.overlay:
+            argv += ["--overlay", path]
+        if self.fresh_builds:
+            argv.append("--fresh-builds")
+        return argv
+
+
+@dataclass
+class AbOutcome:
+    """What a finished run leaves for the CLI to print."""
+
+    run_dir: Path
+    result: CompareResult
+    document: dict[str, Any]
+    report_path: Path
+    notes: list[str] = field(default_factory=list)
+
+
+def split_build_cmd(text: str | None) -> list[str] | None:
+    if text is None:
+        return None
+    import shlex
+
+    try:
+        return shlex.split(text)
+    except ValueError as exc:
+        raise InputError(f"--build-cmd: cannot split {text!r}: {exc}") from exc
+
+
+def _check_options(opts: AbOptions) -> tuple[str, ...]:
+    if opts.rounds < 1:
+        raise InputError(f"--rounds must be at least 1, got {opts.rounds}")
+    if opts.order not in ORDERS:
+        raise InputError(f"--order must be one of {', '.join(ORDERS)}, got {opts.order!r}")
+    if opts.lock_timeout < 0:
+        raise InputError(f"--lock-timeout must be >= 0, got {opts.lock_timeout}")
+    return merge_jmh_options(split_jmh_args(opts.jmh_args))
+
+
+def start_ab(opts: AbOptions, reporter: Reporter) -> AbOutcome:
+    """A new run: check everything cheap first, then build, list, measure, compare."""
+    repo = require_repo(Path(opts.repo).resolve())
+    opts.repo = str(repo)
+    jmh_opts = _check_options(opts)
+    spec = opts.build_spec()
+    shas = {"base": resolve_ref(repo, opts.base), "head": resolve_ref(repo, opts.head)}
+    jdk = java_info(opts.java)
+    run_dir = Path(opts.out).resolve() if opts.out else default_runs_dir(repo) / new_run_id()
+    plan = make_plan(opts.rounds, opts.order, opts.seed, opts.bench, jmh_opts)
+    opts.seed = plan.seed
+    store = RunStore.create(
+        run_dir,
+        {
+            "id": run_dir.name,
+            "perfproof_version": __version__,
+            "repo": str(repo),
+            "refs": {
+                "base": {"ref": opts.base, "sha": shas["base"]},
+                "head": {"ref": opts.head, "sha": shas["head"]},
+            },
+            "options": opts.to_json(),
+            "command": opts.reproduce_argv(),
+            "build_spec": spec.to_json(),
+            "overlay": {"paths": list(opts.overlay), "from": "head", "onto": "base", "files": []},
+        },
+    )
+    store.init_steps(plan)
+    store.manifest["environment"] = environment.capture(
+        jdk=jdk.to_json(), jmh_version=None, shas=shas
+    )
+    reporter.message(f"run folder: {run_dir} (continue a stopped run with --resume {run_dir})")
+    with store.exclusive():
+        store.add_event("started")
+        return _execute(store, opts, reporter)
+
+
+def resume_ab(run_dir: Path, reporter: Reporter, *, lock_timeout: float | None = None) -> AbOutcome:
+    """Continue a stopped run: same options, same plan, only the unfinished steps."""
+    store = RunStore.open(run_dir.resolve())
+    opts = AbOptions.from_json(store.manifest.get("options", {}))
+    if lock_timeout is not None:
+        opts.lock_timeout = lock_timeout
+    repo = require_repo(Path(opts.repo))
+    recorded = store.manifest.get("refs", {})
+    for side in SIDES:
+        sha = recorded.get(side, {}).get("sha")
+        if not sha or resolve_ref(repo, sha) != sha:
+            raise InputError(f"--resume {run_dir}: commit {sha} of the {side} side is gone")
+    jdk = java_info(opts.java).to_json()
+    before = (store.manifest.get("environment") or {}).get("jdk") or {}
+    if (before.get("home"), before.get("runtime_version")) != (
+        jdk.get("home"),
+        jdk.get("runtime_version"),
+    ):
+        raise InputError(
+            f"--resume {run_dir}: the run started on JDK {before.get('home')} "
+            f"{before.get('runtime_version')} but {opts.java or 'java'} is now "
+            f"{jdk.get('home')} {jdk.get('runtime_version')}; both halves must use one JDK"
+        )
+    with store.exclusive():
+        store.add_event("resumed", pending=[s.id for s in store.pending_steps()])
+        return _execute(store, opts, reporter)
+
+
+def _execute(store: RunStore, opts: AbOptions, reporter: Reporter) -> AbOutcome:
+    """Measure and compare, recording how this attempt ended (the caller holds the lock)."""
+    store.manifest.pop("error", None)
+    store.set_status(RUNNING)
+    try:
+        return _measure_and_compare(store, opts, reporter)
+    except KeyboardInterrupt:
+        _close(store, INTERRUPTED, error="interrupted by the user")
+        reporter.message(
+            f"interrupted: finished steps are kept in {store.path}; "
+            f"continue with: perfproof ab --resume {store.path}"
+        )
+        raise
+    except PerfproofError as exc:
+        _close(store, FAILED, error=str(exc))
+        if isinstance(exc, ExternalError):
+            reporter.message(
+                f"finished steps are kept; after fixing it: perfproof ab --resume {store.path}"
+            )
+        raise
+    except BaseException as exc:
+        _close(store, FAILED, error=f"{exc.__class__.__name__}: {exc}")
+        raise
+    finally:
+        reporter.close()
+
+
+def _close(store: RunStore, status: str, error: str | None = None) -> None:
+    env = store.manifest.get("environment") or {}
+    env["load_after"] = environment.load_average()
+    store.manifest["environment"] = env
+    if error:
+        store.manifest["error"] = error
+    store.add_event(status, **({"error": error} if error else {}))
+    store.set_status(status)
+
+
+def _measure_and_compare(store: RunStore, opts: AbOptions, reporter: Reporter) -> AbOutcome:
+    plan = store.plan
+    repo = Path(opts.repo)
+    shas = {side: store.manifest["refs"][side]["sha"] for side in SIDES}
+    spec = opts.build_spec()
+    jdk = java_info(opts.java)
+    cache_dir = resolve_cache_dir(Path(opts.cache_dir) if opts.cache_dir else None)
+    builders = {
+        side: SideBuilder(
+            side=side,
+            repo=repo,
+            sha=shas[side],
+            spec=spec,
+            java=jdk.path,
+            store=store,
+            reporter=reporter,
+            cache_dir=cache_dir,
+            fresh=opts.fresh_builds,
+            overlay_from=shas["head"] if side == "base" and opts.overlay else None,
+            overlay_paths=opts.overlay if side == "base" else (),
+        )
+        for side in SIDES
+    }
+    pending = store.pending_steps()
+    first_round = min((s.round for s in pending), default=1)
+    targets: dict[str, SideTarget] = {}
+    for side in SIDES:
+        builder = builders[side]
+        builder.prepare(first_round if opts.fresh_builds else None)
+        if side == "base" and opts.overlay:
+            store.manifest["overlay"]["files"] = list(builder.overlaid)
+            store.save()
+        names, count = list_side(builder, plan.benchmarks, plan.jmh_options, shas[side])
+        targets[side] = SideTarget(side, builder.launcher, names, count)
+    env = store.manifest["environment"]
+    versions = {side: builders[side].jmh_version() for side in SIDES}
+    env["jmh_versions"] = versions
+    env["jmh_version"] = " / ".join(sorted({v for v in versions.values() if v})) or None
+    store.manifest["benchmarks"] = {side: targets[side].benchmarks for side in SIDES}
+    store.save()
+    scheduler = Scheduler(
+        store,
+        targets,
+        reporter,
+        settings=parse_settings(plan.jmh_options),
+        lock_timeout_s=opts.lock_timeout,
+        java_home=jdk.home,
+    )
+    if pending:
+        scheduler.run_pending()
+    result = compare_run(store)
+    document = {**compare_document(result), "run_dir": str(store.path)}
+    store.write_results(document)
+    report = store.write_report(render_run_report(store.manifest, result))
+    _close(store, DONE)
+    return AbOutcome(store.path, result, document, report)
+
+
+def compare_run(store: RunStore, options: CompareOptions | None = None) -> CompareResult:
+    """Compare the finished raw files of both sides with the default statistics."""
+    base = store.finished_result_files("base")
+    head = store.finished_result_files("head")
+    return compare_sides(read_results(base), read_results(head), options or CompareOptions())
+
+
+def overhead_seconds(manifest: dict[str, Any], wall_s: float) -> dict[str, float]:
+    """Split a run's wall time into builds, JMH, waits for another JMH's lock and perfproof's
+    own share (git, JMH's benchmark listing, checks, manifest writes, statistics, report)."""
+    builds = sum(float(b.get("duration_s") or 0.0) for b in manifest.get("builds", []))
+    jmh = sum(float(s.get("jmh_seconds") or 0.0) for s in manifest.get("steps", []))
+    lock_wait = sum(float(s.get("lock_wait_s") or 0.0) for s in manifest.get("steps", []))
+    own = max(wall_s - builds - jmh - lock_wait, 0.0)
+    return {
+        "wall_s": round(wall_s, 3),
+        "build_s": round(builds, 3),
+        "jmh_s": round(jmh, 3),
+        "lock_wait_s": round(lock_wait, 3),
+        "perfproof_s": round(own, 3),
+        "perfproof_share": round(own / wall_s, 4) if wall_s > 0 else 0.0,
+    }

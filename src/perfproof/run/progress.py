@@ -1,0 +1,344 @@
+"""Progress of an A/B run: an overall bar whose ETA comes from the JMH settings, a line per step.
+
+A benchmark run is long and silent unless someone reads JMH's output; the ETA is computed from
+what JMH will do (forks × (warm-up + measurement iterations × their time) per benchmark and
+@Param combination) and corrected by how long the finished work really took, so it is right
+from the first step rather than after a few. Estimation is pure and tested; the displays are
+thin: a rich live display on a terminal, plain lines otherwise (logs, CI, tests).
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+import time
+from dataclasses import dataclass
+from typing import Protocol, TextIO
+
+FORK_OVERHEAD_S = 0.8
+"""JVM start, benchmark setup and result hand-over per fork (measured ~0.5-1 s on 2 cores)."""
+
+HOST_OVERHEAD_S = 1.0
+"""The JMH host JVM: start, benchmark discovery, writing results."""
+
+_TIME = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(ns|us|ms|s|m|min|h|hr)?\s*$")
+_SECONDS = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0, "m": 60.0, "min": 60.0, "h": 3600.0}
+_SECONDS["hr"] = 3600.0
+_WARMUP_LINE = re.compile(r"^# Warmup Iteration\s+\d+:")
+_MEASURE_LINE = re.compile(r"^Iteration\s+\d+:")
+_FORK_LINE = re.compile(r"^# Fork: \d+ of \d+")
+
+
+@dataclass(frozen=True)
+class JmhSettings:
+    """The JMH options that decide how long a step takes."""
+
+    forks: int = 5
+    warmup_iterations: int = 5
+    warmup_s: float = 10.0
+    iterations: int = 5
+    measurement_s: float = 10.0
+
+    def fork_seconds(self) -> float:
+        return (
+            self.warmup_iterations * self.warmup_s
+            + self.iterations * self.measurement_s
+            + FORK_OVERHEAD_S
+        )
+
+
+def parse_time(text: str) -> float:
+    """JMH's time values (``1s``, ``500ms``, ``2``) in seconds; a bare number means seconds."""
+    match = _TIME.match(text)
+    if not match:
+        raise ValueError(f"not a JMH time value: {text!r}")
+    return float(match.group(1)) * _SECONDS[match.group(2) or "s"]
+
+
+def parse_settings(options: tuple[str, ...] | list[str]) -> JmhSettings:
+    """Read forks, iterations and iteration times out of a JMH option list (last one wins).
+
+    Options perfproof cannot interpret fall back to JMH's own defaults, which over-estimate
+    rather than under-estimate.
+    """
+    values: dict[str, str] = {}
+    for i, token in enumerate(options[:-1]):
+        if token in ("-f", "-wi", "-w", "-i", "-r"):
+            values[token] = options[i + 1]
+    base = JmhSettings()
+
+    def number(name: str, default: int) -> int:
+        try:
+            return int(values[name])
+        except (KeyError, ValueError):
+            return default
+
+    def seconds(name: str, default: float) -> float:
+        try:
+            return parse_time(values[name])
+        except (KeyError, ValueError):
+            return default
+
+    return JmhSettings(
+        forks=number("-f", base.forks),
+        warmup_iterations=number("-wi", base.warmup_iterations),
+        warmup_s=seconds("-w", base.warmup_s),
+        iterations=number("-i", base.iterations),
+        measurement_s=seconds("-r", base.measurement_s),
+    )
+
+
+def count_benchmarks(list_output: str, options: tuple[str, ...] | list[str] = ()) -> int:
+    """Benchmark × @Param combinations from ``-lp`` output, with ``-p`` overrides applied."""
+    overrides: dict[str, int] = {}
+    for i, token in enumerate(options[:-1]):
+        if token == "-p" and "=" in options[i + 1]:
+            name, _, vals = options[i + 1].partition("=")
+            overrides[name.strip()] = len([v for v in vals.split(",") if v != ""]) or 1
+    total = 0
+    combos = 0
+    in_list = False
+    for line in list_output.splitlines():
+        if line.startswith("Benchmarks:"):
+            in_list = True
+            continue
+        if not in_list or not line.strip():
+            continue
+        param = re.match(r'^\s+param\s+"?([\w$.]+)"?\s*=\s*\{(.*)\}', line)
+        if param and combos:
+            name, vals = param.group(1), param.group(2)
+            n = overrides.get(name, len([v for v in vals.split(",") if v.strip()]) or 1)
+            combos *= n
+            continue
+        if not line[0].isspace():
+            total += combos
+            combos = 1
+    return total + combos
+
+
+def list_benchmarks(list_output: str) -> list[str]:
+    """The benchmark names in ``-l``/``-lp`` output."""
+    names: list[str] = []
+    in_list = False
+    for line in list_output.splitlines():
+        if line.startswith("Benchmarks:"):
+            in_list = True
+            continue
+        if in_list and line.strip() and not line[0].isspace():
+            names.append(line.strip())
+    return names
+
+
+def estimate_step_seconds(settings: JmhSettings, benchmark_count: int) -> float:
+    """How long one JMH process should take with these settings."""
+    return HOST_OVERHEAD_S + max(benchmark_count, 1) * settings.forks * settings.fork_seconds()
+
+
+class StepTracker:
+    """Turns JMH's output lines into seconds of the step's estimate that are done."""
+
+    def __init__(self, settings: JmhSettings, estimate_s: float) -> None:
+        self.settings = settings
+        self.estimate_s = estimate_s
+        self.done_s = 0.0
+
+    def feed(self, line: str) -> None:
+        if _WARMUP_LINE.match(line):
+            self.done_s += self.settings.warmup_s
+        elif _MEASURE_LINE.match(line):
+            self.done_s += self.settings.measurement_s
+        elif _FORK_LINE.match(line):
+            self.done_s += FORK_OVERHEAD_S
+        self.done_s = min(self.done_s, self.estimate_s)
+
+
+def eta_seconds(remaining_estimate_s: float, done_estimate_s: float, done_actual_s: float) -> float:
+    """Remaining time: the estimate, scaled by how the finished work compared to its estimate.
+
+    The scale is clamped so that one odd step (a slow first JVM start) cannot make the ETA
+    jump wildly.
+    """
+    if done_estimate_s <= 0 or done_actual_s <= 0:
+        return remaining_estimate_s
+    scale = min(max(done_actual_s / done_estimate_s, 0.5), 3.0)
+    return remaining_estimate_s * scale
+
+
+def format_duration(seconds: float) -> str:
+    seconds = max(0, round(seconds))
+    if seconds < 60:
+        return f"{seconds}s"
+    minutes, secs = divmod(seconds, 60)
+    if minutes < 60:
+        return f"{minutes}m{secs:02d}s"
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours}h{minutes:02d}m"
+
+
+class Reporter(Protocol):
+    """What the scheduler tells the user while a run goes on."""
+
+    def message(self, text: str) -> None: ...
+
+    def start_run(self, total_estimate_s: float, steps: int) -> None: ...
+
+    def start_step(self, label: str, estimate_s: float, settings: JmhSettings) -> None: ...
+
+    def line(self, text: str) -> None: ...
+
+    def end_step(self, label: str, status: str, duration_s: float) -> None: ...
+
+    def close(self) -> None: ...
+
+
+class _Accounting:
+    """The estimate bookkeeping both displays share."""
+
+    def __init__(self) -> None:
+        self.total_s = 0.0
+        self.steps = 0
+        self.finished = 0
+        self.done_estimate_s = 0.0
+        self.done_actual_s = 0.0
+        self.tracker: StepTracker | None = None
+        self.step_started = 0.0
+
+    def begin(self, total_estimate_s: float, steps: int) -> None:
+        self.total_s = total_estimate_s
+        self.steps = steps
+
+    def start(self, estimate_s: float, settings: JmhSettings) -> None:
+        self.tracker = StepTracker(settings, estimate_s)
+        self.step_started = time.monotonic()
+
+    def end(self, duration_s: float) -> None:
+        if self.tracker is not None:
+            self.done_estimate_s += self.tracker.estimate_s
+            self.done_actual_s += duration_s
+        self.finished += 1
+        self.tracker = None
+
+    def completed_s(self) -> float:
+        current = self.tracker.done_s if self.tracker else 0.0
+        return min(self.done_estimate_s + current, self.total_s)
+
+    def eta_s(self) -> float:
+        remaining = max(self.total_s - self.completed_s(), 0.0)
+        return eta_seconds(remaining, self.done_estimate_s, self.done_actual_s)
+
+
+class PlainReporter:
+    """One line per event on a text stream: for logs, CI and anything that is not a terminal."""
+
+    def __init__(self, stream: TextIO | None = None) -> None:
+        self.stream = stream or sys.stderr
+        self.acc = _Accounting()
+
+    def _say(self, text: str) -> None:
+        self.stream.write(text + "\n")
+        self.stream.flush()
+
+    def message(self, text: str) -> None:
+        self._say(text)
+
+    def start_run(self, total_estimate_s: float, steps: int) -> None:
+        self.acc.begin(total_estimate_s, steps)
+        self._say(f"{steps} JMH steps, about {format_duration(total_estimate_s)} of benchmarking")
+
+    def start_step(self, label: str, estimate_s: float, settings: JmhSettings) -> None:
+        self.acc.start(estimate_s, settings)
+        self._say(
+            f"[{self.acc.finished + 1}/{self.acc.steps}] {label} "
+            f"(about {format_duration(estimate_s)}, ETA {format_duration(self.acc.eta_s())})"
+        )
+
+    def line(self, text: str) -> None:
+        if self.acc.tracker is not None:
+            self.acc.tracker.feed(text)
+
+    def end_step(self, label: str, status: str, duration_s: float) -> None:
+        self.acc.end(duration_s)
+        self._say(f"[{self.acc.finished}/{self.acc.steps}] {label}: {status} in {duration_s:.1f}s")
+
+    def close(self) -> None:
+        pass
+
+
+class RichReporter:
+    """A live terminal display: overall bar with ETA, the current step, JMH's last line."""
+
+    def __init__(self) -> None:
+        from rich.console import Console, Group
+        from rich.live import Live
+        from rich.progress import BarColumn, Progress, TextColumn
+        from rich.text import Text
+
+        self.acc = _Accounting()
+        self.console = Console(stderr=True)
+        self.progress = Progress(
+            TextColumn("{task.description}"),
+            BarColumn(),
+            TextColumn("{task.percentage:>3.0f}%"),
+            TextColumn("ETA {task.fields[eta]}"),
+            console=self.console,
+        )
+        self.task = self.progress.add_task("benchmarks", total=1.0, eta="?")
+        self.last = Text("", style="dim", overflow="ellipsis", no_wrap=True)
+        # started with the first step, so that builds and errors before it print plainly
+        self.live = Live(
+            Group(self.progress, self.last), console=self.console, refresh_per_second=4
+        )
+        self.started = False
+
+    def _refresh(self) -> None:
+        total = max(self.acc.total_s, 1e-9)
+        self.progress.update(
+            self.task,
+            total=total,
+            completed=self.acc.completed_s(),
+            eta=format_duration(self.acc.eta_s()),
+        )
+
+    def message(self, text: str) -> None:
+        self.console.print(text)
+
+    def start_run(self, total_estimate_s: float, steps: int) -> None:
+        self.acc.begin(total_estimate_s, steps)
+        self._refresh()
+
+    def start_step(self, label: str, estimate_s: float, settings: JmhSettings) -> None:
+        if not self.started:
+            self.live.start()
+            self.started = True
+        self.acc.start(estimate_s, settings)
+        self.progress.update(
+            self.task, description=f"[{self.acc.finished + 1}/{self.acc.steps}] {label}"
+        )
+        self._refresh()
+
+    def line(self, text: str) -> None:
+        if self.acc.tracker is not None:
+            self.acc.tracker.feed(text)
+        if text.strip():
+            self.last.plain = text.strip()[:200]
+        self._refresh()
+
+    def end_step(self, label: str, status: str, duration_s: float) -> None:
+        self.acc.end(duration_s)
+        mark = "✓" if status == "done" else "✗"
+        self.console.print(f"{mark} {label}: {status} in {duration_s:.1f}s")
+        self.last.plain = ""
+        self._refresh()
+
+    def close(self) -> None:
+        if self.started:
+            self.live.stop()
+            self.started = False
+
+
+def make_reporter(stream: TextIO | None = None) -> Reporter:
+    """A live display on an interactive terminal, plain lines anywhere else."""
+    target = stream or sys.stderr
+    if stream is None and target.isatty():
+        return RichReporter()
+    return PlainReporter(target)

@@ -1,0 +1,277 @@
+"""Execute the planned JMH steps one by one, recording each in the run store.
+
+One JMH process per step, so every step is a fresh set of forks and a crash or Ctrl-C loses at
+most the step in progress. JMH writes to a hidden partial file; only after JMH exited cleanly,
+printed no ``<failure>``, produced every expected benchmark and ran on the expected JDK is the
+file renamed to ``jmh/<round>-<side>.json``, so a file in that place is always complete and is
+never written again.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from perfproof.errors import ExternalError
+from perfproof.process import ProcessResult, command_line, run
+from perfproof.run import lock
+from perfproof.run.plan import Plan, Step, step_argv
+from perfproof.run.progress import JmhSettings, Reporter, estimate_step_seconds
+from perfproof.run.store import DONE, FAILED, INTERRUPTED, RUNNING, RunStore, now_iso
+
+FAILURE_MARKER = "<failure>"
+
+
+@dataclass
+class SideTarget:
+    """How to start JMH for one side, and what it is expected to produce."""
+
+    side: str
+    launcher: Callable[[Step], list[str]]
+    """The ``java … org.openjdk.jmh.Main`` prefix for a step (may rebuild for fresh builds)."""
+    benchmarks: list[str] = field(default_factory=list)
+    """Benchmark names the ``--bench`` regexes select on this side (from JMH's list)."""
+    benchmark_count: int = 1
+    """Benchmarks × @Param combinations, for the time estimate."""
+
+
+@dataclass
+class StepFailure:
+    """Why a finished JMH process does not count as a finished step."""
+
+    reason: str
+
+
+def check_step_output(
+    res: ProcessResult,
+    partial: Path,
+    expected: list[str],
+    java_home: str | None,
+) -> tuple[list[dict[str, Any]] | None, StepFailure | None]:
+    """Decide whether one JMH process produced a usable result file.
+
+    Returns the parsed entries, or the reason the step failed: a non-zero exit, a benchmark that
+    threw (JMH prints ``<failure>`` and, without ``-foe``, leaves it out of the JSON), a missing
+    or unreadable file, an expected benchmark absent, or forks that ran on another JDK.
+    """
+    failure_line = _failure_line(res.output)
+    if not res.ok:
+        detail = failure_line or _last_line(res.output)
+        return None, StepFailure(f"JMH exited with code {res.returncode}: {detail}")
+    if failure_line:
+        return None, StepFailure(f"a benchmark threw an exception: {failure_line}")
+    try:
+        entries = json.loads(partial.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as exc:
+        return None, StepFailure(f"JMH left no readable result file ({exc.__class__.__name__})")
+    if not isinstance(entries, list) or not entries:
+        return None, StepFailure("JMH produced no results")
+    found = {e.get("benchmark") for e in entries if isinstance(e, dict)}
+    missing = [b for b in expected if b not in found]
+    if missing:
+        return None, StepFailure(f"no result for {', '.join(missing[:3])}")
+    if java_home:
+        home = os.path.realpath(java_home)
+        others = sorted(
+            {
+                str(e.get("jvm"))
+                for e in entries
+                if e.get("jvm") and not os.path.realpath(str(e["jvm"])).startswith(home + os.sep)
+            }
+        )
+        if others:
+            return None, StepFailure(
+                f"forks ran on {others[0]}, not the run's JDK {java_home} "
+                "(a -jvm option in --jmh-args?); both sides must use one JDK"
+            )
+    return entries, None
+
+
+def _failure_line(output: str) -> str:
+    lines = output.splitlines()
+    for i, line in enumerate(lines):
+        if FAILURE_MARKER in line:
+            for follow in lines[i + 1 : i + 4]:
+                if follow.strip():
+                    return follow.strip()[:200]
+            return line.strip()[:200]
+    return ""
+
+
+def _last_line(text: str) -> str:
+    for line in reversed(text.splitlines()):
+        if line.strip():
+            return line.strip()[:200]
+    return ""
+
+
+def publish_result(partial: Path, final: Path) -> None:
+    """Move a checked result file into place: durable first, and never over an existing file.
+
+    A hard link cannot replace an existing name, so even a bookkeeping error elsewhere could
+    not overwrite a finished step's raw data.
+    """
+    with open(partial, "rb") as fh:
+        os.fsync(fh.fileno())
+    try:
+        os.link(partial, final)
+    except FileExistsError as exc:
+        raise ExternalError(f"{final} already exists; a finished step is never rewritten") from exc
+    partial.unlink()
+
+
+class Scheduler:
+    """Runs the pending steps of a run, in plan order, recording everything in the store."""
+
+    def __init__(
+        self,
+        store: RunStore,
+        targets: dict[str, SideTarget],
+        reporter: Reporter,
+        *,
+        settings: JmhSettings,
+        lock_timeout_s: float,
+        java_home: str | None,
+        lock_path: Path = lock.DEFAULT_LOCK_PATH,
+    ) -> None:
+        self.store = store
+        self.targets = targets
+        self.reporter = reporter
+        self.settings = settings
+        self.lock_timeout_s = lock_timeout_s
+        self.java_home = java_home
+        self.lock_path = lock_path
+
+    def estimate(self, step: Step) -> float:
+        return estimate_step_seconds(self.settings, self.targets[step.side].benchmark_count)
+
+    def run_pending(self) -> None:
+        """Run every unfinished step; stops at the first failure (finished steps stay)."""
+        plan: Plan = self.store.plan
+        todo = self.store.pending_steps()
+        self.reporter.start_run(sum(self.estimate(s) for s in todo), len(todo))
+        for step in todo:
+            self.run_step(step, plan)
+
+    def run_step(self, step: Step, plan: Plan) -> None:
+        target = self.targets[step.side]
+        partial = self.store.partial_path(step)
+        log_path = self.store.step_log(step)
+        with contextlib.suppress(FileNotFoundError):
+            partial.unlink()
+        label = f"round {step.round} {step.side} ({step.id})"
+        launcher = target.launcher(step)
+        argv = step_argv(launcher, plan.benchmarks, plan.jmh_options, str(partial))
+        self.store.update_step(
+            step,
+            status=RUNNING,
+            started=now_iso(),
+            argv=argv,
+            command=command_line(argv),
+        )
+        self.reporter.start_step(label, self.estimate(step), self.settings)
+        started = time.monotonic()
+        try:
+            res, lock_wait = self._run_jmh(step, argv, log_path)
+        except KeyboardInterrupt:
+            with contextlib.suppress(FileNotFoundError):
+                partial.unlink()
+            self._finish(step, INTERRUPTED, started, None)
+            self.reporter.end_step(label, INTERRUPTED, time.monotonic() - started)
+            raise
+        entries, failure = check_step_output(res, partial, target.benchmarks, self.java_home)
+        if failure is not None:
+            with contextlib.suppress(FileNotFoundError):
+                partial.unlink()
+            self._finish(step, FAILED, started, res.returncode, error=failure.reason)
+            self.reporter.end_step(label, FAILED, time.monotonic() - started)
+            raise ExternalError(
+                f"JMH step {step.id} (round {step.round}, {step.side} side) failed: "
+                f"{failure.reason}",
+                log_path,
+            )
+        publish_result(partial, self.store.result_path(step))
+        self._finish(
+            step,
+            DONE,
+            started,
+            res.returncode,
+            jmh_seconds=round(res.duration_s, 3),
+            lock_wait_s=round(lock_wait, 3),
+            entries=len(entries or []),
+        )
+        self.reporter.end_step(label, DONE, time.monotonic() - started)
+
+    def _finish(
+        self, step: Step, status: str, started: float, exit_code: int | None, **extra: Any
+    ) -> None:
+        self.store.update_step(
+            step,
+            status=status,
+            finished=now_iso(),
+            duration_s=round(time.monotonic() - started, 3),
+            exit_code=exit_code,
+            **extra,
+        )
+
+    def _run_jmh(self, step: Step, argv: list[str], log_path: Path) -> tuple[ProcessResult, float]:
+        """Start JMH, waiting (bounded) whenever its machine-wide lock is held by someone else."""
+        deadline = time.monotonic() + self.lock_timeout_s
+        waited = 0.0
+        announced = False
+
+        def announce(text: str) -> None:
+            nonlocal announced
+            if not announced:
+                self.reporter.message(text)
+                announced = True
+
+        while True:
+            waited += self._wait_lock(step, deadline, log_path, announce)
+            res = run(
+                argv,
+                log_path=log_path,
+                on_line=self.reporter.line,
+                capture=True,
+                what=f"JMH {step.id}",
+            )
+            if not lock.refused_by_lock(res.output):
+                return res, waited
+            lock_path = lock.lock_path_from_output(res.output)
+            if lock_path != self.lock_path:
+                self.lock_path = lock_path
+            announce(
+                f"JMH refused to start: another JMH instance holds {self.lock_path}; "
+                f"waiting up to {self.lock_timeout_s:.0f}s for it to finish"
+            )
+            if time.monotonic() >= deadline:
+                self._lock_timeout(step, log_path)
+            # The lock was free when probed but JMH found it taken: a race with another JMH
+            # starting, or a holder the probe cannot see; back off and try again.
+            pause = min(2.0, max(0.0, deadline - time.monotonic()))
+            time.sleep(pause)
+            waited += pause
+
+    def _wait_lock(
+        self, step: Step, deadline: float, log_path: Path, announce: Callable[[str], None]
+    ) -> float:
+        remaining = deadline - time.monotonic()
+        waited = lock.wait_for_lock(self.lock_path, max(remaining, 0.0), on_wait=announce)
+        if waited < 0:
+            self._lock_timeout(step, log_path)
+        return waited
+
+    def _lock_timeout(self, step: Step, log_path: Path) -> None:
+        self.store.update_step(step, status=FAILED, finished=now_iso(), error="JMH lock timeout")
+        raise ExternalError(
+            f"JMH step {step.id} ({step.side} side): another JMH instance still holds "
+            f"{self.lock_path} after {self.lock_timeout_s:.0f}s (--lock-timeout); "
+            "not forcing past it",
+            log_path,
+        )

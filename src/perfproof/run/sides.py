@@ -1,0 +1,149 @@
+"""Turn each side's commit into a way to start JMH: worktree, overlay, build, benchmark list.
+
+Kept apart from the orchestration so that ``--fresh-builds`` (a new build before every round)
+and ``--resume`` (the same builds, found in the cache) go through the very same code as the
+first build of a run.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from perfproof.errors import ExternalError, InputError
+from perfproof.process import run
+from perfproof.run.plan import Step, list_argv
+from perfproof.run.progress import Reporter, count_benchmarks, list_benchmarks
+from perfproof.run.store import RunStore, now_iso
+from perfproof.workspace.artifact import Artifact, jmh_version
+from perfproof.workspace.build import build
+from perfproof.workspace.overlay import apply_overlay
+from perfproof.workspace.spec import BuildSpec
+from perfproof.workspace.worktree import ensure_worktree
+
+SIDE_NAMES = {"base": "baseline", "head": "head"}
+
+
+@dataclass
+class SideBuilder:
+    """Builds one side (once, or once per round with fresh builds) and records every build."""
+
+    side: str
+    repo: Path
+    sha: str
+    spec: BuildSpec
+    java: str
+    store: RunStore
+    reporter: Reporter
+    cache_dir: Path
+    fresh: bool = False
+    overlay_from: str | None = None
+    """The other side's SHA when ``--overlay`` paths are copied onto this side."""
+    overlay_paths: tuple[str, ...] = ()
+    artifact: Artifact | None = None
+    built_round: int | None = None
+    overlaid: list[str] = field(default_factory=list)
+
+    def prepare(self, round_no: int | None = None) -> Artifact:
+        """Check out (and overlay) the commit and build it, or take the build from the cache."""
+        worktree = ensure_worktree(self.repo, self.sha, self.cache_dir, pristine=self.fresh)
+        if self.overlay_from and self.overlay_paths:
+            source = ensure_worktree(self.repo, self.overlay_from, self.cache_dir)
+            self.overlaid = apply_overlay(source, worktree, list(self.overlay_paths))
+        log_path = self.store.build_log(self.side, round_no if self.fresh else None)
+        what = f"building {SIDE_NAMES[self.side]} {self.sha[:12]}"
+        self.reporter.message(what + (f" for round {round_no}" if self.fresh else ""))
+        started = time.monotonic()
+        try:
+            artifact = build(
+                worktree,
+                self.spec,
+                cache_dir=self.cache_dir,
+                log_path=log_path,
+                fresh=self.fresh,
+                label=SIDE_NAMES[self.side],
+                on_line=self.reporter.line,
+            )
+        except ExternalError as exc:
+            self.store.record_build(
+                {
+                    "side": self.side,
+                    "sha": self.sha,
+                    "status": "failed",
+                    "round": round_no,
+                    "log": self.store.rel(log_path),
+                    "at": now_iso(),
+                }
+            )
+            raise ExternalError(
+                f"build of the {self.side} side ({self.sha[:12]}) failed at step "
+                f"'build {self.side}': {_strip_log(str(exc))}",
+                log_path,
+            ) from exc
+        self.store.record_build(
+            {
+                "side": self.side,
+                "sha": self.sha,
+                "status": "done",
+                "round": round_no,
+                "cached": artifact.cached,
+                "command": list(artifact.build_command),
+                "cwd": str(artifact.build_cwd),
+                "layout": artifact.layout,
+                "jar": str(artifact.jar) if artifact.jar else None,
+                "key": artifact.key,
+                "overlaid": list(artifact.overlaid),
+                "log": self.store.rel(log_path),
+                "duration_s": round(time.monotonic() - started, 3),
+                "at": now_iso(),
+            }
+        )
+        self.artifact = artifact
+        self.built_round = round_no
+        return artifact
+
+    def launcher(self, step: Step) -> list[str]:
+        """The JMH launcher for a step; with fresh builds, rebuilds at each new round."""
+        if self.artifact is None or (self.fresh and self.built_round != step.round):
+            self.prepare(step.round)
+        assert self.artifact is not None
+        return self.artifact.jmh_argv(self.java)
+
+    def jmh_version(self) -> str | None:
+        return jmh_version(self.artifact) if self.artifact else None
+
+
+def _strip_log(message: str) -> str:
+    return message.split(" (log: ")[0]
+
+
+def list_side(
+    builder: SideBuilder,
+    benchmarks: tuple[str, ...],
+    options: tuple[str, ...],
+    sha: str,
+) -> tuple[list[str], int]:
+    """The benchmarks the regexes select on one side, and the count of runs they make.
+
+    A regex that selects nothing is bad input (exit 2): JMH would otherwise start, find
+    nothing and leave an empty result that only shows up much later as "no comparisons".
+    """
+    assert builder.artifact is not None
+    argv = list_argv(builder.artifact.jmh_argv(builder.java), benchmarks)
+    log_path = builder.store.path / "logs" / f"list-{builder.side}.log"
+    res = run(argv, log_path=log_path, capture=True, what=f"JMH list ({builder.side})")
+    if not res.ok:
+        raise ExternalError(
+            f"JMH could not list the benchmarks of the {builder.side} side ({sha[:12]}) "
+            f"at step 'list {builder.side}' (exit {res.returncode})",
+            log_path,
+        )
+    names = list_benchmarks(res.output)
+    if not names:
+        what = " ".join(benchmarks) if benchmarks else "(all)"
+        raise InputError(
+            f"--bench {what} matches no benchmark on the {builder.side} side ({sha[:12]}) "
+            f"at step 'list {builder.side}' (log: {log_path})"
+        )
+    return names, count_benchmarks(res.output, options)

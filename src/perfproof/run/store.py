@@ -1,0 +1,233 @@
+"""The run folder: the manifest, the raw JMH files, the logs, the results and the report.
+
+Layout (``.perfproof/runs/<id>/``)::
+
+    manifest.json              schema, repo, refs→SHAs, options, plan, environment, builds, steps
+    jmh/<round>-<side>.json    raw JMH output of one step, moved into place once, never rewritten
+    logs/                      build-<side>[-rNN].log, <round>-<side>.jmh.log, list-<side>.log
+    results.json               the comparison (perfproof.compare/1 document plus run_dir)
+    report.md                  a Markdown summary
+
+Every write is atomic (temp file + rename), so a crash or ``kill -9`` leaves either the old or
+the new version of a file, never half of one; that is what lets ``--resume`` trust the folder.
+A step counts as finished when its raw file exists: the file is renamed into place only after
+JMH succeeded and its content was checked, and the manifest is updated right after.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import json
+import os
+import secrets
+import time
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from perfproof.errors import InputError
+from perfproof.run.plan import Plan, Step
+from perfproof.storage import write_json_atomic, write_text_atomic
+
+SCHEMA = "perfproof.run/1"
+MANIFEST = "manifest.json"
+RESULTS = "results.json"
+REPORT_MD = "report.md"
+
+PENDING = "pending"
+RUNNING = "running"
+DONE = "done"
+FAILED = "failed"
+INTERRUPTED = "interrupted"
+
+
+def now_iso() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+def new_run_id(clock: float | None = None) -> str:
+    """``20261122-101500-3f9a``: sorts by start time, unique enough for one repository."""
+    stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime(clock if clock is not None else None))
+    return f"{stamp}-{secrets.token_hex(2)}"
+
+
+def default_runs_dir(repo: Path) -> Path:
+    """``<repo>/.perfproof/runs``, with a ``.gitignore`` so git status stays as the user left it."""
+    top = repo / ".perfproof"
+    top.mkdir(exist_ok=True)
+    ignore = top / ".gitignore"
+    if not ignore.exists():
+        write_text_atomic(ignore, "# perfproof run folders: not part of the project\n*\n")
+    return top / "runs"
+
+
+class RunStore:
+    """One run folder and its manifest, kept in memory and written through atomically."""
+
+    def __init__(self, path: Path, manifest: dict[str, Any]) -> None:
+        self.path = path
+        self.manifest = manifest
+
+    # -- creation and loading -------------------------------------------------------------
+
+    @classmethod
+    def create(cls, path: Path, manifest: dict[str, Any]) -> RunStore:
+        """Start a new run folder; refuses a folder that already holds a run."""
+        if (path / MANIFEST).exists():
+            raise InputError(f"{path} already holds a run; use --resume {path} or another --out")
+        if path.exists() and any(path.iterdir()):
+            raise InputError(f"--out {path} is not empty")
+        (path / "jmh").mkdir(parents=True, exist_ok=True)
+        (path / "logs").mkdir(parents=True, exist_ok=True)
+        doc = {"schema": SCHEMA, **manifest}
+        doc.setdefault("created", now_iso())
+        doc.setdefault("status", RUNNING)
+        store = cls(path, doc)
+        store.save()
+        return store
+
+    @classmethod
+    def open(cls, path: Path) -> RunStore:
+        """Load an existing run folder for ``--resume``."""
+        manifest_path = path / MANIFEST
+        if not manifest_path.is_file():
+            raise InputError(f"--resume {path}: no {MANIFEST} (not a perfproof run folder)")
+        try:
+            doc = json.loads(manifest_path.read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError) as exc:
+            raise InputError(f"--resume {path}: unreadable {MANIFEST}: {exc}") from exc
+        if not isinstance(doc, dict) or doc.get("schema") != SCHEMA:
+            raise InputError(f"--resume {path}: {MANIFEST} is not a {SCHEMA} manifest")
+        return cls(path, doc)
+
+    @contextlib.contextmanager
+    def exclusive(self) -> Iterator[None]:
+        """Hold the folder's lock: two processes working on one run would corrupt it."""
+        lock_path = self.path / ".lock"
+        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError as exc:
+                raise InputError(f"{self.path} is in use by another perfproof process") from exc
+            yield
+        finally:
+            os.close(fd)
+
+    # -- paths ----------------------------------------------------------------------------
+
+    def result_path(self, step: Step) -> Path:
+        return self.path / "jmh" / f"{step.id}.json"
+
+    def partial_path(self, step: Step) -> Path:
+        """Where JMH writes while it runs; moved to :meth:`result_path` once checked."""
+        return self.path / "jmh" / f".{step.id}.partial.json"
+
+    def step_log(self, step: Step) -> Path:
+        return self.path / "logs" / f"{step.id}.jmh.log"
+
+    def build_log(self, side: str, round_no: int | None = None) -> Path:
+        suffix = f"-r{round_no:02d}" if round_no is not None else ""
+        return self.path / "logs" / f"build-{side}{suffix}.log"
+
+    def rel(self, path: Path) -> str:
+        """A path relative to the run folder, for the manifest (the folder may move)."""
+        try:
+            return str(path.relative_to(self.path))
+        except ValueError:
+            return str(path)
+
+    # -- manifest bookkeeping ---------------------------------------------------------------
+
+    def save(self) -> None:
+        self.manifest["updated"] = now_iso()
+        write_json_atomic(self.path / MANIFEST, self.manifest)
+
+    @property
+    def plan(self) -> Plan:
+        return Plan.from_json(self.manifest["plan"])
+
+    def init_steps(self, plan: Plan) -> None:
+        """One manifest entry per planned step, all pending (done once, at creation)."""
+        self.manifest["plan"] = plan.to_json()
+        self.manifest["steps"] = [
+            {
+                **step.to_json(),
+                "kind": "jmh",
+                "status": PENDING,
+                "result": self.rel(self.result_path(step)),
+                "log": self.rel(self.step_log(step)),
+            }
+            for step in plan.steps
+        ]
+        self.save()
+
+    def step_entry(self, step: Step) -> dict[str, Any]:
+        for entry in self.manifest["steps"]:
+            if entry["id"] == step.id:
+                return entry
+        raise KeyError(step.id)
+
+    def update_step(self, step: Step, **fields: Any) -> None:
+        self.step_entry(step).update(fields)
+        self.save()
+
+    def is_finished(self, step: Step) -> bool:
+        """A step is finished when its raw file is in place (it is moved there only when good)."""
+        return self.result_path(step).is_file()
+
+    def pending_steps(self) -> list[Step]:
+        """Steps still to run, in plan order; reconciles the manifest with the files on disk.
+
+        A step whose file exists is finished even if the manifest did not get to say so (a
+        crash between the rename and the manifest write); a step the manifest calls finished
+        without a file (deleted by hand) is run again.
+        """
+        todo: list[Step] = []
+        changed = False
+        for step in self.plan.steps:
+            entry = self.step_entry(step)
+            if self.is_finished(step):
+                if entry.get("status") != DONE:
+                    entry["status"] = DONE
+                    entry.setdefault("note", "recovered: result file present after a crash")
+                    changed = True
+                continue
+            if entry.get("status") not in (PENDING,):
+                entry["previous_status"] = entry.get("status")
+                entry["status"] = PENDING
+                changed = True
+            todo.append(step)
+        if changed:
+            self.save()
+        return todo
+
+    def finished_result_files(self, side: str) -> list[Path]:
+        return [
+            self.result_path(s) for s in self.plan.steps if s.side == side and self.is_finished(s)
+        ]
+
+    def record_build(self, entry: dict[str, Any]) -> None:
+        builds = self.manifest.setdefault("builds", [])
+        builds.append(entry)
+        self.save()
+
+    def set_status(self, status: str, **fields: Any) -> None:
+        self.manifest["status"] = status
+        self.manifest.update(fields)
+        self.save()
+
+    def add_event(self, kind: str, **fields: Any) -> None:
+        """Append to the run's history (started, interrupted, resumed, failed, done)."""
+        self.manifest.setdefault("history", []).append({"event": kind, "at": now_iso(), **fields})
+        self.save()
+
+    # -- outputs ----------------------------------------------------------------------------
+
+    def write_results(self, doc: dict[str, Any]) -> Path:
+        return write_json_atomic(self.path / RESULTS, doc)
+
+    def write_report(self, text: str) -> Path:
+        return write_text_atomic(self.path / REPORT_MD, text)

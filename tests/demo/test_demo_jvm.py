@@ -1,0 +1,47 @@
+"""``perfproof demo`` end to end, with tiny JMH settings (the real settings are for people)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+pytestmark = [pytest.mark.jvm, pytest.mark.slow, pytest.mark.timeout(300)]
+
+
+def verdicts(run_dir: Path) -> dict[tuple[str, str], str]:
+    doc = json.loads((run_dir / "results.json").read_text())
+    return {
+        (c["benchmark"].rsplit(".", 1)[-1], c["metric"]): c["verdict"] for c in doc["comparisons"]
+    }
+
+
+def test_demo_writes_project_and_both_runs(tiny_demo, run_cli, tmp_path: Path) -> None:
+    out = tmp_path / "demo"
+    res = run_cli("demo", "--out", out)
+    assert res.code == 0, res.err
+    assert (out / "project" / "pom.xml").is_file()
+    main_run = out / "runs" / "feature-vs-baseline"
+    control = out / "runs" / "aa-control"
+    for run in (main_run, control):
+        assert (run / "results.json").is_file() and (run / "report.md").is_file()
+        assert str(run / "report.md") in res.out
+    # allocation is deterministic, so even tiny settings must show it
+    main = verdicts(main_run)
+    assert main[("report", "gc.alloc.rate.norm")] == "improved"
+    assert main[("publishNoListeners", "gc.alloc.rate.norm")] == "improved"
+    calm = verdicts(control)
+    assert len(calm) == 4
+    assert not {v for v in calm.values()} & {"improved", "regressed"}
+    manifest = json.loads((control / "manifest.json").read_text())
+    assert manifest["refs"]["base"]["ref"] == "feature"
+    assert manifest["refs"]["head"]["ref"] == "docs-only"
+    assert "A/A control" in res.out
+
+
+def test_demo_refuses_a_non_empty_out(run_cli, tmp_path: Path) -> None:
+    (tmp_path / "mine.txt").write_text("keep")
+    res = run_cli("demo", "--out", tmp_path)
+    assert res.code == 2 and "not empty" in res.err
+    assert (tmp_path / "mine.txt").read_text() == "keep"

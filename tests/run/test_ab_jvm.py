@@ -1,0 +1,342 @@
+"""``perfproof ab`` for real: git worktrees, Maven builds, JMH runs, the run folder, failures."""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+TINY = "-wi 1 -w 100ms -i 2 -r 100ms"
+pytestmark = [pytest.mark.jvm, pytest.mark.slow, pytest.mark.timeout(300)]
+
+
+def manifest(run_dir: Path) -> dict:
+    return json.loads((run_dir / "manifest.json").read_text())
+
+
+def git_out(repo: Path, *args: str) -> str:
+    # no optional locks: a plain `git status` may rewrite the index to refresh its stat cache,
+    # which would make the test's own look change what it compares
+    return subprocess.run(
+        ["git", "--no-optional-locks", *args], cwd=repo, capture_output=True, text=True,
+        check=True,
+    ).stdout  # fmt: skip
+
+
+def snapshot(repo: Path) -> dict[str, object]:
+    """Every byte of the user's side of the repository: files, index, HEAD, refs, stash."""
+    files = {}
+    for path in sorted(repo.rglob("*")):
+        rel = path.relative_to(repo)
+        if rel.parts[0] in (".git", ".perfproof") or not path.is_file():
+            continue
+        files[str(rel)] = hashlib.sha256(path.read_bytes()).hexdigest()
+    git_dir = repo / ".git"
+    return {
+        "files": files,
+        "index": hashlib.sha256((git_dir / "index").read_bytes()).hexdigest(),
+        "HEAD": (git_dir / "HEAD").read_text(),
+        "refs": git_out(repo, "for-each-ref"),
+        "stash": git_out(repo, "stash", "list"),
+        "status": git_out(repo, "status", "--porcelain=v1", "--untracked-files=all"),
+    }
+
+
+def make_dirty(repo: Path) -> None:
+    readme = repo / "README.md"
+    readme.write_text(readme.read_text() + "\nstashed change\n")
+    subprocess.run(["git", "stash", "-q"], cwd=repo, check=True,
+                   env={**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@x",
+                        "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@x"})  # fmt: skip
+    (repo / "pom.xml").write_text((repo / "pom.xml").read_text() + "<!-- staged -->\n")
+    subprocess.run(["git", "add", "pom.xml"], cwd=repo, check=True)
+    bus = repo / "src/main/java/perfdemo/EventBus.java"
+    bus.write_text(bus.read_text() + "// modified, not staged\n")
+    (repo / "notes.txt").write_text("untracked\n")
+
+
+def test_ab_end_to_end_leaves_the_user_tree_alone(ab_env, run_cli) -> None:
+    repo = ab_env.repo
+    make_dirty(repo)
+    before = snapshot(repo)
+    res = run_cli("ab", "--repo", repo, "--base", "baseline", "--head", "feature",
+                  "--rounds", "3", "--jmh-args", TINY, "--format", "json")  # fmt: skip
+    assert res.code == 0, res.err
+    doc = json.loads(res.out)
+    assert doc["schema"] == "perfproof.compare/1"
+    run_dir = Path(doc["run_dir"])
+    assert run_dir.parent == repo / ".perfproof" / "runs"
+    assert snapshot(repo) == before
+
+    by_key = {(c["benchmark"].rsplit(".", 1)[-1], c["metric"]): c for c in doc["comparisons"]}
+    # allocation per op: 2048 B and 6400 B before, nothing after (three forks a side, so even
+    # if a short warm-up leaves the baseline's bytes/op uneven, the fork-level test decides)
+    assert by_key[("report", "gc.alloc.rate.norm")]["verdict"] == "improved"
+    assert by_key[("publishNoListeners", "gc.alloc.rate.norm")]["verdict"] == "improved"
+    assert ("report", "primary") in by_key and ("publishNoListeners", "primary") in by_key
+
+    m = manifest(run_dir)
+    assert m["schema"] == "perfproof.run/1" and m["status"] == "done"
+    shas = {
+        s: git_out(repo, "rev-parse", t).strip()
+        for s, t in (("base", "baseline"), ("head", "feature"))
+    }
+    assert {s: m["refs"][s]["sha"] for s in shas} == shas
+    assert m["environment"]["git"] == shas
+    assert m["environment"]["jmh_version"] == "1.37"
+    assert m["environment"]["jdk"]["home"] and m["environment"]["cores"] >= 1
+    assert m["environment"]["load_before"] is not None and m["environment"]["load_after"]
+    assert [s["id"] for s in m["steps"]] == [
+        "01-base", "01-head", "02-head", "02-base", "03-base", "03-head"]  # fmt: skip
+    for step in m["steps"]:
+        assert step["status"] == "done" and step["exit_code"] == 0
+        assert (run_dir / step["result"]).is_file() and (run_dir / step["log"]).is_file()
+        assert "-prof" in step["argv"] and step["argv"][-4:-1] == ["-rf", "json", "-rff"]
+    assert {b["side"] for b in m["builds"]} == {"base", "head"}
+    results = json.loads((run_dir / "results.json").read_text())
+    assert results == doc
+    assert "ErrorReporterBench" in (run_dir / "report.md").read_text()
+    assert not list((run_dir / "jmh").glob(".*partial*"))
+
+    # the second run on the same commits takes both builds from the cache
+    again = run_cli("ab", "--repo", repo, "--base", "baseline", "--head", "feature",
+                    "--rounds", "1", "--bench", "EventBusBench", "--jmh-args", TINY,
+                    "--format", "md")  # fmt: skip
+    assert again.code == 0, again.err
+    assert "| benchmark |" in again.out and "run folder:" in again.out
+    latest = Path(again.out.split("run folder: ")[1].split()[0])
+    assert all(b["cached"] for b in manifest(latest)["builds"])
+
+
+def _kill_run(proc: subprocess.Popen, run_dir: Path) -> None:
+    """kill -9 the perfproof process and the JMH it started (JMH runs in its own session)."""
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    for pid in _jmh_processes_of(run_dir):
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(pid, signal.SIGKILL)
+
+
+def test_resume_after_kill_redoes_only_unfinished_steps(ab_env, run_cli, tmp_path) -> None:
+    run_dir = tmp_path / "run"
+    argv = [sys.executable, "-m", "perfproof", "ab", "--repo", str(ab_env.repo),
+            "--base", "baseline", "--head", "feature", "--rounds", "2",
+            "--jmh-args", TINY, "--out", str(run_dir)]  # fmt: skip
+    proc = subprocess.Popen(argv, start_new_session=True, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, env={**os.environ})  # fmt: skip
+    deadline = time.monotonic() + 240
+    done: list[str] = []
+    try:
+        while time.monotonic() < deadline:
+            if (run_dir / "manifest.json").is_file():
+                done = [s["id"] for s in manifest(run_dir).get("steps", [])
+                        if s["status"] == "done"]  # fmt: skip
+                if len(done) >= 2:
+                    break
+            assert proc.poll() is None, "ab finished or died before it could be killed"
+            time.sleep(0.05)
+    finally:
+        _kill_run(proc, run_dir)
+    assert done[:2] == ["01-base", "01-head"]
+    killed = manifest(run_dir)
+    assert killed["status"] == "running"  # kill -9: nobody could write anything else
+    finished = sorted((run_dir / "jmh").glob("[0-9]*.json"))
+    before = {p.name: (p.read_bytes(), p.stat().st_mtime_ns, p.stat().st_ino) for p in finished}
+    assert {"01-base.json", "01-head.json"} <= set(before)
+
+    res = run_cli("ab", "--resume", run_dir, "--format", "json")
+    assert res.code == 0, res.err
+    after = manifest(run_dir)
+    assert after["status"] == "done"
+    for name, (data, mtime, inode) in before.items():
+        path = run_dir / "jmh" / name
+        assert (path.read_bytes(), path.stat().st_mtime_ns, path.stat().st_ino) == (
+            data, mtime, inode)  # fmt: skip
+    resumed = [e for e in after["history"] if e["event"] == "resumed"]
+    assert len(resumed) == 1
+    kept = {name.removesuffix(".json") for name in before}
+    assert set(resumed[0]["pending"]) == {"01-base", "01-head", "02-head", "02-base"} - kept
+    assert sorted(p.name for p in (run_dir / "jmh").glob("[0-9]*.json")) == [
+        "01-base.json", "01-head.json", "02-base.json", "02-head.json"]  # fmt: skip
+    assert json.loads(res.out)["run_dir"] == str(run_dir)
+
+
+def _jmh_processes_of(run_dir: Path) -> list[int]:
+    found = []
+    for pid in os.listdir("/proc"):
+        if pid.isdigit():
+            try:
+                cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
+            except OSError:
+                continue
+            if str(run_dir).encode() in cmdline and b"-rff" in cmdline:
+                found.append(int(pid))
+    return found
+
+
+def test_ctrl_c_stops_cleanly_and_keeps_finished_steps(ab_env, tmp_path) -> None:
+    run_dir = tmp_path / "run"
+    argv = [sys.executable, "-m", "perfproof", "ab", "--repo", str(ab_env.repo),
+            "--base", "baseline", "--head", "feature", "--rounds", "2",
+            "--bench", "EventBusBench", "--jmh-args", TINY, "--out", str(run_dir)]  # fmt: skip
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 240
+    try:
+        while time.monotonic() < deadline:
+            if (run_dir / "manifest.json").is_file():
+                steps = manifest(run_dir).get("steps", [])
+                if steps and steps[0]["status"] == "done" and steps[1]["status"] == "running":
+                    break
+            assert proc.poll() is None, proc.communicate()
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130, err
+    assert f"perfproof ab --resume {run_dir}" in err
+    m = manifest(run_dir)
+    assert m["status"] == "interrupted"
+    steps = {s["id"]: s for s in m["steps"]}
+    assert steps["01-base"]["status"] == "done" and (run_dir / "jmh" / "01-base.json").is_file()
+    assert steps["01-head"]["status"] == "interrupted"
+    assert not list((run_dir / "jmh").glob(".*"))  # no partial file left behind
+    assert _jmh_processes_of(run_dir) == []  # the JMH JVMs were stopped too
+
+
+def test_resume_refuses_new_settings(ab_env, run_cli, tmp_path) -> None:
+    res = run_cli("ab", "--resume", tmp_path, "--rounds", "5")
+    assert res.code == 2 and "--rounds" in res.err
+
+
+def test_failing_build_on_one_side_exits_3_naming_side_and_log(ab_env, run_cli, tmp_path):
+    run_dir = tmp_path / "run"
+    res = run_cli("ab", "--repo", ab_env.repo, "--base", "baseline", "--head", "broken",
+                  "--rounds", "1", "--jmh-args", TINY, "--out", run_dir)  # fmt: skip
+    assert res.code == 3, res.err
+    line = [ln for ln in res.err.splitlines() if ln.startswith("perfproof: error:")]
+    assert len(line) == 1
+    assert "head side" in line[0] and "build head" in line[0]
+    log = run_dir / "logs" / "build-head.log"
+    assert str(log) in line[0]
+    assert "COMPILATION ERROR" in log.read_text() or "ERROR" in log.read_text()
+    m = manifest(run_dir)
+    assert m["status"] == "failed" and "build" in m["error"]
+    assert all(s["status"] == "pending" for s in m["steps"])
+
+
+def test_benchmark_that_throws_exits_3_and_keeps_finished_steps(ab_env, run_cli, tmp_path):
+    run_dir = tmp_path / "run"
+    res = run_cli("ab", "--repo", ab_env.repo, "--base", "baseline", "--head", "throws",
+                  "--bench", "EventBusBench", "--rounds", "1", "--jmh-args", TINY,
+                  "--out", run_dir)  # fmt: skip
+    assert res.code == 3, res.err
+    line = next(ln for ln in res.err.splitlines() if ln.startswith("perfproof: error:"))
+    assert "01-head" in line and "head side" in line
+    assert "boom from the benchmark" in line
+    assert str(run_dir / "logs" / "01-head.jmh.log") in line
+    m = manifest(run_dir)
+    steps = {s["id"]: s for s in m["steps"]}
+    assert steps["01-base"]["status"] == "done" and (run_dir / "jmh" / "01-base.json").is_file()
+    assert steps["01-head"]["status"] == "failed" and steps["01-head"]["exit_code"] != 0
+    assert not (run_dir / "jmh" / "01-head.json").exists()
+
+
+def test_bench_matching_nothing_is_bad_input_naming_the_side(ab_env, run_cli, tmp_path):
+    res = run_cli("ab", "--repo", ab_env.repo, "--base", "baseline", "--head", "feature",
+                  "--bench", "NoSuchBench", "--out", tmp_path / "run")  # fmt: skip
+    assert res.code == 2, res.err
+    assert "NoSuchBench" in res.err and "base side" in res.err and "list-base.log" in res.err
+
+
+def test_overlay_measures_the_heads_new_benchmark_on_the_baseline(ab_env, run_cli, tmp_path):
+    path = "src/main/java/perfdemo/bench/GuardBench.java"
+    run_dir = tmp_path / "run"
+    res = run_cli("ab", "--repo", ab_env.repo, "--base", "baseline", "--head", "guard",
+                  "--overlay", path, "--bench", "GuardBench", "--rounds", "1",
+                  "--jmh-args", TINY, "--out", run_dir, "--format", "json")  # fmt: skip
+    assert res.code == 0, res.err
+    m = manifest(run_dir)
+    assert m["overlay"] == {"paths": [path], "from": "head", "onto": "base", "files": [path]}
+    base_build = next(b for b in m["builds"] if b["side"] == "base")
+    assert base_build["overlaid"] == [path]
+    doc = json.loads(res.out)
+    assert {c["benchmark"] for c in doc["comparisons"]} == {"perfdemo.bench.GuardBench.publishOnce"}
+
+
+HOLDER = """
+import fcntl, sys, time
+fh = open("/tmp/jmh.lock", "a+")
+fcntl.lockf(fh, fcntl.LOCK_EX)
+print("locked", flush=True)
+time.sleep(float(sys.argv[1]))
+"""
+
+
+def _hold_jmh_lock(seconds: float) -> subprocess.Popen:
+    holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(seconds)],
+                              stdout=subprocess.PIPE, text=True)  # fmt: skip
+    assert holder.stdout is not None and holder.stdout.readline().strip() == "locked"
+    return holder
+
+
+def _ab_while_lock_held(ab_env, run_cli, out: Path, hold_s: float, timeout_s: str):
+    holder = _hold_jmh_lock(hold_s)
+    try:
+        return run_cli("ab", "--repo", ab_env.repo, "--base", "baseline", "--head", "feature",
+                       "--bench", "EventBusBench", "--rounds", "1", "--jmh-args", TINY,
+                       "--lock-timeout", timeout_s, "--out", out)  # fmt: skip
+    finally:
+        holder.kill()
+        holder.wait()
+
+
+def test_jmh_lock_held_elsewhere_times_out_without_forcing(ab_env, run_cli, tmp_path):
+    res = _ab_while_lock_held(ab_env, run_cli, tmp_path / "run", 60, "2")
+    assert res.code == 3, res.err
+    assert "waiting up to 2s" in res.err
+    assert "still holds /tmp/jmh.lock" in res.err and "--lock-timeout" in res.err
+    assert not list((tmp_path / "run" / "jmh").glob("[0-9]*.json"))
+
+
+def test_jmh_lock_released_in_time_lets_the_run_go_on(ab_env, run_cli, tmp_path):
+    res = _ab_while_lock_held(ab_env, run_cli, tmp_path / "run", 3, "120")
+    assert res.code == 0, res.err
+    assert "is held" in res.err and "waiting up to 120s" in res.err
+    first = manifest(tmp_path / "run")["steps"][0]
+    assert first["lock_wait_s"] > 0.5
+
+
+def test_fail_on_regression_gates_with_exit_1(ab_env, run_cli, tmp_path):
+    """Swapping the refs turns the feature's allocation savings into a regression."""
+    res = run_cli("ab", "--repo", ab_env.repo, "--base", "feature", "--head", "baseline",
+                  "--bench", "EventBusBench", "--rounds", "1", "--jmh-args", TINY,
+                  "--order", "random", "--seed", "5", "--fail-on-regression",
+                  "--out", tmp_path / "run")  # fmt: skip
+    assert res.code == 1, res.err
+    assert "regression: perfdemo.bench.EventBusBench.publishNoListeners" in res.err
+    m = manifest(tmp_path / "run")
+    assert m["status"] == "done" and m["plan"]["order"] == "random" and m["plan"]["seed"] == 5
+
+
+def test_thin_jar_with_maven_classpath_runs_on_the_classpath(ab_env, run_cli, tmp_path):
+    """No shade plugin: the benchmark jar runs with the classpath Maven resolved."""
+    res = run_cli("ab", "--repo", ab_env.repo, "--base", "thin", "--head", "thin",
+                  "--bench", "EventBusBench", "--rounds", "1", "--jmh-args", TINY,
+                  "--out", tmp_path / "run", "--format", "json")  # fmt: skip
+    assert res.code == 0, res.err
+    m = manifest(tmp_path / "run")
+    assert {b["layout"] for b in m["builds"]} == {"classpath"}
+    argv = m["steps"][0]["argv"]
+    assert argv[1] == "-cp" and "org.openjdk.jmh.Main" in argv
+    assert any("jmh-core-1.37.jar" in part for part in argv[2].split(":"))
+    assert len(json.loads(res.out)["comparisons"]) == 2

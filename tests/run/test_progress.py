@@ -1,0 +1,105 @@
+"""Time estimates from JMH settings, the benchmark count from JMH's list, and the ETA."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from perfproof.run.progress import (
+    FORK_OVERHEAD_S,
+    HOST_OVERHEAD_S,
+    JmhSettings,
+    PlainReporter,
+    StepTracker,
+    count_benchmarks,
+    estimate_step_seconds,
+    eta_seconds,
+    format_duration,
+    list_benchmarks,
+    parse_settings,
+    parse_time,
+)
+
+LIST_OUTPUT = """Benchmarks: \n\
+fx.Codes.loopEmpty
+  param "n" = {16, 128}
+fx.Codes.sum
+  param "n" = {16, 128}
+  param "kind" = {a, b, c}
+fx.Thr.concat
+"""
+
+
+@pytest.mark.parametrize(
+    ("text", "seconds"),
+    [("1s", 1.0), ("500ms", 0.5), ("2", 2.0), ("1m", 60.0), ("250 us", 0.00025), ("1.5s", 1.5)],
+)
+def test_parse_time(text: str, seconds: float) -> None:
+    assert parse_time(text) == pytest.approx(seconds)
+
+
+def test_parse_time_rejects_garbage() -> None:
+    with pytest.raises(ValueError):
+        parse_time("soon")
+
+
+def test_settings_from_options_last_value_wins_and_unknowns_fall_back() -> None:
+    s = parse_settings(["-f", "1", "-wi", "3", "-w", "1s", "-i", "5", "-r", "500ms", "-f", "2"])
+    assert s == JmhSettings(forks=2, warmup_iterations=3, warmup_s=1.0, iterations=5,
+                            measurement_s=0.5)  # fmt: skip
+    assert parse_settings(["-w", "bogus"]).warmup_s == JmhSettings().warmup_s
+
+
+def test_benchmark_count_multiplies_param_values_and_applies_overrides() -> None:
+    assert list_benchmarks(LIST_OUTPUT) == ["fx.Codes.loopEmpty", "fx.Codes.sum", "fx.Thr.concat"]
+    assert count_benchmarks(LIST_OUTPUT) == 2 + 2 * 3 + 1
+    assert count_benchmarks(LIST_OUTPUT, ["-p", "n=16"]) == 1 + 1 * 3 + 1
+    assert count_benchmarks("Benchmarks: \n") == 0
+
+
+def test_step_estimate_from_settings() -> None:
+    s = JmhSettings(forks=2, warmup_iterations=3, warmup_s=1.0, iterations=5, measurement_s=1.0)
+    expected = HOST_OVERHEAD_S + 4 * 2 * (3 + 5 + FORK_OVERHEAD_S)
+    assert estimate_step_seconds(s, 4) == pytest.approx(expected)
+
+
+def test_tracker_counts_iterations_from_jmh_output() -> None:
+    s = JmhSettings(forks=1, warmup_iterations=2, warmup_s=1.0, iterations=2, measurement_s=2.0)
+    t = StepTracker(s, estimate_step_seconds(s, 1))
+    for line in ["# Fork: 1 of 1", "# Warmup Iteration   1: 10 ns/op",
+                 "# Warmup Iteration   2: 9 ns/op", "Iteration   1: 8 ns/op"]:  # fmt: skip
+        t.feed(line)
+    assert t.done_s == pytest.approx(FORK_OVERHEAD_S + 2 * 1.0 + 2.0)
+    for _ in range(50):
+        t.feed("Iteration   2: 8 ns/op")
+    assert t.done_s == pytest.approx(t.estimate_s)  # never beyond the estimate
+
+
+def test_eta_scales_by_observed_speed_within_bounds() -> None:
+    assert eta_seconds(100.0, 0.0, 0.0) == 100.0
+    assert eta_seconds(100.0, 50.0, 75.0) == pytest.approx(150.0)
+    assert eta_seconds(100.0, 10.0, 1000.0) == pytest.approx(300.0)  # clamped at 3×
+    assert eta_seconds(100.0, 10.0, 1.0) == pytest.approx(50.0)  # clamped at 0.5×
+
+
+def test_format_duration() -> None:
+    assert format_duration(9.6) == "10s"
+    assert format_duration(125) == "2m05s"
+    assert format_duration(3 * 3600 + 120) == "3h02m"
+
+
+def test_plain_reporter_prints_a_line_per_step_with_eta() -> None:
+    out = io.StringIO()
+    r = PlainReporter(out)
+    s = JmhSettings(forks=1, warmup_iterations=1, warmup_s=1.0, iterations=1, measurement_s=1.0)
+    r.start_run(20.0, 2)
+    r.start_step("round 1 base (01-base)", 10.0, s)
+    r.line("Iteration   1: 5 ns/op")
+    r.end_step("round 1 base (01-base)", "done", 20.0)
+    r.start_step("round 1 head (01-head)", 10.0, s)
+    text = out.getvalue()
+    assert "2 JMH steps, about 20s" in text
+    assert "[1/2] round 1 base (01-base): done in 20.0s" in text
+    # the first step took twice its estimate, so the remaining 10 s are predicted as 20 s
+    assert "[2/2] round 1 head (01-head) (about 10s, ETA 20s)" in text

@@ -1,0 +1,91 @@
+"""What counts as a finished JMH step: exit code, <failure>, missing results, the JDK used."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from perfproof.errors import ExternalError
+from perfproof.process import ProcessResult
+from perfproof.run.scheduler import check_step_output, publish_result
+
+HOME = "/usr/lib/jvm/java-17"
+
+
+def result(code: int = 0, output: str = "# Run complete.\n") -> ProcessResult:
+    return ProcessResult(("java",), code, 1.0, output, None)
+
+
+def entry(name: str, jvm: str = f"{HOME}/bin/java") -> dict[str, object]:
+    return {"benchmark": name, "jvm": jvm, "mode": "avgt", "primaryMetric": {"score": 1.0}}
+
+
+def write(tmp_path: Path, entries: object) -> Path:
+    path = tmp_path / ".01-base.partial.json"
+    path.write_text(json.dumps(entries))
+    return path
+
+
+def test_good_step_is_accepted(tmp_path: Path) -> None:
+    partial = write(tmp_path, [entry("a.B.x"), entry("a.B.y")])
+    entries, failure = check_step_output(result(), partial, ["a.B.x", "a.B.y"], HOME)
+    assert failure is None and entries is not None and len(entries) == 2
+
+
+def test_nonzero_exit_names_the_exception_after_failure_marker(tmp_path: Path) -> None:
+    out = (
+        "# Benchmark: a.B.x\n<failure>\n\n"
+        "java.lang.IllegalStateException: boom\n\tat a.B.x(B.java:10)\n"
+    )
+    _, failure = check_step_output(result(1, out), tmp_path / "none.json", ["a.B.x"], HOME)
+    assert failure is not None
+    assert "exited with code 1" in failure.reason
+    assert "IllegalStateException: boom" in failure.reason
+
+
+def test_failure_marker_with_exit_zero_still_fails(tmp_path: Path) -> None:
+    partial = write(tmp_path, [entry("a.B.y")])
+    out = "<failure>\n\njava.lang.ArithmeticException: / by zero\n"
+    _, failure = check_step_output(result(0, out), partial, ["a.B.x", "a.B.y"], HOME)
+    assert failure is not None and "threw" in failure.reason and "by zero" in failure.reason
+
+
+def test_missing_expected_benchmark_fails(tmp_path: Path) -> None:
+    partial = write(tmp_path, [entry("a.B.y")])
+    _, failure = check_step_output(result(), partial, ["a.B.x", "a.B.y"], HOME)
+    assert failure is not None and "no result for a.B.x" in failure.reason
+
+
+def test_missing_or_empty_or_broken_file_fails(tmp_path: Path) -> None:
+    _, f1 = check_step_output(result(), tmp_path / "absent.json", [], HOME)
+    assert f1 is not None and "no readable result file" in f1.reason
+    _, f2 = check_step_output(result(), write(tmp_path, []), [], HOME)
+    assert f2 is not None and "no results" in f2.reason
+    broken = tmp_path / "broken.json"
+    broken.write_text("[{")
+    _, f3 = check_step_output(result(), broken, [], HOME)
+    assert f3 is not None
+
+
+def test_forks_on_another_jdk_fail(tmp_path: Path) -> None:
+    partial = write(tmp_path, [entry("a.B.x", jvm="/opt/jdk-21/bin/java")])
+    _, failure = check_step_output(result(), partial, ["a.B.x"], HOME)
+    assert failure is not None and "/opt/jdk-21/bin/java" in failure.reason
+    # a home that is only a prefix of another folder's name is not the same JDK
+    partial = write(tmp_path, [entry("a.B.x", jvm=f"{HOME}-other/bin/java")])
+    _, failure = check_step_output(result(), partial, ["a.B.x"], HOME)
+    assert failure is not None
+
+
+def test_publish_moves_the_file_and_never_overwrites(tmp_path: Path) -> None:
+    partial = write(tmp_path, [entry("a.B.x")])
+    final = tmp_path / "01-base.json"
+    publish_result(partial, final)
+    assert not partial.exists() and json.loads(final.read_text())[0]["benchmark"] == "a.B.x"
+    kept = final.read_bytes()
+    again = write(tmp_path, [entry("other")])
+    with pytest.raises(ExternalError, match="never rewritten"):
+        publish_result(again, final)
+    assert final.read_bytes() == kept
