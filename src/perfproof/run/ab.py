@@ -17,6 +17,7 @@ from perfproof import __version__
 from perfproof.compare import CompareOptions, CompareResult, compare_document, compare_sides
 from perfproof.errors import ExternalError, InputError, PerfproofError
 from perfproof.jmh.reader import read_results
+from perfproof.report import write_reports
 from perfproof.run import environment
 from perfproof.run.lock import DEFAULT_LOCK_TIMEOUT_S
 from perfproof.run.plan import (
@@ -30,7 +31,6 @@ from perfproof.run.plan import (
     jmh_options as merge_jmh_options,
 )
 from perfproof.run.progress import Reporter, parse_settings
-from perfproof.run.report_md import render_run_report
 from perfproof.run.scheduler import Scheduler, SideTarget
 from perfproof.run.sides import SideBuilder, list_side
 from perfproof.run.store import (
@@ -310,7 +310,7 @@ def _measure_and_compare(store: RunStore, opts: AbOptions, reporter: Reporter) -
     result = compare_run(store)
     document = {**compare_document(result), "run_dir": str(store.path)}
     store.write_results(document)
-    report = store.write_report(render_run_report(store.manifest, result))
+    report = write_reports(store.path)[0]
     _close(store, DONE)
     return AbOutcome(store.path, result, document, report)
 

@@ -34,7 +34,6 @@ from perfproof.storage import write_json_atomic, write_text_atomic
 SCHEMA = "perfproof.run/1"
 MANIFEST = "manifest.json"
 RESULTS = "results.json"
-REPORT_MD = "report.md"
 
 PENDING = "pending"
 RUNNING = "running"
@@ -228,6 +227,3 @@ class RunStore:
 
     def write_results(self, doc: dict[str, Any]) -> Path:
         return write_json_atomic(self.path / RESULTS, doc)
-
-    def write_report(self, text: str) -> Path:
-        return write_text_atomic(self.path / REPORT_MD, text)
