@@ -30,3 +30,15 @@ def test_missing_refs_and_bad_flags(ab_env, run_cli, tmp_path: Path) -> None:
 def test_resume_of_a_folder_that_is_not_a_run(run_cli, tmp_path: Path) -> None:
     res = run_cli("ab", "--resume", tmp_path)
     assert res.code == 2 and "manifest.json" in res.err
+
+
+def test_jfr_with_a_run_folder_jmh_would_split_is_exit_2_before_any_work(
+    ab_env, run_cli, tmp_path: Path
+) -> None:
+    out = tmp_path / "my runs"
+    res = run_cli("ab", "--repo", ab_env.repo, "--base", "baseline", "--head", "feature",
+                  "--jfr", "--out", out)  # fmt: skip
+    assert res.code == 2 and res.err.count("\n") == 1 and "--jfr" in res.err
+    assert not out.exists()
+    res = run_cli("ab", "--resume", tmp_path, "--jfr")
+    assert res.code == 2 and "drop --jfr" in res.err

@@ -7,6 +7,7 @@ import pytest
 from perfproof.errors import InputError
 from perfproof.run.plan import (
     Plan,
+    append_jvm_args,
     jmh_options,
     list_argv,
     make_plan,
@@ -103,3 +104,12 @@ def test_step_argv_puts_regexes_before_options_and_owns_the_result_file() -> Non
         "java", "-jar", "b.jar", "Foo.*", "Bar", "-f", "1", "-rf", "json", "-rff", "/r/1-a.json",
     ]  # fmt: skip
     assert list_argv(["java", "-jar", "b.jar"], ("Foo",)) == ["java", "-jar", "b.jar", "Foo", "-lp"]
+
+
+def test_jvm_args_join_a_single_user_jvm_args_append_instead_of_repeating_it() -> None:
+    # JMH splits -jvmArgsAppend at spaces only when given once
+    assert append_jvm_args(("-f", "1"), "-XX:X=1") == ("-f", "1", "-jvmArgsAppend", "-XX:X=1")
+    one = append_jvm_args(("-jvmArgsAppend", "-Xmx1g -Da=1", "-f", "2"), "-XX:X=1")
+    assert one == ("-jvmArgsAppend", "-Xmx1g -Da=1 -XX:X=1", "-f", "2")
+    two = append_jvm_args(("-jvmArgsAppend", "-Xmx1g", "-jvmArgsAppend", "-Da=1"), "-XX:X=1 -Db")
+    assert two[4:] == ("-jvmArgsAppend", "-XX:X=1", "-jvmArgsAppend", "-Db")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 
@@ -9,7 +10,10 @@ import pytest
 
 from perfproof.errors import ExternalError
 from perfproof.process import ProcessResult
-from perfproof.run.scheduler import check_step_output, publish_result
+from perfproof.run.plan import Plan, jmh_options, make_plan, step_argv
+from perfproof.run.progress import PlainReporter, parse_settings
+from perfproof.run.scheduler import Scheduler, SideTarget, check_step_output, publish_result
+from perfproof.run.store import RunStore
 
 HOME = "/usr/lib/jvm/java-17"
 
@@ -89,3 +93,46 @@ def test_publish_moves_the_file_and_never_overwrites(tmp_path: Path) -> None:
     with pytest.raises(ExternalError, match="never rewritten"):
         publish_result(again, final)
     assert final.read_bytes() == kept
+
+
+def jfr_scheduler(tmp_path: Path, user_args: list[str]) -> tuple[Scheduler, Plan]:
+    store = RunStore.create(tmp_path / "run", {"id": "run"})
+    plan = make_plan(2, "abba", None, ("Foo",), jmh_options(user_args))
+    store.init_steps(plan)
+    target = SideTarget("base", lambda step: ["java", "-jar", "b.jar"], ["a.Foo.x"])
+    sched = Scheduler(
+        store,
+        {"base": target, "head": target},
+        PlainReporter(io.StringIO()),
+        settings=parse_settings(plan.jmh_options),
+        lock_timeout_s=0,
+        java_home=None,
+        lock_path=tmp_path / "jmh.lock",
+        jfr_dir=store.jfr_dir(),
+    )
+    return sched, plan
+
+
+def test_step_with_jfr_records_every_fork_into_its_own_emptied_folder(tmp_path: Path) -> None:
+    sched, plan = jfr_scheduler(tmp_path, ["-f", "2", "-jvmArgsAppend", "-Xmx1g -Da=b"])
+    step = plan.steps[3]  # round 2, base
+    folder = tmp_path / "run" / "jfr" / "r2-base"
+    folder.mkdir(parents=True)
+    (folder / "hotspot-pid-9-id-1-dead.jfr").write_bytes(b"FLR\0 from a killed attempt")
+    argv = step_argv(["java", "-jar", "b.jar"], plan.benchmarks, sched.step_options(step, plan),
+                     "/run/jmh/.02-base.partial.json")  # fmt: skip
+    assert argv == [
+        "java", "-jar", "b.jar", "Foo", "-wi", "3", "-w", "1s", "-i", "5", "-r", "1s",
+        "-foe", "true", "-f", "2", "-jvmArgsAppend",
+        f"-Xmx1g -Da=b -XX:StartFlightRecording=filename={folder}/,settings=profile,"
+        "dumponexit=true",
+        "-prof", "gc", "-rf", "json", "-rff", "/run/jmh/.02-base.partial.json",
+    ]  # fmt: skip
+    assert folder.is_dir() and not list(folder.iterdir())  # the dead attempt's file is gone
+    assert not (tmp_path / "run" / "jfr" / "r1-base").exists()  # other steps left alone
+
+
+def test_step_without_jfr_keeps_the_plans_options(tmp_path: Path) -> None:
+    sched, plan = jfr_scheduler(tmp_path, [])
+    sched.jfr_dir = None
+    assert sched.step_options(plan.steps[0], plan) == plan.jmh_options

@@ -26,6 +26,7 @@ name; everything else is passed to JMH unchanged.
 \b
 Run folder (default <repo>/.perfproof/runs/<id>/, or --out):
   manifest.json  jmh/<round>-<side>.json  logs/  results.json  report.md
+  jfr/r<round>-<side>/fork-N.jfr  (with --jfr)
 
 Examples:
 
@@ -35,6 +36,7 @@ Examples:
   perfproof ab --base main --head feature --overlay src/jmh/java/org/acme/NewBench.java
   perfproof ab --base main --head HEAD --module benchmarks --format md > perf.md
   perfproof ab --base main --head HEAD --build-cmd "make bench" --jar "out/*-jmh.jar"
+  perfproof ab --base main --head HEAD --bench ErrorReporterBench --jfr
   perfproof ab --resume .perfproof/runs/20260101-120000-ab12
 
 Exit codes: 0 done; 1 --fail-on-regression saw a regression; 2 bad input (unknown ref, bad
@@ -59,6 +61,7 @@ RUN_FLAGS = (
     "java",
     "fresh_builds",
     "out",
+    "jfr",
 )
 
 
@@ -131,6 +134,14 @@ RUN_FLAGS = (
     help="Rebuild every side before every round instead of using cached builds.",
 )
 @click.option("--out", metavar="DIR", help="Run folder (default <repo>/.perfproof/runs/<id>).")
+@click.option(
+    "--jfr",
+    is_flag=True,
+    help="Record every fork of every step with JFR (settings=profile), one file per fork: "
+    "RUN_DIR/jfr/r<round>-<side>/fork-N.jfr. Read them with "
+    "`perfproof profile RUN_DIR/jfr/r1-head` or `perfproof profile diff "
+    "--before RUN_DIR/jfr/r*-base --after RUN_DIR/jfr/r*-head`.",
+)
 @format_option()
 @click.option("--fail-on-regression", is_flag=True, help="Exit 1 if any comparison regressed.")
 @click.option(
@@ -168,6 +179,7 @@ def command(
     java: str | None,
     fresh_builds: bool,
     out: str | None,
+    jfr: bool,
     fmt: str,
     fail_on_regression: bool,
     lock_timeout: float,
@@ -213,6 +225,7 @@ def command(
                 fresh_builds=fresh_builds,
                 out=out,
                 lock_timeout=lock_timeout,
+                jfr=jfr,
             )
             outcome = start_ab(opts, reporter)
     finally:
@@ -231,6 +244,8 @@ def render_outcome(outcome: AbOutcome, fmt: str) -> None:
     if fmt == "json":
         emit_json(outcome.document)
         click.echo(f"run folder: {outcome.run_dir}", err=True)
+        for line in profile_hints(outcome.jfr_dir):
+            click.echo(line, err=True)
         return
     if fmt == "md":
         click.echo(markdown(outcome.result), nl=False)
@@ -238,3 +253,16 @@ def render_outcome(outcome: AbOutcome, fmt: str) -> None:
         print_table(outcome.result)
     click.echo(f"\nrun folder: {outcome.run_dir}")
     click.echo(f"report: {outcome.report_path}")
+    for line in profile_hints(outcome.jfr_dir):
+        click.echo(line)
+
+
+def profile_hints(jfr_dir: Path | None) -> list[str]:
+    """How to read a ``--jfr`` run's recordings: a census of one step, a diff of the sides."""
+    if jfr_dir is None:
+        return []
+    return [
+        f"recordings: {jfr_dir}/r<round>-<side>/fork-N.jfr (one per fork)",
+        f"  perfproof profile {jfr_dir / 'r1-head'}",
+        f"  perfproof profile diff --before {jfr_dir}/r*-base --after {jfr_dir}/r*-head",
+    ]

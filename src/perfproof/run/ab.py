@@ -9,6 +9,7 @@ options and the plan back from the manifest and runs only what is missing.
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -71,6 +72,7 @@ class AbOptions:
     out: str | None = None
     lock_timeout: float = DEFAULT_LOCK_TIMEOUT_S
     cache_dir: str | None = None
+    jfr: bool = False
 
     def to_json(self) -> dict[str, Any]:
         doc = asdict(self)
@@ -120,6 +122,8 @@ class AbOptions:
             argv += ["--overlay", path]
         if self.fresh_builds:
             argv.append("--fresh-builds")
+        if self.jfr:
+            argv.append("--jfr")
         return argv
 
 
@@ -132,6 +136,8 @@ class AbOutcome:
     document: dict[str, Any]
     report_path: Path
     notes: list[str] = field(default_factory=list)
+    jfr_dir: Path | None = None
+    """With ``--jfr``: the folder holding ``r<round>-<side>/fork-N.jfr``."""
 
 
 def split_build_cmd(text: str | None) -> list[str] | None:
@@ -164,6 +170,9 @@ def start_ab(opts: AbOptions, reporter: Reporter) -> AbOutcome:
     shas = {"base": resolve_ref(repo, opts.base), "head": resolve_ref(repo, opts.head)}
     jdk = java_info(opts.java)
     run_dir = Path(opts.out).resolve() if opts.out else default_runs_dir(repo) / new_run_id()
+    if opts.jfr and re.search(r"[\s,=]", str(run_dir)):
+        # the folder goes into a JVM option that JMH splits at spaces and JFR at ',' and '='
+        raise InputError(f"--jfr: run folder {run_dir} may not contain spaces, ',' or '='")
     plan = make_plan(opts.rounds, opts.order, opts.seed, opts.bench, jmh_opts)
     opts.seed = plan.seed
     store = RunStore.create(
@@ -304,6 +313,7 @@ def _measure_and_compare(store: RunStore, opts: AbOptions, reporter: Reporter) -
         settings=parse_settings(plan.jmh_options),
         lock_timeout_s=opts.lock_timeout,
         java_home=jdk.home,
+        jfr_dir=store.jfr_dir() if opts.jfr else None,
     )
     if pending:
         scheduler.run_pending()
@@ -312,7 +322,9 @@ def _measure_and_compare(store: RunStore, opts: AbOptions, reporter: Reporter) -
     store.write_results(document)
     report = write_reports(store.path)[0]
     _close(store, DONE)
-    return AbOutcome(store.path, result, document, report)
+    return AbOutcome(
+        store.path, result, document, report, jfr_dir=store.jfr_dir() if opts.jfr else None
+    )
 
 
 def compare_run(store: RunStore, options: CompareOptions | None = None) -> CompareResult:

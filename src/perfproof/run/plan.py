@@ -175,6 +175,23 @@ def step_argv(
     return [*launcher, *benchmarks, *options, "-rf", "json", "-rff", result_file]
 
 
+def append_jvm_args(options: tuple[str, ...], value: str) -> tuple[str, ...]:
+    """``options`` with ``value`` (JVM options, space-separated) added to the forks' command line.
+
+    JMH splits ``-jvmArgsAppend`` at spaces only when the option is given once; given twice,
+    each value is passed as one argument, so ``"-Xmx1g -Dx=1"`` would reach the JVM as a single
+    bad option. A user's single ``-jvmArgsAppend`` is therefore extended rather than repeated.
+    """
+    flag = "-jvmArgsAppend"
+    at = [i for i, token in enumerate(options[:-1]) if token == flag]
+    if len(at) == 1:
+        i = at[0] + 1
+        return (*options[:i], f"{options[i]} {value}", *options[i + 1 :])
+    if not at:
+        return (*options, flag, value)
+    return (*options, *(t for v in value.split() for t in (flag, v)))
+
+
 def list_argv(launcher: list[str], benchmarks: tuple[str, ...]) -> list[str]:
     """``-lp``: the benchmarks the regexes select, with their declared @Param values."""
     return [*launcher, *benchmarks, "-lp"]

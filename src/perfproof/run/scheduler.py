@@ -5,6 +5,11 @@ most the step in progress. JMH writes to a hidden partial file; only after JMH e
 printed no ``<failure>``, produced every expected benchmark and ran on the expected JDK is the
 file renamed to ``jmh/<round>-<side>.json``, so a file in that place is always complete and is
 never written again.
+
+With ``jfr_dir`` every fork of a step records itself into ``jfr_dir/r<round>-<side>/``; the
+recordings are named ``fork-N.jfr`` before the result file is moved into place, and a step that
+is run again starts from an empty folder, so a finished step's recordings all come from the
+attempt whose numbers were kept.
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import shutil
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -20,8 +26,9 @@ from typing import Any
 
 from perfproof.errors import ExternalError
 from perfproof.process import ProcessResult, command_line, run
+from perfproof.profile.record import jmh_jfr_args, name_fork_recordings, step_folder
 from perfproof.run import lock
-from perfproof.run.plan import Plan, Step, step_argv
+from perfproof.run.plan import Plan, Step, append_jvm_args, step_argv
 from perfproof.run.progress import JmhSettings, Reporter, estimate_step_seconds
 from perfproof.run.store import DONE, FAILED, INTERRUPTED, RUNNING, RunStore, now_iso
 
@@ -139,6 +146,7 @@ class Scheduler:
         lock_timeout_s: float,
         java_home: str | None,
         lock_path: Path = lock.DEFAULT_LOCK_PATH,
+        jfr_dir: Path | None = None,
     ) -> None:
         self.store = store
         self.targets = targets
@@ -147,6 +155,7 @@ class Scheduler:
         self.lock_timeout_s = lock_timeout_s
         self.java_home = java_home
         self.lock_path = lock_path
+        self.jfr_dir = jfr_dir
 
     def estimate(self, step: Step) -> float:
         return estimate_step_seconds(self.settings, self.targets[step.side].benchmark_count)
@@ -167,7 +176,7 @@ class Scheduler:
             partial.unlink()
         label = f"round {step.round} {step.side} ({step.id})"
         launcher = target.launcher(step)
-        argv = step_argv(launcher, plan.benchmarks, plan.jmh_options, str(partial))
+        argv = step_argv(launcher, plan.benchmarks, self.step_options(step, plan), str(partial))
         self.store.update_step(
             step,
             status=RUNNING,
@@ -196,6 +205,9 @@ class Scheduler:
                 f"{failure.reason}",
                 log_path,
             )
+        if self.jfr_dir is not None:
+            recordings = name_fork_recordings(self.jfr_dir, step.round, step.side)
+            self.store.update_step(step, recordings=[self.store.rel(p) for p in recordings])
         publish_result(partial, self.store.result_path(step))
         self._finish(
             step,
@@ -207,6 +219,20 @@ class Scheduler:
             entries=len(entries or []),
         )
         self.reporter.end_step(label, DONE, time.monotonic() - started)
+
+    def step_options(self, step: Step, plan: Plan) -> tuple[str, ...]:
+        """The plan's JMH options, plus the JFR option when forks are recorded.
+
+        Recording: the step's folder is emptied first, since anything in it comes from an
+        attempt that did not finish (a fork's recording dumped on Ctrl-C, say).
+        """
+        if self.jfr_dir is None:
+            return plan.jmh_options
+        folder = step_folder(self.jfr_dir, step.round, step.side)
+        if folder.is_dir():
+            shutil.rmtree(folder)
+        value = jmh_jfr_args(self.jfr_dir, step.round, step.side)[-1]
+        return append_jvm_args(plan.jmh_options, value)
 
     def _finish(
         self, step: Step, status: str, started: float, exit_code: int | None, **extra: Any

@@ -5,6 +5,7 @@ Layout (``.perfproof/runs/<id>/``)::
     manifest.json              schema, repo, refs→SHAs, options, plan, environment, builds, steps
     jmh/<round>-<side>.json    raw JMH output of one step, moved into place once, never rewritten
     logs/                      build-<side>[-rNN].log, <round>-<side>.jmh.log, list-<side>.log
+    jfr/r<round>-<side>/       with --jfr: fork-N.jfr, one JFR recording per fork of the step
     results.json               the comparison (perfproof.compare/1 document plus run_dir)
     report.md                  a Markdown summary
 
@@ -126,6 +127,10 @@ class RunStore:
 
     def step_log(self, step: Step) -> Path:
         return self.path / "logs" / f"{step.id}.jmh.log"
+
+    def jfr_dir(self) -> Path:
+        """With ``--jfr``: ``r<round>-<side>/fork-N.jfr`` under it (listed in each step entry)."""
+        return self.path / "jfr"
 
     def build_log(self, side: str, round_no: int | None = None) -> Path:
         suffix = f"-r{round_no:02d}" if round_no is not None else ""
