@@ -103,7 +103,11 @@ def test_ab_end_to_end_leaves_the_user_tree_alone(ab_env, run_cli) -> None:
     assert {b["side"] for b in m["builds"]} == {"base", "head"}
     results = json.loads((run_dir / "results.json").read_text())
     assert results == doc
-    assert "ErrorReporterBench" in (run_dir / "report.md").read_text()
+    report_md = (run_dir / "report.md").read_text()
+    assert "ErrorReporterBench" in report_md
+    # the report is written after the load is measured, so it shows both readings
+    assert "n/a after" not in report_md and " after (1 / 5 / 15 min)" in report_md
+    assert (run_dir / "report.html").read_text().lstrip().lower().startswith("<!doctype html")
     assert not list((run_dir / "jmh").glob(".*partial*"))
 
     # the second run on the same commits takes both builds from the cache
