@@ -119,7 +119,7 @@ def extract(spec: MetricSpec, stdout: str, stderr: str = "") -> float:
         m = spec.pattern.search(text)
         if m is not None:
             return _number(spec, m.group(1))
-    raise MetricNotFound(f"regex {spec.source!r} for metric {spec.name} matched nothing")
+    raise MetricNotFound(f"regex '{spec.source}' for metric {spec.name} matched nothing")
 
 
 def _from_json(spec: MetricSpec, stdout: str) -> float:
