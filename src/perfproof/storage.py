@@ -13,8 +13,11 @@ from typing import Any
 def write_bytes_atomic(path: str | os.PathLike[str], data: bytes) -> Path:
     """Write ``data`` to ``path`` via a temp file in the same folder and a rename."""
     target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    except OSError as exc:  # name the file the user asked for, not our temp file
+        raise OSError(exc.errno, f"cannot write: {exc.strerror}", str(target)) from exc
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)

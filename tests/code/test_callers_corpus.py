@@ -125,6 +125,8 @@ def test_table_and_markdown(run_cli, corpus):
     assert "library primitive: yes" in table.out
     assert "core/src/main/java/org/acme/server/Pipeline.java:19" in table.out
     assert "CodecTest" not in table.out
+    # the sites left out are counted, so "0 production call sites" never reads as "unused"
+    assert "not listed: 1 test and 1 benchmark call sites (--all lists them)" in table.out
     full = run_cli("callers", "Codec.encode", "--repo", corpus, "--all")
     assert "test: 1, benchmark: 1" in full.out and "CodecTest" in full.out
     md = run_cli("callers", "Codec.encode", "--repo", corpus, "--format", "md")

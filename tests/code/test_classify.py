@@ -29,6 +29,9 @@ from perfproof.code.index import index_file
         ("core/src/integrationTest/java/a/X.java", "test"),
         ("tests/src/main/java/a/X.java", "test"),  # a test module
         ("benchmarks/jmh/a/X.java", "benchmark"),  # no standard layout: every folder counts
+        ("acme-benchmarks/src/main/java/a/QueueFactory.java", "benchmark"),  # prefixed module
+        ("acme-jmh/src/main/java/a/X.java", "benchmark"),
+        ("acme-benchmarks-api/src/main/java/a/X.java", None),  # only a trailing -benchmarks
     ],
 )
 def test_by_path(path, scope):
@@ -40,6 +43,11 @@ def test_content_and_globs():
     assert classify(bench) == "benchmark"
     helper = index_file("src/main/java/a/H.java", b"import org.junit.Assert; class H {}")
     assert classify(helper) == "test"
+    stress = index_file(
+        "acme-stress/src/main/java/a/QStressTest.java",
+        b"import org.openjdk.jcstress.annotations.Actor; class QStressTest {}",
+    )
+    assert classify(stress) == "test"
     util = index_file("test-utils/src/test/java/a/U.java", b"class U {}")
     assert classify(util) == "test"
     assert classify(util, include=["test-utils/*"]) == "production"

@@ -118,14 +118,20 @@ class Use {
     int a(java.util.List<Box> boxes) { return boxes.size(); }
     int b(Box[] boxes) { return boxes.length + boxes[0].size(); }
     int c(Box box) { return box.size(); }
+    int d(Crate[] crates) { final Crate[] local = crates; return local[1].size(); }
 }
 """,
+            "src/main/java/p/Crate.java": (
+                "package p;\npublic class Crate { public int size() { return 1; } }\n"
+            ),
         }
     )
+    # an array element has the array's element type: Box[] holds Boxes, Crate[] does not
     assert _sites(run_cli, repo, "Box.size") == {
-        ("src/main/java/p/Use.java", 4, "likely"),
+        ("src/main/java/p/Use.java", 4, "exact"),
         ("src/main/java/p/Use.java", 5, "exact"),
     }
+    assert _sites(run_cli, repo, "Crate.size") == {("src/main/java/p/Use.java", 6, "exact")}
 
 
 def test_call_chains_are_typed_by_declared_return_types(run_cli, write_java):

@@ -123,3 +123,16 @@ def test_profile_from_other_code_warns(run_cli, corpus, tmp_path: Path):
     assert doc["findings"][0]["method"] == "Errors.forCode"  # callers still order equals
     table = run_cli("scan", "--repo", corpus, "--profile", profile)
     assert "warning: no finding's method appears in the profile" in table.out
+
+
+def test_one_finding_is_singular(run_cli, tmp_path: Path):
+    src = tmp_path / "core/src/main/java/a/Buffers.java"
+    src.parent.mkdir(parents=True)
+    src.write_text(
+        "package a;\nimport java.nio.ByteBuffer;\n"
+        "class Buffers { ByteBuffer get(int n) { return ByteBuffer.allocateDirect(n); } }\n"
+    )
+    table = run_cli("scan", "--repo", tmp_path, "--no-cache")
+    assert table.out.startswith("1 finding, ranked by production callers"), table.out
+    md = run_cli("scan", "--repo", tmp_path, "--no-cache", "--format", "md")
+    assert "### Hot-path patterns (1 finding, ranked by" in md.out

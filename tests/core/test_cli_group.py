@@ -18,3 +18,20 @@ def test_help_lists_examples_and_exit_codes(run_cli) -> None:
     assert res.code == 0
     assert "perfproof ab --base main --head my-branch" in res.out
     assert "Exit codes" in res.out
+
+
+def test_usage_errors_are_one_line_naming_the_flag(run_cli, fixtures_dir) -> None:
+    base = fixtures_dir / "jmh" / "jmh-1.37-allmodes-gc.json"
+    for args, named in (
+        (("compare", base, base, "--format", "xml"), "--format"),
+        (("compare", base), "HEAD"),
+        (("compare", base, base, "--bogus"), "--bogus"),
+        (("callers", "X.y", "--arity", "-1"), "--arity"),
+    ):
+        res = run_cli(*args)
+        assert res.code == 2, args
+        assert res.out == ""
+        lines = res.err.splitlines()
+        assert len(lines) == 1, res.err
+        assert lines[0].startswith("perfproof: error: ")
+        assert named in lines[0]

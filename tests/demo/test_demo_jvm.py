@@ -45,3 +45,17 @@ def test_demo_refuses_a_non_empty_out(run_cli, tmp_path: Path) -> None:
     res = run_cli("demo", "--out", tmp_path)
     assert res.code == 2 and "not empty" in res.err
     assert (tmp_path / "mine.txt").read_text() == "keep"
+
+
+def test_demo_format_json_is_one_document_on_stdout(tiny_demo, run_cli, tmp_path: Path) -> None:
+    out = tmp_path / "demo"
+    res = run_cli("demo", "--out", out, "--format", "json")
+    assert res.code == 0, res.err
+    doc = json.loads(res.out)
+    assert doc["schema"] == "perfproof.demo/1"
+    assert doc["project"] == str((out / "project").resolve())
+    assert list(doc["runs"]) == ["feature-vs-baseline", "aa-control"]
+    for name, run in doc["runs"].items():
+        assert run["schema"] == "perfproof.compare/1"
+        assert run["run_dir"] == str((out / "runs" / name).resolve())
+    assert "A/A control" not in res.out  # the tables are not printed with json

@@ -59,7 +59,8 @@ def test_ab_jfr_records_every_fork_and_redoes_a_steps_recordings(ab_env, run_cli
     census = run_cli(*printed(res.out, "perfproof profile " + str(run_dir)), "--format", "json")
     assert census.code == 0, census.err
     diff_args = shell_glob(printed(res.out, "perfproof profile diff"))
-    assert diff_args[:3] == ["profile", "diff", "--before"] and len(diff_args) == 6
+    assert diff_args[:3] == ["profile", "diff", "--before"] and len(diff_args) == 8
+    assert diff_args[-2:] == ["--focus", "perfdemo"]  # the benchmarks' package root
     diff = run_cli(*diff_args, "--format", "json")
     assert diff.code == 0, diff.err
     assert json.loads(diff.out)["schema"] == "perfproof.profile-diff/1"

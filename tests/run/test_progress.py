@@ -11,6 +11,7 @@ from perfproof.run.progress import (
     HOST_OVERHEAD_S,
     JmhSettings,
     PlainReporter,
+    RichReporter,
     StepTracker,
     count_benchmarks,
     estimate_step_seconds,
@@ -89,17 +90,41 @@ def test_format_duration() -> None:
     assert format_duration(3 * 3600 + 120) == "3h02m"
 
 
-def test_plain_reporter_prints_a_line_per_step_with_eta() -> None:
+def _two_steps(duration_s: float, waited_s: float = 0.0, line: str = "") -> str:
+    """Two 10 s steps; the first took ``duration_s``, ``waited_s`` of it for the JMH lock."""
     out = io.StringIO()
     r = PlainReporter(out)
     s = JmhSettings(forks=1, warmup_iterations=1, warmup_s=1.0, iterations=1, measurement_s=1.0)
     r.start_run(20.0, 2)
     r.start_step("round 1 base (01-base)", 10.0, s)
-    r.line("Iteration   1: 5 ns/op")
-    r.end_step("round 1 base (01-base)", "done", 20.0)
+    r.line(line)
+    r.end_step("round 1 base (01-base)", "done", duration_s, waited_s=waited_s)
     r.start_step("round 1 head (01-head)", 10.0, s)
-    text = out.getvalue()
+    return out.getvalue()
+
+
+def test_plain_reporter_prints_a_line_per_step_with_eta() -> None:
+    text = _two_steps(20.0, line="Iteration   1: 5 ns/op")
     assert "2 JMH steps, about 20s" in text
     assert "[1/2] round 1 base (01-base): done in 20.0s" in text
     # the first step took twice its estimate, so the remaining 10 s are predicted as 20 s
     assert "[2/2] round 1 head (01-head) (about 10s, ETA 20s)" in text
+
+
+def test_time_waiting_for_the_jmh_lock_does_not_stretch_the_eta() -> None:
+    # 70 s in all, 60 s of which another JMH held the lock: the benchmark itself took 10 s
+    text = _two_steps(70.0, waited_s=60.0)
+    waited = "[1/2] round 1 base (01-base): done in 10.0s (after waiting 60.0s for the JMH lock)"
+    assert waited in text
+    assert "[2/2] round 1 head (01-head) (about 10s, ETA 10s)" in text
+
+
+def test_live_bar_is_gone_once_the_run_stops(monkeypatch) -> None:
+    err = io.StringIO()
+    monkeypatch.setattr("sys.stderr", err)
+    r = RichReporter()
+    r.start_run(10.0, 2)
+    r.start_step("round 1 base (01-base)", 5.0, JmhSettings(1, 1, 1.0, 1, 1.0))
+    r.message("interrupted: finished steps are kept")
+    r.close()
+    assert err.getvalue() == "interrupted: finished steps are kept\n"

@@ -129,6 +129,8 @@ def test_failing_build_names_side_commit_and_log(sample_repo, uber_build, sessio
     msg = str(err.value)
     assert msg.startswith(f"maven build of head {sample_repo.broken[:12]} failed with exit code")
     assert msg.endswith(f"(log: {log})") and err.value.exit_code == 3
+    # the compiler's complaint, with the path inside the worktree, so the log need not be read
+    assert "failed with exit code 1: core/src/main/java/wsfx/core/Codes.java:[" in msg
     assert "COMPILATION ERROR" in log.read_text()
     entries = (session_cache / "builds").glob("*/artifact.json")
     assert all(sample_repo.broken not in e.read_text() for e in entries)

@@ -96,6 +96,11 @@ def main(argv: list[str] | None = None) -> int:
     except PerfproofError as exc:
         click.echo(f"perfproof: error: {exc}", err=True)
         return exc.exit_code
+    except OSError as exc:
+        # a path the user named (an --out, a folder) that cannot be read or written
+        where = f"{exc.filename}: " if exc.filename else ""
+        click.echo(f"perfproof: error: {where}{exc.strerror or exc}", err=True)
+        return EXIT_INPUT
     except click.exceptions.Abort:
         click.echo("perfproof: interrupted", err=True)
         return 130
@@ -105,7 +110,11 @@ def main(argv: list[str] | None = None) -> int:
     except click.exceptions.Exit as exc:
         return exc.exit_code
     except click.ClickException as exc:
-        exc.show()
+        # one line, like every other input error: agents and CI parse `perfproof: error:`
+        message = " ".join(exc.format_message().split())
+        if isinstance(exc, click.UsageError) and exc.ctx is not None:
+            message += f" (see {exc.ctx.command_path} --help)"
+        click.echo(f"perfproof: error: {message}", err=True)
         return EXIT_INPUT if exc.exit_code == 2 else exc.exit_code
     return 0
 

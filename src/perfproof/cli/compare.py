@@ -4,24 +4,9 @@ from __future__ import annotations
 
 import click
 
-from perfproof.cli.options import emit_json, format_option
+from perfproof.cli.options import emit_json, format_option, parse_fraction
 from perfproof.compare import DEFAULT_METRICS, CompareOptions, compare_document, compare_specs
 from perfproof.errors import GateFailed, InputError
-
-
-def _fraction(flag: str, text: str) -> float:
-    """``1%`` or ``0.01`` → 0.01; a bare number of 1 or more is ambiguous and refused."""
-    raw = text.strip()
-    try:
-        if raw.endswith("%"):
-            return float(raw[:-1]) / 100.0
-        value = float(raw)
-    except ValueError:
-        raise InputError(f"{flag} {text}: not a number (use e.g. 1% or 0.01)") from None
-    if value >= 1.0:
-        raise InputError(f"{flag} {text}: ambiguous, write {raw}% or {value / 100:g}")
-    return value
-
 
 EPILOG = """\b
 Examples:
@@ -76,12 +61,15 @@ def command(
     fail_on_regression: bool,
 ) -> None:
     """Compare two sets of JMH JSON results, benchstat-style, with fork-level statistics."""
-    conf = _fraction("--confidence", confidence)
+    conf = parse_fraction("--confidence", confidence)
     if not 0.0 < conf < 1.0:
         raise InputError(f"--confidence {confidence}: must be between 0 and 1")
+    theta = parse_fraction("--threshold", threshold)
+    if not 0.0 <= theta < 1.0:  # checked here to name the value as typed, before any reading
+        raise InputError(f"--threshold {threshold}: must be between 0 and 1 (0% to 100%)")
     options = CompareOptions(
         confidence=conf,
-        threshold=_fraction("--threshold", threshold),
+        threshold=theta,
         metrics=tuple(metrics) or DEFAULT_METRICS,
         holm=not no_holm,
     )

@@ -6,6 +6,8 @@ from pathlib import Path
 
 import click
 
+from perfproof.cli.options import emit_json, format_option
+
 EPILOG = """Writes a small Maven + JMH 1.37 project into a fresh git repository (commits
 `baseline`, `feature`, `docs-only`), then runs `perfproof ab` twice: baseline → feature, where
 both benchmarks get many times faster and stop allocating (expect `improved` for time and
@@ -16,6 +18,7 @@ no `regressed`). About 3-4 minutes on 2 cores, including the first Maven downloa
 Examples:
   perfproof demo
   perfproof demo --out ./perfproof-demo
+  perfproof demo --format json | jq '.runs[].comparisons[].verdict'
   perfproof report ./perfproof-demo/runs/feature-vs-baseline
 """
 
@@ -28,13 +31,18 @@ Examples:
     help="Keep everything in DIR: the project at DIR/project, runs under DIR/runs/ "
     "(default: a new temporary folder).",
 )
-def command(out: str | None) -> None:
+@format_option(("table", "json"))
+def command(out: str | None, fmt: str) -> None:
     """Run the whole A/B job on an embedded sample project, with an A/A control."""
     from perfproof.compare_render import print_table
     from perfproof.demo.run import RUNS, run_demo
     from perfproof.run.progress import make_reporter
 
     outcome = run_demo(Path(out) if out else None, make_reporter=make_reporter)
+    if fmt == "json":  # each run's perfproof.compare/1 document, as `ab --format json` prints
+        runs = {name: outcome.runs[name].document for name, _, _ in RUNS}
+        emit_json({"schema": "perfproof.demo/1", "project": str(outcome.repo.path), "runs": runs})
+        return
     titles = {
         "feature-vs-baseline": "baseline → feature (two hot paths optimised)",
         "aa-control": "feature → docs-only (A/A control: identical code)",

@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from perfproof.cli.options import emit_json, format_option
+from perfproof.cli.options import CONFIDENCE, THRESHOLD, emit_json, format_option
 from perfproof.errors import InputError, PerfproofError
 
 EPILOG = """Examples:
@@ -109,19 +109,18 @@ def _progress(i: int, total: int, step, duration: float, values: dict[str, float
 @click.option("--seed", default=1, show_default=True, type=int, help="Seed of --order random.")
 @click.option(
     "--confidence",
-    default=0.99,
+    default="0.99",
     show_default=True,
-    type=float,
-    help="Confidence level of every interval.",
+    type=CONFIDENCE,
+    help="Confidence level of every interval (0.99 or 99%).",
 )
 @click.option(
     "--threshold",
-    "threshold_pct",
-    default=1.0,
+    "threshold",
+    default="1%",
     show_default=True,
-    type=float,
-    metavar="PCT",
-    help="Practical threshold: smaller changes are 'negligible'/'same'.",
+    type=THRESHOLD,
+    help="Practical threshold: smaller changes are 'negligible'/'same' (1% or 0.01).",
 )
 @click.option(
     "--target-effect",
@@ -191,6 +190,7 @@ def command(ctx: click.Context, resume_dir: str | None, fmt: str, **kw: Any) -> 
         metrics = list(kw["metrics"]) or None
     else:
         fields = {FIELDS.get(k, k): v for k, v in kw.items()}
+        fields["threshold_pct"] = fields.pop("threshold") * 100.0
         fields["metrics"] = list(kw["metrics"])
         fields["higher_is_better"] = list(kw["higher_is_better"])
         run_dir, manifest = experiment.start(experiment.E2EOptions(**fields))
@@ -217,6 +217,6 @@ FIELDS = {"run_cmd": "run"}
 """click parameter → E2EOptions field, where the names differ."""
 
 FLAG_NAMES = {"run_cmd": "run", "base_ref": "base", "head_ref": "head",
-              "threshold_pct": "threshold", "target_pct": "target_effect",
+              "target_pct": "target_effect",
               "amdahl_share_pct": "amdahl_share", "per_call_gain_pct": "per_call_gain"}  # fmt: skip
 RESUME_FLAGS = {"metrics", "higher_is_better"}

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from perfproof.cli.ab import command as ab_command
-from perfproof.cli.options import emit_json, format_option
+from perfproof.cli.options import CONFIDENCE, emit_json, format_option
 from perfproof.errors import GateFailed, InputError
 
 EPILOG = """The baseline is built with the feature's benchmark sources overlaid (--overlay PATH,
@@ -56,9 +56,9 @@ AB_FIELDS = {
 )
 @click.option(
     "--confidence",
-    type=float,
+    type=CONFIDENCE,
     default=None,
-    help="Confidence level of the ratio intervals. [default: 0.99]",
+    help="Confidence level of the ratio intervals (0.99 or 99%). [default: 0.99]",
 )
 @click.option(
     "--resume",

@@ -8,6 +8,8 @@ from typing import Any
 
 import click
 
+from perfproof.errors import InputError
+
 FORMATS = ("table", "md", "json")
 
 
@@ -26,3 +28,44 @@ def emit_json(doc: Any) -> None:
     """Print a JSON document to stdout (one document, newline-terminated)."""
     sys.stdout.write(json.dumps(doc, indent=2) + "\n")
     sys.stdout.flush()
+
+
+def parse_fraction(flag: str, text: str) -> float:
+    """``1%`` or ``0.01`` → 0.01; a bare number of 1 or more is ambiguous and refused.
+
+    Confidence levels and thresholds are written both ways in the wild (``99%``, ``0.99``), and
+    a bare ``1`` could mean 1% or 100%: refusing it beats guessing.
+    """
+    raw = text.strip()
+    try:
+        if raw.endswith("%"):
+            return float(raw[:-1]) / 100.0
+        value = float(raw)
+    except ValueError:
+        raise InputError(f"{flag} {text}: not a number (use e.g. 1% or 0.01)") from None
+    if value >= 1.0:
+        raise InputError(f"{flag} {text}: ambiguous, write {raw}% or {value / 100:g}")
+    return value
+
+
+class Fraction(click.ParamType):
+    """A click type for ``--confidence``/``--threshold`` that every verb spells alike."""
+
+    name = "FRACTION"
+
+    def __init__(self, low: float = 0.0, high: float = 1.0, allow_low: bool = True) -> None:
+        self.low, self.high, self.allow_low = low, high, allow_low
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        """Errors name the flag and the value as typed (an InputError: one line, exit 2)."""
+        if isinstance(value, float):
+            return value
+        flag = param.opts[0] if param is not None else "value"
+        number = parse_fraction(flag, str(value))
+        if number > self.high or number < self.low or (number == self.low and not self.allow_low):
+            raise InputError(f"{flag} {value}: must be between {self.low:g} and {self.high:g}")
+        return number
+
+
+CONFIDENCE = Fraction(0.0, 1.0, allow_low=False)
+THRESHOLD = Fraction(0.0, 1.0)

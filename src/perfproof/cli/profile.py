@@ -49,7 +49,11 @@ FOCUS = click.option(
     help="Attribute each row to its leaf-most frame in these packages. Repeatable.",
 )
 TOP = click.option(
-    "--top", type=int, default=20, show_default=True, help="Rows per table (0: all)."
+    "--top",
+    type=click.IntRange(min=0),
+    default=20,
+    show_default=True,
+    help="Rows per table (0: all).",
 )
 JAVA = click.option(
     "--java",

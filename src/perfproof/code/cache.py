@@ -26,7 +26,7 @@ from perfproof.code.rules import RULES_VERSION
 from perfproof.errors import InputError
 from perfproof.storage import write_bytes_atomic
 
-INDEX_VERSION = 7
+INDEX_VERSION = 9
 """Bump when the records or the extraction change."""
 _PRUNE = frozenset({"target", "build", "out", "node_modules", "bin"})
 _PARALLEL_FROM = 48

@@ -25,6 +25,12 @@ _BENCH_DIRS = frozenset(
 _LANGUAGES = frozenset({"java", "kotlin", "scala", "groovy"})
 
 
+def _bench_dir(name: str) -> bool:
+    """A benchmark folder, also when the module carries the project's prefix
+    (``jctools-benchmarks``, ``kafka-jmh``): multi-module builds name their modules that way."""
+    return name in _BENCH_DIRS or any(name.endswith("-" + d) for d in _BENCH_DIRS)
+
+
 def by_path(path: str) -> str | None:
     """The scope a path's folders imply, or ``None`` when they say nothing.
 
@@ -36,12 +42,12 @@ def by_path(path: str) -> str | None:
     for i in range(len(folders) - 2):
         if folders[i] == "src" and folders[i + 2] in _LANGUAGES:
             source_set = folders[i + 1]
-            if source_set in _BENCH_DIRS or any(f in _BENCH_DIRS for f in folders[:i]):
+            if source_set in _BENCH_DIRS or any(_bench_dir(f) for f in folders[:i]):
                 return BENCHMARK
             if source_set in _TEST_SOURCE_SETS or source_set.endswith("Test"):
                 return TEST
             return TEST if any(f in _TEST_DIRS for f in folders[:i]) else None
-    if any(part in _BENCH_DIRS for part in folders):
+    if any(_bench_dir(part) for part in folders):
         return BENCHMARK
     if any(part in _TEST_DIRS for part in folders):
         return TEST

@@ -65,7 +65,14 @@ _TYPE_KINDS = {
     "record_declaration": "record",
     "annotation_type_declaration": "annotation",
 }
-_TEST_IMPORTS = ("org.junit", "org.testng", "org.assertj", "org.hamcrest", "org.mockito")
+_TEST_IMPORTS = (
+    "org.junit",
+    "org.testng",
+    "org.assertj",
+    "org.hamcrest",
+    "org.mockito",
+    "org.openjdk.jcstress",  # concurrency tests, often kept in a main source set of their own
+)
 
 
 @dataclass
@@ -470,6 +477,14 @@ class _Sweep:
             known, typ = self._lookup_local(parts[0])
             head = (typ or "?") if known else None
             return ("path" if "()" in path else "dotted"), path, head
+        if kind == "array_access":
+            # ``queues[i].offer(e)``: an element of a local array has the array's element type
+            array = obj.child_by_field_name("array")
+            if array is not None and array.type == "identifier":
+                known, typ = self._lookup_local(text(array))
+                if known and typ and typ.endswith("[]"):
+                    return "var", text(array), typ[:-2].rstrip()
+            return "expr", "", None
         if kind == "scoped_identifier":
             return "dotted", text(obj), None
         if kind in ("type_identifier", "scoped_type_identifier", "generic_type"):

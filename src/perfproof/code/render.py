@@ -56,6 +56,12 @@ def _summary(result: CallersResult, show_all: bool) -> list[str]:
     ]
     if show_all:
         lines.append(f"test: {doc['test']}, benchmark: {doc['benchmark']}")
+    elif doc["test"] or doc["benchmark"]:
+        # without this a benchmark helper reads as "nobody calls it"
+        lines.append(
+            f"not listed: {doc['test']} test and {doc['benchmark']} benchmark call sites "
+            "(--all lists them)"
+        )
     return lines
 
 
@@ -136,6 +142,10 @@ def scan_doc(result: ScanResult) -> dict[str, Any]:
     }
 
 
+def _count(findings: list) -> str:
+    return f"{len(findings)} finding" + ("" if len(findings) == 1 else "s")
+
+
 def scan_table(result: ScanResult) -> str:
     findings = result.findings
     warnings = [f"warning: {w}" for w in result.warnings]
@@ -149,13 +159,13 @@ def scan_table(result: ScanResult) -> str:
         )
     used = [r for r in RULES.values() if any(f.rule == r.id for f in findings)]
     legend = [f"{r.id}: {r.rewrite}" for r in used]
-    head = f"{len(findings)} findings, ranked by {basis}"
+    head = f"{_count(findings)}, ranked by {basis}"
     return "\n".join([head, *warnings, "", *_columns(rows), "", *legend]) + "\n"
 
 
 def scan_md(result: ScanResult) -> str:
     findings = result.findings
-    out = [f"### Hot-path patterns ({len(findings)} findings, ranked by {_basis(result)})", ""]
+    out = [f"### Hot-path patterns ({_count(findings)}, ranked by {_basis(result)})", ""]
     out += [f"> warning: {w}" for w in result.warnings]
     if findings:
         out += ["| site | method | rule | callers | share | source |", "|---|---|---|---|---|---|"]

@@ -14,7 +14,7 @@ import math
 import shlex
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -122,7 +122,7 @@ def reproduce_argv(opts: E2EOptions) -> list[str]:
         argv += ["--seed", str(opts.seed)]
     if opts.warmup_runs:
         argv += ["--warmup-runs", str(opts.warmup_runs)]
-    argv += ["--confidence", f"{opts.confidence:g}", "--threshold", f"{opts.threshold_pct:g}"]
+    argv += ["--confidence", f"{opts.confidence:g}", "--threshold", f"{opts.threshold_pct:g}%"]
     if opts.shell:
         argv.append("--shell")
     return argv
@@ -293,11 +293,28 @@ def load(run_dir: Path) -> dict[str, Any]:
         raise InputError(f"--resume {run_dir}: no manifest.json there") from None
     except ValueError as exc:
         raise InputError(f"--resume {run_dir}: manifest.json is not valid JSON: {exc}") from None
-    if manifest.get("schema") != MANIFEST_SCHEMA:
-        raise InputError(
-            f"--resume {run_dir}: not an e2e run folder (schema {manifest.get('schema')!r})"
-        )
+    schema = manifest.get("schema") if isinstance(manifest, dict) else None
+    if schema != MANIFEST_SCHEMA:
+        raise InputError(f"--resume {run_dir}: not an e2e run folder (schema {schema!r})")
+    wrong = _misshapen(manifest)
+    if wrong:
+        raise InputError(f"--resume {run_dir}: manifest.json was edited: {wrong}")
     return manifest
+
+
+def _misshapen(manifest: dict[str, Any]) -> str | None:
+    """What a resume would trip over in a hand-edited manifest, or None."""
+    options, sides, steps = (manifest.get(k) for k in ("options", "sides", "steps"))
+    if not isinstance(options, dict):
+        return "'options' is not a JSON object"
+    unknown = sorted(set(options) - {f.name for f in fields(E2EOptions)})
+    if unknown:
+        return f"unknown option {unknown[0]!r}"
+    if not isinstance(sides, dict) or not all(isinstance(sides.get(s), dict) for s in runner.SIDES):
+        return "'sides' does not hold a 'base' and a 'head' object"
+    if not isinstance(steps, list) or not all(isinstance(x, dict) for x in steps):
+        return "'steps' is not a list of JSON objects"
+    return None
 
 
 def execute_and_analyse(

@@ -59,7 +59,9 @@ def expand_spec(spec: str) -> list[Path]:
     """The files a side names: one file, every ``*.json`` in a folder, or a glob's matches."""
     path = Path(spec)
     if path.is_dir():
-        files = sorted((p for p in path.glob("*.json") if p.is_file()), key=_natural_key)
+        # hidden files are not rounds: an interrupted JMH step leaves its ".NN-side.partial.json"
+        found = (p for p in path.glob("*.json") if p.is_file() and not p.name.startswith("."))
+        files = sorted(found, key=_natural_key)
         if not files:
             raise InputError(f"{spec}: folder contains no .json files")
         return files

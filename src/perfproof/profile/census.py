@@ -79,6 +79,7 @@ def merge(profiles: Iterable[Profile]) -> Profile:
         for k, w in p.alloc.items():
             out.alloc[k] = out.alloc.get(k, 0) + w
         out.alloc_events += p.alloc_events
+        out.recorder_alloc_bytes += p.recorder_alloc_bytes
         out.truncated_stacks += p.truncated_stacks
         out.max_depth = max(out.max_depth, p.max_depth)
         if p.alloc_source:
@@ -164,6 +165,12 @@ def census(
             f"{pct:.1f}% of stacks were cut at the recording's stack depth ({p.max_depth} "
             "frames), so callers near the root are missing; record with "
             "-XX:FlightRecorderOptions:stackdepth=256 (perfproof record --stack-depth 256)"
+        )
+    if p.recorder_alloc_bytes and "alloc" in kinds:
+        warnings.append(
+            f"{p.recorder_alloc_bytes / 2**20:.1f} MiB sampled in JFR's own recorder "
+            "(jdk.jfr.internal.*, mostly start-up allocation its first sample stands for) "
+            "are left out"
         )
     cpu = cpu_rows(p.cpu, focus) if "cpu" in kinds else []
     alloc = alloc_rows(p.alloc, focus) if "alloc" in kinds else []

@@ -14,6 +14,10 @@ from perfproof.profile.stacks import (
 )
 
 JFR_MAGIC = b"FLR\0"
+RECORDER_ROOT = "jdk.jfr.internal."
+"""Stacks rooted here are JFR's own work. The first allocation sample of a thread weighs
+everything the thread allocated before it, so the sample JFR takes while starting the
+recording carries the whole JVM start-up (tens of MB on a JMH fork) and would top the census."""
 
 
 def is_jfr(path: Path) -> bool:
@@ -81,6 +85,9 @@ class _Reader:
             chosen = ["S"]
         for s in chosen:
             for key, w in self.by_source[s].items():
+                if key[0] and key[0][0].startswith(RECORDER_ROOT):
+                    p.recorder_alloc_bytes += w
+                    continue
                 p.alloc[key] = p.alloc.get(key, 0) + w
             p.alloc_events += self.events_by_source.get(s, 0)
         if chosen:

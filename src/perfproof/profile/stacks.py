@@ -44,6 +44,8 @@ class Profile:
     truncated_stacks: int = 0
     max_depth: int = 0
     duration_s: float | None = None
+    recorder_alloc_bytes: int = 0
+    """Bytes JFR's own recorder was sampled allocating, left out of ``alloc``."""
 
     @property
     def cpu_samples(self) -> int:

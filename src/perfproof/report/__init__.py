@@ -46,9 +46,22 @@ def _load(run_dir: str | Path) -> tuple[RunFolder, ReportContext]:
 
 
 def render(run_dir: str | Path, fmt: str = "md") -> str:
-    """The report of ``run_dir`` in one format (``md``, ``html`` or ``json``) as text."""
-    run, ctx = _load(run_dir)
-    return _render(run, ctx, fmt)
+    """The report of ``run_dir`` in one format (``md``, ``html`` or ``json``) as text.
+
+    A run folder perfproof wrote always renders; one edited by hand may hold a value of the
+    wrong type anywhere in manifest.json, so such a failure is reported as bad input, naming
+    the folder, instead of as a traceback.
+    """
+    from perfproof.errors import InputError
+
+    try:
+        run, ctx = _load(run_dir)
+        return _render(run, ctx, fmt)
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+        raise InputError(
+            f"{run_dir}: manifest.json or results.json is not shaped as perfproof writes it "
+            f"({type(exc).__name__}: {exc})"
+        ) from exc
 
 
 def write_reports(run_dir: str | Path, formats: tuple[str, ...] = ("md", "html")) -> list[Path]:

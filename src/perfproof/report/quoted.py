@@ -558,7 +558,8 @@ def _delta_metric(text: str, q: Quote, found: list[tuple[int, Quote]]) -> str:
     before = [(p, x) for p, x in found if x.kind == "score" and p < pos]
     if before:
         return before[-1][1].metric or PRIMARY_METRIC
-    window = text[pos : pos + 60].lower()
+    # only this clause: in "A -94%; bytes/op B 2,048 → 0" the -94% is A's time, not bytes
+    window = re.split(r";|\.\s", text[pos : pos + 60])[0].lower()
     if "alloc" in window or "b/op" in window or "bytes" in window:
         return BYTES_METRIC
     return PRIMARY_METRIC

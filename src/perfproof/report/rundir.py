@@ -139,12 +139,26 @@ def load_run(run_dir: str | Path) -> RunFolder:
         compare = find_compare_document(results)
         if compare is None:
             raise InputError(f"{results_path}: has no 'comparisons' list")
+        _check_comparisons(results_path, compare["comparisons"])
     elif raws:
         compare = recompute(raws)
         results = {"compare": compare}
     else:
         raise InputError(f"{path}: no results.json and no raw JMH files under jmh/")
     return RunFolder(path, manifest, results, compare, raws, load_logs(path))
+
+
+_COMPARISON_KEYS = ("benchmark", "mode", "metric", "base", "head", "ratio", "verdict")
+"""Keys every renderer reads from a comparison; a hand-edited results.json may lack them."""
+
+
+def _check_comparisons(path: Path, comparisons: list[Any]) -> None:
+    for number, comparison in enumerate(comparisons, start=1):
+        if not isinstance(comparison, dict):
+            raise InputError(f"{path}: comparison {number} is not a JSON object")
+        missing = [key for key in _COMPARISON_KEYS if key not in comparison]
+        if missing:
+            raise InputError(f"{path}: comparison {number} has no {', '.join(map(repr, missing))}")
 
 
 def recompute(raws: list[RawFile]) -> dict[str, Any]:

@@ -146,6 +146,7 @@ def jmh_options(user_args: list[str], *, gc_profiler: bool = True) -> tuple[str,
     for token in user_args:
         if token in OWNED_OPTIONS:
             raise InputError(f"--jmh-args: {token} is set by perfproof (it writes the JSON itself)")
+    _check_counts(user_args)
     given = {t for t in user_args if t in SINGLE_VALUED}
     merged: list[str] = []
     defaults = [*DEFAULT_JMH_ARGS, "-foe", "true"]
@@ -156,6 +157,24 @@ def jmh_options(user_args: list[str], *, gc_profiler: bool = True) -> tuple[str,
     if gc_profiler and not _has_profiler(user_args, "gc"):
         merged += ["-prof", "gc"]
     return tuple(merged)
+
+
+_COUNTS = {"-f": 1, "-i": 1, "-wi": 0}
+"""Count options and their least value: forks are the unit (``-f 0`` runs none), and a step
+without measurement iterations has nothing to compare."""
+
+
+def _check_counts(args: list[str]) -> None:
+    """Refuse a bad count before any build, instead of JMH refusing it after the builds."""
+    for i, token in enumerate(args):
+        least = _COUNTS.get(token)
+        if least is None:
+            continue
+        if i + 1 == len(args):
+            raise InputError(f"--jmh-args: {token} needs a value")
+        value = args[i + 1]
+        if not value.isdigit() or int(value) < least:
+            raise InputError(f"--jmh-args: {token} {value}: must be a whole number >= {least}")
 
 
 def _has_profiler(args: list[str], name: str) -> bool:

@@ -175,6 +175,14 @@ def format_duration(seconds: float) -> str:
     return f"{hours}h{minutes:02d}m"
 
 
+def _took(duration_s: float, waited_s: float) -> str:
+    """How long a step ran, with the wait for another JMH's lock told apart."""
+    if waited_s < 0.05:
+        return f"{duration_s:.1f}s"
+    ran = max(duration_s - waited_s, 0.0)
+    return f"{ran:.1f}s (after waiting {waited_s:.1f}s for the JMH lock)"
+
+
 class Reporter(Protocol):
     """What the scheduler tells the user while a run goes on."""
 
@@ -186,7 +194,9 @@ class Reporter(Protocol):
 
     def line(self, text: str) -> None: ...
 
-    def end_step(self, label: str, status: str, duration_s: float) -> None: ...
+    def end_step(
+        self, label: str, status: str, duration_s: float, waited_s: float = 0.0
+    ) -> None: ...
 
     def close(self) -> None: ...
 
@@ -211,10 +221,12 @@ class _Accounting:
         self.tracker = StepTracker(settings, estimate_s)
         self.step_started = time.monotonic()
 
-    def end(self, duration_s: float) -> None:
+    def end(self, duration_s: float, waited_s: float = 0.0) -> None:
+        """``waited_s`` (time spent waiting for another JMH's lock) is not benchmarking, so it
+        must not stretch the ETA of the steps that follow."""
         if self.tracker is not None:
             self.done_estimate_s += self.tracker.estimate_s
-            self.done_actual_s += duration_s
+            self.done_actual_s += max(duration_s - waited_s, 0.0)
         self.finished += 1
         self.tracker = None
 
@@ -256,9 +268,12 @@ class PlainReporter:
         if self.acc.tracker is not None:
             self.acc.tracker.feed(text)
 
-    def end_step(self, label: str, status: str, duration_s: float) -> None:
-        self.acc.end(duration_s)
-        self._say(f"[{self.acc.finished}/{self.acc.steps}] {label}: {status} in {duration_s:.1f}s")
+    def end_step(self, label: str, status: str, duration_s: float, waited_s: float = 0.0) -> None:
+        self.acc.end(duration_s, waited_s)
+        self._say(
+            f"[{self.acc.finished}/{self.acc.steps}] {label}: "
+            f"{status} in {_took(duration_s, waited_s)}"
+        )
 
     def close(self) -> None:
         pass
@@ -284,9 +299,14 @@ class RichReporter:
         )
         self.task = self.progress.add_task("benchmarks", total=1.0, eta="?")
         self.last = Text("", style="dim", overflow="ellipsis", no_wrap=True)
-        # started with the first step, so that builds and errors before it print plainly
+        # started with the first step, so that builds and errors before it print plainly;
+        # transient: once the run ends (or is stopped) a bar frozen at "75% ETA 4s" under the
+        # last message would read as if work were still going on
         self.live = Live(
-            Group(self.progress, self.last), console=self.console, refresh_per_second=4
+            Group(self.progress, self.last),
+            console=self.console,
+            refresh_per_second=4,
+            transient=True,
         )
         self.started = False
 
@@ -323,10 +343,10 @@ class RichReporter:
             self.last.plain = text.strip()[:200]
         self._refresh()
 
-    def end_step(self, label: str, status: str, duration_s: float) -> None:
-        self.acc.end(duration_s)
+    def end_step(self, label: str, status: str, duration_s: float, waited_s: float = 0.0) -> None:
+        self.acc.end(duration_s, waited_s)
         mark = "✓" if status == "done" else "✗"
-        self.console.print(f"{mark} {label}: {status} in {duration_s:.1f}s")
+        self.console.print(f"{mark} {label}: {status} in {_took(duration_s, waited_s)}")
         self.last.plain = ""
         self._refresh()
 

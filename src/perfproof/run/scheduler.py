@@ -218,7 +218,7 @@ class Scheduler:
             lock_wait_s=round(lock_wait, 3),
             entries=len(entries or []),
         )
-        self.reporter.end_step(label, DONE, time.monotonic() - started)
+        self.reporter.end_step(label, DONE, time.monotonic() - started, waited_s=lock_wait)
 
     def step_options(self, step: Step, plan: Plan) -> tuple[str, ...]:
         """The plan's JMH options, plus the JFR option when forks are recorded.

@@ -63,6 +63,28 @@ def default_runs_dir(repo: Path) -> Path:
     return top / "runs"
 
 
+_SHAPE = {"refs": dict, "plan": dict, "steps": list, "options": dict, "builds": list,
+          "environment": dict}  # fmt: skip
+"""Types of the manifest entries a resume reads; perfproof writes them so, a hand edit may not."""
+
+
+def _misshapen(doc: dict[str, Any]) -> str | None:
+    """What in a manifest is not of the type perfproof writes, or None."""
+    for key, kind in _SHAPE.items():
+        if key in doc and not isinstance(doc[key], kind):
+            return f"'{key}' is not a JSON {'object' if kind is dict else 'list'}"
+    planned = doc.get("plan", {}).get("steps", [])
+    if not isinstance(planned, list):
+        return "'plan.steps' is not a JSON list"
+    entries = [*doc.get("steps", []), *planned, *doc.get("builds", [])]
+    if not all(isinstance(e, dict) for e in entries):
+        return "a step or build entry is not a JSON object"
+    refs = doc.get("refs", {})
+    if not all(isinstance(refs.get(side, {}), dict) for side in ("base", "head")):
+        return "'refs.base' or 'refs.head' is not a JSON object"
+    return None
+
+
 class RunStore:
     """One run folder and its manifest, kept in memory and written through atomically."""
 
@@ -96,10 +118,13 @@ class RunStore:
             raise InputError(f"--resume {path}: no {MANIFEST} (not a perfproof run folder)")
         try:
             doc = json.loads(manifest_path.read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError) as exc:
+        except (OSError, ValueError) as exc:  # ValueError: bad JSON or not UTF-8
             raise InputError(f"--resume {path}: unreadable {MANIFEST}: {exc}") from exc
         if not isinstance(doc, dict) or doc.get("schema") != SCHEMA:
             raise InputError(f"--resume {path}: {MANIFEST} is not a {SCHEMA} manifest")
+        wrong = _misshapen(doc)
+        if wrong:
+            raise InputError(f"--resume {path}: {MANIFEST} was edited: {wrong}")
         return cls(path, doc)
 
     @contextlib.contextmanager

@@ -19,6 +19,7 @@ from perfproof.process import command_line, run
 from perfproof.storage import write_text_atomic
 from perfproof.workspace import build_cache, build_custom, build_gradle, build_maven
 from perfproof.workspace.artifact import Artifact
+from perfproof.workspace.build_errors import first_error
 from perfproof.workspace.cache import file_lock, short_hash
 from perfproof.workspace.git import GIT_LOCAL_ENV, head_sha
 from perfproof.workspace.jdk import java_info
@@ -131,7 +132,17 @@ def _run_plan(
         raise InputError(f"{what}: {exc}") from exc
     if not res.ok:
         hint = f"; {plan.hint}" if plan.hint else ""
-        raise ExternalError(f"{what} failed with exit code {res.returncode}{hint}", log_path)
+        cause = _cause(log_path, plan.cwd)
+        raise ExternalError(f"{what} failed with exit code {res.returncode}{cause}{hint}", log_path)
+
+
+def _cause(log_path: Path, root: Path) -> str:
+    try:
+        text = log_path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return ""
+    found = first_error(text, root)
+    return f": {found}" if found else ""
 
 
 def _with_log(artifact: Artifact, log_path: Path, *, cached: bool = True) -> Artifact:

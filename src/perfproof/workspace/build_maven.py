@@ -44,15 +44,33 @@ def collect(worktree: Path, spec: BuildSpec) -> Outputs:
         return Outputs(jar=uber, classpath=[])
     thin = [j for j in jars if has_benchmarks(j)]
     if not thin:
-        raise InputError(_no_benchmarks(spec, base / "target"))
+        raise InputError(_no_benchmarks(spec, base / "target", worktree))
     cp_file = base / CLASSPATH_FILE
     deps = read_classpath_file(cp_file, base) if cp_file.is_file() else []
     return Outputs(jar=thin[0], classpath=[thin[0], *deps])
 
 
-def _no_benchmarks(spec: BuildSpec, target: Path) -> str:
+def _no_benchmarks(spec: BuildSpec, target: Path, worktree: Path) -> str:
     where = f"module {spec.module!r}" if spec.module else "the root module"
+    found = benchmark_modules(worktree)
+    advice = (
+        f"benchmarks were built in {', '.join(found)}: choose one with --module {found[0]}"
+        if found and not spec.module
+        else "is jmh-generator-annprocess configured? choose the benchmark module with --module"
+    )
     return (
         f"no JMH benchmarks built in {where}: no jar in {target} holds META-INF/BenchmarkList "
-        "(is jmh-generator-annprocess configured? choose the benchmark module with --module)"
+        f"({advice})"
     )
+
+
+def benchmark_modules(worktree: Path) -> list[str]:
+    """Modules (two levels deep) whose build left a jar with benchmarks: a whole-reactor build
+    without ``--module`` builds them, and the user only has to name one."""
+    found = set()
+    for pattern in ("*/target/*.jar", "*/*/target/*.jar"):
+        for jar in worktree.glob(pattern):
+            module = jar.parent.parent.relative_to(worktree).as_posix()
+            if module not in found and jar in candidate_jars(jar.parent) and has_benchmarks(jar):
+                found.add(module)
+    return sorted(found)

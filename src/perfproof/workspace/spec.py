@@ -37,6 +37,9 @@ class BuildSpec:
             raise InputError("--build-cmd is empty")
         if self.build_cmd and not (self.jar_glob or self.classpath_file):
             raise InputError("--build-cmd needs --jar GLOB or --classpath-file FILE")
+        if not self.build_cmd and (self.jar_glob or self.classpath_file):
+            flag = "--jar" if self.jar_glob else "--classpath-file"
+            raise InputError(f"{flag} says what --build-cmd makes; give --build-cmd too")
         if self.build_cmd and self.kind not in ("auto", "custom"):
             raise InputError(f"--build-cmd cannot be combined with --build {self.kind}")
         if self.module is not None:

@@ -1,0 +1,49 @@
+"""The line of a failed build's log that says why it failed.
+
+A build log runs to thousands of lines; the error a user needs (a compile error, an
+unresolvable dependency) is usually one of them. Naming it in the one-line error saves opening
+the log for the common cases; the log path is still given for the rest.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+_ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+_MAVEN_ERROR = re.compile(r"^\[ERROR\]\s*(.*\S)")
+_JAVAC_ERROR = re.compile(r"^(?:e: )?(\S+\.(?:java|kt|scala|groovy):\[?\d+.*\berror\b.*)")
+_MAVEN_NOISE = re.compile(
+    r"^(COMPILATION ERROR|BUILD FAILURE|-> \[Help|Re-run Maven|To see the full stack|"
+    r"For more information|After correcting|\[Help \d|Failed to execute goal)"
+)
+_MAX = 300
+
+
+def first_error(log_text: str, root: Path | None = None) -> str | None:
+    """The first specific error line of a Maven or Gradle log, paths shown relative to
+    ``root``; Maven's generic "Failed to execute goal" line when there is nothing better."""
+    fallback: str | None = None
+    lines = [_ANSI.sub("", raw).rstrip() for raw in log_text.splitlines()]
+    for i, line in enumerate(lines):
+        found: str | None = None
+        maven = _MAVEN_ERROR.match(line)
+        if maven:
+            text = maven.group(1)
+            if not _MAVEN_NOISE.match(text):
+                found = text
+            elif fallback is None and text.startswith("Failed to execute goal"):
+                fallback = text
+        elif _JAVAC_ERROR.match(line):
+            found = _JAVAC_ERROR.match(line).group(1)  # type: ignore[union-attr]
+        elif line.strip() == "* What went wrong:":
+            found = next((n.strip() for n in lines[i + 1 :] if n.strip()), None)
+        if found:
+            return _tidy(found, root)
+    return _tidy(fallback, root) if fallback else None
+
+
+def _tidy(text: str, root: Path | None) -> str:
+    if root is not None:
+        text = text.replace(f"{root}/", "")
+    return text if len(text) <= _MAX else text[: _MAX - 1] + "…"
