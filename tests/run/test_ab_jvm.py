@@ -262,6 +262,15 @@ def test_bench_matching_nothing_is_bad_input_naming_the_side(ab_env, run_cli, tm
     assert "NoSuchBench" in res.err and "base side" in res.err and "list-base.log" in res.err
 
 
+def test_benchmark_only_the_feature_has_suggests_overlay(ab_env, run_cli, tmp_path):
+    res = run_cli("ab", "--repo", ab_env.repo, "--base", "baseline", "--head", "guard",
+                  "--bench", "GuardBench", "--out", tmp_path / "run")  # fmt: skip
+    assert res.code == 2, res.err
+    error = res.err.strip().splitlines()[-1]
+    assert error.startswith("perfproof: error: --bench GuardBench matches no benchmark on the base")
+    assert error.endswith("copy its source onto the baseline with --overlay PATH")
+
+
 def test_overlay_measures_the_heads_new_benchmark_on_the_baseline(ab_env, run_cli, tmp_path):
     path = "src/main/java/perfdemo/bench/GuardBench.java"
     run_dir = tmp_path / "run"

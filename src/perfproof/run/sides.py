@@ -142,8 +142,12 @@ def list_side(
     names = list_benchmarks(res.output)
     if not names:
         what = " ".join(benchmarks) if benchmarks else "(all)"
+        hint = ""
+        if builder.side == "base" and not builder.overlay_paths:
+            # the usual cause: the feature adds the benchmark (the regression-guard pattern)
+            hint = "; if the feature adds it, copy its source onto the baseline with --overlay PATH"
         raise InputError(
             f"--bench {what} matches no benchmark on the {builder.side} side ({sha[:12]}) "
-            f"at step 'list {builder.side}' (log: {log_path})"
+            f"at step 'list {builder.side}' (log: {log_path}){hint}"
         )
     return names, count_benchmarks(res.output, options)
