@@ -499,7 +499,7 @@ def _build(p: _Pending, p_holm: float, trimmed_p: float | None, opt: CompareOpti
     needed = pw.get("forks_needed")
     if verdict is Verdict.INCONCLUSIVE and mde is not None:
         warnings.append(
-            f"inconclusive: this design detects about ±{mde:.1f}% at 80% power; "
+            f"inconclusive: this design detects {_mde_text(mde)} at 80% power; "
             f"about {_forks_text(needed)} per side would resolve {opt.threshold * 100:g}%"
         )
     return Comparison(
@@ -522,6 +522,11 @@ def _build(p: _Pending, p_holm: float, trimmed_p: float | None, opt: CompareOpti
         diagnostics=diagnostics,
         jmh=jmh_scores(p.base, p.head),
     )
+
+
+def _mde_text(mde: float) -> str:
+    """Past ±999% the exact figure says nothing more than "nothing this design can see"."""
+    return "only changes beyond ±999%" if mde > 999.0 else f"about ±{mde:.1f}%"
 
 
 def _forks_text(n: int | None) -> str:

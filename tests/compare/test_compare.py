@@ -282,3 +282,15 @@ def test_document_unmatched_entries(fixtures_dir) -> None:
         "side": "head",
         "reason": "no result for this entry in base",
     }
+
+
+def test_hopeless_design_says_so_instead_of_a_giant_percentage(fixtures_dir) -> None:
+    from perfproof.compare import CompareOptions, compare_specs
+
+    jmh = fixtures_dir / "jmh"
+    result = compare_specs(
+        str(jmh / "jmh-1.21-avgt-gc.json"), str(jmh / "jmh-1.37-allmodes-gc.json"), CompareOptions()
+    )
+    texts = [w for c in result.comparisons for w in c.warnings if "this design detects" in w]
+    assert any("only changes beyond ±999%" in w for w in texts)
+    assert any("about ±" in w for w in texts)  # the workable design keeps its figure

@@ -2,19 +2,17 @@
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from perfproof.demo.project import TAGS, project_files, write_demo_repo
 from perfproof.errors import InputError
+from perfproof.process import run
 
 
 def git(repo: Path, *args: str) -> str:
-    return subprocess.run(
-        ["git", *args], cwd=repo, capture_output=True, text=True, check=True
-    ).stdout.strip()
+    return run(["git", *args], cwd=repo, check=True, merge_stderr=False).output.strip()
 
 
 def test_layers_hold_a_maven_jmh_project_and_its_changes() -> None:

@@ -9,7 +9,7 @@ import pytest
 from scipy import stats as st
 
 from perfproof.e2e.amdahl import amdahl_ceiling, amdahl_message
-from perfproof.e2e.power import minimal_detectable_effect, runs_needed, welch_power
+from perfproof.stats.power import minimal_detectable_effect, runs_needed, welch_power
 
 
 def _simulated_power(

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
 import pytest
+
+from perfproof.process import run
 
 
 @pytest.fixture
@@ -18,7 +19,7 @@ def tiny_repo(tmp_path: Path) -> Path:
         ["add", "."],
         ["-c", "user.name=t", "-c", "user.email=t@e", "commit", "-q", "-m", "a"],
     ):
-        subprocess.run(["git", *args], cwd=repo, check=True, capture_output=True)
+        run(["git", *args], cwd=repo, check=True)
     return repo
 
 

@@ -125,6 +125,30 @@ def test_diff_table_and_repeated_flags(run_cli, files):
     assert "vanished" in r.out and "CPU samples" in r.out
 
 
+@pytest.mark.parametrize(("typed", "level"), [("90%", 0.9), ("0.9", 0.9)])
+def test_diff_confidence_is_spelled_like_every_other_verb(run_cli, files, typed, level):
+    before, after = files
+    args = ["profile", "diff", "--before", *before, "--after", *after, "--format", "json"]
+    r = run_cli(*args, "--confidence", typed)
+    assert r.code == 0, r.err
+    assert json.loads(r.out)["confidence"] == pytest.approx(level)
+    narrow = next(x for x in json.loads(r.out)["rows"] if x["status"] == "vanished")
+    wide = json.loads(run_cli(*args, "--confidence", "99%").out)["rows"]
+    wide_row = next(
+        x for x in wide if x["frame"] == narrow["frame"] and x["kind"] == narrow["kind"]
+    )
+    assert wide_row["ci"][0] < narrow["ci"][0] and narrow["ci"][1] < wide_row["ci"][1]
+
+
+def test_diff_confidence_out_of_range_is_one_line(run_cli, files):
+    before, after = files
+    r = run_cli("profile", "diff", "--before", *before, "--after", *after, "--confidence", "1.5")
+    assert r.code == 2
+    assert r.err.strip().splitlines() == [
+        "perfproof: error: --confidence 1.5: ambiguous, write 1.5% or 0.015"
+    ]
+
+
 def test_not_a_recording(run_cli, tmp_path):
     text = tmp_path / "notes.txt"
     text.write_text("hello world\n")

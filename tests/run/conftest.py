@@ -6,9 +6,7 @@ built by Maven once and every later run of it takes the jar from the cache.
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from perfproof.demo.project import write_demo_repo
+from perfproof.process import run
 
 TINY_JMH = "-wi 1 -w 100ms -i 2 -r 100ms"
 
@@ -64,15 +63,14 @@ public class GuardBench {
 
 
 def git(repo: Path, *args: str) -> str:
-    res = subprocess.run(
+    res = run(
         ["git", "-c", "commit.gpgsign=false", *args],
         cwd=repo,
-        env={**os.environ, **GIT_ENV},
-        capture_output=True,
-        text=True,
+        env=GIT_ENV,
         check=True,
+        merge_stderr=False,
     )
-    return res.stdout.strip()
+    return res.output.strip()
 
 
 def branch_with(repo: Path, name: str, files: dict[str, str]) -> None:

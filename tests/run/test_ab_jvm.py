@@ -268,7 +268,7 @@ def test_benchmark_only_the_feature_has_suggests_overlay(ab_env, run_cli, tmp_pa
     assert res.code == 2, res.err
     error = res.err.strip().splitlines()[-1]
     assert error.startswith("perfproof: error: --bench GuardBench matches no benchmark on the base")
-    assert error.endswith("copy its source onto the baseline with --overlay PATH")
+    assert error.endswith("if head adds it, copy its source onto base with --overlay PATH")
 
 
 def test_overlay_measures_the_heads_new_benchmark_on_the_baseline(ab_env, run_cli, tmp_path):

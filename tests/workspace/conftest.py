@@ -8,13 +8,13 @@ one benchmark per bench module; commit ``head`` changes ``core`` and adds ``NewB
 
 from __future__ import annotations
 
-import os
 import shutil
-import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+
+from perfproof.process import run
 
 JMH_VERSION = "1.37"
 
@@ -123,16 +123,14 @@ class SampleRepo:
 
 def git(repo: Path, *args: str) -> str:
     env = {
-        **os.environ,
         "GIT_AUTHOR_NAME": "t",
         "GIT_AUTHOR_EMAIL": "t@example.com",
         "GIT_COMMITTER_NAME": "t",
         "GIT_COMMITTER_EMAIL": "t@example.com",
     }
-    out = subprocess.run(
-        ["git", "-C", str(repo), *args], check=True, capture_output=True, text=True, env=env
-    )
-    return out.stdout.strip()
+    return run(
+        ["git", "-C", str(repo), *args], check=True, env=env, merge_stderr=False
+    ).output.strip()
 
 
 def write(root: Path, rel: str, text: str) -> None:

@@ -7,10 +7,8 @@ jar under build/libs) and a real-Gradle test runs wherever a distribution is ava
 
 from __future__ import annotations
 
-import os
 import shutil
 import stat
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -40,17 +38,14 @@ def _commit_repo(path: Path, files: dict[str, str], executable: tuple[str, ...] 
     for rel in executable:
         (path / rel).chmod((path / rel).stat().st_mode | stat.S_IXUSR | stat.S_IXGRP)
     env = {
-        **os.environ,
         "GIT_AUTHOR_NAME": "t",
         "GIT_AUTHOR_EMAIL": "t@e",
         "GIT_COMMITTER_NAME": "t",
         "GIT_COMMITTER_EMAIL": "t@e",
     }
     for args in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "c"]):
-        subprocess.run(["git", "-C", str(path), *args], check=True, env=env, capture_output=True)
-    return subprocess.run(
-        ["git", "-C", str(path), "rev-parse", "HEAD"], check=True, capture_output=True, text=True
-    ).stdout.strip()
+        run(["git", "-C", str(path), *args], check=True, env=env)
+    return run(["git", "-C", str(path), "rev-parse", "HEAD"], check=True).output.strip()
 
 
 def test_jar_task_is_read_from_the_build_scripts(tmp_path):

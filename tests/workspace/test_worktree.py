@@ -2,12 +2,12 @@ from __future__ import annotations
 
 import hashlib
 import os
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from perfproof.errors import InputError
+from perfproof.process import run
 from perfproof.workspace.cache import default_cache_dir
 from perfproof.workspace.worktree import (
     ensure_worktree,
@@ -19,11 +19,14 @@ from perfproof.workspace.worktree import (
 
 
 def _git(repo: Path, *args: str) -> str:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
-    env["GIT_OPTIONAL_LOCKS"] = "0"
-    return subprocess.run(
-        ["git", "-C", str(repo), *args], check=True, capture_output=True, text=True, env=env
-    ).stdout
+    inherited = [k for k in os.environ if k.startswith("GIT_")]
+    return run(
+        ["git", "-C", str(repo), *args],
+        check=True,
+        env={"GIT_OPTIONAL_LOCKS": "0"},
+        unset_env=inherited,
+        merge_stderr=False,
+    ).output
 
 
 def _snapshot(repo: Path) -> dict[str, str]:
@@ -145,7 +148,7 @@ def test_deleted_worktree_folder_and_wiped_cache_are_recovered(sample_repo, tmp_
 
 def test_two_repositories_never_share_a_worktree(sample_repo, tmp_path):
     clone = tmp_path / "project"
-    subprocess.run(["git", "clone", "-q", str(sample_repo.path), str(clone)], check=True)
+    run(["git", "clone", "-q", str(sample_repo.path), str(clone)], check=True)
     cache = tmp_path / "cache"
     a = ensure_worktree(sample_repo.path, sample_repo.head, cache)
     b = ensure_worktree(clone, sample_repo.head, cache)

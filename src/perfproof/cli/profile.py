@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from perfproof.cli.options import emit_json, format_option
+from perfproof.cli.options import CONFIDENCE, emit_json, format_option
 
 CENSUS_EPILOG = """Examples:
 
@@ -194,7 +194,13 @@ class _DiffCommand(click.Command):
 @click.option(
     "--normalize", is_flag=True, help="Compare % of each recording's total, not raw counts."
 )
-@click.option("--confidence", type=float, default=0.95, show_default=True, help="Interval level.")
+@click.option(
+    "--confidence",
+    type=CONFIDENCE,
+    default=0.95,
+    show_default=True,
+    help="Interval level (0.95 or 95%).",
+)
 @click.option(
     "--flamegraph",
     type=click.Path(dir_okay=False),

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from importlib import resources
+from importlib.resources.abc import Traversable
 from pathlib import Path
 
 from perfproof.errors import InputError
@@ -62,7 +63,7 @@ def project_files(layer: str) -> dict[str, bytes]:
     root = resources.files("perfproof.demo").joinpath("sample").joinpath(layer)
     out: dict[str, bytes] = {}
 
-    def walk(node, prefix: str) -> None:  # type: ignore[no-untyped-def]
+    def walk(node: Traversable, prefix: str) -> None:
         for child in node.iterdir():
             rel = f"{prefix}{child.name}"
             if child.is_dir():

@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from perfproof.e2e import power as pw
 from perfproof.model import Direction, Verdict
+from perfproof.stats import power as pw
 from perfproof.stats.verdict import decide
 from perfproof.stats.welch import mean_interval, welch
 

@@ -21,11 +21,11 @@ from typing import Any
 from perfproof.e2e import analysis, render, runner
 from perfproof.e2e.amdahl import AmdahlCeiling, amdahl_ceiling, amdahl_message
 from perfproof.e2e.metrics import MetricSpec, parse_metric_spec
-from perfproof.e2e.power import runs_needed
 from perfproof.errors import InputError
 from perfproof.model import Direction
 from perfproof.run import environment
 from perfproof.run.plan import ORDERS, side_order
+from perfproof.stats.power import runs_needed
 from perfproof.storage import write_json_atomic
 
 MANIFEST_SCHEMA = "perfproof.e2e-run/1"

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from perfproof.model import ALLOC_NORM, PRIMARY
+from perfproof.model import ALLOC_NORM, PRIMARY, Verdict
 from perfproof.report import environment, reproduce
 from perfproof.report.rawtables import raw_tables
 from perfproof.report.rundir import RunFolder
@@ -25,9 +25,7 @@ from perfproof.report.units import (
     value_with_interval,
 )
 
-IMPROVED = "improved"
-REGRESSED = "regressed"
-SIGNIFICANT = (IMPROVED, REGRESSED)
+SIGNIFICANT = (Verdict.IMPROVED, Verdict.REGRESSED)
 
 
 @dataclass
@@ -355,7 +353,7 @@ def collect_warnings(
     groups: dict[str, WarningGroup] = {}
     for c in sorted(comparisons, key=_sort_key):
         items = [str(w) for w in c.get("warnings") or [] if not str(w).startswith(EXACT_NOTE)]
-        inconclusive = str(c.get("verdict")) == "inconclusive" and metric_of(c) == PRIMARY
+        inconclusive = str(c.get("verdict")) == Verdict.INCONCLUSIVE and metric_of(c) == PRIMARY
         if inconclusive and not any(w.startswith("inconclusive") for w in items):
             items.append(_inconclusive_text(c))
         if items:

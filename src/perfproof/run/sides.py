@@ -22,8 +22,6 @@ from perfproof.workspace.overlay import apply_overlay
 from perfproof.workspace.spec import BuildSpec
 from perfproof.workspace.worktree import ensure_worktree
 
-SIDE_NAMES = {"base": "baseline", "head": "head"}
-
 
 @dataclass
 class SideBuilder:
@@ -52,7 +50,7 @@ class SideBuilder:
             source = ensure_worktree(self.repo, self.overlay_from, self.cache_dir)
             self.overlaid = apply_overlay(source, worktree, list(self.overlay_paths))
         log_path = self.store.build_log(self.side, round_no if self.fresh else None)
-        what = f"building {SIDE_NAMES[self.side]} {self.sha[:12]}"
+        what = f"building {self.side} {self.sha[:12]}"
         self.reporter.message(what + (f" for round {round_no}" if self.fresh else ""))
         started = time.monotonic()
         try:
@@ -62,7 +60,7 @@ class SideBuilder:
                 cache_dir=self.cache_dir,
                 log_path=log_path,
                 fresh=self.fresh,
-                label=SIDE_NAMES[self.side],
+                label=self.side,
                 on_line=self.reporter.line,
             )
         except ExternalError as exc:
@@ -144,8 +142,8 @@ def list_side(
         what = " ".join(benchmarks) if benchmarks else "(all)"
         hint = ""
         if builder.side == "base" and not builder.overlay_paths:
-            # the usual cause: the feature adds the benchmark (the regression-guard pattern)
-            hint = "; if the feature adds it, copy its source onto the baseline with --overlay PATH"
+            # the usual cause: head adds the benchmark (the regression-guard pattern)
+            hint = "; if head adds it, copy its source onto base with --overlay PATH"
         raise InputError(
             f"--bench {what} matches no benchmark on the {builder.side} side ({sha[:12]}) "
             f"at step 'list {builder.side}' (log: {log_path}){hint}"

@@ -9,9 +9,9 @@ Typical use for one side::
 
     sha = resolve_ref(repo, "main")
     wt = ensure_worktree(repo, sha, cache_dir)            # pristine=True for a fresh build
-    apply_overlay(head_wt, wt, ["bench/src/main/java"])   # optional, baseline side only
+    apply_overlay(head_wt, wt, ["bench/src/main/java"])   # optional, base side only
     art = build(wt, BuildSpec(module="bench"), cache_dir=cache_dir, log_path=log,
-                label="baseline")
+                label="base")
     argv = art.jmh_argv(java) + jmh_options
 """
 

@@ -66,7 +66,7 @@ def build(
 ) -> Artifact:
     """Build (or reuse) the artifact for the commit checked out in ``worktree``.
 
-    ``label`` names the side ("baseline", "head") in error messages. Failures raise
+    ``label`` names the side ("base", "head") in error messages. Failures raise
     ExternalError naming the side, the commit and ``log_path`` (exit 3); settings that cannot
     work raise InputError (exit 2).
     """

@@ -80,7 +80,7 @@ def check_same_jdk(base: JavaInfo, head: JavaInfo) -> JavaInfo:
     """The common JVM of both sides, or InputError saying how they differ."""
     if (base.home, base.runtime_version) != (head.home, head.runtime_version):
         raise InputError(
-            f"baseline and head would run on different JDKs: {base.label} vs {head.label}; "
+            f"base and head would run on different JDKs: {base.label} vs {head.label}; "
             "pass --java to choose one"
         )
     return base
