@@ -405,27 +405,3 @@ def _amdahl(opts: E2EOptions, results: list[analysis.MetricAnalysis]) -> AmdahlR
         visible=visible,
         message=amdahl_message(ceiling, m.mde_pct, need, min(m.base.n, m.head.n)),
     )
-
-
-def run_e2e(
-    opts: E2EOptions,
-    *,
-    on_step: StepCallback | None = None,
-    cwd: Path | None = None,
-) -> E2EResult:
-    """Start a new e2e run and carry it to the end."""
-    run_dir, manifest = start(opts, cwd)
-    return execute_and_analyse(run_dir, manifest, on_step=on_step)
-
-
-def resume_e2e(
-    run_dir: Path,
-    *,
-    on_step: StepCallback | None = None,
-    metrics_override: Sequence[str] | None = None,
-) -> E2EResult:
-    """Finish an interrupted e2e run (or re-analyse a finished one with new metrics)."""
-    manifest = load(run_dir)
-    return execute_and_analyse(
-        run_dir, manifest, on_step=on_step, metrics_override=metrics_override
-    )
