@@ -25,7 +25,7 @@ from compare_scale import side_file  # the same synthetic suite as the compare b
 from perfproof.compare import CompareOptions, compare_document, compare_sides
 from perfproof.jmh.reader import read_results
 from perfproof.report import render
-from perfproof.report.check import check_file
+from perfproof.audit.check import check_file
 
 
 def faster(entries: list, speedup: float) -> list:

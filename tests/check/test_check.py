@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from perfproof.report.check import check_file, check_text
+from perfproof.audit.check import check_file, check_text
 from perfproof.report.rundir import load_run
 
 

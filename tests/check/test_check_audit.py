@@ -6,7 +6,7 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-from perfproof.report.check import check_text
+from perfproof.audit.check import check_text
 from perfproof.report.rundir import load_run
 
 

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from perfproof.compare import CompareOptions, compare_sides
-from perfproof.guard import evaluate, guard_document, oriented, render_table
 from perfproof.model import ALLOC_NORM, PRIMARY, BenchKey, Direction, Samples
+from perfproof.pipeline.guard import evaluate, guard_document, oriented, render_table
 
 
 def _side(

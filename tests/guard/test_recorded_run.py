@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 
 from perfproof.compare import CompareOptions
-from perfproof.guard import evaluate, finish_guard
-from perfproof.run.ab import compare_run
-from perfproof.run.store import RunStore
+from perfproof.measure.store import RunStore
+from perfproof.pipeline.ab import compare_run
+from perfproof.pipeline.guard import evaluate, finish_guard
 
 
 @pytest.fixture

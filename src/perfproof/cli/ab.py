@@ -9,12 +9,12 @@ import click
 
 from perfproof.cli.options import emit_json, format_option
 from perfproof.errors import GateFailed, InputError
-from perfproof.run.jfr_hints import profile_hints
-from perfproof.run.lock import DEFAULT_LOCK_TIMEOUT_S
-from perfproof.run.plan import DEFAULT_JMH_ARGS, DEFAULT_ROUNDS, ORDERS
+from perfproof.measure.jfr_hints import profile_hints
+from perfproof.measure.lock import DEFAULT_LOCK_TIMEOUT_S
+from perfproof.measure.plan import DEFAULT_JMH_ARGS, DEFAULT_ROUNDS, ORDERS
 
 if TYPE_CHECKING:
-    from perfproof.run.ab import AbOutcome
+    from perfproof.pipeline.ab import AbOutcome
 
 DEFAULTS_TEXT = " ".join(DEFAULT_JMH_ARGS)
 
@@ -187,8 +187,8 @@ def command(
     resume_dir: str | None,
 ) -> None:
     """Build two commits in isolation, run their JMH benchmarks interleaved, compare them."""
-    from perfproof.run.ab import AbOptions, resume_ab, start_ab
-    from perfproof.run.progress import make_reporter
+    from perfproof.measure.progress import make_reporter
+    from perfproof.pipeline.ab import AbOptions, resume_ab, start_ab
 
     def given(name: str) -> bool:
         return ctx.get_parameter_source(name) is click.core.ParameterSource.COMMANDLINE
@@ -240,7 +240,7 @@ def command(
 def render_outcome(outcome: AbOutcome, fmt: str) -> None:
     """Print a finished run in the chosen format; the run folder is always named (on stderr
     for json, so stdout stays one document)."""
-    from perfproof.compare_render import markdown, print_table
+    from perfproof.render.comparison import markdown, print_table
 
     if fmt == "json":
         emit_json(outcome.document)

@@ -32,8 +32,8 @@ value); 2 the PR file or the run folder is unreadable.
 @format_option(("table", "json"), default="table")
 def command(pr_file: Path, run_dir: Path, fmt: str) -> None:
     """Check every score, error, Δ% and bytes/op that PR.md quotes against RUN_DIR."""
+    from perfproof.audit.check import check_file, render_table
     from perfproof.errors import GateFailed
-    from perfproof.report.check import check_file, render_table
 
     result = check_file(pr_file, run_dir)
     if fmt == "json":

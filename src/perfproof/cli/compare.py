@@ -77,7 +77,7 @@ def command(
     if fmt == "json":
         emit_json(compare_document(result))
     else:
-        from perfproof import compare_render
+        from perfproof.render import comparison as compare_render
 
         if fmt == "md":
             click.echo(compare_render.markdown(result), nl=False)

@@ -34,9 +34,9 @@ Examples:
 @format_option(("table", "json"))
 def command(out: str | None, fmt: str) -> None:
     """Run the whole A/B job on an embedded sample project, with an A/A control."""
-    from perfproof.compare_render import print_table
     from perfproof.demo.run import RUNS, run_demo
-    from perfproof.run.progress import make_reporter
+    from perfproof.measure.progress import make_reporter
+    from perfproof.render.comparison import print_table
 
     outcome = run_demo(Path(out) if out else None, make_reporter=make_reporter)
     if fmt == "json":  # each run's perfproof.compare/1 document, as `ab --format json` prints

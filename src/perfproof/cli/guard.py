@@ -79,8 +79,8 @@ def command(
     **ab_kw: object,
 ) -> None:
     """Run the feature's benchmark on the baseline and the feature; PASS if it discriminates."""
-    from perfproof.guard import guard_document, render_table, resume_guard, run_guard
-    from perfproof.run.ab import AbOptions
+    from perfproof.pipeline.ab import AbOptions
+    from perfproof.pipeline.guard import guard_document, render_table, resume_guard, run_guard
 
     if resume_dir is not None:
         given = [

@@ -20,10 +20,10 @@ from pathlib import Path
 
 from perfproof.demo.project import DemoRepo, write_demo_repo
 from perfproof.errors import InputError
-from perfproof.run.ab import AbOptions, AbOutcome, start_ab
-from perfproof.run.lock import DEFAULT_LOCK_TIMEOUT_S
-from perfproof.run.progress import Reporter
-from perfproof.run.progress import make_reporter as default_reporter
+from perfproof.measure.lock import DEFAULT_LOCK_TIMEOUT_S
+from perfproof.measure.progress import Reporter
+from perfproof.measure.progress import make_reporter as default_reporter
+from perfproof.pipeline.ab import AbOptions, AbOutcome, start_ab
 
 DEMO_ROUNDS = 4
 DEMO_JMH_ARGS = "-f 1 -wi 3 -w 500ms -i 4 -r 500ms"

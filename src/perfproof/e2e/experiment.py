@@ -22,9 +22,9 @@ from perfproof.e2e import analysis, render, runner
 from perfproof.e2e.amdahl import AmdahlCeiling, amdahl_ceiling, amdahl_message
 from perfproof.e2e.metrics import MetricSpec, parse_metric_spec
 from perfproof.errors import InputError
+from perfproof.measure import environment
+from perfproof.measure.plan import ORDERS, side_order
 from perfproof.model import Direction
-from perfproof.run import environment
-from perfproof.run.plan import ORDERS, side_order
 from perfproof.stats.power import runs_needed
 from perfproof.storage import write_json_atomic
 

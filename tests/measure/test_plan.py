@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from perfproof.errors import InputError
-from perfproof.run.plan import (
+from perfproof.measure.plan import (
     Plan,
     append_jvm_args,
     jmh_options,

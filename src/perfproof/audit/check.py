@@ -2,7 +2,7 @@
 
 Hand-written evidence goes wrong in small ways: a score copied from the wrong row, an error
 from another run, a Δ% rounded the wrong way or with the wrong sign, "the intervals do not
-overlap" when they do. Each quote found by :mod:`perfproof.report.quoted` is matched to the
+overlap" when they do. Each quote found by :mod:`perfproof.audit.quoted` is matched to the
 run's comparisons by the benchmark and @Param values named with it, and checked at the
 precision it was written at: a score or error agrees when the measured value rounds to it
 (perfproof's fork-level estimate and interval, or JMH's own score and error, pooled or per
@@ -18,12 +18,12 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from perfproof.audit.quoted import BASE, BYTES_METRIC, HEAD, Claim, Names, Quote, parse
 from perfproof.errors import InputError
 from perfproof.jmh.names import normalise_metric
 from perfproof.jmh.units import canonical
 from perfproof.model import ALLOC_NORM, PRIMARY
 from perfproof.report.context import entry_key, metric_of, params_label, short_name
-from perfproof.report.quoted import BASE, BYTES_METRIC, HEAD, Claim, Names, Quote, parse
 from perfproof.report.rundir import RunFolder, load_run
 from perfproof.report.units import choose_scale, decimals_for, number, signed
 

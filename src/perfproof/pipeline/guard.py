@@ -260,7 +260,7 @@ def _record_settings(
     command: list[str],
     passed: bool | None,
 ) -> None:
-    from perfproof.run.store import RunStore
+    from perfproof.measure.store import RunStore
 
     store = RunStore.open(run_dir)
     store.manifest["guard"] = {
@@ -296,9 +296,9 @@ def run_guard(
     Without ``--overlay`` the overlay is every file the feature added or changed that uses JMH
     (the feature's new or updated benchmarks); with none, the baseline's own sources are used.
     """
-    from perfproof.run.ab import start_ab
-    from perfproof.run.progress import make_reporter
-    from perfproof.run.store import default_runs_dir, new_run_id
+    from perfproof.measure.progress import make_reporter
+    from perfproof.measure.store import default_runs_dir, new_run_id
+    from perfproof.pipeline.ab import start_ab
     from perfproof.workspace.git import require_repo, resolve_ref
 
     check_settings(kind, min_ratio, confidence)
@@ -339,9 +339,9 @@ def resume_guard(
     reporter: Any = None,
 ) -> GuardResult:
     """Finish an interrupted guard run; settings not given come from its manifest."""
-    from perfproof.run.ab import resume_ab
-    from perfproof.run.progress import make_reporter
-    from perfproof.run.store import RunStore
+    from perfproof.measure.progress import make_reporter
+    from perfproof.measure.store import RunStore
+    from perfproof.pipeline.ab import resume_ab
 
     recorded = RunStore.open(run_dir.resolve()).manifest.get("guard") or {}
     kind = kind or recorded.get("kind") or "time"
@@ -363,8 +363,8 @@ def finish_guard(
 ) -> GuardResult:
     """Compare the run's raw results at the guard's confidence (no Holm: see the module doc),
     judge them and record the guard in the run folder."""
-    from perfproof.run.ab import compare_run
-    from perfproof.run.store import RunStore
+    from perfproof.measure.store import RunStore
+    from perfproof.pipeline.ab import compare_run
 
     store = RunStore.open(run_dir)
     result = compare_run(store, CompareOptions(confidence=confidence, holm=False))

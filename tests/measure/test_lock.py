@@ -7,7 +7,7 @@ import sys
 import time
 from pathlib import Path
 
-from perfproof.run.lock import (
+from perfproof.measure.lock import (
     LockState,
     lock_path_from_output,
     probe,

@@ -12,10 +12,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from perfproof.errors import ExternalError, InputError
+from perfproof.measure.plan import Step, list_argv
+from perfproof.measure.progress import Reporter, count_benchmarks, list_benchmarks
+from perfproof.measure.store import RunStore, now_iso
 from perfproof.process import run
-from perfproof.run.plan import Step, list_argv
-from perfproof.run.progress import Reporter, count_benchmarks, list_benchmarks
-from perfproof.run.store import RunStore, now_iso
 from perfproof.workspace.artifact import Artifact, jmh_version
 from perfproof.workspace.build import build
 from perfproof.workspace.overlay import apply_overlay

@@ -2,7 +2,7 @@
 
 Loading, matching, the per-key comparison, the multiplicity adjustment and the JSON
 document live here; the statistics themselves are in ``perfproof.stats`` and the rendering
-in ``perfproof.compare_render``. Other verbs (``ab``, ``report``) call ``compare_sides`` on
+in ``perfproof.render.comparison``. Other verbs (``ab``, ``report``) call ``compare_sides`` on
 their own ``Samples`` and embed ``compare_document`` in their output.
 """
 

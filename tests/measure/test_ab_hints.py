@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from perfproof.run.jfr_hints import focus_package, profile_hints
+from perfproof.measure.jfr_hints import focus_package, profile_hints
 
 
 def test_focus_is_the_benchmarks_package_root():

@@ -6,7 +6,7 @@ import io
 
 import pytest
 
-from perfproof.run.progress import (
+from perfproof.measure.progress import (
     FORK_OVERHEAD_S,
     HOST_OVERHEAD_S,
     JmhSettings,

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from perfproof.errors import InputError
-from perfproof.run.plan import jmh_options
+from perfproof.measure.plan import jmh_options
 
 
 @pytest.mark.parametrize(

@@ -18,23 +18,22 @@ from perfproof import __version__
 from perfproof.compare import CompareOptions, CompareResult, compare_document, compare_sides
 from perfproof.errors import ExternalError, InputError, PerfproofError
 from perfproof.jmh.reader import read_results
-from perfproof.report import write_reports
-from perfproof.run import environment
-from perfproof.run.lock import DEFAULT_LOCK_TIMEOUT_S
-from perfproof.run.plan import (
+from perfproof.measure import environment
+from perfproof.measure.lock import DEFAULT_LOCK_TIMEOUT_S
+from perfproof.measure.plan import (
     DEFAULT_ROUNDS,
     ORDERS,
     SIDES,
     make_plan,
     split_jmh_args,
 )
-from perfproof.run.plan import (
+from perfproof.measure.plan import (
     jmh_options as merge_jmh_options,
 )
-from perfproof.run.progress import Reporter, parse_settings
-from perfproof.run.scheduler import Scheduler, SideTarget
-from perfproof.run.sides import SideBuilder, list_side
-from perfproof.run.store import (
+from perfproof.measure.progress import Reporter, parse_settings
+from perfproof.measure.scheduler import Scheduler, SideTarget
+from perfproof.measure.sides import SideBuilder, list_side
+from perfproof.measure.store import (
     DONE,
     FAILED,
     INTERRUPTED,
@@ -43,6 +42,7 @@ from perfproof.run.store import (
     default_runs_dir,
     new_run_id,
 )
+from perfproof.report import write_reports
 from perfproof.workspace.cache import resolve_cache_dir
 from perfproof.workspace.git import require_repo, resolve_ref
 from perfproof.workspace.jdk import java_info

@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 
 from perfproof.errors import ExternalError
+from perfproof.measure.plan import Plan, jmh_options, make_plan, step_argv
+from perfproof.measure.progress import PlainReporter, parse_settings
+from perfproof.measure.scheduler import Scheduler, SideTarget, check_step_output, publish_result
+from perfproof.measure.store import RunStore
 from perfproof.process import ProcessResult
-from perfproof.run.plan import Plan, jmh_options, make_plan, step_argv
-from perfproof.run.progress import PlainReporter, parse_settings
-from perfproof.run.scheduler import Scheduler, SideTarget, check_step_output, publish_result
-from perfproof.run.store import RunStore
 
 HOME = "/usr/lib/jvm/java-17"
 

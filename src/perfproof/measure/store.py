@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from perfproof.errors import InputError
-from perfproof.run.plan import Plan, Step
+from perfproof.measure.plan import Plan, Step
 from perfproof.storage import write_json_atomic, write_text_atomic
 
 SCHEMA = "perfproof.run/1"

@@ -4,7 +4,7 @@ A PR body mixes prose, Markdown tables and pasted JMH console tables. This modul
 into *quotes*: a number with the precision it was written at, its unit, which side it is
 about (baseline or feature, when the text says), which metric (time/throughput or bytes/op)
 and what it names nearby (benchmark and @Param values). It knows nothing about a run;
-:mod:`perfproof.report.check` matches the quotes to one.
+:mod:`perfproof.audit.check` matches the quotes to one.
 """
 
 from __future__ import annotations

@@ -8,8 +8,16 @@ from pathlib import Path
 import pytest
 
 from perfproof.errors import InputError
-from perfproof.run.plan import make_plan
-from perfproof.run.store import DONE, FAILED, PENDING, RUNNING, SCHEMA, RunStore, default_runs_dir
+from perfproof.measure.plan import make_plan
+from perfproof.measure.store import (
+    DONE,
+    FAILED,
+    PENDING,
+    RUNNING,
+    SCHEMA,
+    RunStore,
+    default_runs_dir,
+)
 
 
 def new_store(tmp_path: Path, rounds: int = 2) -> RunStore:

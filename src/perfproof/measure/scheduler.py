@@ -25,12 +25,12 @@ from pathlib import Path
 from typing import Any
 
 from perfproof.errors import ExternalError
+from perfproof.measure import lock
+from perfproof.measure.plan import Plan, Step, append_jvm_args, step_argv
+from perfproof.measure.progress import JmhSettings, Reporter, estimate_step_seconds
+from perfproof.measure.store import DONE, FAILED, INTERRUPTED, RUNNING, RunStore, now_iso
 from perfproof.process import ProcessResult, command_line, run
 from perfproof.profile.record import jmh_jfr_args, name_fork_recordings, step_folder
-from perfproof.run import lock
-from perfproof.run.plan import Plan, Step, append_jvm_args, step_argv
-from perfproof.run.progress import JmhSettings, Reporter, estimate_step_seconds
-from perfproof.run.store import DONE, FAILED, INTERRUPTED, RUNNING, RunStore, now_iso
 
 FAILURE_MARKER = "<failure>"
 

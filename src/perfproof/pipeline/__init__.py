@@ -1,0 +1,1 @@
+"""The verbs that chain build → measure → compare → render."""
