@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import tempfile
 from pathlib import Path
 from typing import Any
+
+from perfproof.model.documents import dumps
 
 
 def write_bytes_atomic(path: str | os.PathLike[str], data: bytes) -> Path:
@@ -36,4 +37,5 @@ def write_text_atomic(path: str | os.PathLike[str], text: str) -> Path:
 
 
 def write_json_atomic(path: str | os.PathLike[str], doc: Any) -> Path:
-    return write_text_atomic(path, json.dumps(doc, indent=2, sort_keys=False) + "\n")
+    """Write ``doc`` as strict JSON: NaN and infinities become null (see ``model.documents``)."""
+    return write_text_atomic(path, dumps(doc))
