@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 from perfproof.demo.project import write_demo_repo
-from perfproof.demo.run import DEMO_JMH_ARGS, DEMO_ROUNDS
+from perfproof.demo.run import DEMO_JMH_ARGS, DEMO_MAX_ROUNDS
 from perfproof.pipeline.ab import AbOptions, overhead_seconds, start_ab
 from perfproof.measure.progress import PlainReporter
 
@@ -28,7 +28,7 @@ from perfproof.measure.progress import PlainReporter
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cold", action="store_true", help="use an empty build cache")
-    parser.add_argument("--rounds", type=int, default=DEMO_ROUNDS)
+    parser.add_argument("--max-rounds", type=int, default=DEMO_MAX_ROUNDS)
     parser.add_argument("--jmh-args", default=DEMO_JMH_ARGS)
     args = parser.parse_args()
     root = Path(tempfile.mkdtemp(prefix="perfproof-overhead-"))
@@ -39,7 +39,7 @@ def main() -> int:
         base="baseline",
         head="feature",
         repo=str(repo.path),
-        rounds=args.rounds,
+        max_rounds=args.max_rounds,
         jmh_args=args.jmh_args,
         out=str(root / "run"),
     )

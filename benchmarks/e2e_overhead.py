@@ -17,14 +17,15 @@ from pathlib import Path
 
 import numpy as np
 
-from perfproof.e2e import experiment
-from perfproof.e2e.analysis import analyse_metric
 from perfproof.model import Direction
+from perfproof.pipeline import e2e
+from perfproof.pipeline.e2e_options import E2EOptions
+from perfproof.stats.end_to_end import analyse_metric
 
 
 def orchestration(runs: int) -> tuple[float, float]:
     with tempfile.TemporaryDirectory() as tmp:
-        opts = experiment.E2EOptions(
+        opts = E2EOptions(
             metrics=[r"t=took (\d+)"],
             base_cmd="echo took 1",
             head_cmd="echo took 2",
@@ -32,10 +33,10 @@ def orchestration(runs: int) -> tuple[float, float]:
             runs_dir=str(Path(tmp) / "runs"),
         )
         started = time.perf_counter()
-        run_dir, manifest = experiment.start(opts, Path(tmp))
-        experiment.execute_and_analyse(run_dir, manifest)
+        store = e2e.start(opts, Path(tmp))
+        e2e.execute_and_analyse(store)
         wall = time.perf_counter() - started
-        spent = sum(s.get("duration_s", 0.0) for s in manifest["steps"])
+        spent = sum(s.get("duration_s", 0.0) for s in store.manifest["steps"])
     return wall, spent
 
 

@@ -39,3 +39,34 @@ def write_text_atomic(path: str | os.PathLike[str], text: str) -> Path:
 def write_json_atomic(path: str | os.PathLike[str], doc: Any) -> Path:
     """Write ``doc`` as strict JSON: NaN and infinities become null (see ``model.documents``)."""
     return write_text_atomic(path, dumps(doc))
+
+
+def refuse_overwriting_inputs(
+    outputs: dict[str, Path | None], inputs: list[Path] | tuple[Path, ...]
+) -> None:
+    """Raise :class:`InputError` when an output (flag → path) is one of the command's inputs.
+
+    perfproof never writes over what it was given to read: a recording, a run's results or a
+    PR body named twice on the command line is a slip, and the atomic rename would otherwise
+    replace the input without a trace. Paths are compared by the file they reach (symlinks
+    and ``..`` resolved; the same inode for hard links).
+    """
+    from perfproof.errors import InputError
+
+    for flag, out in outputs.items():
+        if out is None:
+            continue
+        for given in inputs:
+            if _same_file(Path(out), Path(given)):
+                raise InputError(
+                    f"{flag} {out}: is an input of this command; refusing to overwrite it"
+                )
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        if a.exists() and b.exists():
+            return os.path.samefile(a, b)
+    except OSError:
+        pass
+    return a.resolve() == b.resolve()

@@ -141,3 +141,29 @@ def test_json_schema(run_cli, corpus):
     assert doc["class"] == "org.acme.protocol.Errors"
     for site in doc["sites"]:
         assert set(site) >= {"file", "line", "caller", "kind", "confidence", "source"}
+
+
+def test_two_calls_on_one_line_are_two_sites(run_cli, write_java):
+    repo = write_java(
+        {
+            "src/main/java/p/Errors.java": (
+                "package p;\npublic class Errors { public static Errors forCode(short c) "
+                "{ return null; } }\n"
+            ),
+            "src/test/java/p/T.java": (
+                "package p;\nclass T { void t() { Errors.forCode((short) 0); "
+                "Errors.forCode((short) 1); } }\n"
+            ),
+            "src/main/java/p/U.java": (
+                "package p;\nclass U { void u() { Errors.forCode((short) 0); "
+                "Errors.forCode((short) 1); } }\n"
+            ),
+        }
+    )
+    result = run_cli("callers", "Errors.forCode", "--repo", repo, "--all", "--format", "json")
+    assert result.code == 0, result.err
+    doc = json.loads(result.out)
+    assert (doc["test"], doc["production"]) == (2, 2)
+    prod = [(s["line"], s["column"]) for s in doc["sites"] if s["scope"] == "production"]
+    assert len(set(prod)) == 2 and prod[0][0] == prod[1][0] == 2
+    assert doc["distinct_callers"] == 1

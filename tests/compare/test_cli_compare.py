@@ -34,11 +34,13 @@ def test_markdown_output(run_cli, stream_vs_loop) -> None:
     r = run_cli("compare", base, head, "--format", "md")
     assert r.code == 0
     lines = r.out.splitlines()
-    header = next(i for i, line in enumerate(lines) if line.startswith("| benchmark"))
-    assert lines[header + 1].startswith("|---|")
-    rows = [line for line in lines[header + 2 :] if line.startswith("| empty")]
-    assert len(rows) == 2 and all("improved" in row for row in rows)
-    assert "Benchmarks in `fx.Codes.*`" in r.out
+    assert lines[0].startswith("**Summary:** 1 of 1 faster (-99.")
+    assert ", 1 allocates less, 0 regressed, 0 unchanged or undecided" in lines[0]
+    assert "#### `fx.Codes.empty` (average time)" in lines
+    header = next(i for i, line in enumerate(lines) if line.startswith("| n | Baseline"))
+    assert lines[header + 1].startswith("|---:|")
+    (row,) = [line for line in lines[header + 2 :] if line.startswith("| 16 |")]
+    assert "improved" in row and "4,736 → 0 B/op" in row
 
 
 def test_json_output_and_options(run_cli, stream_vs_loop) -> None:
@@ -54,7 +56,7 @@ def test_json_output_and_options(run_cli, stream_vs_loop) -> None:
     assert doc["holm"] is False and doc["metrics"] == ["primary"]
     assert [c["metric"] for c in doc["comparisons"]] == ["primary"]
     c = doc["comparisons"][0]
-    assert c["p_holm"] == c["p_value"]
+    assert c["p_adjusted"] == c["p_value"] and c["family"] == "none"
 
 
 def test_threshold_changes_the_verdict(run_cli, make_jmh_entry, write_jmh) -> None:
@@ -168,3 +170,27 @@ def test_nothing_in_common_is_an_input_error(run_cli, make_jmh_entry, write_jmh)
     assert r.code == 2
     assert "nothing to compare" in r.err and "(1 in base, 1 in head)" in r.err
     assert str(a) in r.err and len(r.err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    ("flags", "family"),
+    [((), "bh"), (("--family", "holm"), "holm"), (("--family", "none"), "none"),
+     (("--no-holm",), "none")],
+)  # fmt: skip
+def test_family_option(run_cli, stream_vs_loop, flags, family: str) -> None:
+    base, head = stream_vs_loop
+    doc = json.loads(run_cli("compare", base, head, "--format", "json", *flags).out)
+    assert doc["family"] == family
+    for c in doc["comparisons"]:
+        if c["method"] != "exact":
+            assert c["family"] == family
+            assert (c["p_holm"] is not None) == (family == "holm")
+    md = run_cli("compare", base, head, "--format", "md", *flags).out
+    words = {"bh": "Benjamini–Hochberg at 1%", "holm": "Holm at 1%", "none": "no adjustment"}
+    assert "Multiplicity: " + words[family] in md
+
+
+def test_unknown_family_is_a_usage_error(run_cli, stream_vs_loop) -> None:
+    base, head = stream_vs_loop
+    r = run_cli("compare", base, head, "--family", "bonferroni")
+    assert r.code == 2 and "--family" in r.err

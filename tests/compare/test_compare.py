@@ -35,7 +35,7 @@ def test_stream_vs_plain_loop_improves_time_and_bytes(stream_vs_loop) -> None:
     (alloc,) = by_metric(result, ALLOC_NORM)
     assert time.verdict is Verdict.IMPROVED and time.method == "fork-level"
     assert time.ratio_ci[1] < 0.01  # the loop is >100x faster
-    assert time.p_holm is not None and time.p_holm < 0.01
+    assert time.p_adjusted is not None and time.p_adjusted < 0.01
     assert alloc.verdict is Verdict.IMPROVED and alloc.method == "exact"
     assert alloc.base.value == pytest.approx(4736, abs=1) and alloc.head.value < 0.5
     assert any("compared exactly" in w for w in alloc.warnings)
@@ -99,7 +99,10 @@ def test_jmh_121_against_137_matches_across_versions(fixtures_dir) -> None:
 # ----------------------------------------------------------------------------- known truth
 
 
-def test_large_effect_survives_holm_among_200(rng, make_forks, make_samples) -> None:
+@pytest.mark.parametrize("family", ["holm", "bh"])
+def test_large_effect_survives_the_family_among_200(
+    rng, make_forks, make_samples, family: str
+) -> None:
     base, head = {}, {}
     for i in range(199):
         b, h = (make_samples(f"aa{i:03d}", make_forks(rng, 5, 10)) for _ in range(2))
@@ -107,16 +110,19 @@ def test_large_effect_survives_holm_among_200(rng, make_forks, make_samples) -> 
     b = make_samples("real", make_forks(rng, 5, 10))
     h = make_samples("real", make_forks(rng, 5, 10, level=70.0))
     base[b.key], head[h.key] = b, h
-    result = compare_sides(base, head, CompareOptions(confidence=0.99))
+    result = compare_sides(base, head, CompareOptions(confidence=0.99, family=family))
     real = next(c for c in result.comparisons if c.key.benchmark == "real")
     assert real.verdict is Verdict.IMPROVED
-    assert real.p_holm < 0.01 and real.p_value < 0.01 / 200  # not floored by resampling
-    assert real.p_holm == pytest.approx(min(1.0, real.p_value * 200))
+    assert real.p_adjusted < 0.01 and real.p_value < 0.01 / 200  # not floored by resampling
+    # alone among 199 unchanged keys, both procedures reduce to Bonferroni for the smallest p
+    assert real.p_adjusted == pytest.approx(min(1.0, real.p_value * 200))
+    assert real.interval_confidence == pytest.approx(1 - 0.01 / 200)
     others = [c for c in result.comparisons if c.key.benchmark != "real"]
     assert not any(c.verdict in (Verdict.IMPROVED, Verdict.REGRESSED) for c in others)
-    assert all(c.p_holm >= c.p_value for c in result.comparisons)
+    assert all(c.p_adjusted >= c.p_value for c in result.comparisons)
     no_holm = compare_sides(base, head, CompareOptions(holm=False))
-    assert all(c.p_holm == c.p_value for c in no_holm.comparisons)
+    assert all(c.p_adjusted == c.p_value for c in no_holm.comparisons)
+    assert all(c.interval_confidence == pytest.approx(0.99) for c in no_holm.comparisons)
 
 
 def test_warmup_fork_flagged_with_both_verdicts(rng, make_forks, make_samples) -> None:
@@ -143,7 +149,7 @@ def test_warmup_fork_flagged_with_both_verdicts(rng, make_forks, make_samples) -
     alt = c.diagnostics["without_unsettled"]
     assert alt["verdict"] == "improved" and alt["ratio"] == pytest.approx(0.9, abs=0.02)
     (warning,) = [w for w in c.warnings if w.startswith("warm-up")]
-    assert "base fork 2 (3 at 15,983 vs 401.4 ns/op after)" in warning
+    assert "base fork 2 (3 at 16.0 µs/op vs 401 ns/op after)" in warning
     assert "with them inconclusive, without them improved" in warning
 
 
@@ -254,7 +260,8 @@ def test_document_schema(stream_vs_loop) -> None:
     assert set(doc) >= {"schema", "comparisons", "unmatched"}
     required = {
         "benchmark", "mode", "params", "metric", "unit", "base", "head", "ratio", "ratio_ci",
-        "delta_pct", "verdict", "p_holm", "mde_pct", "jmh", "warnings",
+        "delta_pct", "verdict", "p_adjusted", "family", "interval_confidence", "mde_pct", "jmh",
+        "warnings",
     }  # fmt: skip
     for c in doc["comparisons"]:
         assert required <= set(c)
@@ -294,3 +301,44 @@ def test_hopeless_design_says_so_instead_of_a_giant_percentage(fixtures_dir) -> 
     texts = [w for c in result.comparisons for w in c.warnings if "this design detects" in w]
     assert any("only changes beyond ±999%" in w for w in texts)
     assert any("about ±" in w for w in texts)  # the workable design keeps its figure
+
+
+@pytest.mark.parametrize("family", ["bh", "holm", "none"])
+def test_the_interval_shown_is_the_one_the_verdict_was_decided_on(
+    rng, make_forks, make_samples, family: str
+) -> None:
+    """A suite of large, small and no effects: whatever the procedure, an interval excluding 1
+    goes with improved/regressed/negligible, and one containing 1 with same/inconclusive."""
+    base, head = {}, {}
+    levels = [100.0] * 8 + [60.0, 70.0, 80.0, 90.0, 97.0, 98.5, 99.0, 140.0]
+    for i, level in enumerate(levels):
+        b = make_samples(f"k{i:02d}", make_forks(rng, 3, 10, fork_sd=0.03))
+        h = make_samples(f"k{i:02d}", make_forks(rng, 3, 10, level=level, fork_sd=0.03))
+        base[b.key], head[h.key] = b, h
+    result = compare_sides(base, head, CompareOptions(family=family))
+    decided = {Verdict.IMPROVED, Verdict.REGRESSED, Verdict.NEGLIGIBLE}
+    levels_seen = set()
+    for c in result.comparisons:
+        lo, hi = c.ratio_ci
+        excludes = lo > 1 or hi < 1
+        assert excludes == (c.verdict in decided), (c.key, c.verdict, c.ratio_ci)
+        levels_seen.add(round(c.interval_confidence, 12))
+    if family == "bh":
+        assert len(levels_seen) == 1  # one false-coverage-adjusted level for the whole family
+    if family == "none":
+        assert levels_seen == {0.99}
+    found = sum(c.verdict in (Verdict.IMPROVED, Verdict.REGRESSED) for c in result.comparisons)
+    assert found >= (3 if family == "bh" else 2)
+
+
+def test_notes_are_typed_and_match_the_warnings(stream_vs_loop) -> None:
+    from perfproof.compare.notes import Kind
+
+    base, head = stream_vs_loop
+    doc = compare_document(compare_specs(str(base), str(head), CompareOptions()))
+    for c in doc["comparisons"]:
+        notes = c["diagnostics"]["notes"]
+        assert [n["text"] for n in notes] == c["warnings"]
+        assert {n["kind"] for n in notes} <= {str(k) for k in Kind}
+    kinds = {n["kind"] for c in doc["comparisons"] for n in c["diagnostics"]["notes"]}
+    assert {"exact", "unsettled"} <= kinds

@@ -34,6 +34,14 @@ def test_demo_writes_project_and_both_runs(tiny_demo, run_cli, tmp_path: Path) -
     calm = verdicts(control)
     assert len(calm) == 4
     assert not {v for v in calm.values()} & {"improved", "regressed"}
+    # the sequential design: the many-fold effect of the event bus (an early return instead
+    # of a stream pipeline) is decided before the last round; the A/A control has nothing to
+    # find and runs to its last round
+    stop = json.loads((main_run / "manifest.json").read_text())["stopping"]
+    rounds = {k["key"].rsplit(".", 1)[1]: k["stopped_round"] for k in stop["keys"]}
+    assert stop["design"] == "sequential" and rounds["publishNoListeners"] < stop["max_rounds"]
+    calm_stop = json.loads((control / "manifest.json").read_text())["stopping"]
+    assert calm_stop["rounds_run"] == calm_stop["max_rounds"]
     manifest = json.loads((control / "manifest.json").read_text())
     assert manifest["refs"]["base"]["ref"] == "feature"
     assert manifest["refs"]["head"]["ref"] == "docs-only"

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 from scipy import stats as st
 
-from perfproof.e2e.analysis import analyse_metric, bootstrap_ratio_ci, paired_log_ratio
 from perfproof.model import Direction, Verdict
+from perfproof.stats.end_to_end import analyse_metric, bootstrap_ratio_ci, paired_log_ratio
 
 
 def _draw(seed: int, n: int, mean: float, sd: float) -> np.ndarray:

@@ -80,7 +80,7 @@ def test_json_document_matches_scipy_on_the_printed_values(run_cli, tmp_path: Pa
     assert len(list((run_dir / "outputs").glob("r*.stdout"))) == 2 * runs
     assert "took" in (run_dir / "outputs" / "r003-head.stdout").read_text()
     manifest = json.loads((run_dir / "manifest.json").read_text())
-    ids = [s["step"]["id"] for s in manifest["steps"]]
+    ids = [s["id"] for s in manifest["steps"]]
     assert ids[:4] == ["r001-base", "r001-head", "r002-head", "r002-base"]
     assert all(s["status"] == "done" for s in manifest["steps"])
     assert json.loads((run_dir / "results.json").read_text()) == doc
@@ -138,7 +138,7 @@ def test_run_folder_resume_and_failing_run(run_cli, tmp_path: Path) -> None:
     assert "run r002-head" in res.err and "exit code 4" in res.err and str(log) in res.err
     assert "boom" in log.read_text() and "$ " in log.read_text()
     manifest = json.loads((run_dir / "manifest.json").read_text())
-    status = {s["step"]["id"]: s["status"] for s in manifest["steps"]}
+    status = {s["id"]: s["status"] for s in manifest["steps"]}
     assert status["r002-head"] == "failed" and status["r001-head"] == "done"
     marker.unlink()
     res = run_cli("e2e", "--resume", str(run_dir), "--format", "json")
@@ -342,7 +342,7 @@ def test_random_order_is_seeded_and_recorded(run_cli, tmp_path: Path) -> None:
         assert res.code == 0, res.err
         run_dir = Path(json.loads(res.out)["run_dir"])
         manifest = json.loads((run_dir / "manifest.json").read_text())
-        orders.append([s["step"]["id"] for s in manifest["steps"]])
+        orders.append([s["id"] for s in manifest["steps"]])
     assert orders[0] == orders[1]  # same seed, same order
     firsts = [step.split("-")[1] for step in orders[0][::2]]
     assert len(orders[0]) == 16 and set(firsts) == {"base", "head"}
@@ -368,8 +368,8 @@ def test_build_options_need_refs_and_do_not_mix(run_cli, tmp_path: Path) -> None
 
 
 def test_tool_build_commands(tmp_path: Path) -> None:
-    from perfproof.e2e.sides import tool_build_argv
     from perfproof.errors import InputError
+    from perfproof.pipeline.e2e_sides import tool_build_argv
 
     assert tool_build_argv("maven", "app/server", tmp_path) == (
         "mvn", "-B", "-q", "-DskipTests", "-pl", "app/server", "-am", "package",

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from perfproof.e2e.metrics import (
+from perfproof.errors import InputError
+from perfproof.measure.metrics import (
     MetricNotFound,
     extract,
     json_path_get,
     parse_json_path,
     parse_metric_spec,
 )
-from perfproof.errors import InputError
 
 
 def test_regex_spec_with_unit_and_equals_in_pattern() -> None:

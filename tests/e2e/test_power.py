@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from scipy import stats as st
 
-from perfproof.e2e.amdahl import amdahl_ceiling, amdahl_message
+from perfproof.stats.amdahl import amdahl_ceiling, amdahl_message
 from perfproof.stats.power import minimal_detectable_effect, runs_needed, welch_power
 
 

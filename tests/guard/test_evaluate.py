@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 
 import numpy as np
@@ -9,7 +10,9 @@ import pytest
 
 from perfproof.compare import CompareOptions, compare_sides
 from perfproof.model import ALLOC_NORM, PRIMARY, BenchKey, Direction, Samples
-from perfproof.pipeline.guard import evaluate, guard_document, oriented, render_table
+from perfproof.model.documents.guard import guard_document
+from perfproof.pipeline.guard_judge import evaluate, oriented
+from perfproof.render.guard import render_table
 
 
 def _side(
@@ -95,7 +98,10 @@ def test_bench_filter_document_and_table() -> None:
     g = evaluate(res, "alloc", 1.5, ["CodecBench"])
     doc = guard_document(g)
     assert doc["schema"] == "perfproof.guard/1" and doc["kind"] == "alloc"
-    assert doc["verdict"] == "PASS" and doc["rows"][0]["ratio"] == "inf"
+    # an infinite ratio (the feature allocates nothing) is null, as in every strict document
+    assert doc["verdict"] == "PASS" and doc["rows"][0]["ratio"] is None
+    assert doc["rows"][0]["ci"][0] is None and "exactly zero" in doc["rows"][0]["reason"]
+    json.loads(json.dumps(doc, allow_nan=False))
     assert "allocation" in doc["protects"]
     text = render_table(g)
     assert "g.CodecBench.encode(n=8)" in text and "ratio      ∞" in text

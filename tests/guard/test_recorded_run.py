@@ -18,7 +18,8 @@ import pytest
 from perfproof.compare import CompareOptions
 from perfproof.measure.store import RunStore
 from perfproof.pipeline.ab import compare_run
-from perfproof.pipeline.guard import evaluate, finish_guard
+from perfproof.pipeline.guard import finish_guard
+from perfproof.pipeline.guard_judge import GuardSettings, evaluate
 
 
 @pytest.fixture
@@ -49,7 +50,7 @@ def test_a_benchmark_with_a_slowdown_fails_a_time_guard(run_copy: Path) -> None:
 
 
 def test_the_guard_kind_is_recorded_in_the_run_folder(run_copy: Path) -> None:
-    g = finish_guard(run_copy, "alloc", 1.5, 0.99, ["perfproof", "guard"], [])
+    g = finish_guard(run_copy, GuardSettings("alloc", 1.5, 0.99), ["perfproof", "guard"], [])
     assert not g.passed  # most benchmarks are unchanged
     manifest = json.loads((run_copy / "manifest.json").read_text())
     assert manifest["guard"]["kind"] == "alloc"

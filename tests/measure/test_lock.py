@@ -106,3 +106,20 @@ def test_real_wait_on_a_real_holder(tmp_path: Path) -> None:
     holder.wait()
     assert 0.3 < waited < 10 and time.monotonic() - start < 10
     assert said and "held" in said[0]
+
+
+def test_other_platforms_are_not_probed_with_the_linux_layout(tmp_path: Path, monkeypatch) -> None:
+    """On a kernel whose ``struct flock`` perfproof does not know, it neither guesses a holder
+    nor stays silent: it says once that it relies on JMH's own refusal."""
+    from perfproof.measure import lock
+
+    held = tmp_path / "jmh.lock"
+    held.write_text("")
+    assert lock.probe_supported("linux") and not lock.probe_supported("darwin")
+    monkeypatch.setattr(lock.sys, "platform", "darwin")
+    monkeypatch.setattr(lock, "_told_unknown", False)
+    assert lock.probe(held) == lock.LockState(False, known=False)
+    said: list[str] = []
+    assert lock.wait_for_lock(held, 5, on_wait=said.append) == 0.0
+    assert lock.wait_for_lock(held, 5, on_wait=said.append) == 0.0
+    assert len(said) == 1 and "darwin" in said[0] and "retries" in said[0]

@@ -5,15 +5,21 @@ from __future__ import annotations
 import pytest
 
 from perfproof.errors import InputError
+from perfproof.measure.keys import Selection
 from perfproof.measure.plan import (
+    SEQUENTIAL,
     Plan,
     append_jvm_args,
     jmh_options,
     list_argv,
     make_plan,
+    parse_budget,
+    restrict_first_round,
+    round_steps,
     side_order,
     split_jmh_args,
     step_argv,
+    with_forks,
 )
 
 
@@ -66,7 +72,8 @@ def test_bad_rounds_or_order_is_input_error(rounds: int, order: str) -> None:
 def test_defaults_include_gc_profiler_and_fail_on_error() -> None:
     opts = jmh_options([])
     assert opts == (
-        "-f", "1", "-wi", "3", "-w", "1s", "-i", "5", "-r", "1s", "-foe", "true", "-prof", "gc",
+        "-f", "1", "-wi", "3", "-w", "500ms", "-i", "4", "-r", "500ms", "-foe", "true",
+        "-prof", "gc",
     )  # fmt: skip
 
 
@@ -113,3 +120,69 @@ def test_jvm_args_join_a_single_user_jvm_args_append_instead_of_repeating_it() -
     assert one == ("-jvmArgsAppend", "-Xmx1g -Da=1 -XX:X=1", "-f", "2")
     two = append_jvm_args(("-jvmArgsAppend", "-Xmx1g", "-jvmArgsAppend", "-Da=1"), "-XX:X=1 -Db")
     assert two[4:] == ("-jvmArgsAppend", "-XX:X=1", "-jvmArgsAppend", "-Db")
+
+
+def test_a_sequential_plan_starts_with_its_first_round_only() -> None:
+    plan = make_plan(10, "abba", None, ("Foo",), ("-f", "1"), stopping=SEQUENTIAL)
+    assert sequence(plan) == ["01-base", "01-head"] and plan.rounds == 10
+    assert Plan.from_json(plan.to_json()) == plan
+
+
+def test_later_rounds_keep_abba_and_number_their_parts() -> None:
+    plan = make_plan(10, "abba", None, ("Foo",), ("-f", "1"), stopping=SEQUENTIAL)
+    a = Selection(("fx.A.x",), (("n", ("1", "2")),))
+    b = Selection(("fx.B.y",), ())
+    r2 = round_steps(plan, 2, [a, b])
+    assert [s.id for s in r2] == ["02-head", "02-base", "02-head-2", "02-base-2"]
+    assert [s.index for s in r2] == [2, 3, 4, 5] and r2[0].selection == a
+    plan = plan.with_steps(r2)
+    r3 = round_steps(plan, 3, [a], [("head", 2, b)])
+    assert [(s.id, s.forks) for s in r3] == [("03-base", None), ("03-head", None),
+                                              ("03-head-2", 2)]  # fmt: skip
+    assert Plan.from_json(plan.with_steps(r3).to_json()) == plan.with_steps(r3)
+    assert [s.id for s in round_steps(plan, 3, [a])] == ["03-base", "03-head"]
+
+
+def test_a_selection_step_replaces_the_regexes_and_the_user_params() -> None:
+    sel = Selection(("fx.Outer$In.run",), (("n", ("16",)), ("s", ("a", "b"))))
+    argv = step_argv(["jmh"], ("Outer",), ("-f", "1", "-p", "n=16,128", "-prof", "gc"), "/r.json",
+                     sel)  # fmt: skip
+    assert argv == ["jmh", r"^fx\.Outer\$In\.run$", "-f", "1", "-prof", "gc", "-p", "n=16",
+                    "-p", "s=a,b", "-rf", "json", "-rff", "/r.json"]  # fmt: skip
+    assert with_forks(("-f", "1", "-i", "2"), 3) == ("-f", "3", "-i", "2")
+    assert with_forks(("-i", "2"), None) == ("-i", "2")
+
+
+def test_listing_passes_the_user_params_so_keys_match_the_run() -> None:
+    argv = list_argv(["jmh"], ("Foo",), ("-f", "1", "-p", "n=16", "-prof", "gc"))
+    assert argv == ["jmh", "Foo", "-p", "n=16", "-lp"]
+
+
+@pytest.mark.parametrize(
+    ("text", "seconds"),
+    [("90s", 90), ("15m", 900), ("1h", 3600), ("1h30m", 5400), ("45", 45), ("2.5m", 150)],
+)
+def test_budget_durations(text: str, seconds: float) -> None:
+    assert parse_budget(text) == seconds
+
+
+@pytest.mark.parametrize("text", ["", "15 minutes", "0s", "-5m", "15ms", "m"])
+def test_bad_budgets_are_refused_naming_the_flag(text: str) -> None:
+    with pytest.raises(InputError, match=r"^--budget"):
+        parse_budget(text)
+
+
+def test_a_seed_with_a_fixed_order_is_refused() -> None:
+    with pytest.raises(InputError, match="--seed only applies to --order random"):
+        make_plan(3, "abba", 7, (), ())
+
+
+def test_a_first_round_can_be_restricted_to_a_part_of_the_suite() -> None:
+    plan = make_plan(10, "abba", None, ("Foo",), ("-f", "1"), stopping=SEQUENTIAL)
+    part = [Selection(("fx.A.x",), (("n", ("1",)),)), Selection(("fx.B.y",), ())]
+    shard = restrict_first_round(plan, part)
+    assert [s.id for s in shard.steps] == ["01-base", "01-head", "01-base-2", "01-head-2"]
+    assert [s.index for s in shard.steps] == [0, 1, 2, 3]
+    assert [s.selection for s in shard.steps] == [part[0], part[0], part[1], part[1]]
+    nxt = round_steps(shard, 2, part[:1])
+    assert [(s.id, s.index) for s in nxt] == [("02-head", 4), ("02-base", 5)]

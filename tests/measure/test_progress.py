@@ -128,3 +128,18 @@ def test_live_bar_is_gone_once_the_run_stops(monkeypatch) -> None:
     r.message("interrupted: finished steps are kept")
     r.close()
     assert err.getvalue() == "interrupted: finished steps are kept\n"
+
+
+def test_a_new_round_counts_finished_work_plus_only_what_is_ahead() -> None:
+    settings = JmhSettings(forks=1, warmup_iterations=0, warmup_s=0, iterations=1,
+                           measurement_s=1.0)  # fmt: skip
+    rep = PlainReporter(io.StringIO())
+    rep.start_run(100.0, 4)  # round 1: four keys, both sides
+    for _ in range(2):
+        rep.start_step("r1", 50.0, settings)
+        rep.end_step("r1", "done", 50.0)
+    # round 2 runs the one undecided key: the bar's total shrinks to the work done plus it
+    rep.start_run(20.0, 2)
+    assert rep.acc.total_s == pytest.approx(120.0) and rep.acc.steps == 4
+    assert rep.acc.completed_s() == pytest.approx(100.0)
+    assert rep.acc.eta_s() == pytest.approx(20.0)

@@ -122,7 +122,7 @@ def test_step_with_jfr_records_every_fork_into_its_own_emptied_folder(tmp_path: 
     argv = step_argv(["java", "-jar", "b.jar"], plan.benchmarks, sched.step_options(step, plan),
                      "/run/jmh/.02-base.partial.json")  # fmt: skip
     assert argv == [
-        "java", "-jar", "b.jar", "Foo", "-wi", "3", "-w", "1s", "-i", "5", "-r", "1s",
+        "java", "-jar", "b.jar", "Foo", "-wi", "3", "-w", "500ms", "-i", "4", "-r", "500ms",
         "-foe", "true", "-f", "2", "-jvmArgsAppend",
         f"-Xmx1g -Da=b -XX:StartFlightRecording=filename={folder}/,settings=profile,"
         "dumponexit=true",

@@ -124,3 +124,71 @@ def test_default_runs_dir_keeps_git_status_clean(tmp_path: Path) -> None:
     runs = default_runs_dir(tmp_path)
     assert runs == tmp_path / ".perfproof" / "runs"
     assert (tmp_path / ".perfproof" / ".gitignore").read_text().splitlines()[-1] == "*"
+
+
+def test_open_names_another_major_version_and_refuses_nan(tmp_path: Path) -> None:
+    (tmp_path / "manifest.json").write_text('{"schema": "perfproof.run/2"}')
+    with pytest.raises(InputError, match=r"perfproof\.run/2 is a newer schema .*perfproof\.run/1"):
+        RunStore.open(tmp_path)
+    (tmp_path / "manifest.json").write_text('{"schema": "perfproof.run/1", "x": NaN}')
+    with pytest.raises(InputError, match="NaN"):
+        RunStore.open(tmp_path)
+
+
+def test_environment_written_is_the_environment_the_report_reads(tmp_path: Path) -> None:
+    """One type for the writer and the reader: every machine fact captured is shown."""
+    from perfproof.measure import environment
+    from perfproof.report.environment import load_text, machine_text, run_warnings
+    from perfproof.report.rundir import RunFolder
+
+    store = new_store(tmp_path)
+    store.manifest["environment"] = environment.capture(
+        jdk={"vendor": "Acme", "runtime_version": "21", "home": "/jdk", "vm_name": "VM"},
+        jmh_version="1.37",
+        shas={"base": "a" * 40, "head": "b" * 40},
+    )
+    store.manifest["environment"].update(cores=2, memory_bytes=8 * 2**30, load_after=[9.0, 1, 1])
+    store.save()
+    written = json.loads((store.path / "manifest.json").read_text())
+    run = RunFolder(store.path, written, {}, {})
+    text = machine_text(run)
+    assert text is not None and "2 cores" in text and "8.0 GiB memory" in text
+    assert store.environment.load_before == written["environment"]["load_before"]
+    assert "9.00 / 1.00 / 1.00 after" in (load_text(run) or "")
+    assert any("busy" in w and "2 cores" in w for w in run_warnings(run))
+
+
+def test_a_hand_edited_environment_is_named(tmp_path: Path) -> None:
+    from perfproof.report.environment import machine_text
+    from perfproof.report.rundir import RunFolder
+
+    store = new_store(tmp_path)
+    store.manifest["environment"] = {"cores": "two"}
+    store.save()
+    with pytest.raises(InputError, match=r"'environment\.cores' is not a whole number"):
+        RunStore.open(store.path)
+    run = RunFolder(store.path, store.manifest, {}, {})
+    with pytest.raises(InputError, match=r"manifest\.json: 'environment\.cores'"):
+        machine_text(run)
+
+
+def test_manifest_round_trips_through_its_type(tmp_path: Path) -> None:
+    from perfproof.model.documents.run import RunManifest
+
+    store = new_store(tmp_path)
+    store.manifest["environment"] = {"cores": 4, "load_before": [0.5, 0.4, 0.3], "new": 1}
+    typed = RunManifest.from_json(store.manifest, "m")
+    assert typed.kind == "ab" and typed.environment.cores == 4
+    assert typed.environment.extra == {"new": 1}  # a newer minor version's entries are kept
+    again = typed.to_json()
+    assert again["environment"]["new"] == 1 and again["steps"] == store.manifest["steps"]
+    assert all(again[k] == v for k, v in store.manifest.items() if k != "environment")
+
+
+def test_discard_if_unused_keeps_a_folder_with_a_finished_step(tmp_path: Path) -> None:
+    store = new_store(tmp_path)
+    step = store.plan.steps[0]
+    store.update_step(step, status=DONE)
+    assert not store.discard_if_unused() and store.path.is_dir()
+    store.update_step(step, status=FAILED)
+    assert store.discard_if_unused() and not store.path.exists()

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from perfproof.env.java import find_java
 from perfproof.process import run
 from perfproof.profile import jdk
 from perfproof.profile.record import jmh_jfr_args, name_fork_recordings
@@ -129,7 +130,7 @@ def test_failed_command_keeps_its_recording_and_exits_3(run_cli, hot_recordings,
 
 def test_helper_is_compiled_once_into_the_cache(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    java = jdk.find_java()
+    java = find_java()
     first = jdk.helper_command(java)
     classes = list((tmp_path / "perfproof" / "jfr-helper").glob("*/JfrCensus.class"))
     assert len(classes) == 1

@@ -18,7 +18,17 @@ import pytest
 
 from perfproof.report import render
 
-FACTORS = {"ns/op": 1.0, "µs/op": 1e3, "ms/op": 1e6, "s/op": 1e9, "ops/s": 1.0, "B/op": 1.0}
+FACTORS = {
+    "ns/op": 1.0,
+    "µs/op": 1e3,
+    "ms/op": 1e6,
+    "s/op": 1e9,
+    "ops/s": 1.0,
+    "k ops/s": 1e3,
+    "M ops/s": 1e6,
+    "G ops/s": 1e9,
+    "B/op": 1.0,
+}
 NUM = r"[-+]?[\d,]+(?:\.\d+)?"
 
 
@@ -61,23 +71,38 @@ def _find(doc: dict[str, Any], bench: str, params: dict[str, str], metric: str) 
     return found[0]
 
 
+def _check_spread(text: str, estimate: float, half: float) -> None:
+    """``± 4.1%`` is the half-width relative to the estimate; past 999% only a bound."""
+    if text == ">999":
+        assert half / abs(estimate) * 100 >= 1000
+    else:
+        assert _close(text, half / abs(estimate) * 100), (text, estimate, half)
+
+
 def _check_side(cell: str, side: dict[str, Any]) -> int:
-    m = re.fullmatch(rf"({NUM}) ± ({NUM}) (\S+)", cell)
+    m = re.fullmatch(rf"({NUM}) ((?:[kMG] )?\S+) ± ({NUM}|>999)%", cell)
     assert m, cell
-    factor = FACTORS[m.group(3)]
+    factor = FACTORS[m.group(2)]
     lo, hi = side["ci"]
     assert _close(m.group(1), side["estimate"], factor), (cell, side)
-    assert _close(m.group(2), (hi - lo) / 2, factor), (cell, side)
+    _check_spread(m.group(3), side["estimate"], (hi - lo) / 2)
     return 2
 
 
+def _bound(text: str, truth: float) -> int:
+    if text in (">+999", "<-999"):
+        assert (truth >= 999.5) if text.startswith(">") else (truth <= -999.5), (text, truth)
+        return 1  # the 999 of the bound, checked
+    assert _close(text, truth), (text, truth)
+    return 1
+
+
 def _check_delta(cell: str, c: dict[str, Any]) -> int:
-    m = re.fullmatch(rf"({NUM})% \[({NUM}), ({NUM})\]", cell)
+    bound = rf"{NUM}|>\+999|<-999"
+    m = re.fullmatch(rf"({NUM})% \[({bound}), ({bound})\]", cell)
     assert m, cell
     assert _close(m.group(1), c["delta_pct"]), (cell, c["delta_pct"])
-    assert _close(m.group(2), c["delta_ci_pct"][0]), cell
-    assert _close(m.group(3), c["delta_ci_pct"][1]), cell
-    return 3
+    return 1 + _bound(m.group(2), c["delta_ci_pct"][0]) + _bound(m.group(3), c["delta_ci_pct"][1])
 
 
 def _check_bytes(cell: str, a: dict[str, Any]) -> int:
@@ -113,7 +138,10 @@ def test_every_results_number_traces_to_results_json(
             a = _find(doc, bench, params, "gc.alloc.rate.norm")
             verified = _check_side(cells["Baseline"], c["base"])
             verified += _check_side(cells["Feature"], c["head"])
-            verified += _check_delta(cells["Δ% [99% CI]"], c)
+            (delta_header,) = [h for h in header if h.startswith("Δ% [")]
+            level = re.fullmatch(rf"Δ% \[({NUM})% CI\]", delta_header)
+            assert level and _close(level.group(1), c["interval_confidence"] * 100)
+            verified += _check_delta(cells[delta_header], c)
             verified += _check_bytes(cells["B/op baseline → feature (Δ%)"], a)
             assert cells["Verdict"] == c["verdict"]
             numbers = [
@@ -123,27 +151,29 @@ def test_every_results_number_traces_to_results_json(
 
 
 def test_summary_numbers_trace_to_results_json(make_run_folder: Callable[[str], Path]) -> None:
+    """The summary counts rows of the tables: faster, allocating less, regressed, the rest."""
     run = make_run_folder("ab")
     doc = json.loads((run / "results.json").read_text())
     md = render(run, "md")
     summary = next(line for line in md.splitlines() if line.startswith("**Summary:**"))
-    m = re.search(rf"regressed Codes\.sum n=128 ({NUM})% \[({NUM}), ({NUM})\]", summary)
-    assert m, summary
-    c = _find(doc, "fx.Codes.sum", {"n": "128"}, "primary")
-    assert c["verdict"] == "regressed"
-    assert _close(m.group(1), c["delta_pct"])
-    assert _close(m.group(2), c["delta_ci_pct"][0]) and _close(m.group(3), c["delta_ci_pct"][1])
-    inconclusive = sum(
-        1 for c in doc["comparisons"] if c["metric"] == "primary" and c["verdict"] == "inconclusive"
+    primary = [c for c in doc["comparisons"] if c["metric"] == "primary"]
+    alloc = [c for c in doc["comparisons"] if c["metric"] == "gc.alloc.rate.norm"]
+    improved = [c for c in primary if c["verdict"] == "improved"]
+    regressed = [c for c in primary if c["verdict"] == "regressed"]
+    less = sum(1 for c in alloc if c["verdict"] == "improved")
+    m = re.search(
+        r"(\d+) of (\d+) faster, (\d+) allocates? less, (\d+) regressed \(([-+]\d+)%\), "
+        r"(\d+) unchanged or undecided",
+        summary,
     )
-    assert f"other comparisons: {inconclusive} inconclusive" in summary
-    a = _find(doc, "fx.Codes.streamEmpty", {"n": "16"}, "gc.alloc.rate.norm")
-    b = re.search(rf"Codes\.streamEmpty n=16 ({NUM}) → ({NUM}) B/op \(({NUM})%\)", summary)
-    assert b, summary
-    assert _close(b.group(1), a["base"]["estimate"]) and abs(a["head"]["estimate"]) < 0.5
-    assert _close(b.group(3), a["delta_pct"])
-    assert "(99% intervals, 1% threshold)" in summary
+    assert m, summary
+    assert int(m.group(1)) == len(improved) and int(m.group(2)) == len(primary)
+    assert int(m.group(3)) == less and int(m.group(4)) == len(regressed) == 1
+    assert _close(m.group(5), regressed[0]["delta_pct"])
+    assert int(m.group(6)) == len(primary) - len(improved) - len(regressed)
+    assert "(99% confidence, Benjamini–Hochberg, 1% threshold)" in summary
     assert doc["confidence"] == 0.99 and doc["threshold"] == 0.01
+    assert len(summary) < 200  # counts, not a list of every key
 
 
 def test_jmh_view_traces_to_results_json(make_run_folder: Callable[[str], Path]) -> None:
@@ -155,7 +185,8 @@ def test_jmh_view_traces_to_results_json(make_run_folder: Callable[[str], Path])
     _, base, head, overlap = rows[0]
     j = _find(doc, "fx.Codes.sum", {"n": "128"}, "primary")["jmh"]
     for cell, side in ((base, "base"), (head, "head")):
-        m = re.fullmatch(rf"({NUM}) ± ({NUM}) ns/op", cell)
+        m = re.fullmatch(rf"({NUM}) ns/op ± ({NUM})%", cell)
         assert m, cell
-        assert _close(m.group(1), j[f"{side}_score"]) and _close(m.group(2), j[f"{side}_error"])
+        assert _close(m.group(1), j[f"{side}_score"])
+        _check_spread(m.group(2), j[f"{side}_score"], j[f"{side}_error"])
     assert overlap == ("yes" if j["overlap"] else "no")

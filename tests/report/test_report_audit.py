@@ -28,7 +28,8 @@ def test_comparison_without_its_fields_is_named_not_a_traceback(
     for fmt in ("md", "html", "json"):
         res = run_cli("report", run, "--format", fmt)
         assert res.code == 2, res.err
-        assert res.err == f"perfproof: error: {run / 'results.json'}: comparison 1 has no 'mode'\n"
+        expected = f"{run / 'results.json'}: comparisons[0].mode: missing"
+        assert res.err == f"perfproof: error: {expected}\n"
 
 
 def test_unwritable_out_names_the_file(
@@ -56,6 +57,6 @@ def test_hand_edited_manifest_of_the_wrong_shape_is_exit_2_naming_the_folder(
             res = run_cli("report", run, "--format", fmt)
             assert res.code == 2, (key, fmt, res.err)
             (line,) = res.err.splitlines()
-            assert line.startswith(f"perfproof: error: {run}: manifest.json or results.json")
+            assert line.startswith(f"perfproof: error: {run / 'manifest.json'}: not shaped as")
     (run / "manifest.json").write_text(json.dumps(manifest))
     assert run_cli("report", run).code == 0

@@ -81,13 +81,23 @@ def test_bad_run_folders_exit_2(
     assert "Traceback" not in res.err
 
 
-def test_statistics_sentences_follow_the_methods_used() -> None:
-    from perfproof.report.context import fallback_sentence, method_sentences
+def test_statistics_sentences_follow_the_methods_used(make_run_folder) -> None:
+    from dataclasses import replace
 
-    text = method_sentences({"confidence": 0.99, "threshold": 0.02, "holm": True}, 7)
-    assert "99% interval from Welch's t on the logarithms of the fork means" in text
-    assert "beyond the 2% threshold" in text and "Holm-adjusted across the 7" in text
-    assert "not adjusted" in method_sentences({"holm": False}, 3)
-    assert fallback_sentence([{"method": "fork-level"}, {"method": "exact"}]) == ""
-    one = fallback_sentence([{"method": "iteration-level"}, {"method": "fork-level"}])
+    from perfproof.report.context import fallback_sentence, method_sentences
+    from perfproof.report.rundir import load_run
+
+    doc = load_run(make_run_folder("ab")).document
+    text = method_sentences(replace(doc, threshold=0.02))
+    assert "Welch's t on the logarithms of the fork means" in text
+    assert "beyond the 2% threshold" in text
+    assert "Benjamini–Hochberg at 1% across the 9 statistical comparisons" in text
+    assert "(the 9 Δ% intervals of the tables)" in text and "selected 1" in text
+    assert "9 bytes/op comparisons were exact" in text
+    assert "no adjustment across the 9" in method_sentences(replace(doc, family="none"))
+    assert "Holm at 1%" in method_sentences(replace(doc, family="holm"))
+    fork, exact = doc.comparisons[0], doc.comparisons[1]
+    assert {fork.method, exact.method} == {"fork-level", "exact"}
+    assert fallback_sentence([fork, exact]) == ""
+    one = fallback_sentence([replace(fork, method="iteration-level"), fork])
     assert "1 comparison had a single fork on a side" in one

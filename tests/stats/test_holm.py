@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from perfproof.stats.holm import holm
+from perfproof.stats.family import holm
 
 
 def test_holm_hand_computed() -> None:

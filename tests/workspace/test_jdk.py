@@ -6,8 +6,8 @@ import shutil
 
 import pytest
 
+from perfproof.env.java import JavaInfo, check_same_jdk, find_java, java_info, parse_properties
 from perfproof.errors import InputError
-from perfproof.workspace.jdk import JavaInfo, check_same_jdk, java_info, parse_properties
 
 SETTINGS = """Property settings:
     file.separator = /
@@ -43,8 +43,22 @@ def test_java_info_describes_the_real_jvm():
 
 
 def test_missing_java_is_an_input_error(tmp_path):
-    with pytest.raises(InputError, match=r"java executable not found: .*nojava"):
+    with pytest.raises(InputError, match=r"--java .*nojava: not an executable java"):
         java_info(str(tmp_path / "nojava"))
+
+
+def test_a_jdk_folder_names_its_java(tmp_path):
+    """``--java /opt/jdk`` and ``--java /opt/jdk/bin/java`` are the same JVM for every verb."""
+    jdk = tmp_path / "jdk"
+    (jdk / "bin").mkdir(parents=True)
+    exe = jdk / "bin" / "java"
+    exe.write_text("#!/bin/sh\n")
+    exe.chmod(0o755)
+    assert find_java(str(jdk)) == exe.resolve()
+    assert find_java(str(exe)) == exe.resolve()
+    (jdk / "bin" / "java").chmod(0o644)
+    with pytest.raises(InputError, match="not an executable java"):
+        find_java(str(jdk))
 
 
 def test_different_jdks_are_refused():

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from perfproof.env.cache import cache_root as default_cache_dir
 from perfproof.errors import InputError
 from perfproof.process import run
-from perfproof.workspace.cache import default_cache_dir
 from perfproof.workspace.worktree import (
     ensure_worktree,
     is_clean,

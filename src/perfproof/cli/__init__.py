@@ -20,8 +20,10 @@ from perfproof.errors import EXIT_INPUT, PerfproofError
 # verb -> module under perfproof.cli, in the order --help lists them
 VERBS: dict[str, str] = {
     "demo": "demo",
+    "prove": "prove",
     "ab": "ab",
     "compare": "compare",
+    "merge": "merge",
     "report": "report",
     "check": "check",
     "record": "record",
@@ -30,12 +32,16 @@ VERBS: dict[str, str] = {
     "scan": "scan",
     "e2e": "e2e",
     "guard": "guard",
+    "history": "history",
+    "export": "export",
 }
 
 SHORT_HELP: dict[str, str] = {
     "demo": "Run the whole A/B job on an embedded sample project.",
+    "prove": "The whole evidence chain for one change, in one bundle folder.",
     "ab": "Build two commits in isolation, run their JMH benchmarks interleaved, compare.",
     "compare": "Compare existing JMH JSON results (files, globs or folders of rounds).",
+    "merge": "One run from shards measured on different machines (ab --shard I/N).",
     "report": "Render a run's results as Markdown, HTML or JSON.",
     "check": "Verify the numbers a hand-written PR body quotes against a run.",
     "record": "Run a Java command with JFR enabled and keep the recording.",
@@ -44,6 +50,8 @@ SHORT_HELP: dict[str, str] = {
     "scan": "Known hot-path anti-patterns in Java sources, ranked by profile.",
     "e2e": "End-to-end A/B of whole commands with honest intervals.",
     "guard": "Check that a benchmark tells the baseline from the feature.",
+    "history": "Results over time (SQLite or PostgreSQL) and the commits where they shifted.",
+    "export": "A run in Bencher, github-action-benchmark, Go benchmark or Otava format.",
 }
 
 

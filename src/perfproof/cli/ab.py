@@ -7,22 +7,27 @@ from typing import TYPE_CHECKING
 
 import click
 
+from perfproof.cli.history import record_options, record_run_folder
 from perfproof.cli.options import emit_json, format_option
 from perfproof.errors import GateFailed, InputError
 from perfproof.measure.jfr_hints import profile_hints
 from perfproof.measure.lock import DEFAULT_LOCK_TIMEOUT_S
-from perfproof.measure.plan import DEFAULT_JMH_ARGS, DEFAULT_ROUNDS, ORDERS
+from perfproof.measure.plan import DEFAULT_JMH_ARGS, DEFAULT_MAX_ROUNDS, ORDERS
 
 if TYPE_CHECKING:
     from perfproof.pipeline.ab import AbOutcome
 
 DEFAULTS_TEXT = " ".join(DEFAULT_JMH_ARGS)
 
-EPILOG = f"""Defaults suit a 2-core laptop: {DEFAULT_ROUNDS} rounds in ABBA order, each step one
+EPILOG = f"""Rounds are sequential: each round runs both sides once (ABBA order), each step one
 JMH process with `{DEFAULTS_TEXT} -prof gc` (perfproof adds `-foe true -rf json -rff FILE`).
-Forks are the unit of replication, so they accumulate across rounds: raise --rounds (e.g. 5)
-for tighter intervals rather than -f. Options in --jmh-args replace the default of the same
-name; everything else is passed to JMH unchanged.
+After every round perfproof looks at all forks so far; a benchmark × @Param key whose verdict
+is in stops, and the next round runs only the undecided keys, up to --max-rounds
+({DEFAULT_MAX_ROUNDS}) or until the next round would overrun --budget. The looks use repeated
+confidence intervals, so stopping early keeps the error rate. --rounds N is the fixed design
+instead (every key in all N rounds, no early stop), for comparison with other tools. Forks are
+the unit of replication: more rounds, not a larger -f. Options in --jmh-args replace the
+default of the same name; everything else is passed to JMH unchanged.
 
 \b
 Run folder (default <repo>/.perfproof/runs/<id>/, or --out):
@@ -33,7 +38,8 @@ Examples:
 
 \b
   perfproof ab --base main --head my-branch --bench 'ErrorReporterBench'
-  perfproof ab --base v1.2 --head HEAD --rounds 4 --jmh-args "-p size=16,1024"
+  perfproof ab --base v1.2 --head HEAD --budget 15m --jmh-args "-p size=16,1024"
+  perfproof ab --base main --head HEAD --rounds 5   # fixed design, no early stop
   perfproof ab --base main --head feature --overlay src/jmh/java/org/acme/NewBench.java
   perfproof ab --base main --head HEAD --module benchmarks --format md > perf.md
   perfproof ab --base main --head HEAD --build-cmd "make bench" --jar "out/*-jmh.jar"
@@ -54,7 +60,10 @@ RUN_FLAGS = (
     "build_cmd",
     "jar",
     "classpath_file",
+    "build_args",
     "rounds",
+    "max_rounds",
+    "budget",
     "order",
     "seed",
     "jmh_args",
@@ -103,11 +112,30 @@ RUN_FLAGS = (
     help="With --build-cmd: a file listing the benchmark classpath.",
 )
 @click.option(
+    "--build-arg",
+    "build_args",
+    multiple=True,
+    metavar="ARG",
+    help="Extra argument for the detected Maven/Gradle build (repeatable): -Pexamples, "
+    "-Dcheckstyle.skip.",
+)
+@click.option(
+    "--budget",
+    metavar="DURATION",
+    help="Wall clock of measurement not to exceed (90s, 15m, 1h): no round starts that "
+    "would end after it; keys still undecided then stay inconclusive.",
+)
+@click.option(
+    "--max-rounds",
+    type=int,
+    metavar="N",
+    help=f"Most rounds of the sequential design (default {DEFAULT_MAX_ROUNDS}).",
+)
+@click.option(
     "--rounds",
     type=int,
-    default=DEFAULT_ROUNDS,
-    show_default=True,
-    help="Rounds; each round runs both sides once.",
+    metavar="N",
+    help="Fixed design: exactly N rounds, every key in every round, no early stop.",
 )
 @click.option(
     "--order",
@@ -116,7 +144,9 @@ RUN_FLAGS = (
     show_default=True,
     help="Order of the sides within rounds.",
 )
-@click.option("--seed", type=int, help="Seed for --order random (recorded in the manifest).")
+@click.option(
+    "--seed", type=int, help="Seed for --order random (recorded); refused with other orders."
+)
 @click.option(
     "--jmh-args",
     metavar="ARGS",
@@ -160,6 +190,7 @@ RUN_FLAGS = (
     type=click.Path(file_okay=False),
     help="Continue a stopped run: only unfinished steps are run.",
 )
+@record_options(with_commit=False)
 @click.pass_context
 def command(
     ctx: click.Context,
@@ -172,7 +203,10 @@ def command(
     build_cmd: str | None,
     jar: str | None,
     classpath_file: str | None,
-    rounds: int,
+    build_args: tuple[str, ...],
+    budget: str | None,
+    max_rounds: int | None,
+    rounds: int | None,
     order: str,
     seed: int | None,
     jmh_args: str | None,
@@ -185,6 +219,9 @@ def command(
     fail_on_regression: bool,
     lock_timeout: float,
     resume_dir: str | None,
+    record: bool,
+    db: str | None,
+    record_branch: str | None,
 ) -> None:
     """Build two commits in isolation, run their JMH benchmarks interleaved, compare them."""
     from perfproof.measure.progress import make_reporter
@@ -217,7 +254,10 @@ def command(
                 build_cmd=build_cmd,
                 jar=jar,
                 classpath_file=classpath_file,
+                build_args=build_args,
                 rounds=rounds,
+                max_rounds=max_rounds,
+                budget=budget,
                 order=order,
                 seed=seed,
                 jmh_args=jmh_args,
@@ -232,6 +272,8 @@ def command(
     finally:
         reporter.close()
     render_outcome(outcome, fmt)
+    if record:
+        record_run_folder(Path(outcome.run_dir), db, record_branch, Path(repo))
     if fail_on_regression and outcome.result.regressed:
         names = ", ".join(c.key.label() for c in outcome.result.regressed[:3])
         raise GateFailed(f"regression: {names} (run: {outcome.run_dir})")
@@ -240,7 +282,8 @@ def command(
 def render_outcome(outcome: AbOutcome, fmt: str) -> None:
     """Print a finished run in the chosen format; the run folder is always named (on stderr
     for json, so stdout stays one document)."""
-    from perfproof.render.comparison import markdown, print_table
+    from perfproof.render.comparison import print_table
+    from perfproof.report import results_section
 
     if fmt == "json":
         emit_json(outcome.document)
@@ -248,8 +291,8 @@ def render_outcome(outcome: AbOutcome, fmt: str) -> None:
         for line in profile_hints(outcome.jfr_dir, _benchmarks(outcome)):
             click.echo(line, err=True)
         return
-    if fmt == "md":
-        click.echo(markdown(outcome.result), nl=False)
+    if fmt == "md":  # exactly the summary and results that the run's report.md holds
+        click.echo(results_section(outcome.run_dir), nl=False)
     else:
         print_table(outcome.result)
     click.echo(f"\nrun folder: {outcome.run_dir}")

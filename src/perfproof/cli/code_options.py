@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -14,8 +15,7 @@ _SHOW_FROM = 200
 
 def progress_line() -> Callable[[int, int], None] | None:
     """A ``done/total`` counter on stderr while a cold index parses, on terminals only."""
-    stream = click.get_text_stream("stderr")
-    if not stream.isatty():
+    if not sys.stderr.isatty():
         return None
 
     def show(done: int, total: int) -> None:

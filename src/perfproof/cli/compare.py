@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import click
 
+from perfproof.cli.history import record_compare, record_options
 from perfproof.cli.options import emit_json, format_option, parse_fraction
 from perfproof.compare import DEFAULT_METRICS, CompareOptions, compare_document, compare_specs
 from perfproof.errors import GateFailed, InputError
+from perfproof.stats import family as procedures
 
 EPILOG = """\b
 Examples:
@@ -15,11 +17,14 @@ Examples:
   perfproof compare base/ head/ --threshold 2% --confidence 0.95
   perfproof compare base.json head.json --metric primary --metric gc.count
   perfproof compare base.json head.json --format json --fail-on-regression
+  perfproof compare --sequential 'run/jmh/*-base.json' 'run/jmh/*-head.json'
 
 BASE and HEAD are each a JMH -rf json file, a glob, or a folder of JSON files (one file per
 round; rounds add forks). Entries match by benchmark, mode and @Params. The fork is the unit:
-per side the mean of fork means, the ratio head/base by Welch's t on log fork means, Holm
-across all comparisons, bytes/op compared exactly. Exit codes: 0 done, 1 --fail-on-regression
+per side the mean of fork means, the ratio head/base by Welch's t on log fork means, a family
+procedure across all comparisons (Benjamini-Hochberg with false-coverage-adjusted intervals by
+default; --family holm or none), bytes/op compared exactly. Each verdict is read off the
+interval shown. Exit codes: 0 done, 1 --fail-on-regression
 saw a regression, 2 bad input (one line naming the file or flag)."""
 
 
@@ -45,20 +50,49 @@ saw a regression, 2 bad input (one line naming the file or flag)."""
     help="Metric to compare (repeatable): 'primary', 'gc.alloc.rate.norm', 'gc.count', ... "
     "[default: primary and gc.alloc.rate.norm]",
 )
-@click.option("--no-holm", is_flag=True, help="Do not adjust p-values across comparisons.")
+@click.option(
+    "--family",
+    "family",
+    type=click.Choice(procedures.METHODS),
+    default=procedures.DEFAULT,
+    show_default=True,
+    help="Family procedure across comparisons: bh (Benjamini-Hochberg, false-coverage-adjusted "
+    "intervals), holm, or none.",
+)
+@click.option("--no-holm", is_flag=True, help="Same as --family none (older spelling).")
 @format_option()
 @click.option(
     "--fail-on-regression", is_flag=True, help="Exit 1 when any comparison is 'regressed'."
 )
+@click.option(
+    "--sequential",
+    is_flag=True,
+    help="Replay the sequential design over BASE and HEAD, each a glob or folder of one JMH "
+    "file per round: each entry's verdict and the look at which it would have stopped.",
+)
+@click.option(
+    "--max-looks",
+    type=int,
+    default=None,
+    help="With --sequential: the design's number of looks [default: as many as the rounds allow].",
+)
+@record_options(with_commit=True)
 def command(
     base: str,
     head: str,
     confidence: str,
     threshold: str,
     metrics: tuple[str, ...],
+    family: str,
     no_holm: bool,
     fmt: str,
     fail_on_regression: bool,
+    record: bool,
+    db: str | None,
+    record_commit: str | None,
+    record_branch: str | None,
+    sequential: bool = False,
+    max_looks: int | None = None,
 ) -> None:
     """Compare two sets of JMH JSON results, benchstat-style, with fork-level statistics."""
     conf = parse_fraction("--confidence", confidence)
@@ -71,8 +105,15 @@ def command(
         confidence=conf,
         threshold=theta,
         metrics=tuple(metrics) or DEFAULT_METRICS,
-        holm=not no_holm,
+        family="none" if no_holm else family,
     )
+    if sequential:
+        if record:
+            raise InputError("--record: not with --sequential (record the finished run instead)")
+        _replay(base, head, options, max_looks, fmt, fail_on_regression)
+        return
+    if max_looks is not None:
+        raise InputError("--max-looks: only with --sequential")
     result = compare_specs(base, head, options)
     if fmt == "json":
         emit_json(compare_document(result))
@@ -83,6 +124,33 @@ def command(
             click.echo(compare_render.markdown(result), nl=False)
         else:
             compare_render.print_table(result)
+    if record:
+        record_compare(base, head, compare_document(result), record_commit, record_branch, db)
     if fail_on_regression and result.regressed:
         names = ", ".join(c.key.label() for c in result.regressed)
         raise GateFailed(f"--fail-on-regression: {len(result.regressed)} regressed: {names}")
+
+
+def _replay(
+    base: str,
+    head: str,
+    options: CompareOptions,
+    max_looks: int | None,
+    fmt: str,
+    fail_on_regression: bool,
+) -> None:
+    """``--sequential``: replay the rounds, render, and apply the regression gate."""
+    from perfproof.compare.sequential_replay import replay_specs
+    from perfproof.render import sequential as replay_render
+
+    replayed = replay_specs(base, head, options, max_looks)
+    if fmt == "json":
+        emit_json(replay_render.document(replayed))
+    elif fmt == "md":
+        click.echo(replay_render.markdown(replayed), nl=False)
+    else:
+        replay_render.print_table(replayed)
+    regressed = replay_render.as_result(replayed).regressed
+    if fail_on_regression and regressed:
+        names = ", ".join(c.key.label() for c in regressed)
+        raise GateFailed(f"--fail-on-regression: {len(regressed)} regressed: {names}")

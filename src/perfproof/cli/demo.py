@@ -9,10 +9,10 @@ import click
 from perfproof.cli.options import emit_json, format_option
 
 EPILOG = """Writes a small Maven + JMH 1.37 project into a fresh git repository (commits
-`baseline`, `feature`, `docs-only`), then runs `perfproof ab` twice: baseline → feature, where
-both benchmarks get many times faster and stop allocating (expect `improved` for time and
-bytes/op), and feature → docs-only, an A/A control on identical code (expect no `improved` and
-no `regressed`). About 3-4 minutes on 2 cores, including the first Maven download.
+`baseline`, `feature`, `docs-only`), then runs `perfproof ab` twice with its sequential design:
+baseline → feature, where both benchmarks get many times faster and stop allocating (expect
+`improved` for time and bytes/op, decided early), and feature → docs-only, an A/A control on
+identical code that runs to its last round (expect no `improved` and no `regressed`). About 3-4 minutes on 2 cores, including the first Maven download.
 
 \b
 Examples:

@@ -19,7 +19,7 @@ EPILOG = """Examples:
       --metric 'rps=json:$.throughput' --higher-is-better rps
   perfproof e2e --base-dir ../v1 --head-dir ../v2 --run "./bench.sh" \\
       --metric 'p99=p99: ([\\d.]+)' --amdahl-share 12 --per-call-gain 40
-  perfproof e2e --resume .perfproof/runs/e2e-20250101-120000
+  perfproof e2e --resume .perfproof/runs/e2e-20250101-120000-3f9a
 
 Exit codes: 0 done; 2 bad input, including a metric whose pattern matches nothing in a run's
 output (the message names the run and its log); 3 a command, setup, teardown or build failed
@@ -171,7 +171,10 @@ def command(ctx: click.Context, resume_dir: str | None, fmt: str, **kw: Any) -> 
     given directory (--base-dir/--head-dir) or as a command of its own (--base-cmd/--head-cmd).
     Every raw output is kept in the run folder.
     """
-    from perfproof.e2e import experiment, render
+    from perfproof.model.documents.e2e import to_json
+    from perfproof.pipeline import e2e
+    from perfproof.pipeline.e2e_options import E2EOptions
+    from perfproof.render.e2e import to_markdown, to_table
 
     if resume_dir is not None:
         given = [
@@ -183,34 +186,42 @@ def command(ctx: click.Context, resume_dir: str | None, fmt: str, **kw: Any) -> 
         if given:
             flags = ", ".join("--" + FLAG_NAMES.get(n, n).replace("_", "-") for n in given)
             raise InputError(f"--resume takes the run's own settings; drop {flags}")
-        run_dir = Path(resume_dir)
-        manifest = experiment.load(run_dir)
-        if kw["higher_is_better"]:
-            manifest["options"]["higher_is_better"] = list(kw["higher_is_better"])
-        metrics = list(kw["metrics"]) or None
+        store = e2e.open_run(Path(resume_dir))
     else:
         fields = {FIELDS.get(k, k): v for k, v in kw.items()}
         fields["threshold_pct"] = fields.pop("threshold") * 100.0
         fields["metrics"] = list(kw["metrics"])
         fields["higher_is_better"] = list(kw["higher_is_better"])
-        run_dir, manifest = experiment.start(experiment.E2EOptions(**fields))
-        metrics = None
+        store = e2e.start(E2EOptions(**fields))
     try:
-        result = experiment.execute_and_analyse(
-            run_dir, manifest, on_step=_progress, metrics_override=metrics
+        result = e2e.execute_and_analyse(
+            store,
+            on_step=_progress,
+            metrics_override=list(kw["metrics"]) if resume_dir is not None else None,
+            higher_is_better=list(kw["higher_is_better"]) if resume_dir is not None else None,
         )
+    except InputError:
+        # found before any run finished (a program that cannot start): nothing to resume
+        if resume_dir is None and store.discard_if_unused():
+            raise
+        _hint(store.path)
+        raise
     except (PerfproofError, KeyboardInterrupt):
-        click.echo(
-            f"perfproof: finished runs are kept; continue with: perfproof e2e --resume {run_dir}",
-            err=True,
-        )
+        _hint(store.path)
         raise
     if fmt == "json":
-        emit_json(render.to_json(result))
+        emit_json(to_json(result))
     elif fmt == "md":
-        click.echo(render.to_markdown(result), nl=False)
+        click.echo(to_markdown(result), nl=False)
     else:
-        click.echo(render.to_table(result), nl=False)
+        click.echo(to_table(result), nl=False)
+
+
+def _hint(run_dir: Path) -> None:
+    click.echo(
+        f"perfproof: finished runs are kept; continue with: perfproof e2e --resume {run_dir}",
+        err=True,
+    )
 
 
 FIELDS = {"run_cmd": "run"}

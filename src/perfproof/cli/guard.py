@@ -79,34 +79,52 @@ def command(
     **ab_kw: object,
 ) -> None:
     """Run the feature's benchmark on the baseline and the feature; PASS if it discriminates."""
+    from perfproof.model.documents.guard import guard_document
     from perfproof.pipeline.ab import AbOptions
-    from perfproof.pipeline.guard import guard_document, render_table, resume_guard, run_guard
+    from perfproof.pipeline.guard import GuardOptions, resume_guard, run_guard
+    from perfproof.pipeline.guard_judge import GuardSettings
+    from perfproof.render.guard import render_table
+
+    def given(name: str) -> bool:
+        return ctx.get_parameter_source(name) is click.core.ParameterSource.COMMANDLINE
 
     if resume_dir is not None:
-        given = [
+        extra = [
             "--" + p.name.replace("_", "-").replace("build-kind", "build")
             for p in SHARED
-            if p.name in ab_kw
-            and ctx.get_parameter_source(p.name) is click.core.ParameterSource.COMMANDLINE
+            if p.name in ab_kw and p.name not in RESUME_FLAGS and given(p.name)
         ]
-        if given:
-            raise InputError(f"--resume takes the run's own settings; drop {', '.join(given)}")
-        result = resume_guard(Path(resume_dir), kind, min_ratio, confidence=confidence)
+        if extra:
+            raise InputError(f"--resume takes the run's own settings; drop {', '.join(extra)}")
+        if min_ratio is not None or kind is not None or confidence is not None:
+            GuardSettings(  # the flags given are checked before the run folder is touched
+                kind or "time",
+                1.5 if min_ratio is None else min_ratio,
+                0.99 if confidence is None else confidence,
+            )
+        lock_timeout = ab_kw.get("lock_timeout") if given("lock_timeout") else None
+        result = resume_guard(
+            Path(resume_dir),
+            kind,
+            min_ratio,
+            confidence=confidence,
+            lock_timeout=None if lock_timeout is None else float(str(lock_timeout)),
+        )
     else:
         if not ab_kw.get("base") or not ab_kw.get("head"):
             raise InputError("--base and --head are required (or --resume RUN_DIR)")
         if not ab_kw.get("bench"):
             raise InputError("--bench REGEX is required: name the benchmark that should guard")
+        settings = GuardSettings(
+            kind or "time",
+            1.5 if min_ratio is None else min_ratio,
+            0.99 if confidence is None else confidence,
+        )
         fields = {AB_FIELDS.get(k, k): v for k, v in ab_kw.items()}
         fields["build"] = fields.get("build") or "auto"
         known = set(AbOptions.__dataclass_fields__)
         opts = AbOptions(**{k: v for k, v in fields.items() if k in known})
-        result = run_guard(
-            opts,
-            kind or "time",
-            1.5 if min_ratio is None else min_ratio,
-            confidence=0.99 if confidence is None else confidence,
-        )
+        result = run_guard(GuardOptions(opts, settings))
     if fmt == "json":
         emit_json(guard_document(result))
     else:
@@ -117,5 +135,8 @@ def command(
             f"(run: {result.run_dir})"
         )
 
+
+RESUME_FLAGS = {"lock_timeout"}
+"""``ab`` options that ``--resume`` accepts, as ``ab --resume`` does."""
 
 command.params[:0] = SHARED

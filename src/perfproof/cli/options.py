@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from typing import Any
 
 import click
 
 from perfproof.errors import InputError
+from perfproof.model.documents import dumps
 
 FORMATS = ("table", "md", "json")
 
@@ -25,8 +25,8 @@ def format_option(choices: tuple[str, ...] = FORMATS, default: str = "table") ->
 
 
 def emit_json(doc: Any) -> None:
-    """Print a JSON document to stdout (one document, newline-terminated)."""
-    sys.stdout.write(json.dumps(doc, indent=2) + "\n")
+    """Print a JSON document to stdout: strict JSON (NaN and infinities become null)."""
+    sys.stdout.write(dumps(doc))
     sys.stdout.flush()
 
 

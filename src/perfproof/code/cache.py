@@ -23,19 +23,15 @@ from perfproof.code.classify import matches
 from perfproof.code.index import digest, index_file
 from perfproof.code.model import FileIndex
 from perfproof.code.rules import RULES_VERSION
+from perfproof.env.cache import cache_root
 from perfproof.errors import InputError
 from perfproof.storage import write_bytes_atomic
 
-INDEX_VERSION = 9
+INDEX_VERSION = 10
 """Bump when the records or the extraction change."""
 _PRUNE = frozenset({"target", "build", "out", "node_modules", "bin"})
 _PARALLEL_FROM = 48
 """Below this many files to parse, starting worker processes costs more than it saves."""
-
-
-def cache_root() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "perfproof"
 
 
 def _format_key() -> str:

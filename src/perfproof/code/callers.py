@@ -38,6 +38,8 @@ class Site:
     via: str
     scope: str
     source: str = ""
+    column: int = 0
+    """Where on the line the call starts: two calls on one line are two sites."""
 
 
 @dataclass
@@ -181,9 +183,10 @@ def find_callers(
                 verdict[0],
                 verdict[1],
                 project.scope(f),
+                column=site.column,
             )
         )
-    found.sort(key=lambda s: (s.scope != "production", s.file, s.line))
+    found.sort(key=lambda s: (s.scope != "production", s.file, s.line, s.column))
     found = list(dict.fromkeys(found))
     if read_source and root is not None:
         found = _with_source(found, root)

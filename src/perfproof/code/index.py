@@ -11,7 +11,6 @@ the content-hash cache pay off.
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, field
 
 from tree_sitter import Node
 
@@ -24,7 +23,8 @@ from perfproof.code.model import (
     TypeDecl,
 )
 from perfproof.code.rules import run_rules
-from perfproof.code.syntax import arity, captures, erase, has_modifier, parser, text
+from perfproof.code.sites import Scope, SiteSweep, inferred
+from perfproof.code.syntax import captures, erase, has_modifier, line, parser, text
 from perfproof.code.unit import Decl, Unit
 
 _QUERY = """
@@ -75,17 +75,6 @@ _TEST_IMPORTS = (
 )
 
 
-@dataclass
-class _Scope:
-    end: int
-    kind: str
-    """type, anon, method or lambda."""
-    start: int = 0
-    fqn: str = ""
-    method: int = -1
-    locals: dict[str, str | None] = field(default_factory=dict)
-
-
 def digest(src: bytes) -> str:
     return hashlib.blake2b(src, digest_size=16).hexdigest()
 
@@ -116,10 +105,6 @@ def index_file(path: str, src: bytes) -> FileIndex:
     )
 
 
-def _line(node: Node) -> int:
-    return node.start_point[0] + 1
-
-
 def _params(params: Node | None) -> tuple[list[tuple[str, str]], bool]:
     """(name, full type) of each formal parameter, and whether the last is varargs."""
     out: list[tuple[str, str]] = []
@@ -138,7 +123,7 @@ def _params(params: Node | None) -> tuple[list[tuple[str, str]], bool]:
     return out, varargs
 
 
-class _Sweep:
+class _Sweep(SiteSweep):
     def __init__(self, path: str, src: bytes, root: Node) -> None:
         self.path, self.src, self.root = path, src, root
         self.package = ""
@@ -150,7 +135,7 @@ class _Sweep:
         self.field_types: dict[tuple[str, str], str] = {}
         self.decls: list[Decl] = []
         self.calls: list[CallSite] = []
-        self.stack: list[_Scope] = []
+        self.stack: list[Scope] = []
         self._pending: list[int] = []
         self.invocations: dict[str, list[Node]] = {}
         self.nodes: dict[str, list[Node]] = {"new": [], "assign": [], "update": []}
@@ -229,7 +214,7 @@ class _Sweep:
                 return -1
         return -1
 
-    def _local_scope(self) -> _Scope | None:
+    def _local_scope(self) -> Scope | None:
         for scope in reversed(self.stack):
             if scope.kind in ("method", "lambda"):
                 return scope
@@ -281,14 +266,14 @@ class _Sweep:
                     interfaces.extend(erase(text(t)) for t in tl.named_children)
         kind = _TYPE_KINDS[node.type]
         self.types.append(
-            TypeDecl(fqn, name, kind, outer, superclass, tuple(interfaces), _line(node))
+            TypeDecl(fqn, name, kind, outer, superclass, tuple(interfaces), line(node))
         )
         self.type_ranges.append((node.start_byte, node.end_byte, fqn))
-        self.stack.append(_Scope(node.end_byte, "type", fqn=fqn))
+        self.stack.append(Scope(node.end_byte, "type", fqn=fqn))
         if kind == "record":
             params, _ = _params(node.child_by_field_name("parameters"))
             for pname, ptype in params:
-                self._add_field(fqn, pname, ptype, False, _line(node))
+                self._add_field(fqn, pname, ptype, False, line(node))
 
     def _add_field(self, owner: str, name: str, full_type: str, static: bool, line: int) -> None:
         self.fields.append(FieldDecl(owner, name, erase(full_type), static, line))
@@ -298,7 +283,7 @@ class _Sweep:
         params, varargs = _params(node.child_by_field_name("parameters"))
         if self._in_anonymous():
             # a method of an anonymous class: its body belongs to the enclosing method
-            self.stack.append(_Scope(node.end_byte, "lambda", start=node.start_byte))
+            self.stack.append(Scope(node.end_byte, "lambda", start=node.start_byte))
             for pname, ptype in params:
                 self._declare(pname, ptype, "param", node.start_byte)
             return
@@ -333,7 +318,7 @@ class _Sweep:
             varargs,
             static,
             kind,
-            _line(node),
+            line(node),
             node.end_point[0] + 1,
             node.start_byte,
             node.end_byte,
@@ -341,7 +326,7 @@ class _Sweep:
         )
         self.methods.append(decl)
         index = len(self.methods) - 1
-        self.stack.append(_Scope(node.end_byte, "method", start=node.start_byte, method=index))
+        self.stack.append(Scope(node.end_byte, "method", start=node.start_byte, method=index))
 
     def _initialiser(self, node: Node) -> None:
         if self._in_anonymous():
@@ -364,7 +349,7 @@ class _Sweep:
             if child.type == "variable_declarator":
                 name = text(child.child_by_field_name("name"))
                 dims = text(child.child_by_field_name("dimensions"))
-                self._add_field(owner, name, full_type + dims, static, _line(child))
+                self._add_field(owner, name, full_type + dims, static, line(child))
                 has_value = has_value or child.child_by_field_name("value") is not None
         if has_value:
             name = "<clinit>" if static else "<init>"
@@ -378,7 +363,7 @@ class _Sweep:
             name = text(child.child_by_field_name("name"))
             typ = full_type
             if typ == "var":
-                typ = _inferred(child.child_by_field_name("value")) or ""
+                typ = inferred(child.child_by_field_name("value")) or ""
             self._declare(name, typ or None, "local", child.start_byte)
 
     def _foreach(self, node: Node) -> None:
@@ -408,7 +393,7 @@ class _Sweep:
     def _lambda(self, node: Node) -> None:
         if self._local_scope() is None and self._owner() == "":
             return
-        self.stack.append(_Scope(node.end_byte, "lambda", start=node.start_byte))
+        self.stack.append(Scope(node.end_byte, "lambda", start=node.start_byte))
         params = node.child_by_field_name("parameters")
         if params is None:
             return
@@ -428,154 +413,7 @@ class _Sweep:
         owner = self._owner()
         if owner and not self._in_anonymous():
             name = text(node.child_by_field_name("name"))
-            self._add_field(owner, name, owner.rsplit(".", 1)[-1], True, _line(node))
+            self._add_field(owner, name, owner.rsplit(".", 1)[-1], True, line(node))
 
     def _anon(self, node: Node) -> None:
-        self.stack.append(_Scope(node.end_byte, "anon"))
-
-    # uses ---------------------------------------------------------------------------------
-
-    def _site(self, kind: str, name: str, n_args: int, node: Node, recv: tuple) -> None:
-        recv_kind, recv_text, recv_type = recv
-        site = CallSite(
-            kind,
-            name,
-            n_args,
-            _line(node),
-            self._owner(),
-            self._method_index(),
-            recv_kind,
-            recv_text,
-            recv_type,
-        )
-        if recv_kind in ("name", "field"):
-            self._pending.append(len(self.calls))
-        self.calls.append(site)
-
-    def _receiver(self, obj: Node | None) -> tuple[str, str, str | None]:
-        if obj is None:
-            return "none", "", None
-        kind = obj.type
-        if kind == "this":
-            return "this", "this", None
-        if kind == "super":
-            return "super", "super", None
-        if kind == "identifier":
-            name = text(obj)
-            known, typ = self._lookup_local(name)
-            if known:
-                return "var", name, typ
-            return "name", name, None
-        if kind in ("field_access", "method_invocation"):
-            path = _path(obj)
-            if path is None:
-                last = obj.child_by_field_name("name" if kind == "method_invocation" else "field")
-                return "expr", text(last), None
-            parts = path.split(".")
-            if len(parts) == 2 and parts[0] == "this" and not parts[1].endswith("()"):
-                return "field", parts[1], None
-            known, typ = self._lookup_local(parts[0])
-            head = (typ or "?") if known else None
-            return ("path" if "()" in path else "dotted"), path, head
-        if kind == "array_access":
-            # ``queues[i].offer(e)``: an element of a local array has the array's element type
-            array = obj.child_by_field_name("array")
-            if array is not None and array.type == "identifier":
-                known, typ = self._lookup_local(text(array))
-                if known and typ and typ.endswith("[]"):
-                    return "var", text(array), typ[:-2].rstrip()
-            return "expr", "", None
-        if kind == "scoped_identifier":
-            return "dotted", text(obj), None
-        if kind in ("type_identifier", "scoped_type_identifier", "generic_type"):
-            return "dotted", erase(text(obj)), None
-        inferred = _inferred(obj)
-        if inferred:
-            return "type", erase(inferred), erase(inferred)
-        if kind in ("string_literal", "text_block"):
-            return "type", "String", "String"
-        return "expr", "", None
-
-    def _call(self, node: Node) -> None:
-        name = text(node.child_by_field_name("name"))
-        self.invocations.setdefault(name, []).append(node)
-        recv = self._receiver(node.child_by_field_name("object"))
-        self._site("call", name, arity(node.child_by_field_name("arguments")), node, recv)
-
-    def _new(self, node: Node) -> None:
-        self.nodes["new"].append(node)
-        typ = erase(text(node.child_by_field_name("type")))
-        self._site(
-            "new",
-            typ.rsplit(".", 1)[-1],
-            arity(node.child_by_field_name("arguments")),
-            node,
-            ("dotted", typ, typ),
-        )
-        for child in node.children:
-            if child.type == "class_body":
-                self.stack.append(_Scope(child.end_byte, "anon"))
-
-    def _ref(self, node: Node) -> None:
-        named = node.named_children
-        if not named:
-            return
-        last = node.children[-1]
-        name = "new" if last.type == "new" else text(last)
-        recv = self._receiver(named[0])
-        self._site("ref", "<init>" if name == "new" else name, -1, node, recv)
-
-    def _ctorcall(self, node: Node) -> None:
-        ctor = node.child_by_field_name("constructor")
-        kind = "super" if ctor is not None and ctor.type == "super" else "this"
-        n_args = arity(node.child_by_field_name("arguments"))
-        self._site(kind, "<init>", n_args, node, ("none", "", None))
-
-    def _resolve_pending(self) -> None:
-        """Receivers named like a field of this file get the field's declared type."""
-        own = {(f.owner, f.name): f.type for f in self.fields}
-        for index in self._pending:
-            site = self.calls[index]
-            owner = site.owner
-            while owner:
-                typ = own.get((owner, site.recv_text))
-                if typ is not None:
-                    self.calls[index] = site._replace(recv="var", recv_type=typ)
-                    break
-                if site.recv == "field":
-                    break  # this.x names the innermost type's field only
-                owner = next((t.outer or "" for t in self.types if t.fqn == owner), "")
-
-
-def _path(node: Node) -> str | None:
-    """``a.b().c`` for a receiver made of names, field accesses and calls (arguments
-    dropped), ``helper().x`` when it starts with an unqualified call; ``None`` otherwise."""
-    segments: list[str] = []
-    cur: Node | None = node
-    while cur is not None:
-        kind = cur.type
-        if kind == "method_invocation":
-            segments.append(text(cur.child_by_field_name("name")) + "()")
-            cur = cur.child_by_field_name("object")
-        elif kind == "field_access":
-            segments.append(text(cur.child_by_field_name("field")))
-            cur = cur.child_by_field_name("object")
-        elif kind in ("identifier", "this", "scoped_identifier"):
-            segments.append(text(cur))
-            cur = None
-        else:
-            return None
-    return ".".join(reversed(segments))
-
-
-def _inferred(node: Node | None) -> str | None:
-    """The static type of an expression when it is written down: ``new T()`` or ``(T) x``."""
-    while node is not None and node.type == "parenthesized_expression":
-        node = node.named_children[0] if node.named_child_count else None
-    if node is None:
-        return None
-    if node.type == "object_creation_expression":
-        return text(node.child_by_field_name("type"))
-    if node.type == "cast_expression":
-        return text(node.child_by_field_name("type"))
-    return None
+        self.stack.append(Scope(node.end_byte, "anon"))

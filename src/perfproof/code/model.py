@@ -89,6 +89,8 @@ class CallSite(NamedTuple):
     recv: str
     recv_text: str
     recv_type: str | None
+    column: int = 0
+    """0-based column of the call's name: two calls on one line are two sites."""
 
 
 class RawFinding(NamedTuple):

@@ -17,6 +17,7 @@ def _site_doc(s: Site) -> dict[str, Any]:
     return {
         "file": s.file,
         "line": s.line,
+        "column": s.column + 1,
         "caller": s.caller,
         "kind": s.kind,
         "confidence": s.confidence,

@@ -97,3 +97,8 @@ def has_modifier(node: Node, word: str) -> bool:
         if child.type == "modifiers":
             return any(text(m) == word for m in child.children)
     return False
+
+
+def line(node: Node) -> int:
+    """1-based source line of ``node``, as every record and message counts lines."""
+    return node.start_point[0] + 1

@@ -5,10 +5,13 @@ bytes/op; then feature → docs-only, an A/A control (identical code built from 
 where nothing may come out improved or regressed. Seeing both is the quickest way to learn
 what perfproof's verdicts mean and to trust that a calm result is calm.
 
-Settings: four ABBA rounds of one fork each (four forks per side, enough for Welch's interval
-on fork means to be tight against a many-fold effect, and for Holm plus the 1% threshold to keep
-the A/A control quiet), 3 × 0.5 s warm-up and 4 × 0.5 s measurement per fork. About 8 s per
-step, 16 steps, so about 2½ minutes of benchmarking plus three small Maven builds.
+Both runs use the sequential design ``perfproof ab`` uses by default: after every round each
+benchmark's verdict is looked at, and a benchmark whose verdict is in stops. The feature's
+many-fold effects are decided at the first look (round 2, two forks a side) and the run ends
+there; the A/A control has nothing to find, so it runs to its most rounds (six) and ends
+``inconclusive`` or ``same``, never ``improved``/``regressed``. Forks are short (3 × 0.5 s
+warm-up, 4 × 0.5 s measurement), about 10 s per step: some 40 s of benchmarking for the
+feature, two minutes for the control, plus three small Maven builds.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from perfproof.measure.progress import Reporter
 from perfproof.measure.progress import make_reporter as default_reporter
 from perfproof.pipeline.ab import AbOptions, AbOutcome, start_ab
 
-DEMO_ROUNDS = 4
+DEMO_MAX_ROUNDS = 6
 DEMO_JMH_ARGS = "-f 1 -wi 3 -w 500ms -i 4 -r 500ms"
 
 RUNS = (
@@ -58,7 +61,7 @@ def run_demo(
     out: Path | None,
     *,
     make_reporter: Callable[[], Reporter] | None = None,
-    rounds: int | None = None,
+    max_rounds: int | None = None,
     jmh_args: str | None = None,
     lock_timeout: float = DEFAULT_LOCK_TIMEOUT_S,
 ) -> DemoOutcome:
@@ -75,7 +78,7 @@ def run_demo(
             base=base,
             head=head,
             repo=str(repo.path),
-            rounds=rounds or DEMO_ROUNDS,
+            max_rounds=max_rounds or DEMO_MAX_ROUNDS,
             jmh_args=jmh_args or DEMO_JMH_ARGS,
             out=str(root / "runs" / name),
             lock_timeout=lock_timeout,

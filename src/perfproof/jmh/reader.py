@@ -25,6 +25,7 @@ from perfproof.errors import InputError
 from perfproof.jmh.names import normalise_metric
 from perfproof.jmh.units import canonical, direction_of
 from perfproof.model import PRIMARY, BenchKey, JmhScore, Samples
+from perfproof.model.documents import check_depth
 
 _SPECIAL = {
     "nan": math.nan,
@@ -65,7 +66,7 @@ def expand_spec(spec: str) -> list[Path]:
         if not files:
             raise InputError(f"{spec}: folder contains no .json files")
         return files
-    if path.is_file():
+    if path.exists():  # a file, or a pipe (<(zcat r.json.gz)) or a device, read like one
         return [path]
     if glob.has_magic(spec):
         files = sorted((Path(p) for p in glob.glob(spec) if Path(p).is_file()), key=_natural_key)
@@ -118,6 +119,7 @@ def load_json(path: str | Path) -> Any:
         raise InputError(f"{path}: not JMH JSON output (not UTF-8 text)") from None
     if not text.strip():
         raise InputError(f"{path}: empty file, not JMH JSON output")
+    check_depth(text, str(path))  # JMH output is 6 levels deep; 200,000 would recurse out
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:

@@ -1,5 +1,7 @@
 """The machine a run measured on, recorded in the manifest next to the numbers.
 
+The block is a :class:`perfproof.model.documents.run.Environment`, the type the report reads.
+
 A benchmark figure means little without the JDK, the JMH version, the CPU and how busy the
 machine was; the load average is taken before the first and after the last step so that a
 reader can see whether something else competed for the cores during the run.
@@ -14,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from perfproof import __version__
+from perfproof.model.documents.run import Environment
 
 
 def cpu_model(cpuinfo: Path = Path("/proc/cpuinfo")) -> str | None:
@@ -50,29 +53,41 @@ def load_average() -> list[float] | None:
         return None
 
 
-def machine() -> dict[str, Any]:
+def machine_environment() -> Environment:
     """Everything about the host that does not depend on the run's settings."""
-    return {
-        "cpu_model": cpu_model(),
-        "cores": os.cpu_count(),
-        "memory_bytes": memory_bytes(),
-        "os": platform.platform(),
-        "python": sys.version.split()[0],
-        "perfproof_version": __version__,
-    }
+    return Environment(
+        cpu_model=cpu_model(),
+        cores=os.cpu_count(),
+        memory_bytes=memory_bytes(),
+        os=platform.platform(),
+        python=sys.version.split()[0],
+        perfproof_version=__version__,
+    )
+
+
+def machine() -> dict[str, Any]:
+    """:func:`machine_environment` as the JSON object the manifest holds."""
+    return machine_environment().to_json()
 
 
 def capture(
     *,
     jdk: dict[str, Any] | None,
-    jmh_version: str | dict[str, str | None] | None,
+    jmh_version: str | None,
     shas: dict[str, str],
 ) -> dict[str, Any]:
     """The manifest's ``environment`` block at the start of a run (``load_after`` comes later)."""
-    env = machine()
-    env["jdk"] = jdk
-    env["jmh_version"] = jmh_version
-    env["git"] = dict(shas)
-    env["load_before"] = load_average()
-    env["load_after"] = None
-    return env
+    env = machine_environment()
+    env.jdk = jdk
+    env.jmh_version = jmh_version
+    env.git = dict(shas)
+    env.load_before = load_average()
+    return env.to_json()
+
+
+def capture_commands() -> dict[str, Any]:
+    """The ``environment`` block of an e2e run: the machine and its load (no JDK or JMH: the
+    commands are the user's)."""
+    env = machine_environment()
+    env.load_before = load_average()
+    return env.to_json()

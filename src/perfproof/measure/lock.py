@@ -13,6 +13,7 @@ import fcntl
 import os
 import re
 import struct
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -30,6 +31,18 @@ class LockState:
 
     held: bool
     pid: int | None = None
+    known: bool = True
+    """False where perfproof cannot ask the kernel (see :func:`probe_supported`)."""
+
+
+def probe_supported(platform: str | None = None) -> bool:
+    """Whether :func:`probe` can read the lock's holder on this platform.
+
+    ``F_GETLK`` answers with a ``struct flock`` whose field order and padding differ between
+    kernels; perfproof knows Linux's. Elsewhere it does not guess: it relies on JMH's own
+    refusal ("Another JMH instance might be running") and waits and retries from there.
+    """
+    return (platform or sys.platform).startswith("linux")
 
 
 def refused_by_lock(output: str) -> bool:
@@ -49,6 +62,8 @@ def probe(path: Path = DEFAULT_LOCK_PATH) -> LockState:
     Uses ``F_GETLK``, which only queries: taking the lock even for an instant could make a
     JMH that starts at that moment refuse to run.
     """
+    if not probe_supported():
+        return LockState(False, known=False)
     try:
         fd = os.open(path, os.O_RDONLY)
     except FileNotFoundError:
@@ -86,6 +101,8 @@ def wait_for_lock(
     """
     start = clock()
     state = prober(path)
+    if not state.known:
+        _announce_unknown_once(on_wait)
     if not state.held:
         return 0.0
     who = f" by pid {state.pid}" if state.pid else ""
@@ -100,3 +117,16 @@ def wait_for_lock(
         sleep(min(poll_s, max(0.0, timeout_s - waited)))
         if not prober(path).held:
             return clock() - start
+
+
+_told_unknown = False
+
+
+def _announce_unknown_once(on_wait: Callable[[str], None]) -> None:
+    global _told_unknown
+    if not _told_unknown:
+        _told_unknown = True
+        on_wait(
+            f"cannot query the JMH lock on {sys.platform} (perfproof reads it on Linux only); "
+            "if another JMH holds it, perfproof waits and retries when JMH refuses to start"
+        )

@@ -8,25 +8,32 @@ if perfproof's defaults change in between.
 from __future__ import annotations
 
 import random
+import re
 import shlex
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from perfproof.errors import InputError
+from perfproof.measure.keys import Selection
 
 SIDES = ("base", "head")
 ORDERS = ("abba", "abab", "random")
+FIXED = "fixed"
+SEQUENTIAL = "sequential"
+STOPPING = (FIXED, SEQUENTIAL)
+DEFAULT_MAX_ROUNDS = 10
+"""At most ten looks: ten forks a side see a 5% change at a fork-to-fork spread of 3-6%."""
 
-DEFAULT_ROUNDS = 3
-DEFAULT_JMH_ARGS = ("-f", "1", "-wi", "3", "-w", "1s", "-i", "5", "-r", "1s")
-"""Per step: one fork, 3 × 1 s warm-up, 5 × 1 s measurement.
+DEFAULT_JMH_ARGS = ("-f", "1", "-wi", "3", "-w", "500ms", "-i", "4", "-r", "500ms")
+"""Per step: one fork, 3 × 0.5 s warm-up, 4 × 0.5 s measurement (about 4 s with the JVM start).
 
-The fork is the unit of replication, so forks are spread over rounds instead of being run
-back to back: with the default three ABBA rounds each side gets one fork per round, three in
-all, the fewest with which the comparison has a fork-level interval without a "too few forks"
-warning; about 9 s per benchmark per step, so under a minute per benchmark for the whole run
-on a 2-core laptop. A longer run is ``--rounds N`` rather than more forks per step, which keeps
-slow drift of the machine (thermal state, other load) balanced between the sides.
+The fork is the unit of replication and fork-to-fork spread dominates on real JVMs, so more,
+shorter forks buy more evidence per minute than fewer long ones: on this kind of 2-core
+machine a 4 s fork needed about a third less machine time per side than the former 9 s fork
+(3 × 1 s + 5 × 1 s) to see a 5% change (``benchmarks/fork_length.py``, BENCHMARKS.md). Forks
+are spread over rounds rather than run back to back (one per side per round), which keeps slow
+drift of the machine balanced between the sides and lets the sequential design stop a key as
+soon as its verdict is in. Four measurement iterations leave the warm-up check a trace to judge.
 """
 
 OWNED_OPTIONS = frozenset({"-rf", "-rff"})
@@ -40,24 +47,71 @@ SINGLE_VALUED = frozenset(
 
 @dataclass(frozen=True)
 class Step:
-    """One JMH process: one side in one round."""
+    """One JMH process: one side in one round, for the whole suite or a selection of keys.
+
+    A round of a sequential run measures only the undecided keys; when they are not one cross
+    product of @Param values the round needs several JMH processes per side, its parts.
+    """
 
     index: int
     round: int
     side: str
+    part: int = 1
+    selection: Selection | None = None
+    """The keys this step runs; None: the whole suite the ``--bench`` regexes select."""
+    forks: int | None = None
+    """Forks of this step when not the plan's ``-f``: a catch-up step that runs again the
+    forks a look left out because they never warmed up."""
 
     @property
     def id(self) -> str:
-        """``01-base``: sorts by round, names the result file ``jmh/<round>-<side>.json``."""
-        return f"{self.round:02d}-{self.side}"
+        """``01-base`` (``03-head-2`` for a second part): sorts by round, names the result file
+        ``jmh/<id>.json``."""
+        suffix = f"-{self.part}" if self.part > 1 else ""
+        return f"{self.round:02d}-{self.side}{suffix}"
+
+    @property
+    def jfr_side(self) -> str:
+        """The side's name in the JFR folder ``r<round>-<side>``: parts get their own folder."""
+        return self.side if self.part == 1 else f"{self.side}-p{self.part}"
 
     def to_json(self) -> dict[str, Any]:
-        return {"index": self.index, "id": self.id, "round": self.round, "side": self.side}
+        doc: dict[str, Any] = {
+            "index": self.index,
+            "id": self.id,
+            "round": self.round,
+            "side": self.side,
+        }
+        if self.part > 1:
+            doc["part"] = self.part
+        if self.selection is not None:
+            doc["selection"] = self.selection.to_json()
+        if self.forks is not None:
+            doc["forks"] = self.forks
+        return doc
+
+    @classmethod
+    def from_json(cls, doc: dict[str, Any]) -> Step:
+        selection = doc.get("selection")
+        return cls(
+            int(doc["index"]),
+            int(doc["round"]),
+            str(doc["side"]),
+            int(doc.get("part", 1)),
+            Selection.from_json(selection) if selection else None,
+            int(doc["forks"]) if doc.get("forks") is not None else None,
+        )
 
 
 @dataclass(frozen=True)
 class Plan:
-    """Rounds × sides in a fixed order plus the JMH options every step uses."""
+    """Rounds × sides in a fixed order plus the JMH options every step uses.
+
+    ``stopping`` is ``fixed`` (every round runs every key; all steps planned up front) or
+    ``sequential`` (``rounds`` is the most rounds; each round after the first is planned from
+    the keys still undecided when the round before it ended, see :func:`round_steps`).
+    ``budget_s`` caps the measurement's wall clock: no round starts that would end past it.
+    """
 
     rounds: int
     order: str
@@ -65,12 +119,24 @@ class Plan:
     steps: tuple[Step, ...]
     benchmarks: tuple[str, ...] = ()
     jmh_options: tuple[str, ...] = field(default_factory=tuple)
+    stopping: str = FIXED
+    budget_s: float | None = None
+
+    @property
+    def planned_rounds(self) -> int:
+        """The last round that has steps so far."""
+        return max((s.round for s in self.steps), default=0)
+
+    def with_steps(self, steps: list[Step] | tuple[Step, ...]) -> Plan:
+        return replace(self, steps=(*self.steps, *steps))
 
     def to_json(self) -> dict[str, Any]:
         return {
             "rounds": self.rounds,
             "order": self.order,
             "seed": self.seed,
+            "stopping": self.stopping,
+            "budget_s": self.budget_s,
             "benchmarks": list(self.benchmarks),
             "jmh_options": list(self.jmh_options),
             "steps": [s.to_json() for s in self.steps],
@@ -78,14 +144,16 @@ class Plan:
 
     @classmethod
     def from_json(cls, doc: dict[str, Any]) -> Plan:
-        steps = tuple(Step(int(s["index"]), int(s["round"]), str(s["side"])) for s in doc["steps"])
+        budget = doc.get("budget_s")
         return cls(
             rounds=int(doc["rounds"]),
             order=str(doc["order"]),
             seed=doc.get("seed"),
-            steps=steps,
+            steps=tuple(Step.from_json(s) for s in doc["steps"]),
             benchmarks=tuple(doc.get("benchmarks", ())),
             jmh_options=tuple(doc.get("jmh_options", ())),
+            stopping=str(doc.get("stopping", FIXED)),
+            budget_s=float(budget) if budget is not None else None,
         )
 
 
@@ -114,15 +182,91 @@ def make_plan(
     seed: int | None,
     benchmarks: tuple[str, ...],
     jmh_options: tuple[str, ...],
+    *,
+    stopping: str = FIXED,
+    budget_s: float | None = None,
 ) -> Plan:
-    """Lay out the steps: round by round, each round holding both sides once."""
+    """Lay out the steps: round by round, each round holding both sides once.
+
+    A sequential plan starts with its first round only (the whole suite); the rounds after it
+    depend on what the looks decide.
+    """
+    if seed is not None and order != "random":
+        raise InputError(f"--seed only applies to --order random (the {order} order is fixed)")
+    if stopping not in STOPPING:
+        raise InputError(f"stopping rule must be one of {', '.join(STOPPING)}, got {stopping!r}")
+    if budget_s is not None and budget_s <= 0:
+        raise InputError(f"--budget must be more than 0 seconds, got {budget_s}")
     if order == "random" and seed is None:
         seed = random.SystemRandom().randrange(2**31)
     steps: list[Step] = []
     for r, pair in enumerate(side_order(rounds, order, seed), start=1):
+        if stopping == SEQUENTIAL and r > 1:
+            break
         for side in pair:
             steps.append(Step(len(steps), r, side))
-    return Plan(rounds, order, seed, tuple(steps), benchmarks, jmh_options)
+    return Plan(rounds, order, seed, tuple(steps), benchmarks, jmh_options, stopping, budget_s)
+
+
+def round_steps(
+    plan: Plan,
+    round_no: int,
+    selections: list[Selection],
+    catch_up: list[tuple[str, int, Selection]] = (),  # type: ignore[assignment]
+) -> list[Step]:
+    """The steps of a later round of a sequential plan: only the selected keys.
+
+    Each selection is one JMH process per side; within the round both sides run each part
+    back to back, in the round's side order (ABBA alternates it round by round), so the two
+    forks of every key stay close in time whatever the number of parts. ``catch_up`` adds, per
+    (side, forks, selection), a step on one side that runs again forks a look left out.
+    """
+    if not 1 <= round_no <= plan.rounds:
+        raise ValueError(f"round {round_no} is outside 1..{plan.rounds}")
+    pair = side_order(round_no, plan.order, plan.seed)[-1]
+    steps: list[Step] = []
+    start = len([s for s in plan.steps if s.round < round_no])
+    many = len(selections) + len(catch_up) > 1
+    for part, selection in enumerate(selections, start=1):
+        for side in pair:
+            steps.append(Step(start + len(steps), round_no, side, part if many else 1, selection))
+    for part, (side, forks, selection) in enumerate(catch_up, start=len(selections) + 1):
+        steps.append(Step(start + len(steps), round_no, side, part, selection, forks))
+    return steps
+
+
+def restrict_first_round(plan: Plan, selections: list[Selection]) -> Plan:
+    """``plan`` with its first round running only ``selections`` (a part of the suite, e.g.
+    one shard's keys) instead of everything the ``--bench`` regexes select."""
+    later = tuple(s for s in plan.steps if s.round > 1)
+    first = round_steps(replace(plan, steps=()), 1, selections)
+    shifted = tuple(replace(s, index=len(first) + i) for i, s in enumerate(later))
+    return replace(plan, steps=(*first, *shifted))
+
+
+def with_forks(options: tuple[str, ...], forks: int | None) -> tuple[str, ...]:
+    """``options`` with JMH's ``-f`` set to ``forks`` (unchanged when None)."""
+    if forks is None:
+        return options
+    out = list(options)
+    for i, token in enumerate(out[:-1]):
+        if token == "-f":
+            out[i + 1] = str(forks)
+            return tuple(out)
+    return (*out, "-f", str(forks))
+
+
+def parse_budget(text: str) -> float:
+    """``--budget``: ``90s``, ``15m``, ``1h``, ``1h30m`` or plain seconds, as seconds."""
+    match = re.fullmatch(r"\s*(?:(\d+(?:\.\d+)?)h)?\s*(?:(\d+(?:\.\d+)?)m)?\s*"
+                         r"(?:(\d+(?:\.\d+)?)s?)?\s*", text or "")  # fmt: skip
+    if not match or not any(match.groups()):
+        raise InputError(f"--budget {text!r}: give a duration such as 90s, 15m or 1h")
+    hours, minutes, seconds = (float(g) if g else 0.0 for g in match.groups())
+    total = hours * 3600 + minutes * 60 + seconds
+    if total <= 0:
+        raise InputError(f"--budget {text!r}: must be more than 0 seconds")
+    return total
 
 
 def split_jmh_args(text: str | None) -> list[str]:
@@ -189,9 +333,51 @@ def step_argv(
     benchmarks: tuple[str, ...],
     options: tuple[str, ...],
     result_file: str,
+    selection: Selection | None = None,
 ) -> list[str]:
-    """The full JMH command line of one step: launcher, regexes, options, result file."""
-    return [*launcher, *benchmarks, *options, "-rf", "json", "-rff", result_file]
+    """The full JMH command line of one step: launcher, regexes, options, result file.
+
+    A step of a selection replaces the ``--bench`` regexes by its anchored include regex and
+    the user's ``-p`` options by its own values (the keys were listed with the user's ``-p``,
+    so its values are a subset of them; JMH would otherwise merge both).
+    """
+    if selection is None:
+        return [*launcher, *benchmarks, *options, "-rf", "json", "-rff", result_file]
+    own = without_params(options)
+    return [
+        *launcher,
+        selection.include_regex(),
+        *own,
+        *selection.param_args(),
+        "-rf",
+        "json",
+        "-rff",
+        result_file,
+    ]
+
+
+def param_options(options: tuple[str, ...] | list[str]) -> tuple[str, ...]:
+    """The ``-p name=values`` pairs of an option list."""
+    out: list[str] = []
+    for i, token in enumerate(options[:-1]):
+        if token == "-p":
+            out += [token, options[i + 1]]
+    return tuple(out)
+
+
+def without_params(options: tuple[str, ...]) -> tuple[str, ...]:
+    """``options`` minus its ``-p name=values`` pairs."""
+    out: list[str] = []
+    skip = False
+    for token in options:
+        if skip:
+            skip = False
+            continue
+        if token == "-p":
+            skip = True
+            continue
+        out.append(token)
+    return tuple(out)
 
 
 def append_jvm_args(options: tuple[str, ...], value: str) -> tuple[str, ...]:
@@ -211,6 +397,9 @@ def append_jvm_args(options: tuple[str, ...], value: str) -> tuple[str, ...]:
     return (*options, *(t for v in value.split() for t in (flag, v)))
 
 
-def list_argv(launcher: list[str], benchmarks: tuple[str, ...]) -> list[str]:
-    """``-lp``: the benchmarks the regexes select, with their declared @Param values."""
-    return [*launcher, *benchmarks, "-lp"]
+def list_argv(
+    launcher: list[str], benchmarks: tuple[str, ...], options: tuple[str, ...] = ()
+) -> list[str]:
+    """``-lp``: the benchmarks the regexes select, with their @Param values after the user's
+    ``-p`` overrides (JMH applies them to the listing)."""
+    return [*launcher, *benchmarks, *param_options(options), "-lp"]

@@ -214,8 +214,10 @@ class _Accounting:
         self.step_started = 0.0
 
     def begin(self, total_estimate_s: float, steps: int) -> None:
-        self.total_s = total_estimate_s
-        self.steps = steps
+        """What is still ahead; called again when a sequential run plans its next round, so
+        the bar and ETA count finished work plus the undecided keys only."""
+        self.total_s = self.done_estimate_s + total_estimate_s
+        self.steps = self.finished + steps
 
     def start(self, estimate_s: float, settings: JmhSettings) -> None:
         self.tracker = StepTracker(settings, estimate_s)

@@ -20,13 +20,13 @@ import os
 import shutil
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from perfproof.errors import ExternalError
 from perfproof.measure import lock
-from perfproof.measure.plan import Plan, Step, append_jvm_args, step_argv
+from perfproof.measure.plan import Plan, Step, append_jvm_args, step_argv, with_forks
 from perfproof.measure.progress import JmhSettings, Reporter, estimate_step_seconds
 from perfproof.measure.store import DONE, FAILED, INTERRUPTED, RUNNING, RunStore, now_iso
 from perfproof.process import ProcessResult, command_line, run
@@ -158,14 +158,24 @@ class Scheduler:
         self.jfr_dir = jfr_dir
 
     def estimate(self, step: Step) -> float:
+        """Expected seconds of a step: the keys it runs × forks × fork length."""
+        if step.forks is not None and step.selection is not None:
+            settings = replace(self.settings, forks=step.forks)
+            return estimate_step_seconds(settings, len(step.selection.members()))
+        if step.selection is not None:
+            return estimate_step_seconds(self.settings, len(step.selection.members()))
         return estimate_step_seconds(self.settings, self.targets[step.side].benchmark_count)
 
     def run_pending(self) -> None:
         """Run every unfinished step; stops at the first failure (finished steps stay)."""
-        plan: Plan = self.store.plan
         todo = self.store.pending_steps()
         self.reporter.start_run(sum(self.estimate(s) for s in todo), len(todo))
-        for step in todo:
+        self.run_steps(todo)
+
+    def run_steps(self, steps: list[Step]) -> None:
+        """Run the given steps in order (the caller told the reporter what is ahead)."""
+        plan: Plan = self.store.plan
+        for step in steps:
             self.run_step(step, plan)
 
     def run_step(self, step: Step, plan: Plan) -> None:
@@ -175,8 +185,17 @@ class Scheduler:
         with contextlib.suppress(FileNotFoundError):
             partial.unlink()
         label = f"round {step.round} {step.side} ({step.id})"
+        if step.selection is not None:
+            n = len(step.selection.members())
+            label += f", {n} undecided key{'s' if n != 1 else ''}"
         launcher = target.launcher(step)
-        argv = step_argv(launcher, plan.benchmarks, self.step_options(step, plan), str(partial))
+        argv = step_argv(
+            launcher,
+            plan.benchmarks,
+            self.step_options(step, plan),
+            str(partial),
+            step.selection,
+        )
         self.store.update_step(
             step,
             status=RUNNING,
@@ -194,7 +213,8 @@ class Scheduler:
             self._finish(step, INTERRUPTED, started, None)
             self.reporter.end_step(label, INTERRUPTED, time.monotonic() - started)
             raise
-        entries, failure = check_step_output(res, partial, target.benchmarks, self.java_home)
+        expected = list(step.selection.benchmarks) if step.selection else target.benchmarks
+        entries, failure = check_step_output(res, partial, expected, self.java_home)
         if failure is not None:
             with contextlib.suppress(FileNotFoundError):
                 partial.unlink()
@@ -206,7 +226,7 @@ class Scheduler:
                 log_path,
             )
         if self.jfr_dir is not None:
-            recordings = name_fork_recordings(self.jfr_dir, step.round, step.side)
+            recordings = name_fork_recordings(self.jfr_dir, step.round, step.jfr_side)
             self.store.update_step(step, recordings=[self.store.rel(p) for p in recordings])
         publish_result(partial, self.store.result_path(step))
         self._finish(
@@ -226,13 +246,14 @@ class Scheduler:
         Recording: the step's folder is emptied first, since anything in it comes from an
         attempt that did not finish (a fork's recording dumped on Ctrl-C, say).
         """
+        options = with_forks(plan.jmh_options, step.forks)
         if self.jfr_dir is None:
-            return plan.jmh_options
-        folder = step_folder(self.jfr_dir, step.round, step.side)
+            return options
+        folder = step_folder(self.jfr_dir, step.round, step.jfr_side)
         if folder.is_dir():
             shutil.rmtree(folder)
-        value = jmh_jfr_args(self.jfr_dir, step.round, step.side)[-1]
-        return append_jvm_args(plan.jmh_options, value)
+        value = jmh_jfr_args(self.jfr_dir, step.round, step.jfr_side)[-1]
+        return append_jvm_args(options, value)
 
     def _finish(
         self, step: Step, status: str, started: float, exit_code: int | None, **extra: Any

@@ -12,12 +12,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from perfproof.errors import ExternalError, InputError
+from perfproof.measure.keys import SuiteKey, suite_keys
 from perfproof.measure.plan import Step, list_argv
 from perfproof.measure.progress import Reporter, count_benchmarks, list_benchmarks
 from perfproof.measure.store import RunStore, now_iso
 from perfproof.process import run
+from perfproof.workspace import build_cache
 from perfproof.workspace.artifact import Artifact, jmh_version
-from perfproof.workspace.build import build
+from perfproof.workspace.build import build, build_key
 from perfproof.workspace.overlay import apply_overlay
 from perfproof.workspace.spec import BuildSpec
 from perfproof.workspace.worktree import ensure_worktree
@@ -50,7 +52,9 @@ class SideBuilder:
             source = ensure_worktree(self.repo, self.overlay_from, self.cache_dir)
             self.overlaid = apply_overlay(source, worktree, list(self.overlay_paths))
         log_path = self.store.build_log(self.side, round_no if self.fresh else None)
-        what = f"building {self.side} {self.sha[:12]}"
+        # a build taken from the cache takes a second, a real one minutes: say which it is
+        cached = not self.fresh and _in_cache(worktree, self.spec, self.cache_dir)
+        what = f"{'cached build of' if cached else 'building'} {self.side} {self.sha[:12]}"
         self.reporter.message(what + (f" for round {round_no}" if self.fresh else ""))
         started = time.monotonic()
         try:
@@ -112,6 +116,11 @@ class SideBuilder:
         return jmh_version(self.artifact) if self.artifact else None
 
 
+def _in_cache(worktree: Path, spec: BuildSpec, cache_dir: Path) -> bool:
+    """Whether building ``worktree`` now would be a cache hit (a cheap lookup, no build)."""
+    return build_cache.load(cache_dir, build_key(worktree, spec)) is not None
+
+
 def _strip_log(message: str) -> str:
     return message.split(" (log: ")[0]
 
@@ -121,14 +130,15 @@ def list_side(
     benchmarks: tuple[str, ...],
     options: tuple[str, ...],
     sha: str,
-) -> tuple[list[str], int]:
-    """The benchmarks the regexes select on one side, and the count of runs they make.
+) -> tuple[list[str], int, list[SuiteKey]]:
+    """The benchmarks the regexes select on one side, the count of runs they make and the
+    suite's keys (benchmark × @Param combination, after the user's ``-p``).
 
     A regex that selects nothing is bad input (exit 2): JMH would otherwise start, find
     nothing and leave an empty result that only shows up much later as "no comparisons".
     """
     assert builder.artifact is not None
-    argv = list_argv(builder.artifact.jmh_argv(builder.java), benchmarks)
+    argv = list_argv(builder.artifact.jmh_argv(builder.java), benchmarks, options)
     log_path = builder.store.path / "logs" / f"list-{builder.side}.log"
     res = run(argv, log_path=log_path, capture=True, what=f"JMH list ({builder.side})")
     if not res.ok:
@@ -148,4 +158,4 @@ def list_side(
             f"--bench {what} matches no benchmark on the {builder.side} side ({sha[:12]}) "
             f"at step 'list {builder.side}' (log: {log_path}){hint}"
         )
-    return names, count_benchmarks(res.output, options)
+    return names, count_benchmarks(res.output, options), suite_keys(res.output)

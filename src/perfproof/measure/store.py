@@ -19,9 +19,9 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
-import json
 import os
 import secrets
+import shutil
 import time
 from collections.abc import Iterator
 from datetime import UTC, datetime
@@ -30,9 +30,10 @@ from typing import Any
 
 from perfproof.errors import InputError
 from perfproof.measure.plan import Plan, Step
+from perfproof.model.documents import loads_strict, parse_schema
+from perfproof.model.documents.run import SCHEMA, Environment, ManifestShapeError, RunManifest
 from perfproof.storage import write_json_atomic, write_text_atomic
 
-SCHEMA = "perfproof.run/1"
 MANIFEST = "manifest.json"
 RESULTS = "results.json"
 
@@ -63,28 +64,6 @@ def default_runs_dir(repo: Path) -> Path:
     return top / "runs"
 
 
-_SHAPE = {"refs": dict, "plan": dict, "steps": list, "options": dict, "builds": list,
-          "environment": dict}  # fmt: skip
-"""Types of the manifest entries a resume reads; perfproof writes them so, a hand edit may not."""
-
-
-def _misshapen(doc: dict[str, Any]) -> str | None:
-    """What in a manifest is not of the type perfproof writes, or None."""
-    for key, kind in _SHAPE.items():
-        if key in doc and not isinstance(doc[key], kind):
-            return f"'{key}' is not a JSON {'object' if kind is dict else 'list'}"
-    planned = doc.get("plan", {}).get("steps", [])
-    if not isinstance(planned, list):
-        return "'plan.steps' is not a JSON list"
-    entries = [*doc.get("steps", []), *planned, *doc.get("builds", [])]
-    if not all(isinstance(e, dict) for e in entries):
-        return "a step or build entry is not a JSON object"
-    refs = doc.get("refs", {})
-    if not all(isinstance(refs.get(side, {}), dict) for side in ("base", "head")):
-        return "'refs.base' or 'refs.head' is not a JSON object"
-    return None
-
-
 class RunStore:
     """One run folder and its manifest, kept in memory and written through atomically."""
 
@@ -95,14 +74,20 @@ class RunStore:
     # -- creation and loading -------------------------------------------------------------
 
     @classmethod
-    def create(cls, path: Path, manifest: dict[str, Any]) -> RunStore:
-        """Start a new run folder; refuses a folder that already holds a run."""
+    def create(
+        cls, path: Path, manifest: dict[str, Any], *, folders: tuple[str, ...] = ("jmh", "logs")
+    ) -> RunStore:
+        """Start a new run folder; refuses a folder that already holds a run.
+
+        ``folders`` are made inside it: ``jmh`` and ``logs`` for JMH steps, ``outputs`` and
+        ``logs`` for the command steps of ``e2e``.
+        """
         if (path / MANIFEST).exists():
             raise InputError(f"{path} already holds a run; use --resume {path} or another --out")
         if path.exists() and any(path.iterdir()):
             raise InputError(f"--out {path} is not empty")
-        (path / "jmh").mkdir(parents=True, exist_ok=True)
-        (path / "logs").mkdir(parents=True, exist_ok=True)
+        for name in folders:
+            (path / name).mkdir(parents=True, exist_ok=True)
         doc = {"schema": SCHEMA, **manifest}
         doc.setdefault("created", now_iso())
         doc.setdefault("status", RUNNING)
@@ -111,21 +96,48 @@ class RunStore:
         return store
 
     @classmethod
-    def open(cls, path: Path) -> RunStore:
-        """Load an existing run folder for ``--resume``."""
+    def open(cls, path: Path, *, kind: str = "ab") -> RunStore:
+        """Load an existing run folder of ``kind`` (``ab`` or ``e2e``) for ``--resume``.
+
+        The manifest must be strict JSON of schema ``perfproof.run/1`` whose entries have the
+        types perfproof writes (:class:`~perfproof.model.documents.run.RunManifest`); anything
+        else is one line naming the folder and what is wrong (exit 2).
+        """
         manifest_path = path / MANIFEST
         if not manifest_path.is_file():
             raise InputError(f"--resume {path}: no {MANIFEST} (not a perfproof run folder)")
         try:
-            doc = json.loads(manifest_path.read_text(encoding="utf-8"))
-        except (OSError, ValueError) as exc:  # ValueError: bad JSON or not UTF-8
+            text = manifest_path.read_text(encoding="utf-8")
+        except (OSError, ValueError) as exc:  # ValueError: not UTF-8
             raise InputError(f"--resume {path}: unreadable {MANIFEST}: {exc}") from exc
-        if not isinstance(doc, dict) or doc.get("schema") != SCHEMA:
-            raise InputError(f"--resume {path}: {MANIFEST} is not a {SCHEMA} manifest")
-        wrong = _misshapen(doc)
-        if wrong:
-            raise InputError(f"--resume {path}: {MANIFEST} was edited: {wrong}")
+        source = f"--resume {path}: {MANIFEST}"
+        doc = loads_strict(text, f"--resume {path}: unreadable {MANIFEST}")
+        if not isinstance(doc, dict) or parse_schema(doc.get("schema")) is None:
+            raise InputError(f"{source} is not a {SCHEMA} manifest")
+        try:
+            typed = RunManifest.from_json(doc, source)
+        except ManifestShapeError as exc:
+            raise InputError(f"--resume {path}: {MANIFEST} was edited: {exc}") from None
+        if typed.kind != kind:
+            raise InputError(
+                f"--resume {path}: an {typed.kind} run folder; resume it with perfproof "
+                f"{typed.kind} --resume"
+            )
         return cls(path, doc)
+
+    @property
+    def environment(self) -> Environment:
+        """The typed ``environment`` block (the manifest keeps it as JSON)."""
+        return Environment.from_json(self.manifest.get("environment"))
+
+    def discard_if_unused(self) -> bool:
+        """Remove the folder when no step finished: an error found before any measurement
+        leaves nothing to resume, and a folder with a "continue with --resume" hint would
+        only fail again. Returns whether the folder was removed."""
+        if any(e.get("status") == DONE for e in self.manifest.get("steps", [])):
+            return False
+        shutil.rmtree(self.path, ignore_errors=True)
+        return True
 
     @contextlib.contextmanager
     def exclusive(self) -> Iterator[None]:
@@ -181,17 +193,24 @@ class RunStore:
     def init_steps(self, plan: Plan) -> None:
         """One manifest entry per planned step, all pending (done once, at creation)."""
         self.manifest["plan"] = plan.to_json()
-        self.manifest["steps"] = [
-            {
-                **step.to_json(),
-                "kind": "jmh",
-                "status": PENDING,
-                "result": self.rel(self.result_path(step)),
-                "log": self.rel(self.step_log(step)),
-            }
-            for step in plan.steps
-        ]
+        self.manifest["steps"] = [self._new_entry(step) for step in plan.steps]
         self.save()
+
+    def add_steps(self, plan: Plan, steps: list[Step]) -> None:
+        """Record a later round's steps, pending (a sequential run plans round by round);
+        ``plan`` already holds them."""
+        self.manifest["plan"] = plan.to_json()
+        self.manifest["steps"].extend(self._new_entry(step) for step in steps)
+        self.save()
+
+    def _new_entry(self, step: Step) -> dict[str, Any]:
+        return {
+            **step.to_json(),
+            "kind": "jmh",
+            "status": PENDING,
+            "result": self.rel(self.result_path(step)),
+            "log": self.rel(self.step_log(step)),
+        }
 
     def step_entry(self, step: Step) -> dict[str, Any]:
         for entry in self.manifest["steps"]:

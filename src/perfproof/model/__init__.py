@@ -147,6 +147,12 @@ class Comparison:
     p_value: float
     p_holm: float | None = None
     mde_pct: float | None = None
+    p_adjusted: float | None = None
+    """The p-value adjusted by the family procedure (``family``); equals ``p_value`` without one."""
+    family: str = ""
+    """The family procedure the verdict was decided with: ``bh``, ``holm`` or ``none``."""
+    interval_confidence: float | None = None
+    """Level of ``ratio_ci``: the interval the verdict was decided on (family-adjusted)."""
     forks_needed: int | None = None
     method: str = ""
     warnings: list[str] = field(default_factory=list)

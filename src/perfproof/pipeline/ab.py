@@ -16,21 +16,29 @@ from typing import Any
 
 from perfproof import __version__
 from perfproof.compare import CompareOptions, CompareResult, compare_document, compare_sides
+from perfproof.env.cache import cache_root
+from perfproof.env.java import java_info
 from perfproof.errors import ExternalError, InputError, PerfproofError
 from perfproof.jmh.reader import read_results
 from perfproof.measure import environment
+from perfproof.measure.keys import SuiteKey, check_bench_regexes, group_keys
 from perfproof.measure.lock import DEFAULT_LOCK_TIMEOUT_S
 from perfproof.measure.plan import (
-    DEFAULT_ROUNDS,
+    DEFAULT_MAX_ROUNDS,
+    FIXED,
     ORDERS,
+    SEQUENTIAL,
     SIDES,
     make_plan,
+    parse_budget,
+    restrict_first_round,
     split_jmh_args,
 )
 from perfproof.measure.plan import (
     jmh_options as merge_jmh_options,
 )
 from perfproof.measure.progress import Reporter, parse_settings
+from perfproof.measure.rounds import RoundLoop, SequentialState, sides_present
 from perfproof.measure.scheduler import Scheduler, SideTarget
 from perfproof.measure.sides import SideBuilder, list_side
 from perfproof.measure.store import (
@@ -42,10 +50,10 @@ from perfproof.measure.store import (
     default_runs_dir,
     new_run_id,
 )
+from perfproof.pipeline.looks import design_for, final_comparison, looker_for
 from perfproof.report import write_reports
-from perfproof.workspace.cache import resolve_cache_dir
 from perfproof.workspace.git import require_repo, resolve_ref
-from perfproof.workspace.jdk import java_info
+from perfproof.workspace.overlay import check_overlay_paths
 from perfproof.workspace.spec import BuildSpec
 
 
@@ -62,7 +70,13 @@ class AbOptions:
     build_cmd: str | None = None
     jar: str | None = None
     classpath_file: str | None = None
-    rounds: int = DEFAULT_ROUNDS
+    build_args: tuple[str, ...] = ()
+    rounds: int | None = None
+    """A fixed design of exactly this many rounds, every key in every round (no early stop)."""
+    max_rounds: int | None = None
+    """The sequential design's most rounds (default :data:`DEFAULT_MAX_ROUNDS`)."""
+    budget: str | None = None
+    """Wall clock of measurement not to exceed (``15m``); no round starts that would end later."""
     order: str = "abba"
     seed: int | None = None
     jmh_args: str | None = None
@@ -78,6 +92,7 @@ class AbOptions:
         doc = asdict(self)
         doc["bench"] = list(self.bench)
         doc["overlay"] = list(self.overlay)
+        doc["build_args"] = list(self.build_args)
         return doc
 
     @classmethod
@@ -86,6 +101,7 @@ class AbOptions:
         values = {k: v for k, v in doc.items() if k in known}
         values["bench"] = tuple(values.get("bench") or ())
         values["overlay"] = tuple(values.get("overlay") or ())
+        values["build_args"] = tuple(values.get("build_args") or ())
         return cls(**values)
 
     def build_spec(self) -> BuildSpec:
@@ -96,6 +112,7 @@ class AbOptions:
             jar_glob=self.jar,
             classpath_file=self.classpath_file,
             java=self.java,
+            build_args=tuple(self.build_args),
         )
 
     def reproduce_argv(self) -> list[str]:
@@ -115,7 +132,15 @@ class AbOptions:
                 argv += [flag, value]
         if self.build != "auto":
             argv += ["--build", self.build]
-        argv += ["--rounds", str(self.rounds), "--order", self.order]
+        for arg in self.build_args:
+            argv.append(f"--build-arg={arg}")
+        if self.rounds is not None:
+            argv += ["--rounds", str(self.rounds)]
+        else:
+            argv += ["--max-rounds", str(self.max_rounds or DEFAULT_MAX_ROUNDS)]
+            if self.budget:
+                argv += ["--budget", self.budget]
+        argv += ["--order", self.order]
         if self.seed is not None:
             argv += ["--seed", str(self.seed)]
         for path in self.overlay:
@@ -152,8 +177,28 @@ def split_build_cmd(text: str | None) -> list[str] | None:
 
 
 def _check_options(opts: AbOptions) -> tuple[str, ...]:
-    if opts.rounds < 1:
-        raise InputError(f"--rounds must be at least 1, got {opts.rounds}")
+    """Everything that can be judged without a build: refused here, exit 2, nothing built."""
+    check_bench_regexes(opts.bench)
+    if opts.rounds is not None:
+        if opts.rounds < 1:
+            raise InputError(f"--rounds must be at least 1, got {opts.rounds}")
+        for flag, value in (("--max-rounds", opts.max_rounds), ("--budget", opts.budget)):
+            if value is not None:
+                raise InputError(
+                    f"{flag} belongs to the sequential design; --rounds {opts.rounds} runs a "
+                    "fixed number of rounds with no early stop (drop one of them)"
+                )
+    if opts.max_rounds is not None and opts.max_rounds < 2:
+        raise InputError(
+            f"--max-rounds must be at least 2 (a look needs two forks a side), got "
+            f"{opts.max_rounds}"
+        )
+    if opts.budget is not None:
+        parse_budget(opts.budget)
+    if opts.seed is not None and opts.order != "random":
+        raise InputError(
+            f"--seed only applies to --order random; the {opts.order} order is fixed (drop --seed)"
+        )
     if opts.order not in ORDERS:
         raise InputError(f"--order must be one of {', '.join(ORDERS)}, got {opts.order!r}")
     if opts.lock_timeout < 0:
@@ -161,20 +206,34 @@ def _check_options(opts: AbOptions) -> tuple[str, ...]:
     return merge_jmh_options(split_jmh_args(opts.jmh_args))
 
 
-def start_ab(opts: AbOptions, reporter: Reporter) -> AbOutcome:
-    """A new run: check everything cheap first, then build, list, measure, compare."""
+def start_ab(opts: AbOptions, reporter: Reporter, *, verb: str = "ab") -> AbOutcome:
+    """A new run: check everything cheap first, then build, list, measure, compare.
+
+    ``verb`` is the command the hints name (``guard`` runs through here too)."""
     repo = require_repo(Path(opts.repo).resolve())
     opts.repo = str(repo)
     jmh_opts = _check_options(opts)
     spec = opts.build_spec()
     shas = {"base": resolve_ref(repo, opts.base), "head": resolve_ref(repo, opts.head)}
+    if opts.overlay:  # before the run folder exists: a typo must not leave a folder behind
+        check_overlay_paths(repo, shas["head"], opts.overlay, f"--head {opts.head}")
     jdk = java_info(opts.java)
     run_dir = Path(opts.out).resolve() if opts.out else default_runs_dir(repo) / new_run_id()
     if opts.jfr and re.search(r"[\s,=]", str(run_dir)):
         # the folder goes into a JVM option that JMH splits at spaces and JFR at ',' and '='
         raise InputError(f"--jfr: run folder {run_dir} may not contain spaces, ',' or '='")
-    plan = make_plan(opts.rounds, opts.order, opts.seed, opts.bench, jmh_opts)
+    plan = make_plan(
+        opts.rounds or opts.max_rounds or DEFAULT_MAX_ROUNDS,
+        opts.order,
+        opts.seed,
+        opts.bench,
+        jmh_opts,
+        stopping=FIXED if opts.rounds is not None else SEQUENTIAL,
+        budget_s=parse_budget(opts.budget) if opts.budget else None,
+    )
     opts.seed = plan.seed
+    if plan.stopping == SEQUENTIAL:
+        design_for(plan)  # a schedule without calibrated levels is refused before a build
     store = RunStore.create(
         run_dir,
         {
@@ -198,10 +257,12 @@ def start_ab(opts: AbOptions, reporter: Reporter) -> AbOutcome:
     reporter.message(f"run folder: {run_dir} (continue a stopped run with --resume {run_dir})")
     with store.exclusive():
         store.add_event("started")
-        return _execute(store, opts, reporter)
+        return _execute(store, opts, reporter, verb)
 
 
-def resume_ab(run_dir: Path, reporter: Reporter, *, lock_timeout: float | None = None) -> AbOutcome:
+def resume_ab(
+    run_dir: Path, reporter: Reporter, *, lock_timeout: float | None = None, verb: str = "ab"
+) -> AbOutcome:
     """Continue a stopped run: same options, same plan, only the unfinished steps."""
     store = RunStore.open(run_dir.resolve())
     opts = AbOptions.from_json(store.manifest.get("options", {}))
@@ -226,10 +287,12 @@ def resume_ab(run_dir: Path, reporter: Reporter, *, lock_timeout: float | None =
         )
     with store.exclusive():
         store.add_event("resumed", pending=[s.id for s in store.pending_steps()])
-        return _execute(store, opts, reporter)
+        return _execute(store, opts, reporter, verb)
 
 
-def _execute(store: RunStore, opts: AbOptions, reporter: Reporter) -> AbOutcome:
+def _execute(
+    store: RunStore, opts: AbOptions, reporter: Reporter, verb: str = "ab"
+) -> AbOutcome:
     """Measure and compare, recording how this attempt ended (the caller holds the lock)."""
     store.manifest.pop("error", None)
     store.set_status(RUNNING)
@@ -239,14 +302,14 @@ def _execute(store: RunStore, opts: AbOptions, reporter: Reporter) -> AbOutcome:
         _close(store, INTERRUPTED, error="interrupted by the user")
         reporter.message(
             f"interrupted: finished steps are kept in {store.path}; "
-            f"continue with: perfproof ab --resume {store.path}"
+            f"continue with: perfproof {verb} --resume {store.path}"
         )
         raise
     except PerfproofError as exc:
         _close(store, FAILED, error=str(exc))
         if isinstance(exc, ExternalError):
             reporter.message(
-                f"finished steps are kept; after fixing it: perfproof ab --resume {store.path}"
+                f"finished steps are kept; after fixing it: perfproof {verb} --resume {store.path}"
             )
         raise
     except BaseException as exc:
@@ -273,7 +336,7 @@ def _measure_and_compare(store: RunStore, opts: AbOptions, reporter: Reporter) -
     shas = {side: store.manifest["refs"][side]["sha"] for side in SIDES}
     spec = opts.build_spec()
     jdk = java_info(opts.java)
-    cache_dir = resolve_cache_dir(Path(opts.cache_dir) if opts.cache_dir else None)
+    cache_dir = cache_root(Path(opts.cache_dir) if opts.cache_dir else None)
     builders = {
         side: SideBuilder(
             side=side,
@@ -293,13 +356,16 @@ def _measure_and_compare(store: RunStore, opts: AbOptions, reporter: Reporter) -
     pending = store.pending_steps()
     first_round = min((s.round for s in pending), default=1)
     targets: dict[str, SideTarget] = {}
+    listed = {}
     for side in SIDES:
         builder = builders[side]
         builder.prepare(first_round if opts.fresh_builds else None)
         if side == "base" and opts.overlay:
             store.manifest["overlay"]["files"] = list(builder.overlaid)
             store.save()
-        names, count = list_side(builder, plan.benchmarks, plan.jmh_options, shas[side])
+        names, count, listed[side] = list_side(
+            builder, plan.benchmarks, plan.jmh_options, shas[side]
+        )
         targets[side] = SideTarget(side, builder.launcher, names, count)
     env = store.manifest["environment"]
     versions = {side: builders[side].jmh_version() for side in SIDES}
@@ -316,19 +382,54 @@ def _measure_and_compare(store: RunStore, opts: AbOptions, reporter: Reporter) -
         java_home=jdk.home,
         jfr_dir=store.jfr_dir() if opts.jfr else None,
     )
-    if pending:
-        scheduler.run_pending()
+    keys = sides_present(listed["base"], listed["head"])
+    state, ended = measure_keys(store, scheduler, keys, reporter, keys)
     # Measured as the benchmarking ends, so the report written next can show it.
     store.manifest["environment"]["load_after"] = environment.load_average()
+    result, method = final_comparison(store, state)
+    stopping = state.to_json(keys, ended, store.plan)
+    store.manifest["stopping"] = {**stopping, "methodology": method}
     store.save()
-    result = compare_run(store)
-    document = {**compare_document(result), "run_dir": str(store.path)}
+    document = {
+        **compare_document(result),
+        "run_dir": str(store.path),
+        "stopping": store.manifest["stopping"],
+    }
     store.write_results(document)
     report = write_reports(store.path)[0]
     _close(store, DONE)
     return AbOutcome(
         store.path, result, document, report, jfr_dir=store.jfr_dir() if opts.jfr else None
     )
+
+
+def measure_keys(
+    store: RunStore,
+    scheduler: Scheduler,
+    keys: list[SuiteKey],
+    reporter: Reporter,
+    suite: list[SuiteKey] | None = None,
+) -> tuple[SequentialState, str]:
+    """Measure ``keys`` round by round until the plan says stop.
+
+    The one entry point of measurement. ``suite`` is every key the ``--bench`` regexes select;
+    when ``keys`` is only a part of it (one shard's keys), a first round that has not started
+    yet is planned for those keys alone.
+    """
+    plan = store.plan
+    started = any(store.is_finished(s) for s in plan.steps)
+    if suite is not None and set(keys) != set(suite) and not started:
+        plan = restrict_first_round(plan, group_keys(keys))
+        store.init_steps(plan)
+    loop = RoundLoop(
+        store,
+        scheduler.run_steps,
+        scheduler.estimate,
+        keys,
+        looker_for(plan),
+        reporter,
+    )
+    return loop.run()
 
 
 def compare_run(store: RunStore, options: CompareOptions | None = None) -> CompareResult:

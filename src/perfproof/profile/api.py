@@ -15,6 +15,7 @@ from perfproof.profile.diff import ProfileDiff, diff, mean_stacks
 from perfproof.profile.flamegraph import Graph, diff_graph, graph, write_flamegraph
 from perfproof.profile.load import expand, load_profiles
 from perfproof.profile.stacks import Profile, normalize_prefix
+from perfproof.storage import refuse_overwriting_inputs
 
 KINDS = {"both": ("cpu", "alloc"), "cpu": ("cpu",), "alloc": ("alloc",)}
 UNITS = {"cpu": "samples", "alloc": "bytes"}
@@ -66,6 +67,13 @@ def run_census(
     collapsed_kind: str = "cpu",
 ) -> tuple[Census, list[Path]]:
     """The census of the recordings, and the collapsed / flame-graph files it wrote."""
+    inputs = expand(paths)
+    outputs: dict[str, Path | None] = {"--flamegraph": flamegraph}
+    if collapsed is not None:
+        outputs["--collapsed"] = collapsed
+        for k in KINDS[kind]:
+            outputs[f"--collapsed ({k})"] = suffixed(collapsed, k)
+    refuse_overwriting_inputs(outputs, inputs)
     profiles = load_profiles(paths, java, alloc_leaf_is_class=collapsed_kind == "alloc")
     kinds = check_kinds(profiles, KINDS[kind], kind)
     fprefixes = _focus(focus)
@@ -120,11 +128,28 @@ def run_diff(
     if not 0.0 < confidence < 1.0:
         raise InputError(f"--confidence {confidence}: must be between 0 and 1")
     before, after = expand(before), expand(after)
+    refuse_overwriting_inputs({"--flamegraph": flamegraph}, [*before, *after])
     profiles = load_profiles([*before, *after], java, alloc_leaf_is_class=collapsed_kind == "alloc")
     b, a = profiles[: len(before)], profiles[len(before) :]
-    kinds = check_kinds(profiles, KINDS[kind], kind)
+    # a kind is compared only when both sides hold it: a frame cannot "appear" in a side that
+    # never recorded that kind of event
+    kinds = tuple(
+        k for k in check_kinds(b, KINDS[kind], kind) if k in check_kinds(a, KINDS[kind], kind)
+    )
+    if not kinds:
+        raise InputError(
+            f"--before {_names(b)} and --after {_names(a)} hold no kind of event in common "
+            "(one side has only CPU samples, the other only allocations); record both with "
+            "settings=profile (perfproof record --settings profile)"
+        )
     fprefixes = _focus(focus)
     result = diff(b, a, fprefixes, kinds, normalize, confidence)
+    result.warnings += [
+        f"{'allocations' if k == 'alloc' else 'CPU samples'} not compared: one side has none; "
+        "record both sides with settings=profile"
+        for k in KINDS[kind]
+        if k not in kinds
+    ]
     written: list[Path] = []
     if flamegraph is not None:
         graphs = [

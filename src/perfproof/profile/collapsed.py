@@ -18,6 +18,9 @@ from perfproof.profile.stacks import Profile, Stack, normalize_frame
 from perfproof.storage import write_text_atomic
 
 CLASS_MARK = "_[a]"
+MAX_WEIGHT = 1e15
+"""Largest weight one line may carry: far above any sample count or byte total a profiler
+writes, and small enough that millions of lines still sum to a finite total."""
 # frame-type annotations async-profiler adds (interpreted, JIT, inlined, C1, kernel)
 _ANNOTATION = re.compile(r"_\[(?:0|j|i|1|k)\]$")
 
@@ -67,6 +70,9 @@ def parse_collapsed(text: str, source: str, alloc_leaf_is_class: bool = False) -
                 f"{source}: not a JFR recording nor collapsed stacks "
                 f"(line {n} is not 'frame;frame;... COUNT')"
             )
+        if weight > MAX_WEIGHT:
+            # 1e400 reads as infinity; sums of such weights would print "inf" and "nan%"
+            raise InputError(f"{source}: line {n}: weight {weight_text} is too large")
         w = int(weight) if weight.is_integer() else weight
         frames = [f for f in stack_text.split(";") if f]
         if frames and frames[-1].endswith(CLASS_MARK):

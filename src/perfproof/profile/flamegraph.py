@@ -9,14 +9,13 @@ that vanished stay visible, and its colour is the change (red grew, blue shrank)
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
 import jinja2
-from markupsafe import Markup
 
+from perfproof.model.documents import json_safe
 from perfproof.profile.stacks import Stack
 from perfproof.storage import write_text_atomic
 
@@ -143,16 +142,15 @@ def _frame_max_delta(root: _Node) -> float:
 
 
 def render_html(graphs: list[Graph], title: str, subtitle: str = "") -> str:
+    """The page, with its data embedded by jinja2's ``tojson``: HTML-safe JSON (``<``, ``>``,
+    ``&`` and ``'`` escaped), so a frame named ``</script>`` cannot end the element early."""
     template_text = (
         resources.files("perfproof.profile") / "templates" / "flamegraph.html.j2"
     ).read_text("utf-8")
     env = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined)
-    payload = json.dumps({"graphs": [g.data for g in graphs]}, separators=(",", ":"))
-    # inside <script> only "</" can end the element early; JSON allows "<\/" for it
-    payload = payload.replace("</", "<\\/")
-    return env.from_string(template_text).render(
-        title=title, subtitle=subtitle, data_json=Markup(payload)
-    )
+    env.policies["json.dumps_kwargs"] = {"separators": (",", ":"), "allow_nan": False}
+    data = json_safe({"graphs": [g.data for g in graphs]})
+    return env.from_string(template_text).render(title=title, subtitle=subtitle, data=data)
 
 
 def write_flamegraph(path: Path, graphs: list[Graph], title: str, subtitle: str = "") -> Path:

@@ -15,36 +15,12 @@ import tempfile
 from importlib import resources
 from pathlib import Path
 
+from perfproof.env.cache import cache_root
+from perfproof.env.java import HOW_TO_POINT
 from perfproof.errors import ExternalError, InputError
 from perfproof.process import run
 
 HELPER = "JfrCensus"
-HOW_TO_POINT = "put a JDK 17+ on PATH, set JAVA_HOME, or pass --java /path/to/bin/java"
-
-
-def find_java(java: str | os.PathLike[str] | None = None) -> Path:
-    """The java executable to use: ``--java``, then ``$JAVA_HOME/bin/java``, then PATH."""
-    if java is not None:
-        p = Path(java)
-        if p.is_dir():
-            p = p / "bin" / "java"
-        if not (p.is_file() and os.access(p, os.X_OK)):
-            raise InputError(f"--java {java}: not an executable java ({HOW_TO_POINT})")
-        return p
-    home = os.environ.get("JAVA_HOME")
-    if home:
-        p = Path(home) / "bin" / "java"
-        if p.is_file() and os.access(p, os.X_OK):
-            return p
-    found = shutil.which("java")
-    if found is None:
-        raise InputError(f"no JDK found: {HOW_TO_POINT}")
-    return Path(found)
-
-
-def cache_root() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "perfproof"
 
 
 def helper_source() -> str:

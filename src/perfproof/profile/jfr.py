@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from perfproof.profile.jdk import find_java, run_helper
+from perfproof.env.java import HOW_TO_POINT, find_java
+from perfproof.errors import ExternalError, InputError
+from perfproof.profile.jdk import run_helper
 from perfproof.profile.stacks import (
     ALLOC_SOURCES,
     Profile,
@@ -105,7 +107,15 @@ def read_recordings(paths: list[Path], java: str | None = None) -> list[Profile]
     if not paths:
         return []
     reader = _Reader()
-    run_helper(find_java(java), paths, reader.line)
+    executable = find_java(java)
+    run_helper(executable, paths, reader.line)
+    if len(reader.profiles) != len(paths):
+        # the program ran and exited 0 but did not answer for every recording: not a JVM
+        missing = paths[len(reader.profiles)]
+        what = f"{executable} read no census of {missing}"
+        if java is not None:
+            raise InputError(f"--java {java}: {what}; is it a java executable? ({HOW_TO_POINT})")
+        raise ExternalError(f"JFR reader: {what}")
     for p, path in zip(reader.profiles, paths, strict=False):
         p.source = str(path)
     return reader.profiles

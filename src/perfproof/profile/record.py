@@ -8,6 +8,7 @@ renamed when the JVM is done, so ``--out`` never holds a half-written file.
 
 from __future__ import annotations
 
+import math
 import os
 import re
 import struct
@@ -17,6 +18,7 @@ from pathlib import Path
 
 from perfproof.errors import ExternalError, InputError
 from perfproof.process import command_line, run
+from perfproof.storage import refuse_overwriting_inputs
 
 SETTINGS = ("profile", "default")
 _JAVA_NAMES = re.compile(r"^java(?:\.exe)?$|^javaw(?:\.exe)?$")
@@ -49,8 +51,8 @@ def jfr_option(
         raise InputError(f"--settings {settings}: want one of {', '.join(SETTINGS)}")
     parts = [f"filename={filename}", f"settings={settings}", "dumponexit=true"]
     if duration_s is not None:
-        if duration_s <= 0:
-            raise InputError(f"--duration {duration_s}: must be positive")
+        if not (math.isfinite(duration_s) and duration_s > 0):
+            raise InputError(f"--duration {duration_s}: must be a positive number of seconds")
         parts.append(f"duration={max(1, round(duration_s * 1000))}ms")
     options = ["-XX:StartFlightRecording=" + ",".join(parts)]
     if stack_depth is not None:
@@ -89,6 +91,7 @@ def record(
     _check_option_path(out, "--out")
     if out.is_dir():
         raise InputError(f"--out {out}: is a folder; name the .jfr file to write")
+    refuse_overwriting_inputs({"--out": out}, _named_files(argv))
     out.parent.mkdir(parents=True, exist_ok=True)
     partial = out.with_name(f".{out.name}.{os.getpid()}.partial.jfr")
     full = with_jfr(argv, jfr_option(partial, settings, duration_s, stack_depth))
@@ -105,6 +108,16 @@ def record(
     if not kept:
         raise ExternalError(f"the JVM exited without writing a recording ({shown})")
     return Recording(out, shown, result.returncode, out.stat().st_size)
+
+
+def _named_files(argv: Sequence[str]) -> list[Path]:
+    """Existing files the command names: arguments, ``-cp a.jar:b.jar`` entries, ``k=FILE``."""
+    out: list[Path] = []
+    for arg in argv:
+        for part in re.split(rf"[{re.escape(os.pathsep)}=]", arg):
+            if part and not part.startswith("-") and Path(part).is_file():
+                out.append(Path(part))
+    return out
 
 
 def _move_if_present(partial: Path, out: Path) -> bool:

@@ -15,8 +15,11 @@ from rich.console import Console, Group
 from rich.table import Table
 from rich.text import Text
 
-from perfproof.compare import CompareResult, num
+from perfproof.compare import CompareResult
 from perfproof.model import ALLOC_NORM, PRIMARY, Comparison, Verdict
+from perfproof.render import results
+from perfproof.render.format import MISSING, markdown_table, md_text, percent, quantity
+from perfproof.render.format import relative_spread as spread
 from perfproof.stats.strategies import BYTES_TOLERANCE_ABS
 
 VERDICT_STYLE = {
@@ -54,17 +57,6 @@ class Row:
         )
 
 
-def pct(x: float) -> str:
-    """A signed percentage; beyond ±999% the exact figure carries no information."""
-    if not math.isfinite(x):
-        return "n/a" if math.isnan(x) else ("+∞" if x > 0 else "-∞")
-    if abs(x) >= 1000:
-        return ">+999%" if x > 0 else "<-999%"
-    if x <= -99.0:
-        return f"{x:+.2f}%"  # near -100%, -99.97% (3,000x faster) and -99.5% differ a lot
-    return f"{x:+.1f}%"
-
-
 def _metric_label(c: Comparison) -> str:
     if c.key.metric == PRIMARY:
         return f"{c.key.mode} {c.unit}"
@@ -77,10 +69,7 @@ def _side(c: Comparison, which: str) -> str:
     e = c.base if which == "base" else c.head
     if c.method == "exact":
         return f"{e.value:,.1f}"
-    lo, hi = e.ci
-    if not (math.isfinite(lo) and math.isfinite(hi)):
-        return f"{num(e.value)} ± ∞"
-    return f"{num(e.value)} ± {num((hi - lo) / 2)}"
+    return f"{quantity(e.value, c.unit)} {spread(e.value, e.ci)}"
 
 
 def _delta(c: Comparison) -> str:
@@ -88,10 +77,10 @@ def _delta(c: Comparison) -> str:
         diff = c.head.value - c.base.value
         text = f"{diff:+,.1f} B"
         if c.base.value > BYTES_TOLERANCE_ABS and math.isfinite(c.delta_pct):
-            text += f" ({pct(c.delta_pct)})"
+            text += f" ({percent(c.delta_pct)})"
         return text
     lo, hi = c.delta_ci_pct
-    return f"{pct(c.delta_pct)} [{pct(lo)}, {pct(hi)}]"
+    return f"{percent(c.delta_pct)} [{percent(lo)}, {percent(hi)}]"
 
 
 def _tags(c: Comparison) -> list[str]:
@@ -161,14 +150,13 @@ def rows(result: CompareResult) -> tuple[list[Row], list[str]]:
 
 
 def method_line(result: CompareResult) -> str:
+    """The method in two sentences; the counts are those of the tables above it."""
     opt = result.options
-    tested = sum(1 for c in result.comparisons if c.method != "exact")
-    plural = "test" if tested == 1 else "tests"
-    holm = f"Holm-adjusted across {tested} {plural}" if opt.holm else "no multiplicity adjustment"
     return (
-        f"{opt.confidence * 100:g}% intervals; ratio head/base by Welch's t on log fork means "
-        f"(the fork is the unit); {holm}; practical threshold {opt.threshold * 100:g}%; "
-        "bytes/op compared exactly (within 0.5 B or 0.1%)."
+        "Ratio head/base by Welch's t on log fork means (the fork is the unit); each verdict is "
+        f"read off the interval shown; practical threshold {opt.threshold * 100:g}%; bytes/op "
+        "compared exactly (within 0.5 B or 0.1%) when it barely varies. Multiplicity: "
+        + results.family_sentence(result.comparisons, opt.family, opt.alpha)
     )
 
 
@@ -181,12 +169,20 @@ def jmh_rows(result: CompareResult) -> list[tuple[str, ...]]:
         out.append(
             (
                 c.key.label(),
-                f"{num(j.get('base_score'))} ± {num(j.get('base_error'))}",
-                f"{num(j.get('head_score'))} ± {num(j.get('head_error'))}",
-                "n/a" if overlap is None else ("yes" if overlap else "no"),
+                _jmh(j.get("base_score"), j.get("base_error"), c.unit),
+                _jmh(j.get("head_score"), j.get("head_error"), c.unit),
+                MISSING if overlap is None else ("yes" if overlap else "no"),
             )
         )
     return out
+
+
+def _jmh(score: object, error: object, unit: str) -> str:
+    if not isinstance(score, float | int):
+        return MISSING
+    err = error if isinstance(error, float | int) else None
+    ci = (score - err, score + err) if err is not None else None
+    return f"{quantity(score, unit)} {spread(score, ci)}"
 
 
 JMH_TITLE = "JMH's own score ± scoreError (99.9%, iterations pooled across forks)"
@@ -252,31 +248,45 @@ def print_table(result: CompareResult, console: Console | None = None) -> None:
 # ---------------------------------------------------------------------------- markdown
 
 
-def _md_escape(text: str) -> str:
-    return text.replace("|", "\\|")
-
-
-def _md_table(headers: tuple[str, ...], body: list[tuple[str, ...]]) -> list[str]:
-    lines = ["| " + " | ".join(headers) + " |", "|" + "|".join("---" for _ in headers) + "|"]
-    lines += ["| " + " | ".join(_md_escape(c) for c in r) + " |" for r in body]
-    return lines
-
-
 def markdown(result: CompareResult) -> str:
-    """Plain Markdown (GitHub tables), suitable for a PR body or a CI summary."""
-    body, footnotes = rows(result)
-    prefix = common_prefix(result)
-    lines = [f"Benchmarks in `{prefix}*`", ""] if prefix else []
-    lines += _md_table(HEADERS, [r.cells() for r in body])
+    """GitHub Markdown for a PR body or a CI summary: the same summary line and results tables
+    as a run's report.md (:mod:`perfproof.render.results`), then the metrics those tables do
+    not hold, the method, warnings per key, JMH's own numbers, unmatched keys and input notes.
+    """
+    opt = result.options
+    tables = results.build_tables(result.comparisons)
+    summary = results.summary_line(tables, opt.confidence, opt.threshold, opt.family)
+    lines = [results.results_markdown(summary, tables, opt.confidence).rstrip("\n")]
+    shown = {id(r.comparison) for t in tables for r in t.rows}
+    shown |= {id(r.alloc) for t in tables for r in t.rows if r.alloc is not None}
+    others = [c for c in result.comparisons if id(c) not in shown]
+    if others:
+        rest = CompareResult(others, [], opt)
+        body, _ = rows(rest)
+        lines += [
+            "",
+            "**Other metrics**",
+            "",
+            *markdown_table(HEADERS[:-1], [r.cells()[:-1] for r in body]),
+        ]
     lines += ["", method_line(result)]
-    if footnotes:
-        lines += [""] + [f"{i}. {_md_escape(w)}" for i, w in enumerate(footnotes, 1)]
+    warned = [(c, w) for c in result.comparisons for w in c.warnings]
+    if warned:
+        lines += ["", "**Warnings**", ""]
+        by_key: dict[str, list[str]] = {}
+        for c, w in warned:
+            by_key.setdefault(c.key.label(), [])
+            if w not in by_key[c.key.label()]:
+                by_key[c.key.label()].append(w)
+        for label, items in by_key.items():
+            lines.append(f"- **{md_text(label)}**")
+            lines += [f"  - {md_text(w)}" for w in items]
     if result.comparisons:
-        lines += ["", f"**{JMH_TITLE}**", "", *_md_table(JMH_HEADERS, jmh_rows(result))]
+        lines += ["", f"**{JMH_TITLE}**", "", *markdown_table(JMH_HEADERS, jmh_rows(result))]
     if result.unmatched:
         lines += ["", "**Unmatched (not compared)**", ""]
-        lines += [f"- {_md_escape(u)}" for u in unmatched_lines(result)]
+        lines += [f"- {md_text(u)}" for u in unmatched_lines(result)]
     if result.notes:
         lines += ["", "**Input notes**", ""]
-        lines += [f"- {_md_escape(n)}" for n in note_lines(result)]
+        lines += [f"- {md_text(n)}" for n in note_lines(result)]
     return "\n".join(lines) + "\n"

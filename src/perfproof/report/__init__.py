@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -29,11 +30,10 @@ def _render(run: RunFolder, ctx: ReportContext, fmt: str) -> str:
 
         return render_html(run, ctx)
     if fmt == "json":
-        import json
-
+        from perfproof.model.documents import dumps
         from perfproof.report.jsonreport import report_document
 
-        return json.dumps(report_document(run, ctx), indent=2) + "\n"
+        return dumps(report_document(run, ctx))
     raise ValueError(f"unknown report format {fmt!r}")
 
 
@@ -52,16 +52,44 @@ def render(run_dir: str | Path, fmt: str = "md") -> str:
     wrong type anywhere in manifest.json, so such a failure is reported as bad input, naming
     the folder, instead of as a traceback.
     """
+
+    def go() -> str:
+        run, ctx = _load(run_dir)
+        return _render(run, ctx, fmt)
+
+    return _guarded(run_dir, go)
+
+
+def _guarded(run_dir: str | Path, work: Callable[[], str]) -> str:
+    """results.json is read field by field (errors name the field); a manifest.json edited by
+    hand may still hold a value of the wrong type anywhere, reported as bad input."""
     from perfproof.errors import InputError
 
     try:
-        run, ctx = _load(run_dir)
-        return _render(run, ctx, fmt)
+        return work()
     except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
         raise InputError(
-            f"{run_dir}: manifest.json or results.json is not shaped as perfproof writes it "
+            f"{Path(run_dir) / 'manifest.json'}: not shaped as perfproof writes it "
             f"({type(exc).__name__}: {exc})"
         ) from exc
+
+
+def results_section(run_dir: str | Path) -> str:
+    """The summary line and results tables of ``run_dir``, exactly as its report.md holds
+    them (what ``perfproof ab --format md`` prints)."""
+    from perfproof.report.markdown import results_section as section
+
+    return _guarded(run_dir, lambda: section(_load(run_dir)[1]))
+
+
+def input_files(run_dir: str | Path) -> list[Path]:
+    """Every file a report of ``run_dir`` reads: an output must never replace one of them."""
+    root = Path(run_dir)
+    found = [root / "results.json", root / "manifest.json"]
+    for sub in ("jmh", "logs"):
+        if (root / sub).is_dir():
+            found += [p for p in (root / sub).rglob("*") if p.is_file()]
+    return found
 
 
 def write_reports(run_dir: str | Path, formats: tuple[str, ...] = ("md", "html")) -> list[Path]:

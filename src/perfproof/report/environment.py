@@ -2,7 +2,9 @@
 
 Values come from the manifest when the run recorded them and otherwise from the raw JMH
 files (which always carry the JMH and JDK versions and the fork/iteration settings), so a
-folder made from ``compare`` data still gets an honest, if shorter, methodology.
+folder made from ``compare`` data still gets an honest, if shorter, methodology. The machine
+block is read as the :class:`~perfproof.model.documents.run.Environment` that
+:mod:`perfproof.measure.environment` writes: one type for the writer and the reader.
 """
 
 from __future__ import annotations
@@ -10,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from perfproof.errors import InputError
+from perfproof.model.documents.run import Environment, ManifestShapeError
 from perfproof.report.manifest import dig, side_info, step_kind, steps
 from perfproof.report.rundir import BASE, HEAD, RunFolder
 from perfproof.report.units import duration
@@ -32,6 +36,14 @@ def _entries(run: RunFolder, side: str | None = None) -> list[dict[str, Any]]:
     return [e for f in files for e in f.entries if isinstance(e, dict)]
 
 
+def environment(run: RunFolder) -> Environment:
+    """The run's machine block (empty for a folder made from ``compare`` data)."""
+    try:
+        return Environment.from_json(run.manifest.get("environment"))
+    except ManifestShapeError as exc:
+        raise InputError(f"{run.path / 'manifest.json'}: {exc}") from None
+
+
 def title(run: RunFolder) -> str:
     base, head = side_info(run.manifest, BASE), side_info(run.manifest, HEAD)
     if base or head:
@@ -48,8 +60,8 @@ def _ref_label(info: dict[str, Any]) -> str:
 
 
 def jdk_label(run: RunFolder, side: str | None = None) -> str:
-    env = dig(run.manifest, f"environment.{side}.jdk", "environment.jdk", "jdk")
-    if isinstance(env, dict):
+    env = environment(run).jdk
+    if env:
         parts = _distinct(
             [
                 env.get("vendor"),
@@ -60,8 +72,6 @@ def jdk_label(run: RunFolder, side: str | None = None) -> str:
         label = " ".join(parts)
         path = env.get("path") or env.get("java") or env.get("home")
         return f"{label} ({path})" if path else label
-    if isinstance(env, str):
-        return env
     versions = _distinct(
         " ".join(_distinct([e.get("vmName"), e.get("vmVersion") or e.get("jdkVersion")]))
         for e in _entries(run, side)
@@ -70,11 +80,9 @@ def jdk_label(run: RunFolder, side: str | None = None) -> str:
 
 
 def jmh_versions(run: RunFolder) -> str:
-    from_manifest = dig(run.manifest, "environment.jmh_version", "environment.jmh.version")
-    if isinstance(from_manifest, dict):
-        from_manifest = ", ".join(_distinct(from_manifest.values()))
+    from_manifest = environment(run).jmh_version
     if from_manifest:
-        return str(from_manifest)
+        return from_manifest
     return ", ".join(_distinct(e.get("jmhVersion") for e in _entries(run))) or "unknown"
 
 
@@ -108,8 +116,10 @@ def rounds_text(run: RunFolder) -> str:
     if not sequence:
         sequence = [f"{r.round}-{r.side}" for r in run.raw]
     rounds = plan.get("rounds")
-    if rounds is None:
-        rounds = len({r.round for r in run.raw})
+    if plan.get("stopping") == "sequential" or rounds is None:  # rounds run, not the most
+        rounds = len({s.get("round") for s in plan.get("steps") or []}) or len(
+            {r.round for r in run.raw}
+        )
     plural = "s" if rounds != 1 else ""
     if plan.get("order"):
         text = f"{rounds} round{plural}, order {str(plan['order']).upper()}"
@@ -118,6 +128,29 @@ def rounds_text(run: RunFolder) -> str:
     if sequence:
         text += ": " + ", ".join(sequence)
     return text
+
+
+def stopping_text(run: RunFolder) -> str | None:
+    """How the rounds ended: the fixed design, or at which round the keys of a sequential
+    run stopped (counted, not listed: the results carry each key's round)."""
+    stop = dig(run.manifest, "stopping") or {}
+    if not stop:
+        return None
+    if (stop.get("design") or dig(run.manifest, "plan.stopping")) != "sequential":
+        return "fixed design: every key in every round, no early stop"
+    keys = stop.get("keys") or []
+    early: dict[int, int] = {}
+    for k in keys:
+        if k.get("early") and k.get("stopped_round"):
+            early[k["stopped_round"]] = early.get(k["stopped_round"], 0) + 1
+    rounds = ", ".join(f"{n} after round {r}" for r, n in sorted(early.items()))
+    most = stop.get("max_rounds") or dig(run.manifest, "plan.rounds")
+    text = (
+        f"sequential, up to {most} rounds; {sum(early.values())} of "
+        f"{len(keys)} keys stopped early" + (f" ({rounds})" if rounds else "")
+    )
+    ran = stop.get("rounds_run") or len({s.get("round") for s in dig(run.manifest, "steps") or []})
+    return f"{text}; ended after round {ran}: {stop.get('ended')}"
 
 
 def forks_text(run: RunFolder) -> str:
@@ -165,40 +198,23 @@ def overlay_text(run: RunFolder) -> str | None:
 
 
 def machine_text(run: RunFolder) -> str | None:
-    env = dig(run.manifest, "environment") or {}
-    cpu = dig(env, "cpu_model", "cpu.model")
-    cores = dig(env, "cores", "cpu_count", "cpu.cores")
-    mem = dig(env, "memory_bytes", "memory.total_bytes", "memory")
-    osname = dig(env, "os", "platform")
+    env = environment(run)
+    cpu, cores, mem, osname = env.cpu_model, env.cores, env.memory_bytes, env.os
     parts = []
     if cpu:
         parts.append(str(cpu))
     if cores:
         parts.append(f"{cores} cores")
-    if isinstance(mem, (int, float)) and mem > 0:
+    if mem is not None and mem > 0:
         parts.append(f"{mem / 2**30:.1f} GiB memory")
-    elif mem:
-        parts.append(f"{mem} memory")
     if osname:
         parts.append(str(osname))
     return ", ".join(parts) or None
 
 
-def _load(value: Any) -> list[float] | None:
-    if isinstance(value, (list, tuple)) and value:
-        try:
-            return [float(v) for v in value]
-        except (TypeError, ValueError):
-            return None
-    if isinstance(value, (int, float)):
-        return [float(value)]
-    return None
-
-
 def loads(run: RunFolder) -> tuple[list[float] | None, list[float] | None]:
-    before = _load(dig(run.manifest, "environment.load_before", "environment.load_average.before"))
-    after = _load(dig(run.manifest, "environment.load_after", "environment.load_average.after"))
-    return before, after
+    env = environment(run)
+    return env.load_before or None, env.load_after or None
 
 
 def load_text(run: RunFolder) -> str | None:
@@ -224,6 +240,7 @@ def methodology(run: RunFolder, options: dict[str, Any]) -> list[tuple[str, str]
         ("Forks × iterations", jmh_settings(run)),
         ("Forks measured", forks_text(run)),
         ("Rounds and order", rounds_text(run)),
+        ("Stopping", stopping_text(run)),
         ("Builds", builds_text(run)),
         ("Overlay", overlay_text(run)),
         ("Machine", machine_text(run)),
@@ -234,7 +251,7 @@ def methodology(run: RunFolder, options: dict[str, Any]) -> list[tuple[str, str]
 
 
 def _perfproof_version(run: RunFolder) -> str | None:
-    v = dig(run.manifest, "environment.perfproof_version", "perfproof_version", "perfproof.version")
+    v = environment(run).perfproof_version or dig(run.manifest, "perfproof_version")
     return str(v) if v else None
 
 
@@ -260,7 +277,7 @@ def run_warnings(run: RunFolder) -> list[str]:
     base_flags, head_flags = jvm_flags(run, BASE), jvm_flags(run, HEAD)
     if run.raw_for(BASE) and run.raw_for(HEAD) and base_flags != head_flags:
         out.append(f"Different JVM flags: baseline {base_flags}, feature {head_flags}.")
-    cores = dig(run.manifest, "environment.cores", "environment.cpu_count", "environment.cpu.cores")
+    cores = environment(run).cores
     before, after = loads(run)
     if cores:
         worst = max((v[0] for v in (before, after) if v), default=None)

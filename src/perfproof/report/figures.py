@@ -34,7 +34,7 @@ def row_label(benchmark: str, row: Row) -> str:
 
 
 def anchor(benchmark: str, row: Row) -> str:
-    text = f"{benchmark}-{params_label(row.params)}-{row.comparison.get('mode', '')}"
+    text = f"{benchmark}-{params_label(row.params)}-{row.comparison.key.mode}"
     return "fig-" + "".join(c if c.isalnum() else "-" for c in text).strip("-")
 
 
@@ -52,13 +52,12 @@ def forest_figure(ctx: ReportContext) -> Figure | None:
     for table in ctx.tables:
         for row in table.rows:
             c = row.comparison
-            ci = c.get("ratio_ci") or [None, None]
             rows.append(
                 plots.ForestRow(
                     row_label(table.benchmark, row),
-                    _num(c.get("ratio")),
-                    _num(ci[0]),
-                    _num(ci[1]),
+                    _num(c.ratio),
+                    _num(c.ratio_ci[0]),
+                    _num(c.ratio_ci[1]),
                     row.verdict,
                 )
             )
@@ -79,8 +78,8 @@ def bytes_figure(ctx: ReportContext) -> Figure | None:
         for row in table.rows:
             if row.alloc is None:
                 continue
-            b = _num((row.alloc.get("base") or {}).get("estimate"))
-            h = _num((row.alloc.get("head") or {}).get("estimate"))
+            b = _num(row.alloc.base.value)
+            h = _num(row.alloc.head.value)
             if not (math.isfinite(b) and math.isfinite(h)) or max(abs(b), abs(h)) < 0.5:
                 continue
             labels.append(row_label(table.benchmark, row))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import jinja2
 
+from perfproof.render.results import interval_label
 from perfproof.report import figures
 from perfproof.report.context import MODE_NAMES, ReportContext
 from perfproof.report.rundir import RunFolder
@@ -29,7 +30,7 @@ def render_html(run: RunFolder, ctx: ReportContext) -> str:
     return template.render(
         ctx=ctx,
         summary=ctx.summary,
-        conf=f"{conf_word} CI".strip(),
+        conf=interval_label(ctx.tables, conf),
         conf_word=conf_word,
         modes=MODE_NAMES,
         forest=figures.forest_figure(ctx),

@@ -9,43 +9,51 @@ from __future__ import annotations
 
 from typing import Any
 
-from perfproof.report.context import ReportContext, Row, delta_ci, delta_pct, estimate
+from perfproof.model import Estimate
+from perfproof.model.documents import json_safe
+from perfproof.report.context import ReportContext, Row
 from perfproof.report.rundir import RunFolder
 
 SCHEMA = "perfproof.report/1"
 
 
-def _side(text: str, side: dict[str, Any], unit: str) -> dict[str, Any]:
+def _side(text: str, side: Estimate, unit: str) -> dict[str, Any]:
     return {
         "text": text,
-        "estimate": side.get("estimate"),
-        "ci": side.get("ci"),
-        "forks": side.get("forks"),
+        "estimate": side.value,
+        "ci": list(side.ci),
+        "forks": side.forks,
         "unit": unit,
     }
 
 
 def _row(row: Row) -> dict[str, Any]:
     c = row.comparison
-    unit = c.get("unit")
-    ci = delta_ci(c)
     doc: dict[str, Any] = {
         "params": row.params,
-        "baseline": _side(row.baseline, c.get("base") or {}, unit),
-        "feature": _side(row.feature, c.get("head") or {}, unit),
-        "delta": {"text": row.delta, "pct": delta_pct(c), "ci_pct": list(ci) if ci else None},
+        "baseline": _side(row.baseline, c.base, c.unit),
+        "feature": _side(row.feature, c.head, c.unit),
+        "delta": {
+            "text": row.delta,
+            "pct": c.delta_pct,
+            "ci_pct": list(c.delta_ci_pct),
+            "interval_confidence": c.interval_confidence,
+        },
         "verdict": row.verdict,
-        "p_holm": c.get("p_holm"),
+        "p_adjusted": c.p_adjusted,
+        "family": c.family,
         "display_unit": row.scale.unit,
     }
+    if row.machine:
+        doc["machine"] = row.machine
     if row.alloc is not None:
         a = row.alloc
         doc["bytes"] = {
             "text": row.bytes,
-            "baseline": estimate(a.get("base") or {}),
-            "feature": estimate(a.get("head") or {}),
-            "delta_pct": a.get("delta_pct"),
-            "verdict": a.get("verdict"),
+            "baseline": a.base.value,
+            "feature": a.head.value,
+            "delta_pct": a.delta_pct,
+            "verdict": str(a.verdict),
         }
     else:
         doc["bytes"] = None
@@ -53,7 +61,8 @@ def _row(row: Row) -> dict[str, Any]:
 
 
 def report_document(run: RunFolder, ctx: ReportContext) -> dict[str, Any]:
-    return {
+    """The ``perfproof.report/1`` document; strict JSON (non-finite numbers are null)."""
+    return json_safe({
         "schema": SCHEMA,
         "run_dir": str(run.path),
         "title": ctx.title,
@@ -87,4 +96,4 @@ def report_document(run: RunFolder, ctx: ReportContext) -> dict[str, Any]:
             "tables": [{"caption": c, "text": t} for c, t in ctx.raw],
         },
         "compare": run.compare,
-    }
+    })

@@ -18,6 +18,8 @@ import matplotlib
 import numpy as np
 from matplotlib.figure import Figure
 
+from perfproof.render.format import bytes_value
+
 BASE_COLOR = "#3b6ea5"
 HEAD_COLOR = "#d9822b"
 BAND_COLOR = "#dddddd"
@@ -271,7 +273,7 @@ def bytes_bars(
         for y, b, h in zip(ys, base, head, strict=True):
             for off, v in ((0.18, b), (-0.18, h)):
                 ax.annotate(
-                    f"{v:,.0f}",
+                    bytes_value(v),
                     (v, y + off),
                     xytext=(3, 0),
                     textcoords="offset points",

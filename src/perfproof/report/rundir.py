@@ -9,13 +9,16 @@ unreadable or empty folder is an error.
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
 from perfproof.errors import InputError
+from perfproof.jmh.reader import load_json
+from perfproof.model.documents import loads_strict
+from perfproof.model.documents.compare import SCHEMA, CompareDocument
 
 BASE = "base"
 HEAD = "head"
@@ -52,18 +55,28 @@ class RunFolder:
     compare: dict[str, Any]
     raw: list[RawFile] = field(default_factory=list)
     logs: dict[str, list[Path]] = field(default_factory=dict)
+    source: str = "results.json"
+    """Where ``compare`` came from, named in errors about its fields."""
+
+    @cached_property
+    def document(self) -> CompareDocument:
+        """The comparisons, typed; a field of the wrong type is an error naming it."""
+        doc = self.compare if "schema" in self.compare else {"schema": SCHEMA, **self.compare}
+        return CompareDocument.from_json(doc, self.source)
 
     def raw_for(self, side: str) -> list[RawFile]:
         return [r for r in self.raw if r.side == side]
 
 
 def _read_json(path: Path) -> Any:
+    """Strict JSON (no NaN, no nesting deeper than any perfproof document), naming the file."""
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from exc
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+    except UnicodeDecodeError as exc:
         raise InputError(f"{path}: not valid JSON: {exc}") from exc
+    return loads_strict(text, str(path))
 
 
 def side_of(stem: str) -> tuple[str, str] | None:
@@ -99,7 +112,7 @@ def load_raw_files(run_dir: Path) -> list[RawFile]:
         named = side_of(path.stem)
         if named is None:
             continue
-        doc = _read_json(path)
+        doc = load_json(path)  # JMH's reader: JMH writes NaN scores, which strict JSON refuses
         if not isinstance(doc, list):
             raise InputError(f"{path}: not a JMH result file (expected a JSON list)")
         raws.append(RawFile(path, named[1], named[0], doc))
@@ -139,26 +152,16 @@ def load_run(run_dir: str | Path) -> RunFolder:
         compare = find_compare_document(results)
         if compare is None:
             raise InputError(f"{results_path}: has no 'comparisons' list")
-        _check_comparisons(results_path, compare["comparisons"])
+        run = RunFolder(path, manifest, results, compare, raws, source=str(results_path))
+        run.document  # noqa: B018 - read once here: a malformed field fails before any rendering
+        run.logs = load_logs(path)
+        return run
     elif raws:
         compare = recompute(raws)
         results = {"compare": compare}
     else:
         raise InputError(f"{path}: no results.json and no raw JMH files under jmh/")
     return RunFolder(path, manifest, results, compare, raws, load_logs(path))
-
-
-_COMPARISON_KEYS = ("benchmark", "mode", "metric", "base", "head", "ratio", "verdict")
-"""Keys every renderer reads from a comparison; a hand-edited results.json may lack them."""
-
-
-def _check_comparisons(path: Path, comparisons: list[Any]) -> None:
-    for number, comparison in enumerate(comparisons, start=1):
-        if not isinstance(comparison, dict):
-            raise InputError(f"{path}: comparison {number} is not a JSON object")
-        missing = [key for key in _COMPARISON_KEYS if key not in comparison]
-        if missing:
-            raise InputError(f"{path}: comparison {number} has no {', '.join(map(repr, missing))}")
 
 
 def recompute(raws: list[RawFile]) -> dict[str, Any]:

@@ -15,9 +15,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from perfproof.stats.ratio import log_ratio_rows
 from perfproof.stats.variance import log_components
 from perfproof.stats.warmup import may_be_unsettled, trending_rows
-from perfproof.stats.welch import t_critical, welch_rows
+from perfproof.stats.welch import t_critical
 
 
 @dataclass(frozen=True)
@@ -79,14 +80,14 @@ def side_batch(values: np.ndarray, confidence: float, worse: str) -> SideBatch:
 def fork_level_batch(
     base: np.ndarray, head: np.ndarray, confidence: float, worse: str
 ) -> ForkLevelBatch:
-    """Welch on log fork means for every key, plus both sides' statistics."""
-    w = welch_rows(np.log(base.mean(axis=-1)), np.log(head.mean(axis=-1)), confidence)
+    """The log ratio of fork means for every key, plus both sides' statistics."""
+    r = log_ratio_rows(base.mean(axis=-1), head.mean(axis=-1), confidence)
     return ForkLevelBatch(
-        ratio=np.exp(w.diff),
-        lo=np.exp(w.lo),
-        hi=np.exp(w.hi),
-        p_value=w.p_value,
-        df=w.df,
+        ratio=r.ratio,
+        lo=r.lo,
+        hi=r.hi,
+        p_value=r.p_value,
+        df=r.df,
         base=side_batch(base, confidence, worse),
         head=side_batch(head, confidence, worse),
     )

@@ -32,7 +32,8 @@ from typing import Protocol
 import numpy as np
 
 from perfproof.stats.forks import Forks, fork_means, moments
-from perfproof.stats.welch import mean_interval, welch
+from perfproof.stats.ratio import ratio_or_difference
+from perfproof.stats.welch import mean_interval
 
 BYTES_TOLERANCE_ABS = 0.5
 BYTES_TOLERANCE_REL = 0.001
@@ -80,22 +81,25 @@ def _iterations(forks: Forks) -> int:
 
 
 def _ratio_from_logs(x: np.ndarray, y: np.ndarray, confidence: float) -> Effect:
-    """Welch on logs, or on linear values relative to the base when a value is not positive."""
+    """The log ratio (:mod:`perfproof.stats.ratio`), or its relative-difference fallback when a
+    value is not positive; a baseline mean ≤ 0 has no ratio at all (``nan``, or ``inf`` when
+    the head went from nothing to something)."""
     if x.size < 2 or y.size < 2:
         return Effect(_plain_ratio(x, y), 0.0, math.inf, 1.0, 0.0)
-    if np.all(x > 0) and np.all(y > 0):
-        w = welch(np.log(x), np.log(y), confidence)
-        return Effect(math.exp(w.diff), math.exp(w.lo), math.exp(w.hi), w.p_value, w.df)
-    base = float(np.mean(x))
-    w = welch(x, y, confidence)
+    r, non_positive = ratio_or_difference(x, y, confidence)
+    if non_positive is None:
+        return Effect(r.ratio, r.lo, r.hi, r.p_value, r.df)
+    w = r.diff
+    assert w is not None
     if w.se == 0.0 and w.diff == 0.0:
         return Effect(1.0, 1.0, 1.0, 1.0, w.df)
+    base = float(np.mean(x))
     if base == 0 and float(np.mean(y)) > 0:
         # from nothing to something (e.g. 0 B/op to 24 B/op): no finite ratio, but a direction
         return Effect(math.inf, math.nan, math.nan, w.p_value, w.df)
     if base <= 0:
         return Effect(math.nan, math.nan, math.nan, w.p_value, w.df)
-    return Effect(1 + w.diff / base, 1 + w.lo / base, 1 + w.hi / base, w.p_value, w.df)
+    return Effect(r.ratio, r.lo, r.hi, r.p_value, r.df)
 
 
 def _plain_ratio(x: np.ndarray, y: np.ndarray) -> float:

@@ -95,6 +95,19 @@ def unsettled_prefixes(forks: list[np.ndarray] | np.ndarray, worse: str = "eithe
     ]
 
 
+def unwarmed(forks: list[np.ndarray] | np.ndarray, worse: str = "either") -> list[bool]:
+    """Per fork: did it start unsettled (a leading run of iterations far from the rest)?
+
+    The sequential design leaves such a fork out of its look and runs it again. The judgement
+    uses nothing but the fork's own iteration trace, never the other forks of its side or the
+    other side: a rule blind to the side cannot favour one, so under A/A the forks it drops
+    are a random subset of both sides and the error guarantee of the design is kept (the
+    simulations in tests/stats/test_sequential_sim.py drop 5% and 10% of forks this way, and
+    run this very detector on iteration traces with planted slow starts).
+    """
+    return [k > 0 for k in unsettled_prefixes(forks, worse)]
+
+
 def trim(forks: list[np.ndarray], prefixes: list[int]) -> list[np.ndarray]:
     """The forks without their unsettled leading iterations."""
     return [np.asarray(f)[k:] for f, k in zip(forks, prefixes, strict=True)]

@@ -15,11 +15,10 @@ Typical use for one side::
     argv = art.jmh_argv(java) + jmh_options
 """
 
+from perfproof.env.java import JavaInfo, check_same_jdk, java_info
 from perfproof.workspace.artifact import Artifact, jmh_version
 from perfproof.workspace.build import build, build_key
-from perfproof.workspace.cache import default_cache_dir
 from perfproof.workspace.git import resolve_ref
-from perfproof.workspace.jdk import JavaInfo, check_same_jdk, java_info
 from perfproof.workspace.overlay import apply_overlay
 from perfproof.workspace.spec import BuildSpec, detect_build
 from perfproof.workspace.worktree import ensure_worktree, reset_worktree
@@ -32,7 +31,6 @@ __all__ = [
     "build",
     "build_key",
     "check_same_jdk",
-    "default_cache_dir",
     "detect_build",
     "ensure_worktree",
     "java_info",

@@ -14,6 +14,7 @@ from dataclasses import replace
 from pathlib import Path
 from types import ModuleType
 
+from perfproof.env.java import java_info
 from perfproof.errors import ExternalError, InputError
 from perfproof.process import command_line, run
 from perfproof.storage import write_text_atomic
@@ -22,7 +23,6 @@ from perfproof.workspace.artifact import Artifact
 from perfproof.workspace.build_errors import first_error
 from perfproof.workspace.cache import file_lock, short_hash
 from perfproof.workspace.git import GIT_LOCAL_ENV, head_sha
-from perfproof.workspace.jdk import java_info
 from perfproof.workspace.overlay import overlaid_files, overlay_fingerprint
 from perfproof.workspace.plan import BuildPlan, java_env
 from perfproof.workspace.spec import BuildSpec, detect_build
@@ -132,8 +132,20 @@ def _run_plan(
         raise InputError(f"{what}: {exc}") from exc
     if not res.ok:
         hint = f"; {plan.hint}" if plan.hint else ""
+        advice = _advice(plan, log_path)
+        hint = f"; {advice}" if advice else hint
         cause = _cause(log_path, plan.cwd)
         raise ExternalError(f"{what} failed with exit code {res.returncode}{cause}{hint}", log_path)
+
+
+def _advice(plan: BuildPlan, log_path: Path) -> str:
+    if plan.advise is None:
+        return ""
+    try:
+        text = log_path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return ""
+    return plan.advise(text)
 
 
 def _cause(log_path: Path, root: Path) -> str:

@@ -50,14 +50,14 @@ def jar_task(worktree: Path, spec: BuildSpec) -> str:
 
 
 def plan(worktree: Path, spec: BuildSpec, *, fresh: bool, env: dict[str, str]) -> BuildPlan:
-    if not (worktree / "gradlew").is_file():
-        raise InputError(f"Gradle build needs the wrapper ./gradlew in {worktree}")
+    require_wrapper(worktree)
     task = jar_task(worktree, spec)
-    prefix = ":" + spec.module.strip("/").replace("/", ":") + ":" if spec.module else ""
+    prefix = task_prefix(spec.module)
     argv = ["./gradlew", "--no-daemon", "--console=plain"]
     if fresh:
         argv.append(f"{prefix}clean")
     argv.append(f"{prefix}{task}")
+    argv += list(spec.build_args)
     return BuildPlan(argv=argv, cwd=worktree, env=env, hint=WRAPPER_HINT)
 
 
@@ -70,3 +70,20 @@ def collect(worktree: Path, spec: BuildSpec) -> Outputs:
             f"{base / 'build' / 'libs'}"
         )
     return Outputs(jar=jar, classpath=[])
+
+
+def require_wrapper(worktree: Path) -> None:
+    """Only the project's own wrapper is used (see the module docstring)."""
+    if not (worktree / "gradlew").is_file():
+        raise InputError(f"Gradle build needs the wrapper ./gradlew in {worktree}")
+
+
+def task_prefix(module: str | None) -> str:
+    """``:app:server:`` for module ``app/server``; empty for the root project."""
+    return ":" + module.strip("/").replace("/", ":") + ":" if module else ""
+
+
+def application_argv(worktree: Path, module: str | None) -> list[str]:
+    """``assemble`` an application (``perfproof e2e --build gradle``) with the wrapper."""
+    require_wrapper(worktree)
+    return ["./gradlew", "--no-daemon", "-q", f"{task_prefix(module)}assemble"]

@@ -9,7 +9,8 @@ Maven resolved (sibling modules' jars included) without a second Maven start.
 
 from __future__ import annotations
 
-from pathlib import Path
+from pathlib import Path, PurePosixPath
+from xml.etree import ElementTree
 
 from perfproof.errors import InputError
 from perfproof.workspace.jars import candidate_jars, has_benchmarks, pick_uber
@@ -22,10 +23,9 @@ CLASSPATH_FILE = "target/perfproof-classpath.txt"
 
 def plan(worktree: Path, spec: BuildSpec, *, fresh: bool, env: dict[str, str]) -> BuildPlan:
     module_dir(worktree, spec.module, ("pom.xml",))
-    mvn = "./mvnw" if (worktree / "mvnw").is_file() else "mvn"
-    argv = [mvn, "-B", "-ntp", "-DskipTests"]
-    if spec.module:
-        argv += ["-pl", spec.module, "-am"]
+    mvn = maven_launcher(worktree)
+    argv = [mvn, "-B", "-ntp", "-DskipTests", *module_args(spec.module)]
+    argv += list(spec.build_args)
     argv += ["clean", "package"] if fresh else ["package"]
     argv += [
         f"{DEPENDENCY_PLUGIN}:build-classpath",
@@ -33,7 +33,13 @@ def plan(worktree: Path, spec: BuildSpec, *, fresh: bool, env: dict[str, str]) -
         "-Dmdep.includeScope=runtime",
     ]
     hint = "the Maven wrapper downloads Maven on first use" if mvn != "mvn" else ""
-    return BuildPlan(argv=argv, cwd=worktree, env=env, hint=hint)
+    return BuildPlan(
+        argv=argv,
+        cwd=worktree,
+        env=env,
+        hint=hint,
+        advise=lambda log: failure_hint(worktree, spec, log),
+    )
 
 
 def collect(worktree: Path, spec: BuildSpec) -> Outputs:
@@ -64,6 +70,43 @@ def _no_benchmarks(spec: BuildSpec, target: Path, worktree: Path) -> str:
     )
 
 
+def profiles_listing(worktree: Path, module: str) -> list[str]:
+    """The ids of the root pom's profiles whose ``<modules>`` name ``module``.
+
+    A benchmark module declared only inside a profile is invisible to ``-pl`` until the
+    profile is active; naming the profile turns Maven's "Could not find the selected project
+    in the reactor" into something the user can act on (``--build-arg -P<id>``).
+    """
+    pom = worktree / "pom.xml"
+    try:
+        root = ElementTree.parse(pom).getroot()
+    except (OSError, ElementTree.ParseError):
+        return []
+    ns = root.tag[: root.tag.index("}") + 1] if root.tag.startswith("{") else ""
+    wanted = PurePosixPath(module.strip()).as_posix()
+    found = []
+    for profile in root.iter(f"{ns}profile"):
+        modules = [
+            PurePosixPath((m.text or "").strip()).as_posix() for m in profile.iter(f"{ns}module")
+        ]
+        pid = profile.findtext(f"{ns}id")
+        if wanted in modules and pid:
+            found.append(pid.strip())
+    return found
+
+
+def failure_hint(worktree: Path, spec: BuildSpec, log_text: str) -> str:
+    """Advice for a failed Maven build whose log shows a known, fixable cause."""
+    if spec.module and "Could not find the selected project in the reactor" in log_text:
+        ids = profiles_listing(worktree, spec.module)
+        if ids:
+            args = " ".join(f"--build-arg -P{i}" for i in ids[:1])
+            listed = ", ".join(ids)
+            return f"module {spec.module!r} is listed only in profile(s) {listed}: add {args}"
+        return f"module {spec.module!r} is not in the reactor (is it in a profile? see --build-arg)"
+    return ""
+
+
 def benchmark_modules(worktree: Path) -> list[str]:
     """Modules (two levels deep) whose build left a jar with benchmarks: a whole-reactor build
     without ``--module`` builds them, and the user only has to name one."""
@@ -74,3 +117,19 @@ def benchmark_modules(worktree: Path) -> list[str]:
             if module not in found and jar in candidate_jars(jar.parent) and has_benchmarks(jar):
                 found.add(module)
     return sorted(found)
+
+
+def maven_launcher(worktree: Path) -> str:
+    """The project's Maven wrapper when it has one (it pins the Maven version), else ``mvn``."""
+    return "./mvnw" if (worktree / "mvnw").is_file() else "mvn"
+
+
+def module_args(module: str | None) -> list[str]:
+    """``-pl MODULE -am``: the module and the in-repo modules it needs, built in the reactor."""
+    return ["-pl", module, "-am"] if module else []
+
+
+def application_argv(worktree: Path, module: str | None) -> list[str]:
+    """``package`` an application (``perfproof e2e --build maven``): no JMH jar is looked for;
+    what the build makes is up to the command that runs next."""
+    return [maven_launcher(worktree), "-B", "-q", "-DskipTests", *module_args(module), "package"]

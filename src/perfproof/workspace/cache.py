@@ -1,8 +1,7 @@
-"""Where perfproof keeps worktrees and built artifacts, and how concurrent runs share it.
+"""Keys and locks for the cache of worktrees and built artifacts shared by concurrent runs.
 
-The cache lives outside every repository (``$XDG_CACHE_HOME/perfproof`` or
-``~/.cache/perfproof``) so that nothing perfproof builds ever appears in a user's checkout, and
-so that a second run on the same commits finds the first run's worktrees and jars.
+The cache folder itself is :func:`perfproof.env.cache.cache_root`; a second run on the same
+commits finds the first run's worktrees and jars there.
 """
 
 from __future__ import annotations
@@ -10,20 +9,8 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import hashlib
-import os
 from collections.abc import Iterator
 from pathlib import Path
-
-
-def default_cache_dir() -> Path:
-    """``$XDG_CACHE_HOME/perfproof``, or ``~/.cache/perfproof`` when that is unset."""
-    base = os.environ.get("XDG_CACHE_HOME", "").strip()
-    root = Path(base) if base and os.path.isabs(base) else Path.home() / ".cache"
-    return root / "perfproof"
-
-
-def resolve_cache_dir(cache_dir: Path | None) -> Path:
-    return Path(cache_dir) if cache_dir is not None else default_cache_dir()
 
 
 def short_hash(*parts: str | bytes, length: int = 16) -> str:

@@ -109,13 +109,21 @@ def is_linked_worktree(path: Path) -> bool:
     return len(lines) == 2 and os.path.realpath(lines[0]) != os.path.realpath(lines[1])
 
 
+MERGE_BASE = "merge-base:"
+"""Prefix of a ref spec naming the merge-base of a ref and HEAD (``merge-base:origin/main``)."""
+
+
 def resolve_ref(repo: Path, ref: str) -> str:
     """The full commit SHA ``ref`` names in ``repo``.
 
     Done before any other work so that a typo in ``--base``/``--head`` costs nothing; a ref
     starting with ``-`` is refused rather than passed to git where it would read as an option.
+    ``merge-base:REF`` names ``git merge-base REF HEAD``: what a pull request's change is
+    measured against, so commits that landed on the target branch since it forked do not count.
     """
     top = require_repo(repo)
+    if ref.startswith(MERGE_BASE):
+        return merge_base(top, ref[len(MERGE_BASE) :])
     if not ref or ref.startswith("-") or "\n" in ref:
         raise InputError(f"unknown ref {ref!r} in {top}")
     res = git(
@@ -130,6 +138,28 @@ def resolve_ref(repo: Path, ref: str) -> str:
     sha = res.output.strip()
     if not res.ok or not _FULL_SHA.match(sha):
         raise InputError(f"unknown ref {ref!r} in {top}")
+    return sha
+
+
+def merge_base(repo: Path, ref: str) -> str:
+    """``git merge-base REF HEAD`` as a full SHA; an input error when there is none.
+
+    A gate must never compare against nothing: an unknown REF, or a history without a common
+    ancestor (often a shallow CI clone), stops here with the reason.
+    """
+    top = require_repo(repo)
+    try:
+        other = resolve_ref(top, ref)
+    except InputError:
+        raise InputError(f"{MERGE_BASE}{ref}: unknown ref {ref!r} in {top}") from None
+    res = git(top, "merge-base", other, "HEAD", check=False)
+    sha = res.output.strip()
+    if not res.ok or not _FULL_SHA.match(sha):
+        shallow = git(top, "rev-parse", "--is-shallow-repository", check=False).output.strip()
+        hint = " (a shallow clone: fetch the full history)" if shallow == "true" else ""
+        raise InputError(
+            f"{MERGE_BASE}{ref}: {ref} and HEAD have no common ancestor in {top}{hint}"
+        )
     return sha
 
 

@@ -107,3 +107,14 @@ def _record(src_worktree: Path, dst_worktree: Path, files: list[str]) -> None:
         doc = json.loads(record.read_text(encoding="utf-8"))
     doc["files"].update({rel: _digest(dst_worktree / rel) for rel in files})
     write_json_atomic(record, doc)
+
+
+def check_overlay_paths(repo: Path, sha: str, paths: Sequence[str], label: str) -> None:
+    """Refuse an overlay path that holds no tracked file in commit ``sha`` (named ``label``),
+    before any worktree, build or run folder exists: :func:`apply_overlay` would find the same
+    mistake only after the run folder was made."""
+    for raw in paths:
+        rel = _check_relative(raw)
+        listed = git(Path(repo), "ls-tree", "-r", "--name-only", sha, "--", rel).output.strip()
+        if not listed:
+            raise InputError(f"--overlay {raw!r}: no file tracked by git there in {label}")

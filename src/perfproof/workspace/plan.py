@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -18,6 +19,8 @@ class BuildPlan:
     env: dict[str, str] = field(default_factory=dict)
     hint: str = ""
     """Said after a failure, when the tool has a usual cause worth naming."""
+    advise: Callable[[str], str] | None = None
+    """Reads the failed build's log and names a specific fix ("" when it knows none)."""
 
 
 @dataclass(frozen=True)

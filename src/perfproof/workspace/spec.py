@@ -19,6 +19,10 @@ class BuildSpec:
     path written with slashes). ``build_cmd`` is an argv list run in the worktree root, never
     through a shell; it needs ``jar_glob`` and/or ``classpath_file`` (relative to the worktree)
     to say what it produced. ``java`` is the java executable, whose home becomes JAVA_HOME.
+    ``build_args`` are added to the detected Maven or Gradle command (``-P examples``,
+    ``-Dcheckstyle.skip``): a benchmark module that only exists in a profile, or a check that
+    fails on a worktree, needs them, and a whole ``--build-cmd`` would lose perfproof's
+    classpath handling.
     """
 
     kind: str = "auto"
@@ -27,6 +31,7 @@ class BuildSpec:
     jar_glob: str | None = None
     classpath_file: str | None = None
     java: str | None = None
+    build_args: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -40,6 +45,13 @@ class BuildSpec:
         if not self.build_cmd and (self.jar_glob or self.classpath_file):
             flag = "--jar" if self.jar_glob else "--classpath-file"
             raise InputError(f"{flag} says what --build-cmd makes; give --build-cmd too")
+        if self.build_args and (self.build_cmd or self.kind == "custom"):
+            raise InputError(
+                "--build-arg adds to the detected Maven or Gradle build; with --build-cmd, "
+                "put the arguments in the command itself"
+            )
+        if any(not a.strip() for a in self.build_args):
+            raise InputError("--build-arg is empty")
         if self.build_cmd and self.kind not in ("auto", "custom"):
             raise InputError(f"--build-cmd cannot be combined with --build {self.kind}")
         if self.module is not None:
@@ -48,7 +60,11 @@ class BuildSpec:
                 raise InputError(f"--module {self.module!r} must be a folder inside the repository")
 
     def to_json(self) -> dict[str, object]:
-        return asdict(self)
+        doc = asdict(self)
+        doc["build_args"] = list(self.build_args)
+        if not self.build_args:
+            del doc["build_args"]  # keeps the cache keys of builds without extra arguments
+        return doc
 
     def fingerprint(self, kind: str) -> str:
         """Stable text of every setting that changes what gets built."""

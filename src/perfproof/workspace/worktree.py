@@ -15,8 +15,9 @@ import os
 import shutil
 from pathlib import Path
 
+from perfproof.env.cache import cache_root
 from perfproof.errors import InputError
-from perfproof.workspace.cache import file_lock, resolve_cache_dir, short_hash
+from perfproof.workspace.cache import file_lock, short_hash
 from perfproof.workspace.git import (
     common_git_dir,
     git,
@@ -48,7 +49,7 @@ def repo_key(repo: Path) -> str:
 
 def worktree_path(repo: Path, sha: str, cache_dir: Path | None = None) -> Path:
     """Where the worktree for ``sha`` of ``repo`` lives (whether or not it exists yet)."""
-    return resolve_cache_dir(cache_dir) / "worktrees" / repo_key(repo) / sha
+    return cache_root(cache_dir) / "worktrees" / repo_key(repo) / sha
 
 
 def overlay_record_path(worktree: Path) -> Path:
@@ -72,7 +73,7 @@ def ensure_worktree(
     top = require_repo(repo)
     if resolve_ref(top, sha) != sha:
         raise InputError(f"expected a full commit SHA, got {sha!r} in {top}")
-    root = resolve_cache_dir(cache_dir)
+    root = cache_root(cache_dir)
     _tag_cache(root)
     key = repo_key(top)
     path = root / "worktrees" / key / sha

@@ -1,0 +1,147 @@
+"""What a run measured, as the numbers a PR body may quote for each benchmark entry.
+
+For every entry (benchmark, mode, @Param values) and each side, the scores a careful author
+could have copied: perfproof's fork-level estimate with the half-widths of its interval, JMH's
+pooled score ± error, and JMH's score ± error of every round file. Entries measured on one
+side only still carry JMH's numbers, so a quote of them is checked too.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from perfproof.audit.quotes import BASE, BYTES_METRIC, HEAD
+from perfproof.jmh.names import normalise_metric
+from perfproof.jmh.units import canonical
+from perfproof.model import ALLOC_NORM, PRIMARY
+from perfproof.report.context import entry_key, metric_of, params_label, short_name
+from perfproof.report.rundir import RunFolder
+
+
+@dataclass
+class Reference:
+    """A score and the errors that may be quoted with it, from one source."""
+
+    score: float
+    errors: list[float]
+    source: str
+    unit: str = ""
+
+
+@dataclass
+class Truth:
+    """What the run measured for one benchmark entry (all values in canonical units)."""
+
+    benchmark: str
+    mode: str
+    params: dict[str, str]
+    unit: str
+    direction: str
+    refs: dict[tuple[str, str], list[Reference]] = field(default_factory=dict)
+    delta: dict[str, float] = field(default_factory=dict)
+    ci: dict[str, tuple[float, float]] = field(default_factory=dict)
+    jmh_interval: dict[str, tuple[float, float]] = field(default_factory=dict)
+    compared: bool = True
+
+    @property
+    def label(self) -> str:
+        text = short_name(self.benchmark)
+        return f"{text} ({params_label(self.params)})" if self.params else text
+
+
+def _f(value: Any) -> float:
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return math.nan
+
+
+def _side_refs(c: dict[str, Any], side: str) -> list[Reference]:
+    s = c.get(side) or {}
+    est = _f(s.get("estimate"))
+    ci = s.get("ci") or [None, None]
+    lo, hi = _f(ci[0]), _f(ci[1])
+    errors = [e for e in (hi - est, est - lo, (hi - lo) / 2) if math.isfinite(e)]
+    refs = [Reference(est, errors, "perfproof")]
+    j = c.get("jmh") or {}
+    if j.get(f"{side}_score") is not None:
+        refs.append(Reference(_f(j[f"{side}_score"]), [_f(j.get(f"{side}_error"))], "JMH"))
+    return refs
+
+
+def _raw_refs(run: RunFolder) -> dict[tuple[Any, ...], list[Reference]]:
+    """JMH's score ± error of every raw file, keyed by (entry, metric, side)."""
+    out: dict[tuple[Any, ...], list[Reference]] = {}
+    for raw in run.raw:
+        for e in raw.entries:
+            if not isinstance(e, dict):
+                continue
+            key = (
+                str(e.get("benchmark")),
+                str(e.get("mode")),
+                tuple(sorted((str(k), str(v)) for k, v in (e.get("params") or {}).items())),
+            )
+            metrics = [(PRIMARY, e.get("primaryMetric") or {})]
+            metrics += [
+                (ALLOC_NORM, m)
+                for n, m in (e.get("secondaryMetrics") or {}).items()
+                if normalise_metric(n) == ALLOC_NORM
+            ]
+            for metric, m in metrics:
+                unit, factor = canonical(str(m.get("scoreUnit", "")))
+                ref = Reference(
+                    _f(m.get("score")) * factor,
+                    [_f(m.get("scoreError")) * factor],
+                    f"JMH {raw.path.name}",
+                    unit,
+                )
+                out.setdefault((*key, metric, raw.side), []).append(ref)
+    return out
+
+
+def truths(run: RunFolder) -> list[Truth]:
+    comparisons = [c for c in run.compare.get("comparisons") or [] if isinstance(c, dict)]
+    raw = _raw_refs(run)
+    out: dict[tuple[Any, ...], Truth] = {}
+    for c in comparisons:
+        bench, mode, params = entry_key(c)
+        t = out.get((bench, mode, params))
+        if t is None and metric_of(c) == PRIMARY:
+            t = Truth(bench, mode, dict(params), str(c.get("unit")), str(c.get("direction")))
+            out[(bench, mode, params)] = t
+        if t is None:
+            continue
+        metric = PRIMARY if metric_of(c) == PRIMARY else BYTES_METRIC
+        if metric_of(c) not in (PRIMARY, ALLOC_NORM):
+            continue
+        t.delta[metric] = _f(c.get("delta_pct"))
+        for side in (BASE, HEAD):
+            refs = _side_refs(c, side) + raw.get((bench, mode, params, metric_of(c), side), [])
+            t.refs[(metric, side)] = refs
+            if metric == PRIMARY:
+                ci = (c.get(side) or {}).get("ci") or [None, None]
+                t.ci[side] = (_f(ci[0]), _f(ci[1]))
+                j = c.get("jmh") or {}
+                s, e = _f(j.get(f"{side}_score")), _f(j.get(f"{side}_error"))
+                t.jmh_interval[side] = (s - e, s + e)
+    _add_uncompared(out, raw)
+    return list(out.values())
+
+
+def _add_uncompared(
+    out: dict[tuple[Any, ...], Truth], raw: dict[tuple[Any, ...], list[Reference]]
+) -> None:
+    """Entries with raw JMH numbers but no comparison (one side only): JMH's numbers still count."""
+    for (bench, mode, params, metric, side), refs in raw.items():
+        t = out.get((bench, mode, params))
+        if t is None:
+            t = Truth(bench, mode, dict(params), "", "", compared=False)
+            out[(bench, mode, params)] = t
+        if t.compared:
+            continue
+        if metric == PRIMARY:
+            t.unit = refs[0].unit
+        key = (PRIMARY if metric == PRIMARY else BYTES_METRIC, side)
+        t.refs.setdefault(key, []).extend(refs)

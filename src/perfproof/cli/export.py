@@ -1,0 +1,56 @@
+"""``perfproof export RUN_DIR --to FORMAT``: a run in a format other CI tools read."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+EPILOG = """\b
+Formats:
+  bencher                  Bencher Metric Format JSON (bencher run --adapter json)
+  github-action-benchmark  customSmallerIsBetter.json and customBiggerIsBetter.json
+  benchstat                Go benchmark text, one line per fork
+                           (benchstat -col side -ignore commit FILE)
+  otava                    Apache Otava CSV, one row per run (several RUN_DIRs make a series)
+
+\b
+Examples:
+  perfproof export .perfproof/runs/20260101-120000-ab12 --to bencher --out bmf.json
+  perfproof export RUN_DIR --to github-action-benchmark --out gab/
+  perfproof export RUN_DIR --to benchstat --out - | benchstat -col side -ignore commit /dev/stdin
+  perfproof export runs/* --to otava --out history.csv
+
+Without --out the files go to RUN_DIR/export/. Values are the head side's mean of fork means
+with the fork-level interval; an output path that is one of the run's own files is refused.
+Exit codes: 0 done; 2 bad input (unknown format, not a run folder)."""
+
+
+@click.command("export", epilog=EPILOG, context_settings={"max_content_width": 100})
+@click.argument("run_dirs", nargs=-1, required=True, metavar="RUN_DIR...")
+@click.option("--to", "fmt", required=True, metavar="FORMAT", help="Export format (see below).")
+@click.option(
+    "--out",
+    metavar="FILE|DIR",
+    help="Output file ('-' for stdout), or folder for formats that write several files.",
+)
+@click.option(
+    "--metric",
+    "metrics",
+    multiple=True,
+    help="Metric to export (repeatable) [default: primary and gc.alloc.rate.norm].",
+)
+def command(run_dirs: tuple[str, ...], fmt: str, out: str | None, metrics: tuple[str, ...]) -> None:
+    """Export a run's results (fork-level means and intervals) to a CI benchmark format."""
+    from perfproof.export import DEFAULT_METRICS, check_format, export, targets
+    from perfproof.storage import write_text_atomic
+
+    check_format(fmt)  # before any reading: a typo costs nothing
+    runs, files = export([Path(p) for p in run_dirs], fmt, tuple(metrics) or DEFAULT_METRICS)
+    if out == "-" and len(files) == 1:
+        sys.stdout.write(next(iter(files.values())))
+        return
+    for target, text in targets(runs, files, out).items():
+        write_text_atomic(target, text)
+        click.echo(f"wrote {target}")

@@ -1,0 +1,297 @@
+"""``perfproof history record|show|changes``: results over time, and where their level shifted.
+
+Also the ``--record``/``--db`` options ``ab`` and ``compare`` share, so recording is spelled
+the same way everywhere.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import click
+
+from perfproof.cli.options import CONFIDENCE, THRESHOLD, emit_json
+from perfproof.errors import GateFailed, InputError
+
+DB_HELP = (
+    "History database: a SQLite file path or a postgresql:// URL "
+    "[default: $PERFPROOF_DB, else .perfproof/history.sqlite in the repository]."
+)
+
+EPILOG = """\b
+Examples:
+  perfproof history record .perfproof/runs/20260101-120000-ab12
+  perfproof history record results.json --commit "$GITHUB_SHA" --branch main
+  perfproof history show --bench 'Codes\\.sum' --metric gc.alloc.rate.norm
+  perfproof history show --bench Codes --format html --out trend.html
+  perfproof history changes --branch main --format json
+  perfproof history changes --branch main --fail-on-change
+  PERFPROOF_DB=postgresql://ci@db/perf perfproof history changes
+
+Exit codes: 0 done; 1 --fail-on-change saw a regression shift; 2 bad input (a corrupt,
+foreign or newer database, an unreachable server, an unknown option value)."""
+
+
+def db_option(func: Callable[..., Any]) -> Callable[..., Any]:
+    return click.option("--db", metavar="PATH|URL", help=DB_HELP)(func)
+
+
+def record_options(with_commit: bool) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """``--record`` and ``--db`` (plus ``--commit``/``--branch`` when the verb knows no refs)."""
+
+    def wrap(func: Callable[..., Any]) -> Callable[..., Any]:
+        if with_commit:
+            func = click.option(
+                "--branch", "record_branch", metavar="NAME", help="With --record: the branch."
+            )(func)
+            func = click.option(
+                "--commit",
+                "record_commit",
+                metavar="SHA",
+                help="With --record: the commit HEAD measures [default: git HEAD here].",
+            )(func)
+        else:
+            func = click.option(
+                "--branch",
+                "record_branch",
+                metavar="NAME",
+                help="With --record: the branch to file it under [default: --head if a branch].",
+            )(func)
+        func = db_option(func)
+        return click.option(
+            "--record", is_flag=True, help="Store the finished result in the history database."
+        )(func)
+
+    return wrap
+
+
+def _report(line: str) -> None:
+    click.echo(line, err=True)
+
+
+def record_run_folder(run_dir: Path, db: str | None, branch: str | None, repo: Path | None) -> None:
+    """Store a finished ``ab`` run (used by ``ab --record``)."""
+    from perfproof.history.db import open_db, resolve_target
+    from perfproof.history.records import from_run_dir
+    from perfproof.history.store import record
+
+    rec = from_run_dir(run_dir, branch)
+    with open_db(resolve_target(db, repo)) as handle:
+        _say(record(handle, rec), rec.run_id or rec.uid, handle.target.label)
+
+
+def _say(new: bool, name: str, where: str) -> None:
+    _report(f"{'recorded' if new else 'already recorded'}: {name} in {where}")
+
+
+def record_compare(
+    base: str,
+    head: str,
+    document: dict[str, Any],
+    commit: str | None,
+    branch: str | None,
+    db: str | None,
+) -> None:
+    """Store a finished ``compare`` of the BASE and HEAD specs (used by ``compare --record``)."""
+    from perfproof.history.db import open_db, resolve_target
+    from perfproof.history.records import from_compare
+    from perfproof.history.store import record
+    from perfproof.jmh.reader import load_side
+
+    rec = from_compare(
+        load_side(base), load_side(head), document, commit=commit or _git_head(), branch=branch
+    )
+    with open_db(resolve_target(db)) as handle:
+        _say(record(handle, rec), rec.uid, handle.target.label)
+
+
+def _git_head() -> str:
+    from perfproof.workspace.git import resolve_ref
+
+    try:
+        return resolve_ref(Path.cwd(), "HEAD")
+    except InputError:
+        raise InputError("--record: no --commit given and no git commit here") from None
+
+
+@click.group("history", epilog=EPILOG, context_settings={"max_content_width": 100})
+def command() -> None:
+    """Results over time in SQLite or PostgreSQL; change points on a branch."""
+
+
+@command.command("record")
+@click.argument("paths", nargs=-1, required=True, metavar="RUN_DIR|JMH_JSON...")
+@click.option("--commit", metavar="SHA", help="For plain JMH files: the commit they measured.")
+@click.option("--branch", metavar="NAME", help="Branch to file the results under.")
+@click.option("--time", "when", metavar="ISO", help="For plain JMH files: when they ran [now].")
+@db_option
+def record_cmd(
+    paths: tuple[str, ...], commit: str | None, branch: str | None, when: str | None, db: str | None
+) -> None:
+    """Store run folders or plain JMH result files; recording one twice changes nothing."""
+    from perfproof.history.db import open_db, resolve_target
+    from perfproof.history.records import from_jmh_file, from_run_dir, iso_time
+    from perfproof.history.store import record
+
+    if when is not None:
+        iso_time(when)  # a bad --time is refused before anything is read
+    records = []
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            records.append(from_run_dir(path, branch))
+        elif path.is_file():
+            if not commit:
+                raise InputError(f"{path}: a plain JMH file needs --commit SHA")
+            records.append(from_jmh_file(path, commit, branch, when))
+        else:
+            raise InputError(f"{path}: no such run folder or file")
+    with open_db(resolve_target(db)) as handle:
+        for rec in records:
+            new = record(handle, rec)
+            click.echo(f"{'recorded' if new else 'already recorded'}: {rec.run_id or rec.source}")
+        click.echo(f"history: {handle.target.label}")
+
+
+def _selection(func: Callable[..., Any]) -> Callable[..., Any]:
+    func = click.option("--branch", metavar="NAME", help="Only runs recorded on this branch.")(func)
+    func = click.option(
+        "--metric",
+        "metrics",
+        multiple=True,
+        help="Metric (repeatable): primary, gc.alloc.rate.norm, ... [default: primary]",
+    )(func)
+    func = click.option("--bench", metavar="REGEX", help="Benchmarks whose name matches.")(func)
+    func = click.option(
+        "--confidence",
+        type=CONFIDENCE,
+        default="0.99",
+        show_default=True,
+        help="Confidence of intervals.",
+    )(func)
+    func = click.option(
+        "--format",
+        "fmt",
+        type=click.Choice(("table", "json", "html")),
+        default="table",
+        show_default=True,
+        help="Output format.",
+    )(func)
+    func = click.option(
+        "--out", metavar="FILE", help="Write the output to FILE instead of stdout."
+    )(func)
+    return db_option(func)
+
+
+def _load(db: str | None, bench: str | None, metrics: tuple[str, ...], branch: str | None) -> list:
+    from perfproof.history.db import open_db, resolve_target
+    from perfproof.history.store import series
+
+    with open_db(resolve_target(db), create=False) as handle:
+        return series(handle, bench, tuple(metrics) or ("primary",), branch)
+
+
+def _write(text: str, out: str | None) -> None:
+    """To ``--out`` (atomically) or to stdout."""
+    from perfproof.storage import write_text_atomic
+
+    if out is None:
+        sys.stdout.write(text)
+        return
+    write_text_atomic(out, text)
+    click.echo(f"wrote {out}", err=True)
+
+
+@command.command("show")
+@_selection
+def show_cmd(
+    db: str | None,
+    out: str | None,
+    fmt: str,
+    confidence: float,
+    bench: str | None,
+    metrics: tuple[str, ...],
+    branch: str | None,
+) -> None:
+    """Each key's series over commits, with fork-level intervals."""
+    from perfproof.history import render
+
+    found = _load(db, bench, metrics, branch)
+    if fmt == "json":
+        doc = render.history_document(found, confidence)
+        if out:
+            from perfproof.model.documents import dumps
+
+            _write(dumps(doc), out)
+        else:
+            emit_json(doc)
+    elif fmt == "html":
+        _write(render.html_page("perfproof history", found, [], confidence), out)
+    else:
+        render.print_history(found, confidence)
+
+
+@command.command("changes")
+@_selection
+@click.option(
+    "--threshold",
+    type=THRESHOLD,
+    default="2%",
+    show_default=True,
+    help="Smallest shift worth reporting.",
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="Permutation test seed.")
+@click.option("--fail-on-change", is_flag=True, help="Exit 1 when a shift is a regression.")
+def changes_cmd(
+    db: str | None,
+    out: str | None,
+    fmt: str,
+    confidence: float,
+    bench: str | None,
+    metrics: tuple[str, ...],
+    branch: str | None,
+    threshold: float,
+    seed: int,
+    fail_on_change: bool,
+) -> None:
+    """Commits where a key's level shifted (e-divisive means, permutation test)."""
+    from perfproof.history import render
+    from perfproof.history.analysis import ChangeOptions, find_changes
+
+    found = _load(db, bench, metrics, branch)
+    options = ChangeOptions(confidence=confidence, threshold=threshold, seed=seed)
+    changes = [c for s in found for c in find_changes(s, options)]
+    if fmt == "json":
+        doc = render.changes_document(
+            changes,
+            len(found),
+            {
+                "confidence": confidence,
+                "threshold": threshold,
+                "seed": seed,
+                "p_max": options.p_max,
+                "permutations": options.permutations,
+                "branch": branch,
+            },
+        )
+        if out:
+            from perfproof.model.documents import dumps
+
+            _write(dumps(doc), out)
+        else:
+            emit_json(doc)
+    elif fmt == "html":
+        page = render.html_page("perfproof change points", found, changes, confidence)
+        _write(page, out)
+    else:
+        render.print_changes(changes, len(found))
+    regressions = [c for c in changes if c.kind == "regressed"]
+    if fail_on_change and regressions:
+        first = regressions[0]
+        raise GateFailed(
+            f"--fail-on-change: {len(regressions)} regression shift(s), first "
+            f"{first.series.key.label()} at {(first.point.commit or first.point.run_uid)[:12]}"
+        )

@@ -1,0 +1,56 @@
+"""``perfproof merge RUN_DIR… --out DIR``: the shards of one run, measured on several machines."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from perfproof.cli.options import emit_json, format_option
+from perfproof.errors import GateFailed
+
+EPILOG = """\b
+Examples:
+  perfproof merge shard-1/ shard-2/ shard-3/ --out merged/
+  perfproof merge runs/* --out merged/ --format md > perf.md
+
+Each RUN_DIR is a finished run of `perfproof ab --shard I/N`. The merge refuses (exit 2, naming
+the shard) shards of other commits, other JMH or comparison settings, another partition, a
+missing or repeated shard, and a key measured by two shards. Every key's forks come whole from
+the one machine that measured it; the family of comparisons is adjusted across all keys, as if
+one machine had run them. DIR gets results.json, report.md/html (with a Machine column) and a
+manifest listing each shard's machine; raw JMH files are copied to DIR/jmh/s<I>.<file>."""
+
+
+@click.command(
+    "merge",
+    epilog=EPILOG,
+    short_help="One run from shards measured on different machines.",
+    context_settings={"max_content_width": 100},
+)
+@click.argument("run_dirs", nargs=-1, required=True, metavar="RUN_DIR...")
+@click.option("--out", required=True, metavar="DIR", help="The merged run folder (new or empty).")
+@format_option()
+@click.option("--fail-on-regression", is_flag=True, help="Exit 1 if any comparison regressed.")
+def command(run_dirs: tuple[str, ...], out: str, fmt: str, fail_on_regression: bool) -> None:
+    """Merge the shard runs of one suite into one run folder and report them as one family."""
+    from perfproof.pipeline.merge import merge_runs
+    from perfproof.render.comparison import markdown, print_table
+
+    outcome = merge_runs([Path(p) for p in run_dirs], Path(out))
+    if fmt == "json":
+        emit_json(outcome.document)
+        click.echo(f"run folder: {outcome.out}", err=True)
+    else:
+        if fmt == "md":
+            click.echo(markdown(outcome.result), nl=False)
+        else:
+            print_table(outcome.result)
+        machines = ", ".join(f"{s.spec} on {s.machine}" for s in outcome.shards)
+        click.echo(f"\nshards: {machines}")
+        click.echo(f"run folder: {outcome.out}")
+        if outcome.report_path:
+            click.echo(f"report: {outcome.report_path}")
+    if fail_on_regression and outcome.result.regressed:
+        names = ", ".join(c.key.label() for c in outcome.result.regressed[:3])
+        raise GateFailed(f"regression: {names} (run: {outcome.out})")

@@ -1,0 +1,174 @@
+"""``perfproof prove``: the whole evidence chain for one change, in one bundle folder.
+
+Every option of ``ab`` is taken as ``ab`` spells it: the click options are ``ab``'s own
+objects, so a flag added to ``ab`` is a flag of ``prove`` too.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from perfproof.cli.ab import RUN_FLAGS
+from perfproof.cli.ab import command as ab_command
+from perfproof.cli.options import emit_json
+from perfproof.errors import GateFailed, InputError
+from perfproof.model.documents.prove import SKIPPABLE
+
+EPILOG = f"""Stages, each saved in BUNDLE/prove.json before the next starts:
+
+\b
+  1 changes     changed methods and constructors (git diff vs tree-sitter spans)
+  2 callers     their production call sites (as `perfproof callers`)
+  3 benchmarks  @Benchmark methods that reach a changed method (or --bench)
+  4 guard       the feature's new or changed benchmark overlaid onto the baseline
+  5 ab          the sequential A/B of those benchmarks with --jfr
+    profile     profile diff head vs base on the changed classes; Amdahl ceiling
+  6 tests       the tests of the changed classes on both commits (JUnit XML)
+  7 e2e         with --e2e-run: `perfproof e2e` on both commits
+  8 report      report.md (a PR body), report.html, prove.json
+
+--skip leaves out one of: {", ".join(SKIPPABLE)} (repeatable).
+
+Examples:
+
+\b
+  perfproof prove --base main --head my-branch
+  perfproof prove --base main --head HEAD --bench ErrorReporterBench --out perf-evidence
+  perfproof prove --base main --head HEAD --skip tests --budget 10m
+  perfproof prove --resume .perfproof/prove/20260101-120000
+  perfproof check perf-evidence/report.md perf-evidence
+
+Exit codes: 0 done (also when no benchmark reaches the change: the bundle says so); 1 a test
+that passes on the baseline fails on the feature, or --fail-on-regression saw a regression; 2
+bad input; 3 a build or run failed in a stage (the message names the stage and the log; fix
+it and continue with --resume).
+"""
+
+_NOT_SHARED = {"resume_dir", "out", "fmt"}
+"""ab options prove spells its own way: --resume takes a bundle, --out is the bundle folder,
+--format prints the bundle."""
+
+
+@click.command(
+    "prove", epilog=EPILOG, short_help="The whole evidence chain for one change, one bundle."
+)
+@click.option(
+    "--out",
+    metavar="DIR",
+    help="Bundle folder (default <repo>/.perfproof/prove/<time>).",
+)
+@click.option(
+    "--resume",
+    "resume_bundle",
+    metavar="BUNDLE",
+    type=click.Path(file_okay=False),
+    help="Continue a stopped chain: only the stages that did not finish.",
+)
+@click.option(
+    "--skip",
+    multiple=True,
+    type=click.Choice(SKIPPABLE),
+    help="Leave a stage out (repeatable).",
+)
+@click.option(
+    "--depth",
+    type=click.IntRange(1, 20),
+    default=6,
+    show_default=True,
+    help="Most calls between a benchmark and a changed method.",
+)
+@click.option("--e2e-run", metavar="CMD", help="End-to-end command run on both commits.")
+@click.option(
+    "--e2e-metric",
+    multiple=True,
+    metavar="NAME=REGEX",
+    help="A metric the end-to-end command prints (repeatable; as `e2e --metric`).",
+)
+@click.option(
+    "--e2e-runs", type=click.IntRange(2), default=10, show_default=True, help="Runs per side."
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(("table", "md", "json")),
+    default="table",
+    show_default=True,
+    help="table: a short summary; md: report.md; json: prove.json (perfproof.prove/1).",
+)
+@click.pass_context
+def command(ctx: click.Context, **kw: Any) -> None:
+    """Prove one change: changed methods, callers, affected benchmarks, guard, A/B with JFR,
+    profile diff, tests on both commits, Amdahl, end to end, one PR body."""
+    from perfproof.pipeline.prove import ProveOptions, resume_prove, start_prove
+
+    def given(name: str) -> bool:
+        return ctx.get_parameter_source(name) is click.core.ParameterSource.COMMANDLINE
+
+    def say(text: str) -> None:
+        click.echo(text, err=True)
+
+    if kw["resume_bundle"]:
+        extra = [f"--{n.replace('_', '-')}" for n in (*RUN_FLAGS, "depth", "e2e_run") if given(n)]
+        if extra:
+            raise InputError(f"--resume takes the bundle's own settings; drop {', '.join(extra)}")
+        outcome = resume_prove(Path(kw["resume_bundle"]), say, tuple(kw["skip"]))
+    else:
+        if not kw.get("base") or not kw.get("head"):
+            raise InputError("--base and --head are required (or --resume BUNDLE)")
+        opts = ProveOptions(
+            ab=ab_options(kw),
+            out=kw["out"],
+            skip=tuple(kw["skip"]),
+            depth=kw["depth"],
+            e2e_run=kw["e2e_run"],
+            e2e_metric=tuple(kw["e2e_metric"]),
+            e2e_runs=kw["e2e_runs"],
+            fail_on_regression=bool(kw.get("fail_on_regression")),
+        )
+        outcome = start_prove(opts, say)
+    _print(outcome, kw["fmt"])
+    if outcome.gates:
+        raise GateFailed("; ".join(outcome.gates) + f" (bundle: {outcome.bundle})")
+
+
+def ab_options(kw: dict[str, Any]) -> Any:
+    """``AbOptions`` from the shared ab flags, named as ``ab``'s command names them."""
+    import dataclasses
+
+    from perfproof.pipeline.ab import AbOptions
+
+    renamed = {"build": "build_kind"}
+    values = {}
+    for f in dataclasses.fields(AbOptions):
+        source = renamed.get(f.name, f.name)
+        if source in kw and f.name != "out":
+            values[f.name] = kw[source]
+    if values.get("build") is None:
+        values["build"] = "auto"
+    values["jfr"] = True
+    return AbOptions(**values)
+
+
+def _print(outcome: Any, fmt: str) -> None:
+    if fmt == "json":
+        emit_json(outcome.doc)
+        click.echo(f"bundle: {outcome.bundle}", err=True)
+        return
+    if fmt == "md" and outcome.report is not None:
+        click.echo(outcome.report.read_text(encoding="utf-8"), nl=False)
+        return
+    for name, entry in outcome.doc["stages"].items():
+        note = entry.get("reason") or entry.get("error") or ""
+        click.echo(f"{name:<11} {entry['status']:<8} {note}".rstrip())
+    for gate in outcome.gates:
+        click.secho(f"FAILED: {gate}", fg="red", bold=True)
+    click.echo(f"\nbundle: {outcome.bundle}")
+    if outcome.report is not None:
+        click.echo(f"report: {outcome.report}")
+        click.echo(f"check it: perfproof check {outcome.report} {outcome.bundle}")
+
+
+command.params.extend(p for p in ab_command.params if p.name not in _NOT_SHARED)

@@ -1,0 +1,146 @@
+"""Which JMH benchmarks exercise a changed method: a bounded walk up the call graph.
+
+Starting from the changed methods, each step asks :func:`perfproof.code.callers.find_callers`
+(the same binding rules as ``perfproof callers``: exact and likely sites) who calls the
+methods found so far, until a method annotated ``@Benchmark`` is met or the depth bound is
+reached. The walk is breadth first, so the call path kept for each benchmark is a shortest
+one. A call made through a supertype (an interface method the changed class implements) binds
+to the supertype's declaration, so the walk also climbs from a changed method to the
+declarations it overrides.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from perfproof.code.binding import CONSTRUCTOR, Target
+from perfproof.code.callers import SiteIndex, find_callers
+from perfproof.code.classify import BENCHMARK
+from perfproof.code.project import Project
+
+DEFAULT_DEPTH = 6
+"""Call levels walked up from a changed method: benchmark → setup-free helper → API →
+internal → changed method is typical; deeper chains mostly reach everything."""
+
+MAX_METHODS = 20_000
+"""Methods visited before the walk stops widening: a utility called from everywhere would
+otherwise pull in the whole repository, and the benchmarks near the change are found first."""
+
+MethodKey = tuple[str, str, tuple[str, ...]]
+_BENCHMARK = re.compile(rb"@(?:org\.openjdk\.jmh\.annotations\.)?Benchmark\b")
+
+
+@dataclass(frozen=True)
+class Reach:
+    """One benchmark method and one shortest call path from it to a changed method."""
+
+    benchmark: str
+    """JMH's name for it: ``package.Class.method``."""
+    path: tuple[str, ...]
+    """Readable labels, benchmark first, changed method last."""
+    changed: str
+    """Label of the changed method reached."""
+
+    @property
+    def depth(self) -> int:
+        return len(self.path) - 1
+
+    @property
+    def regex(self) -> str:
+        """A JMH include regex that selects exactly this benchmark."""
+        return f"^{re.escape(self.benchmark)}$"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"benchmark": self.benchmark, "path": list(self.path), "changed": self.changed}
+
+    @classmethod
+    def from_json(cls, doc: dict[str, Any]) -> Reach:
+        return cls(doc["benchmark"], tuple(doc["path"]), doc["changed"])
+
+
+def label(project: Project, key: MethodKey) -> str:
+    owner, name, params = key
+    cls = project.label(owner)
+    if name == CONSTRUCTOR:
+        return f"new {cls}({', '.join(params)})"
+    return f"{cls}.{name}({', '.join(params)})"
+
+
+def benchmark_methods(project: Project, root: Path) -> dict[MethodKey, str]:
+    """Every ``@Benchmark`` method of the repository, with its JMH name."""
+    found: dict[MethodKey, str] = {}
+    for f in project.files:
+        if not f.jmh and project.scope(f) != BENCHMARK:
+            continue
+        try:
+            src = (root / f.path).read_bytes()
+        except OSError:
+            continue
+        for m in f.methods:
+            if m.kind != "method":
+                continue
+            header = src[m.start : m.end].split(b"{", 1)[0]
+            if _BENCHMARK.search(header):
+                found[(m.owner, m.name, m.params)] = f"{m.owner}.{m.name}"
+    return found
+
+
+def _targets(project: Project, key: MethodKey) -> list[Target]:
+    """The declaration itself and, for a method, those it overrides in repository types."""
+    owner, name, params = key
+    if owner not in project.types:
+        return []
+    out = [Target(owner, name, len(params))]
+    if name != CONSTRUCTOR:
+        for sup in project.ancestors(owner):
+            if any(m.name == name and m.params == params for m in project.methods_of(sup)):
+                out.append(Target(sup, name, len(params)))
+    return out
+
+
+def affected_benchmarks(
+    project: Project,
+    root: Path,
+    changed: Iterable[MethodKey],
+    max_depth: int = DEFAULT_DEPTH,
+) -> list[Reach]:
+    """Benchmarks from which a changed method is reachable within ``max_depth`` calls."""
+    benchmarks = benchmark_methods(project, root)
+    if not benchmarks:
+        return []
+    sites = SiteIndex(project, eager=True)
+    start = [k for k in dict.fromkeys(changed) if k[0] in project.types]
+    parent: dict[MethodKey, MethodKey | None] = dict.fromkeys(start)
+    frontier = list(start)
+    for _ in range(max_depth):
+        if len(parent) > MAX_METHODS:
+            break
+        following: list[MethodKey] = []
+        for key in frontier:
+            if key in benchmarks:
+                continue  # a benchmark is an end of the walk, not a step in it
+            for target in _targets(project, key):
+                result = find_callers(project, target, sites, read_source=False)
+                for site in result.sites:
+                    caller = site.caller_key
+                    if len(caller) != 3 or caller in parent:
+                        continue  # a static initialiser, or already reached
+                    parent[caller] = key
+                    following.append(caller)
+        if not following:
+            break
+        frontier = following
+    out: list[Reach] = []
+    for key, name in sorted(benchmarks.items(), key=lambda kv: kv[1]):
+        if key not in parent:
+            continue
+        chain = [key]
+        while parent[chain[-1]] is not None:
+            chain.append(parent[chain[-1]])  # type: ignore[arg-type]
+        labels = tuple(label(project, k) for k in chain)
+        out.append(Reach(name, labels, labels[-1]))
+    return out

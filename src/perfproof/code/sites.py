@@ -1,0 +1,187 @@
+"""Call sites: the second half of the one sweep over a Java file's syntax tree.
+
+:class:`perfproof.code.index._Sweep` walks declarations (types, methods, fields, locals) and
+mixes this class in for the uses: method calls, constructor calls, method references and
+``this(...)``/``super(...)``, each recorded with what stands before the dot and, when the
+file says it, the receiver's declared type. Kept apart so each half stays readable; both share
+the sweep's scope stack.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from tree_sitter import Node
+
+from perfproof.code.model import CallSite
+from perfproof.code.syntax import arity, erase, line, text
+
+if TYPE_CHECKING:
+    from perfproof.code.model import TypeDecl
+
+
+@dataclass
+class Scope:
+    end: int
+    kind: str
+    """type, anon, method or lambda."""
+    start: int = 0
+    fqn: str = ""
+    method: int = -1
+    locals: dict[str, str | None] = field(default_factory=dict)
+
+
+class SiteSweep:
+    """The call-site half of the sweep (mixed into ``index._Sweep``, which owns the state)."""
+
+    calls: list[CallSite]
+    stack: list[Scope]
+    types: list[TypeDecl]
+    _pending: list[int]
+
+    def _site(self, kind: str, name: str, n_args: int, node: Node, recv: tuple) -> None:
+        recv_kind, recv_text, recv_type = recv
+        site = CallSite(
+            kind,
+            name,
+            n_args,
+            line(node),
+            self._owner(),
+            self._method_index(),
+            recv_kind,
+            recv_text,
+            recv_type,
+            node.start_point[1],
+        )
+        if recv_kind in ("name", "field"):
+            self._pending.append(len(self.calls))
+        self.calls.append(site)
+
+    def _receiver(self, obj: Node | None) -> tuple[str, str, str | None]:
+        if obj is None:
+            return "none", "", None
+        kind = obj.type
+        if kind == "this":
+            return "this", "this", None
+        if kind == "super":
+            return "super", "super", None
+        if kind == "identifier":
+            name = text(obj)
+            known, typ = self._lookup_local(name)
+            if known:
+                return "var", name, typ
+            return "name", name, None
+        if kind in ("field_access", "method_invocation"):
+            path = _path(obj)
+            if path is None:
+                last = obj.child_by_field_name("name" if kind == "method_invocation" else "field")
+                return "expr", text(last), None
+            parts = path.split(".")
+            if len(parts) == 2 and parts[0] == "this" and not parts[1].endswith("()"):
+                return "field", parts[1], None
+            known, typ = self._lookup_local(parts[0])
+            head = (typ or "?") if known else None
+            return ("path" if "()" in path else "dotted"), path, head
+        if kind == "array_access":
+            # ``queues[i].offer(e)``: an element of a local array has the array's element type
+            array = obj.child_by_field_name("array")
+            if array is not None and array.type == "identifier":
+                known, typ = self._lookup_local(text(array))
+                if known and typ and typ.endswith("[]"):
+                    return "var", text(array), typ[:-2].rstrip()
+            return "expr", "", None
+        if kind == "scoped_identifier":
+            return "dotted", text(obj), None
+        if kind in ("type_identifier", "scoped_type_identifier", "generic_type"):
+            return "dotted", erase(text(obj)), None
+        declared = inferred(obj)
+        if declared:
+            return "type", erase(declared), erase(declared)
+        if kind in ("string_literal", "text_block"):
+            return "type", "String", "String"
+        return "expr", "", None
+
+    def _call(self, node: Node) -> None:
+        name = text(node.child_by_field_name("name"))
+        self.invocations.setdefault(name, []).append(node)
+        recv = self._receiver(node.child_by_field_name("object"))
+        self._site("call", name, arity(node.child_by_field_name("arguments")), node, recv)
+
+    def _new(self, node: Node) -> None:
+        self.nodes["new"].append(node)
+        typ = erase(text(node.child_by_field_name("type")))
+        self._site(
+            "new",
+            typ.rsplit(".", 1)[-1],
+            arity(node.child_by_field_name("arguments")),
+            node,
+            ("dotted", typ, typ),
+        )
+        for child in node.children:
+            if child.type == "class_body":
+                self.stack.append(Scope(child.end_byte, "anon"))
+
+    def _ref(self, node: Node) -> None:
+        named = node.named_children
+        if not named:
+            return
+        last = node.children[-1]
+        name = "new" if last.type == "new" else text(last)
+        recv = self._receiver(named[0])
+        self._site("ref", "<init>" if name == "new" else name, -1, node, recv)
+
+    def _ctorcall(self, node: Node) -> None:
+        ctor = node.child_by_field_name("constructor")
+        kind = "super" if ctor is not None and ctor.type == "super" else "this"
+        n_args = arity(node.child_by_field_name("arguments"))
+        self._site(kind, "<init>", n_args, node, ("none", "", None))
+
+    def _resolve_pending(self) -> None:
+        """Receivers named like a field of this file get the field's declared type."""
+        own = {(f.owner, f.name): f.type for f in self.fields}
+        for index in self._pending:
+            site = self.calls[index]
+            owner = site.owner
+            while owner:
+                typ = own.get((owner, site.recv_text))
+                if typ is not None:
+                    self.calls[index] = site._replace(recv="var", recv_type=typ)
+                    break
+                if site.recv == "field":
+                    break  # this.x names the innermost type's field only
+                owner = next((t.outer or "" for t in self.types if t.fqn == owner), "")
+
+
+def _path(node: Node) -> str | None:
+    """``a.b().c`` for a receiver made of names, field accesses and calls (arguments
+    dropped), ``helper().x`` when it starts with an unqualified call; ``None`` otherwise."""
+    segments: list[str] = []
+    cur: Node | None = node
+    while cur is not None:
+        kind = cur.type
+        if kind == "method_invocation":
+            segments.append(text(cur.child_by_field_name("name")) + "()")
+            cur = cur.child_by_field_name("object")
+        elif kind == "field_access":
+            segments.append(text(cur.child_by_field_name("field")))
+            cur = cur.child_by_field_name("object")
+        elif kind in ("identifier", "this", "scoped_identifier"):
+            segments.append(text(cur))
+            cur = None
+        else:
+            return None
+    return ".".join(reversed(segments))
+
+
+def inferred(node: Node | None) -> str | None:
+    """The static type of an expression when it is written down: ``new T()`` or ``(T) x``."""
+    while node is not None and node.type == "parenthesized_expression":
+        node = node.named_children[0] if node.named_child_count else None
+    if node is None:
+        return None
+    if node.type == "object_creation_expression":
+        return text(node.child_by_field_name("type"))
+    if node.type == "cast_expression":
+        return text(node.child_by_field_name("type"))
+    return None

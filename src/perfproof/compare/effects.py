@@ -1,0 +1,181 @@
+"""The effect and the side facts of every compared key, computed in batches where shapes allow.
+
+For each pair of sides this picks the strategy (fork-level, exact, iteration-level), computes
+the ratio head/base with its interval and p-value at the nominal confidence, and each side's
+estimate, variance components, warm-up and trend facts. Keys that share one shape are
+stacked and computed as whole arrays; the family procedure (``compare.family``) decides the
+verdicts afterwards, since a key's verdict depends on the others.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import numpy as np
+
+from perfproof.compare import diagnostics
+from perfproof.compare.notes import Note
+from perfproof.compare.result import CompareOptions
+from perfproof.jmh.units import is_bytes
+from perfproof.model import Direction, Samples
+from perfproof.stats import batch, strategies, variance, warmup
+from perfproof.stats.forks import as_matrix_or_list
+
+BATCH_MIN = 8
+"""Keys sharing one shape are computed together from this many on (fewer do not pay)."""
+
+
+@dataclass
+class SideFacts:
+    """One side's numbers behind the verdict and diagnostics, however they were computed."""
+
+    summary: strategies.SideSummary
+    components: variance.Components | None = None
+    cv: float = math.nan
+    trending: bool = False
+    prefixes: list[int] = field(default_factory=list)
+
+
+@dataclass
+class Pending:
+    """A comparison before the family-wide adjustment decides its verdict."""
+
+    base: Samples
+    head: Samples
+    strategy: strategies.Strategy
+    effect: strategies.Effect
+    base_facts: SideFacts
+    head_facts: SideFacts
+    notes: list[Note] = field(default_factory=list)
+    diagnostics: dict[str, Any] = field(default_factory=dict)
+    trimmed: strategies.Effect | None = None
+
+    def sides(self) -> tuple[tuple[str, Samples, SideFacts], ...]:
+        return (("base", self.base, self.base_facts), ("head", self.head, self.head_facts))
+
+
+_Item = tuple[Samples, Samples, strategies.Strategy]
+
+
+def prepare(pairs: list[tuple[Samples, Samples]], options: CompareOptions) -> list[Pending]:
+    """Strategy, effect, side facts and diagnostics of every pair; batched by shape."""
+    items: list[_Item] = []
+    for b, h in pairs:
+        # one matrix per side when forks are equally long: every statistic is one array op
+        b = replace(b, forks=as_matrix_or_list(b.forks))
+        h = replace(h, forks=as_matrix_or_list(h.forks))
+        items.append((b, h, strategies.choose(b.forks, h.forks, is_bytes(b.unit))))
+    done: dict[int, Pending] = {}
+    for indices in _batch_groups(items).values():
+        if len(indices) >= BATCH_MIN:
+            done.update(_compare_batch(items, indices, options))
+    pending = [done.get(i) or _compare_key(*item, options) for i, item in enumerate(items)]
+    for p in pending:
+        diagnostics.describe_strategy(p)
+        if p.strategy is not strategies.EXACT:
+            diagnostics.diagnose(p, options)
+    return pending
+
+
+def _batch_groups(items: list[_Item]) -> dict[tuple[Any, ...], list[int]]:
+    """Fork-level keys with positive, equally shaped data, grouped by shape and direction."""
+    groups: dict[tuple[Any, ...], list[int]] = {}
+    for i, (b, h, strategy) in enumerate(items):
+        if (
+            strategy is strategies.FORK_LEVEL
+            and isinstance(b.forks, np.ndarray)
+            and isinstance(h.forks, np.ndarray)
+            and bool((b.forks > 0).all())
+            and bool((h.forks > 0).all())
+        ):
+            groups.setdefault((b.forks.shape, h.forks.shape, b.direction), []).append(i)
+    return groups
+
+
+def _compare_batch(
+    items: list[_Item], indices: list[int], options: CompareOptions
+) -> dict[int, Pending]:
+    base = np.stack([items[i][0].forks for i in indices])
+    head = np.stack([items[i][1].forks for i in indices])
+    worse = worse_side(items[indices[0]][0])
+    r = batch.fork_level_batch(base, head, options.confidence, worse)
+    ratio, lo, hi, p_value, df = (a.tolist() for a in (r.ratio, r.lo, r.hi, r.p_value, r.df))
+    base_facts = _facts_from_batch(base, r.base, worse)
+    head_facts = _facts_from_batch(head, r.head, worse)
+    out = {}
+    for j, i in enumerate(indices):
+        b, h, strategy = items[i]
+        effect = strategies.Effect(ratio[j], lo[j], hi[j], p_value[j], df[j])
+        out[i] = Pending(b, h, strategy, effect, base_facts[j], head_facts[j])
+    return out
+
+
+def _facts_from_batch(values: np.ndarray, side: batch.SideBatch, worse: str) -> list[SideFacts]:
+    keys, forks, iterations = values.shape
+    prefixes = [[0] * forks for _ in range(keys)]
+    for j, f in zip(*np.nonzero(side.may_be_unsettled), strict=True):
+        prefixes[j][f] = warmup.unsettled_prefix(values[j, f], worse)
+    columns = zip(
+        *(
+            a.tolist()
+            for a in (
+                side.value,
+                side.lo,
+                side.hi,
+                side.fork_means_var,
+                side.within,
+                side.between,
+                side.cv,
+                side.trending,
+            )
+        ),
+        strict=True,
+    )
+    return [
+        SideFacts(
+            summary=strategies.SideSummary(value, lo, hi, forks, forks * iterations),
+            components=variance.Components(forks, float(iterations), fm_var, within, between),
+            cv=cv,
+            trending=trending,
+            prefixes=prefixes[j],
+        )
+        for j, (value, lo, hi, fm_var, within, between, cv, trending) in enumerate(columns)
+    ]
+
+
+def _compare_key(
+    b: Samples, h: Samples, strategy: strategies.Strategy, options: CompareOptions
+) -> Pending:
+    effect = strategy.compare(b.forks, h.forks, options.confidence)
+    diagnose = strategy is not strategies.EXACT
+    return Pending(
+        b,
+        h,
+        strategy,
+        effect,
+        _side_facts(b, strategy, options, diagnose),
+        _side_facts(h, strategy, options, diagnose),
+    )
+
+
+def _side_facts(
+    s: Samples, strategy: strategies.Strategy, options: CompareOptions, diagnose: bool
+) -> SideFacts:
+    summary = strategy.summarize(s.forks, options.confidence)
+    if not diagnose:
+        return SideFacts(summary)
+    positive = bool(np.all(np.concatenate(list(s.forks)) > 0))
+    return SideFacts(
+        summary=summary,
+        components=variance.components(s.forks) if positive else None,
+        cv=variance.cv_of_fork_means(s.forks),
+        trending=warmup.is_trending(s.forks),
+        prefixes=warmup.unsettled_prefixes(s.forks, worse_side(s)),
+    )
+
+
+def worse_side(s: Samples) -> str:
+    """Which side of the settled level a warm-up iteration lies on for this metric."""
+    return "below" if s.direction is Direction.HIGHER else "above"

@@ -1,0 +1,73 @@
+"""What a comparison run is asked (``CompareOptions``) and what it returns (``CompareResult``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from perfproof.errors import InputError
+from perfproof.jmh.names import normalise_metric
+from perfproof.model import ALLOC_NORM, PRIMARY, BenchKey, Comparison, Verdict
+from perfproof.stats import family as procedures
+
+DEFAULT_METRICS: tuple[str, ...] = (PRIMARY, ALLOC_NORM)
+
+
+@dataclass(frozen=True)
+class CompareOptions:
+    """How to compare: confidence 1 − α, practical threshold θ, metrics, family procedure.
+
+    ``family`` is ``bh`` (Benjamini–Hochberg with false-coverage-adjusted intervals, the
+    default), ``holm`` or ``none``. ``holm`` is the older switch, kept for callers that pass
+    it: ``holm=False`` means ``family="none"``, ``holm=True`` means ``family="holm"``.
+    """
+
+    confidence: float = 0.99
+    threshold: float = 0.01
+    metrics: tuple[str, ...] = DEFAULT_METRICS
+    family: str = procedures.DEFAULT
+    holm: bool | None = None
+
+    def __post_init__(self) -> None:
+        if self.holm is not None:
+            object.__setattr__(self, "family", "holm" if self.holm else "none")
+        if self.family not in procedures.METHODS:
+            raise InputError(
+                f"--family {self.family}: expected one of {', '.join(procedures.METHODS)}"
+            )
+        if not 0.0 < self.confidence < 1.0:
+            raise InputError(f"--confidence {self.confidence}: must be between 0 and 1")
+        if not 0.0 <= self.threshold < 1.0:
+            raise InputError(f"--threshold {self.threshold}: must be between 0 and 1 (0% to 100%)")
+
+    @property
+    def alpha(self) -> float:
+        return 1.0 - self.confidence
+
+    def normalised_metrics(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(normalise_metric(m) for m in self.metrics))
+
+
+@dataclass(frozen=True)
+class Unmatched:
+    """A key present on one side only (or unusable), listed rather than dropped."""
+
+    key: BenchKey
+    side: str
+    reason: str
+
+
+@dataclass
+class CompareResult:
+    comparisons: list[Comparison]
+    unmatched: list[Unmatched]
+    options: CompareOptions = field(default_factory=CompareOptions)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def regressed(self) -> list[Comparison]:
+        return [c for c in self.comparisons if c.verdict is Verdict.REGRESSED]
+
+    @property
+    def tested(self) -> list[Comparison]:
+        """The comparisons in the family (every one but the exact bytes/op comparisons)."""
+        return [c for c in self.comparisons if c.method != "exact"]

@@ -1,0 +1,111 @@
+"""Which JVM a side runs on, asked of the JVM itself.
+
+Comparing a baseline on one JDK with a head on another measures the JDKs, not the change, so
+both sides are described the same way (``java -XshowSettings:properties -version``, which every
+JDK since 8 understands and which prints the real ``java.home`` behind any launcher symlink) and
+checked to be equal before anything runs.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import shutil
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from perfproof.errors import ExternalError, InputError
+from perfproof.process import run
+
+
+@dataclass(frozen=True)
+class JavaInfo:
+    """A JVM as the manifest records it."""
+
+    path: str
+    home: str
+    vendor: str
+    version: str
+    runtime_version: str
+    vm_name: str
+
+    def to_json(self) -> dict[str, str]:
+        return asdict(self)
+
+    @property
+    def label(self) -> str:
+        return f"{self.vendor} {self.runtime_version or self.version} ({self.home})"
+
+
+HOW_TO_POINT = "put a JDK 17+ on PATH, set JAVA_HOME, or pass --java /path/to/bin/java"
+
+
+def find_java(java: str | os.PathLike[str] | None = None, flag: str = "--java") -> Path:
+    """The java executable: ``java`` (an executable, a name on PATH or a JDK folder), else
+    ``$JAVA_HOME/bin/java``, else ``java`` on PATH; the real path behind any symlink.
+
+    Every verb finds its JVM here, so ``--java /opt/jdk-21`` means the same to ``ab``,
+    ``profile`` and ``record``.
+    """
+    if java is not None and str(java).strip():
+        text = str(java)
+        p = Path(text)
+        if p.is_dir():
+            p = p / "bin" / "java"
+        elif os.sep not in text:
+            found = shutil.which(text)
+            p = Path(found) if found else p
+        if not (p.is_file() and os.access(p, os.X_OK)):
+            raise InputError(f"{flag} {java}: not an executable java ({HOW_TO_POINT})")
+        return Path(os.path.realpath(p))
+    home = os.environ.get("JAVA_HOME", "").strip()
+    if home:
+        p = Path(home) / "bin" / "java"
+        if p.is_file() and os.access(p, os.X_OK):
+            return Path(os.path.realpath(p))
+    found = shutil.which("java")
+    if found is None:
+        raise InputError(f"no JDK found: {HOW_TO_POINT}")
+    return Path(os.path.realpath(found))
+
+
+def java_info(java: str | None = None) -> JavaInfo:
+    """Describe the JVM started by ``java`` (a path, a JDK folder or a name on PATH)."""
+    return _java_info(str(find_java(java)))
+
+
+@functools.lru_cache(maxsize=16)
+def _java_info(exe: str) -> JavaInfo:
+    res = run([exe, "-XshowSettings:properties", "-version"], what=f"{exe} -version", timeout=60)
+    props = parse_properties(res.output)
+    if not res.ok or "java.home" not in props:
+        raise ExternalError(f"could not describe the JVM {exe} (exit {res.returncode})")
+    return JavaInfo(
+        path=exe,
+        home=props["java.home"],
+        vendor=props.get("java.vendor", ""),
+        version=props.get("java.version", ""),
+        runtime_version=props.get("java.runtime.version", ""),
+        vm_name=props.get("java.vm.name", ""),
+    )
+
+
+def parse_properties(text: str) -> dict[str, str]:
+    """The ``key = value`` lines of ``-XshowSettings:properties`` (first value of each key)."""
+    props: dict[str, str] = {}
+    for line in text.splitlines():
+        if not line.startswith("    ") or line.startswith("     ") or " = " not in line:
+            continue
+        key, _, value = line.strip().partition(" = ")
+        props.setdefault(key, value)
+    return props
+
+
+def check_same_jdk(base: JavaInfo, head: JavaInfo) -> JavaInfo:
+    """The common JVM of both sides, or InputError saying how they differ."""
+    if (base.home, base.runtime_version) != (head.home, head.runtime_version):
+        raise InputError(
+            f"base and head would run on different JDKs: {base.label} vs {head.label}; "
+            "pass --java to choose one"
+        )
+    return base

@@ -1,0 +1,41 @@
+"""Bencher Metric Format (BMF) JSON: ``{benchmark: {measure: {value, lower_value, upper_value}}}``.
+
+The benchmark name carries the @Param values (``fx.Codes.sum(n=16)``), so JMH variants stay
+apart; bytes/op is a measure of its own next to latency or throughput rather than being
+dropped; ``lower_value``/``upper_value`` are the fork-level interval (absent with one fork,
+where there is no honest interval to give). Values are in perfproof's canonical units:
+nanoseconds, operations per second, bytes.
+"""
+
+from __future__ import annotations
+
+import re
+
+from perfproof.export.source import ExportRun, Value, display_name
+from perfproof.model import ALLOC_NORM, PRIMARY
+from perfproof.model.documents import dumps
+
+_BUILTIN = {"ns/op": "latency", "ops/s": "throughput"}
+
+
+def measure_of(value: Value) -> str:
+    """Bencher's measure slug: its built-in latency/throughput, else one named for the metric."""
+    if value.key.metric == ALLOC_NORM:
+        return "bytes-per-op"
+    if value.key.metric == PRIMARY and value.unit in _BUILTIN:
+        return _BUILTIN[value.unit]
+    slug = re.sub(r"[^a-z0-9]+", "-", f"{value.key.metric}-{value.unit}".lower()).strip("-")
+    return slug or "value"
+
+
+def render(run: ExportRun, metrics: tuple[str, ...]) -> dict[str, str]:
+    doc: dict[str, dict[str, dict[str, float]]] = {}
+    for value in run.values("head"):
+        if value.key.metric not in metrics:
+            continue
+        entry: dict[str, float] = {"value": value.mean}
+        if value.lo is not None and value.hi is not None:
+            entry["lower_value"] = value.lo
+            entry["upper_value"] = value.hi
+        doc.setdefault(display_name(value.key), {})[measure_of(value)] = entry
+    return {"bencher.json": dumps(doc)}

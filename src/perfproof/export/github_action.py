@@ -1,0 +1,36 @@
+"""github-action-benchmark's custom tools: ``customSmallerIsBetter`` and ``customBiggerIsBetter``.
+
+The action takes one tool per file, and a tool fixes the direction, so the export writes one
+file per direction: times and bytes/op (smaller is better) in one, throughputs in the other.
+Each entry names the benchmark with its @Param values and the metric, and gives the fork-level
+interval as ``range`` and the commit, forks and JDK as ``extra``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from perfproof.export.source import ExportRun, display_name
+from perfproof.model.documents import dumps
+
+FILES = {"lower": "customSmallerIsBetter.json", "higher": "customBiggerIsBetter.json"}
+
+
+def render(run: ExportRun, metrics: tuple[str, ...]) -> dict[str, str]:
+    out: dict[str, list[dict[str, Any]]] = {"lower": [], "higher": []}
+    commit = run.commits.get("head") or "unknown commit"
+    for value in run.values("head"):
+        if value.key.metric not in metrics:
+            continue
+        entry: dict[str, Any] = {
+            "name": display_name(value.key, with_metric=True),
+            "unit": value.unit,
+            "value": value.mean,
+        }
+        if value.lo is not None and value.hi is not None:
+            entry["range"] = f"{value.lo:.6g} to {value.hi:.6g} ({run.confidence:.0%} CI)"
+        entry["extra"] = (
+            f"commit {commit[:12]}; {len(value.fork_means)} forks; JDK {run.jdk or 'unknown'}"
+        )
+        out[value.direction].append(entry)
+    return {FILES[d]: dumps(entries) for d, entries in out.items() if entries}

@@ -1,0 +1,120 @@
+"""A run folder read once for every export format: commits, time, versions, forks per side.
+
+Every format exports the same numbers: per key and side, the mean of fork means with a
+Student-t interval over the fork means (the fork is the unit of replication, as in ``compare``),
+so a value in Bencher, in github-action-benchmark and in benchstat agree with the report.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from perfproof.errors import InputError
+from perfproof.model import PRIMARY, BenchKey, Samples
+from perfproof.stats.welch import mean_interval
+
+DEFAULT_CONFIDENCE = 0.99
+
+
+@dataclass(frozen=True)
+class Value:
+    """One key on one side: the estimate, its fork-level interval (None with one fork)."""
+
+    key: BenchKey
+    unit: str
+    direction: str
+    mean: float
+    lo: float | None
+    hi: float | None
+    fork_means: tuple[float, ...]
+    iterations: tuple[int, ...]
+
+
+@dataclass
+class ExportRun:
+    path: Path
+    run_id: str
+    time: str
+    commits: dict[str, str | None]
+    jdk: str | None
+    jmh: str | None
+    confidence: float
+    inputs: tuple[Path, ...]
+    sides: dict[str, dict[BenchKey, Samples]]
+
+    def values(self, side: str = "head") -> list[Value]:
+        found = self.sides.get(side, {})
+        order = sorted(found, key=lambda k: (k.entry(), k.metric != PRIMARY, k.metric))
+        return [value_of(found[k], self.confidence) for k in order]
+
+
+def value_of(s: Samples, confidence: float) -> Value:
+    means = s.fork_means()
+    if means.size == 0:
+        raise InputError(f"{s.key.label()}: no measurements to export")
+    iv = mean_interval(means, confidence)
+    finite = math.isfinite(iv.lo) and math.isfinite(iv.hi)
+    lo = max(iv.lo, 0.0) if finite and s.unit == "B/op" else iv.lo  # no negative bytes
+    return Value(
+        s.key,
+        s.unit,
+        str(s.direction),
+        iv.mean,
+        lo if finite else None,
+        iv.hi if finite else None,
+        tuple(float(m) for m in means),
+        tuple(len(f) for f in s.forks if len(f)),
+    )
+
+
+def display_name(key: BenchKey, with_metric: bool = False) -> str:
+    """``fx.Codes.sum(n=16)``: the benchmark with its @Param values, so variants never collide;
+    the mode is added when it is not the usual avgt/thrpt (two modes of one benchmark)."""
+    text = key.benchmark
+    if key.params:
+        text += "(" + ";".join(f"{k}={v}" for k, v in key.params) + ")"
+    if key.mode not in ("avgt", "thrpt"):
+        text += f"[{key.mode}]"
+    if with_metric and key.metric != PRIMARY:
+        text += f".{key.metric}"
+    return text
+
+
+def load(path: Path) -> ExportRun:
+    """Read a run folder (``ab`` run, or a folder of ``<round>-<side>.json`` JMH files)."""
+    from perfproof.history.records import iso_time
+    from perfproof.jmh.reader import read_results
+    from perfproof.report.rundir import load_run
+
+    run = load_run(path)
+    manifest: dict[str, Any] = run.manifest or {}
+    refs = manifest.get("refs") or {}
+    env = manifest.get("environment") or {}
+    sides = {}
+    inputs = [path / "manifest.json", path / "results.json"]
+    for side in ("base", "head"):
+        files = [r.path for r in run.raw_for(side)]
+        inputs.extend(files)
+        if files:
+            sides[side] = read_results(files)
+    if "head" not in sides:
+        raise InputError(f"{path}: no JMH results of the head side under jmh/")
+    jmh = env.get("jmh_version")
+    if isinstance(jmh, dict):
+        jmh = ", ".join(sorted({str(v) for v in jmh.values() if v})) or None
+    stamp = manifest.get("created") or manifest.get("updated")
+    confidence = (run.compare or {}).get("confidence")
+    return ExportRun(
+        path=path,
+        run_id=str(manifest.get("id") or path.name),
+        time=iso_time(str(stamp)) if stamp else iso_time(None),
+        commits={s: (refs.get(s) or {}).get("sha") for s in ("base", "head")},
+        jdk=(env.get("jdk") or {}).get("version"),
+        jmh=jmh,
+        confidence=float(confidence) if isinstance(confidence, int | float) else DEFAULT_CONFIDENCE,
+        inputs=tuple(p.resolve() for p in inputs),
+        sides=sides,
+    )

@@ -1,0 +1,216 @@
+"""What one history record holds, built from an ``ab`` run folder, a compare, or a JMH file.
+
+A record is everything needed to redraw a key's series later without the files: the per-fork
+iteration values in the canonical unit (so intervals can be recomputed with any method), the
+comparisons as the compare document wrote them, the commits and refs, the branch, when it ran,
+the JMH and JDK versions and the machine. Its ``uid`` makes recording idempotent: an ``ab`` run
+is known by its id, start time and commits; a plain JMH file by its content hash and commit.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from perfproof.errors import InputError
+from perfproof.jmh.reader import load_json, read_results
+from perfproof.model import BenchKey, Samples
+
+_SHA = re.compile(r"^[0-9a-f]{7,64}$")
+
+
+@dataclass(frozen=True)
+class SampleRow:
+    """One key's forks on one side of a record."""
+
+    side: str
+    commit: str | None
+    key: BenchKey
+    unit: str
+    direction: str
+    forks: list[list[float]]
+
+
+@dataclass
+class Record:
+    uid: str
+    kind: str  # "ab" | "compare" | "jmh"
+    run_time: str
+    run_id: str | None = None
+    branch: str | None = None
+    commit: str | None = None
+    base_sha: str | None = None
+    base_ref: str | None = None
+    head_ref: str | None = None
+    source: str | None = None
+    jmh_version: str | None = None
+    jdk_version: str | None = None
+    machine: dict[str, Any] = field(default_factory=dict)
+    samples: list[SampleRow] = field(default_factory=list)
+    comparisons: list[dict[str, Any]] = field(default_factory=list)
+
+
+def params_text(key: BenchKey) -> str:
+    """The canonical text of a key's @Params: sorted JSON, equal for equal parameter sets."""
+    return json.dumps(key.params_dict, sort_keys=True, separators=(",", ":"))
+
+
+def iso_time(text: str | None, flag: str = "--time") -> str:
+    """``2026-01-02T03:04:05Z`` (UTC, seconds) from any ISO 8601 time; now when None.
+
+    One spelling makes the text sortable the same way in SQLite and PostgreSQL.
+    """
+    if text is None:
+        moment = datetime.now(UTC)
+    else:
+        try:
+            moment = datetime.fromisoformat(text.strip())
+        except ValueError:
+            raise InputError(
+                f"{flag} {text}: not an ISO 8601 time (e.g. 2026-01-02T03:04:05Z)"
+            ) from None
+        if moment.tzinfo is None:
+            moment = moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _rows(side: str, commit: str | None, samples: dict[BenchKey, Samples]) -> list[SampleRow]:
+    return [
+        SampleRow(
+            side,
+            commit,
+            key,
+            s.unit,
+            str(s.direction),
+            [[float(v) for v in fork] for fork in s.forks],
+        )
+        for key, s in sorted(samples.items())
+        if s.forks
+    ]
+
+
+def _branch_from_ref(ref: str | None) -> str | None:
+    """A ref that names a branch (not HEAD, not a SHA, not a merge-base spec), else None."""
+    if not ref or ref == "HEAD" or _SHA.match(ref) or ":" in ref or "~" in ref or "^" in ref:
+        return None
+    return ref
+
+
+def _jmh_version(value: Any) -> str | None:
+    if isinstance(value, dict):
+        versions = sorted({str(v) for v in value.values() if v})
+        return ", ".join(versions) or None
+    return str(value) if value else None
+
+
+def machine_facts(environment: dict[str, Any]) -> dict[str, Any]:
+    """The facts about the host that make two runs comparable (or not)."""
+    keys = ("cpu_model", "cores", "memory_bytes", "os")
+    return {k: environment.get(k) for k in keys if environment.get(k) is not None}
+
+
+def from_run_dir(path: Path, branch: str | None = None) -> Record:
+    """A finished ``ab`` run folder: its manifest, raw JMH files and results.json."""
+    from perfproof.report.rundir import BASE, HEAD, load_run
+
+    run = load_run(path)
+    manifest = run.manifest
+    if not manifest:
+        raise InputError(
+            f"{path}: no manifest.json; record plain JMH files with "
+            "`perfproof history record FILE --commit SHA`"
+        )
+    refs = manifest.get("refs") or {}
+    base, head = refs.get("base") or {}, refs.get("head") or {}
+    env = manifest.get("environment") or {}
+    run_id = str(manifest.get("id") or path.name)
+    stamp = manifest.get("created") or manifest.get("updated")
+    if stamp is None:  # a hand-made folder: when its manifest was written is the best guess
+        when = datetime.fromtimestamp((path / "manifest.json").stat().st_mtime, UTC)
+        stamp = when.isoformat()
+    created = iso_time(str(stamp), f"{path / 'manifest.json'}: created")
+    head_sha, base_sha = head.get("sha"), base.get("sha")
+    uid = f"run/{run_id}/{created}/{base_sha or '-'}/{head_sha or '-'}"
+    record = Record(
+        uid=uid,
+        kind="ab",
+        run_time=created,
+        run_id=run_id,
+        branch=branch or _branch_from_ref(head.get("ref")),
+        commit=head_sha,
+        base_sha=base_sha,
+        base_ref=base.get("ref"),
+        head_ref=head.get("ref"),
+        source=str(path.resolve()),
+        jmh_version=_jmh_version(env.get("jmh_versions") or env.get("jmh_version")),
+        jdk_version=(env.get("jdk") or {}).get("version"),
+        machine=machine_facts(env),
+        comparisons=list(run.compare.get("comparisons") or []),
+    )
+    for side, sha in ((BASE, base_sha), (HEAD, head_sha)):
+        files = [r.path for r in run.raw_for(side)]
+        if files:
+            record.samples.extend(_rows(side, sha, read_results(files)))
+    if not any(r.side == HEAD for r in record.samples):
+        raise InputError(f"{path}: no JMH results of the head side under jmh/")
+    return record
+
+
+def from_jmh_file(path: Path, commit: str, branch: str | None, time: str | None) -> Record:
+    """A plain JMH ``-rf json`` file from a pipeline that does not use ``ab``."""
+    from perfproof.measure.environment import machine
+
+    if not commit:
+        raise InputError(f"{path}: a plain JMH file needs --commit SHA")
+    content = Path(path).read_bytes() if Path(path).is_file() else b""
+    entries = load_json(path)
+    samples = read_results([path])
+    first = entries[0] if isinstance(entries, list) and entries else {}
+    digest = hashlib.sha256(content).hexdigest()[:32]
+    return Record(
+        uid=f"file/{digest}/{commit}",
+        kind="jmh",
+        run_time=iso_time(time),
+        branch=branch,
+        commit=commit,
+        source=str(Path(path).resolve()),
+        jmh_version=first.get("jmhVersion"),
+        jdk_version=first.get("jdkVersion"),
+        machine=machine_facts(machine()),
+        samples=_rows("head", commit, samples),
+    )
+
+
+def from_compare(
+    base: dict[BenchKey, Samples],
+    head: dict[BenchKey, Samples],
+    document: dict[str, Any],
+    *,
+    commit: str,
+    branch: str | None,
+    base_commit: str | None = None,
+    time: str | None = None,
+) -> Record:
+    """A finished ``compare``: both sides' forks and the comparisons, at ``commit``."""
+    from perfproof.measure.environment import machine
+
+    payload = json.dumps(
+        [document.get("comparisons"), commit, base_commit], sort_keys=True, default=str
+    )
+    digest = hashlib.sha256(payload.encode()).hexdigest()[:32]
+    return Record(
+        uid=f"compare/{digest}/{commit}",
+        kind="compare",
+        run_time=iso_time(time),
+        branch=branch,
+        commit=commit,
+        base_sha=base_commit,
+        machine=machine_facts(machine()),
+        samples=_rows("base", base_commit, base) + _rows("head", commit, head),
+        comparisons=list(document.get("comparisons") or []),
+    )

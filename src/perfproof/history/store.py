@@ -1,0 +1,193 @@
+"""Write records into the history and read a key's series back out.
+
+Recording is one transaction per record, and the run row goes in first with
+``ON CONFLICT DO NOTHING``: when two CI jobs record the same run at once, the second waits for
+the first's transaction and then finds the row there, so a run is stored once, whole, or not
+at all. Series come back ordered by run time, then uid, so every backend gives the same order.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from perfproof.errors import InputError
+from perfproof.history.db import HistoryDB
+from perfproof.history.records import Record, iso_time, params_text
+from perfproof.model import PRIMARY, BenchKey
+from perfproof.model.documents import dumps
+
+_RUN_COLUMNS = (
+    "uid",
+    "kind",
+    "run_id",
+    "branch",
+    "commit_sha",
+    "base_sha",
+    "base_ref",
+    "head_ref",
+    "run_time",
+    "recorded_at",
+    "source",
+    "jmh_version",
+    "jdk_version",
+    "machine",
+)
+
+
+def record(db: HistoryDB, rec: Record) -> bool:
+    """Store ``rec``; False when a record with its uid is already there (nothing changes)."""
+    values = (
+        rec.uid,
+        rec.kind,
+        rec.run_id,
+        rec.branch,
+        rec.commit,
+        rec.base_sha,
+        rec.base_ref,
+        rec.head_ref,
+        rec.run_time,
+        iso_time(None),
+        rec.source,
+        rec.jmh_version,
+        rec.jdk_version,
+        json.dumps(rec.machine, sort_keys=True),
+    )
+    marks = ", ".join("?" for _ in _RUN_COLUMNS)
+    with db.transaction():
+        inserted = db.execute(
+            f"INSERT INTO runs ({', '.join(_RUN_COLUMNS)}) VALUES ({marks}) "
+            "ON CONFLICT (uid) DO NOTHING",
+            values,
+        )
+        if inserted == 0:
+            return False
+        db.executemany(
+            "INSERT INTO samples (run_uid, side, commit_sha, benchmark, mode, params, metric, "
+            "unit, direction, forks) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                (
+                    rec.uid,
+                    s.side,
+                    s.commit,
+                    s.key.benchmark,
+                    s.key.mode,
+                    params_text(s.key),
+                    s.key.metric,
+                    s.unit,
+                    s.direction,
+                    json.dumps(s.forks),
+                )
+                for s in rec.samples
+            ],
+        )
+        db.executemany(
+            "INSERT INTO comparisons (run_uid, benchmark, mode, params, metric, verdict, "
+            "delta_pct, document) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [_comparison_row(rec.uid, c) for c in _unique_comparisons(rec.comparisons)],
+        )
+    return True
+
+
+def _unique_comparisons(comparisons: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    seen: dict[tuple[str, ...], dict[str, Any]] = {}
+    for c in comparisons:
+        if isinstance(c, dict) and "benchmark" in c:
+            params = json.dumps(c.get("params") or {}, sort_keys=True, separators=(",", ":"))
+            ident = (str(c["benchmark"]), str(c.get("mode")), params, str(c.get("metric")))
+            seen.setdefault(ident, c)
+    return list(seen.values())
+
+
+def _comparison_row(uid: str, c: dict[str, Any]) -> tuple[Any, ...]:
+    delta = c.get("delta_pct")
+    return (
+        uid,
+        str(c["benchmark"]),
+        str(c.get("mode")),
+        json.dumps(c.get("params") or {}, sort_keys=True, separators=(",", ":")),
+        str(c.get("metric") or PRIMARY),
+        c.get("verdict"),
+        float(delta) if isinstance(delta, int | float) else None,
+        dumps(c),
+    )
+
+
+@dataclass(frozen=True)
+class Point:
+    """One run's measurement of one key: its forks and where and when it was taken."""
+
+    run_uid: str
+    run_id: str | None
+    commit: str | None
+    branch: str | None
+    time: str
+    forks: tuple[np.ndarray, ...]
+
+    def fork_means(self) -> np.ndarray:
+        return np.array([float(np.mean(f)) for f in self.forks if len(f)], dtype=float)
+
+
+@dataclass
+class Series:
+    key: BenchKey
+    unit: str
+    direction: str
+    points: list[Point]
+
+
+def series(
+    db: HistoryDB,
+    bench: str | None = None,
+    metrics: tuple[str, ...] = (PRIMARY,),
+    branch: str | None = None,
+) -> list[Series]:
+    """Each key's points over time (measured side of every run), filtered like the CLI asks."""
+    try:
+        pattern = re.compile(bench) if bench else None
+    except re.error as exc:
+        raise InputError(f"--bench {bench}: not a regular expression ({exc})") from None
+    sql = (
+        "SELECT r.uid, r.run_id, s.commit_sha, r.branch, r.run_time, s.benchmark, s.mode, "
+        "s.params, s.metric, s.unit, s.direction, s.forks "
+        "FROM samples s JOIN runs r ON r.uid = s.run_uid WHERE s.side = 'head'"
+    )
+    args: list[Any] = []
+    if branch:
+        sql += " AND r.branch = ?"
+        args.append(branch)
+    if metrics:
+        sql += f" AND s.metric IN ({', '.join('?' for _ in metrics)})"
+        args.extend(metrics)
+    sql += " ORDER BY r.run_time, r.uid"
+    found: dict[BenchKey, Series] = {}
+    for (
+        uid,
+        run_id,
+        commit,
+        br,
+        time,
+        bench_name,
+        mode,
+        params,
+        metric,
+        unit,
+        direc,
+        forks,
+    ) in db.query(sql, args):
+        if pattern is not None and not pattern.search(bench_name):
+            continue
+        pairs = tuple(sorted((str(k), str(v)) for k, v in json.loads(params).items()))
+        key = BenchKey(bench_name, mode, pairs, metric)
+        arrays = tuple(np.asarray(f, dtype=float) for f in json.loads(forks))
+        entry = found.setdefault(key, Series(key, unit, direc, []))
+        entry.points.append(Point(uid, run_id, commit, br, time, arrays))
+    return [found[k] for k in sorted(found)]
+
+
+def count_runs(db: HistoryDB) -> int:
+    return int(db.query("SELECT COUNT(*) FROM runs")[0][0])

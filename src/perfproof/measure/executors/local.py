@@ -1,0 +1,112 @@
+"""Measure one key group into its own shard run folder, on the machine this runs on.
+
+This is the unit of work an executor hands to a machine: a group of suite keys, the run's plan
+and settings, and a way to start JMH for each side. The result is an ordinary finished shard
+run folder (manifest with its ``shard`` block and machine, raw JMH files, logs), measured with
+the same round loop as ``perfproof ab``, so the base and head forks of every key in it come
+from this one machine.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from perfproof import __version__
+from perfproof.measure import environment
+from perfproof.measure.keys import SuiteKey, group_keys
+from perfproof.measure.plan import SIDES, Plan, Step
+from perfproof.measure.progress import Reporter, parse_settings
+from perfproof.measure.scheduler import Scheduler, SideTarget
+from perfproof.measure.shard import machine_identity, restrict_plan
+from perfproof.measure.store import DONE, RunStore
+
+
+@dataclass(frozen=True)
+class PartJob:
+    """One key group of a run, as plain data a remote node can receive."""
+
+    index: int
+    """1-based number of the group (its shard index)."""
+    count: int
+    keys: list[dict[str, Any]]
+    """The group's suite keys (``SuiteKey.to_json``)."""
+    plan: dict[str, Any]
+    """The run's plan (``Plan.to_json``); restricted here to the group's keys."""
+    header: dict[str, Any]
+    """Manifest entries shared by every group: repo, refs, options, command, build spec."""
+    partition: dict[str, Any]
+    """The shard block's partition fields: ``method``, ``digest``, ``all_keys``."""
+    lock_timeout_s: float = 900.0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def suite_keys(self) -> list[SuiteKey]:
+        return [SuiteKey.from_json(k) for k in self.keys]
+
+
+def measure_part(
+    job: PartJob,
+    part_dir: Path,
+    launchers: dict[str, list[str]],
+    reporter: Reporter,
+    *,
+    java_home: str | None = None,
+    jdk: dict[str, Any] | None = None,
+    identity: dict[str, Any] | None = None,
+) -> RunStore:
+    """Run the group's complete interleaved A/B into ``part_dir`` (new) and mark it done.
+
+    ``launchers`` are the ``java … org.openjdk.jmh.Main`` prefixes of both sides on this
+    machine. The sequential loop is the one ``ab`` uses (``measure_keys``), so keys stop as
+    soon as their verdicts are in, exactly as they would in a local run.
+    """
+    from perfproof.pipeline.ab import measure_keys
+
+    keys = job.suite_keys()
+    plan = restrict_plan(Plan.from_json(job.plan), group_keys(keys))
+    machine = identity if identity is not None else machine_identity()
+    shas = {side: job.header["refs"][side]["sha"] for side in SIDES}
+    store = RunStore.create(
+        part_dir,
+        {
+            "id": part_dir.name,
+            "perfproof_version": __version__,
+            **job.header,
+            "shard": {
+                "index": job.index,
+                "count": job.count,
+                **job.partition,
+                "keys": [k.label() for k in keys],
+                "machine": machine,
+            },
+        },
+    )
+    store.init_steps(plan)
+    store.manifest["environment"] = environment.capture(jdk=jdk, jmh_version=None, shas=shas)
+    store.save()
+    benchmarks = sorted({k.benchmark for k in keys})
+
+    def launcher_of(side: str) -> Any:
+        def launcher(step: Step) -> list[str]:
+            return list(launchers[side])
+
+        return launcher
+
+    targets = {side: SideTarget(side, launcher_of(side), benchmarks, len(keys)) for side in SIDES}
+    scheduler = Scheduler(
+        store,
+        targets,
+        reporter,
+        settings=parse_settings(plan.jmh_options),
+        lock_timeout_s=job.lock_timeout_s,
+        java_home=java_home,
+    )
+    with store.exclusive():
+        store.add_event("started", machine=machine.get("host"))
+        state, ended = measure_keys(store, scheduler, keys, reporter)
+        store.manifest["stopping"] = state.to_json(keys, ended)
+        store.manifest["environment"]["load_after"] = environment.load_average()
+        store.add_event(DONE)
+        store.set_status(DONE)
+    return store

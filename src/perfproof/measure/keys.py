@@ -1,0 +1,241 @@
+"""The keys of a suite (benchmark × @Param combination) and how to ask JMH for any subset.
+
+JMH runs one benchmark once per combination of its ``@Param`` values; that combination is the
+smallest thing a sequential run can stop measuring. JMH has no "run exactly these keys"
+option: it selects benchmarks with include regexes and parameter values with ``-p name=v1,v2``,
+and then runs the cross product. So a subset of keys is asked for as a few *selections*, each a
+set of benchmarks and a set of values per parameter whose cross product is exactly a part of
+the subset (:func:`group_keys`).
+
+Keys are small frozen values in one deterministic, sorted list, so that a run can be split into
+shards by position and every machine computes the same split.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from perfproof.errors import InputError
+from perfproof.model import BenchKey
+
+_PARAM_LINE = re.compile(r'^\s+param\s+"?([^"=\s]+)"?\s*=\s*\{(.*)\}\s*$')
+
+
+@dataclass(frozen=True, order=True)
+class SuiteKey:
+    """One benchmark at one combination of @Param values (``params`` sorted by name)."""
+
+    benchmark: str
+    params: tuple[tuple[str, str], ...] = ()
+
+    def label(self) -> str:
+        """``fx.Codes.sum(n=16)``: stable, and the same spelling :class:`BenchKey` uses."""
+        if not self.params:
+            return self.benchmark
+        return self.benchmark + "(" + ", ".join(f"{k}={v}" for k, v in self.params) + ")"
+
+    def holds(self, key: BenchKey) -> bool:
+        """Whether a measured key (any mode, any metric) belongs to this suite key."""
+        return key.benchmark == self.benchmark and tuple(sorted(key.params)) == self.params
+
+    def to_json(self) -> dict[str, Any]:
+        return {"benchmark": self.benchmark, "params": dict(self.params)}
+
+    @classmethod
+    def from_json(cls, doc: dict[str, Any]) -> SuiteKey:
+        params = doc.get("params") or {}
+        pairs = sorted((str(k), str(v)) for k, v in params.items())
+        return cls(str(doc["benchmark"]), tuple(pairs))
+
+
+def suite_key_of(key: BenchKey) -> SuiteKey:
+    """The suite key a measured key belongs to (modes and metrics folded together)."""
+    return SuiteKey(key.benchmark, tuple(sorted(key.params)))
+
+
+def parse_listing(text: str) -> dict[str, dict[str, tuple[str, ...]]]:
+    """JMH's ``-lp`` output as benchmark → parameter → values (in JMH's order).
+
+    ``-l`` output (names only) parses too: every benchmark then has no parameters.
+    """
+    listing: dict[str, dict[str, tuple[str, ...]]] = {}
+    current: str | None = None
+    started = False
+    for line in text.splitlines():
+        if line.startswith("Benchmarks:"):
+            started = True
+            continue
+        if not started or not line.strip():
+            continue
+        param = _PARAM_LINE.match(line)
+        if param and current is not None:
+            values = tuple(v.strip() for v in param.group(2).split(",") if v.strip())
+            listing[current][param.group(1)] = values
+            continue
+        if not line[0].isspace():
+            current = line.strip()
+            listing.setdefault(current, {})
+    return listing
+
+
+def suite_keys(text: str) -> list[SuiteKey]:
+    """Every key of a ``-lp`` listing, sorted: the cross product of each benchmark's params.
+
+    JMH applies ``-p`` overrides to what ``-lp`` prints, so list with the user's ``-p`` options
+    and the keys are the ones the run measures.
+    """
+    keys: list[SuiteKey] = []
+    for bench, params in parse_listing(text).items():
+        names = sorted(params)
+        for combo in itertools.product(*(params[n] for n in names)):
+            keys.append(SuiteKey(bench, tuple(zip(names, combo, strict=True))))
+    return sorted(set(keys))
+
+
+def check_bench_regexes(regexes: Sequence[str]) -> None:
+    """Refuse a ``--bench`` regex that cannot compile, before anything is built.
+
+    JMH compiles it with ``java.util.regex``; Python's engine is a close enough judge of
+    syntax (brackets, parentheses, repetition). Escapes only Java knows (``\\p{Lu}``, ``\\Q``)
+    are let through rather than refusing a regex JMH would accept.
+    """
+    for regex in regexes:
+        if not regex.strip():
+            raise InputError("--bench: an empty regex would select every benchmark; drop it")
+        try:
+            re.compile(regex)
+        except re.error as exc:
+            if "bad escape" in str(exc):
+                continue
+            raise InputError(f"--bench {regex!r}: not a valid regex: {exc}") from exc
+
+
+def java_escape(text: str) -> str:
+    """``text`` as a literal in a Java (and Python) regex: every non-word character escaped.
+
+    A backslash before a non-alphanumeric character is always a literal in java.util.regex,
+    so this is safe for ``$`` in nested class names and for any odd parameter value.
+    """
+    return "".join(c if c.isalnum() or c == "_" else "\\" + c for c in text)
+
+
+@dataclass(frozen=True, order=True)
+class Selection:
+    """Benchmarks and parameter values whose JMH cross product is exactly a set of keys."""
+
+    benchmarks: tuple[str, ...]
+    params: tuple[tuple[str, tuple[str, ...]], ...] = ()
+
+    def include_regex(self) -> str:
+        """One anchored JMH include regex that selects exactly these benchmarks."""
+        names = [java_escape(b) for b in self.benchmarks]
+        body = names[0] if len(names) == 1 else "(?:" + "|".join(names) + ")"
+        return f"^{body}$"
+
+    def param_args(self) -> tuple[str, ...]:
+        """``-p name=v1,v2`` for every parameter (values may not hold a comma)."""
+        args: list[str] = []
+        for name, values in self.params:
+            args += ["-p", f"{name}={','.join(values)}"]
+        return tuple(args)
+
+    def members(self) -> list[SuiteKey]:
+        """The keys this selection runs."""
+        names = [n for n, _ in self.params]
+        combos = list(itertools.product(*(v for _, v in self.params)))
+        return sorted(
+            SuiteKey(b, tuple(zip(names, c, strict=True))) for b in self.benchmarks for c in combos
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {"benchmarks": list(self.benchmarks), "params": {n: list(v) for n, v in self.params}}
+
+    @classmethod
+    def from_json(cls, doc: dict[str, Any]) -> Selection:
+        params = doc.get("params") or {}
+        return cls(
+            tuple(str(b) for b in doc["benchmarks"]),
+            tuple((str(n), tuple(str(v) for v in vals)) for n, vals in sorted(params.items())),
+        )
+
+
+_Box = tuple[tuple[str, frozenset[str]], ...]
+
+
+def group_keys(keys: Iterable[SuiteKey]) -> list[Selection]:
+    """The fewest JMH invocations this greedy cover finds that run exactly ``keys``.
+
+    Per benchmark, keys start as single-point boxes; two boxes that agree on every parameter
+    but one merge into one box (still a cross product, holding exactly the keys of both) until
+    no pair merges. Benchmarks with the same boxes then share invocations. Deterministic: the
+    same keys always give the same selections in the same order.
+    """
+    by_bench: dict[str, list[_Box]] = {}
+    for key in sorted(set(keys)):
+        box = tuple((name, frozenset([value])) for name, value in key.params)
+        by_bench.setdefault(key.benchmark, []).append(box)
+    shared: dict[_Box, list[str]] = {}
+    for bench, boxes in by_bench.items():
+        for box in _merge_boxes(boxes):
+            shared.setdefault(box, []).append(bench)
+    selections = [
+        Selection(
+            tuple(sorted(benches)),
+            tuple((name, _ordered(values)) for name, values in box),
+        )
+        for box, benches in shared.items()
+    ]
+    for sel in selections:
+        for _, values in sel.params:
+            if any("," in v for v in values):
+                raise InputError(
+                    f"{sel.benchmarks[0]}: a @Param value holding ',' cannot be selected with "
+                    "JMH's -p; use --rounds N (no early stop) for this suite"
+                )
+    return sorted(selections)
+
+
+def _merge_boxes(boxes: list[_Box]) -> list[_Box]:
+    boxes = sorted(set(boxes), key=_box_sort)
+    merged = True
+    while merged:
+        merged = False
+        for i, j in itertools.combinations(range(len(boxes)), 2):
+            joined = _join(boxes[i], boxes[j])
+            if joined is not None:
+                boxes = [b for k, b in enumerate(boxes) if k not in (i, j)] + [joined]
+                boxes.sort(key=_box_sort)
+                merged = True
+                break
+    return boxes
+
+
+def _join(a: _Box, b: _Box) -> _Box | None:
+    """``a ∪ b`` when it is a box: same parameter names, equal on all but one parameter."""
+    if [n for n, _ in a] != [n for n, _ in b]:
+        return None
+    differ = [i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x[1] != y[1]]
+    if len(differ) != 1:
+        return None
+    i = differ[0]
+    return (*a[:i], (a[i][0], a[i][1] | b[i][1]), *a[i + 1 :])
+
+
+def _box_sort(box: _Box) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    return tuple((name, _ordered(values)) for name, values in box)
+
+
+def _ordered(values: frozenset[str]) -> tuple[str, ...]:
+    """Numbers in numeric order, then text: the order a reader expects in ``-p n=16,128``."""
+
+    def sort_key(v: str) -> tuple[int, float, str]:
+        try:
+            return (0, float(v), v)
+        except ValueError:
+            return (1, 0.0, v)
+
+    return tuple(sorted(values, key=sort_key))

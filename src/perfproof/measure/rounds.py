@@ -1,0 +1,264 @@
+"""The round loop of a sequential run: measure, look, keep only the undecided keys, repeat.
+
+After every round the sequential design looks at all forks measured so far (raw files on disk,
+never rewritten); a key whose verdicts are all in leaves the plan, and the next round is planned
+for the undecided keys only, as JMH include regexes and ``-p`` values (several JMH processes per
+side when they are not one cross product). The loop ends when every key is decided, at the most
+rounds, or when the next round would not fit in the time budget.
+
+The state is never stored as such: it is recomputed from the forks on disk by taking the looks
+again, round by round, so a resumed run continues with the looks it already took and a run
+folder can be audited by replaying it. The statistics of a look are not here: they come in
+through a :data:`Looker`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from perfproof.jmh.reader import read_results
+from perfproof.measure.keys import Selection, SuiteKey, group_keys, suite_key_of
+from perfproof.measure.plan import FIXED, Plan, round_steps
+from perfproof.measure.progress import Reporter
+from perfproof.measure.store import DONE, RunStore
+from perfproof.model import BenchKey, Samples
+
+ALL_DECIDED = "all keys decided"
+MAX_ROUNDS = "most rounds reached"
+BUDGET = "time budget reached"
+FIXED_DESIGN = "fixed design: every round runs every key"
+
+
+class Decision(Protocol):
+    """What a look says about one measured key (the sequential design's ``KeyDecision``)."""
+
+    key: BenchKey
+    decided: bool
+    look: int
+    note: str
+
+
+Looker = Callable[[dict[BenchKey, Samples], dict[BenchKey, Samples], int, dict[Any, Any]],
+                  dict[BenchKey, Any]]  # fmt: skip
+"""``(base, head, look_no, previous decisions) -> decisions by key``, one call per round."""
+
+
+def needs_rerun(decision: Any) -> bool:
+    """A look may leave out a fork that never warmed up: its key must run again."""
+    return bool(getattr(decision, "rerun", False))
+
+
+def rerun_forks(decision: Any) -> dict[str, int]:
+    """Extra forks per side a look asks for (forks it left out), beyond the round's own."""
+    rerun = getattr(decision, "rerun", None)
+    return {str(k): int(v) for k, v in rerun.items() if v} if isinstance(rerun, dict) else {}
+
+
+@dataclass
+class SequentialState:
+    """What the looks so far decided, recomputed from the forks on disk."""
+
+    looks: int = 0
+    decisions: dict[BenchKey, Any] = field(default_factory=dict)
+    stopped: dict[SuiteKey, int] = field(default_factory=dict)
+    """Suite key → the round after which it left the plan."""
+    rerun: set[SuiteKey] = field(default_factory=set)
+    catch_up: dict[SuiteKey, dict[str, int]] = field(default_factory=dict)
+    """Extra forks per side the next round runs for a key, replacing forks left out."""
+
+    def undecided(self, keys: Sequence[SuiteKey]) -> list[SuiteKey]:
+        """Keys the next round must run: not stopped, or holding a fork to run again."""
+        return [k for k in keys if k not in self.stopped or k in self.rerun]
+
+    def to_json(
+        self, keys: Sequence[SuiteKey], ended: str | None, plan: Plan | None = None
+    ) -> dict[str, Any]:
+        """The manifest's and results' record: at which round each key stopped, and why.
+
+        ``stopped_round`` is the round after which the key left the plan (None: never decided,
+        e.g. the budget ran out); ``early`` says it stopped before the plan's most rounds.
+        """
+        most = plan.rounds if plan is not None else None
+        entries = []
+        for key in keys:
+            decisions = [d for k, d in self.decisions.items() if key.holds(k)]
+            notes = sorted({str(getattr(d, "note", "") or "") for d in decisions} - {""})
+            entries.append(
+                {
+                    "key": key.label(),
+                    **key.to_json(),
+                    "stopped_round": self.stopped.get(key),
+                    "decided": key in self.stopped,
+                    "early": most is not None
+                    and key in self.stopped
+                    and self.stopped[key] < most,
+                    "notes": notes,
+                }
+            )
+        return {
+            "design": plan.stopping if plan is not None else None,
+            "max_rounds": most,
+            "rounds_run": plan.planned_rounds if plan is not None else self.looks,
+            "looks": self.looks,
+            "ended": ended,
+            "keys": entries,
+        }
+
+
+def completed_rounds(store: RunStore) -> int:
+    """The last round whose every step has its raw file in place."""
+    plan = store.plan
+    done = 0
+    for r in range(1, plan.planned_rounds + 1):
+        steps = [s for s in plan.steps if s.round == r]
+        if not steps or not all(store.is_finished(s) for s in steps):
+            break
+        done = r
+    return done
+
+
+def side_forks(store: RunStore, side: str, up_to_round: int) -> dict[BenchKey, Samples]:
+    """All forks of one side from the finished steps of rounds ``1..up_to_round``."""
+    files = [
+        store.result_path(s)
+        for s in store.plan.steps
+        if s.side == side and s.round <= up_to_round and store.is_finished(s)
+    ]
+    return read_results(files)
+
+
+def replay(
+    store: RunStore,
+    keys: Sequence[SuiteKey],
+    looker: Looker,
+    state: SequentialState | None = None,
+) -> SequentialState:
+    """Take the looks of the completed rounds, in order, from the raw files: all of them
+    (a resumed run), or those after ``state`` (the loop, round by round).
+
+    A suite key stops at the first look at which every measured key it holds (each mode and
+    metric) is decided; a fork the look left out because it never warmed up keeps its key in
+    the next round.
+    """
+    state = state or SequentialState()
+    for look in range(state.looks + 1, completed_rounds(store) + 1):
+        base = side_forks(store, "base", look)
+        head = side_forks(store, "head", look)
+        state.decisions = dict(looker(base, head, look, state.decisions))
+        state.looks = look
+        state.rerun = {suite_key_of(k) for k, d in state.decisions.items() if needs_rerun(d)}
+        state.catch_up = {}
+        for k, d in state.decisions.items():
+            for side, n in rerun_forks(d).items():
+                extra = state.catch_up.setdefault(suite_key_of(k), {})
+                extra[side] = max(extra.get(side, 0), n)
+        measured: dict[SuiteKey, list[Any]] = {}
+        for k, d in state.decisions.items():
+            measured.setdefault(suite_key_of(k), []).append(d)
+        for key in keys:
+            found = measured.get(key)
+            if key in state.stopped or not found:
+                continue
+            if all(bool(getattr(d, "decided", False)) for d in found) and key not in state.rerun:
+                state.stopped[key] = look
+    return state
+
+
+def catch_up_parts(state: SequentialState) -> list[tuple[str, int, Selection]]:
+    """(side, forks, selection) of the catch-up steps the next round needs."""
+    by_need: dict[tuple[str, int], list[SuiteKey]] = {}
+    for key, sides in state.catch_up.items():
+        for side, n in sides.items():
+            by_need.setdefault((side, n), []).append(key)
+    return [
+        (side, n, selection)
+        for (side, n), keys in sorted(by_need.items())
+        for selection in group_keys(keys)
+    ]
+
+
+def spent_seconds(store: RunStore, field: str = "duration_s") -> float:
+    """Wall clock of measurement so far: the finished steps' durations (kept across resumes);
+    ``jmh_seconds`` for JMH's own time, without waits for another JMH's lock."""
+    return sum(
+        float(e.get(field) or e.get("duration_s") or 0.0)
+        for e in store.manifest.get("steps", [])
+        if e.get("status") == DONE
+    )
+
+
+@dataclass
+class RoundLoop:
+    """Runs the rounds of a plan, planning each sequential round from the looks."""
+
+    store: RunStore
+    run_steps: Callable[[list], None]
+    """Runs a list of steps (the scheduler's ``run_steps``)."""
+    estimate: Callable[[Any], float]
+    """Expected seconds of one step (the scheduler's ``estimate``)."""
+    keys: Sequence[SuiteKey]
+    """The suite's keys measured on both sides (what the run decides about)."""
+    looker: Looker
+    reporter: Reporter
+
+    def run(self) -> tuple[SequentialState, str]:
+        """Run until done; returns the final state and why the loop ended."""
+        state = SequentialState()
+        while True:
+            pending = self.store.pending_steps()
+            if pending:
+                self._announce(pending)
+                self.run_steps(pending)
+            state = replay(self.store, self.keys, self.looker, state)
+            plan = self.store.plan
+            if plan.stopping == FIXED:
+                return state, FIXED_DESIGN
+            undecided = state.undecided(self.keys)
+            if not undecided:
+                return state, ALL_DECIDED
+            next_round = plan.planned_rounds + 1
+            if next_round > plan.rounds:
+                return state, MAX_ROUNDS
+            steps = round_steps(plan, next_round, group_keys(undecided), catch_up_parts(state))
+            if not self._fits(plan, steps):
+                return state, BUDGET
+            self.reporter.message(
+                f"after round {next_round - 1}: {len(self.keys) - len(undecided)} of "
+                f"{len(self.keys)} keys decided; round {next_round} runs the "
+                f"{len(undecided)} undecided"
+            )
+            self.store.add_steps(plan.with_steps(steps), steps)
+
+    def _fits(self, plan: Plan, steps: list) -> bool:
+        """Whether the next round ends within the budget, by the estimate scaled by how long
+        the finished steps took against theirs."""
+        if plan.budget_s is None:
+            return True
+        spent = spent_seconds(self.store)
+        ran = spent_seconds(self.store, "jmh_seconds")
+        done = [s for s in plan.steps if self.store.is_finished(s)]
+        estimated = sum(self.estimate(s) for s in done)
+        scale = min(max(ran / estimated, 0.5), 3.0) if estimated > 0 and ran > 0 else 1.0
+        need = scale * sum(self.estimate(s) for s in steps)
+        return spent + need <= plan.budget_s
+
+    def _announce(self, pending: list) -> None:
+        """Tell the reporter what is ahead: the pending steps, and at most the rounds left for
+        the undecided keys, capped by the budget."""
+        plan = self.store.plan
+        now = sum(self.estimate(s) for s in pending)
+        rounds_left = 0 if plan.stopping == FIXED else plan.rounds - plan.planned_rounds
+        per_round = sum(self.estimate(s) for s in pending if s.round == pending[-1].round)
+        most = now + rounds_left * per_round
+        if plan.budget_s is not None:
+            most = min(most, max(plan.budget_s - spent_seconds(self.store), now))
+        steps_per_round = len([s for s in pending if s.round == pending[-1].round])
+        self.reporter.start_run(most, len(pending) + rounds_left * steps_per_round)
+
+
+def sides_present(base_keys: Sequence[SuiteKey], head_keys: Sequence[SuiteKey]) -> list[SuiteKey]:
+    """The keys both sides list: only those can be compared, so only those keep running."""
+    return sorted(set(base_keys) & set(head_keys))
+

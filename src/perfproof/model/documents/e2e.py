@@ -1,0 +1,101 @@
+"""The ``perfproof.e2e/1`` document: an end-to-end A/B's settings, sides and per-metric results.
+
+Written to ``results.json`` in the run folder and printed by ``perfproof e2e --format json``.
+Every number that is not finite is written as null (strict JSON); field names are stable and
+new fields may be added within the major version.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any
+
+from perfproof.model.documents import schema_id
+from perfproof.process import command_line
+
+if TYPE_CHECKING:
+    from perfproof.pipeline.e2e import E2EResult
+    from perfproof.stats.end_to_end import MetricAnalysis, SideSummary
+
+NAME = "e2e"
+MAJOR = 1
+SCHEMA = schema_id(NAME, MAJOR)
+
+
+def _num(x: float | None) -> float | None:
+    if x is None or not math.isfinite(x):
+        return None
+    return float(x)
+
+
+def _pair(p: tuple[float, float] | None) -> list[float | None] | None:
+    return None if p is None else [_num(p[0]), _num(p[1])]
+
+
+def _side(s: SideSummary) -> dict[str, Any]:
+    return {"mean": _num(s.mean), "ci": _pair(s.ci), "n": s.n, "df": _num(s.df), "sd": _num(s.sd)}
+
+
+def metric_json(m: MetricAnalysis) -> dict[str, Any]:
+    return {
+        "name": m.name,
+        "unit": m.unit,
+        "direction": str(m.direction),
+        "base": _side(m.base),
+        "head": _side(m.head),
+        "delta_pct": _num(m.delta_pct),
+        "delta_ci": _pair(m.delta_ci),
+        "welch_df": _num(m.welch_df),
+        "p_value": _num(m.p_value),
+        "ratio": _num(m.ratio),
+        "ratio_ci": _pair(m.ratio_ci),
+        "diff": {"value": _num(m.diff), "ci": _pair(m.diff_ci)},
+        "bootstrap_delta_ci": _pair(m.bootstrap_ci),
+        "paired": None
+        if m.paired is None
+        else {
+            "delta_pct": _num(m.paired.delta_pct),
+            "ci": _pair(m.paired.ci),
+            "pairs": m.paired.pairs,
+            "df": _num(m.paired.df),
+        },
+        "verdict": str(m.verdict),
+        "mde_pct": _num(m.mde_pct),
+        "runs_needed": m.runs_needed,
+        "runs_needed_for_pct": _num(m.target_pct),
+        "method": m.method,
+        "warnings": list(m.warnings),
+    }
+
+
+def to_json(r: E2EResult) -> dict[str, Any]:
+    """The ``perfproof.e2e/1`` document (stable field names; extra fields may be added)."""
+    o = r.options
+    amdahl = None
+    if r.amdahl is not None:
+        a = r.amdahl
+        amdahl = {
+            "metric": a.metric,
+            "share_pct": a.ceiling.share * 100.0,
+            "per_call_gain_pct": a.ceiling.per_call_gain * 100.0,
+            "ceiling_speedup_pct": a.ceiling.speedup * 100.0,
+            "ceiling_time_cut_pct": a.ceiling.time_cut * 100.0,
+            "mde_pct": _num(a.mde_pct),
+            "visible": a.visible,
+            "runs_needed": a.runs_needed,
+            "message": a.message,
+        }
+    return {
+        "schema": SCHEMA,
+        "run_dir": str(r.run_dir),
+        "command": command_line(r.command) if r.command else None,
+        "runs": o["runs"],
+        "warmup_runs": o["warmup_runs"],
+        "order": o["order"],
+        "confidence": o["confidence"],
+        "threshold_pct": o["threshold_pct"],
+        "sides": r.sides,
+        "metrics": [metric_json(m) for m in r.metrics],
+        "amdahl": amdahl,
+        "warnings": list(r.warnings),
+    }

@@ -1,0 +1,80 @@
+"""The ``perfproof.prove/1`` document: ``prove.json`` in a bundle folder.
+
+One document holds everything ``prove`` found, stage by stage, and how far it got: each stage
+has a status (``pending``, ``done``, ``skipped``, ``failed``), its timing, the reason it was
+skipped or the error it stopped on, and its result. ``--resume BUNDLE`` reads it back and runs
+only the stages that are not ``done`` or ``skipped``; the report is rendered from it alone.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from perfproof.errors import InputError
+from perfproof.model.documents import check_document, read_document, schema_id
+
+NAME = "prove"
+MAJOR = 1
+SCHEMA = schema_id(NAME, MAJOR)
+
+STAGES = (
+    "changes",
+    "callers",
+    "benchmarks",
+    "guard",
+    "ab",
+    "profile",
+    "tests",
+    "e2e",
+    "report",
+)
+"""The stages in the order they run."""
+
+TITLES = {
+    "changes": "changed methods",
+    "callers": "callers",
+    "benchmarks": "affected benchmarks",
+    "guard": "guard",
+    "ab": "A/B with JFR",
+    "profile": "profile diff and Amdahl",
+    "tests": "tests on both commits",
+    "e2e": "end to end",
+    "report": "report",
+}
+SKIPPABLE = ("callers", "guard", "ab", "profile", "tests", "e2e")
+
+PENDING = "pending"
+DONE = "done"
+SKIPPED = "skipped"
+FAILED = "failed"
+STATUSES = (PENDING, DONE, SKIPPED, FAILED)
+
+
+def new_document(options: dict[str, Any], refs: dict[str, dict[str, str]]) -> dict[str, Any]:
+    """A fresh document: every stage pending."""
+    return {
+        "schema": SCHEMA,
+        "options": options,
+        "refs": refs,
+        "stages": {name: {"status": PENDING} for name in STAGES},
+        "outcome": None,
+    }
+
+
+def check_prove(doc: Any, source: str) -> dict[str, Any]:
+    """Check the schema and the stage table of a parsed document."""
+    doc = check_document(doc, source, NAME, MAJOR)
+    stages = doc.get("stages")
+    if not isinstance(stages, dict) or not isinstance(doc.get("options"), dict):
+        raise InputError(f"{source}: a {SCHEMA} document needs 'options' and 'stages' objects")
+    for name in STAGES:
+        entry = stages.setdefault(name, {"status": PENDING})
+        if not isinstance(entry, dict) or entry.get("status") not in STATUSES:
+            raise InputError(f"{source}: stage {name!r} has no valid status")
+    return doc
+
+
+def read_prove(path: Path) -> dict[str, Any]:
+    """Read and check ``prove.json``."""
+    return check_prove(read_document(path, NAME, MAJOR), str(path))

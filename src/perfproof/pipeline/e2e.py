@@ -1,0 +1,366 @@
+"""``perfproof e2e``: an end-to-end A/B from options to results.
+
+:func:`start` turns the user's choice of sides (two refs built in their own worktrees, two
+directories, or two commands) into the commands each side runs and opens a run folder in the
+one run store ``ab`` and ``guard`` use (kind ``e2e``, steps of the command target);
+:func:`execute_and_analyse` runs whatever the schedule still lacks and analyses every metric.
+All it needs to repeat itself is in the manifest, which is why ``--resume`` takes nothing but
+the run folder. Anything that can be checked before the folder exists is (options, quoting,
+directories, the programs to run), and an input error found after it exists but before any
+run finished removes the folder again, so no "continue with --resume" is left that could
+only fail again.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import shutil
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, fields
+from pathlib import Path
+from typing import Any
+
+from perfproof import __version__
+from perfproof.errors import InputError, PerfproofError
+from perfproof.measure import environment
+from perfproof.measure.metrics import MetricSpec
+from perfproof.measure.plan import side_order
+from perfproof.measure.store import (
+    DONE,
+    FAILED,
+    INTERRUPTED,
+    MANIFEST,
+    RUNNING,
+    RunStore,
+    default_runs_dir,
+    new_run_id,
+)
+from perfproof.measure.targets import command as target
+from perfproof.model import Direction
+from perfproof.model.documents import e2e as e2e_document
+from perfproof.model.documents.run import SCHEMA as RUN_SCHEMA
+from perfproof.pipeline.e2e_options import E2EOptions, reproduce_argv, split_command, validate
+from perfproof.stats import end_to_end as analysis
+from perfproof.stats.amdahl import AmdahlCeiling, amdahl_ceiling, amdahl_message
+from perfproof.stats.power import runs_needed
+
+LEGACY_SCHEMA = "perfproof.e2e-run/1"
+"""The manifest of e2e run folders written before e2e used the run store; still resumable."""
+
+
+@dataclass
+class AmdahlReport:
+    """The ceiling applied to one metric of this run: can the design see it at all?"""
+
+    metric: str
+    ceiling: AmdahlCeiling
+    mde_pct: float | None
+    runs_needed: int | None
+    visible: bool | None
+    message: str
+
+
+@dataclass
+class E2EResult:
+    """A finished (or re-analysed) e2e run: what the renderers turn into text or JSON."""
+
+    run_dir: Path
+    options: dict[str, Any]
+    sides: dict[str, dict[str, Any]]
+    command: list[str]
+    metrics: list[analysis.MetricAnalysis]
+    amdahl: AmdahlReport | None
+    warnings: list[str]
+
+
+StepCallback = Callable[[int, int, target.CommandStep, float, dict[str, float]], None]
+
+
+def directory_sides(opts: E2EOptions, cwd: Path) -> dict[str, dict[str, Any]]:
+    """Sides that run in given directories (or both in the current one): no build, no refs."""
+    sides = {}
+    for side, d in (("base", opts.base_dir), ("head", opts.head_dir)):
+        path = Path(d) if d else cwd
+        if not path.is_dir():
+            raise InputError(f"--{side}-dir {d}: not a directory")
+        sides[side] = {"cwd": str(path.resolve())}
+    return sides
+
+
+def side_commands(
+    opts: E2EOptions, prepared: dict[str, dict[str, Any]]
+) -> dict[str, target.SideCommands]:
+    cmds = {}
+    for side in target.SIDES:
+        own = opts.base_cmd if side == "base" else opts.head_cmd
+        flag = f"--{side}-cmd" if own is not None else "--run"
+        cmds[side] = target.SideCommands(
+            side=side,
+            cwd=prepared[side]["cwd"],
+            run=split_command(own if own is not None else opts.run or "", flag, opts.shell),
+            setup=None if opts.setup is None else split_command(opts.setup, "--setup", opts.shell),
+            teardown=(
+                None
+                if opts.teardown is None
+                else split_command(opts.teardown, "--teardown", opts.shell)
+            ),
+        )
+    return cmds
+
+
+def check_programs(cmds: dict[str, target.SideCommands]) -> None:
+    """Every program the runs will start exists and is executable, before anything is run.
+
+    A name without a slash is looked up on PATH; a path is taken relative to the side's
+    directory, where the command will run.
+    """
+    for side, c in cmds.items():
+        for what, argv in (("command", c.run), ("setup", c.setup), ("teardown", c.teardown)):
+            if not argv:
+                continue
+            program = argv[0]
+            if "/" in program:
+                path = Path(c.cwd) / program
+                ok = path.is_file() and shutil.which(str(path)) is not None
+            else:
+                ok = shutil.which(program) is not None
+            if not ok:
+                raise InputError(
+                    f"{side} {what}: program not found or not executable: {program} (in {c.cwd})"
+                )
+
+
+def _runs_root(opts: E2EOptions, cwd: Path, repo: Path) -> Path:
+    if opts.runs_dir:
+        return (cwd / opts.runs_dir).resolve()
+    return default_runs_dir(repo if opts.base_ref is not None else cwd.resolve())
+
+
+def start(opts: E2EOptions, cwd: Path | None = None) -> RunStore:
+    """Validate, prepare the sides (worktrees and builds for refs) and open a new run folder."""
+    validate(opts)
+    cwd = cwd or Path.cwd()
+    build: tuple[str, ...] | str | None = opts.build
+    if opts.build_cmd is not None:
+        build = split_command(opts.build_cmd, "--build-cmd", opts.shell)
+    repo = (cwd / opts.repo).resolve()
+    side_commands(opts, {s: {"cwd": ""} for s in target.SIDES})  # bad quoting: fail early
+    shas: dict[str, str] = {}
+    prepared: dict[str, dict[str, Any]] = {}
+    if opts.base_ref is not None:
+        from perfproof.pipeline import e2e_sides
+
+        shas = e2e_sides.resolve_refs(repo, opts.base_ref, opts.head_ref or "")
+    else:
+        prepared = directory_sides(opts, cwd)
+        check_programs(side_commands(opts, prepared))
+    root = _runs_root(opts, cwd, repo)
+    root.mkdir(parents=True, exist_ok=True)
+    run_dir = root / f"e2e-{new_run_id()}"
+    store = RunStore.create(
+        run_dir,
+        {
+            "kind": "e2e",
+            "id": run_dir.name,
+            "perfproof_version": __version__,
+            "options": asdict(opts),
+            "command": reproduce_argv(opts),
+            "environment": environment.capture_commands(),
+            "steps": [],
+        },
+        folders=("outputs", "logs"),
+    )
+    try:
+        if opts.base_ref is not None:
+            from perfproof.pipeline import e2e_sides
+
+            refs = {"base": opts.base_ref, "head": opts.head_ref or ""}
+            prepared = e2e_sides.checkout_and_build(
+                repo, refs, shas, build, store.path / "logs", opts.module
+            )
+            check_programs(side_commands(opts, prepared))
+        cmds = side_commands(opts, prepared)
+        steps = target.schedule(side_order(opts.runs, opts.order, opts.seed), opts.warmup_runs)
+        store.manifest["sides"] = {s: {**prepared[s], **cmds[s].to_json()} for s in target.SIDES}
+        store.manifest["steps"] = target.step_entries(store, steps)
+        store.save()
+    except InputError:
+        store.discard_if_unused()
+        raise
+    except PerfproofError as exc:
+        store.set_status(FAILED, error=str(exc))
+        raise
+    return store
+
+
+def open_run(run_dir: Path) -> RunStore:
+    """An existing e2e run folder, for ``--resume`` (folders of older versions included)."""
+    path = run_dir / MANIFEST
+    legacy = None
+    if path.is_file():
+        try:
+            doc = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            doc = None
+        if isinstance(doc, dict) and doc.get("schema") == LEGACY_SCHEMA:
+            legacy = _from_legacy(doc)
+    if legacy is not None:
+        from perfproof.model.documents.run import ManifestShapeError, RunManifest
+
+        try:
+            RunManifest.from_json(legacy, f"--resume {run_dir}: {MANIFEST}")
+        except ManifestShapeError as exc:
+            raise InputError(f"--resume {run_dir}: {MANIFEST} was edited: {exc}") from None
+        store = RunStore(run_dir, legacy)
+    else:
+        store = RunStore.open(run_dir, kind="e2e")
+    options = store.manifest.get("options")
+    if not isinstance(options, dict):
+        raise InputError(
+            f"--resume {run_dir}: {MANIFEST} was edited: 'options' is not a JSON object"
+        )
+    unknown = sorted(set(options) - {f.name for f in fields(E2EOptions)})
+    if unknown:
+        raise InputError(
+            f"--resume {run_dir}: {MANIFEST} was edited: unknown option {unknown[0]!r}"
+        )
+    if not store.manifest.get("steps"):
+        raise InputError(
+            f"--resume {run_dir}: the run stopped before its first run "
+            f"({store.manifest.get('error') or 'no steps planned'}); start a new one"
+        )
+    return store
+
+
+def _from_legacy(doc: dict[str, Any]) -> dict[str, Any]:
+    """A ``perfproof.e2e-run/1`` manifest as the run store writes it (steps flattened)."""
+    steps = doc.get("steps")
+    flat: Any = steps
+    if isinstance(steps, list) and all(isinstance(s, dict) for s in steps):
+        flat = [
+            {
+                **(s.get("step") or {}),
+                "kind": "command",
+                **{k: v for k, v in s.items() if k != "step"},
+            }
+            for s in steps
+        ]
+    return {**doc, "schema": RUN_SCHEMA, "kind": "e2e", "steps": flat}
+
+
+def execute_and_analyse(
+    store: RunStore,
+    *,
+    on_step: StepCallback | None = None,
+    metrics_override: Sequence[str] | None = None,
+    higher_is_better: Sequence[str] | None = None,
+) -> E2EResult:
+    """Run the unfinished steps, then analyse and write ``results.json``.
+
+    ``metrics_override`` and ``higher_is_better`` (from ``--resume``) replace the recorded
+    ones: both only change how the kept outputs are read, never what was run.
+    """
+    manifest = store.manifest
+    if metrics_override:
+        manifest["options"]["metrics"] = list(metrics_override)
+    if higher_is_better:
+        manifest["options"]["higher_is_better"] = list(higher_is_better)
+    opts = E2EOptions(**manifest["options"])
+    specs = validate(opts)
+    try:
+        sides = {s: target.SideCommands.from_json(s, manifest["sides"][s]) for s in target.SIDES}
+    except (KeyError, TypeError) as exc:
+        raise InputError(
+            f"--resume {store.path}: {MANIFEST} was edited: side entry lacks {exc}"
+        ) from None
+    with store.exclusive():
+        store.manifest.pop("error", None)
+        store.set_status(RUNNING)
+        try:
+            target.execute(store, sides, specs, timeout=opts.timeout, on_step=on_step)
+            result = analyse(store, opts, specs)
+        except KeyboardInterrupt:
+            _close(store, INTERRUPTED, "interrupted by the user")
+            raise
+        except BaseException as exc:
+            _close(store, FAILED, str(exc) or exc.__class__.__name__)
+            raise
+        store.write_results(e2e_document.to_json(result))
+        _close(store, DONE)
+    return result
+
+
+def _close(store: RunStore, status: str, error: str | None = None) -> None:
+    env = store.manifest.setdefault("environment", {})
+    if env.get("load_after") is None:
+        env["load_after"] = environment.load_average()
+    if error:
+        store.manifest["error"] = error
+    store.set_status(status)
+
+
+def analyse(store: RunStore, opts: E2EOptions, specs: Sequence[MetricSpec]) -> E2EResult:
+    """Read every measured step's metrics from its kept outputs and compare the sides."""
+    manifest = store.manifest
+    values: dict[str, dict[str, dict[int, float]]] = {
+        s.name: {"base": {}, "head": {}} for s in specs
+    }
+    for step in target.steps_of(store):
+        if step.warmup:
+            continue
+        got = target.extract_step(store.path, step.id, specs)
+        for name, v in got.items():
+            values[name][step.side][step.round] = v
+    threshold = opts.threshold_pct / 100.0
+    target_effect = None if opts.target_pct is None else opts.target_pct / 100.0
+    results = []
+    for spec in specs:
+        base, head = values[spec.name]["base"], values[spec.name]["head"]
+        rounds = sorted(set(base) & set(head))
+        results.append(
+            analysis.analyse_metric(
+                spec.name,
+                spec.unit,
+                Direction.HIGHER if spec.name in opts.higher_is_better else Direction.LOWER,
+                [base[r] for r in sorted(base)],
+                [head[r] for r in sorted(head)],
+                [(base[r], head[r]) for r in rounds],
+                confidence=opts.confidence,
+                threshold=threshold,
+                target=target_effect,
+            )
+        )
+    amdahl = _amdahl(opts, results) if opts.amdahl_share_pct is not None else None
+    warnings = [w for m in results for w in m.warnings]
+    return E2EResult(
+        run_dir=store.path,
+        options=manifest["options"],
+        sides=manifest["sides"],
+        command=manifest.get("command") or [],
+        metrics=results,
+        amdahl=amdahl,
+        warnings=warnings,
+    )
+
+
+def _amdahl(opts: E2EOptions, results: list[analysis.MetricAnalysis]) -> AmdahlReport:
+    assert opts.amdahl_share_pct is not None and opts.per_call_gain_pct is not None
+    ceiling = amdahl_ceiling(opts.amdahl_share_pct / 100.0, opts.per_call_gain_pct / 100.0)
+    name = opts.amdahl_metric or results[0].name
+    m = next(r for r in results if r.name == name)
+    sd_a, sd_b = m.relative_sd
+    need = (
+        runs_needed(ceiling.log_effect, sd_a, sd_b, 1.0 - opts.confidence)
+        if ceiling.speedup > 0 and math.isfinite(sd_a) and math.isfinite(sd_b)
+        else None
+    )
+    visible = None if m.mde_pct is None else ceiling.log_effect >= math.log1p(m.mde_pct / 100.0)
+    return AmdahlReport(
+        metric=name,
+        ceiling=ceiling,
+        mde_pct=m.mde_pct,
+        runs_needed=need,
+        visible=visible,
+        message=amdahl_message(ceiling, m.mde_pct, need, min(m.base.n, m.head.n)),
+    )

@@ -1,0 +1,177 @@
+"""Judging a guard: does every @Param tell the baseline from the feature? (pure)
+
+The guard passes only if, at every @Param, the baseline/feature ratio of the chosen metric —
+oriented so that > 1 means the feature is better — is at least ``--min-ratio`` and its interval
+excludes 1. Every @Param must pass on its own (an intersection–union test), so no multiplicity
+adjustment is needed: requiring all of k tests to reject at level α keeps the overall error at α.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from perfproof.compare import CompareResult
+from perfproof.errors import InputError
+from perfproof.model import ALLOC_NORM, PRIMARY, Comparison, Direction
+from perfproof.model.documents.guard import PROTECTS
+
+KINDS = ("time", "alloc", "both")
+KIND_METRICS = {"time": (PRIMARY,), "alloc": (ALLOC_NORM,), "both": (PRIMARY, ALLOC_NORM)}
+METRIC_LABEL = {PRIMARY: "time", ALLOC_NORM: "alloc"}
+
+
+@dataclass(frozen=True)
+class GuardRow:
+    """One benchmark × @Param × metric: the oriented ratio and whether it passes."""
+
+    benchmark: str
+    mode: str
+    params: dict[str, str]
+    metric: str
+    unit: str
+    base: float | None
+    head: float | None
+    ratio: float
+    ci: tuple[float, float]
+    passed: bool
+    reason: str
+
+    @property
+    def label(self) -> str:
+        p = ", ".join(f"{k}={v}" for k, v in self.params.items())
+        return f"{self.benchmark}({p})" if p else self.benchmark
+
+
+@dataclass
+class GuardResult:
+    kind: str
+    min_ratio: float
+    confidence: float
+    rows: list[GuardRow]
+    run_dir: Path | None = None
+    overlay_files: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def passed(self) -> bool:
+        return bool(self.rows) and all(r.passed for r in self.rows)
+
+
+def _inverse(x: float) -> float:
+    if x == 0:
+        return math.inf
+    return 1.0 / x
+
+
+def oriented(c: Comparison) -> tuple[float, tuple[float, float]]:
+    """The ratio and interval turned so that > 1 means the feature is better.
+
+    Lower-is-better metrics (time per op, bytes per op) give baseline/feature; throughput gives
+    feature/baseline. A feature that allocates nothing gives an infinite ratio.
+    """
+    lo, hi = c.ratio_ci
+    if c.direction is Direction.LOWER:
+        return _inverse(c.ratio), (_inverse(hi), _inverse(lo))
+    return c.ratio, (lo, hi)
+
+
+def judge(c: Comparison, min_ratio: float) -> GuardRow:
+    ratio, (lo, hi) = oriented(c)
+    if math.isinf(lo) and lo > 0:
+        passed, reason = True, "the feature side is exactly zero"
+    elif math.isnan(ratio) or math.isnan(lo):
+        passed, reason = False, "no ratio could be computed"
+    elif lo <= 1.0:
+        passed, reason = False, "the interval includes 1"
+    elif ratio < min_ratio:
+        passed = False
+        reason = f"ratio {ratio:.3g} is below --min-ratio {min_ratio:g}"
+    elif lo == hi:
+        passed, reason = True, f"ratio ≥ {min_ratio:g}, compared exactly (bytes/op)"
+    else:
+        passed, reason = True, f"ratio ≥ {min_ratio:g} and interval above 1"
+    return GuardRow(
+        benchmark=c.key.benchmark,
+        mode=c.key.mode,
+        params=c.key.params_dict,
+        metric=METRIC_LABEL.get(c.key.metric, c.key.metric),
+        unit=c.unit,
+        base=c.base.value,
+        head=c.head.value,
+        ratio=ratio,
+        ci=(lo, hi),
+        passed=passed,
+        reason=reason,
+    )
+
+
+def evaluate(
+    result: CompareResult, kind: str, min_ratio: float, bench: Sequence[str] = ()
+) -> GuardResult:
+    """Judge every compared key of the guard's metric(s); keys on one side only fail."""
+    if kind not in KINDS:
+        raise InputError(f"--metric {kind!r}: choose one of {', '.join(KINDS)}")
+    metrics = KIND_METRICS[kind]
+    patterns = [re.compile(b) for b in bench]
+
+    def selected(name: str) -> bool:
+        return not patterns or any(p.search(name) for p in patterns)
+
+    rows = [
+        judge(c, min_ratio)
+        for c in result.comparisons
+        if c.key.metric in metrics and selected(c.key.benchmark)
+    ]
+    for u in result.unmatched:
+        if u.key.metric in metrics and selected(u.key.benchmark):
+            rows.append(
+                GuardRow(u.key.benchmark, u.key.mode, u.key.params_dict,
+                         METRIC_LABEL.get(u.key.metric, u.key.metric), "", None, None,
+                         math.nan, (math.nan, math.nan), False, u.reason)
+            )  # fmt: skip
+    notes = []
+    seen = {r.metric for r in rows}
+    for m in metrics:
+        if METRIC_LABEL[m] not in seen:
+            hint = " (run with -prof gc)" if m == ALLOC_NORM else ""
+            notes.append(f"no {METRIC_LABEL[m]} results to judge{hint}: the guard cannot pass")
+    return GuardResult(kind, min_ratio, result.options.confidence, rows, notes=notes)
+
+
+@dataclass(frozen=True)
+class GuardSettings:
+    """What the guard judges: its kind, the smallest passing ratio and the confidence level."""
+
+    kind: str = "time"
+    min_ratio: float = 1.5
+    confidence: float = 0.99
+
+    def __post_init__(self) -> None:
+        check_settings(self.kind, self.min_ratio, self.confidence)
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "kind": self.kind,
+            "protects": PROTECTS[self.kind],
+            "min_ratio": self.min_ratio,
+            "confidence": self.confidence,
+        }
+
+    def argv(self) -> list[str]:
+        return ["--metric", self.kind, "--min-ratio", f"{self.min_ratio:g}",
+                "--confidence", f"{self.confidence:g}"]  # fmt: skip
+
+
+def check_settings(kind: str, min_ratio: float, confidence: float) -> None:
+    if kind not in KINDS:
+        raise InputError(f"--metric {kind!r}: choose one of {', '.join(KINDS)}")
+    if not (min_ratio >= 1.0 and math.isfinite(min_ratio)):
+        raise InputError(
+            f"--min-ratio {min_ratio:g}: must be at least 1 and finite (1 = any real difference)"
+        )
+    if not 0.5 <= confidence < 1.0:
+        raise InputError(f"--confidence {confidence:g}: must be in [0.5, 1)")

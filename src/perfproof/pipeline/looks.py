@@ -1,0 +1,113 @@
+"""The sequential design as the round loop sees it: rounds become looks, looks a comparison.
+
+The statistics live in :mod:`perfproof.compare.sequential` (repeated intervals, the family
+procedure, the stopping rule, forks that never warmed up); this module maps a plan's rounds
+and forks per step onto the design's look schedule, and the last look's decisions onto the
+run's comparison, so the run loop itself holds no statistics.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from perfproof.compare import CompareOptions, CompareResult, compare_sides
+from perfproof.compare.match import match
+from perfproof.compare.sequential import KeyDecision, SequentialDesign, look, methodology
+from perfproof.errors import InputError
+from perfproof.jmh.reader import read_results
+from perfproof.measure.plan import FIXED, Plan
+from perfproof.measure.rounds import Looker, SequentialState
+from perfproof.measure.store import RunStore
+from perfproof.model import BenchKey, Samples
+
+
+def forks_per_step(options: tuple[str, ...]) -> int:
+    """JMH's ``-f`` in a step's options (the last one wins, as in JMH); 1 when absent."""
+    value = 1
+    for i, token in enumerate(options[:-1]):
+        if token == "-f" and options[i + 1].isdigit():
+            value = int(options[i + 1])
+    return max(value, 1)
+
+
+def first_look_round(plan: Plan) -> int:
+    """The first round after which both sides have two forks (a look needs two)."""
+    return math.ceil(2 / forks_per_step(plan.jmh_options))
+
+
+def design_for(plan: Plan) -> SequentialDesign:
+    """The design of a sequential plan: one look per round from the first with two forks a
+    side, the last look at the plan's last round.
+
+    Only schedules with calibrated levels exist; anything else is refused before a build.
+    """
+    forks = forks_per_step(plan.jmh_options)
+    first = first_look_round(plan)
+    looks = plan.rounds - first + 1
+    try:
+        return SequentialDesign(
+            max_looks=looks, first_forks=first * forks, forks_per_look=forks
+        )
+    except ValueError as exc:
+        raise InputError(
+            f"--max-rounds {plan.rounds} with -f {forks} per step: {exc}; the sequential "
+            "design is calibrated for -f 1 or 2 and up to 20 looks (or use --rounds N, "
+            "the fixed design)"
+        ) from None
+
+
+def looker_for(plan: Plan) -> Looker:
+    """One look per round of a sequential plan; a fixed plan never stops a key early."""
+    if plan.stopping == FIXED:
+        return _never
+    design = design_for(plan)
+    first = first_look_round(plan)
+    metrics = CompareOptions(metrics=design.metrics).normalised_metrics()
+
+    def look_at(
+        base: dict[BenchKey, Samples],
+        head: dict[BenchKey, Samples],
+        round_no: int,
+        previous: dict[BenchKey, Any],
+    ) -> dict[BenchKey, Any]:
+        if round_no < first:
+            return {}
+        pairs, _ = match(base, head, metrics)
+        return look(pairs, round_no - first + 1, design, previous)
+
+    return look_at
+
+
+def _never(
+    base: dict[BenchKey, Samples], head: dict[BenchKey, Samples], round_no: int, previous: dict
+) -> dict[BenchKey, Any]:
+    return {}
+
+
+def final_comparison(store: RunStore, state: SequentialState) -> tuple[CompareResult, str]:
+    """The run's comparison and its methodology sentence on the design (empty when fixed).
+
+    A sequential run shows, for every entry, the comparison of the look at which it stopped
+    (or of the last look taken), with the interval its verdict was decided on; every fork
+    measured is in it. A fixed run, or one stopped before its first look, is compared once,
+    over all forks.
+    """
+    plan = store.plan
+    base = read_results(store.finished_result_files("base"))
+    head = read_results(store.finished_result_files("head"))
+    if plan.stopping == FIXED or not state.decisions:
+        return compare_sides(base, head, CompareOptions()), ""
+    design = design_for(plan)
+    decisions: dict[BenchKey, KeyDecision] = state.decisions
+    options = CompareOptions(
+        confidence=design.confidence,
+        threshold=design.threshold,
+        metrics=design.metrics,
+        family=design.family,
+    )
+    _, unmatched = match(base, head, options.normalised_metrics())
+    comparisons = [c for _, d in sorted(decisions.items()) for c in d.comparisons]
+    notes = [n for side in (base, head) for s in side.values() for n in s.notes]
+    result = CompareResult(comparisons, unmatched, options, list(dict.fromkeys(notes)))
+    return result, methodology(design, decisions)

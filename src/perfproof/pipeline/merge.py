@@ -1,0 +1,327 @@
+"""``perfproof merge``: one run folder from the shards of a suite measured on several machines.
+
+Each shard (``ab --shard I/N``) ran a complete interleaved A/B of its own keys on its own
+machine, so every key's base and head forks come from one machine. Merging only has to prove
+that the shards belong together and then compare all keys as one family:
+
+- same commits, same JMH settings and comparison settings, same partition of the same suite;
+- every shard 1..N present exactly once and finished;
+- no key measured by two shards (its forks would mix machines).
+
+Any failed check is bad input naming the shard, before anything is written. The family
+procedure then runs across all keys at once (``compare_sides`` over the union of the shards'
+forks), exactly as if one machine had measured them: splitting a suite must not loosen the
+family error rate by adjusting each shard on its own.
+"""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from perfproof import __version__
+from perfproof.compare import CompareOptions, CompareResult, compare_document, compare_sides
+from perfproof.errors import InputError
+from perfproof.jmh.reader import read_results
+from perfproof.measure.shard import ShardSpec, machine_name
+from perfproof.measure.store import DONE, MANIFEST, RESULTS, new_run_id, now_iso
+from perfproof.model import BenchKey, Samples
+from perfproof.model.documents import read_document
+from perfproof.model.documents.run import MAJOR, NAME, SCHEMA
+from perfproof.storage import write_json_atomic
+
+SIDES = ("base", "head")
+
+PLAN_PER_SHARD = frozenset({"steps", "seed"})
+"""Plan entries that may differ between shards: their own steps, and the seed of a random
+side order (each shard draws its own; the sides stay balanced within every shard)."""
+
+OPTIONS_PER_SHARD = frozenset(
+    {"repo", "base", "head", "seed", "java", "out", "lock_timeout", "cache_dir", "shard",
+     "executor", "ray_address"}
+)  # fmt: skip
+"""``ab`` options that may differ between the shards of one run: where things are on each
+machine, how a ref was spelled (the SHAs are compared instead) and the shard itself."""
+
+
+@dataclass
+class ShardRun:
+    """One shard's run folder as the merge sees it."""
+
+    path: Path
+    manifest: dict[str, Any]
+    spec: ShardSpec
+    files: dict[str, list[Path]] = field(default_factory=dict)
+    samples: dict[str, dict[BenchKey, Samples]] = field(default_factory=dict)
+
+    @property
+    def name(self) -> str:
+        """``shard 2/4 (path)``: how every message names this shard."""
+        return f"shard {self.spec} ({self.path})"
+
+    @property
+    def block(self) -> dict[str, Any]:
+        return self.manifest["shard"]
+
+    @property
+    def machine(self) -> str:
+        return machine_name(self.block.get("machine"))
+
+    def entries(self) -> set[BenchKey]:
+        return {k.entry() for side in SIDES for k in self.samples.get(side, {})}
+
+
+@dataclass
+class MergeOutcome:
+    out: Path
+    result: CompareResult
+    document: dict[str, Any]
+    shards: list[ShardRun]
+    report_path: Path | None = None
+
+
+# ---------------------------------------------------------------------------- loading
+
+
+def load_shard(path: Path) -> ShardRun:
+    """Read a shard's manifest and raw files; a folder that is no finished shard is bad input."""
+    path = path.resolve()
+    if not path.is_dir():
+        raise InputError(f"{path}: no such run folder")
+    manifest = read_document(path / MANIFEST, NAME, MAJOR)
+    block = manifest.get("shard")
+    if not isinstance(block, dict):
+        raise InputError(f"{path}: not a shard run (it was not started with ab --shard I/N)")
+    try:
+        spec = ShardSpec(int(block["index"]), int(block["count"]))
+    except (KeyError, TypeError, ValueError):
+        raise InputError(f"{path}: the manifest's shard entry was edited") from None
+    shard = ShardRun(path, manifest, spec)
+    if manifest.get("status") != DONE:
+        raise InputError(
+            f"{shard.name} is not finished (status {manifest.get('status')}); "
+            f"continue it with: perfproof ab --resume {path}"
+        )
+    for side in SIDES:
+        shard.files[side] = result_files(path, manifest, side)
+        shard.samples[side] = read_results(shard.files[side]) if shard.files[side] else {}
+    return shard
+
+
+def result_files(path: Path, manifest: dict[str, Any], side: str) -> list[Path]:
+    """The finished raw JMH files of one side, in the order the run measured them."""
+    out: list[Path] = []
+    for step in manifest.get("steps") or []:
+        if not isinstance(step, dict) or step.get("side") != side:
+            continue
+        if step.get("status") != DONE or not step.get("result"):
+            continue
+        file = path / str(step["result"])
+        if file.is_file():
+            out.append(file)
+    return out
+
+
+# ---------------------------------------------------------------------------- checks
+
+
+def settings_of(manifest: dict[str, Any]) -> dict[str, Any]:
+    """What must be equal for two shards' forks to be one experiment."""
+    plan = {k: v for k, v in (manifest.get("plan") or {}).items() if k not in PLAN_PER_SHARD}
+    options = manifest.get("options") or {}
+    return {
+        "plan": plan,
+        "options": {k: v for k, v in options.items() if k not in OPTIONS_PER_SHARD},
+    }
+
+
+def check_shards(shards: list[ShardRun]) -> None:
+    """Refuse shards that are not the N parts of one partitioned run, naming the culprit."""
+    if not shards:
+        raise InputError("merge: give the run folders of the shards")
+    first = shards[0]
+    want_refs = _shas(first)
+    want_settings = settings_of(first.manifest)
+    want_partition = _partition(first)
+    for shard in shards[1:]:
+        if _shas(shard) != want_refs:
+            got = _shas(shard)
+            raise InputError(
+                f"{shard.name} measured base {got[0][:12]} and head {got[1][:12]}, not the "
+                f"commits of {first.name} (base {want_refs[0][:12]}, head {want_refs[1][:12]})"
+            )
+        if settings_of(shard.manifest) != want_settings:
+            raise InputError(
+                f"{shard.name} ran with other JMH or comparison settings than {first.name}; "
+                "shards of one run share every setting"
+            )
+        if _partition(shard) != want_partition:
+            raise InputError(
+                f"{shard.name} is a shard of another partition than {first.name} "
+                "(other shard count, suite or key list)"
+            )
+    seen: dict[int, ShardRun] = {}
+    for shard in shards:
+        if shard.spec.index in seen:
+            raise InputError(f"{shard.name} is given twice (also {seen[shard.spec.index].path})")
+        seen[shard.spec.index] = shard
+    missing = [i for i in range(1, first.spec.count + 1) if i not in seen]
+    if missing:
+        names = ", ".join(f"{i}/{first.spec.count}" for i in missing)
+        raise InputError(f"merge: shard {names} is missing (have {len(shards)} of the shards)")
+    owner: dict[BenchKey, ShardRun] = {}
+    for shard in sorted(shards, key=lambda s: s.spec.index):
+        for entry in sorted(shard.entries()):
+            if entry in owner:
+                raise InputError(
+                    f"{shard.name} measured {entry.label()}, which {owner[entry].name} measured "
+                    "too; a key is measured on one machine only"
+                )
+            owner[entry] = shard
+
+
+def _shas(shard: ShardRun) -> tuple[str, str]:
+    refs = shard.manifest.get("refs") or {}
+    return tuple(str((refs.get(side) or {}).get("sha", "")) for side in SIDES)  # type: ignore[return-value]
+
+
+def _partition(shard: ShardRun) -> tuple[Any, ...]:
+    b = shard.block
+    return (b.get("count"), b.get("method"), b.get("digest"), tuple(b.get("all_keys") or ()))
+
+
+# ---------------------------------------------------------------------------- merging
+
+
+def compare_options_of(manifest: dict[str, Any]) -> CompareOptions:
+    """The comparison settings a shard ran with (perfproof's defaults for those it lacks)."""
+    doc = manifest.get("options") or {}
+    known = CompareOptions.__dataclass_fields__
+    values = {k: v for k, v in doc.items() if k in known}
+    if "metrics" in values:
+        values["metrics"] = tuple(values["metrics"])
+    return CompareOptions(**values)
+
+
+def merge_samples(shards: list[ShardRun], side: str) -> dict[BenchKey, Samples]:
+    """One side's forks of every key, each key taken whole from the one shard that measured it."""
+    merged: dict[BenchKey, Samples] = {}
+    for shard in shards:
+        merged.update(shard.samples.get(side, {}))
+    return merged
+
+
+def compare_shards(shards: list[ShardRun]) -> CompareResult:
+    """All keys of all shards compared as one family, as if one machine had run them."""
+    options = compare_options_of(shards[0].manifest)
+    return compare_sides(merge_samples(shards, "base"), merge_samples(shards, "head"), options)
+
+
+def machines_by_entry(shards: list[ShardRun]) -> dict[BenchKey, str]:
+    return {entry: shard.machine for shard in shards for entry in shard.entries()}
+
+
+def merge_runs(paths: list[Path], out: Path, *, write_report: bool = True) -> MergeOutcome:
+    """Check the shards, then write one new run folder holding all of them."""
+    shards = [load_shard(p) for p in paths]
+    check_shards(shards)
+    out = out.resolve()
+    if any(out == s.path for s in shards):
+        raise InputError(f"--out {out} is one of the shards")
+    if out.exists() and any(out.iterdir()):
+        raise InputError(f"--out {out} is not empty")
+    manifest = _header(shards[0].manifest, out)
+    return write_merged(shards, out, manifest, write_report=write_report)
+
+
+def write_merged(
+    shards: list[ShardRun], out: Path, manifest: dict[str, Any], *, write_report: bool = True
+) -> MergeOutcome:
+    """Compare checked shards as one family and write the run folder ``out``.
+
+    ``manifest`` is the folder's manifest (a new header, or the running ``ab`` run's own); the
+    shards, their machines and the copied raw files are added to it in place.
+    """
+    shards = sorted(shards, key=lambda s: s.spec.index)
+    result = compare_shards(shards)
+    machines = machines_by_entry(shards)
+    (out / "jmh").mkdir(parents=True, exist_ok=True)
+    steps = _copy_raw_files(shards, out)
+    document = {**compare_document(result), "run_dir": str(out)}
+    for doc, comp in zip(document["comparisons"], result.comparisons, strict=True):
+        doc["machine"] = machines.get(comp.key.entry(), "?")
+    document["machines"] = {s.machine: list(s.block.get("keys") or []) for s in shards}
+    write_json_atomic(out / RESULTS, document)
+    environment = dict(manifest.get("environment") or shards[0].manifest.get("environment") or {})
+    environment["machines"] = [
+        {"shard": s.spec.index, **(s.block.get("machine") or {})} for s in shards
+    ]
+    manifest["environment"] = environment
+    manifest["plan"] = {**(manifest.get("plan") or {}), "steps": []}
+    manifest["steps"] = steps
+    manifest["shards"] = [
+        {
+            **s.spec.to_json(),
+            "run_dir": str(s.path),
+            "machine": s.block.get("machine"),
+            "keys": list(s.block.get("keys") or []),
+            "digest": s.block.get("digest"),
+            "stopping": s.manifest.get("stopping"),
+        }
+        for s in shards
+    ]
+    if "merged" in manifest:
+        manifest["merged"]["from"] = [str(s.path) for s in shards]
+    manifest["updated"] = now_iso()
+    write_json_atomic(out / MANIFEST, manifest)
+    outcome = MergeOutcome(out, result, document, shards)
+    if write_report:
+        from perfproof.report import write_reports
+
+        outcome.report_path = write_reports(out)[0]
+    return outcome
+
+
+def _copy_raw_files(shards: list[ShardRun], out: Path) -> list[dict[str, Any]]:
+    """Copy every shard's raw files as ``jmh/s<I>.<name>``; return their step entries."""
+    steps: list[dict[str, Any]] = []
+    for shard in shards:
+        for entry in shard.manifest.get("steps") or []:
+            if not isinstance(entry, dict) or entry.get("status") != DONE:
+                continue
+            source = shard.path / str(entry.get("result", ""))
+            if not source.is_file():
+                continue
+            target = out / "jmh" / f"s{shard.spec.index}.{source.name}"
+            shutil.copy2(source, target)
+            steps.append(
+                {
+                    **entry,
+                    "id": f"s{shard.spec.index}.{entry.get('id', source.stem)}",
+                    "shard": shard.spec.index,
+                    "machine": shard.machine,
+                    "result": str(target.relative_to(out)),
+                    "log": str(shard.path / str(entry["log"])) if entry.get("log") else None,
+                }
+            )
+    return steps
+
+
+def _header(first: dict[str, Any], out: Path) -> dict[str, Any]:
+    """The merged folder's own manifest entries, taken from the first shard."""
+    options = dict(first.get("options") or {})
+    options.pop("shard", None)
+    keep = ("repo", "refs", "command", "build_spec", "plan")
+    return {
+        "schema": SCHEMA,
+        "id": out.name or new_run_id(),
+        "perfproof_version": __version__,
+        "created": now_iso(),
+        "status": DONE,
+        **{k: first.get(k) for k in keep},
+        "options": options,
+        "builds": [],
+        "merged": {"at": now_iso(), "from": []},
+    }

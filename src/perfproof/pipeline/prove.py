@@ -1,0 +1,345 @@
+"""``perfproof prove``: from a change to its whole evidence, one stage after another.
+
+changed methods → callers → affected benchmarks → guard → A/B with JFR → profile diff and
+Amdahl → tests on both commits → end to end → the bundle (report.md, report.html, prove.json).
+
+Each stage's result is saved in ``prove.json`` before the next starts, so ``--resume BUNDLE``
+runs only the stages that did not finish, and a stage that failed on a build (exit 3, the
+message names the stage and the log) continues where it stopped once the build is fixed. A
+stage that has nothing to do is ``skipped`` with its reason: no benchmark added or changed (no
+guard), no benchmark reaches the change (nothing to measure: the chain stops and says how to
+go on; the tests still run, since a change no benchmark covers can still break one), no test
+exercises the changed classes, no ``--e2e-run``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from perfproof.code.reach import DEFAULT_DEPTH
+from perfproof.errors import ExternalError, InputError, PerfproofError
+from perfproof.measure.progress import format_duration
+from perfproof.model.documents.prove import DONE, SKIPPABLE, SKIPPED, STAGES, TITLES
+from perfproof.pipeline.ab import AbOptions
+from perfproof.pipeline.prove_bundle import Bundle, StageClock
+from perfproof.workspace.git import require_repo, resolve_ref
+
+Say = Callable[[str], None]
+NO_BENCHMARK = (
+    "no benchmark reaches the changed code: run with --bench REGEX to name one, or add a "
+    "benchmark that calls it (prove then runs guard on it to check that it tells the commits "
+    "apart)"
+)
+NO_CHANGE = "the change touches no production Java method: there is nothing to measure"
+
+
+@dataclass
+class ProveOptions:
+    """What ``prove`` was asked to do (stored in prove.json as ``options``)."""
+
+    ab: AbOptions
+    out: str | None = None
+    skip: tuple[str, ...] = ()
+    depth: int = DEFAULT_DEPTH
+    e2e_run: str | None = None
+    e2e_metric: tuple[str, ...] = ()
+    e2e_runs: int = 10
+    fail_on_regression: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        doc = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "ab"}
+        doc["skip"] = list(self.skip)
+        doc["e2e_metric"] = list(self.e2e_metric)
+        return {**doc, "ab": self.ab.to_json()}
+
+    @classmethod
+    def from_json(cls, doc: dict[str, Any]) -> ProveOptions:
+        known = {f.name for f in dataclasses.fields(cls)} - {"ab"}
+        values = {k: v for k, v in doc.items() if k in known}
+        values["skip"] = tuple(values.get("skip") or ())
+        values["e2e_metric"] = tuple(values.get("e2e_metric") or ())
+        return cls(ab=AbOptions.from_json(doc.get("ab") or {}), **values)
+
+    def reproduce_argv(self) -> list[str]:
+        """The ``perfproof prove`` command line that repeats this chain."""
+        argv = ["perfproof", "prove", *self.ab.reproduce_argv()[2:]]
+        for stage in self.skip:
+            argv += ["--skip", stage]
+        if self.depth != DEFAULT_DEPTH:
+            argv += ["--depth", str(self.depth)]
+        if self.e2e_run:
+            argv += ["--e2e-run", self.e2e_run, "--e2e-runs", str(self.e2e_runs)]
+            for m in self.e2e_metric:
+                argv += ["--e2e-metric", m]
+        return argv
+
+
+@dataclass
+class ProveOutcome:
+    bundle: Path
+    doc: dict[str, Any]
+    report: Path | None
+    gates: list[str] = field(default_factory=list)
+    """Reasons to exit 1: tests that broke, or a regression with --fail-on-regression."""
+
+
+def check_skip(skip: tuple[str, ...]) -> None:
+    for stage in skip:
+        if stage not in SKIPPABLE:
+            raise InputError(
+                f"--skip {stage}: not a stage that can be left out ({', '.join(SKIPPABLE)})"
+            )
+
+
+def start_prove(opts: ProveOptions, say: Say) -> ProveOutcome:
+    """A new chain: check refs and flags first, then run every stage."""
+    check_skip(opts.skip)
+    if opts.e2e_run and not opts.e2e_metric:
+        raise InputError("--e2e-run needs at least one --e2e-metric NAME=REGEX")
+    repo = require_repo(Path(opts.ab.repo).resolve())
+    opts.ab.repo = str(repo)
+    shas = {"base": resolve_ref(repo, opts.ab.base), "head": resolve_ref(repo, opts.ab.head)}
+    if shas["base"] == shas["head"]:
+        raise InputError(f"--base {opts.ab.base} and --head {opts.ab.head} are the same commit")
+    path = Path(opts.out).resolve() if opts.out else _default_bundle(repo)
+    opts.out = str(path)
+    refs = {side: {"ref": getattr(opts.ab, side), "sha": shas[side]} for side in shas}
+    bundle = Bundle.create(path, opts.to_json(), refs)
+    bundle.doc["command"] = opts.reproduce_argv()
+    say(f"bundle: {path} (continue a stopped chain with --resume {path})")
+    return _run(bundle, opts, say)
+
+
+def resume_prove(path: Path, say: Say, skip: tuple[str, ...] = ()) -> ProveOutcome:
+    """Continue a chain: only the stages that are not done or skipped."""
+    check_skip(skip)
+    bundle = Bundle.open(path.resolve())
+    opts = ProveOptions.from_json(bundle.doc["options"])
+    for side in ("base", "head"):
+        sha = bundle.doc["refs"][side]["sha"]
+        if resolve_ref(Path(opts.ab.repo), sha) != sha:
+            raise InputError(f"--resume {path}: commit {sha} of the {side} side is gone")
+    if skip:
+        opts.skip = tuple(dict.fromkeys(opts.skip + skip))
+        bundle.doc["options"] = opts.to_json()
+    bundle.doc["stages"]["report"]["status"] = "pending"
+    say(f"resuming {bundle.path}: {', '.join(bundle.pending()) or 'nothing left'}")
+    return _run(bundle, opts, say)
+
+
+def _default_bundle(repo: Path) -> Path:
+    stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
+    base = repo / ".perfproof" / "prove" / stamp
+    path, n = base, 1
+    while path.exists():
+        n += 1
+        path = base.with_name(f"{stamp}-{n}")
+    return path
+
+
+@dataclass
+class _Chain:
+    """What the stages share while one attempt runs."""
+
+    bundle: Bundle
+    opts: ProveOptions
+    repo: Path
+    shas: dict[str, str]
+    _project: Any = None
+    _root: Path | None = None
+
+    def project(self) -> tuple[Any, Path]:
+        from perfproof.pipeline.prove_code import head_project
+        from perfproof.workspace.worktree import ensure_worktree
+
+        if self._project is None:
+            self._root = ensure_worktree(self.repo, self.shas["head"])
+            self._project = head_project(self._root)
+        assert self._root is not None
+        return self._project, self._root
+
+    def result(self, name: str) -> dict[str, Any]:
+        return self.bundle.result(name) or {}
+
+    def tests(self) -> list[str]:
+        """Test classes of the feature that exercise the changed classes."""
+        from perfproof.pipeline.prove_code import select_tests
+
+        project, _root = self.project()
+        return select_tests(project, self.result("changes"), self.bundle.result("callers"))
+
+
+def _skip_reason(name: str, chain: _Chain) -> str | None:
+    opts, b = chain.opts, chain.bundle
+    if name in opts.skip:
+        return "left out with --skip"
+    changes = chain.result("changes")
+    nothing = not changes.get("methods") and not opts.ab.bench
+    if name in ("callers",) and not changes.get("methods"):
+        return "no production method changed"
+    if name in ("guard", "ab", "profile", "e2e"):
+        if nothing:
+            return NO_CHANGE
+        if not chain.result("benchmarks").get("regexes"):
+            return NO_BENCHMARK
+    if name == "guard" and not changes.get("files", {}).get("benchmark"):
+        return "the feature adds or changes no benchmark"
+    if name == "tests" and not chain.tests():
+        return "no test exercises the changed classes (none calls them or is named after them)"
+    if name == "profile" and b.status("ab") != DONE:
+        return "no A/B run to read recordings from"
+    if name == "e2e" and not opts.e2e_run:
+        return "not asked for (--e2e-run CMD --e2e-metric NAME=REGEX)"
+    return None
+
+
+def _estimates(opts: ProveOptions, benchmarks: int) -> dict[str, float]:
+    """Seconds each stage should take, from the JMH settings (the ETA is a guide only)."""
+    try:
+        from perfproof.measure.plan import DEFAULT_MAX_ROUNDS, jmh_options, split_jmh_args
+        from perfproof.measure.progress import estimate_step_seconds, parse_settings
+
+        settings = parse_settings(jmh_options(split_jmh_args(opts.ab.jmh_args)))
+        step = estimate_step_seconds(settings, max(benchmarks, 1))
+        rounds = opts.ab.rounds or getattr(opts.ab, "max_rounds", None) or DEFAULT_MAX_ROUNDS
+    except Exception:  # an estimate must never stop the chain
+        step, rounds = 30.0, 3
+    measure = 2 * rounds * step + 40.0
+    return {
+        "changes": 3.0,
+        "callers": 3.0,
+        "benchmarks": 5.0,
+        "guard": measure,
+        "ab": measure,
+        "profile": 4.0 * 2 * rounds + 5.0,
+        "tests": 40.0,
+        "e2e": 4.0 * opts.e2e_runs,
+        "report": 5.0,
+    }
+
+
+def _run(bundle: Bundle, opts: ProveOptions, say: Say) -> ProveOutcome:
+    from perfproof.pipeline import prove_code as code
+    from perfproof.pipeline import prove_measure as measure
+
+    repo = Path(opts.ab.repo)
+    shas = {side: bundle.doc["refs"][side]["sha"] for side in ("base", "head")}
+    chain = _Chain(bundle, opts, repo, shas)
+    reached = len((chain.result("benchmarks")).get("regexes") or [])
+    clock = StageClock(_estimates(opts, reached))
+
+    def stage_changes() -> dict[str, Any]:
+        return code.changes_stage(repo, shas["base"], shas["head"])
+
+    def stage_callers() -> dict[str, Any]:
+        project, root = chain.project()
+        return code.callers_stage(project, root, chain.result("changes"))
+
+    def stage_benchmarks() -> dict[str, Any]:
+        project, root = chain.project()
+        out = code.benchmarks_stage(
+            project, root, chain.result("changes"), opts.ab.bench, opts.depth
+        )
+        clock.estimates = _estimates(opts, len(out["regexes"]))
+        return out
+
+    def stage_guard() -> dict[str, Any]:
+        files = chain.result("changes")["files"]["benchmark"]
+        project, _root = chain.project()
+        return measure.guard_stage(bundle, opts.ab, files, code.classes_in(project, files))
+
+    def stage_ab() -> dict[str, Any]:
+        return measure.ab_stage(bundle, opts.ab, chain.result("benchmarks")["regexes"])
+
+    def stage_profile() -> dict[str, Any]:
+        reached_list = chain.result("benchmarks").get("reached", [])
+        return measure.profile_stage(
+            bundle, chain.result("ab"), chain.result("changes"), reached_list, opts.ab.java
+        )
+
+    def stage_tests() -> dict[str, Any]:
+        return measure.tests_stage(bundle, opts.ab, repo, shas, chain.tests())
+
+    def stage_e2e() -> dict[str, Any]:
+        amdahl = chain.result("profile").get("amdahl", [])
+        assert opts.e2e_run is not None
+        return measure.e2e_stage(
+            bundle, opts.ab, opts.e2e_run, opts.e2e_metric, opts.e2e_runs, amdahl
+        )
+
+    def stage_report() -> dict[str, Any]:
+        from perfproof.render.prove import write_bundle_reports
+
+        return write_bundle_reports(bundle)
+
+    stages: dict[str, Callable[[], dict[str, Any]]] = {
+        "changes": stage_changes,
+        "callers": stage_callers,
+        "benchmarks": stage_benchmarks,
+        "guard": stage_guard,
+        "ab": stage_ab,
+        "profile": stage_profile,
+        "tests": stage_tests,
+        "e2e": stage_e2e,
+        "report": stage_report,
+    }
+    for number, name in enumerate(STAGES, start=1):
+        if bundle.status(name) in (DONE, SKIPPED):
+            continue
+        reason = _skip_reason(name, chain) if name != "report" else None
+        if reason is not None:
+            bundle.skip(name, reason)
+            say(f"prove [{number}/{len(STAGES)}] {TITLES[name]}: skipped ({reason})")
+            continue
+        left = clock.left(
+            [s for s in STAGES[number - 1 :] if bundle.status(s) not in (DONE, SKIPPED)]
+        )
+        say(
+            f"prove [{number}/{len(STAGES)}] {TITLES[name]} "
+            f"(elapsed {format_duration(clock.elapsed)}, about {format_duration(left)} left)"
+        )
+        bundle.begin(name)
+        started = time.monotonic()
+        try:
+            result = stages[name]()
+        except KeyboardInterrupt:
+            bundle.fail(name, "interrupted", time.monotonic() - started)
+            say(f"interrupted; continue with: perfproof prove --resume {bundle.path}")
+            raise
+        except PerfproofError as exc:
+            bundle.fail(name, str(exc), time.monotonic() - started)
+            raise _in_stage(exc, name, bundle.path) from exc
+        bundle.finish(name, result, time.monotonic() - started)
+        clock.estimates[name] = 0.0
+    return _outcome(bundle, opts, say)
+
+
+def _in_stage(exc: PerfproofError, name: str, path: Path) -> PerfproofError:
+    """The same kind of error (and exit code), naming the stage and how to continue."""
+    text = f"stage {name} ({TITLES[name]}): {exc}"
+    if isinstance(exc, ExternalError):
+        return ExternalError(f"{text}; after fixing it: perfproof prove --resume {path}")
+    return exc.__class__(text)
+
+
+def _outcome(bundle: Bundle, opts: ProveOptions, say: Say) -> ProveOutcome:
+    tests = bundle.result("tests") or {}
+    gates = [f"test passes on base and fails on head: {t}" for t in tests.get("regressions", [])]
+    ab = bundle.result("ab") or {}
+    if opts.fail_on_regression and ab.get("regressed"):
+        gates.append(f"regression: {', '.join(ab['regressed'][:3])}")
+    bundle.doc["outcome"] = {"gates": gates, "ok": not gates}
+    bundle.save()
+    report = bundle.result("report") or {}
+    md = report.get("markdown")
+    if bundle.status("benchmarks") == DONE and not (bundle.result("benchmarks") or {}).get(
+        "regexes"
+    ):
+        changed = (bundle.result("changes") or {}).get("methods")
+        say(f"prove: {NO_BENCHMARK if changed else NO_CHANGE}")
+    return ProveOutcome(bundle.path, bundle.doc, Path(md) if md else None, gates)

@@ -1,0 +1,144 @@
+"""The source-reading stages of ``prove``: changed methods, their callers, the benchmarks
+that reach them, and the tests that exercise them.
+
+Each stage returns a plain JSON-ready result that goes into ``prove.json``; later stages read
+earlier results back from there, so a resumed chain sees exactly what the first attempt saw.
+The index is built on the feature's checkout (the code the pull request ships); removed
+methods exist only on the baseline and are listed without callers.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from perfproof.code.binding import CONSTRUCTOR, Target
+from perfproof.code.callers import SiteIndex, find_callers
+from perfproof.code.changes import REMOVED, ChangedMethod, changed_methods
+from perfproof.code.classify import BENCHMARK, PRODUCTION, TEST
+from perfproof.code.project import Project
+from perfproof.code.query import open_project
+from perfproof.code.reach import DEFAULT_DEPTH, affected_benchmarks
+from perfproof.code.render import callers_doc
+
+TEST_NAME_PATTERNS = ("{}Test", "{}Tests", "Test{}", "{}IT")
+"""Test classes named after a production class (the convention of JUnit projects)."""
+
+
+def changes_stage(repo: Path, base_sha: str, head_sha: str) -> dict[str, Any]:
+    """Stage 1: the changed production methods, and the changed files by scope."""
+    found = changed_methods(repo, base_sha, head_sha)
+    return {
+        "methods": [m.to_json() for m in found.methods],
+        "classes": found.changed_classes,
+        "files": {
+            PRODUCTION: found.in_scope(PRODUCTION),
+            TEST: found.in_scope(TEST),
+            BENCHMARK: found.in_scope(BENCHMARK),
+        },
+    }
+
+
+def methods_of(changes: dict[str, Any]) -> list[ChangedMethod]:
+    return [ChangedMethod.from_json(m) for m in changes["methods"]]
+
+
+def _target(project: Project, m: ChangedMethod) -> Target | None:
+    if m.owner not in project.types:
+        return None
+    return Target(m.owner, m.name if m.name != CONSTRUCTOR else CONSTRUCTOR, len(m.params))
+
+
+def callers_stage(project: Project, root: Path, changes: dict[str, Any]) -> dict[str, Any]:
+    """Stage 2: production call sites of each changed method (``perfproof callers``)."""
+    sites = SiteIndex(project, eager=True)
+    out = []
+    for m in methods_of(changes):
+        entry: dict[str, Any] = {"method": m.label, "kind": m.kind}
+        target = _target(project, m) if m.kind != REMOVED else None
+        if target is None:
+            entry["callers"] = None
+            entry["note"] = "removed by the change" if m.kind == REMOVED else "not indexed"
+        else:
+            result = find_callers(project, target, sites, root=root)
+            entry["callers"] = callers_doc(result, show_all=False)
+            entry["test_files"] = sorted({s.file for s in result.in_scope(TEST)})
+        out.append(entry)
+    return {"methods": out}
+
+
+def benchmarks_stage(
+    project: Project,
+    root: Path,
+    changes: dict[str, Any],
+    bench: tuple[str, ...],
+    depth: int = DEFAULT_DEPTH,
+) -> dict[str, Any]:
+    """Stage 3: the benchmarks that reach a changed method, or the user's ``--bench``."""
+    keys = [m.key for m in methods_of(changes) if m.kind != REMOVED]
+    reached = affected_benchmarks(project, root, keys, depth)
+    reached_methods = {r.changed for r in reached}
+    from perfproof.code.reach import label
+
+    unreached = [
+        label(project, k)
+        for k in keys
+        if k[0] in project.types and label(project, k) not in reached_methods
+    ]
+    return {
+        "source": "--bench" if bench else "call graph",
+        "depth": depth,
+        "reached": [r.to_json() for r in reached],
+        "regexes": list(bench) if bench else [r.regex for r in reached],
+        "unreached": unreached,
+    }
+
+
+def select_tests(
+    project: Project, changes: dict[str, Any], callers: dict[str, Any] | None
+) -> list[str]:
+    """Test classes that exercise the changed classes: test files calling a changed method
+    (by the index), test classes named after a changed class, and tests the change touched."""
+    files: set[str] = set(changes["files"].get(TEST, []))
+    for entry in (callers or {}).get("methods", []):
+        files.update(entry.get("test_files") or [])
+    names: set[str] = set()
+    by_path = {f.path: f for f in project.files}
+    for path in files:
+        f = by_path.get(path)
+        if f is not None:
+            names.update(t.name for t in f.types if t.outer is None)
+    test_types = {
+        t.name
+        for f in project.files
+        if project.scope(f) == TEST
+        for t in f.types
+        if t.outer is None
+    }
+    for cls in changes["classes"]:
+        simple = (
+            project.label(cls).split(".")[0] if cls in project.types else cls.rsplit(".", 1)[-1]
+        )
+        for pattern in TEST_NAME_PATTERNS:
+            if pattern.format(simple) in test_types:
+                names.add(pattern.format(simple))
+    return sorted(names)
+
+
+def head_project(worktree: Path) -> Project:
+    """The index of the feature's checkout (cached by file content)."""
+    return open_project(worktree)
+
+
+def classes_in(project: Project, paths: list[str]) -> list[str]:
+    """JMH include regexes for the top-level classes of the given files (the feature's new or
+    changed benchmarks, which the guard measures and nothing else)."""
+    wanted = set(paths)
+    return [
+        f"^{re.escape(t.fqn)}\\."
+        for f in project.files
+        if f.path in wanted
+        for t in f.types
+        if t.outer is None
+    ]

@@ -1,0 +1,279 @@
+"""The measuring stages of ``prove``: guard, the A/B with JFR, the profile diff with the
+Amdahl ceiling, the tests on both commits and the optional end-to-end run.
+
+Each stage calls the verb that owns the job (``pipeline.guard``, ``pipeline.ab``,
+``profile.api``, ``workspace.tests``, ``perfproof e2e``) with the options ``prove`` was given,
+and keeps the run folder inside the bundle, so a stage stopped half-way continues with that
+verb's own ``--resume`` machinery.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+import sys
+from pathlib import Path
+from typing import Any
+
+from perfproof.errors import ExternalError, InputError
+from perfproof.measure.progress import make_reporter
+from perfproof.pipeline.ab import AbOptions, resume_ab, start_ab
+from perfproof.pipeline.prove_bundle import Bundle
+from perfproof.process import run
+from perfproof.stats.amdahl import amdahl_ceiling
+from perfproof.workspace.spec import detect_build
+from perfproof.workspace.tests import compare_runs, run_tests
+from perfproof.workspace.worktree import ensure_worktree
+
+GUARD_KIND = "time"
+GUARD_MIN_RATIO = 1.5
+"""What ``perfproof guard`` asks by default: the benchmark tells the sides apart by 1.5×."""
+
+
+def _ab_copy(ab: AbOptions, **changes: Any) -> AbOptions:
+    return dataclasses.replace(ab, **changes)
+
+
+def guard_stage(
+    bundle: Bundle, ab: AbOptions, bench_files: list[str], regexes: list[str]
+) -> dict[str, Any]:
+    """Stage 4: the feature's new or changed benchmarks, overlaid onto the baseline."""
+    from perfproof.model.documents.guard import guard_document
+    from perfproof.pipeline.guard import GuardOptions, resume_guard, run_guard
+    from perfproof.pipeline.guard_judge import GuardSettings
+
+    folder = bundle.folder("guard")
+    if (folder / "manifest.json").is_file():
+        g = resume_guard(folder, GUARD_KIND, GUARD_MIN_RATIO, reporter=make_reporter())
+    else:
+        bench = ab.bench or tuple(regexes)
+        opts = _ab_copy(ab, bench=bench, overlay=tuple(bench_files), out=str(folder), jfr=False)
+        settings = GuardSettings(GUARD_KIND, GUARD_MIN_RATIO)
+        g = run_guard(GuardOptions(opts, settings), reporter=make_reporter())
+    return {"run_dir": str(folder), "document": guard_document(g)}
+
+
+def ab_stage(bundle: Bundle, ab: AbOptions, regexes: list[str]) -> dict[str, Any]:
+    """Stage 5a: the sequential A/B of the affected benchmarks, every fork recorded by JFR."""
+    folder = bundle.folder("ab")
+    if (folder / "manifest.json").is_file():
+        outcome = resume_ab(folder, make_reporter())
+    else:
+        opts = _ab_copy(ab, bench=tuple(regexes), out=str(folder), jfr=True)
+        outcome = start_ab(opts, make_reporter())
+    bundle.expose_run(outcome.run_dir)
+    doc = outcome.document
+    return {
+        "run_dir": str(outcome.run_dir),
+        "report": str(outcome.report_path),
+        "jfr_dir": str(outcome.jfr_dir) if outcome.jfr_dir else None,
+        "comparisons": doc.get("comparisons", []),
+        "regressed": [c.key.label() for c in outcome.result.regressed],
+        "command": opts_command(folder),
+    }
+
+
+def opts_command(run_dir: Path) -> list[str]:
+    """The ``perfproof ab`` command line the run folder records."""
+    try:
+        manifest = json.loads((run_dir / "manifest.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    command = manifest.get("command")
+    return [str(a) for a in command] if isinstance(command, list) else []
+
+
+def _recordings(jfr_dir: Path, side: str) -> list[Path]:
+    return sorted(jfr_dir.glob(f"r*-{side}/*.jfr"))
+
+
+def per_call_gain(comparison: dict[str, Any]) -> float | None:
+    """The benchmark's own speed-up, base time / feature time − 1, from its A/B ratio."""
+    ratio = comparison.get("ratio")
+    if not isinstance(ratio, (int, float)) or not math.isfinite(ratio) or ratio <= 0:
+        return None
+    return 1.0 / ratio - 1.0 if comparison.get("direction") == "lower" else ratio - 1.0
+
+
+def frame_of(method: dict[str, Any]) -> str:
+    """The JFR frame name of a changed method: ``pkg.Class.method`` (``$`` for nested)."""
+    return f"{method['class']}.{method['name']}"
+
+
+def profile_stage(
+    bundle: Bundle,
+    ab_result: dict[str, Any],
+    changes: dict[str, Any],
+    reached: list[dict[str, Any]],
+    java: str | None,
+) -> dict[str, Any]:
+    """Stage 5b: profile diff head vs base focused on the changed classes, and Amdahl."""
+    from perfproof.profile.api import run_census, run_diff
+    from perfproof.profile.render import census_json, diff_json, diff_text
+
+    jfr_dir = Path(ab_result.get("jfr_dir") or bundle.folder("ab") / "jfr")
+    before, after = _recordings(jfr_dir, "base"), _recordings(jfr_dir, "head")
+    if not before or not after:
+        raise InputError(f"{jfr_dir}: no JFR recordings of both sides to compare")
+    focus = tuple(changes["classes"])
+    graph = bundle.folder("profile") / "diff-flamegraph.html"
+    graph.parent.mkdir(parents=True, exist_ok=True)
+    diff, written = run_diff(before, after, focus, java=java, normalize=True, flamegraph=graph)
+    diff = dataclasses.replace(diff, rows=[r for r in diff.rows if not _harness(r, reached)])
+    frames = tuple(dict.fromkeys(frame_of(m) for m in changes["methods"] if m["kind"] != "removed"))
+    census, _ = run_census(before, frames, java=java) if frames else (None, [])
+    gains = {c["benchmark"]: per_call_gain(c) for c in ab_result.get("comparisons", [])
+             if c.get("metric") == "primary"}  # fmt: skip
+    amdahl = []
+    for m in changes["methods"]:
+        if m["kind"] == "removed" or census is None:
+            continue
+        frame = frame_of(m)
+        cpu = _share(census, "cpu", frame, census.cpu_samples)
+        alloc = _share(census, "alloc", frame, census.alloc_bytes)
+        bench = next((r["benchmark"] for r in reached if r["changed"] == _label(m)), None)
+        gain = gains.get(bench) if bench else None
+        ceiling = amdahl_ceiling(cpu, gain) if cpu and gain is not None and gain > -1 else None
+        amdahl.append(
+            {
+                "method": _label(m),
+                "frame": frame,
+                "cpu_share": cpu,
+                "alloc_share": alloc,
+                "benchmark": bench,
+                "per_call_gain": gain,
+                "ceiling_speedup": ceiling.speedup if ceiling else None,
+            }
+        )
+    return {
+        "before": [str(p) for p in before],
+        "after": [str(p) for p in after],
+        "focus": list(focus),
+        "diff": diff_json(diff, top=15),
+        "diff_md": diff_text(diff, top=15, md=True),
+        "census": census_json(census, top=10) if census is not None else None,
+        "flamegraph": str(written[0]) if written else None,
+        "amdahl": amdahl,
+    }
+
+
+def _harness(row: Any, reached: list[dict[str, Any]]) -> bool:
+    """A frame of the benchmark or of JMH's generated stubs: their share only mirrors what the
+    change did below them, and naming a benchmark beside a profile number would read as a
+    claim about the benchmark's score."""
+    classes = {r["benchmark"].rsplit(".", 1)[0] for r in reached}
+    for frame in (row.frame, row.focus_frame or ""):
+        if ".jmh_generated." in frame or frame.startswith("org.openjdk.jmh."):
+            return True
+        if any(frame.startswith(c + ".") for c in classes):
+            return True
+    return False
+
+
+def _label(m: dict[str, Any]) -> str:
+    owner = m["class"].rsplit(".", 1)[-1]
+    args = ", ".join(m.get("params") or [])
+    return f"new {owner}({args})" if m["name"] == "<init>" else f"{owner}.{m['name']}({args})"
+
+
+def _share(census: Any, kind: str, frame: str, total: float) -> float | None:
+    """Share of the baseline's samples (or bytes) spent in or below ``frame``."""
+    if not total:
+        return None
+    below = sum(r.total for r in census.focus_rows if r.kind == kind and r.frame == frame)
+    return min(below / total, 1.0) if below else 0.0
+
+
+def tests_stage(
+    bundle: Bundle,
+    ab: AbOptions,
+    repo: Path,
+    shas: dict[str, str],
+    classes: list[str],
+) -> dict[str, Any]:
+    """Stage 6: the selected test classes on the baseline and the feature."""
+    runs = {}
+    spec = ab.build_spec()
+    java_home = None
+    if ab.java:
+        from perfproof.env.java import java_info
+
+        java_home = java_info(ab.java).home
+    for side in ("base", "head"):
+        worktree = ensure_worktree(repo, shas[side])
+        tool = detect_build(worktree, spec)
+        if tool not in ("maven", "gradle"):
+            raise InputError(f"tests: {tool} builds cannot select tests; skip with --skip tests")
+        runs[side] = run_tests(
+            worktree,
+            tool,
+            classes,
+            side=side,
+            sha=shas[side],
+            log_path=bundle.folder("tests") / f"{side}.log",
+            java_home=java_home,
+            build_args=getattr(spec, "build_args", ()),
+        )
+    changes = compare_runs(runs["base"], runs["head"])
+    return {
+        "selected": classes,
+        "base": runs["base"].to_json(),
+        "head": runs["head"].to_json(),
+        "changes": [dataclasses.asdict(c) | {"regression": c.regression} for c in changes],
+        "regressions": [c.name for c in changes if c.regression],
+    }
+
+
+def _detected(ab: AbOptions) -> str | None:
+    from perfproof.workspace.git import resolve_ref
+
+    repo = Path(ab.repo)
+    try:
+        return detect_build(ensure_worktree(repo, resolve_ref(repo, ab.head)), ab.build_spec())
+    except InputError:
+        return None
+
+
+def e2e_stage(
+    bundle: Bundle,
+    ab: AbOptions,
+    run_cmd: str,
+    metrics: tuple[str, ...],
+    runs: int,
+    amdahl: list[dict[str, Any]],
+) -> dict[str, Any]:
+    """Stage 7: ``perfproof e2e`` on the two commits, with the Amdahl ceiling beside it."""
+    folder = bundle.folder("e2e")
+    argv = [sys.executable, "-m", "perfproof", "e2e"]
+    started = sorted(folder.glob("*/manifest.json"))
+    if started:
+        argv += ["--resume", str(started[-1].parent)]
+    else:
+        argv += ["--repo", ab.repo, "--base", ab.base, "--head", ab.head, "--run", run_cmd]
+        argv += ["--runs", str(runs), "--runs-dir", str(folder)]
+        tool = ab.build if ab.build in ("maven", "gradle") else _detected(ab)
+        if tool in ("maven", "gradle"):
+            argv += ["--build", tool]  # the command runs what the commit builds
+        if ab.module:
+            argv += ["--module", ab.module]
+        for m in metrics:
+            argv += ["--metric", m]
+        best = max(
+            (a for a in amdahl if a.get("cpu_share") and a.get("per_call_gain") is not None),
+            key=lambda a: a["cpu_share"],
+            default=None,
+        )
+        if best is not None:
+            argv += ["--amdahl-share", f"{best['cpu_share'] * 100:.4g}"]
+            argv += ["--per-call-gain", f"{best['per_call_gain'] * 100:.4g}"]
+    argv += ["--format", "json"]
+    log = folder.parent / "e2e.log"
+    res = run(argv, log_path=log, merge_stderr=False)
+    if not res.ok:
+        raise ExternalError("perfproof e2e failed", log)
+    try:
+        doc = json.loads(res.output)
+    except ValueError:
+        raise ExternalError("perfproof e2e printed no JSON document", log) from None
+    return {"command": argv[2:], "document": doc}

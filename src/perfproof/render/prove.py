@@ -1,0 +1,407 @@
+"""The PR body of ``perfproof prove``: one Markdown document from ``prove.json``.
+
+Sections, in the order a reviewer reads a JVM performance pull request: summary; what
+changed; callers; results per benchmark and @Param; allocation; profile diff; Amdahl; tests;
+guard; end to end; methodology; reproduction. A test that passes on the baseline and fails on
+the feature opens the body, above the summary, as a GitHub caution block (red on GitHub, red
+in report.html). The results, methodology and reproduction of the A/B are the A/B run's own
+report sections, rendered by :mod:`perfproof.report`, so ``perfproof check`` reads the same
+numbers it checks for ``ab``.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from perfproof.model.documents.prove import DONE, STAGES, TITLES
+from perfproof.pipeline.prove_bundle import Bundle
+from perfproof.process import command_line
+from perfproof.render.format import markdown_table, md_text, percent, significant
+from perfproof.storage import write_text_atomic
+
+SECTIONS = (
+    "What changed",
+    "Callers",
+    "Results",
+    "Allocation",
+    "Profile diff",
+    "Amdahl",
+    "Tests",
+    "Guard",
+    "End to end",
+    "Methodology",
+    "Reproduce",
+)
+_HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*$")
+
+
+def split_sections(markdown: str) -> dict[str, str]:
+    """Top-level sections of a Markdown report by lower-cased heading (sub-headings stay in
+    their section); the text before the first heading is under ``""``."""
+    lines = markdown.splitlines()
+    levels = [len(m.group(1)) for line in lines if (m := _HEADING.match(line))]
+    top = sorted(set(levels))[1] if len(set(levels)) > 1 else (levels[0] if levels else 1)
+    out: dict[str, list[str]] = {"": []}
+    current = ""
+    fence = False
+    for line in lines:
+        if line.lstrip().startswith(("```", "~~~")):
+            fence = not fence
+        m = None if fence else _HEADING.match(line)
+        if m and len(m.group(1)) <= top:
+            current = m.group(2).lower()
+            out[current] = []
+            continue
+        out.setdefault(current, []).append(line)
+    return {k: "\n".join(v).strip() + "\n" for k, v in out.items()}
+
+
+def _ab_sections(bundle: Bundle) -> dict[str, str]:
+    ab = bundle.result("ab")
+    if not ab:
+        return {}
+    from perfproof.report import render
+
+    return split_sections(render(ab["run_dir"], "md"))
+
+
+def _get(sections: dict[str, str], *names: str) -> str | None:
+    for key, text in sections.items():
+        if any(key.startswith(n) for n in names):
+            return text
+    return None
+
+
+def _skipped(bundle: Bundle, name: str) -> str | None:
+    entry = bundle.stage(name)
+    if entry["status"] == DONE:
+        return None
+    why = entry.get("reason") or entry.get("error") or entry["status"]
+    return f"_Not run: {md_text(why)}._\n"
+
+
+def summary_line(bundle: Bundle, ab_summary: str | None) -> str:
+    changes = bundle.result("changes") or {}
+    methods = changes.get("methods", [])
+    bench = bundle.result("benchmarks") or {}
+    parts = [f"{len(methods)} changed method(s) in {len(changes.get('classes', []))} class(es)"]
+    if bench:
+        parts.append(f"{len(bench.get('regexes', []))} affected benchmark(s)")
+    tests = bundle.result("tests") or {}
+    if tests.get("head"):
+        c = tests["head"]["counts"]
+        broke = len(tests.get("regressions", []))
+        parts.append(
+            f"tests on the feature: {c['passed']} passed, {c['failed'] + c['error']} "
+            f"failed, {c['skipped']} skipped ({broke} broken by the change)"
+        )
+    line = "; ".join(parts) + "."
+    if ab_summary:
+        line += " " + ab_summary.strip()
+    return line
+
+
+def _changes_md(bundle: Bundle) -> list[str]:
+    changes = bundle.result("changes")
+    if changes is None:
+        return [_skipped(bundle, "changes") or ""]
+    rows = [
+        (
+            f"`{m['method']}`",
+            m["kind"] + (" (signature)" if m["signature_changed"] else ""),
+            f"{m['file']}:{m['lines'][0]}-{m['lines'][1]}",
+        )
+        for m in changes["methods"]
+    ]
+    out = (
+        markdown_table(("Method", "Change", "Where"), rows, "lll")
+        if rows
+        else ["No production method or constructor changed."]
+    )
+    files = changes.get("files", {})
+    for scope in ("test", "benchmark"):
+        if files.get(scope):
+            out += ["", f"Changed {scope} files: " + ", ".join(f"`{f}`" for f in files[scope])]
+    return out
+
+
+def _callers_md(bundle: Bundle) -> list[str]:
+    callers = bundle.result("callers")
+    if callers is None:
+        return [_skipped(bundle, "callers") or ""]
+    rows = []
+    for entry in callers["methods"]:
+        doc = entry.get("callers")
+        if doc is None:
+            rows.append((f"`{entry['method']}`", "–", "–", "–", "–", "–", entry.get("note", "")))
+            continue
+        rows.append(
+            (
+                f"`{entry['method']}`",
+                f"{doc['production']} ({doc['exact']} exact, {doc['likely']} likely)",
+                doc["distinct_callers"],
+                "yes" if doc["library_primitive"] else "no",
+                doc["test"],
+                doc["benchmark"],
+                "",
+            )
+        )
+    header = (
+        "Method",
+        "Production call sites",
+        "Distinct callers",
+        "Library primitive",
+        "Test sites",
+        "Benchmark sites",
+        "Note",
+    )
+    out = markdown_table(header, rows, "llrlrrl")
+    listed = [
+        f"- `{e['method']}`: "
+        + ", ".join(
+            f"`{s['file']}:{s['line']}` in {s['caller']}" for s in e["callers"]["sites"][:8]
+        )
+        for e in callers["methods"]
+        if e.get("callers") and e["callers"]["sites"]
+    ]
+    return out + (["", *listed] if listed else [])
+
+
+def _benchmarks_md(bundle: Bundle) -> list[str]:
+    bench = bundle.result("benchmarks") or {}
+    out = []
+    if bench.get("source") == "--bench":
+        out.append(
+            "Benchmarks chosen with `--bench`: " + ", ".join(f"`{r}`" for r in bench["regexes"])
+        )
+    for r in bench.get("reached", []):
+        out.append(f"- `{r['benchmark']}`: " + " → ".join(f"`{p}`" for p in r["path"]))
+    if bench and not bench.get("regexes"):
+        from perfproof.pipeline.prove import NO_BENCHMARK
+
+        out.append(f"**{NO_BENCHMARK}.**")
+    if bench.get("unreached"):
+        out.append("")
+        out.append(
+            "Changed methods no benchmark reaches within "
+            f"{bench['depth']} calls: " + ", ".join(f"`{u}`" for u in bench["unreached"])
+        )
+    return out
+
+
+def _tests_md(bundle: Bundle) -> tuple[list[str], list[str]]:
+    """(the red block for the top, the Tests section)."""
+    tests = bundle.result("tests")
+    if tests is None:
+        return [], [_skipped(bundle, "tests") or ""]
+    if not tests.get("selected"):
+        return [], [tests.get("note", "No test selected.")]
+    top: list[str] = []
+    if tests.get("regressions"):
+        top = ["> [!CAUTION]", "> **Tests that pass on the baseline fail on the feature:**"]
+        messages = {c["name"]: c["message"] for c in tests["head"]["cases"]}
+        top += [f"> - `{n}`: {md_text(messages.get(n, ''))}" for n in tests["regressions"]]
+        top.append("")
+    rows = []
+    for side, word in (("base", "baseline"), ("head", "feature")):
+        c = tests[side]["counts"]
+        rows.append((word, c["passed"], c["failed"], c["error"], c["skipped"]))
+    out = ["Test classes run: " + ", ".join(f"`{t}`" for t in tests["selected"]), ""]
+    out += markdown_table(("Side", "Passed", "Failed", "Errors", "Skipped"), rows, "lrrrr")
+    if tests.get("changes"):
+        out += ["", "Tests whose outcome differs:", ""]
+        out += markdown_table(
+            ("Test", "Baseline", "Feature"),
+            [
+                (f"`{c['name']}`", c["base"] or "not run", c["head"] or "not run")
+                for c in tests["changes"]
+            ],
+            "lll",
+        )
+    return top, out
+
+
+def _guard_md(bundle: Bundle) -> list[str]:
+    guard = bundle.result("guard")
+    if guard is None:
+        return [_skipped(bundle, "guard") or ""]
+    doc = guard["document"]
+    rows = [
+        (
+            r["benchmark"].rsplit(".", 2)[-2] + "." + r["benchmark"].rsplit(".", 1)[-1],
+            ", ".join(f"{k}={v}" for k, v in (r.get("params") or {}).items()) or "–",
+            "PASS" if r.get("passed") else "FAIL",
+            md_text(r.get("reason", "")),
+        )
+        for r in doc.get("rows", [])
+    ]
+    out = [
+        f"**Guard: {doc.get('verdict')}** — does the benchmark tell the baseline from the "
+        f"feature by at least {doc.get('min_ratio')}× ({doc.get('kind')})?",
+        "",
+    ]
+    return out + markdown_table(("Benchmark", "@Param", "Guard", "Why"), rows, "llll")
+
+
+def _profile_md(bundle: Bundle) -> tuple[list[str], list[str], list[str]]:
+    """(allocation, profile diff, Amdahl) sections."""
+    prof = bundle.result("profile")
+    if prof is None:
+        reason = _skipped(bundle, "profile") or ""
+        return [reason], [reason], [reason]
+    alloc = [
+        "Bytes per operation are in the B/op column of the results above (JMH `-prof gc`). "
+        "Allocation sites from the JFR recordings (baseline → feature):",
+        "",
+    ]
+    diff_md = prof.get("diff_md", "")
+    alloc += _part(diff_md, "alloc") or ["No allocation samples in the recordings."]
+    diff = [
+        "CPU samples from the JFR recordings, focused on "
+        + ", ".join(f"`{f}`" for f in prof["focus"])
+        + ":",
+        "",
+    ]
+    diff += _part(diff_md, "cpu") or ["No CPU samples in the recordings."]
+    if prof.get("flamegraph"):
+        diff += ["", f"Differential flame graph: `{prof['flamegraph']}`."]
+    rows = [
+        (
+            f"`{a['method']}`",
+            _share(a["cpu_share"]),
+            _share(a["alloc_share"]),
+            _factor(a["per_call_gain"]),
+            percent(a["ceiling_speedup"] * 100) if a["ceiling_speedup"] is not None else "–",
+        )
+        for a in prof.get("amdahl", [])
+    ]
+    amdahl = [
+        "Share of the baseline recordings spent in or below each changed method, the "
+        "per-call speed-up the A/B measured, and the most the whole program can gain "
+        "(Amdahl: 1 / ((1 − s) + s / (1 + g)) − 1). The share is taken from the benchmark's "
+        "own recordings, so the ceiling is that of a program shaped like the benchmark; "
+        "a production profile (`perfproof profile`) gives the real share.",
+        "",
+    ]
+    header = ("Method", "CPU share", "Allocation share", "Per-call speed-up", "Ceiling")
+    amdahl += markdown_table(header, rows, "lrrrr") if rows else ["No changed method was sampled."]
+    return alloc, diff, amdahl
+
+
+def _share(x: float | None) -> str:
+    return "–" if x is None else percent(x * 100, 1, sign=False)
+
+
+def _factor(gain: float | None) -> str:
+    """A per-call speed-up as a factor: ``12.3× as fast`` reads better than ``+1130%``."""
+    if gain is None:
+        return "–"
+    return f"{significant(1 + gain, 3)}× as fast"
+
+
+def _part(diff_md: str, kind: str) -> list[str]:
+    """The CPU or the allocation part of ``profile diff``'s Markdown."""
+    sections = split_sections(diff_md)
+    key = "alloc" if kind == "alloc" else "cpu"
+    text = next((v for k, v in sections.items() if k.startswith(key) or key in k), None)
+    return text.strip().splitlines() if text else []
+
+
+def _e2e_md(bundle: Bundle) -> list[str]:
+    e2e = bundle.result("e2e")
+    if e2e is None:
+        return [_skipped(bundle, "e2e") or ""]
+    doc = e2e["document"]
+    out = [f"`{command_line(['perfproof', *e2e['command'][1:]])}`", ""]
+    amdahl = doc.get("amdahl") or {}
+    if amdahl.get("message"):
+        out += [md_text(amdahl["message"]), ""]
+    rows = []
+    for m in doc.get("metrics", []):
+        ci = m.get("delta_ci") or [None, None]
+        rows.append(
+            (
+                m.get("name", ""),
+                f"{percent(m.get('delta_pct'))} [{percent(ci[0])}, {percent(ci[1])}]",
+                m.get("verdict", ""),
+                percent(m.get("mde_pct"), sign=False),
+                (m.get("base") or {}).get("n", "–"),
+            )
+        )
+    header = ("Metric", "Δ% [interval]", "Verdict", "Detectable effect", "Runs per side")
+    out += markdown_table(header, rows, "lrlrr") if rows else ["No metric was measured."]
+    return out
+
+
+def render_markdown(bundle: Bundle) -> str:
+    ab = _ab_sections(bundle)
+    ab_summary = None
+    for line in ab.get("", "").splitlines() + (_get(ab, "") or "").splitlines():
+        if line.startswith("**Summary:**"):
+            ab_summary = line.removeprefix("**Summary:**").strip()
+    top, tests = _tests_md(bundle)
+    alloc, diff, amdahl = _profile_md(bundle)
+    refs = bundle.doc["refs"]
+    out = [f"## Performance evidence: {refs['base']['ref']} → {refs['head']['ref']}", ""]
+    out += top
+    out += [f"**Summary:** {summary_line(bundle, ab_summary)}", ""]
+    body = {
+        "What changed": _changes_md(bundle),
+        "Callers": _callers_md(bundle),
+        "Results": _benchmarks_md(bundle)
+        + [""]
+        + ((_get(ab, "results") or "").splitlines() or [_skipped(bundle, "ab") or ""]),
+        "Allocation": alloc,
+        "Profile diff": diff,
+        "Amdahl": amdahl,
+        "Tests": tests,
+        "Guard": _guard_md(bundle),
+        "End to end": _e2e_md(bundle),
+        "Methodology": _methodology(bundle, ab),
+        "Reproduce": _reproduce(bundle, ab),
+    }
+    for title in SECTIONS:
+        out += [f"### {title}", "", *body[title], ""]
+    return "\n".join(out).rstrip() + "\n"
+
+
+def _methodology(bundle: Bundle, ab: dict[str, str]) -> list[str]:
+    out = [
+        "- **Chain:** "
+        + "; ".join(f"{TITLES[s]}: {bundle.status(s)}" for s in STAGES if s != "report")
+    ]
+    out.append(
+        "- **Changed methods:** `git diff` line ranges of both sides against tree-sitter "
+        "method and constructor spans; tests and benchmarks left out."
+    )
+    bench = bundle.result("benchmarks") or {}
+    if bench.get("source") == "call graph":
+        out.append(
+            f"- **Affected benchmarks:** `@Benchmark` methods from which a changed method is "
+            f"reachable within {bench['depth']} calls, by the callers index (exact and likely "
+            "call sites)."
+        )
+    text = _get(ab, "methodology")
+    return out + (text.strip().splitlines() if text else [])
+
+
+def _reproduce(bundle: Bundle, ab: dict[str, str]) -> list[str]:
+    out = ["The whole chain:", "", "```sh", command_line(bundle.doc.get("command") or []), "```"]
+    text = _get(ab, "reproduce")
+    return out + (["", "The A/B alone:", "", *text.strip().splitlines()] if text else [])
+
+
+def write_bundle_reports(bundle: Bundle) -> dict[str, Any]:
+    """Write report.md and report.html into the bundle; their paths are the stage result."""
+    from perfproof.render.prove_html import render_html
+
+    md = render_markdown(bundle)
+    md_path = write_text_atomic(bundle.path / "report.md", md)
+    html_path = write_text_atomic(bundle.path / "report.html", render_html(bundle, md))
+    return {"markdown": str(md_path), "html": str(html_path)}
+
+
+def report_path(bundle_dir: Path) -> Path:
+    return bundle_dir / "report.md"

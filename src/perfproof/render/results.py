@@ -1,0 +1,295 @@
+"""The results section: a summary line that counts, and a table per benchmark and mode.
+
+One renderer for every place a comparison is shown in Markdown: ``report.md``, ``perfproof ab
+--format md`` and ``perfproof compare --format md`` all print :func:`results_markdown`, so
+they cannot disagree. Tables are built from typed :class:`~perfproof.model.Comparison`
+objects; each row carries the time (or throughput) comparison of one @Param combination and
+its bytes/op comparison beside it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from perfproof.jmh.units import THROUGHPUT_UNIT, TIME_UNIT
+from perfproof.model import ALLOC_NORM, PRIMARY, BenchKey, Comparison, Verdict
+from perfproof.render.format import (
+    MISSING,
+    Scale,
+    bytes_change,
+    choose_scale,
+    delta_with_interval,
+    fraction_pct,
+    markdown_table,
+    percent_range,
+    value_spread,
+)
+from perfproof.stats import family
+
+MODE_NAMES = {
+    "avgt": "average time",
+    "thrpt": "throughput",
+    "sample": "sampled time",
+    "ss": "single shot",
+}
+
+SIGNIFICANT = (Verdict.IMPROVED, Verdict.REGRESSED)
+
+
+@dataclass
+class Row:
+    """One @Param combination of one benchmark: the results-table row."""
+
+    params: dict[str, str]
+    baseline: str
+    feature: str
+    delta: str
+    verdict: str
+    bytes: str
+    comparison: Comparison
+    alloc: Comparison | None
+    scale: Scale
+    machine: str = ""
+    """The machine that measured the row (merged shards); empty for one machine."""
+
+
+@dataclass
+class Table:
+    """The results of one benchmark (one mode), a row per @Param combination."""
+
+    benchmark: str
+    mode: str
+    param_names: list[str]
+    rows: list[Row]
+
+    @property
+    def by_machine(self) -> bool:
+        """Whether rows were measured on different machines (a Machine column is shown)."""
+        return any(r.machine for r in self.rows)
+
+    @property
+    def title(self) -> str:
+        return f"{self.benchmark} ({MODE_NAMES.get(self.mode, self.mode)})"
+
+
+def short_name(benchmark: str) -> str:
+    """``org.acme.bench.Codes.sum`` → ``Codes.sum``: what reviewers call a benchmark."""
+    parts = benchmark.split(".")
+    return ".".join(parts[-2:]) if len(parts) >= 2 else benchmark
+
+
+def params_label(params: dict[str, str]) -> str:
+    return ", ".join(f"{k}={v}" for k, v in params.items())
+
+
+def _natural(text: str) -> tuple[Any, ...]:
+    """``"16"`` < ``"128"`` < ``"abc"``: numbers by value, then text."""
+    try:
+        return (0, float(text), text)
+    except ValueError:
+        return (1, 0.0, text)
+
+
+def sort_key(c: Comparison) -> tuple[Any, ...]:
+    k = c.key
+    return (k.benchmark, k.mode, tuple((n, _natural(v)) for n, v in k.params), k.metric)
+
+
+def build_row(c: Comparison, alloc: Comparison | None) -> Row:
+    scale = choose_scale(c.unit, c.base.value)
+    if alloc is not None:
+        bytes_text = bytes_change(alloc.base.value, alloc.head.value, alloc.delta_pct)
+    else:
+        bytes_text = MISSING
+    return Row(
+        params=dict(c.key.params),
+        baseline=value_spread(c.base.value, c.base.ci, scale),
+        feature=value_spread(c.head.value, c.head.ci, scale),
+        delta=delta_with_interval(c.delta_pct, c.delta_ci_pct),
+        verdict=str(c.verdict),
+        bytes=bytes_text,
+        comparison=c,
+        alloc=alloc,
+        scale=scale,
+    )
+
+
+def build_tables(
+    comparisons: Iterable[Comparison], machine: Callable[[BenchKey], str] | None = None
+) -> list[Table]:
+    """Group primary comparisons by benchmark and mode; attach each one's bytes/op comparison
+    (and, for merged shards, the machine that measured the row)."""
+    comparisons = list(comparisons)
+    allocs = {c.key.entry(): c for c in comparisons if c.key.metric == ALLOC_NORM}
+    tables: dict[tuple[str, str], Table] = {}
+    for c in sorted(comparisons, key=sort_key):
+        if c.key.metric != PRIMARY:
+            continue
+        table = tables.setdefault(
+            (c.key.benchmark, c.key.mode), Table(c.key.benchmark, c.key.mode, [], [])
+        )
+        row = build_row(c, allocs.get(c.key.entry()))
+        if machine is not None:
+            row.machine = machine(c.key)
+        for name in row.params:
+            if name not in table.param_names:
+                table.param_names.append(name)
+        table.rows.append(row)
+    return list(tables.values())
+
+
+# ---------------------------------------------------------------------------- summary
+
+
+def summary_line(
+    tables: Sequence[Table],
+    confidence: float | None,
+    threshold: float | None,
+    procedure: str | None = None,
+) -> str:
+    """Counts, not a list: "2 of 9 faster (-50% to -12%), 1 allocates less, 0 regressed, 6
+    unchanged or undecided (99% confidence, Benjamini–Hochberg, 1% threshold)". The tables
+    carry the details."""
+    rows = [r for t in tables for r in t.rows]
+    total = len(rows)
+    if not total:
+        return "Nothing was compared."
+    improved = [r for r in rows if r.verdict == Verdict.IMPROVED]
+    regressed = [r for r in rows if r.verdict == Verdict.REGRESSED]
+    word = (
+        "faster"
+        if all(r.comparison.unit in (TIME_UNIT, THROUGHPUT_UNIT) for r in rows)
+        else ("improved")
+    )
+    parts = [f"{len(improved)} of {total} {word}{_span(improved)}"]
+    allocs = [r.alloc for r in rows if r.alloc is not None]
+    less = sum(1 for a in allocs if a.verdict is Verdict.IMPROVED)
+    more = sum(1 for a in allocs if a.verdict is Verdict.REGRESSED)
+    if allocs:
+        parts.append(f"{less} allocate{'s' if less == 1 else ''} less")
+        if more:
+            parts.append(f"{more} allocate{'s' if more == 1 else ''} more")
+    parts.append(f"{len(regressed)} regressed{_span(regressed)}")
+    rest = total - len(improved) - len(regressed)
+    parts.append(f"{rest} unchanged or undecided")
+    return ", ".join(parts) + f" ({_conf_text(confidence, threshold, procedure)})."
+
+
+def _span(rows: list[Row]) -> str:
+    deltas = sorted(r.comparison.delta_pct for r in rows)
+    if not deltas:
+        return ""
+    return f" ({percent_range(deltas[0], deltas[-1])})"
+
+
+def _conf_text(confidence: float | None, threshold: float | None, procedure: str | None) -> str:
+    bits = []
+    if confidence is not None:
+        bits.append(f"{fraction_pct(confidence)} confidence")
+    if procedure in family.DESCRIPTIONS:
+        bits.append(family.DESCRIPTIONS[procedure])
+    if threshold is not None:
+        bits.append(f"{fraction_pct(threshold)} threshold")
+    return ", ".join(bits) if bits else "intervals as in Methodology"
+
+
+# ---------------------------------------------------------------------------- methodology
+
+
+def family_sentence(comparisons: Sequence[Comparison], method: str, alpha: float) -> str:
+    """What the family procedure did, with counts that match the tables: the statistical
+    comparisons are the Δ% column (one per row) plus any bytes/op or secondary metric that
+    was compared statistically rather than exactly."""
+    tested = [c for c in comparisons if c.method != "exact"]
+    rows = sum(1 for c in tested if c.key.metric == PRIMARY)
+    others = len(tested) - rows
+    selected = sum(1 for c in tested if _excludes_one(c))
+    where = f"the {rows} Δ% interval{'s' if rows != 1 else ''} of the tables"
+    if others:
+        where += f" and {others} bytes/op or secondary metric{'s' if others != 1 else ''}"
+    m = len(tested)
+    text = family.describe(method, alpha, m, selected).replace(
+        f"{m} statistical comparison{'s' if m != 1 else ''}",
+        f"{m} statistical comparison{'s' if m != 1 else ''} ({where})",
+        1,
+    )
+    exact = sum(1 for c in comparisons if c.method == "exact")
+    if exact:
+        text += f"; {exact} bytes/op comparison{'s were' if exact != 1 else ' was'} exact"
+    return text + "."
+
+
+def _excludes_one(c: Comparison) -> bool:
+    lo, hi = c.ratio_ci
+    return lo > 1.0 or hi < 1.0
+
+
+def interval_label(tables: Sequence[Table], confidence: float | None) -> str:
+    """The level of the Δ% intervals for the column header: one level when all rows share it
+    (Benjamini–Hochberg, none), otherwise "adjusted" (Holm's step-down levels)."""
+    levels = {
+        round(r.comparison.interval_confidence, 10)
+        for t in tables
+        for r in t.rows
+        if r.comparison.interval_confidence is not None
+    }
+    if len(levels) == 1:
+        return f"{_level(levels.pop())} CI"
+    if not levels and confidence is not None:
+        return f"{_level(confidence)} CI"
+    return "adjusted CI"
+
+
+def _level(level: float) -> str:
+    return f"{level * 100:.4g}%"
+
+
+# ---------------------------------------------------------------------------- markdown
+
+
+def table_lines(table: Table, conf: str) -> list[str]:
+    machine = ["Machine"] if table.by_machine else []
+    header = [
+        *table.param_names,
+        *machine,
+        "Baseline",
+        "Feature",
+        f"Δ% [{conf}]",
+        "Verdict",
+        "B/op baseline → feature (Δ%)",
+    ]
+    align = ["r"] * len(table.param_names) + ["l"] * len(machine) + ["r", "r", "r", "l", "r"]
+    body = [
+        [
+            *(row.params.get(p, "") for p in table.param_names),
+            *([row.machine] if machine else []),
+            row.baseline,
+            row.feature,
+            row.delta,
+            row.verdict,
+            row.bytes,
+        ]
+        for row in table.rows
+    ]
+    return markdown_table(header, body, align)
+
+
+def results_markdown(summary: str, tables: Sequence[Table], confidence: float | None) -> str:
+    """The summary line and the results section, exactly as ``report.md`` holds them."""
+    conf = interval_label(tables, confidence)
+    side_conf = fraction_pct(confidence) if confidence is not None else "the"
+    out: list[str] = [f"**Summary:** {summary}", "", "### Results", ""]
+    for table in tables:
+        mode = MODE_NAMES.get(table.mode, table.mode)
+        out += [f"#### `{table.benchmark}` ({mode})", "", *table_lines(table, conf), ""]
+    if not tables:
+        out += ["No benchmark was measured on both sides.", ""]
+    out += [
+        f"Baseline and feature: mean of fork means ± the half-width of its {side_conf} interval, "
+        "relative to the mean; Δ% = feature / baseline − 1 with the interval of the ratio the "
+        "verdict was decided on; bytes/op from JMH's `-prof gc` (`gc.alloc.rate.norm`).",
+        "",
+    ]
+    return "\n".join(out)

@@ -1,0 +1,242 @@
+"""Repeated confidence intervals for a log ratio, valid however often one looks and stops.
+
+A sequential comparison looks at the data after every round and stops a key as soon as its
+verdict is in. Testing each look at level α would raise the chance of a false
+``improved``/``regressed`` far above α (every look is another chance to cross). The fix is a
+Pocock-type design: every look uses the same, smaller *nominal* two-sided level α′, chosen so
+that the probability of crossing at any of the K looks, when nothing changed, is at most α.
+
+α′ depends on the number of looks, on the schedule (forks per side at each look), on the ratio
+of the two sides' fork variances and on Welch's small-sample behaviour, so it is calibrated by
+Monte Carlo (``stats.sequential_sim``) rather than taken from a normal-theory table: the
+α-quantile of the smallest nominal p-value over K looks of A/A paths, at variance ratios 1 to
+3, taking the worst ratio and the lower 97.5% bound of the quantile. The levels ship in
+``sequential_levels.json``, written by ``benchmarks/calibrate_sequential.py`` (seeded; anyone
+can rerun it and get the same file).
+
+The map α ↦ α′ is increasing, so it can be inverted: the *sequential p-value* of a look is the
+smallest α whose design would have rejected there. Under A/A it is super-uniform whatever the
+stopping rule (up to K looks), which is what lets a family procedure (Benjamini–Hochberg or
+Holm) run on sequential p-values and keep its guarantee. Below the smallest calibrated α the
+levels fall back to Bonferroni across looks (α′ = α/K), which is valid without simulation.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import math
+from dataclasses import dataclass
+from importlib import resources
+
+import numpy as np
+from scipy import special
+
+from perfproof.stats import family
+
+LEVELS_FILE = "sequential_levels.json"
+LEVELS_SCHEMA = "perfproof.sequential-levels/1"
+
+
+@dataclass(frozen=True)
+class Schedule:
+    """When the looks happen: ``first_forks`` per side at look 1, then ``forks_per_look`` more
+    per side at each later look, at most ``max_looks`` looks."""
+
+    max_looks: int
+    first_forks: int = 2
+    forks_per_look: int = 1
+
+    def __post_init__(self) -> None:
+        if self.max_looks < 1:
+            raise ValueError(f"max_looks must be at least 1, got {self.max_looks}")
+        if self.first_forks < 2 or self.forks_per_look < 1:
+            raise ValueError("a look needs at least 2 forks per side and 1 more per look")
+
+    def forks_at(self, look: int) -> int:
+        """Forks per side the design plans at ``look`` (1-based)."""
+        return self.first_forks + (look - 1) * self.forks_per_look
+
+    @property
+    def name(self) -> str:
+        return f"{self.first_forks}+{self.forks_per_look}"
+
+
+@functools.cache
+def levels_table() -> dict:
+    """The shipped calibration (read once)."""
+    text = resources.files("perfproof.stats").joinpath(LEVELS_FILE).read_text(encoding="utf-8")
+    table = json.loads(text)
+    if table.get("schema") != LEVELS_SCHEMA:
+        raise ValueError(f"{LEVELS_FILE}: unexpected schema {table.get('schema')!r}")
+    return table
+
+
+def _calibrated(schedule: Schedule) -> tuple[np.ndarray, np.ndarray]:
+    """(α grid, α′ per α) for the schedule; nearest calibrated schedule that is at least as
+    demanding when the exact one is not in the table (more looks never lowers the risk)."""
+    table = levels_table()
+    schedules = table["schedules"]
+    name = schedule.name
+    if name not in schedules:
+        raise ValueError(
+            f"no calibrated levels for {schedule.first_forks} forks at the first look and "
+            f"{schedule.forks_per_look} per look (have {', '.join(sorted(schedules))})"
+        )
+    per_k = schedules[name]
+    k = schedule.max_looks
+    if str(k) not in per_k:
+        known = sorted(int(x) for x in per_k)
+        if k > known[-1]:
+            raise ValueError(f"no calibrated levels beyond {known[-1]} looks (asked for {k})")
+        k = min(x for x in known if x >= k)
+    return np.asarray(table["alphas"], dtype=float), np.asarray(per_k[str(k)], dtype=float)
+
+
+def per_look_level(alpha: float | np.ndarray, schedule: Schedule) -> np.ndarray:
+    """The nominal two-sided level α′ of every look, for an overall error ``alpha``.
+
+    Log-log interpolation between calibrated points; Bonferroni across looks below the grid;
+    above the grid, the level at the largest calibrated α scaled in proportion.
+    """
+    a = np.asarray(alpha, dtype=float)
+    grid, level = _calibrated(schedule)
+    k = schedule.max_looks
+    inside = np.exp(np.interp(np.log(np.clip(a, grid[0], grid[-1])), np.log(grid), np.log(level)))
+    out = np.where(a < grid[0], a / k, inside)
+    out = np.where(a > grid[-1], np.minimum(a, level[-1] * a / grid[-1]), out)
+    return out if out.ndim else out[()]
+
+
+def sequential_p(p_nominal: float | np.ndarray, schedule: Schedule) -> np.ndarray:
+    """The smallest overall α at which this look's nominal p-value is a rejection.
+
+    The inverse of :func:`per_look_level`, conservative at the grid's edges (never smaller
+    than the exact inverse), capped at 1.
+    """
+    p = np.asarray(p_nominal, dtype=float)
+    grid, level = _calibrated(schedule)
+    k = schedule.max_looks
+    inside = np.exp(np.interp(np.log(np.maximum(p, 1e-300)), np.log(level), np.log(grid)))
+    below = np.minimum(k * p, grid[0])  # Bonferroni region, then flat up to the grid
+    out = np.where(p < level[0], below, inside)
+    out = np.where(p > level[-1], np.minimum(1.0, p * grid[-1] / level[-1]), out)
+    return out if out.ndim else out[()]
+
+
+# ------------------------------------------------------------------------------ one look
+
+
+@dataclass(frozen=True)
+class LookRows:
+    """Welch on log fork means for many keys at one look: log ratio, its se and df, the
+    nominal p-value, and whether each key had at least two forks per side (``tested``)."""
+
+    diff: np.ndarray
+    se: np.ndarray
+    df: np.ndarray
+    p_value: np.ndarray
+    tested: np.ndarray
+
+    def interval(self, level: float | np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The repeated interval of the log ratio at nominal two-sided ``level`` (per key or one
+        for all); unbounded where a key was not tested."""
+        lvl = np.broadcast_to(np.asarray(level, dtype=float), self.diff.shape)
+        q = special.stdtrit(np.where(self.tested, self.df, 1.0), 1.0 - lvl / 2.0)
+        half = np.where(self.se > 0, q * self.se, 0.0)
+        lo = np.where(self.tested, self.diff - half, -np.inf)
+        hi = np.where(self.tested, self.diff + half, np.inf)
+        return lo, hi
+
+
+def look_rows(log_base: list[np.ndarray], log_head: list[np.ndarray]) -> LookRows:
+    """Welch statistics for each key from its sides' log fork means (usable forks only)."""
+    n = len(log_base)
+    diff, se, df, p = (np.full(n, math.nan) for _ in range(4))
+    tested = np.zeros(n, dtype=bool)
+    for i, (x, y) in enumerate(zip(log_base, log_head, strict=True)):
+        if len(x) < 2 or len(y) < 2:
+            diff[i] = float(np.mean(y) - np.mean(x)) if len(x) and len(y) else math.nan
+            continue
+        a = float(np.var(x, ddof=1)) / len(x)
+        b = float(np.var(y, ddof=1)) / len(y)
+        d = float(np.mean(y) - np.mean(x))
+        s = math.sqrt(a + b)
+        den = a * a / (len(x) - 1) + b * b / (len(y) - 1)
+        tested[i] = True
+        diff[i], se[i] = d, s
+        df[i] = (a + b) ** 2 / den if den > 0 else float(len(x) + len(y) - 2)
+        if s > 0:
+            p[i] = float(2.0 * special.stdtr(df[i], -abs(d / s)))
+        else:
+            p[i] = 1.0 if d == 0 else 0.0
+    return LookRows(diff=diff, se=se, df=df, p_value=np.where(tested, p, 1.0), tested=tested)
+
+
+# ------------------------------------------------------------------- a look of a family
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """One look of families of keys (rows × keys): each key's sequential p-value (its frozen
+    one when decided earlier), the family's adjusted p-value and overall α for its interval,
+    the per-look nominal level that α maps to, the repeated interval of the log ratio and the
+    outcome code."""
+
+    seq_p: np.ndarray
+    adjusted: np.ndarray
+    interval_alpha: np.ndarray
+    per_look: np.ndarray
+    lo: np.ndarray
+    hi: np.ndarray
+    code: np.ndarray
+
+
+def judge(
+    rows: LookRows,
+    frozen: np.ndarray,
+    schedule: Schedule,
+    alpha: float,
+    method: str,
+    threshold: float,
+) -> Judgement:
+    """Decide one look for every family (row) at once.
+
+    ``rows`` holds the Welch statistics of every key (rows × keys); ``frozen`` the sequential
+    p-value of keys decided at an earlier look and NaN for live ones. The family procedure runs
+    on all sequential p-values (untested keys count with p = 1), so keys decided earlier keep
+    their place in the family; each key's interval is at the per-look level of the overall α
+    the procedure gives it, and the outcome is read off that interval.
+    """
+    seq_p = np.where(rows.tested, sequential_p(rows.p_value, schedule), 1.0)
+    seq_p = np.where(np.isnan(frozen), seq_p, frozen)
+    fam = family.decide_rows(np.atleast_2d(seq_p), alpha, method)
+    interval_alpha = fam.interval_alpha.reshape(seq_p.shape)
+    per_look = per_look_level(interval_alpha, schedule)
+    lo, hi = rows.interval(per_look)
+    code = outcomes(rows.diff, lo, hi, (lo > 0) | (hi < 0), threshold)
+    return Judgement(
+        seq_p, fam.adjusted.reshape(seq_p.shape), interval_alpha, per_look, lo, hi, code
+    )
+
+
+# ------------------------------------------------------------------------------- outcome
+
+CONTINUE, LOWER, HIGHER, NEGLIGIBLE, SAME = 0, 1, 2, 3, 4
+"""Outcome codes of a look: keep measuring; the ratio is below 1 − θ / above 1 + θ
+(significant); significant but within θ; the interval lies inside ±θ."""
+
+
+def outcomes(
+    diff: np.ndarray, lo: np.ndarray, hi: np.ndarray, significant: np.ndarray, threshold: float
+) -> np.ndarray:
+    """The look rule on log ratios, for whole arrays (same rule as ``verdict.decide``)."""
+    ratio = np.exp(diff)
+    beyond = np.abs(ratio - 1.0) > threshold
+    out = np.full(np.shape(diff), CONTINUE, dtype=np.int8)
+    inside = (np.exp(lo) >= 1.0 - threshold) & (np.exp(hi) <= 1.0 + threshold)
+    out[inside] = SAME
+    out[significant & ~beyond] = NEGLIGIBLE
+    out[significant & beyond & (ratio < 1.0)] = LOWER
+    out[significant & beyond & (ratio > 1.0)] = HIGHER
+    return out

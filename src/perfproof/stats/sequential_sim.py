@@ -1,0 +1,208 @@
+"""Monte Carlo of sequential comparisons: many paths of looks at once, as whole-array operations.
+
+A look's repeated interval is only honest if the chance that *any* look of a path crosses its
+boundary stays within α when nothing changed. That probability depends on the look schedule
+(how many forks per side at each look), on the ratio of the two sides' fork variances and on
+the small-sample behaviour of Welch's t, none of which has a closed form; so it is measured by
+simulating paths. The same generator serves the calibration of the shipped levels, the A/A
+test in CI and the power table in BENCHMARKS.md, which is why it lives in the package.
+
+Each side draws a stream of log fork means (normal, sd ``fork_sd`` on the base side and
+``fork_sd × √variance_ratio`` on the head side). A fork is "unwarmed" with probability
+``unwarmed``, independently of its side and value (the detector judges a fork from its own
+trace, blind to the side); such a fork is left out of the look and run again in the next
+round, so the side's fork stream simply advances further.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import special
+
+from perfproof.stats import sequential as seq
+from perfproof.stats.sequential import Schedule
+from perfproof.stats.warmup import unwarmed
+
+
+@dataclass(frozen=True)
+class Paths:
+    """Per path (rows) and look (columns): Welch on log fork means at that look.
+
+    ``p_value`` is the two-sided nominal p-value (1 where a side has fewer than two usable
+    forks); ``diff`` the log ratio head/base, ``se`` its standard error, ``df`` the Welch
+    degrees of freedom, ``n_base``/``n_head`` the usable forks per side.
+    """
+
+    diff: np.ndarray
+    se: np.ndarray
+    df: np.ndarray
+    p_value: np.ndarray
+    n_base: np.ndarray
+    n_head: np.ndarray
+
+
+def _side_stream(
+    rng: np.random.Generator, paths: int, capacity: int, sd: float, shift: float, unwarmed: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Cumulative (count, sum, sum of squares) of the usable forks of one side's stream,
+    shaped (forks × paths) so that the running sums walk contiguous memory."""
+    values = rng.standard_normal((capacity, paths)) * sd + shift
+    usable = rng.random((capacity, paths)) >= unwarmed if unwarmed > 0 else None
+    return _cumulate(values, usable)
+
+
+def _cumulate(
+    values: np.ndarray, usable: np.ndarray | None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    if usable is None:
+        capacity, paths = values.shape
+        count = np.broadcast_to(np.arange(1, capacity + 1)[:, None], (capacity, paths))
+    else:
+        values = np.where(usable, values, 0.0)
+        count = np.cumsum(usable, axis=0)
+    return count, np.cumsum(values, axis=0), np.cumsum(values * values, axis=0)
+
+
+def trace_stream(
+    rng: np.random.Generator,
+    paths: int,
+    capacity: int,
+    sd: float,
+    shift: float,
+    cold_share: float,
+    iterations: int,
+    iteration_sd: float,
+) -> tuple[tuple[np.ndarray, np.ndarray, np.ndarray], np.ndarray, np.ndarray]:
+    """A side's forks as iteration traces (time per op, lower is better): a share of them
+    start 1.5–5× slower for their first one or two iterations. The real detector
+    (:func:`perfproof.stats.warmup.unwarmed`) judges every trace alone; the forks it flags are
+    left out. Returns the cumulative sums, which forks were cold, and which were flagged."""
+    level = rng.standard_normal((capacity, paths)) * sd + shift
+    noise = rng.standard_normal((capacity, paths, iterations)) * iteration_sd
+    traces = 100.0 * np.exp(level[..., None] + noise)
+    cold = rng.random((capacity, paths)) < cold_share
+    prefix = rng.integers(1, 3, (capacity, paths))
+    factor = rng.uniform(1.5, 5.0, (capacity, paths))
+    leading = np.arange(iterations) < prefix[..., None]
+    traces = np.where(cold[..., None] & leading, traces * factor[..., None], traces)
+    flagged = np.array(unwarmed(traces.reshape(-1, iterations), "above")).reshape(capacity, paths)
+    # an undetected cold fork keeps its slow start in its mean, as it would in a real run
+    values = np.log(traces.mean(axis=-1))
+    return _cumulate(values, ~flagged), cold, flagged
+
+
+def _at_looks(
+    cum: tuple[np.ndarray, np.ndarray, np.ndarray], schedule: Schedule
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Usable count, mean and variance at each look, re-running excluded forks next round.
+
+    At look k the side has run ``forks_at(k)`` forks plus one more for every fork that was
+    excluded at the previous look (the re-run), so it has run ``forks_at(k) + excluded(k−1)``.
+    """
+    count, total, squares = cum
+    capacity, paths = count.shape
+    cols = np.arange(paths)
+    n_out = np.empty((paths, schedule.max_looks), dtype=int)
+    mean = np.empty((paths, schedule.max_looks))
+    var = np.empty((paths, schedule.max_looks))
+    excluded = np.zeros(paths, dtype=int)
+    for k in range(1, schedule.max_looks + 1):
+        ran = np.minimum(schedule.forks_at(k) + excluded, capacity)
+        idx = ran - 1
+        n = count[idx, cols]
+        s, q = total[idx, cols], squares[idx, cols]
+        safe = np.maximum(n, 1)
+        m = s / safe
+        v = np.where(n >= 2, (q - safe * m * m) / np.maximum(n - 1, 1), np.nan)
+        n_out[:, k - 1], mean[:, k - 1], var[:, k - 1] = n, m, np.maximum(v, 0.0)
+        excluded = ran - n
+    return n_out, mean, var
+
+
+def simulate(
+    rng: np.random.Generator,
+    paths: int,
+    schedule: Schedule,
+    variance_ratio: float = 1.0,
+    effect: float = 0.0,
+    fork_sd: float = 1.0,
+    unwarmed: float = 0.0,
+    iterations: int = 0,
+    iteration_sd: float = 0.01,
+) -> Paths:
+    """``paths`` sequential comparisons with a true log ratio ``effect`` (0 for A/A).
+
+    With ``iterations`` = 0 a fork is its log mean and a share ``unwarmed`` of forks is left
+    out at random; with ``iterations`` > 0 every fork is an iteration trace, a share
+    ``unwarmed`` of them starts slow, and the real detector decides which ones to leave out.
+    """
+    last = schedule.forks_at(schedule.max_looks)
+    # room for the re-runs of excluded forks: far more than a path ever needs
+    capacity = last + (int(np.ceil(last * unwarmed * 3)) + 8 if unwarmed > 0 else 0)
+    head_sd = fork_sd * float(np.sqrt(variance_ratio))
+    if iterations:
+        b = trace_stream(rng, paths, capacity, fork_sd, 0.0, unwarmed, iterations, iteration_sd)
+        h = trace_stream(rng, paths, capacity, head_sd, effect, unwarmed, iterations, iteration_sd)
+        base, head = _at_looks(b[0], schedule), _at_looks(h[0], schedule)
+    else:
+        base = _at_looks(_side_stream(rng, paths, capacity, fork_sd, 0.0, unwarmed), schedule)
+        head = _at_looks(_side_stream(rng, paths, capacity, head_sd, effect, unwarmed), schedule)
+    (nb, mb, vb), (nh, mh, vh) = base, head
+    tested = (nb >= 2) & (nh >= 2)
+    a = np.where(tested, vb / np.maximum(nb, 1), 1.0)
+    b = np.where(tested, vh / np.maximum(nh, 1), 1.0)
+    se = np.sqrt(a + b)
+    denom = a * a / np.maximum(nb - 1, 1) + b * b / np.maximum(nh - 1, 1)
+    df = np.where(denom > 0, (a + b) ** 2 / np.where(denom > 0, denom, 1.0), 1.0)
+    diff = mh - mb
+    t = np.where(se > 0, diff / np.where(se > 0, se, 1.0), 0.0)
+    p = np.where(tested, 2.0 * special.stdtr(df, -np.abs(t)), 1.0)
+    return Paths(diff=diff, se=se, df=df, p_value=p, n_base=nb, n_head=nh)
+
+
+def running_min_p(p_value: np.ndarray) -> np.ndarray:
+    """Smallest nominal p-value so far along each path: column K−1 is what a design with K
+    looks compares with its per-look level."""
+    return np.minimum.accumulate(p_value, axis=1)
+
+
+@dataclass(frozen=True)
+class Played:
+    """Per key (families × keys): the outcome code it stopped with (``CONTINUE`` if it ran out
+    of looks undecided) and the look it stopped at (``max_looks`` if undecided)."""
+
+    code: np.ndarray
+    look: np.ndarray
+
+
+def play(
+    paths: Paths, keys: int, schedule: Schedule, alpha: float, method: str, threshold: float
+) -> Played:
+    """Run the sequential design over simulated paths grouped into families of ``keys``.
+
+    The same :func:`perfproof.stats.sequential.judge` as a real run decides every look; a key
+    that stops keeps its sequential p-value in the family at later looks.
+    """
+    rows = paths.p_value.shape[0]
+    families = rows // keys
+    shape = (families, keys)
+    frozen = np.full(shape, np.nan)
+    code = np.full(shape, seq.CONTINUE, dtype=np.int8)
+    look = np.full(shape, schedule.max_looks, dtype=int)
+    for k in range(schedule.max_looks):
+        tested = (paths.n_base[:, k] >= 2) & (paths.n_head[:, k] >= 2)
+        look_rows = seq.LookRows(
+            diff=paths.diff[:, k].reshape(shape),
+            se=paths.se[:, k].reshape(shape),
+            df=paths.df[:, k].reshape(shape),
+            p_value=paths.p_value[:, k].reshape(shape),
+            tested=tested.reshape(shape),
+        )
+        j = seq.judge(look_rows, frozen, schedule, alpha, method, threshold)
+        newly = np.isnan(frozen) & (j.code != seq.CONTINUE)
+        code[newly] = j.code[newly]
+        look[newly] = k + 1
+        frozen[newly] = j.seq_p[newly]
+    return Played(code=code, look=look)

@@ -1,0 +1,29 @@
+"""The bad-input corpus: every verb, as a hostile new user would call it.
+
+Each case names the argv (``{d}`` is the case's own folder), the files to create, the exit
+code and a regex of the one-line message. Cases never need a JVM build: ``ab``, ``guard`` and
+``e2e`` inputs are refused before any build or run starts.
+"""
+
+from __future__ import annotations
+
+from cases_documents import CHECK, COMPARE, REPORT
+from cases_profiles import CALLERS, DIFF, PROFILE, RECORD, SCAN
+from cases_runs import AB, DEMO, E2E, GUARD, LATER, TOP
+
+CASES = [
+    *COMPARE,
+    *REPORT,
+    *CHECK,
+    *RECORD,
+    *PROFILE,
+    *DIFF,
+    *CALLERS,
+    *SCAN,
+    *E2E,
+    *AB,
+    *GUARD,
+    *DEMO,
+    *TOP,
+    *LATER,
+]

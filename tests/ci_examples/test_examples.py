@@ -1,0 +1,137 @@
+"""The CI examples under examples/ci/: they pass real linters, and the gate script they run
+fails a planted regression and passes an A/A pair on the demo project."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sqlite3
+import subprocess
+from pathlib import Path
+
+import pytest
+from tests.export.conftest import go_tool
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "ci"
+GITHUB = sorted((EXAMPLES / "github").glob("*.yml"))
+GITLAB = EXAMPLES / "gitlab" / ".gitlab-ci.yml"
+GATE = EXAMPLES / "perf-gate.sh"
+
+
+def _actionlint(*files: Path) -> subprocess.CompletedProcess[str]:
+    exe = go_tool("actionlint")
+    return subprocess.run(
+        [exe, "-no-color", *map(str, files)], capture_output=True, text=True, timeout=120
+    )
+
+
+def _gitlab_schema_check(path: Path) -> subprocess.CompletedProcess[str]:
+    exe = shutil.which("check-jsonschema")
+    if exe is None:
+        message = "check-jsonschema not installed (pip install check-jsonschema)"
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+    return subprocess.run(
+        [exe, "--builtin-schema", "vendor.gitlab-ci", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_github_workflows_pass_actionlint():
+    assert len(GITHUB) >= 2
+    result = _actionlint(*GITHUB)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_actionlint_catches_a_broken_workflow(tmp_path):
+    """The linter is really looking: a misspelt key in a copy of the example fails."""
+    broken = tmp_path / "broken.yml"
+    broken.write_text(GITHUB[0].read_text().replace("runs-on:", "run-on:", 1))
+    result = _actionlint(broken)
+    assert result.returncode != 0 and "run-on" in result.stdout
+
+
+def test_gitlab_job_passes_gitlab_schema(tmp_path):
+    result = _gitlab_schema_check(GITLAB)
+    assert result.returncode == 0, result.stdout + result.stderr
+    broken = tmp_path / ".gitlab-ci.yml"
+    broken.write_text(GITLAB.read_text().replace("when: always", "when: sometimes"))
+    assert _gitlab_schema_check(broken).returncode != 0
+
+
+def test_examples_run_the_same_gate_script():
+    texts = [p.read_text() for p in (*GITHUB, GITLAB)]
+    assert sum("ci/perf-gate.sh" in t for t in texts) == 2
+    script = GATE.read_text()
+    assert '--base "merge-base:${target}"' in script and "--fail-on-regression" in script
+    assert subprocess.run(["bash", "-n", str(GATE)]).returncode == 0
+
+
+def _git(repo: Path, *args: str) -> None:
+    env = {
+        **os.environ,
+        "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.invalid",
+        "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.invalid",
+        "GIT_CONFIG_GLOBAL": "/dev/null", "GIT_CONFIG_NOSYSTEM": "1",
+    }  # fmt: skip
+    subprocess.run(["git", "-C", str(repo), *args], env=env, check=True, capture_output=True)
+
+
+def _gate(
+    project: Path, out: Path, target: str, cache: Path, db: Path | None = None
+) -> subprocess.CompletedProcess[str]:
+    env = {
+        **os.environ,
+        "PERFPROOF_TARGET": target,
+        "PERFPROOF_REPO": str(project),
+        "PERFPROOF_OUT": str(out),
+        "PERFPROOF_BENCH": "ErrorReporterBench",
+        "PERFPROOF_ROUNDS": "2",
+        "PERFPROOF_JMH_ARGS": "-f 1 -wi 1 -i 2 -w 100ms -r 100ms",
+        "XDG_CACHE_HOME": str(cache),
+    }
+    env.pop("PERFPROOF_DB", None)
+    if db is not None:
+        env["PERFPROOF_DB"] = str(db)  # the script then records the run too
+    return subprocess.run(["bash", str(GATE)], env=env, capture_output=True, text=True, timeout=600)
+
+
+@pytest.mark.jvm
+@pytest.mark.slow
+@pytest.mark.timeout(900)
+def test_gate_fails_a_planted_regression_and_passes_an_aa_pair(tmp_path, tmp_path_factory):
+    if shutil.which("perfproof") is None:
+        pytest.skip("the perfproof command is not on PATH (pip install -e .)")
+    from perfproof.demo.project import write_demo_repo
+
+    cache = tmp_path_factory.getbasetemp() / "perfproof-cache"  # shared with the demo tests
+    demo = write_demo_repo(tmp_path / "project")
+    project = demo.path
+    # a pull request on top of `feature` that puts the slow, allocating code back
+    _git(project, "checkout", "-q", "-b", "pr", "feature")
+    _git(project, "checkout", "baseline", "--", "src")
+    _git(project, "commit", "-q", "-m", "Back to boxed maps")
+
+    db = tmp_path / "history.sqlite"
+    regressed = _gate(project, tmp_path / "run-pr", "feature", cache, db)
+    assert regressed.returncode == 1, regressed.stderr
+    manifest = json.loads((tmp_path / "run-pr" / "manifest.json").read_text())
+    base = manifest["refs"]["base"]
+    assert (base["ref"], base["sha"]) == ("merge-base:feature", demo.shas["feature"])
+    results = json.loads((tmp_path / "run-pr" / "results.json").read_text())
+    verdicts = {c["verdict"] for c in results["comparisons"]}
+    assert "regressed" in verdicts
+    assert (tmp_path / "run-pr" / "report.md").is_file()
+    with sqlite3.connect(db) as conn:  # recorded even though the gate failed
+        rows = conn.execute("SELECT commit_sha, base_sha, base_ref FROM runs").fetchall()
+    assert rows == [(manifest["refs"]["head"]["sha"], demo.shas["feature"], "merge-base:feature")]
+
+    # A/A: docs-only changes nothing but README; its merge-base with feature is feature
+    _git(project, "checkout", "-q", "docs-only")
+    same = _gate(project, tmp_path / "run-aa", "feature", cache)
+    assert same.returncode == 0, same.stderr
+    assert "regressed" not in (tmp_path / "run-aa" / "results.json").read_text()

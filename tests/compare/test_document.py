@@ -1,0 +1,77 @@
+"""The typed ``perfproof.compare/1`` document: a lossless round trip, older documents still
+read, and every bad field named with the file and its path."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from perfproof.compare import CompareOptions, compare_document, compare_specs
+from perfproof.errors import InputError
+from perfproof.model import Verdict
+from perfproof.model.documents import dumps, loads_strict
+from perfproof.model.documents.compare import CompareDocument
+
+
+@pytest.fixture
+def doc(stream_vs_loop) -> dict:
+    base, head = stream_vs_loop
+    return compare_document(compare_specs(str(base), str(head), CompareOptions()))
+
+
+def test_round_trip_is_lossless_and_strict(doc: dict) -> None:
+    text = dumps({**doc, "run_dir": "/somewhere"})
+    parsed = CompareDocument.from_json(loads_strict(text, "results.json"), "results.json")
+    assert parsed.extra == {"run_dir": "/somewhere"}
+    again = parsed.to_json()
+    assert json.loads(json.dumps(again, allow_nan=False)) == json.loads(text)
+    (time, alloc) = parsed.comparisons
+    assert time.verdict is Verdict.IMPROVED and time.family == "bh"
+    assert alloc.method == "exact" and alloc.family == "exact"
+
+
+def test_other_writers_fields_survive(doc: dict) -> None:
+    doc["comparisons"][0]["machine"] = "node-1"
+    parsed = CompareDocument.from_json(doc, "r.json")
+    assert parsed.machine(parsed.comparisons[0].key) == "node-1"
+    assert parsed.to_json()["comparisons"][0]["machine"] == "node-1"
+
+
+def test_documents_from_before_the_family_option_read(doc: dict) -> None:
+    doc.pop("family")
+    doc["holm"] = True
+    for c in doc["comparisons"]:
+        for key in ("p_adjusted", "family", "interval_confidence", "delta_ci_pct"):
+            c.pop(key)
+        c["p_holm"] = 0.004
+    parsed = CompareDocument.from_json(doc, "old.json")
+    assert parsed.family == "holm"
+    c = parsed.comparisons[0]
+    assert c.p_adjusted == 0.004 and c.interval_confidence is None
+    assert c.delta_ci_pct == pytest.approx(((c.ratio_ci[0] - 1) * 100, (c.ratio_ci[1] - 1) * 100))
+
+
+@pytest.mark.parametrize(
+    ("path", "value", "message"),
+    [
+        (("comparisons", 0, "ratio"), "1.5", "r.json: comparisons[0].ratio: expected a number"),
+        (("comparisons", 1, "head"), [], "r.json: comparisons[1].head: expected an object"),
+        (("comparisons", 0, "direction"), "up", "comparisons[0].direction: expected one of"),
+        (("comparisons",), {}, "r.json: comparisons: expected a list"),
+        (("threshold",), True, "r.json: threshold: expected a number, got True"),
+    ],
+)
+def test_bad_fields_are_named(doc: dict, path: tuple, value: object, message: str) -> None:
+    target = doc
+    for step in path[:-1]:
+        target = target[step]
+    target[path[-1]] = value
+    with pytest.raises(InputError, match=message.replace("[", r"\[").replace("]", r"\]")):
+        CompareDocument.from_json(doc, "r.json")
+
+
+def test_another_schema_is_refused(doc: dict) -> None:
+    doc["schema"] = "perfproof.guard/1"
+    with pytest.raises(InputError, match="is a perfproof.guard/1 document, expected"):
+        CompareDocument.from_json(doc, "r.json")

@@ -1,0 +1,199 @@
+"""The look API the run loop calls after each round: stopping, freezing, re-runs, resume."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from perfproof.compare.sequential import SequentialDesign, look, methodology, needs_rerun
+from perfproof.compare.sequential_replay import ReplaySettings, replay
+from perfproof.model import ALLOC_NORM, BenchKey, Direction, Samples, Verdict
+from perfproof.stats.simulate import hierarchical
+
+DESIGN = SequentialDesign(max_looks=6)
+
+
+def _side(name: str, forks: list[np.ndarray], metric: str = "primary", unit: str = "ns/op"):
+    key = BenchKey(name, "avgt", (("n", "16"),), metric)
+    return Samples(key, unit, Direction.LOWER, [np.asarray(f, dtype=float) for f in forks])
+
+
+def _rounds(
+    rng: np.random.Generator, effects: dict[str, float], rounds: int, sd: float = 0.03
+) -> list[tuple[dict[BenchKey, Samples], dict[BenchKey, Samples]]]:
+    """Per round, one fork per side for each benchmark; ``effects`` maps name → head/base;
+    ``sd`` is the fork-to-fork spread (iterations scatter by 1% or ``sd``, the smaller)."""
+    inner = min(sd, 0.01)
+    out = []
+    for _ in range(rounds):
+        base, head = {}, {}
+        for name, ratio in effects.items():
+            b = _side(name, hierarchical(rng, 1, 8, 100.0, sd, inner))
+            h = _side(name, hierarchical(rng, 1, 8, 100.0 * ratio, sd, inner))
+            base[b.key], head[h.key] = b, h
+        out.append((base, head))
+    return out
+
+
+def _pairs(rounds, upto: int) -> list[tuple[Samples, Samples]]:
+    """Every key's forks of the first ``upto`` rounds, as the run loop would pass them."""
+    pairs = []
+    for key in rounds[0][0]:
+        b = [f for r in rounds[:upto] for f in r[0][key].forks]
+        h = [f for r in rounds[:upto] for f in r[1][key].forks]
+        pairs.append((replace(rounds[0][0][key], forks=b), replace(rounds[0][1][key], forks=h)))
+    return pairs
+
+
+def test_a_large_change_stops_early_and_stays_decided() -> None:
+    rng = np.random.default_rng(1)
+    rounds = _rounds(rng, {"big": 0.6, "none": 1.0}, 8)
+    decisions: dict = {}
+    for k in range(1, DESIGN.max_looks + 1):
+        decisions = look(_pairs(rounds, 2 + k), k, DESIGN, decisions)
+        if k == 1:
+            first = decisions
+    big = next(d for d in decisions.values() if d.key.benchmark == "big")
+    none = next(d for d in decisions.values() if d.key.benchmark == "none")
+    assert first[big.key].decided and big.look == 1
+    assert big is first[big.key]  # carried over unchanged, not judged again
+    c = big.comparisons[0]
+    assert c.verdict is Verdict.IMPROVED and c.ratio_ci[1] < 1.0
+    assert c.base.forks == 3 and c.diagnostics["sequential"]["look"] == 1
+    # the unchanged entry ran to the last look and says how much change it rules out
+    assert none.decided and none.look == DESIGN.max_looks
+    n = none.comparisons[0]
+    assert n.verdict is Verdict.INCONCLUSIVE
+    lo, hi = n.ratio_ci
+    assert lo < 1.0 < hi
+    bound = max(1 - lo, hi - 1) * 100
+    assert any(f"no change beyond ±{bound:.1f}%" in w for w in n.warnings)
+    assert "stopped at look 1" in big.note
+    text = methodology(DESIGN, decisions)
+    assert "1 of 2 entries stopped before the last look" in text
+    assert "Benjamini–Hochberg" in text
+
+
+def test_every_interval_agrees_with_its_verdict() -> None:
+    rng = np.random.default_rng(2)
+    effects = {f"k{i}": r for i, r in enumerate((0.7, 0.9, 0.97, 1.0, 1.0, 1.03, 1.3, 1.005))}
+    rounds = _rounds(rng, effects, 8)
+    decisions: dict = {}
+    for k in range(1, DESIGN.max_looks + 1):
+        decisions = look(_pairs(rounds, 2 + k), k, DESIGN, decisions)
+        for d in decisions.values():
+            for c in d.comparisons:
+                lo, hi = c.ratio_ci
+                excludes = lo > 1.0 or hi < 1.0
+                significant = c.verdict in (Verdict.IMPROVED, Verdict.REGRESSED, Verdict.NEGLIGIBLE)
+                assert excludes == significant, (c.key, c.verdict, c.ratio_ci)
+                if c.verdict is Verdict.SAME:
+                    assert lo >= 0.99 and hi <= 1.01
+
+
+def test_resume_recomputes_the_same_state() -> None:
+    """Looks are a pure function of the forks: replaying the rounds after a crash gives the
+    decisions the uninterrupted run had."""
+    rng = np.random.default_rng(3)
+    rounds = _rounds(rng, {"a": 0.8, "b": 1.0, "c": 1.1}, 7)
+    live: dict = {}
+    for k in range(1, 4):
+        live = look(_pairs(rounds, 2 + k), k, DESIGN, live)
+    again: dict = {}
+    for k in range(1, 4):
+        again = look(_pairs(rounds, 2 + k), k, DESIGN, again)
+    assert {k: (d.decided, d.look) for k, d in live.items()} == {
+        k: (d.decided, d.look) for k, d in again.items()
+    }
+    for key in live:
+        assert [c.ratio_ci for c in live[key].comparisons] == [
+            c.ratio_ci for c in again[key].comparisons
+        ]
+    replayed = replay(rounds[:5], ReplaySettings(max_looks=DESIGN.max_looks), "test")
+    assert {k: (d.decided, d.look) for k, d in replayed.decisions.items()} == {
+        k: (d.decided, d.look) for k, d in live.items()
+    }
+
+
+def test_an_unwarmed_fork_is_left_out_kept_and_rerun() -> None:
+    rng = np.random.default_rng(4)
+    rounds = _rounds(rng, {"x": 1.0}, 3)
+    key = next(iter(rounds[0][0]))
+    cold = rounds[1][1][key].forks[0].copy()
+    cold[:3] = cold[:3] * 5.0  # head fork 2: three iterations far above the rest
+    rounds[1][1][key] = replace(rounds[1][1][key], forks=[cold])
+    decisions = look(_pairs(rounds, 3), 1, DESIGN, {})
+    d = decisions[key]
+    assert d.excluded == {"head": [1]}
+    assert not d.decided
+    assert needs_rerun(decisions) == {key: {"head": 1}}
+    c = d.comparisons[0]
+    assert (c.base.forks, c.head.forks) == (3, 2)
+    # the re-run fork arrives next round and the side catches up with the plan
+    extra = _rounds(rng, {"x": 1.0}, 2)
+    pairs = _pairs(rounds, 3)
+    b, h = pairs[0]
+    h = replace(h, forks=[*h.forks, *extra[0][1][key].forks, *extra[1][1][key].forks])
+    b = replace(b, forks=[*b.forks, *extra[0][0][key].forks])
+    again = look([(b, h)], 2, DESIGN, decisions)
+    assert needs_rerun(again) == {}
+    assert again[key].comparisons[0].head.forks == 4
+
+
+def test_exact_bytes_decide_at_the_first_look_and_stay() -> None:
+    rng = np.random.default_rng(5)
+    rounds = _rounds(rng, {"y": 1.0}, 6)
+    key = next(iter(rounds[0][0]))
+    alloc = key.with_metric(ALLOC_NORM)
+    for r in rounds:
+        for side, level in ((r[0], 48.0), (r[1], 24.0)):
+            side[alloc] = replace(_side("y", [np.full(8, level)], ALLOC_NORM, "B/op"), key=alloc)
+    decisions = look(_pairs(rounds, 3), 1, DESIGN, {})
+    d = decisions[key]
+    by_metric = {c.key.metric: c for c in d.comparisons}
+    assert by_metric[ALLOC_NORM].verdict is Verdict.IMPROVED
+    assert by_metric[ALLOC_NORM].diagnostics["sequential"]["decided"]
+    assert not d.decided  # time is still open
+    later = look(_pairs(rounds, 4), 2, DESIGN, decisions)
+    kept = {c.key.metric: c for c in later[key].comparisons}[ALLOC_NORM]
+    assert kept is by_metric[ALLOC_NORM]
+    assert kept.base.forks == 3  # frozen at the look that decided it
+
+
+def test_bad_looks_and_designs_are_refused() -> None:
+    with pytest.raises(ValueError, match="outside"):
+        look([], 7, DESIGN, {})
+    with pytest.raises(ValueError, match="no calibrated levels"):
+        SequentialDesign(max_looks=4, first_forks=9)
+    with pytest.raises(ValueError, match="family"):
+        SequentialDesign(max_looks=4, family="bonferroni")
+    assert math.isclose(DESIGN.alpha, 0.01)
+
+
+def test_quiet_keys_stop_as_same_or_negligible() -> None:
+    """With little fork-to-fork spread, an unchanged key is ``same`` and a 0.5% change
+    ``negligible`` (θ = 1%) long before the last look."""
+    rng = np.random.default_rng(6)
+    rounds = _rounds(rng, {"flat": 1.0, "tiny": 1.005}, 8, sd=0.0005)
+    decisions: dict = {}
+    for k in range(1, DESIGN.max_looks + 1):
+        decisions = look(_pairs(rounds, 2 + k), k, DESIGN, decisions)
+    verdicts = {d.key.benchmark: (d.comparisons[0].verdict, d.look) for d in decisions.values()}
+    assert verdicts["flat"][0] is Verdict.SAME and verdicts["flat"][1] < DESIGN.max_looks
+    assert verdicts["tiny"][0] is Verdict.NEGLIGIBLE and verdicts["tiny"][1] < DESIGN.max_looks
+
+
+def test_throughput_higher_is_better() -> None:
+    rng = np.random.default_rng(7)
+    rounds = _rounds(rng, {"thr": 1.5}, 3)
+    for r in rounds:
+        for side in r:
+            for key, s in side.items():
+                side[key] = replace(s, unit="ops/s", direction=Direction.HIGHER)
+    decisions = look(_pairs(rounds, 3), 1, DESIGN, {})
+    (d,) = decisions.values()
+    c = d.comparisons[0]
+    assert c.verdict is Verdict.IMPROVED and c.ratio_ci[0] > 1.0

@@ -1,0 +1,141 @@
+"""Suite keys from JMH's listing, and selections that run exactly a subset of them."""
+
+from __future__ import annotations
+
+import itertools
+import re
+
+import pytest
+
+from perfproof.errors import InputError
+from perfproof.measure.keys import (
+    Selection,
+    SuiteKey,
+    check_bench_regexes,
+    group_keys,
+    java_escape,
+    parse_listing,
+    suite_key_of,
+    suite_keys,
+)
+from perfproof.model import ALLOC_NORM, BenchKey
+
+# JMH 1.37 `-lp` output of a suite with two params on one class (recorded from a real jar,
+# one benchmark of a nested class added by hand: `$` in its name)
+LISTING = "Benchmarks: \n" + """\
+fx.Codes.loopEmpty
+  param "n" = {16, 128}
+fx.Codes.sum
+  param "kind" = {list, set}
+  param "n" = {16, 128, 1024}
+fx.Outer$Inner.run
+fx.Thr.concat
+"""
+
+
+def key(bench: str, **params: str) -> SuiteKey:
+    return SuiteKey(bench, tuple(sorted(params.items())))
+
+
+def test_listing_parses_benchmarks_and_their_params_in_jmh_order() -> None:
+    listing = parse_listing(LISTING)
+    assert list(listing) == ["fx.Codes.loopEmpty", "fx.Codes.sum", "fx.Outer$Inner.run",
+                             "fx.Thr.concat"]  # fmt: skip
+    assert listing["fx.Codes.sum"] == {"kind": ("list", "set"), "n": ("16", "128", "1024")}
+    assert listing["fx.Thr.concat"] == {}
+    assert parse_listing("Benchmarks: \nfx.A.b\nfx.A.c\n") == {"fx.A.b": {}, "fx.A.c": {}}
+
+
+def test_keys_are_the_cross_product_sorted_and_stable() -> None:
+    keys = suite_keys(LISTING)
+    assert len(keys) == 2 + 2 * 3 + 1 + 1
+    assert keys == sorted(keys) and len(set(keys)) == len(keys)
+    assert keys == suite_keys(LISTING)  # deterministic: shards split by position
+    assert key("fx.Codes.sum", kind="set", n="1024") in keys
+    assert key("fx.Codes.sum", n="16", kind="list").label() == "fx.Codes.sum(kind=list, n=16)"
+    assert key("fx.Thr.concat").label() == "fx.Thr.concat"
+
+
+def test_suite_key_folds_modes_and_metrics_and_round_trips() -> None:
+    k = key("fx.Codes.sum", n="16", kind="list")
+    measured = BenchKey("fx.Codes.sum", "avgt", (("kind", "list"), ("n", "16")), ALLOC_NORM)
+    assert suite_key_of(measured) == k and k.holds(measured)
+    assert not k.holds(BenchKey("fx.Codes.sum", "avgt", (("kind", "set"), ("n", "16"))))
+    assert SuiteKey.from_json(k.to_json()) == k
+    hash(k)  # frozen: usable in sets and as dict keys
+
+
+def test_java_escape_makes_names_literal() -> None:
+    for name in ["fx.Outer$Inner.run", "a.b+c", "x(1)[2]{3}", "p|q^r", "we.ird-name"]:
+        pattern = re.compile("^" + java_escape(name) + "$")
+        assert pattern.match(name)
+        assert not pattern.match(name + "x") and not pattern.match("x" + name)
+    assert java_escape("fx.A$B") == r"fx\.A\$B"
+
+
+def test_include_regex_is_anchored_and_selects_only_its_benchmarks() -> None:
+    sel = Selection(("fx.Codes.sum", "fx.Codes.loopEmpty"), (("n", ("16",)),))
+    regex = re.compile(sel.include_regex())
+    names = [*parse_listing(LISTING), "fx.Codes.sumAll", "org.fx.Codes.sum"]
+    # JMH uses find(): an unanchored "fx.Codes.sum" would also select sumAll and org.fx...
+    assert [n for n in names if regex.search(n)] == ["fx.Codes.loopEmpty", "fx.Codes.sum"]
+    assert sel.param_args() == ("-p", "n=16")
+    assert Selection.from_json(sel.to_json()) == sel
+
+
+def exact_cover(keys: list[SuiteKey], selections: list[Selection]) -> list[SuiteKey]:
+    covered = [k for s in selections for k in s.members()]
+    assert len(covered) == len(set(covered)), "a key would run twice in one round"
+    return sorted(covered)
+
+
+def test_a_cross_product_is_one_invocation() -> None:
+    keys = [k for k in suite_keys(LISTING) if k.benchmark == "fx.Codes.sum"]
+    assert group_keys(keys) == [
+        Selection(("fx.Codes.sum",), (("kind", ("list", "set")), ("n", ("16", "128", "1024"))))
+    ]
+
+
+def test_benchmarks_with_equal_params_share_an_invocation() -> None:
+    keys = [key("fx.A.x", n="1"), key("fx.A.y", n="1"), key("fx.B.z"), key("fx.B.w")]
+    sels = group_keys(keys)
+    assert sels == [Selection(("fx.A.x", "fx.A.y"), (("n", ("1",)),)),
+                    Selection(("fx.B.w", "fx.B.z"), ())]  # fmt: skip
+
+
+def test_a_set_that_is_not_a_cross_product_is_split_exactly() -> None:
+    # an L shape: (list,16) (list,128) (set,16) — no single -p can select it
+    keys = [key("fx.Codes.sum", kind="list", n="16"), key("fx.Codes.sum", kind="list", n="128"),
+            key("fx.Codes.sum", kind="set", n="16")]  # fmt: skip
+    sels = group_keys(keys)
+    assert len(sels) == 2
+    assert exact_cover(keys, sels) == sorted(keys)
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_any_subset_is_covered_exactly_and_deterministically(seed: int) -> None:
+    import random
+
+    rng = random.Random(seed)
+    universe = [key("b.X.m", a=a, b=b, c=c) for a, b, c in itertools.product("12", "xyz", "pq")]
+    universe += [key("b.Y.m", a=a) for a in "123"]
+    subset = [k for k in universe if rng.random() < 0.6] or universe[:1]
+    sels = group_keys(subset)
+    assert exact_cover(subset, sels) == sorted(subset)
+    assert group_keys(list(reversed(subset))) == sels
+    # never worse than one invocation per key
+    assert len(sels) <= len(subset)
+
+
+def test_param_values_are_ordered_as_numbers() -> None:
+    keys = [key("b.X.m", n=n) for n in ("1024", "16", "128")]
+    assert group_keys(keys)[0].param_args() == ("-p", "n=16,128,1024")
+
+
+def test_bench_regex_is_checked_at_the_door() -> None:
+    check_bench_regexes(["ErrorReporterBench", r"fx\.Codes\.(sum|loop.*)", r"\p{Lu}\w+Bench"])
+    for bad in ["[", "(unclosed", "*x"]:
+        with pytest.raises(InputError, match=r"^--bench"):
+            check_bench_regexes([bad])
+    with pytest.raises(InputError, match="--bench"):
+        check_bench_regexes([""])

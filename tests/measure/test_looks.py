@@ -1,0 +1,38 @@
+"""Rounds become looks: the design a plan implies, refused before a build when uncalibrated."""
+
+from __future__ import annotations
+
+import pytest
+
+from perfproof.errors import InputError
+from perfproof.measure.plan import FIXED, SEQUENTIAL, make_plan
+from perfproof.pipeline.looks import design_for, first_look_round, forks_per_step, looker_for
+
+
+def plan(rounds: int, *options: str, stopping: str = SEQUENTIAL):
+    return make_plan(rounds, "abba", None, (), tuple(options), stopping=stopping)
+
+
+def test_one_fork_per_step_looks_from_round_two() -> None:
+    p = plan(10, "-f", "1", "-i", "4")
+    assert forks_per_step(p.jmh_options) == 1 and first_look_round(p) == 2
+    d = design_for(p)
+    assert (d.max_looks, d.first_forks, d.forks_per_look) == (9, 2, 1)
+    assert looker_for(p)({}, {}, 1, {}) == {}  # one fork a side: no look yet
+
+
+def test_two_forks_per_step_look_after_every_round() -> None:
+    p = plan(6, "-f", "1", "-f", "2")  # the last -f wins, as in JMH
+    d = design_for(p)
+    assert first_look_round(p) == 1 and (d.max_looks, d.first_forks, d.forks_per_look) == (6, 2, 2)
+
+
+@pytest.mark.parametrize(("rounds", "forks"), [(10, "5"), (40, "1")])
+def test_an_uncalibrated_schedule_is_refused_with_the_flags_to_change(rounds, forks) -> None:
+    with pytest.raises(InputError, match="--max-rounds") as err:
+        design_for(plan(rounds, "-f", forks))
+    assert "--rounds N" in str(err.value)
+
+
+def test_a_fixed_plan_never_stops_a_key() -> None:
+    assert looker_for(plan(3, "-f", "1", stopping=FIXED))({}, {}, 3, {}) == {}

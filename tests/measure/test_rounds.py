@@ -1,0 +1,279 @@
+"""The sequential round loop without a JVM: recorded JMH entries stand in for JMH's output.
+
+A stand-in for JMH writes, for each step, the entries its selection asks for (copied from a
+real JMH 1.37 result, with new fork values); a stand-in look decides keys by a fixed rule. That
+isolates what the loop must get right: decided keys leave the plan, later rounds select exactly
+the undecided keys, nothing on disk is rewritten, and a resumed run takes the same looks again.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from perfproof.measure.keys import SuiteKey, suite_key_of, suite_keys
+from perfproof.measure.plan import SEQUENTIAL, Step, make_plan, step_argv
+from perfproof.measure.progress import PlainReporter
+from perfproof.measure.rounds import (
+    ALL_DECIDED,
+    BUDGET,
+    MAX_ROUNDS,
+    RoundLoop,
+    replay,
+)
+from perfproof.measure.store import DONE, RunStore
+
+FIXTURE = Path(__file__).parents[1] / "fixtures" / "jmh" / "jmh-1.37-allmodes-gc.json"
+
+LISTING = "Benchmarks: \n" + """\
+fx.Codes.loopEmpty
+  param "n" = {16, 128}
+fx.Codes.sum
+  param "n" = {16, 128}
+"""
+KEYS = suite_keys(LISTING)
+TEMPLATES = {
+    (e["benchmark"], e["params"]["n"]): e
+    for e in json.loads(FIXTURE.read_text())
+    if e["benchmark"] in ("fx.Codes.loopEmpty", "fx.Codes.sum")
+}
+
+
+def entries_for(step: Step, keys: list[SuiteKey]) -> list[dict]:
+    """What JMH would write for a step: one entry per key, one fork of two iterations."""
+    chosen = step.selection.members() if step.selection else keys
+    out = []
+    for k in chosen:
+        entry = copy.deepcopy(TEMPLATES[(k.benchmark, dict(k.params)["n"])])
+        value = 100.0 + step.round + (5.0 if step.side == "head" else 0.0)
+        entry["forks"] = 1
+        entry["primaryMetric"]["rawData"] = [[value, value + 0.5]]
+        out.append(entry)
+    return out
+
+
+@dataclass
+class FakeJmh:
+    """Runs steps by writing their result files, and records every command line."""
+
+    store: RunStore
+    argvs: list[list[str]]
+
+    def run_steps(self, steps: list[Step]) -> None:
+        plan = self.store.plan
+        for step in steps:
+            argv = step_argv(["jmh"], plan.benchmarks, plan.jmh_options, "OUT", step.selection)
+            self.argvs.append(argv)
+            path = self.store.result_path(step)
+            path.write_text(json.dumps(entries_for(step, KEYS)))
+            self.store.update_step(step, status=DONE, duration_s=2.0)
+
+
+def look_by_rule(stop_after: dict[str, int]):
+    """A look that decides a key once each side has its number of forks (by benchmark@n)."""
+
+    @dataclass(frozen=False)
+    class Decided:
+        key: object
+        decided: bool
+        look: int
+        note: str = ""
+
+    def look(base, head, look_no, previous):
+        out = {}
+        for k, b in base.items():
+            need = stop_after.get(f"{k.benchmark.rsplit('.', 1)[1]}@{dict(k.params)['n']}")
+            forks = min(b.fork_count, head[k].fork_count) if k in head else 0
+            decided = need is not None and forks >= need
+            out[k] = previous.get(k) if previous.get(k) and previous[k].decided else Decided(
+                k, decided, look_no
+            )
+        return out
+
+    return look
+
+
+def new_store(tmp_path: Path, **plan_kw) -> RunStore:
+    store = RunStore.create(tmp_path / "run", {"id": "run", "repo": "/r"})
+    plan_kw.setdefault("stopping", SEQUENTIAL)
+    store.init_steps(make_plan(plan_kw.pop("rounds", 5), "abba", None, ("Codes",),
+                               ("-f", "1", "-p", "n=16,128"), **plan_kw))  # fmt: skip
+    return store
+
+
+def loop_for(store: RunStore, argvs: list, rule: dict[str, int]) -> RoundLoop:
+    import io
+
+    return RoundLoop(
+        store,
+        FakeJmh(store, argvs).run_steps,
+        lambda step: 10.0,
+        KEYS,
+        look_by_rule(rule),
+        PlainReporter(io.StringIO()),
+    )
+
+
+RULE = {"loopEmpty@16": 2, "loopEmpty@128": 2, "sum@16": 3}
+
+
+def test_decided_keys_leave_the_plan_and_later_rounds_select_the_rest(tmp_path: Path) -> None:
+    store = new_store(tmp_path)
+    argvs: list[list[str]] = []
+    state, ended = loop_for(store, argvs, RULE).run()
+    assert ended == MAX_ROUNDS
+    plan = store.plan
+    by_round = {r: [s for s in plan.steps if s.round == r] for r in range(1, plan.rounds + 1)}
+    # round 1 runs the suite as the user selected it; rounds 2 and 3 all four keys still
+    # (no key has 2 forks a side before round 2 ends)
+    assert [s.id for s in by_round[1]] == ["01-base", "01-head"]
+    assert by_round[1][0].selection is None and "Codes" in argvs[0]
+    assert {k.label() for k in by_round[2][0].selection.members()} == {k.label() for k in KEYS}
+    # after round 2 both loopEmpty keys are decided: round 3 runs only fx.Codes.sum
+    r3 = by_round[3][0].selection
+    assert r3.benchmarks == ("fx.Codes.sum",) and r3.params == (("n", ("16", "128")),)
+    # after round 3 sum@16 is decided too: rounds 4 and 5 run sum@128 alone
+    assert [k.label() for k in by_round[4][0].selection.members()] == ["fx.Codes.sum(n=128)"]
+    argv4 = argvs[6]
+    assert argv4[1] == r"^fx\.Codes\.sum$" and argv4[argv4.index("-p") + 1] == "n=128"
+    assert argv4.count("-p") == 1 and "Codes" not in argv4  # the user's regex and -p replaced
+    assert [s.id for s in by_round[4]] == ["04-head", "04-base"]  # ABBA kept
+    stopped = {k.label(): r for k, r in state.stopped.items()}
+    assert stopped == {"fx.Codes.loopEmpty(n=128)": 2, "fx.Codes.loopEmpty(n=16)": 2,
+                       "fx.Codes.sum(n=16)": 3}  # fmt: skip
+    doc = state.to_json(KEYS, ended)
+    rows = {e["key"]: e for e in doc["keys"]}
+    assert rows["fx.Codes.sum(n=128)"]["stopped_round"] is None
+    assert not rows["fx.Codes.sum(n=128)"]["decided"] and doc["looks"] == 5
+    # every fork is kept: each key has one fork per side for every round it ran
+    head = json.loads((store.path / "jmh" / "05-head.json").read_text())
+    assert [e["benchmark"] for e in head] == ["fx.Codes.sum"]
+    assert len(list((store.path / "jmh").glob("*.json"))) == 10
+
+
+def test_the_loop_ends_when_every_key_is_decided(tmp_path: Path) -> None:
+    store = new_store(tmp_path, rounds=10)
+    rule = {"loopEmpty@16": 2, "loopEmpty@128": 2, "sum@16": 2, "sum@128": 3}
+    state, ended = loop_for(store, [], rule).run()
+    assert ended == ALL_DECIDED and store.plan.planned_rounds == 3
+    assert set(state.stopped) == set(KEYS)
+
+
+def test_a_not_cross_product_round_runs_several_parts(tmp_path: Path) -> None:
+    store = new_store(tmp_path, rounds=3)
+    # left undecided after round 2: loopEmpty@128 and sum@16 (an "L" is not one -p product)
+    rule = {"loopEmpty@16": 2, "sum@128": 2}
+    argvs: list[list[str]] = []
+    loop_for(store, argvs, rule).run()
+    r3 = [s for s in store.plan.steps if s.round == 3]
+    assert [s.id for s in r3] == ["03-base", "03-head", "03-base-2", "03-head-2"]
+    selected = sorted(k.label() for s in r3 if s.side == "base" for k in s.selection.members())
+    assert selected == ["fx.Codes.loopEmpty(n=128)", "fx.Codes.sum(n=16)"]
+
+
+def test_resume_takes_the_same_looks_again_from_the_forks_on_disk(tmp_path: Path) -> None:
+    store = new_store(tmp_path)
+    argvs: list[list[str]] = []
+    first, _ = loop_for(store, argvs, RULE).run()
+    files = {p.name: p.read_bytes() for p in (store.path / "jmh").glob("*.json")}
+    again = RunStore.open(store.path)
+    state = replay(again, KEYS, look_by_rule(RULE))
+    assert state.stopped == first.stopped and state.looks == first.looks
+    # a run stopped in round 4: its last steps are missing; resuming runs only those
+    (store.path / "jmh" / "04-base.json").unlink()
+    (store.path / "jmh" / "05-head.json").unlink()
+    (store.path / "jmh" / "05-base.json").unlink()
+    resumed = RunStore.open(store.path)
+    more: list[list[str]] = []
+    state, _ = loop_for(resumed, more, RULE).run()
+    assert len(more) == 3 and state.stopped == first.stopped
+    for name, data in files.items():  # untouched files are byte for byte the same
+        if name not in ("04-base.json", "05-head.json", "05-base.json"):
+            assert (store.path / "jmh" / name).read_bytes() == data
+
+
+def test_the_budget_stops_before_a_round_that_would_overrun(tmp_path: Path) -> None:
+    # every step takes 2 s against an estimate of 10 s: the estimate is scaled by at most
+    # 0.5, so a round of two steps is expected to take 10 s; after round 1 (4 s) round 2 fits
+    # in 15 s, after round 2 (8 s) round 3 does not
+    store = new_store(tmp_path, rounds=10, budget_s=15.0)
+    _, ended = loop_for(store, [], RULE).run()
+    assert ended == BUDGET and store.plan.planned_rounds == 2
+
+
+def test_an_unwarmed_fork_is_run_again_in_the_next_round(tmp_path: Path) -> None:
+    store = new_store(tmp_path, rounds=3)
+    base_look = look_by_rule({"loopEmpty@16": 2, "loopEmpty@128": 2, "sum@16": 2,
+                              "sum@128": 2})  # fmt: skip
+
+    def look(base, head, look_no, previous):
+        out = base_look(base, head, look_no, previous)
+        for k, d in out.items():
+            if look_no == 2 and suite_key_of(k).label() == "fx.Codes.sum(n=16)":
+                # its round-2 head fork never warmed up: left out of the look, run again
+                out[k] = dataclasses.replace(d, decided=False)
+                out[k].rerun = {"head": 1}
+        return out
+
+    import io
+
+    argvs: list[list[str]] = []
+    loop = RoundLoop(store, FakeJmh(store, argvs).run_steps, lambda s: 10.0, KEYS, look,
+                     PlainReporter(io.StringIO()))  # fmt: skip
+    state, ended = loop.run()
+    r3 = [s for s in store.plan.steps if s.round == 3]
+    # the round's own pair of forks, plus one catch-up fork on the head side
+    assert [(s.id, s.forks) for s in r3] == [("03-base", None), ("03-head", None),
+                                              ("03-head-2", 1)]  # fmt: skip
+    assert all([k.label() for k in s.selection.members()] == ["fx.Codes.sum(n=16)"] for s in r3)
+    assert argvs[-1][argvs[-1].index("-f") + 1] == "1"
+    assert ended == ALL_DECIDED and state.stopped[SuiteKey("fx.Codes.sum", (("n", "16"),))] == 3
+    # the left-out fork stays in the record: nothing was deleted
+    assert (store.path / "jmh" / "02-head.json").is_file()
+
+
+def test_listing_fixture_matches_the_templates() -> None:
+    assert {(k.benchmark, dict(k.params)["n"]) for k in KEYS} == set(TEMPLATES)
+
+
+def test_the_real_design_stops_a_large_effect_early_and_keeps_an_aa_key_running(
+    tmp_path: Path,
+) -> None:
+    """The loop driven by the calibrated sequential look: forks with a known truth."""
+    import numpy as np
+
+    from perfproof.pipeline.looks import looker_for
+
+    rng = np.random.default_rng(20261124)
+
+    class Noisy(FakeJmh):
+        def run_steps(self, steps: list[Step]) -> None:
+            for step in steps:
+                entries = entries_for(step, KEYS)
+                for e in entries:
+                    truth = 100.0
+                    if e["benchmark"].endswith("sum") and e["params"]["n"] == "16":
+                        truth = 50.0 if step.side == "head" else 100.0  # planted: −50 %
+                    fork = truth * np.exp(rng.normal(0, 0.03)) * np.exp(rng.normal(0, 0.005, 4))
+                    e["primaryMetric"]["rawData"] = [[float(x) for x in fork]]
+                    e["secondaryMetrics"] = {}
+                self.store.result_path(step).write_text(json.dumps(entries))
+                self.store.update_step(step, status=DONE, duration_s=2.0)
+
+    import io
+
+    store = new_store(tmp_path, rounds=6)
+    loop = RoundLoop(store, Noisy(store, []).run_steps, lambda s: 10.0, KEYS,
+                     looker_for(store.plan), PlainReporter(io.StringIO()))  # fmt: skip
+    state, _ = loop.run()
+    planted = SuiteKey("fx.Codes.sum", (("n", "16"),))
+    assert state.stopped[planted] < 6  # decided before the last round
+    assert all(state.stopped.get(k) == 6 for k in KEYS if k != planted)  # ran to the end
+    later = [s for s in store.plan.steps if s.round > state.stopped[planted]]
+    assert later and all(planted not in s.selection.members() for s in later)
+    verdicts = {suite_key_of(k): d.comparisons[0].verdict for k, d in state.decisions.items()}
+    assert verdicts[planted] == "improved"
+    assert not {verdicts[k] for k in KEYS if k != planted} & {"improved", "regressed"}

@@ -1,0 +1,100 @@
+"""``perfproof prove`` on the embedded demo project, with tiny JMH settings."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from perfproof.demo.project import write_demo_repo
+from perfproof.model.documents.prove import read_prove
+
+from .conftest import commit
+
+pytestmark = [pytest.mark.jvm, pytest.mark.slow, pytest.mark.timeout(420)]
+
+TINY = "-f 1 -wi 1 -i 2 -w 100ms -r 100ms"
+
+
+@pytest.fixture
+def demo(tmp_path: Path, prove_cache: Path) -> Path:
+    if shutil.which("mvn") is None or shutil.which("java") is None:
+        pytest.skip("needs Maven and a JDK")
+    return write_demo_repo(tmp_path / "project").path
+
+
+def test_prove_finds_the_chain_without_bench_and_check_passes(
+    demo: Path, tmp_path: Path, run_cli
+) -> None:
+    out = tmp_path / "bundle"
+    res = run_cli(
+        "prove", "--repo", demo, "--base", "baseline", "--head", "feature",
+        "--jmh-args", TINY, "--max-rounds", "2", "--out", out,
+    )  # fmt: skip
+    assert res.code == 0, res.err
+    doc = read_prove(out / "prove.json")
+    stages = doc["stages"]
+    changed = {m["method"] for m in stages["changes"]["result"]["methods"]}
+    assert {"ErrorReporter.report(short)", "EventBus.publish(String)"} <= changed
+    callers = {e["method"]: e["callers"] for e in stages["callers"]["result"]["methods"]}
+    assert callers["ErrorReporter.report(short)"]["benchmark"] == 1
+    reached = {r["benchmark"]: r["path"] for r in stages["benchmarks"]["result"]["reached"]}
+    assert reached == {
+        "perfdemo.bench.ErrorReporterBench.report": [
+            "ErrorReporterBench.report(Blackhole)",
+            "ErrorReporter.report(short)",
+        ],
+        "perfdemo.bench.EventBusBench.publishNoListeners": [
+            "EventBusBench.publishNoListeners(Blackhole)",
+            "EventBus.publish(String)",
+        ],
+    }
+    assert stages["guard"]["status"] == "skipped"
+    assert stages["ab"]["status"] == "done" and list((out / "ab" / "jfr").glob("r1-base/*.jfr"))
+    tests = stages["tests"]["result"]
+    assert tests["selected"] == ["ErrorReporterTest", "EventBusTest"]
+    for side in ("base", "head"):
+        assert tests[side]["counts"] == {"passed": 5, "failed": 0, "error": 0, "skipped": 0}
+    assert tests["regressions"] == []
+    amdahl = {a["method"]: a for a in stages["profile"]["result"]["amdahl"]}
+    assert amdahl["ErrorReporter.report(short)"]["cpu_share"] > 0
+    report = (out / "report.md").read_text()
+    assert "| baseline | 5 | 0 | 0 | 0 |" in report
+    check = run_cli("check", out / "report.md", out, "--format", "json")
+    assert check.code == 0, check.out
+    assert json.loads(check.out)["checked"] > 0
+
+
+def test_a_broken_test_exits_1_and_a_failed_build_resumes(
+    demo: Path, tmp_path: Path, run_cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    source = demo / "src/main/java/perfdemo/ErrorReporter.java"
+    broken = source.read_text().replace(": counts[index];", ": 0;")
+    assert broken != source.read_text()
+    head = commit(demo, {"src/main/java/perfdemo/ErrorReporter.java": broken}, "count nothing")
+    # a build tool that fails before writing any report: the stage fails with exit 3
+    fake = tmp_path / "bin"
+    fake.mkdir()
+    (fake / "mvn").write_text("#!/bin/sh\necho 'no network today' >&2\nexit 1\n")
+    (fake / "mvn").chmod(0o755)
+    path = os.environ["PATH"]
+    monkeypatch.setenv("PATH", f"{fake}{os.pathsep}{path}")
+    out = tmp_path / "bundle"
+    argv = ["prove", "--repo", demo, "--base", "feature", "--head", head, "--out", out]
+    res = run_cli(*argv, "--skip", "ab")
+    assert res.code == 3, res.err
+    assert "stage tests" in res.err and "--resume" in res.err and "base.log" in res.err
+    assert read_prove(out / "prove.json")["stages"]["tests"]["status"] == "failed"
+    # fixed: the chain continues from the failed stage and flags the broken test
+    monkeypatch.setenv("PATH", path)
+    res = run_cli("prove", "--resume", out)
+    assert res.code == 1, res.err
+    assert "ErrorReporterTest#countsEachReport" in res.err
+    tests = read_prove(out / "prove.json")["stages"]["tests"]["result"]
+    assert tests["regressions"] == ["perfdemo.ErrorReporterTest#countsEachReport"]
+    assert tests["head"]["counts"]["failed"] == 1 and tests["base"]["counts"]["failed"] == 0
+    report = (out / "report.md").read_text()
+    assert report.index("[!CAUTION]") < report.index("**Summary:**")

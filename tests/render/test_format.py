@@ -1,0 +1,94 @@
+"""The one number formatter and the one Markdown table writer."""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import pytest
+from markdown_it import MarkdownIt
+
+from perfproof.render.format import (
+    MISSING,
+    choose_scale,
+    markdown_table,
+    md_cell,
+    percent,
+    percent_range,
+    quantity,
+    relative_spread,
+    significant,
+    value_spread,
+)
+
+
+@pytest.mark.parametrize(
+    ("value", "unit", "text"),
+    [
+        (1_039_327_051.0, "ops/s", "1.04 G ops/s"),
+        (24_630_363.0, "ops/s", "24.6 M ops/s"),
+        (950.0, "ops/s", "950 ops/s"),
+        (0.5, "ops/s", "0.500 ops/s"),
+        (412.3, "ns/op", "412 ns/op"),
+        (2.4033, "ns/op", "2.40 ns/op"),
+        (3190.0, "ns/op", "3.19 µs/op"),
+        (999.7, "ns/op", "1.00 µs/op"),
+        (2.5e9, "ns/op", "2.50 s/op"),
+        (1e306, "ops/s", "1.00e+306 ops/s"),
+        (1e306, "ns/op", "1.00e+297 s/op"),
+        (-3.2, "ns/op", "-3.20 ns/op"),
+        (1536.0, "MB/sec", "1,536 MB/sec"),
+    ],
+)
+def test_quantities_scale_with_si_prefixes_or_jmh_units(value: float, unit: str, text: str) -> None:
+    assert quantity(value, unit) == text
+
+
+@pytest.mark.parametrize("value", [None, math.nan])
+def test_missing_values_have_one_spelling(value: float | None) -> None:
+    assert quantity(value, "ops/s") == MISSING
+    assert significant(value) == MISSING
+    assert percent(value) == MISSING
+    assert relative_spread(value, (1.0, 2.0)) == f"± {MISSING}"
+
+
+def test_spread_is_relative_like_benchstat() -> None:
+    v = 1_039_327_051.0
+    assert relative_spread(v, (v * 0.959, v * 1.041)) == "± 4.1%"
+    assert relative_spread(v, (v - 155_863_234, v + 155_863_234)) == "± 15%"
+    assert relative_spread(1.0, (-20.0, 22.0)) == "± >999%"
+    scale = choose_scale("ops/s", v)
+    assert value_spread(v, (v * 0.959, v * 1.041), scale) == "1.04 G ops/s ± 4.1%"
+
+
+def test_percentages() -> None:
+    assert percent(12.04) == "+12.0%"
+    assert percent(-50.0) == "-50.0%"
+    assert percent(-99.97) == "-99.97%"
+    assert percent(5000.0) == ">+999%"
+    assert percent(math.inf) == "+∞"
+    assert percent_range(28.2, 127.9) == "+28% to +128%"
+    assert percent_range(30.2, 29.9) == "+30%"
+
+
+def test_extreme_values_raise_no_numpy_warnings() -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for v in (1e306, -1e306, 1e-300, 5e307):
+            quantity(v, "ops/s")
+            relative_spread(v, (v * 0.5, v))
+
+
+def test_cells_cannot_break_a_markdown_row() -> None:
+    assert md_cell("a|b") == "a\\|b"
+    assert md_cell("one\ntwo\r\nthree") == "one<br>two<br>three"
+    lines = markdown_table(("param", "value"), [("x|y\nz", "1")], ("l", "r"))
+    assert len(lines) == 3
+    tokens = MarkdownIt("commonmark").enable("table").parse("\n".join(lines))
+    cells = [t.content for t in tokens if t.type == "inline"]
+    assert cells == ["param", "value", "x|y<br>z", "1"]
+
+
+def test_table_shape_is_checked() -> None:
+    with pytest.raises(ValueError):
+        markdown_table(("a", "b"), [("only one",)])

@@ -1,0 +1,122 @@
+"""The sequential design keeps its promise under optional stopping, by simulation.
+
+A/A paths (nothing changed) at fork-variance ratios 1, 2 and 3 between the sides, with 0%, 5%
+and 10% of forks left out as unwarmed and re-run: the share of paths that ever end
+``improved``/``regressed`` must stay within α plus two standard errors. The decisions go
+through the same ``judge`` a real run uses. Power: a −30% change stops as soon as each side has
+3 forks in most paths.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from perfproof.stats import sequential as seq
+from perfproof.stats.sequential_sim import Paths, play, simulate, trace_stream
+
+ALPHA = 0.01
+THETA = 0.01
+FORK_SD = 0.03
+DESIGN = seq.Schedule(max_looks=10, first_forks=3, forks_per_look=1)
+PATHS = 40_000  # per condition; 9 conditions, 360,000 paths in all
+
+
+def _false_alarms(played_code: np.ndarray) -> np.ndarray:
+    return np.isin(played_code, (seq.LOWER, seq.HIGHER))
+
+
+@pytest.mark.slow
+def test_aa_false_alarms_stay_within_alpha_for_every_ratio_and_unwarmed_share() -> None:
+    rng = np.random.default_rng(20261124)
+    se = math.sqrt(ALPHA * (1 - ALPHA) / PATHS)
+    pooled: dict[float, list[float]] = {}
+    for ratio in (1.0, 2.0, 3.0):
+        for share in (0.0, 0.05, 0.10):
+            paths = simulate(rng, PATHS, DESIGN, ratio, fork_sd=FORK_SD, unwarmed=share)
+            if share:
+                # forks were really left out: fewer usable forks than run at the first look
+                assert (paths.n_base[:, 0] < DESIGN.first_forks).mean() > share
+            played = play(paths, 1, DESIGN, ALPHA, "bh", THETA)
+            rate = float(_false_alarms(played.code).mean())
+            assert rate <= ALPHA + 2 * se, (ratio, share, rate)
+            pooled.setdefault(ratio, []).append(rate)
+    # the calibration is not wastefully conservative either: near α at the worst ratio
+    assert np.mean(pooled[3.0]) > ALPHA / 2
+
+
+@pytest.mark.slow
+def test_aa_family_of_ten_keeps_the_family_guarantee() -> None:
+    """Benjamini–Hochberg at every look on sequential p-values: when nothing changed, the
+    chance that any of ten keys ever ends improved/regressed stays within α (+2 SE)."""
+    rng = np.random.default_rng(7)
+    families, keys = 12_000, 10
+    for ratio, share in ((1.0, 0.0), (3.0, 0.10)):
+        paths = simulate(rng, families * keys, DESIGN, ratio, fork_sd=FORK_SD, unwarmed=share)
+        played = play(paths, keys, DESIGN, ALPHA, "bh", THETA)
+        rate = float(_false_alarms(played.code).any(axis=1).mean())
+        assert rate <= ALPHA + 2 * math.sqrt(ALPHA * (1 - ALPHA) / families), (ratio, share)
+
+
+def test_a_30_percent_change_stops_at_the_first_look_with_three_forks() -> None:
+    rng = np.random.default_rng(3)
+    paths = simulate(rng, 4000, DESIGN, 1.0, effect=math.log(0.7), fork_sd=FORK_SD)
+    played = play(paths, 1, DESIGN, ALPHA, "bh", THETA)
+    improved = played.code == seq.LOWER
+    assert improved.mean() > 0.99
+    assert (improved & (played.look == 1)).mean() > 0.7
+    # with 2 forks per side first, the first look rarely decides (1–2 degrees of freedom)
+    # but the look with 3 forks per side does
+    early = seq.Schedule(max_looks=10, first_forks=2, forks_per_look=1)
+    paths = simulate(rng, 4000, early, 1.0, effect=math.log(0.7), fork_sd=FORK_SD)
+    played = play(paths, 1, early, ALPHA, "bh", THETA)
+    assert ((played.code == seq.LOWER) & (played.look <= 2)).mean() > 0.7
+
+
+def test_a_suite_full_of_real_effects_is_not_starved() -> None:
+    """16 of 24 keys really changed by −30%: BH on sequential p-values finds nearly all of
+    them by the second look, and the share of false ones among the keys it calls changed
+    (the false-discovery rate BH controls when some keys really changed) stays within α."""
+    rng = np.random.default_rng(5)
+    families, keys = 400, 24
+    changed = np.arange(keys) < 16
+    moved = simulate(rng, families * 16, DESIGN, 1.0, effect=math.log(0.7), fork_sd=FORK_SD)
+    still = simulate(rng, families * 8, DESIGN, 1.0, fork_sd=FORK_SD)
+    merged = _side_by_side(moved, still, families)
+    played = play(merged, keys, DESIGN, ALPHA, "bh", THETA)
+    found = (played.code[:, changed] == seq.LOWER) & (played.look[:, changed] <= 2)
+    assert found.mean() > 0.9
+    false = _false_alarms(played.code[:, ~changed]).sum(axis=1)
+    called = false + (played.code[:, changed] != seq.CONTINUE).sum(axis=1)
+    fdp = false / np.maximum(called, 1)
+    assert fdp.mean() <= ALPHA + 2 * fdp.std() / math.sqrt(families)
+
+
+def _side_by_side(a: Paths, b: Paths, families: int) -> Paths:
+    """Families whose first keys come from ``a`` and the rest from ``b``."""
+
+    def join(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        looks = x.shape[1]
+        both = np.concatenate(
+            [x.reshape(families, -1, looks), y.reshape(families, -1, looks)], axis=1
+        )
+        return both.reshape(-1, looks)
+
+    return Paths(*(join(getattr(a, f), getattr(b, f)) for f in Paths.__dataclass_fields__))
+
+
+@pytest.mark.slow
+def test_aa_with_the_real_detector_on_iteration_traces() -> None:
+    """Forks as 5-iteration traces, 10% of them starting 1.5–5× slow: the real detector judges
+    each trace alone, the flagged forks are left out and re-run, and A/A stays within α."""
+    rng = np.random.default_rng(8)
+    _, cold, flagged = trace_stream(rng, 4000, 12, FORK_SD, 0.0, 0.10, 5, 0.01)
+    assert (flagged & cold).sum() / cold.sum() > 0.95
+    assert (flagged & ~cold).sum() / (~cold).sum() < 0.01
+    paths_n = 20_000
+    paths = simulate(rng, paths_n, DESIGN, 3.0, fork_sd=FORK_SD, unwarmed=0.10, iterations=5)
+    played = play(paths, 1, DESIGN, ALPHA, "bh", THETA)
+    rate = float(_false_alarms(played.code).mean())
+    assert rate <= ALPHA + 2 * math.sqrt(ALPHA * (1 - ALPHA) / paths_n)
