@@ -2,12 +2,16 @@
 
     python3 benchmarks/sequential_power.py             # the BENCHMARKS.md table (about 1 min)
     python3 benchmarks/sequential_power.py --paths 4000
+    python3 benchmarks/sequential_power.py --bimodal   # A/A with fork means in two code shapes
+    python3 benchmarks/sequential_power.py --first-forks 2   # first look at 2 forks per side
 
-For true changes of −3/−5/−10/−30% and fork-to-fork sd of log fork means 3/4.5/6% (what real
-JVMs show), one key, α = 1%, θ = 1%: the share of paths that end ``improved``, the mean look
-and forks per side at which a path stops (undecided paths count at the last look), the share
-that stops at the first look; next to it the power of the fixed design that always runs the
-sequential design's maximum number of forks (one Welch test at 99%).
+For no change (A/A: the share of false improved/regressed) and true changes of −3/−5/−10/−30%,
+at fork-to-fork sd of log fork means 3/4.5/6% (what real JVMs show), one key, α = 1%, θ = 1%:
+the share of paths that end ``improved``, the mean look and forks per side at which a path
+stops (undecided paths count at the last look), the share that stops improved at the first
+look; next to it the power of the fixed design that always runs the sequential design's
+maximum number of forks (one Welch test at 99%). Three designs: 10 looks, 20 looks, and 10
+looks with the opt-in futility stop at 5%.
 """
 
 from __future__ import annotations
@@ -20,37 +24,88 @@ import numpy as np
 from scipy import special
 
 from perfproof.stats import sequential as seq
-from perfproof.stats.sequential_sim import play, simulate
+from perfproof.stats.sequential_sim import Paths, at_looks, cumulate, play, simulate
+from perfproof.stats.welch import welch_rows
 
 ALPHA = 0.01
 THETA = 0.01
-EFFECTS = (-0.03, -0.05, -0.10, -0.30)
+EFFECTS = (0.0, -0.03, -0.05, -0.10, -0.30)
 SDS = (0.03, 0.045, 0.06)
-DESIGNS = (seq.Schedule(10, 3, 1), seq.Schedule(20, 3, 1))
+DESIGNS = (
+    (seq.Schedule(10, 3, 1), 0.0),
+    (seq.Schedule(20, 3, 1), 0.0),
+    (seq.Schedule(10, 3, 1), 0.05),
+)
+"""(schedule, futility γ): the default design, a longer one, and the default with futility."""
 SEED = 11
 
 
-def fixed_power(paths, schedule: seq.Schedule) -> float:
-    """Share of paths a single Welch test at the last look (all forks) calls improved."""
+def fixed_power(paths: Paths, schedule: seq.Schedule, effect: float) -> float:
+    """Share of paths a single Welch test at 99% at the last look (all forks) calls improved
+    (for A/A: improved or regressed)."""
     k = schedule.max_looks - 1
     q = special.stdtrit(paths.df[:, k], 1 - ALPHA / 2)
     hi = paths.diff[:, k] + q * paths.se[:, k]
-    return float(((hi < 0) & (np.exp(paths.diff[:, k]) < 1 - THETA)).mean())
+    lo = paths.diff[:, k] - q * paths.se[:, k]
+    beyond = np.abs(np.expm1(paths.diff[:, k])) > THETA
+    called = (hi < 0) | (lo > 0) if effect == 0 else hi < 0
+    return float((called & beyond).mean())
+
+
+def bimodal(rng: np.random.Generator, paths: int) -> None:
+    """A/A when fork means split between two code shapes 10% apart (within-shape sd 1%):
+    the sequential design next to fixed designs of 3 and 12 forks per side."""
+    schedule = DESIGNS[0][0]
+    print("\n| minority shape share | sequential (≤ 12 forks) | fixed 3 forks | fixed 12 forks |")
+    print("|---:|---:|---:|---:|")
+
+    def draw(shape: tuple[int, ...], share: float) -> np.ndarray:
+        return rng.standard_normal(shape) * 0.01 + np.where(rng.random(shape) < share, 0.1, 0.0)
+
+    for share in (0.1, 0.2, 0.5):
+        stream = [draw((schedule.forks_at(schedule.max_looks), paths), share) for _ in range(2)]
+        base, head = (at_looks(cumulate(v, None), schedule) for v in stream)
+        played = play(_paths(base, head), 1, schedule, ALPHA, "bh", THETA)
+        seq_rate = np.isin(played.code, (seq.LOWER, seq.HIGHER)).mean()
+        fixed = []
+        for n in (3, 12):
+            w = welch_rows(draw((paths, n), share), draw((paths, n), share), 1 - ALPHA)
+            alarm = ((w.lo > 0) | (w.hi < 0)) & (np.abs(np.expm1(w.diff)) > THETA)
+            fixed.append(alarm.mean())
+        print(f"| {share:.0%} | {seq_rate:.2%} | {fixed[0]:.2%} | {fixed[1]:.2%} |")
+
+
+def _paths(base: tuple, head: tuple) -> Paths:
+    (nb, mb, vb), (nh, mh, vh) = base, head
+    a, b = vb / nb, vh / nh
+    se = np.sqrt(a + b)
+    df = (a + b) ** 2 / (a * a / (nb - 1) + b * b / (nh - 1))
+    p = 2 * special.stdtr(df, -np.abs((mh - mb) / se))
+    return Paths(mh - mb, se, df, p, nb, nh)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--paths", type=int, default=20_000)
+    parser.add_argument("--bimodal", action="store_true", help="only the bimodal A/A table")
+    parser.add_argument(
+        "--first-forks", type=int, default=3, help="forks per side at the first look (2 or 3)"
+    )
     args = parser.parse_args()
     rng = np.random.default_rng(SEED)
+    if args.bimodal:
+        bimodal(rng, args.paths * 3)
+        return
     started = time.perf_counter()
-    for schedule in DESIGNS:
+    for design, futility in DESIGNS:
+        schedule = seq.Schedule(design.max_looks, args.first_forks, design.forks_per_look)
         most = schedule.forks_at(schedule.max_looks)
         print(
             f"\nDesign: first look at {schedule.first_forks} forks per side, +"
             f"{schedule.forks_per_look} per look, at most {schedule.max_looks} looks "
             f"({most} forks per side); per-look level "
-            f"{float(seq.per_look_level(ALPHA, schedule)):.4g}\n"
+            f"{float(seq.per_look_level(ALPHA, schedule)):.4g}; futility "
+            f"{f'{futility:.0%}' if futility else 'off'}\n"
         )
         print(
             "| change | fork sd | power | mean stop look | mean forks/side | stop at look 1 "
@@ -60,15 +115,17 @@ def main() -> None:
         for effect in EFFECTS:
             for sd in SDS:
                 paths = simulate(rng, args.paths, schedule, 1.0, math.log1p(effect), sd)
-                played = play(paths, 1, schedule, ALPHA, "bh", THETA)
-                improved = played.code == seq.LOWER
+                played = play(paths, 1, schedule, ALPHA, "bh", THETA, futility)
+                # for the A/A row, "power" is the share of false improved/regressed
+                wanted = (seq.LOWER, seq.HIGHER) if effect == 0 else (seq.LOWER,)
+                improved = np.isin(played.code, wanted)
                 stop = played.look
                 forks = schedule.first_forks + (stop - 1) * schedule.forks_per_look
                 first = ((stop == 1) & improved).mean()
                 print(
                     f"| {effect * 100:+.0f}% | {sd * 100:.1f}% | {improved.mean():.1%} "
                     f"| {stop.mean():.2f} | {forks.mean():.1f} "
-                    f"| {first:.1%} | {fixed_power(paths, schedule):.1%} |"
+                    f"| {first:.1%} | {fixed_power(paths, schedule, effect):.1%} |"
                 )
     print(f"\n{args.paths} paths per row, seed {SEED}, {time.perf_counter() - started:.0f} s")
 

@@ -31,7 +31,7 @@ from ttv_project import PLANTED, write_project
 
 from perfproof.measure.plan import DEFAULT_MAX_ROUNDS
 from perfproof.measure.progress import PlainReporter
-from perfproof.pipeline.ab import AbOptions, start_ab
+from perfproof.pipeline.ab import AbOptions, resume_ab, start_ab
 
 
 def run(repo: Path, out: Path, *, adaptive: bool, rounds: int, jmh_args: str | None) -> dict:
@@ -46,7 +46,11 @@ def run(repo: Path, out: Path, *, adaptive: bool, rounds: int, jmh_args: str | N
     )
     log = io.StringIO()
     started = time.monotonic()
-    outcome = start_ab(opts, PlainReporter(log))
+    try:
+        outcome = start_ab(opts, PlainReporter(log))
+    except Exception as exc:  # a failed report step: finish from the forks on disk
+        print(f"{out.name}: {exc.__class__.__name__}: {exc}; resuming", file=sys.stderr)
+        outcome = resume_ab(out, PlainReporter(log))
     wall = time.monotonic() - started
     manifest = json.loads((outcome.run_dir / "manifest.json").read_text())
     jmh_s = sum(float(s.get("jmh_seconds") or 0.0) for s in manifest["steps"])

@@ -412,4 +412,11 @@ SCAN = [
         r"--format",
         {"src/A.java": "class A {}"},
     ),
+    Case(
+        "scan-binary-java-source",
+        ("scan", "--repo", "{d}/src", "--no-cache"),
+        0,
+        r"no findings|finding",
+        {"src/A.java": "class A { void b() {} }\n", "src/B.java": b"\x00\x01\x02\xff"},
+    ),
 ]

@@ -92,6 +92,13 @@ def test_huge_scores_compare_without_numpy_warnings(make_jmh_entry, write_jmh) -
     assert doc["comparisons"][0]["verdict"] in ("regressed", "inconclusive")
 
 
+def test_scores_whose_mean_overflows_are_refused(run_cli, make_jmh_entry, write_jmh) -> None:
+    base = write_jmh("base.json", [make_jmh_entry("x.B.run", [[1.7e308, 1.6e308]] * 2)])
+    head = write_jmh("head.json", [make_jmh_entry("x.B.run", GOOD)])
+    line = _one_error_line(run_cli("compare", base, head), str(base), "x.B.run", "overflows")
+    assert "∞" not in line
+
+
 def test_deeply_nested_json_is_refused(run_cli, tmp_path, make_jmh_entry, write_jmh) -> None:
     deep = tmp_path / "deep.json"
     deep.write_text("[" * 200_000 + "]" * 200_000)

@@ -20,7 +20,7 @@ def test_table_output(run_cli, stream_vs_loop) -> None:
     base, head = stream_vs_loop
     r = run_cli("compare", base, head)
     assert r.code == 0, r.err
-    for text in ("benchmark", "params", "base ± ci", "Δ% [ci]", "verdict", "notes"):
+    for text in ("benchmark", "params", "base ± ci", "Δ% [99% CI]", "verdict", "notes"):
         assert text in r.out
     assert "empty" in r.out and "n=16" in r.out and "improved" in r.out
     assert "alloc B/op" in r.out and "-4,736" in r.out
@@ -112,7 +112,7 @@ def test_input_errors_exit_2_with_one_line(run_cli, tmp_path, stream_vs_loop, co
         ("--threshold", "5", "ambiguous"),
         ("--threshold", "abc", "not a number"),
         ("--confidence", "99", "ambiguous"),
-        ("--confidence", "0", "must be between 0 and 1"),
+        ("--confidence", "0", "must be in [0.5, 1)"),
         ("--metric", "gc.nope", "no result has this metric"),
     ],
 )

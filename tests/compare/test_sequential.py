@@ -197,3 +197,29 @@ def test_throughput_higher_is_better() -> None:
     (d,) = decisions.values()
     c = d.comparisons[0]
     assert c.verdict is Verdict.IMPROVED and c.ratio_ci[0] > 1.0
+
+
+def test_design_round_trips_through_json() -> None:
+    design = SequentialDesign(max_looks=8, confidence=0.95, family="holm", forks_per_look=2)
+    assert SequentialDesign.from_json(design.to_json()) == design
+
+
+def test_futility_stops_an_unchanged_entry_without_a_verdict() -> None:
+    rng = np.random.default_rng(8)
+    rounds = _rounds(rng, {"big": 0.6, "none": 1.0}, 8)
+    design = SequentialDesign(max_looks=6, futility=0.05)
+    decisions: dict = {}
+    for k in range(1, design.max_looks + 1):
+        decisions = look(_pairs(rounds, 2 + k), k, design, decisions)
+        if all(d.decided for d in decisions.values()):
+            break
+    none = next(d for d in decisions.values() if d.key.benchmark == "none")
+    assert none.decided and none.look < design.max_looks
+    c = none.comparisons[0]
+    assert c.verdict is Verdict.INCONCLUSIVE and c.ratio_ci[0] < 1.0 < c.ratio_ci[1]
+    assert c.diagnostics["sequential"]["futile"]
+    assert c.diagnostics["sequential"]["conditional_power"] < 0.05
+    assert any("without a verdict" in w for w in c.warnings)
+    assert "cannot add false alarms" in methodology(design, decisions)
+    with pytest.raises(ValueError, match="futility"):
+        SequentialDesign(max_looks=4, futility=1.5)

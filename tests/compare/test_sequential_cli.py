@@ -219,3 +219,19 @@ def test_replay_of_recorded_rounds_finds_the_real_change(run_cli, tmp_path) -> N
     assert entries["fx.Codes.sum"]["verdicts"]["primary"] not in ("improved", "regressed")
     time = next(c for c in doc["comparisons"] if c["benchmark"] == "fx.Codes.empty")
     assert time["method"] == "fork-level, sequential" and time["ratio_ci"][1] < 1.0
+
+
+def test_futility_option(run_cli, make_jmh_entry, tmp_path) -> None:
+    folder = _write_rounds(tmp_path, make_jmh_entry, 10, {"1": 0.6, "2": 1.0})
+    args = ("compare", "--sequential", f"{folder}/*-base.json", f"{folder}/*-head.json")
+    r = run_cli(*args, "--futility", "5%", "--format", "json")
+    assert r.code == 0, r.err
+    seq = json.loads(r.out)["sequential"]
+    assert seq["futility"] == 0.05
+    entries = {e["params"]["n"]: e for e in seq["entries"]}
+    assert entries["2"]["decided"] and entries["2"]["look"] < seq["max_looks"]
+    assert run_cli(*args, "--futility", "150%").code == 2
+    no_seq = run_cli(
+        "compare", f"{folder}/1-base.json", f"{folder}/1-head.json", "--futility", "5%"
+    )
+    assert no_seq.code == 2 and "--futility: only with --sequential" in no_seq.err

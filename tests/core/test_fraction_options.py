@@ -42,4 +42,4 @@ def test_e2e_threshold_is_spelled_like_compare(run_cli, tmp_path) -> None:
 def test_confidence_out_of_range_names_flag_and_value(run_cli, tmp_path) -> None:
     res = _e2e(run_cli, tmp_path, "--confidence", "0")
     assert res.code == 2
-    assert "--confidence 0: must be between 0 and 1" in res.err
+    assert "--confidence 0: must be in [0.5, 1)" in res.err

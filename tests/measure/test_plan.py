@@ -5,21 +5,18 @@ from __future__ import annotations
 import pytest
 
 from perfproof.errors import InputError
+from perfproof.measure.argv import append_jvm_args, list_argv, step_argv, with_forks
 from perfproof.measure.keys import Selection
 from perfproof.measure.plan import (
     SEQUENTIAL,
     Plan,
-    append_jvm_args,
     jmh_options,
-    list_argv,
     make_plan,
     parse_budget,
     restrict_first_round,
     round_steps,
     side_order,
     split_jmh_args,
-    step_argv,
-    with_forks,
 )
 
 

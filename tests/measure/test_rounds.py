@@ -14,8 +14,9 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from perfproof.measure.argv import step_argv
 from perfproof.measure.keys import SuiteKey, suite_key_of, suite_keys
-from perfproof.measure.plan import SEQUENTIAL, Step, make_plan, step_argv
+from perfproof.measure.plan import SEQUENTIAL, Step, make_plan
 from perfproof.measure.progress import PlainReporter
 from perfproof.measure.rounds import (
     ALL_DECIDED,

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from perfproof.errors import ExternalError
-from perfproof.measure.plan import Plan, jmh_options, make_plan, step_argv
+from perfproof.measure.argv import step_argv
+from perfproof.measure.plan import Plan, jmh_options, make_plan
 from perfproof.measure.progress import PlainReporter, parse_settings
 from perfproof.measure.scheduler import Scheduler, SideTarget, check_step_output, publish_result
 from perfproof.measure.store import RunStore

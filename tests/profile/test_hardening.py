@@ -136,3 +136,23 @@ def test_a_pipe_is_read_once(tmp_path: Path, run_cli: Callable[..., Any]) -> Non
     assert res.code == 0, res.err
     doc = _strict(res.out)
     assert doc["totals"]["cpu_samples"] == 40 and doc["recordings"] == [str(fifo)]
+
+
+@pytest.mark.parametrize("duration", ["nan", "inf", "-1", "0"])
+def test_record_duration_must_be_a_positive_number(
+    tmp_path: Path, run_cli: Callable[..., Any], duration: str
+) -> None:
+    res = run_cli("record", "--out", tmp_path / "x.jfr", "--duration", duration, "--", "java")
+    assert res.code == 2 and res.err.startswith("perfproof: error: --duration")
+    assert not (tmp_path / "x.jfr").exists()
+
+
+def test_record_refuses_to_write_over_a_file_the_command_reads(
+    tmp_path: Path, run_cli: Callable[..., Any]
+) -> None:
+    jar = tmp_path / "app.jar"
+    jar.write_bytes(b"PK\x03\x04")
+    for argv in (["-jar", str(jar)], ["-cp", f"/nope.jar:{jar}", "Main"]):
+        res = run_cli("record", "--out", jar, "--", "java", *argv)
+        assert res.code == 2 and "refusing to overwrite" in res.err, res.err
+        assert jar.read_bytes() == b"PK\x03\x04"

@@ -142,3 +142,14 @@ def test_caution_block_is_red_in_html(tmp_path: Path) -> None:
         bundle, "## T\n\n> [!CAUTION]\n> **broken:** `X#y`\n\n| a | b |\n|---|---|\n| 1 | 2 |\n"
     )
     assert '<blockquote class="caution">' in page and "<table>" in page
+
+
+def test_guard_measures_only_the_changed_benchmark_classes(tmp_path: Path) -> None:
+    from perfproof.code.query import open_project
+    from perfproof.pipeline.prove_code import classes_in
+
+    (tmp_path / "src/jmh/java/p/bench").mkdir(parents=True)
+    (tmp_path / "src/jmh/java/p/bench/O.java").write_text(BENCH)
+    (tmp_path / "src/jmh/java/p/bench/K.java").write_text(BENCH.replace("OtherBench", "K"))
+    project = open_project(tmp_path, use_cache=False)
+    assert classes_in(project, ["src/jmh/java/p/bench/O.java"]) == [r"^p\.bench\.OtherBench\."]

@@ -32,7 +32,7 @@ def test_prove_finds_the_chain_without_bench_and_check_passes(
     out = tmp_path / "bundle"
     res = run_cli(
         "prove", "--repo", demo, "--base", "baseline", "--head", "feature",
-        "--jmh-args", TINY, "--max-rounds", "2", "--out", out,
+        "--jmh-args", TINY, "--max-rounds", "3", "--out", out,
     )  # fmt: skip
     assert res.code == 0, res.err
     doc = read_prove(out / "prove.json")

@@ -13,9 +13,9 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from perfproof.audit.match import Mismatch, match_quotes
+from perfproof.audit.match import match_quotes
 from perfproof.audit.quotes import Names, parse
-from perfproof.audit.truth import truths
+from perfproof.audit.truth import Mismatch, truths
 from perfproof.errors import InputError
 from perfproof.report.rundir import RunFolder, load_run
 

@@ -12,28 +12,13 @@ line), so a body with many numbers costs time in proportion to its size.
 from __future__ import annotations
 
 import math
-import re
 from collections import defaultdict
-from dataclasses import dataclass
 
-from perfproof.audit.quotes import BASE, BYTES_METRIC, HEAD, PRIMARY_METRIC, Claim, Parsed, Quote
-from perfproof.audit.truth import Reference, Truth
-from perfproof.render.format import choose_scale, decimals_for, number, signed
+from perfproof.audit.overlap import check_claims
+from perfproof.audit.quotes import BASE, BYTES_METRIC, HEAD, PRIMARY_METRIC, Parsed, Quote
+from perfproof.audit.truth import SIDE_WORDS, Mismatch, Reference, Truth
+from perfproof.render.format import choose_scale, number, signed
 from perfproof.report.context import params_label, short_name
-
-SIDE_WORDS = {BASE: "baseline", HEAD: "feature"}
-
-
-@dataclass
-class Mismatch:
-    """One quoted number that the run does not support, with the value it should have."""
-
-    line: int
-    kind: str
-    quoted: str
-    expected: str
-    message: str
-
 
 # ------------------------------------------------------------------------------- matching
 
@@ -280,84 +265,6 @@ def _direction_sign(q: Quote, t: Truth) -> int | None:
     return -1 if q.direction_word == "down" else 1
 
 
-# ------------------------------------------------------------------------------- overlap
-
-
-def _overlaps(a: tuple[float, float], b: tuple[float, float]) -> bool:
-    return a[0] <= b[1] and b[0] <= a[1]
-
-
-def _check_claims(
-    parsed_claims: list[Claim],
-    quotes: list[Quote],
-    all_truths: list[Truth],
-    out: list[Mismatch],
-) -> None:
-    mentioned = {q.benchmark for q in quotes if q.benchmark}
-    by_line: dict[int, list[Quote]] = defaultdict(list)
-    for q in quotes:
-        by_line[q.line].append(q)
-    for claim in parsed_claims:
-        if claim.benchmark:
-            cands = [
-                t
-                for t in all_truths
-                if t.benchmark == claim.benchmark
-                and all(t.params.get(k) == v for k, v in claim.params.items())
-            ]
-        else:
-            cands = [t for t in all_truths if t.benchmark in mentioned]
-        jmh = bool(re.search(r"\bJMH\b|scoreError|\berror", claim.text, re.I))
-        line_quotes = [
-            q
-            for q in by_line.get(claim.line, [])
-            if q.kind == "score" and q.error is not None and q.metric != BYTES_METRIC
-        ]
-        qb = next((q for q in line_quotes if q.side == BASE), None)
-        qh = next((q for q in line_quotes if q.side == HEAD), None)
-        if qb is not None and qh is not None:
-            ib = (qb.value - qb.error, qb.value + qb.error)
-            ih = (qh.value - qh.error, qh.value + qh.error)
-            if _overlaps(ib, ih):
-                out.append(
-                    Mismatch(
-                        claim.line,
-                        "overlap",
-                        claim.text,
-                        "the quoted intervals overlap",
-                        f"claims no overlap, but the quoted intervals {qb.text} and "
-                        f"{qh.text} overlap",
-                    )
-                )
-                continue
-        for t in cands:
-            ivs = t.jmh_interval if jmh else t.ci
-            if BASE not in ivs or HEAD not in ivs:
-                continue
-            if _overlaps(ivs[BASE], ivs[HEAD]):
-                scale = choose_scale(t.unit, t.refs[("primary", BASE)][0].score)
-                d = max(
-                    decimals_for((ivs[s][1] - ivs[s][0]) / 2 / scale.factor, 1.0, sig=3)
-                    for s in (BASE, HEAD)
-                )
-                shown = " and ".join(
-                    f"{SIDE_WORDS[s]} [{_fmt(ivs[s][0] / scale.factor, d)}, "
-                    f"{_fmt(ivs[s][1] / scale.factor, d)}] {scale.unit}"
-                    for s in (BASE, HEAD)
-                )
-                kind = "JMH's 99.9% intervals" if jmh else "the fork-level intervals"
-                out.append(
-                    Mismatch(
-                        claim.line,
-                        "overlap",
-                        claim.text,
-                        f"{kind} overlap: {shown}",
-                        f"claims no overlap for {t.label}, but {kind} overlap: {shown}",
-                    )
-                )
-                break
-
-
 def match_quotes(parsed: Parsed, all_truths: list[Truth]) -> tuple[int, int, list[Mismatch]]:
     """(numbers and claims checked, numbers tied to no benchmark, mismatches by line)."""
     by_bench: dict[str, list[Truth]] = defaultdict(list)
@@ -379,7 +286,7 @@ def match_quotes(parsed: Parsed, all_truths: list[Truth]) -> tuple[int, int, lis
             _check_score(q, cands, all_truths, mismatches)
         else:
             _check_delta(q, pairs.get((q.group, q.metric)), cands, mismatches)
-    _check_claims(parsed.claims, parsed.quotes, all_truths, mismatches)
+    check_claims(parsed.claims, parsed.quotes, all_truths, mismatches)
     checked += len(parsed.claims)
     mismatches.sort(key=lambda m: m.line)
     return checked, unattributed, mismatches

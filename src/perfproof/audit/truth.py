@@ -19,6 +19,9 @@ from perfproof.model import ALLOC_NORM, PRIMARY
 from perfproof.report.context import entry_key, metric_of, params_label, short_name
 from perfproof.report.rundir import RunFolder
 
+SIDE_WORDS = {BASE: "baseline", HEAD: "feature"}
+"""How a mismatch names a side to a reader."""
+
 
 @dataclass
 class Reference:
@@ -145,3 +148,14 @@ def _add_uncompared(
             t.unit = refs[0].unit
         key = (PRIMARY if metric == PRIMARY else BYTES_METRIC, side)
         t.refs.setdefault(key, []).extend(refs)
+
+
+@dataclass
+class Mismatch:
+    """One quoted number that the run does not support, with the value it should have."""
+
+    line: int
+    kind: str
+    quoted: str
+    expected: str
+    message: str

@@ -44,6 +44,8 @@ Examples:
   perfproof ab --base main --head HEAD --module benchmarks --format md > perf.md
   perfproof ab --base main --head HEAD --build-cmd "make bench" --jar "out/*-jmh.jar"
   perfproof ab --base main --head HEAD --bench ErrorReporterBench --jfr
+  perfproof ab --base main --head HEAD --shard 2/4 --out shard-2   # perfproof merge
+  perfproof ab --base main --head HEAD --executor ray --ray-address head:6379
   perfproof ab --resume .perfproof/runs/20260101-120000-ab12
 
 Exit codes: 0 done; 1 --fail-on-regression saw a regression; 2 bad input (unknown ref, bad
@@ -72,6 +74,7 @@ RUN_FLAGS = (
     "fresh_builds",
     "out",
     "jfr",
+    "executor",
 )
 
 
@@ -184,6 +187,25 @@ RUN_FLAGS = (
     help="Seconds to wait for another JMH holding /tmp/jmh.lock.",
 )
 @click.option(
+    "--shard",
+    metavar="I/N",
+    help="Measure only shard I of N (1-based) of the suite's keys, on this machine; join "
+    "the N run folders with `perfproof merge`. With --resume: must name the folder's shard.",
+)
+@click.option(
+    "--executor",
+    type=click.Choice(["local", "ray"]),
+    default="local",
+    show_default=True,
+    help="Where JMH runs: this machine, or key groups on the nodes of a Ray cluster that "
+    "offer a 'jmh' resource (pip install 'perfproof[ray]').",
+)
+@click.option(
+    "--ray-address",
+    metavar="HOST:PORT",
+    help="With --executor ray: the cluster to join (default: RAY_ADDRESS or a local one).",
+)
+@click.option(
     "--resume",
     "resume_dir",
     metavar="RUN_DIR",
@@ -219,6 +241,9 @@ def command(
     fail_on_regression: bool,
     lock_timeout: float,
     resume_dir: str | None,
+    shard: str | None,
+    executor: str,
+    ray_address: str | None,
     record: bool,
     db: str | None,
     record_branch: str | None,
@@ -240,6 +265,8 @@ def command(
                 Path(resume_dir),
                 reporter,
                 lock_timeout=lock_timeout if given("lock_timeout") else None,
+                shard=shard,
+                ray_address=ray_address,
             )
         else:
             if not base or not head:
@@ -267,6 +294,9 @@ def command(
                 out=out,
                 lock_timeout=lock_timeout,
                 jfr=jfr,
+                shard=shard,
+                executor=executor,
+                ray_address=ray_address,
             )
             outcome = start_ab(opts, reporter)
     finally:

@@ -14,10 +14,12 @@ EPILOG = """Examples:
   perfproof check PR.md .perfproof/runs/20261122-101500-3f9a
   perfproof check PR.md RUN --format json
 
-Numbers are tied to a benchmark by its name and @Param values on the same table row or line
-(or in the heading above). Scores and errors must round to the run's values (perfproof's or
-JMH's) at the precision quoted; each Δ% must equal feature/baseline − 1 from the quoted or the
-measured numbers; "intervals do not overlap" must be true.
+The body is read as GitHub Markdown (tables with or without a leading '|', escaped pipes,
+fences of any kind, pasted JMH console tables). Numbers are tied to a benchmark by its name and
+@Param values on the same table row or line (or in the heading above). Scores and errors must
+round to the run's values (perfproof's or JMH's) at the precision quoted; each Δ% must equal
+feature/baseline − 1 from the quoted or the measured numbers; "intervals do not overlap" must
+be true.
 
 Exit codes: 0 every number matches; 1 a mismatch (each printed with its line and the correct
 value); 2 the PR file or the run folder is unreadable.

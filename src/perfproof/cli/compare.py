@@ -5,7 +5,13 @@ from __future__ import annotations
 import click
 
 from perfproof.cli.history import record_compare, record_options
-from perfproof.cli.options import emit_json, format_option, parse_fraction
+from perfproof.cli.options import (
+    CONFIDENCE,
+    THRESHOLD,
+    emit_json,
+    format_option,
+    parse_fraction,
+)
 from perfproof.compare import DEFAULT_METRICS, CompareOptions, compare_document, compare_specs
 from perfproof.errors import GateFailed, InputError
 from perfproof.stats import family as procedures
@@ -33,12 +39,14 @@ saw a regression, 2 bad input (one line naming the file or flag)."""
 @click.argument("head")
 @click.option(
     "--confidence",
+    type=CONFIDENCE,
     default="0.99",
     show_default=True,
     help="Confidence level 1-α of intervals and tests (0.99 or 99%).",
 )
 @click.option(
     "--threshold",
+    type=THRESHOLD,
     default="1%",
     show_default=True,
     help="Practical threshold θ: smaller changes are 'negligible' (1% or 0.01).",
@@ -76,12 +84,18 @@ saw a regression, 2 bad input (one line naming the file or flag)."""
     default=None,
     help="With --sequential: the design's number of looks [default: as many as the rounds allow].",
 )
+@click.option(
+    "--futility",
+    default=None,
+    help="With --sequential: also stop an entry without a verdict when the last look would "
+    "decide it in fewer than this share of runs were its estimate true (e.g. 5%) [default: off].",
+)
 @record_options(with_commit=True)
 def command(
     base: str,
     head: str,
-    confidence: str,
-    threshold: str,
+    confidence: float,
+    threshold: float,
     metrics: tuple[str, ...],
     family: str,
     no_holm: bool,
@@ -93,27 +107,27 @@ def command(
     record_branch: str | None,
     sequential: bool = False,
     max_looks: int | None = None,
+    futility: str | None = None,
 ) -> None:
     """Compare two sets of JMH JSON results, benchstat-style, with fork-level statistics."""
-    conf = parse_fraction("--confidence", confidence)
-    if not 0.0 < conf < 1.0:
-        raise InputError(f"--confidence {confidence}: must be between 0 and 1")
-    theta = parse_fraction("--threshold", threshold)
-    if not 0.0 <= theta < 1.0:  # checked here to name the value as typed, before any reading
-        raise InputError(f"--threshold {threshold}: must be between 0 and 1 (0% to 100%)")
     options = CompareOptions(
-        confidence=conf,
-        threshold=theta,
+        confidence=confidence,
+        threshold=threshold,
         metrics=tuple(metrics) or DEFAULT_METRICS,
         family="none" if no_holm else family,
     )
     if sequential:
         if record:
             raise InputError("--record: not with --sequential (record the finished run instead)")
-        _replay(base, head, options, max_looks, fmt, fail_on_regression)
+        gamma = parse_fraction("--futility", futility) if futility is not None else 0.0
+        if not 0.0 <= gamma < 1.0:
+            raise InputError(f"--futility {futility}: must be between 0 and 1 (0% to 100%)")
+        _replay(base, head, options, max_looks, gamma, fmt, fail_on_regression)
         return
-    if max_looks is not None:
-        raise InputError("--max-looks: only with --sequential")
+    if max_looks is not None or futility is not None:
+        raise InputError(
+            f"{'--max-looks' if max_looks is not None else '--futility'}: only with --sequential"
+        )
     result = compare_specs(base, head, options)
     if fmt == "json":
         emit_json(compare_document(result))
@@ -136,6 +150,7 @@ def _replay(
     head: str,
     options: CompareOptions,
     max_looks: int | None,
+    futility: float,
     fmt: str,
     fail_on_regression: bool,
 ) -> None:
@@ -143,7 +158,7 @@ def _replay(
     from perfproof.compare.sequential_replay import replay_specs
     from perfproof.render import sequential as replay_render
 
-    replayed = replay_specs(base, head, options, max_looks)
+    replayed = replay_specs(base, head, options, max_looks, futility)
     if fmt == "json":
         emit_json(replay_render.document(replayed))
     elif fmt == "md":

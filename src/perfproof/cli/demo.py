@@ -12,7 +12,8 @@ EPILOG = """Writes a small Maven + JMH 1.37 project into a fresh git repository 
 `baseline`, `feature`, `docs-only`), then runs `perfproof ab` twice with its sequential design:
 baseline → feature, where both benchmarks get many times faster and stop allocating (expect
 `improved` for time and bytes/op, decided early), and feature → docs-only, an A/A control on
-identical code that runs to its last round (expect no `improved` and no `regressed`). About 3-4 minutes on 2 cores, including the first Maven download.
+identical code that runs to its last round (expect no `improved` and no `regressed`). About
+3-4 minutes on 2 cores, including the first Maven download.
 
 \b
 Examples:

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from typing import Any
 
 import click
 
 from perfproof.errors import InputError
 from perfproof.model.documents import dumps
+from perfproof.stats.verdict import check_confidence, check_threshold
 
 FORMATS = ("table", "md", "json")
 
@@ -49,23 +51,27 @@ def parse_fraction(flag: str, text: str) -> float:
 
 
 class Fraction(click.ParamType):
-    """A click type for ``--confidence``/``--threshold`` that every verb spells alike."""
+    """A click type for ``--confidence``/``--threshold`` that every verb spells alike.
+
+    ``check`` is the one range rule of the value (:mod:`perfproof.stats.verdict`), the same
+    function the library layers call, so a flag and a resumed run's settings are refused alike.
+    """
 
     name = "FRACTION"
 
-    def __init__(self, low: float = 0.0, high: float = 1.0, allow_low: bool = True) -> None:
-        self.low, self.high, self.allow_low = low, high, allow_low
+    def __init__(self, check: Callable[[float, str, object], float]) -> None:
+        self.check = check
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         """Errors name the flag and the value as typed (an InputError: one line, exit 2)."""
-        if isinstance(value, float):
-            return value
         flag = param.opts[0] if param is not None else "value"
-        number = parse_fraction(flag, str(value))
-        if number > self.high or number < self.low or (number == self.low and not self.allow_low):
-            raise InputError(f"{flag} {value}: must be between {self.low:g} and {self.high:g}")
-        return number
+        if isinstance(value, float):
+            return self.check(value, flag, None)
+        return self.check(parse_fraction(flag, str(value)), flag, value)
 
 
-CONFIDENCE = Fraction(0.0, 1.0, allow_low=False)
-THRESHOLD = Fraction(0.0, 1.0)
+CONFIDENCE = Fraction(check_confidence)
+"""``--confidence`` of every verb: 99% or 0.99, in [0.5, 1)."""
+
+THRESHOLD = Fraction(check_threshold)
+"""``--threshold`` of every verb: 1% or 0.01, in [0, 1)."""

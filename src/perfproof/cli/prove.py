@@ -163,6 +163,10 @@ def _print(outcome: Any, fmt: str) -> None:
     for name, entry in outcome.doc["stages"].items():
         note = entry.get("reason") or entry.get("error") or ""
         click.echo(f"{name:<11} {entry['status']:<8} {note}".rstrip())
+    if outcome.report is not None:
+        for line in outcome.report.read_text(encoding="utf-8").splitlines():
+            if line.startswith("**Summary:**"):
+                click.echo("\n" + line.replace("**", ""))
     for gate in outcome.gates:
         click.secho(f"FAILED: {gate}", fg="red", bold=True)
     click.echo(f"\nbundle: {outcome.bundle}")

@@ -21,7 +21,7 @@ from perfproof.stats import power, shape, strategies, variance, warmup
 from perfproof.stats.forks import fork_means
 
 if TYPE_CHECKING:
-    from perfproof.compare.effects import Pending, SideFacts
+    from perfproof.compare.pending import Pending, SideFacts
 
 MIN_FORKS = 3
 

@@ -9,14 +9,13 @@ verdicts afterwards, since a key's verdict depends on the others.
 
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
 
 from perfproof.compare import diagnostics
-from perfproof.compare.notes import Note
+from perfproof.compare.pending import Pending, SideFacts
 from perfproof.compare.result import CompareOptions
 from perfproof.jmh.units import is_bytes
 from perfproof.model import Direction, Samples
@@ -25,35 +24,6 @@ from perfproof.stats.forks import as_matrix_or_list
 
 BATCH_MIN = 8
 """Keys sharing one shape are computed together from this many on (fewer do not pay)."""
-
-
-@dataclass
-class SideFacts:
-    """One side's numbers behind the verdict and diagnostics, however they were computed."""
-
-    summary: strategies.SideSummary
-    components: variance.Components | None = None
-    cv: float = math.nan
-    trending: bool = False
-    prefixes: list[int] = field(default_factory=list)
-
-
-@dataclass
-class Pending:
-    """A comparison before the family-wide adjustment decides its verdict."""
-
-    base: Samples
-    head: Samples
-    strategy: strategies.Strategy
-    effect: strategies.Effect
-    base_facts: SideFacts
-    head_facts: SideFacts
-    notes: list[Note] = field(default_factory=list)
-    diagnostics: dict[str, Any] = field(default_factory=dict)
-    trimmed: strategies.Effect | None = None
-
-    def sides(self) -> tuple[tuple[str, Samples, SideFacts], ...]:
-        return (("base", self.base, self.base_facts), ("head", self.head, self.head_facts))
 
 
 _Item = tuple[Samples, Samples, strategies.Strategy]

@@ -48,6 +48,11 @@ def check_inputs(side_name: str, side: Side) -> None:
                 f"{repeated[0]}: lists {key.entry().label()} more than once; its forks would "
                 "count twice (merge or remove the duplicate entry)"
             )
+        if s.forks and not _averages(s):
+            raise InputError(
+                f"{_files(s)}: {key.entry().label()} has {side_name} scores so close to the "
+                "largest float (1.8e308) that their mean overflows; rescale the unit"
+            )
         if s.unit in POSITIVE_UNITS and s.forks:
             values = np.concatenate([np.asarray(f, dtype=float) for f in s.forks])
             bad = int(np.count_nonzero(values <= 0))
@@ -56,6 +61,14 @@ def check_inputs(side_name: str, side: Side) -> None:
                     f"{_files(s)}: {key.entry().label()} has {bad} {side_name} score(s) <= 0 "
                     f"{s.unit}; a time or a throughput must be > 0"
                 )
+
+
+def _averages(s: Samples) -> bool:
+    """Whether the fork means and their mean are finite (finite scores near 1.8e308 are not
+    always: their sum overflows)."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        means = np.array([np.mean(np.asarray(f, dtype=float)) for f in s.forks])
+        return bool(np.isfinite(means).all() and np.isfinite(means.mean()))
 
 
 def _files(s: Samples) -> str:

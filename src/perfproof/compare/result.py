@@ -8,6 +8,7 @@ from perfproof.errors import InputError
 from perfproof.jmh.names import normalise_metric
 from perfproof.model import ALLOC_NORM, PRIMARY, BenchKey, Comparison, Verdict
 from perfproof.stats import family as procedures
+from perfproof.stats.verdict import check_confidence, check_threshold
 
 DEFAULT_METRICS: tuple[str, ...] = (PRIMARY, ALLOC_NORM)
 
@@ -34,10 +35,8 @@ class CompareOptions:
             raise InputError(
                 f"--family {self.family}: expected one of {', '.join(procedures.METHODS)}"
             )
-        if not 0.0 < self.confidence < 1.0:
-            raise InputError(f"--confidence {self.confidence}: must be between 0 and 1")
-        if not 0.0 <= self.threshold < 1.0:
-            raise InputError(f"--threshold {self.threshold}: must be between 0 and 1 (0% to 100%)")
+        check_confidence(self.confidence)
+        check_threshold(self.threshold)
 
     @property
     def alpha(self) -> float:

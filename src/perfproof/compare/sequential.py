@@ -6,7 +6,8 @@ The API the run loop calls after each round (a *look*) and the replay of recorde
 forks_per_look=1, metrics=DEFAULT_METRICS)``
     The design, fixed before the first round: at look k each side is planned to have
     ``first_forks + (k − 1) × forks_per_look`` forks; at most ``max_looks`` looks. The per-look
-    levels come from the calibrated table for this schedule (``stats.sequential``). The first
+    levels come from the calibrated table for this schedule (``stats.sequential``);
+    ``to_json``/``from_json`` store it in a run manifest so that a resumed run keeps it. The first
     look comes at 3 forks per side by default, not 2: with 2 forks per side Welch's t has one
     or two degrees of freedom and even a −30% change rarely clears a 1% design there, while
     every look spends part of α; starting at 3 reaches the same verdicts with the same forks in
@@ -17,8 +18,9 @@ forks_per_look=1, metrics=DEFAULT_METRICS)``
     look (``{}`` at the first). It returns one ``KeyDecision`` per entry (benchmark × mode ×
     @Params, metric ``primary``): entries decided earlier are carried over unchanged (their
     forks stay in the record; they left the plan), the others are judged now. A pure function
-    of the forks and the look number, so a resumed run recomputes the same state by replaying
-    its rounds (:func:`replay`), and the looks already taken count.
+    of the forks and the look number, so a resumed run recomputes the same state by calling it
+    again round by round (``compare.sequential_replay.replay`` does so for round files), and
+    the looks already taken count.
 ``KeyDecision``
     ``decided`` (the entry leaves the plan; at the last look every entry is decided),
     ``look`` (the look at which it stopped, or the current look), ``comparisons`` (one per
@@ -46,6 +48,16 @@ How a look decides (each step is in ``stats.sequential``):
    beyond θ), ``negligible`` (excludes 1, within θ), ``same`` (inside ±θ); otherwise the key
    continues, and at the last look it is ``inconclusive`` ("no change beyond ±X%"). Bytes/op
    that is near-deterministic on both sides keeps its exact rule and decides at its first look.
+
+Why the family keeps the A/A guarantee: under A/A each key's smallest sequential p-value over
+all K looks is super-uniform (that is what the calibration makes true), whether the key stops
+early or not. A rejection at any look, by Benjamini–Hochberg on p-values that are each at
+least that smallest value, implies that Simes' test rejects on the smallest values; so the
+chance of any false ``improved``/``regressed`` over the whole run is at most α, for keys
+independent or positively dependent (as keys measured in the same JVMs are). When many keys
+really changed, Benjamini–Hochberg tests each near R·α/m instead of Holm's α/m, so a suite
+full of real effects is not starved. The simulations in ``tests/stats/test_sequential_sim.py``
+check both.
 """
 
 from __future__ import annotations
@@ -56,42 +68,18 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from perfproof.compare import DEFAULT_METRICS, CompareOptions, compare_sides
-from perfproof.model import PRIMARY, BenchKey, Comparison, Direction, Samples, Verdict
+from perfproof.compare.sequential_design import SequentialDesign
+from perfproof.compare.sequential_forks import (
+    left_out_note,
+    log_fork_means,
+    rerun_counts,
+    skeletons,
+    unwarmed_forks,
+    without,
+)
+from perfproof.model import BenchKey, Comparison, Direction, Samples, Verdict
 from perfproof.stats import family as procedures
 from perfproof.stats import sequential as seq
-from perfproof.stats.forks import fork_means
-from perfproof.stats.warmup import unwarmed
-
-SIDES = ("base", "head")
-
-
-@dataclass(frozen=True)
-class SequentialDesign:
-    """A sequential design: looks, their schedule, the error rate and the family procedure."""
-
-    max_looks: int
-    confidence: float = 0.99
-    threshold: float = 0.01
-    family: str = procedures.DEFAULT
-    first_forks: int = 3
-    forks_per_look: int = 1
-    metrics: tuple[str, ...] = DEFAULT_METRICS
-
-    def __post_init__(self) -> None:
-        if not 0.0 < self.confidence < 1.0:
-            raise ValueError(f"confidence must be between 0 and 1, got {self.confidence}")
-        if self.family not in procedures.METHODS:
-            raise ValueError(f"family must be one of {procedures.METHODS}, got {self.family}")
-        seq.per_look_level(self.alpha, self.schedule)  # fails early when not calibrated
-
-    @property
-    def alpha(self) -> float:
-        return 1.0 - self.confidence
-
-    @property
-    def schedule(self) -> seq.Schedule:
-        return seq.Schedule(self.max_looks, self.first_forks, self.forks_per_look)
 
 
 @dataclass
@@ -130,11 +118,11 @@ def look(
     kept = {entry: _decided_metrics(previous.get(entry)) for entry in grouped}
     usable, excluded = {}, {}
     for entry, members in grouped.items():
-        excluded[entry] = _unwarmed_forks(members)
+        excluded[entry] = unwarmed_forks(members)
         usable[entry] = [
-            _without(b, h, excluded[entry]) for b, h in members if b.key.metric not in kept[entry]
+            without(b, h, excluded[entry]) for b, h in members if b.key.metric not in kept[entry]
         ]
-    comparisons = _skeletons(usable, grouped, design)
+    comparisons = skeletons(usable, grouped, design)
     # the family: every statistical comparison in the plan, decided or not
     frozen = [p for d in previous.values() if d.decided for p in d.p_sequential.values()]
     frozen += [
@@ -143,7 +131,7 @@ def look(
         for m in metrics
         if m in previous[entry].p_sequential
     ]
-    judged = _judge_family(comparisons, usable, frozen, design)
+    judged = _judge_family(comparisons, usable, frozen, design, look_no)
     # decided entries, and any undecided one the caller did not pass, carry over unchanged
     out = {k: d for k, d in previous.items() if d.decided or k not in grouped}
     for entry in grouped:
@@ -153,7 +141,7 @@ def look(
         decided = bool(final) and all(c.diagnostics["sequential"]["decided"] for c in final)
         if excluded[entry] and any(excluded[entry].values()):
             for c in new:
-                c.warnings.append(_left_out(excluded[entry], decided))
+                c.warnings.append(left_out_note(excluded[entry], decided))
         before = previous[entry].p_sequential if kept[entry] else {}
         p_seq = {m: p for m, p in before.items() if m in kept[entry]}
         p_seq.update({c.key.metric: judged[id(c)].seq_p for c in comparisons.get(entry, [])
@@ -165,7 +153,9 @@ def look(
             comparisons=final,
             note=_note(final, look_no, last, decided),
             excluded={s: v for s, v in excluded[entry].items() if v},
-            rerun=_rerun(grouped[entry], excluded[entry], look_no, design) if not decided else {},
+            rerun=rerun_counts(grouped[entry], excluded[entry], look_no, design)
+            if not decided
+            else {},
             p_sequential=p_seq,
         )
     return dict(sorted(out.items()))
@@ -192,6 +182,7 @@ class _Judged:
     per_look: float
     code: int
     tested: bool
+    conditional_power: float | None = None
 
 
 def _judge_family(
@@ -199,12 +190,14 @@ def _judge_family(
     usable: dict[BenchKey, list[tuple[Samples, Samples]]],
     frozen: list[float],
     design: SequentialDesign,
+    look_no: int,
 ) -> dict[int, _Judged]:
     """The look for every statistical comparison (by ``id``), in one family with the
     sequential p-values of the comparisons decided earlier (``frozen``)."""
     live = [c for cs in comparisons.values() for c in cs if c.method != "exact"]
     live_rows = seq.look_rows(
-        [_logs(c, "base", usable) for c in live], [_logs(c, "head", usable) for c in live]
+        [log_fork_means(c, "base", usable) for c in live],
+        [log_fork_means(c, "head", usable) for c in live],
     )
     n, k = len(live), len(frozen)
     rows = seq.LookRows(
@@ -213,77 +206,19 @@ def _judge_family(
         tested=np.concatenate([live_rows.tested, np.zeros(k, dtype=bool)]),
     )  # fmt: skip
     frozen_p = np.concatenate([np.full(n, np.nan), np.asarray(frozen, dtype=float)])
-    j = seq.judge(rows, frozen_p, design.schedule, design.alpha, design.family, design.threshold)
+    j = seq.judge(
+        rows, frozen_p, design.schedule, design.alpha, design.family, design.threshold,
+        look_no, design.futility,
+    )  # fmt: skip
     return {
         id(c): _Judged(
             float(rows.diff[i]), float(j.lo[i]), float(j.hi[i]), float(rows.p_value[i]),
             float(j.seq_p[i]), float(j.adjusted[i]), float(j.interval_alpha[i]),
             float(j.per_look[i]), int(j.code[i]), bool(rows.tested[i]),
+            None if j.conditional_power is None else float(j.conditional_power[i]),
         )
         for i, c in enumerate(live)
     }  # fmt: skip
-
-
-def _unwarmed_forks(members: list[tuple[Samples, Samples]]) -> dict[str, list[int]]:
-    """Forks of the entry whose primary trace never settled, per side (judged fork by fork)."""
-    primary = next(((b, h) for b, h in members if b.key.metric == PRIMARY), members[0])
-    return {
-        side: [i for i, bad in enumerate(unwarmed(s.forks, _worse(s))) if bad]
-        for side, s in zip(SIDES, primary, strict=True)
-    }
-
-
-def _worse(s: Samples) -> str:
-    return "below" if s.direction is Direction.HIGHER else "above"
-
-
-def _without(b: Samples, h: Samples, excluded: dict[str, list[int]]) -> tuple[Samples, Samples]:
-    """Both sides without the excluded forks (when the metric has one array per fork)."""
-    out = []
-    primary_forks = {"base": len(b.forks), "head": len(h.forks)}
-    for side, s in zip(SIDES, (b, h), strict=True):
-        drop = set(excluded.get(side, []))
-        if drop and len(s.forks) == primary_forks[side]:
-            s = replace(s, forks=[f for i, f in enumerate(s.forks) if i not in drop])
-        out.append(s)
-    return out[0], out[1]
-
-
-def _skeletons(
-    usable: dict[BenchKey, list[tuple[Samples, Samples]]],
-    grouped: dict[BenchKey, list[tuple[Samples, Samples]]],
-    design: SequentialDesign,
-) -> dict[BenchKey, list[Comparison]]:
-    """Estimates, diagnostics and JMH's numbers of every comparison from ``compare_sides``
-    (no family adjustment); the sequential interval and verdict replace its own below. A side
-    left with no usable fork is described from all its forks (it is not tested at this look)."""
-    originals = {b.key: (b, h) for members in grouped.values() for b, h in members}
-    base, head = {}, {}
-    for members in usable.values():
-        for b, h in members:
-            if not b.forks or not h.forks:
-                b, h = originals[b.key]
-            base[b.key], head[h.key] = b, h
-    options = CompareOptions(
-        confidence=design.confidence,
-        threshold=design.threshold,
-        metrics=design.metrics,
-        family="none",
-    )
-    result = compare_sides(base, head, options)
-    out: dict[BenchKey, list[Comparison]] = {}
-    for c in result.comparisons:
-        out.setdefault(c.key.entry(), []).append(c)
-    return out
-
-
-def _logs(c: Comparison, side: str, usable: dict[BenchKey, list[tuple[Samples, Samples]]]):
-    """Log fork means of one side of a comparison (empty when a value is not positive)."""
-    for b, h in usable[c.key.entry()]:
-        if b.key == c.key:
-            means = fork_means((b if side == "base" else h).forks)
-            return np.log(means) if len(means) and bool((means > 0).all()) else np.array([])
-    return np.array([])
 
 
 _VERDICT = {
@@ -307,13 +242,21 @@ def _finish(
         c.diagnostics["sequential"] = {"look": look_no, "decided": True, "rule": "exact"}
         return c
     verdict = _verdict(j.code, c.direction)
-    decided = verdict is not None or last
+    futile = j.code == seq.FUTILE
+    decided = verdict is not None or last or futile
     lo, hi = (math.exp(j.lo), math.exp(j.hi)) if j.tested else (0.0, math.inf)
     warnings = [w for w in c.warnings if not w.startswith(("inconclusive:", "significant alone"))]
     if verdict is None:
         verdict = Verdict.INCONCLUSIVE
-        if last and j.tested:
-            bound = max(abs(lo - 1.0), abs(hi - 1.0)) * 100.0
+        bound = max(abs(lo - 1.0), abs(hi - 1.0)) * 100.0
+        if futile:
+            warnings.append(
+                f"stopped at look {look_no} of {design.max_looks} without a verdict: were the "
+                f"current estimate true, the last look would decide in "
+                f"{(j.conditional_power or 0.0) * 100:.1f}% of runs (futility below "
+                f"{design.futility * 100:g}%); no change beyond ±{bound:.1f}%"
+            )
+        elif last and j.tested:
             warnings.append(f"inconclusive after {look_no} looks: no change beyond ±{bound:.1f}%")
         elif not j.tested:
             warnings.append("fewer than two usable forks on a side: not tested at this look")
@@ -327,6 +270,8 @@ def _finish(
         "p_adjusted": j.adjusted,
         "overall_alpha": j.overall_alpha,
         "per_look_level": j.per_look,
+        "conditional_power": j.conditional_power,
+        "futile": futile,
     }
     return replace(
         c,
@@ -350,35 +295,6 @@ def _note(final: list[Comparison], look_no: int, last: bool, decided: bool) -> s
     if decided:
         return f"ran to the last look ({look_no}): {verdicts}"
     return f"continues after look {look_no}"
-
-
-def _rerun(
-    members: list[tuple[Samples, Samples]],
-    excluded: dict[str, list[int]],
-    look_no: int,
-    design: SequentialDesign,
-) -> dict[str, int]:
-    """Forks per side the entry is short of the plan at this look (to run again next round)."""
-    b, h = next(((b, h) for b, h in members if b.key.metric == PRIMARY), members[0])
-    planned = design.schedule.forks_at(look_no)
-    usable = {
-        side: len(s.forks) - len(excluded.get(side, []))
-        for side, s in zip(SIDES, (b, h), strict=True)
-    }
-    return {side: planned - n for side, n in usable.items() if planned > n}
-
-
-def _left_out(excluded: dict[str, list[int]], decided: bool) -> str:
-    where = "; ".join(
-        f"{side} fork{'s' if len(idx) > 1 else ''} {', '.join(str(i + 1) for i in idx)}"
-        for side, idx in excluded.items()
-        if idx
-    )
-    then = "" if decided else ", to be run again next round"
-    return (
-        f"left out as not warmed up (first iterations far from the rest of their own fork): "
-        f"{where}; kept in the record{then}"
-    )
 
 
 def _decided_metrics(previous: KeyDecision | None) -> dict[str, Comparison]:
@@ -422,6 +338,12 @@ def methodology(design: SequentialDesign, decisions: dict[BenchKey, KeyDecision]
         f"±{design.threshold * 100:g}% (same); {stopped} of {len(decisions)} entries stopped "
         f"before the last look. Bytes/op was compared exactly (0.5 B or 0.1%)."
     )
+    if design.futility > 0:
+        text += (
+            f" An entry also stopped, without a verdict, when the chance that the last look "
+            f"would give one (were its current estimate true) fell below "
+            f"{design.futility * 100:g}%; this cannot add false alarms."
+        )
     if excluded:
         text += (
             f" {excluded} fork(s) whose first iterations had not settled were left out, kept "

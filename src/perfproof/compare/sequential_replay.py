@@ -57,6 +57,7 @@ class ReplaySettings:
     family: str = procedures.DEFAULT
     metrics: tuple[str, ...] = DEFAULT_METRICS
     max_looks: int | None = None
+    futility: float = 0.0
 
 
 def read_rounds(base_files: Sequence[Path], head_files: Sequence[Path]) -> list[tuple[Side, Side]]:
@@ -135,6 +136,7 @@ def replay(rounds: list[tuple[Side, Side]], settings: ReplaySettings, source: st
             first_forks=first_forks,
             forks_per_look=step,
             metrics=settings.metrics,
+            futility=settings.futility,
         )
     except ValueError as exc:
         raise InputError(f"{source}: {exc}") from None
@@ -192,7 +194,11 @@ def _append(side: Side, new: Side, decisions: dict[BenchKey, KeyDecision]) -> No
 
 
 def replay_specs(
-    base_spec: str, head_spec: str, options: CompareOptions, max_looks: int | None = None
+    base_spec: str,
+    head_spec: str,
+    options: CompareOptions,
+    max_looks: int | None = None,
+    futility: float = 0.0,
 ) -> Replay:
     """``perfproof compare --sequential BASE HEAD``: each side a glob or folder of round files."""
     if max_looks is not None and max_looks < 1:
@@ -204,6 +210,7 @@ def replay_specs(
         family=options.family,
         metrics=options.metrics,
         max_looks=max_looks,
+        futility=futility,
     )
     return replay(rounds, settings, f"{base_spec} vs {head_spec}")
 
@@ -216,6 +223,7 @@ def replay_summary(r: Replay) -> dict[str, Any]:
         "first_forks": s.first_forks,
         "forks_per_look": s.forks_per_look,
         "family": r.design.family,
+        "futility": r.design.futility,
         "per_look_level": float(seq.per_look_level(r.design.alpha, s)),
         "rounds": r.rounds,
         "first_look_round": r.first_look_round,

@@ -7,11 +7,11 @@ what perfproof's verdicts mean and to trust that a calm result is calm.
 
 Both runs use the sequential design ``perfproof ab`` uses by default: after every round each
 benchmark's verdict is looked at, and a benchmark whose verdict is in stops. The feature's
-many-fold effects are decided at the first look (round 2, two forks a side) and the run ends
-there; the A/A control has nothing to find, so it runs to its most rounds (six) and ends
+many-fold effects are decided at the first look (round 3, three forks a side) and the run
+ends there; the A/A control has nothing to find, so it runs to its most rounds (five) and ends
 ``inconclusive`` or ``same``, never ``improved``/``regressed``. Forks are short (3 × 0.5 s
-warm-up, 4 × 0.5 s measurement), about 10 s per step: some 40 s of benchmarking for the
-feature, two minutes for the control, plus three small Maven builds.
+warm-up, 4 × 0.5 s measurement), about 10 s per step: about a minute of benchmarking for the
+feature, under two minutes for the control, plus three small Maven builds.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from perfproof.measure.progress import Reporter
 from perfproof.measure.progress import make_reporter as default_reporter
 from perfproof.pipeline.ab import AbOptions, AbOutcome, start_ab
 
-DEMO_MAX_ROUNDS = 6
+DEMO_MAX_ROUNDS = 5
 DEMO_JMH_ARGS = "-f 1 -wi 3 -w 500ms -i 4 -r 500ms"
 
 RUNS = (

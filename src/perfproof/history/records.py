@@ -20,6 +20,7 @@ from typing import Any
 from perfproof.errors import InputError
 from perfproof.jmh.reader import load_json, read_results
 from perfproof.model import BenchKey, Samples
+from perfproof.model.documents import json_safe
 
 _SHA = re.compile(r"^[0-9a-f]{7,64}$")
 
@@ -57,7 +58,12 @@ class Record:
 
 def params_text(key: BenchKey) -> str:
     """The canonical text of a key's @Params: sorted JSON, equal for equal parameter sets."""
-    return json.dumps(key.params_dict, sort_keys=True, separators=(",", ":"))
+    return params_json(key.params_dict)
+
+
+def params_json(params: dict[str, Any]) -> str:
+    """The canonical text of a @Param mapping as the ``params`` columns hold it."""
+    return json.dumps(params, sort_keys=True, separators=(",", ":"), allow_nan=False)
 
 
 def iso_time(text: str | None, flag: str = "--time") -> str:
@@ -200,7 +206,10 @@ def from_compare(
     from perfproof.measure.environment import machine
 
     payload = json.dumps(
-        [document.get("comparisons"), commit, base_commit], sort_keys=True, default=str
+        json_safe([document.get("comparisons"), commit, base_commit]),
+        sort_keys=True,
+        default=str,
+        allow_nan=False,
     )
     digest = hashlib.sha256(payload.encode()).hexdigest()[:32]
     return Record(

@@ -17,9 +17,9 @@ import numpy as np
 
 from perfproof.errors import InputError
 from perfproof.history.db import HistoryDB
-from perfproof.history.records import Record, iso_time, params_text
+from perfproof.history.records import Record, iso_time, params_json, params_text
 from perfproof.model import PRIMARY, BenchKey
-from perfproof.model.documents import dumps
+from perfproof.model.documents import dumps, json_safe
 
 _RUN_COLUMNS = (
     "uid",
@@ -55,7 +55,7 @@ def record(db: HistoryDB, rec: Record) -> bool:
         rec.source,
         rec.jmh_version,
         rec.jdk_version,
-        json.dumps(rec.machine, sort_keys=True),
+        json.dumps(json_safe(rec.machine), sort_keys=True, allow_nan=False),
     )
     marks = ", ".join("?" for _ in _RUN_COLUMNS)
     with db.transaction():
@@ -80,7 +80,7 @@ def record(db: HistoryDB, rec: Record) -> bool:
                     s.key.metric,
                     s.unit,
                     s.direction,
-                    json.dumps(s.forks),
+                    json.dumps(json_safe(s.forks), allow_nan=False),
                 )
                 for s in rec.samples
             ],
@@ -97,7 +97,7 @@ def _unique_comparisons(comparisons: list[dict[str, Any]]) -> list[dict[str, Any
     seen: dict[tuple[str, ...], dict[str, Any]] = {}
     for c in comparisons:
         if isinstance(c, dict) and "benchmark" in c:
-            params = json.dumps(c.get("params") or {}, sort_keys=True, separators=(",", ":"))
+            params = params_json(c.get("params") or {})
             ident = (str(c["benchmark"]), str(c.get("mode")), params, str(c.get("metric")))
             seen.setdefault(ident, c)
     return list(seen.values())
@@ -109,7 +109,7 @@ def _comparison_row(uid: str, c: dict[str, Any]) -> tuple[Any, ...]:
         uid,
         str(c["benchmark"]),
         str(c.get("mode")),
-        json.dumps(c.get("params") or {}, sort_keys=True, separators=(",", ":")),
+        params_json(c.get("params") or {}),
         str(c.get("metric") or PRIMARY),
         c.get("verdict"),
         float(delta) if isinstance(delta, int | float) else None,

@@ -105,8 +105,22 @@ def _merge(merged: dict[BenchKey, Samples], new: Samples, source: str) -> None:
     have.notes.extend(new.notes)
 
 
+MAX_BYTES = 2**30
+"""Largest JMH result file read: a 1,000-entry suite with histograms is a few hundred MB; a
+larger file is not JMH output, and reading it would exhaust memory before saying so."""
+
+
 def load_json(path: str | Path) -> Any:
     """Parse a file as JSON, turning every way it can fail into one line naming the file."""
+    try:
+        size = Path(path).stat().st_size
+    except OSError:
+        size = 0  # a pipe has no size; a missing file is named below
+    if size > MAX_BYTES:
+        raise InputError(
+            f"{path}: {size / 2**30:.1f} GiB is too large for a JMH result file "
+            f"(at most {MAX_BYTES // 2**30} GiB)"
+        )
     try:
         text = Path(path).read_text(encoding="utf-8")
     except FileNotFoundError:

@@ -1,8 +1,10 @@
 """The plan of an A/B run: which side runs in which step, and the JMH options of every step.
 
-The plan is computed once, stored in the manifest and read back on ``--resume``, so a resumed
-run executes exactly the steps (and the exact JMH options) that the original run planned, even
-if perfproof's defaults change in between.
+The plan is stored in the manifest and read back on ``--resume``, so a resumed run executes
+exactly the steps (and the exact JMH options) that the original run planned, even if
+perfproof's defaults change in between. A fixed plan lays out all its rounds at once; a
+sequential plan starts with its first round and gets each later round appended when the round
+before it has been looked at (only the keys still undecided, see ``measure.rounds``).
 """
 
 from __future__ import annotations
@@ -121,6 +123,9 @@ class Plan:
     jmh_options: tuple[str, ...] = field(default_factory=tuple)
     stopping: str = FIXED
     budget_s: float | None = None
+    design: dict[str, Any] | None = None
+    """The sequential design's own record (looks, levels, family), fixed when the run starts so
+    that a resumed run judges with the very same design whatever perfproof's defaults became."""
 
     @property
     def planned_rounds(self) -> int:
@@ -137,6 +142,7 @@ class Plan:
             "seed": self.seed,
             "stopping": self.stopping,
             "budget_s": self.budget_s,
+            "design": self.design,
             "benchmarks": list(self.benchmarks),
             "jmh_options": list(self.jmh_options),
             "steps": [s.to_json() for s in self.steps],
@@ -154,6 +160,7 @@ class Plan:
             jmh_options=tuple(doc.get("jmh_options", ())),
             stopping=str(doc.get("stopping", FIXED)),
             budget_s=float(budget) if budget is not None else None,
+            design=doc.get("design") if isinstance(doc.get("design"), dict) else None,
         )
 
 
@@ -244,18 +251,6 @@ def restrict_first_round(plan: Plan, selections: list[Selection]) -> Plan:
     return replace(plan, steps=(*first, *shifted))
 
 
-def with_forks(options: tuple[str, ...], forks: int | None) -> tuple[str, ...]:
-    """``options`` with JMH's ``-f`` set to ``forks`` (unchanged when None)."""
-    if forks is None:
-        return options
-    out = list(options)
-    for i, token in enumerate(out[:-1]):
-        if token == "-f":
-            out[i + 1] = str(forks)
-            return tuple(out)
-    return (*out, "-f", str(forks))
-
-
 def parse_budget(text: str) -> float:
     """``--budget``: ``90s``, ``15m``, ``1h``, ``1h30m`` or plain seconds, as seconds."""
     match = re.fullmatch(r"\s*(?:(\d+(?:\.\d+)?)h)?\s*(?:(\d+(?:\.\d+)?)m)?\s*"
@@ -326,80 +321,3 @@ def _has_profiler(args: list[str], name: str) -> bool:
         a == "-prof" and i + 1 < len(args) and args[i + 1].split(":")[0] == name
         for i, a in enumerate(args)
     )
-
-
-def step_argv(
-    launcher: list[str],
-    benchmarks: tuple[str, ...],
-    options: tuple[str, ...],
-    result_file: str,
-    selection: Selection | None = None,
-) -> list[str]:
-    """The full JMH command line of one step: launcher, regexes, options, result file.
-
-    A step of a selection replaces the ``--bench`` regexes by its anchored include regex and
-    the user's ``-p`` options by its own values (the keys were listed with the user's ``-p``,
-    so its values are a subset of them; JMH would otherwise merge both).
-    """
-    if selection is None:
-        return [*launcher, *benchmarks, *options, "-rf", "json", "-rff", result_file]
-    own = without_params(options)
-    return [
-        *launcher,
-        selection.include_regex(),
-        *own,
-        *selection.param_args(),
-        "-rf",
-        "json",
-        "-rff",
-        result_file,
-    ]
-
-
-def param_options(options: tuple[str, ...] | list[str]) -> tuple[str, ...]:
-    """The ``-p name=values`` pairs of an option list."""
-    out: list[str] = []
-    for i, token in enumerate(options[:-1]):
-        if token == "-p":
-            out += [token, options[i + 1]]
-    return tuple(out)
-
-
-def without_params(options: tuple[str, ...]) -> tuple[str, ...]:
-    """``options`` minus its ``-p name=values`` pairs."""
-    out: list[str] = []
-    skip = False
-    for token in options:
-        if skip:
-            skip = False
-            continue
-        if token == "-p":
-            skip = True
-            continue
-        out.append(token)
-    return tuple(out)
-
-
-def append_jvm_args(options: tuple[str, ...], value: str) -> tuple[str, ...]:
-    """``options`` with ``value`` (JVM options, space-separated) added to the forks' command line.
-
-    JMH splits ``-jvmArgsAppend`` at spaces only when the option is given once; given twice,
-    each value is passed as one argument, so ``"-Xmx1g -Dx=1"`` would reach the JVM as a single
-    bad option. A user's single ``-jvmArgsAppend`` is therefore extended rather than repeated.
-    """
-    flag = "-jvmArgsAppend"
-    at = [i for i, token in enumerate(options[:-1]) if token == flag]
-    if len(at) == 1:
-        i = at[0] + 1
-        return (*options[:i], f"{options[i]} {value}", *options[i + 1 :])
-    if not at:
-        return (*options, flag, value)
-    return (*options, *(t for v in value.split() for t in (flag, v)))
-
-
-def list_argv(
-    launcher: list[str], benchmarks: tuple[str, ...], options: tuple[str, ...] = ()
-) -> list[str]:
-    """``-lp``: the benchmarks the regexes select, with their @Param values after the user's
-    ``-p`` overrides (JMH applies them to the listing)."""
-    return [*launcher, *benchmarks, *param_options(options), "-lp"]

@@ -15,6 +15,8 @@ import time
 from dataclasses import dataclass
 from typing import Protocol, TextIO
 
+from perfproof.render.format import eta as format_duration
+
 FORK_OVERHEAD_S = 0.8
 """JVM start, benchmark setup and result hand-over per fork (measured ~0.5-1 s on 2 cores)."""
 
@@ -162,17 +164,6 @@ def eta_seconds(remaining_estimate_s: float, done_estimate_s: float, done_actual
         return remaining_estimate_s
     scale = min(max(done_actual_s / done_estimate_s, 0.5), 3.0)
     return remaining_estimate_s * scale
-
-
-def format_duration(seconds: float) -> str:
-    seconds = max(0, round(seconds))
-    if seconds < 60:
-        return f"{seconds}s"
-    minutes, secs = divmod(seconds, 60)
-    if minutes < 60:
-        return f"{minutes}m{secs:02d}s"
-    hours, minutes = divmod(minutes, 60)
-    return f"{hours}h{minutes:02d}m"
 
 
 def _took(duration_s: float, waited_s: float) -> str:

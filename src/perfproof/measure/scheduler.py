@@ -26,7 +26,8 @@ from typing import Any
 
 from perfproof.errors import ExternalError
 from perfproof.measure import lock
-from perfproof.measure.plan import Plan, Step, append_jvm_args, step_argv, with_forks
+from perfproof.measure.argv import append_jvm_args, step_argv, with_forks
+from perfproof.measure.plan import Plan, Step
 from perfproof.measure.progress import JmhSettings, Reporter, estimate_step_seconds
 from perfproof.measure.store import DONE, FAILED, INTERRUPTED, RUNNING, RunStore, now_iso
 from perfproof.process import ProcessResult, command_line, run

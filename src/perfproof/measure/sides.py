@@ -12,8 +12,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from perfproof.errors import ExternalError, InputError
+from perfproof.measure.argv import list_argv
 from perfproof.measure.keys import SuiteKey, suite_keys
-from perfproof.measure.plan import Step, list_argv
+from perfproof.measure.plan import Step
 from perfproof.measure.progress import Reporter, count_benchmarks, list_benchmarks
 from perfproof.measure.store import RunStore, now_iso
 from perfproof.process import run

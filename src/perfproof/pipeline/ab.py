@@ -10,7 +10,7 @@ options and the plan back from the manifest and runs only what is missing.
 from __future__ import annotations
 
 import re
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +40,7 @@ from perfproof.measure.plan import (
 from perfproof.measure.progress import Reporter, parse_settings
 from perfproof.measure.rounds import RoundLoop, SequentialState, sides_present
 from perfproof.measure.scheduler import Scheduler, SideTarget
+from perfproof.measure.shard import apply_shard, check_resume_shard, parse_shard
 from perfproof.measure.sides import SideBuilder, list_side
 from perfproof.measure.store import (
     DONE,
@@ -50,6 +51,7 @@ from perfproof.measure.store import (
     default_runs_dir,
     new_run_id,
 )
+from perfproof.pipeline.cluster import check_spread_options, run_on_cluster
 from perfproof.pipeline.looks import design_for, final_comparison, looker_for
 from perfproof.report import write_reports
 from perfproof.workspace.git import require_repo, resolve_ref
@@ -87,6 +89,11 @@ class AbOptions:
     lock_timeout: float = DEFAULT_LOCK_TIMEOUT_S
     cache_dir: str | None = None
     jfr: bool = False
+    shard: str | None = None
+    """``I/N``: measure only shard I of the suite's N parts (``perfproof merge`` joins them)."""
+    executor: str = "local"
+    """``local``, or ``ray``: key groups measured on the nodes of a Ray cluster."""
+    ray_address: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         doc = asdict(self)
@@ -149,6 +156,12 @@ class AbOptions:
             argv.append("--fresh-builds")
         if self.jfr:
             argv.append("--jfr")
+        if self.shard:
+            argv += ["--shard", self.shard]
+        if self.executor != "local":
+            argv += ["--executor", self.executor]
+        if self.ray_address:
+            argv += ["--ray-address", self.ray_address]
         return argv
 
 
@@ -203,6 +216,7 @@ def _check_options(opts: AbOptions) -> tuple[str, ...]:
         raise InputError(f"--order must be one of {', '.join(ORDERS)}, got {opts.order!r}")
     if opts.lock_timeout < 0:
         raise InputError(f"--lock-timeout must be >= 0, got {opts.lock_timeout}")
+    check_spread_options(opts.shard, opts.executor, opts.ray_address, opts.jfr)
     return merge_jmh_options(split_jmh_args(opts.jmh_args))
 
 
@@ -232,8 +246,8 @@ def start_ab(opts: AbOptions, reporter: Reporter, *, verb: str = "ab") -> AbOutc
         budget_s=parse_budget(opts.budget) if opts.budget else None,
     )
     opts.seed = plan.seed
-    if plan.stopping == SEQUENTIAL:
-        design_for(plan)  # a schedule without calibrated levels is refused before a build
+    if plan.stopping == SEQUENTIAL:  # an uncalibrated schedule is refused before a build
+        plan = replace(plan, design=design_for(plan).to_json())
     store = RunStore.create(
         run_dir,
         {
@@ -261,11 +275,20 @@ def start_ab(opts: AbOptions, reporter: Reporter, *, verb: str = "ab") -> AbOutc
 
 
 def resume_ab(
-    run_dir: Path, reporter: Reporter, *, lock_timeout: float | None = None, verb: str = "ab"
+    run_dir: Path,
+    reporter: Reporter,
+    *,
+    lock_timeout: float | None = None,
+    verb: str = "ab",
+    shard: str | None = None,
+    ray_address: str | None = None,
 ) -> AbOutcome:
     """Continue a stopped run: same options, same plan, only the unfinished steps."""
     store = RunStore.open(run_dir.resolve())
+    check_resume_shard(store.manifest.get("shard"), parse_shard(shard) if shard else None, run_dir)
     opts = AbOptions.from_json(store.manifest.get("options", {}))
+    if ray_address is not None:
+        opts.ray_address = ray_address
     if lock_timeout is not None:
         opts.lock_timeout = lock_timeout
     repo = require_repo(Path(opts.repo))
@@ -383,6 +406,12 @@ def _measure_and_compare(store: RunStore, opts: AbOptions, reporter: Reporter) -
         jfr_dir=store.jfr_dir() if opts.jfr else None,
     )
     keys = sides_present(listed["base"], listed["head"])
+    if opts.shard:
+        settings = parse_settings(plan.jmh_options)
+        per_key = settings.forks * settings.fork_seconds()
+        keys = apply_shard(store, parse_shard(opts.shard), keys, lambda _key: per_key)
+    if opts.executor == "ray":
+        return _on_cluster(store, opts, keys, builders, reporter)
     state, ended = measure_keys(store, scheduler, keys, reporter, keys)
     # Measured as the benchmarking ends, so the report written next can show it.
     store.manifest["environment"]["load_after"] = environment.load_average()
@@ -401,6 +430,30 @@ def _measure_and_compare(store: RunStore, opts: AbOptions, reporter: Reporter) -
     return AbOutcome(
         store.path, result, document, report, jfr_dir=store.jfr_dir() if opts.jfr else None
     )
+
+
+def _on_cluster(
+    store: RunStore,
+    opts: AbOptions,
+    keys: list[SuiteKey],
+    builders: dict[str, SideBuilder],
+    reporter: Reporter,
+) -> AbOutcome:
+    """``--executor ray``: the keys measured in groups on cluster nodes, merged here."""
+    artifacts = {side: builders[side].artifact for side in SIDES}
+    result, document = run_on_cluster(
+        store,
+        keys,
+        artifacts,  # type: ignore[arg-type]  (prepared above)
+        reporter,
+        address=opts.ray_address,
+        lock_timeout_s=opts.lock_timeout,
+    )
+    store.manifest["environment"]["load_after"] = environment.load_average()
+    store.write_results(document)
+    report = write_reports(store.path)[0]
+    _close(store, DONE)
+    return AbOutcome(store.path, result, document, report)
 
 
 def measure_keys(

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from perfproof.compare import CompareResult
+from perfproof.errors import InputError
 from perfproof.measure.executors.local import PartJob
 from perfproof.measure.keys import SuiteKey
 from perfproof.measure.progress import Reporter
@@ -22,6 +23,8 @@ from perfproof.measure.store import DONE, MANIFEST, RunStore
 from perfproof.model.documents import read_document
 from perfproof.pipeline.merge import check_shards, load_shard, write_merged
 from perfproof.workspace.artifact import Artifact
+
+EXECUTORS = ("local", "ray")
 
 GROUPS_PER_NODE = 2
 """Key groups per JMH node: enough that a lost node costs little, few enough that each group
@@ -129,3 +132,30 @@ def run_on_cluster(
     outcome = write_merged(shards, store.path, store.manifest, write_report=False)
     store.save()
     return outcome.result, outcome.document
+
+
+def check_spread_options(
+    shard: str | None, executor: str, ray_address: str | None, jfr: bool
+) -> None:
+    """``--shard``, ``--executor`` and ``--ray-address`` judged before anything is built."""
+    from perfproof.measure.shard import parse_shard
+
+    if shard:
+        parse_shard(shard)
+    if executor not in EXECUTORS:
+        raise InputError(f"--executor must be one of {', '.join(EXECUTORS)}, got {executor!r}")
+    if ray_address and executor != "ray":
+        raise InputError("--ray-address needs --executor ray")
+    if executor != "ray":
+        return
+    if shard:
+        raise InputError(
+            f"--shard {shard} with --executor ray: the cluster already spreads the keys over "
+            "its nodes; use one or the other"
+        )
+    if jfr:
+        raise InputError("--jfr with --executor ray: the recordings would stay on the nodes")
+    from perfproof.measure.executors import ray as ray_executor
+
+    ray_executor.require_ray()
+    ray_executor.check_address(ray_address)

@@ -17,7 +17,7 @@ import json
 import math
 import shutil
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, fields
 from pathlib import Path
 from typing import Any
 
@@ -39,39 +39,15 @@ from perfproof.measure.store import (
 from perfproof.measure.targets import command as target
 from perfproof.model import Direction
 from perfproof.model.documents import e2e as e2e_document
+from perfproof.model.documents.e2e import AmdahlReport, E2EResult
 from perfproof.model.documents.run import SCHEMA as RUN_SCHEMA
 from perfproof.pipeline.e2e_options import E2EOptions, reproduce_argv, split_command, validate
 from perfproof.stats import end_to_end as analysis
-from perfproof.stats.amdahl import AmdahlCeiling, amdahl_ceiling, amdahl_message
+from perfproof.stats.amdahl import amdahl_ceiling, amdahl_message
 from perfproof.stats.power import runs_needed
 
 LEGACY_SCHEMA = "perfproof.e2e-run/1"
 """The manifest of e2e run folders written before e2e used the run store; still resumable."""
-
-
-@dataclass
-class AmdahlReport:
-    """The ceiling applied to one metric of this run: can the design see it at all?"""
-
-    metric: str
-    ceiling: AmdahlCeiling
-    mde_pct: float | None
-    runs_needed: int | None
-    visible: bool | None
-    message: str
-
-
-@dataclass
-class E2EResult:
-    """A finished (or re-analysed) e2e run: what the renderers turn into text or JSON."""
-
-    run_dir: Path
-    options: dict[str, Any]
-    sides: dict[str, dict[str, Any]]
-    command: list[str]
-    metrics: list[analysis.MetricAnalysis]
-    amdahl: AmdahlReport | None
-    warnings: list[str]
 
 
 StepCallback = Callable[[int, int, target.CommandStep, float, dict[str, float]], None]

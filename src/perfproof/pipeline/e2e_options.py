@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from perfproof.errors import InputError
 from perfproof.measure.metrics import MetricSpec, parse_metric_spec
 from perfproof.measure.plan import ORDERS
+from perfproof.stats.verdict import check_confidence, check_threshold
 
 
 @dataclass
@@ -120,10 +121,8 @@ def validate(opts: E2EOptions) -> list[MetricSpec]:
         raise InputError(f"--warmup-runs {opts.warmup_runs}: must be >= 0")
     if opts.order not in ORDERS:
         raise InputError(f"--order {opts.order!r}: choose one of {', '.join(ORDERS)}")
-    if not 0.5 <= opts.confidence < 1.0:
-        raise InputError(f"--confidence {opts.confidence}: must be in [0.5, 1)")
-    if opts.threshold_pct < 0:
-        raise InputError(f"--threshold {opts.threshold_pct}: must be >= 0")
+    check_confidence(opts.confidence)
+    check_threshold(opts.threshold_pct / 100.0, shown=f"{opts.threshold_pct:g}%")
     if opts.target_pct is not None and not (opts.target_pct > 0 and math.isfinite(opts.target_pct)):
         raise InputError(
             f"--target-effect {opts.target_pct:g}: must be a percentage > 0 (the effect the "

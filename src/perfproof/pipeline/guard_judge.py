@@ -11,54 +11,17 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from pathlib import Path
+from dataclasses import dataclass
 
 from perfproof.compare import CompareResult
 from perfproof.errors import InputError
 from perfproof.model import ALLOC_NORM, PRIMARY, Comparison, Direction
-from perfproof.model.documents.guard import PROTECTS
+from perfproof.model.documents.guard import PROTECTS, GuardResult, GuardRow
+from perfproof.stats.verdict import check_confidence
 
 KINDS = ("time", "alloc", "both")
 KIND_METRICS = {"time": (PRIMARY,), "alloc": (ALLOC_NORM,), "both": (PRIMARY, ALLOC_NORM)}
 METRIC_LABEL = {PRIMARY: "time", ALLOC_NORM: "alloc"}
-
-
-@dataclass(frozen=True)
-class GuardRow:
-    """One benchmark × @Param × metric: the oriented ratio and whether it passes."""
-
-    benchmark: str
-    mode: str
-    params: dict[str, str]
-    metric: str
-    unit: str
-    base: float | None
-    head: float | None
-    ratio: float
-    ci: tuple[float, float]
-    passed: bool
-    reason: str
-
-    @property
-    def label(self) -> str:
-        p = ", ".join(f"{k}={v}" for k, v in self.params.items())
-        return f"{self.benchmark}({p})" if p else self.benchmark
-
-
-@dataclass
-class GuardResult:
-    kind: str
-    min_ratio: float
-    confidence: float
-    rows: list[GuardRow]
-    run_dir: Path | None = None
-    overlay_files: list[str] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
-
-    @property
-    def passed(self) -> bool:
-        return bool(self.rows) and all(r.passed for r in self.rows)
 
 
 def _inverse(x: float) -> float:
@@ -173,5 +136,4 @@ def check_settings(kind: str, min_ratio: float, confidence: float) -> None:
         raise InputError(
             f"--min-ratio {min_ratio:g}: must be at least 1 and finite (1 = any real difference)"
         )
-    if not 0.5 <= confidence < 1.0:
-        raise InputError(f"--confidence {confidence:g}: must be in [0.5, 1)")
+    check_confidence(confidence)

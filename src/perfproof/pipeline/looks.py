@@ -31,37 +31,48 @@ def forks_per_step(options: tuple[str, ...]) -> int:
     return max(value, 1)
 
 
+FIRST_FORKS = SequentialDesign.__dataclass_fields__["first_forks"].default
+"""Forks per side the design wants at its first look (the design's own default)."""
+
+
 def first_look_round(plan: Plan) -> int:
-    """The first round after which both sides have two forks (a look needs two)."""
-    return math.ceil(2 / forks_per_step(plan.jmh_options))
+    """The first round after which both sides have the forks the first look needs."""
+    if plan.design:
+        return _design_of(plan).first_forks // forks_per_step(plan.jmh_options)
+    return math.ceil(FIRST_FORKS / forks_per_step(plan.jmh_options))
 
 
 def design_for(plan: Plan) -> SequentialDesign:
-    """The design of a sequential plan: one look per round from the first with two forks a
-    side, the last look at the plan's last round.
+    """The design of a new sequential plan: one look per round from the first with enough
+    forks a side, the last look at the plan's last round.
 
     Only schedules with calibrated levels exist; anything else is refused before a build.
     """
     forks = forks_per_step(plan.jmh_options)
-    first = first_look_round(plan)
+    first = math.ceil(FIRST_FORKS / forks)
     looks = plan.rounds - first + 1
     try:
-        return SequentialDesign(
-            max_looks=looks, first_forks=first * forks, forks_per_look=forks
-        )
+        return SequentialDesign(max_looks=looks, first_forks=first * forks, forks_per_look=forks)
     except ValueError as exc:
         raise InputError(
             f"--max-rounds {plan.rounds} with -f {forks} per step: {exc}; the sequential "
-            "design is calibrated for -f 1 or 2 and up to 20 looks (or use --rounds N, "
+            "design is calibrated for -f 1, 2 or 3 and up to 20 looks (or use --rounds N, "
             "the fixed design)"
         ) from None
+
+
+def _design_of(plan: Plan) -> SequentialDesign:
+    """The design recorded in the plan when the run started, else the one it implies."""
+    if plan.design:
+        return SequentialDesign.from_json(plan.design)
+    return design_for(plan)
 
 
 def looker_for(plan: Plan) -> Looker:
     """One look per round of a sequential plan; a fixed plan never stops a key early."""
     if plan.stopping == FIXED:
         return _never
-    design = design_for(plan)
+    design = _design_of(plan)
     first = first_look_round(plan)
     metrics = CompareOptions(metrics=design.metrics).normalised_metrics()
 
@@ -98,7 +109,7 @@ def final_comparison(store: RunStore, state: SequentialState) -> tuple[CompareRe
     head = read_results(store.finished_result_files("head"))
     if plan.stopping == FIXED or not state.decisions:
         return compare_sides(base, head, CompareOptions()), ""
-    design = design_for(plan)
+    design = _design_of(plan)
     decisions: dict[BenchKey, KeyDecision] = state.decisions
     options = CompareOptions(
         confidence=design.confidence,

@@ -267,6 +267,10 @@ def write_merged(
             "run_dir": str(s.path),
             "machine": s.block.get("machine"),
             "keys": list(s.block.get("keys") or []),
+            "measured": [
+                {"benchmark": e.benchmark, "mode": e.mode, "params": e.params_dict}
+                for e in sorted(s.entries())
+            ],
             "digest": s.block.get("digest"),
             "stopping": s.manifest.get("stopping"),
         }

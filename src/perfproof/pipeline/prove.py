@@ -101,6 +101,7 @@ def start_prove(opts: ProveOptions, say: Say) -> ProveOutcome:
     check_skip(opts.skip)
     if opts.e2e_run and not opts.e2e_metric:
         raise InputError("--e2e-run needs at least one --e2e-metric NAME=REGEX")
+    _check_ab(opts.ab)
     repo = require_repo(Path(opts.ab.repo).resolve())
     opts.ab.repo = str(repo)
     shas = {"base": resolve_ref(repo, opts.ab.base), "head": resolve_ref(repo, opts.ab.head)}
@@ -113,6 +114,16 @@ def start_prove(opts: ProveOptions, say: Say) -> ProveOutcome:
     bundle.doc["command"] = opts.reproduce_argv()
     say(f"bundle: {path} (continue a stopped chain with --resume {path})")
     return _run(bundle, opts, say)
+
+
+def _check_ab(ab: AbOptions) -> None:
+    """The A/B flags that can be checked without a build, checked before the bundle exists."""
+    from perfproof.measure.plan import jmh_options, parse_budget, split_jmh_args
+
+    ab.build_spec()
+    jmh_options(split_jmh_args(ab.jmh_args))
+    if getattr(ab, "budget", None):
+        parse_budget(ab.budget)
 
 
 def resume_prove(path: Path, say: Say, skip: tuple[str, ...] = ()) -> ProveOutcome:

@@ -15,6 +15,7 @@ from perfproof.profile.diff import ProfileDiff, diff, mean_stacks
 from perfproof.profile.flamegraph import Graph, diff_graph, graph, write_flamegraph
 from perfproof.profile.load import expand, load_profiles
 from perfproof.profile.stacks import Profile, normalize_prefix
+from perfproof.stats.verdict import check_confidence
 from perfproof.storage import refuse_overwriting_inputs
 
 KINDS = {"both": ("cpu", "alloc"), "cpu": ("cpu",), "alloc": ("alloc",)}
@@ -125,8 +126,7 @@ def run_diff(
         raise InputError(
             "profile diff needs recordings on both sides: --before A.jfr --after B.jfr"
         )
-    if not 0.0 < confidence < 1.0:
-        raise InputError(f"--confidence {confidence}: must be between 0 and 1")
+    check_confidence(confidence)
     before, after = expand(before), expand(after)
     refuse_overwriting_inputs({"--flamegraph": flamegraph}, [*before, *after])
     profiles = load_profiles([*before, *after], java, alloc_leaf_is_class=collapsed_kind == "alloc")

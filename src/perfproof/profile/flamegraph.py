@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 import jinja2
 
@@ -89,17 +90,7 @@ def graph(
 ) -> Graph:
     """A plain flame graph of stacks (root first) weighted in ``unit``."""
     tree = _tree({s: (w, 0.0, 0.0) for s, w in stacks.items() if w > 0})
-    root, names = _encode(tree, "all", diff=False)
-    data = {
-        "label": label,
-        "unit": unit,
-        "root": root,
-        "names": names,
-        "focus": list(focus),
-        "diff": False,
-        "classLeaves": class_leaves,
-    }
-    return Graph(label, unit, data)
+    return _graph(label, unit, tree, focus, diff=False, classLeaves=class_leaves)
 
 
 def diff_graph(
@@ -117,16 +108,23 @@ def diff_graph(
         if max(a, b) > 0:
             stacks[s] = (max(a, b), b, a)
     tree = _tree(stacks)
-    root, names = _encode(tree, "all", diff=True)
     max_delta = max((abs(a - b) for _, b, a in stacks.values()), default=0.0)
+    return _graph(label, unit, tree, focus, diff=True, maxDelta=_frame_max_delta(tree) or max_delta)
+
+
+def _graph(
+    label: str, unit: str, tree: _Node, focus: tuple[str, ...], diff: bool, **extra: Any
+) -> Graph:
+    """The page's data for one tree: what the plain and the differential graph share."""
+    root, names = _encode(tree, "all", diff=diff)
     data = {
         "label": label,
         "unit": unit,
         "root": root,
         "names": names,
         "focus": list(focus),
-        "diff": True,
-        "maxDelta": _frame_max_delta(tree) or max_delta,
+        "diff": diff,
+        **extra,
     }
     return Graph(label, unit, data)
 

@@ -7,6 +7,7 @@ from typing import Any
 
 from perfproof.profile.census import Census
 from perfproof.profile.diff import ProfileDiff
+from perfproof.render.format import percent
 
 CENSUS_SCHEMA = "perfproof.profile/1"
 DIFF_SCHEMA = "perfproof.profile-diff/1"
@@ -114,13 +115,13 @@ def human_bytes(n: float) -> str:
 
 
 def _pct(x: float) -> str:
-    return f"{100 * x:.1f}%"
+    return percent(100 * x, 1, sign=False)
 
 
 def _ceiling(x: float | None) -> str:
     if x is None:
         return "∞"
-    return f"×{1 + x:.0f}" if x >= 9 else f"+{100 * x:.1f}%"
+    return f"×{1 + x:.0f}" if x >= 9 else percent(100 * x, 1)
 
 
 def _short(name: str | None, width: int = 60) -> str:

@@ -18,7 +18,14 @@ from rich.text import Text
 from perfproof.compare import CompareResult
 from perfproof.model import ALLOC_NORM, PRIMARY, Comparison, Verdict
 from perfproof.render import results
-from perfproof.render.format import MISSING, markdown_table, md_text, percent, quantity
+from perfproof.render.format import (
+    MISSING,
+    delta_with_interval,
+    markdown_table,
+    md_text,
+    percent,
+    quantity,
+)
 from perfproof.render.format import relative_spread as spread
 from perfproof.stats.strategies import BYTES_TOLERANCE_ABS
 
@@ -79,8 +86,7 @@ def _delta(c: Comparison) -> str:
         if c.base.value > BYTES_TOLERANCE_ABS and math.isfinite(c.delta_pct):
             text += f" ({percent(c.delta_pct)})"
         return text
-    lo, hi = c.delta_ci_pct
-    return f"{percent(c.delta_pct)} [{percent(lo)}, {percent(hi)}]"
+    return delta_with_interval(c.delta_pct, c.delta_ci_pct)
 
 
 def _tags(c: Comparison) -> list[str]:
@@ -119,6 +125,13 @@ def common_prefix(result: CompareResult) -> str:
     return ".".join(shared) + "." if shared else ""
 
 
+def in_order(result: CompareResult) -> list[Comparison]:
+    """Entries in natural order (``size=2`` before ``size=10``), metrics in the order asked."""
+    indexed = list(enumerate(result.comparisons))
+    indexed.sort(key=lambda ic: (results.sort_key(ic[1])[:3], ic[0]))
+    return [c for _, c in indexed]
+
+
 def rows(result: CompareResult) -> tuple[list[Row], list[str]]:
     """One row per comparison, and the numbered warning sentences the rows refer to.
 
@@ -127,7 +140,7 @@ def rows(result: CompareResult) -> tuple[list[Row], list[str]]:
     out: list[Row] = []
     footnotes: list[str] = []
     prefix = common_prefix(result)
-    for c in result.comparisons:
+    for c in in_order(result):
         refs = []
         for w in c.warnings:
             if w not in footnotes:
@@ -163,7 +176,7 @@ def method_line(result: CompareResult) -> str:
 def jmh_rows(result: CompareResult) -> list[tuple[str, ...]]:
     """JMH's own score ± scoreError per side, and whether the 99.9% intervals overlap."""
     out = []
-    for c in result.comparisons:
+    for c in in_order(result):
         j = c.jmh or {}
         overlap = j.get("overlap")
         out.append(
@@ -213,7 +226,9 @@ def table(result: CompareResult) -> Group:
     prefix = common_prefix(result)
     title = "perfproof compare" + (f" ({prefix}*)" if prefix else "")
     main = Table(title=title, title_justify="left", show_lines=False)
+    level = results.level_label(result.comparisons, result.options.confidence)
     for header in HEADERS:
+        header = header.replace("[ci]", f"[{level}]")
         main.add_column(Text(header), overflow="fold", justify="right" if "±" in header else "left")
     for row in body:
         cells = [Text(cell) for cell in row.cells()]

@@ -10,11 +10,12 @@ from perfproof.process import command_line
 from perfproof.render.format import MISSING, percent
 
 if TYPE_CHECKING:
-    from perfproof.pipeline.e2e import E2EResult
+    from perfproof.model.documents.e2e import E2EResult
     from perfproof.stats.end_to_end import MetricAnalysis, SideSummary
 
 
 def _g(x: float | None, digits: int = 4) -> str:
+    """Run values as the program printed them (``1``, ``100.6``): shortest form, 4 digits."""
     if x is None or not math.isfinite(x):
         return MISSING
     return f"{x:.{digits}g}"

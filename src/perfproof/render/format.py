@@ -6,7 +6,7 @@ ns/op``, ``3.19 µs/op``), spread as a share of the estimate (``± 4.1%``, as be
 it), effects as signed percentages, and a missing value always as ``n/a``. Everything here is
 plain Python arithmetic on floats, so a score of 1e306 formats without numpy overflow warnings.
 
-The precision helpers (``decimals_for``, ``value_with_interval``) round an estimate to what its
+The precision functions (``decimals_for``, ``value_with_interval``) round an estimate to what its
 interval supports: printing more digits than the interval supports invites readers to see
 differences that are noise; printing fewer hides real ones.
 """
@@ -289,6 +289,22 @@ def duration(seconds: float | None) -> str:
         return f"{minutes} min {secs:02d} s"
     hours, minutes = divmod(minutes, 60)
     return f"{hours} h {minutes:02d} min"
+
+
+def eta(seconds: float) -> str:
+    """A progress line's estimate, whole seconds up: ``10s``, ``2m05s``, ``3h02m``.
+
+    Shorter than :func:`duration` because it is rewritten on one line every step; a run of
+    more than an hour needs no seconds.
+    """
+    seconds = max(0, round(seconds))
+    if seconds < 60:
+        return f"{seconds}s"
+    minutes, secs = divmod(seconds, 60)
+    if minutes < 60:
+        return f"{minutes}m{secs:02d}s"
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours}h{minutes:02d}m"
 
 
 def _finite(x: float | None) -> bool:

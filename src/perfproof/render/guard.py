@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import math
-
-from perfproof.pipeline.guard_judge import PROTECTS, GuardResult
+from perfproof.model.documents.guard import PROTECTS, GuardResult
 from perfproof.render.format import significant
 
 
 def _fmt(x: float) -> str:
-    return f"{x:.3g}" if math.isfinite(x) else significant(x)
+    return significant(x)
 
 
 def render_table(g: GuardResult) -> str:

@@ -82,20 +82,29 @@ def _skipped(bundle: Bundle, name: str) -> str | None:
     return f"_Not run: {md_text(why)}._\n"
 
 
+def _n(count: int, word: str) -> str:
+    return f"{count} {word}" + ("" if count == 1 else "s")
+
+
 def summary_line(bundle: Bundle, ab_summary: str | None) -> str:
+    """Counts, never lists: what changed, what measures it, whether the tests still pass,
+    then the A/B's own summary."""
     changes = bundle.result("changes") or {}
     methods = changes.get("methods", [])
-    bench = bundle.result("benchmarks") or {}
-    parts = [f"{len(methods)} changed method(s) in {len(changes.get('classes', []))} class(es)"]
-    if bench:
-        parts.append(f"{len(bench.get('regexes', []))} affected benchmark(s)")
+    classes = len(changes.get("classes", []))
+    parts = [
+        f"{_n(len(methods), 'changed method')} in {classes} class{'' if classes == 1 else 'es'}"
+    ]
+    bench = bundle.result("benchmarks")
+    if bench is not None:
+        parts.append(_n(len(bench.get("regexes", [])), "affected benchmark"))
     tests = bundle.result("tests") or {}
     if tests.get("head"):
         c = tests["head"]["counts"]
         broke = len(tests.get("regressions", []))
         parts.append(
-            f"tests on the feature: {c['passed']} passed, {c['failed'] + c['error']} "
-            f"failed, {c['skipped']} skipped ({broke} broken by the change)"
+            f"tests on the feature: {c['passed']} passed, {c['failed'] + c['error']} failed, "
+            f"{c['skipped']} skipped ({broke} broken by the change)"
         )
     line = "; ".join(parts) + "."
     if ab_summary:
@@ -157,7 +166,9 @@ def _callers_md(bundle: Bundle) -> list[str]:
         "Benchmark sites",
         "Note",
     )
-    out = markdown_table(header, rows, "llrlrrl")
+    if not any(r[-1] for r in rows):  # no removed or unindexed method: no Note column
+        header, rows = header[:-1], [r[:-1] for r in rows]
+    out = markdown_table(header, rows, "llrlrrl"[: len(header)])
     listed = [
         f"- `{e['method']}`: "
         + ", ".join(
@@ -338,8 +349,8 @@ def _e2e_md(bundle: Bundle) -> list[str]:
 def render_markdown(bundle: Bundle) -> str:
     ab = _ab_sections(bundle)
     ab_summary = None
-    for line in ab.get("", "").splitlines() + (_get(ab, "") or "").splitlines():
-        if line.startswith("**Summary:**"):
+    for line in "\n".join(ab.values()).splitlines():
+        if line.startswith("**Summary:**") and ab_summary is None:
             ab_summary = line.removeprefix("**Summary:**").strip()
     top, tests = _tests_md(bundle)
     alloc, diff, amdahl = _profile_md(bundle)

@@ -229,11 +229,13 @@ def _excludes_one(c: Comparison) -> bool:
 def interval_label(tables: Sequence[Table], confidence: float | None) -> str:
     """The level of the Δ% intervals for the column header: one level when all rows share it
     (Benjamini–Hochberg, none), otherwise "adjusted" (Holm's step-down levels)."""
+    return level_label([r.comparison for t in tables for r in t.rows], confidence)
+
+
+def level_label(comparisons: Sequence[Comparison], confidence: float | None) -> str:
+    """:func:`interval_label` for any list of comparisons (exact ones have no level)."""
     levels = {
-        round(r.comparison.interval_confidence, 10)
-        for t in tables
-        for r in t.rows
-        if r.comparison.interval_confidence is not None
+        round(c.interval_confidence, 10) for c in comparisons if c.interval_confidence is not None
     }
     if len(levels) == 1:
         return f"{_level(levels.pop())} CI"

@@ -62,38 +62,40 @@ def _row(row: Row) -> dict[str, Any]:
 
 def report_document(run: RunFolder, ctx: ReportContext) -> dict[str, Any]:
     """The ``perfproof.report/1`` document; strict JSON (non-finite numbers are null)."""
-    return json_safe({
-        "schema": SCHEMA,
-        "run_dir": str(run.path),
-        "title": ctx.title,
-        "summary": ctx.summary,
-        "results": [
-            {
-                "benchmark": t.benchmark,
-                "mode": t.mode,
-                "param_names": t.param_names,
-                "rows": [_row(r) for r in t.rows],
-            }
-            for t in ctx.tables
-        ],
-        "methodology": [{"label": k, "value": v} for k, v in ctx.methodology]
-        + [{"label": "Statistics", "value": ctx.method}],
-        "reproduce": {
-            "note": ctx.reproduce_note,
-            "steps": [{"caption": s.caption, "command": s.command} for s in ctx.reproduce],
-        },
-        "warnings": [{"about": g.about, "items": g.items} for g in ctx.warnings],
-        "jmh": {
-            "view": [
+    return json_safe(
+        {
+            "schema": SCHEMA,
+            "run_dir": str(run.path),
+            "title": ctx.title,
+            "summary": ctx.summary,
+            "results": [
                 {
-                    "label": r.label,
-                    "baseline": r.baseline,
-                    "feature": r.feature,
-                    "overlap": r.overlap,
+                    "benchmark": t.benchmark,
+                    "mode": t.mode,
+                    "param_names": t.param_names,
+                    "rows": [_row(r) for r in t.rows],
                 }
-                for r in ctx.jmh_view
+                for t in ctx.tables
             ],
-            "tables": [{"caption": c, "text": t} for c, t in ctx.raw],
-        },
-        "compare": run.compare,
-    })
+            "methodology": [{"label": k, "value": v} for k, v in ctx.methodology]
+            + [{"label": "Statistics", "value": ctx.method}],
+            "reproduce": {
+                "note": ctx.reproduce_note,
+                "steps": [{"caption": s.caption, "command": s.command} for s in ctx.reproduce],
+            },
+            "warnings": [{"about": g.about, "items": g.items} for g in ctx.warnings],
+            "jmh": {
+                "view": [
+                    {
+                        "label": r.label,
+                        "baseline": r.baseline,
+                        "feature": r.feature,
+                        "overlap": r.overlap,
+                    }
+                    for r in ctx.jmh_view
+                ],
+                "tables": [{"caption": c, "text": t} for c, t in ctx.raw],
+            },
+            "compare": run.compare,
+        }
+    )

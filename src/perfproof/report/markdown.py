@@ -60,4 +60,3 @@ def render_markdown(ctx: ReportContext) -> str:
         out += ["No raw JMH files in this run folder.", ""]
     out += ["</details>", ""]
     return "\n".join(out)
-

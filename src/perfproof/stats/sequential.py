@@ -190,6 +190,7 @@ class Judgement:
     lo: np.ndarray
     hi: np.ndarray
     code: np.ndarray
+    conditional_power: np.ndarray | None = None
 
 
 def judge(
@@ -199,6 +200,8 @@ def judge(
     alpha: float,
     method: str,
     threshold: float,
+    look: int = 0,
+    futility: float = 0.0,
 ) -> Judgement:
     """Decide one look for every family (row) at once.
 
@@ -207,6 +210,11 @@ def judge(
     on all sequential p-values (untested keys count with p = 1), so keys decided earlier keep
     their place in the family; each key's interval is at the per-look level of the overall α
     the procedure gives it, and the outcome is read off that interval.
+
+    With ``futility`` γ > 0 (and the 1-based ``look``), a key that continues is stopped as
+    ``FUTILE`` when its :func:`conditional_power` is below γ. Stopping without a verdict can
+    only remove chances of a false improved/regressed, so the guarantee stands; the price is
+    power for effects near the limit of detection (BENCHMARKS.md).
     """
     seq_p = np.where(rows.tested, sequential_p(rows.p_value, schedule), 1.0)
     seq_p = np.where(np.isnan(frozen), seq_p, frozen)
@@ -215,16 +223,45 @@ def judge(
     per_look = per_look_level(interval_alpha, schedule)
     lo, hi = rows.interval(per_look)
     code = outcomes(rows.diff, lo, hi, (lo > 0) | (hi < 0), threshold)
+    cp = None
+    if futility > 0 and 1 <= look < schedule.max_looks:
+        cp = conditional_power(rows, look, schedule, per_look)
+        code = np.where((code == CONTINUE) & rows.tested & (cp < futility), FUTILE, code)
     return Judgement(
-        seq_p, fam.adjusted.reshape(seq_p.shape), interval_alpha, per_look, lo, hi, code
+        seq_p, fam.adjusted.reshape(seq_p.shape), interval_alpha, per_look, lo, hi, code, cp
     )
+
+
+def conditional_power(
+    rows: LookRows, look: int, schedule: Schedule, per_look: np.ndarray
+) -> np.ndarray:
+    """The chance that the last look's interval would exclude 1 if the true log ratio were
+    today's estimate and the plan ran to its end.
+
+    Normal approximation on the Welch statistic: with the forks growing from
+    ``forks_at(look)`` to ``forks_at(max_looks)`` per side (ratio g), the final statistic is
+    normal with mean z·√g and sd √(1 − 1/g) given today's z; it must clear the per-look
+    critical value at the degrees of freedom the last look will have (today's, scaled with
+    the forks). Only the last look is counted, which understates the chance: a futility stop
+    errs towards stopping.
+    """
+    now, end = schedule.forks_at(look), schedule.forks_at(schedule.max_looks)
+    grow = end / now
+    tested = rows.tested & (rows.se > 0)
+    z = np.abs(np.where(tested, rows.diff / np.where(tested, rows.se, 1.0), 0.0))
+    df_end = np.where(tested, rows.df, 1.0) * (end - 1) / max(now - 1, 1)
+    c = special.stdtrit(df_end, 1.0 - np.asarray(per_look) / 2.0)
+    mean, sd = z * math.sqrt(grow), math.sqrt(1.0 - 1.0 / grow)
+    cp = special.ndtr((mean - c) / sd) + special.ndtr((-mean - c) / sd)
+    return np.where(tested, cp, 1.0)
 
 
 # ------------------------------------------------------------------------------- outcome
 
-CONTINUE, LOWER, HIGHER, NEGLIGIBLE, SAME = 0, 1, 2, 3, 4
+CONTINUE, LOWER, HIGHER, NEGLIGIBLE, SAME, FUTILE = 0, 1, 2, 3, 4, 5
 """Outcome codes of a look: keep measuring; the ratio is below 1 − θ / above 1 + θ
-(significant); significant but within θ; the interval lies inside ±θ."""
+(significant); significant but within θ; the interval lies inside ±θ; stopped without a
+verdict because the remaining looks would very likely not give one (opt-in futility)."""
 
 
 def outcomes(

@@ -50,12 +50,15 @@ def _side_stream(
     shaped (forks × paths) so that the running sums walk contiguous memory."""
     values = rng.standard_normal((capacity, paths)) * sd + shift
     usable = rng.random((capacity, paths)) >= unwarmed if unwarmed > 0 else None
-    return _cumulate(values, usable)
+    return cumulate(values, usable)
 
 
-def _cumulate(
+def cumulate(
     values: np.ndarray, usable: np.ndarray | None
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Running (count, sum, sum of squares) of one side's log fork means, shaped (forks ×
+    paths), over the usable forks only (all of them when ``usable`` is None): the input of
+    :func:`at_looks` for any fork-mean law a caller wants to try."""
     if usable is None:
         capacity, paths = values.shape
         count = np.broadcast_to(np.arange(1, capacity + 1)[:, None], (capacity, paths))
@@ -90,10 +93,10 @@ def trace_stream(
     flagged = np.array(unwarmed(traces.reshape(-1, iterations), "above")).reshape(capacity, paths)
     # an undetected cold fork keeps its slow start in its mean, as it would in a real run
     values = np.log(traces.mean(axis=-1))
-    return _cumulate(values, ~flagged), cold, flagged
+    return cumulate(values, ~flagged), cold, flagged
 
 
-def _at_looks(
+def at_looks(
     cum: tuple[np.ndarray, np.ndarray, np.ndarray], schedule: Schedule
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Usable count, mean and variance at each look, re-running excluded forks next round.
@@ -145,10 +148,10 @@ def simulate(
     if iterations:
         b = trace_stream(rng, paths, capacity, fork_sd, 0.0, unwarmed, iterations, iteration_sd)
         h = trace_stream(rng, paths, capacity, head_sd, effect, unwarmed, iterations, iteration_sd)
-        base, head = _at_looks(b[0], schedule), _at_looks(h[0], schedule)
+        base, head = at_looks(b[0], schedule), at_looks(h[0], schedule)
     else:
-        base = _at_looks(_side_stream(rng, paths, capacity, fork_sd, 0.0, unwarmed), schedule)
-        head = _at_looks(_side_stream(rng, paths, capacity, head_sd, effect, unwarmed), schedule)
+        base = at_looks(_side_stream(rng, paths, capacity, fork_sd, 0.0, unwarmed), schedule)
+        head = at_looks(_side_stream(rng, paths, capacity, head_sd, effect, unwarmed), schedule)
     (nb, mb, vb), (nh, mh, vh) = base, head
     tested = (nb >= 2) & (nh >= 2)
     a = np.where(tested, vb / np.maximum(nb, 1), 1.0)
@@ -178,7 +181,13 @@ class Played:
 
 
 def play(
-    paths: Paths, keys: int, schedule: Schedule, alpha: float, method: str, threshold: float
+    paths: Paths,
+    keys: int,
+    schedule: Schedule,
+    alpha: float,
+    method: str,
+    threshold: float,
+    futility: float = 0.0,
 ) -> Played:
     """Run the sequential design over simulated paths grouped into families of ``keys``.
 
@@ -200,7 +209,7 @@ def play(
             p_value=paths.p_value[:, k].reshape(shape),
             tested=tested.reshape(shape),
         )
-        j = seq.judge(look_rows, frozen, schedule, alpha, method, threshold)
+        j = seq.judge(look_rows, frozen, schedule, alpha, method, threshold, k + 1, futility)
         newly = np.isnan(frozen) & (j.code != seq.CONTINUE)
         code[newly] = j.code[newly]
         look[newly] = k + 1

@@ -10,7 +10,40 @@ from __future__ import annotations
 
 import math
 
+from perfproof.errors import InputError
 from perfproof.model import Direction, Verdict
+
+CONFIDENCE_RANGE = "[0.5, 1)"
+"""Every confidence level perfproof accepts, on every verb and in every layer."""
+
+THRESHOLD_RANGE = "[0, 1)"
+"""Every practical threshold θ perfproof accepts, as a share (1% is 0.01)."""
+
+
+def check_confidence(value: float, flag: str = "--confidence", shown: object = None) -> float:
+    """The one rule for a confidence level 1 − α: at least 0.5 and below 1 (NaN refused).
+
+    Below 0.5 an "interval" covers the truth less often than it misses it, and such a value
+    nearly always means α was typed where the confidence belongs (0.05 for 95%); 1 asks for an
+    interval of infinite width. ``shown`` is the value as the user typed it (``99%``), so the
+    one-line error (exit 2) quotes it; the number itself is shown otherwise.
+    """
+    if not 0.5 <= value < 1.0:
+        text = f"{value:g}" if shown is None else shown
+        raise InputError(f"{flag} {text}: must be in {CONFIDENCE_RANGE}, e.g. 99% or 0.99")
+    return value
+
+
+def check_threshold(value: float, flag: str = "--threshold", shown: object = None) -> float:
+    """The one rule for a practical threshold θ: a share in [0, 1) (NaN refused).
+
+    θ = 0 asks for any real difference; a θ of 100% or more would call every change
+    "negligible" or "same", which no reader expects from a benchmark report.
+    """
+    if not 0.0 <= value < 1.0:
+        text = f"{value:g}" if shown is None else shown
+        raise InputError(f"{flag} {text}: must be in {THRESHOLD_RANGE}, e.g. 1% or 0.01")
+    return value
 
 
 def decide(

@@ -45,7 +45,11 @@ class WelchResult:
 
 
 def t_critical(confidence: float, df: float) -> float:
-    """Two-sided Student-t critical value; infinite when there is no degree of freedom."""
+    """Two-sided Student-t critical value; infinite when there is no degree of freedom.
+
+    The check below is the quantile's own domain, for internal levels (family-adjusted,
+    sequential, JMH's 99.9%); a user's level is checked once by ``verdict.check_confidence``.
+    """
     if not 0.0 < confidence < 1.0:
         raise ValueError(f"confidence must be in (0, 1), got {confidence}")
     if not df > 0 or math.isnan(df):

@@ -70,7 +70,7 @@ class BuildSpec:
         """Stable text of every setting that changes what gets built."""
         doc = {**self.to_json(), "kind": kind}
         doc.pop("java")
-        return json.dumps(doc, sort_keys=True)
+        return json.dumps(doc, sort_keys=True, allow_nan=False)
 
 
 def detect_build(worktree: Path, spec: BuildSpec | None = None) -> str:

@@ -307,9 +307,11 @@ def run_groups(
             if on_done is not None:
                 on_done(outcome)
     except BaseException:
+        # not forced: a running task gets KeyboardInterrupt, and perfproof's process runner on
+        # the node stops its JMH before the task ends (a forced cancel would orphan it)
         for ref in running:
             with contextlib.suppress(Exception):
-                ray.cancel(ref, force=True)
+                ray.cancel(ref)
         raise
     return done
 

@@ -8,18 +8,46 @@ new fields may be added within the major version.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from perfproof.model.documents import schema_id
 from perfproof.process import command_line
 
 if TYPE_CHECKING:
-    from perfproof.pipeline.e2e import E2EResult
+    from perfproof.stats.amdahl import AmdahlCeiling
     from perfproof.stats.end_to_end import MetricAnalysis, SideSummary
 
 NAME = "e2e"
 MAJOR = 1
 SCHEMA = schema_id(NAME, MAJOR)
+
+
+@dataclass
+class AmdahlReport:
+    """The ceiling applied to one metric of this run: can the design see it at all?"""
+
+    metric: str
+    ceiling: AmdahlCeiling
+    mde_pct: float | None
+    runs_needed: int | None
+    visible: bool | None
+    message: str
+
+
+@dataclass
+class E2EResult:
+    """A finished (or re-analysed) e2e run, the typed form of this document: what
+    :mod:`perfproof.pipeline.e2e` returns and the renderers turn into text or JSON."""
+
+    run_dir: Path
+    options: dict[str, Any]
+    sides: dict[str, dict[str, Any]]
+    command: list[str]
+    metrics: list[MetricAnalysis]
+    amdahl: AmdahlReport | None
+    warnings: list[str]
 
 
 def _num(x: float | None) -> float | None:

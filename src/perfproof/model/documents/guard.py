@@ -8,12 +8,11 @@ side only); both are written as null, as in every other perfproof document, with
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
 
 from perfproof.model.documents import json_safe, schema_id
-
-if TYPE_CHECKING:
-    from perfproof.pipeline.guard_judge import GuardResult
 
 NAME = "guard"
 MAJOR = 1
@@ -24,6 +23,46 @@ PROTECTS = {  # guard kind → what a passing benchmark protects
     "alloc": "the allocation cut (bytes per operation)",
     "both": "both the speed-up and the allocation cut",
 }
+
+
+@dataclass(frozen=True)
+class GuardRow:
+    """One benchmark × @Param × metric: the oriented ratio and whether it passes."""
+
+    benchmark: str
+    mode: str
+    params: dict[str, str]
+    metric: str
+    unit: str
+    base: float | None
+    head: float | None
+    ratio: float
+    ci: tuple[float, float]
+    passed: bool
+    reason: str
+
+    @property
+    def label(self) -> str:
+        p = ", ".join(f"{k}={v}" for k, v in self.params.items())
+        return f"{self.benchmark}({p})" if p else self.benchmark
+
+
+@dataclass
+class GuardResult:
+    """A judged guard, the typed form of this document: :mod:`perfproof.pipeline.guard_judge`
+    builds it, the renderers and :func:`guard_document` read it."""
+
+    kind: str
+    min_ratio: float
+    confidence: float
+    rows: list[GuardRow]
+    run_dir: Path | None = None
+    overlay_files: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def passed(self) -> bool:
+        return bool(self.rows) and all(r.passed for r in self.rows)
 
 
 def guard_document(g: GuardResult) -> dict[str, Any]:

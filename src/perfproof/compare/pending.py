@@ -1,0 +1,41 @@
+"""A comparison between computing its effect and the family-wide verdict, as ``effects``
+builds it and ``diagnostics`` annotates it (a type of its own, so neither imports the other)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from perfproof.compare.notes import Note
+from perfproof.model import Samples
+from perfproof.stats import strategies, variance
+
+
+@dataclass
+class SideFacts:
+    """One side's numbers behind the verdict and diagnostics, however they were computed."""
+
+    summary: strategies.SideSummary
+    components: variance.Components | None = None
+    cv: float = math.nan
+    trending: bool = False
+    prefixes: list[int] = field(default_factory=list)
+
+
+@dataclass
+class Pending:
+    """A comparison before the family-wide adjustment decides its verdict."""
+
+    base: Samples
+    head: Samples
+    strategy: strategies.Strategy
+    effect: strategies.Effect
+    base_facts: SideFacts
+    head_facts: SideFacts
+    notes: list[Note] = field(default_factory=list)
+    diagnostics: dict[str, Any] = field(default_factory=dict)
+    trimmed: strategies.Effect | None = None
+
+    def sides(self) -> tuple[tuple[str, Samples, SideFacts], ...]:
+        return (("base", self.base, self.base_facts), ("head", self.head, self.head_facts))

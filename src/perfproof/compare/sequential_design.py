@@ -1,0 +1,73 @@
+"""The sequential design a run follows: looks, their schedule, the error rate, the family.
+
+Its own module so that the look (``sequential``) and the fork bookkeeping
+(``sequential_forks``) can both name it without importing each other.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from perfproof.compare import DEFAULT_METRICS
+from perfproof.stats import family as procedures
+from perfproof.stats import sequential as seq
+from perfproof.stats.verdict import check_confidence
+
+
+@dataclass(frozen=True)
+class SequentialDesign:
+    """A sequential design: looks, their schedule, the error rate and the family procedure."""
+
+    max_looks: int
+    confidence: float = 0.99
+    threshold: float = 0.01
+    family: str = procedures.DEFAULT
+    first_forks: int = 3
+    forks_per_look: int = 1
+    metrics: tuple[str, ...] = DEFAULT_METRICS
+    futility: float = 0.0
+    """γ > 0: stop an entry without a verdict when the chance that the last look would give
+    one, were today's estimate the truth, is below γ (conditional power). Off by default."""
+
+    def __post_init__(self) -> None:
+        if not 0.0 <= self.futility < 1.0:
+            raise ValueError(f"futility must be in [0, 1), got {self.futility}")
+        check_confidence(self.confidence)
+        if self.family not in procedures.METHODS:
+            raise ValueError(f"family must be one of {procedures.METHODS}, got {self.family}")
+        seq.per_look_level(self.alpha, self.schedule)  # fails early when not calibrated
+
+    @property
+    def alpha(self) -> float:
+        return 1.0 - self.confidence
+
+    @property
+    def schedule(self) -> seq.Schedule:
+        return seq.Schedule(self.max_looks, self.first_forks, self.forks_per_look)
+
+    def to_json(self) -> dict[str, object]:
+        """The design as a run manifest stores it: a resumed run must use the very same."""
+        return {
+            "max_looks": self.max_looks,
+            "confidence": self.confidence,
+            "threshold": self.threshold,
+            "family": self.family,
+            "first_forks": self.first_forks,
+            "forks_per_look": self.forks_per_look,
+            "metrics": list(self.metrics),
+            "futility": self.futility,
+        }
+
+    @classmethod
+    def from_json(cls, doc: dict[str, Any]) -> SequentialDesign:
+        return cls(
+            max_looks=int(doc["max_looks"]),
+            confidence=float(doc["confidence"]),
+            threshold=float(doc["threshold"]),
+            family=str(doc["family"]),
+            first_forks=int(doc["first_forks"]),
+            forks_per_look=int(doc["forks_per_look"]),
+            metrics=tuple(str(m) for m in doc["metrics"]),
+            futility=float(doc.get("futility", 0.0)),
+        )

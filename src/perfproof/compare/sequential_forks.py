@@ -1,0 +1,112 @@
+"""Which forks of an entry a look may use, and what the run loop must measure again.
+
+A fork whose first iterations had not settled is left out of every metric of its entry (the
+judgement is the fork's own trace, blind to its side) and the side is run again next round
+until it has the forks the plan says; comparisons are built from the usable forks only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from perfproof.compare import CompareOptions, compare_sides
+from perfproof.compare.effects import worse_side
+from perfproof.model import PRIMARY, BenchKey, Comparison, Samples
+from perfproof.stats.forks import fork_means
+from perfproof.stats.warmup import unwarmed
+
+if TYPE_CHECKING:
+    from perfproof.compare.sequential_design import SequentialDesign
+
+SIDES = ("base", "head")
+Members = list[tuple[Samples, Samples]]
+
+
+def unwarmed_forks(members: Members) -> dict[str, list[int]]:
+    """Forks of the entry whose primary trace never settled, per side (judged fork by fork)."""
+    primary = next(((b, h) for b, h in members if b.key.metric == PRIMARY), members[0])
+    return {
+        side: [i for i, bad in enumerate(unwarmed(s.forks, worse_side(s))) if bad]
+        for side, s in zip(SIDES, primary, strict=True)
+    }
+
+
+def without(b: Samples, h: Samples, excluded: dict[str, list[int]]) -> tuple[Samples, Samples]:
+    """Both sides without the excluded forks (when the metric has one array per fork)."""
+    out = []
+    primary_forks = {"base": len(b.forks), "head": len(h.forks)}
+    for side, s in zip(SIDES, (b, h), strict=True):
+        drop = set(excluded.get(side, []))
+        if drop and len(s.forks) == primary_forks[side]:
+            s = replace(s, forks=[f for i, f in enumerate(s.forks) if i not in drop])
+        out.append(s)
+    return out[0], out[1]
+
+
+def skeletons(
+    usable: dict[BenchKey, Members],
+    grouped: dict[BenchKey, Members],
+    design: SequentialDesign,
+) -> dict[BenchKey, list[Comparison]]:
+    """Estimates, diagnostics and JMH's numbers of every comparison from ``compare_sides``
+    (no family adjustment); the sequential interval and verdict replace its own below. A side
+    left with no usable fork is described from all its forks (it is not tested at this look)."""
+    originals = {b.key: (b, h) for members in grouped.values() for b, h in members}
+    base, head = {}, {}
+    for members in usable.values():
+        for b, h in members:
+            if not b.forks or not h.forks:
+                b, h = originals[b.key]
+            base[b.key], head[h.key] = b, h
+    options = CompareOptions(
+        confidence=design.confidence,
+        threshold=design.threshold,
+        metrics=design.metrics,
+        family="none",
+    )
+    result = compare_sides(base, head, options)
+    out: dict[BenchKey, list[Comparison]] = {}
+    for c in result.comparisons:
+        out.setdefault(c.key.entry(), []).append(c)
+    return out
+
+
+def log_fork_means(c: Comparison, side: str, usable: dict[BenchKey, Members]):
+    """Log fork means of one side of a comparison (empty when a value is not positive)."""
+    for b, h in usable[c.key.entry()]:
+        if b.key == c.key:
+            means = fork_means((b if side == "base" else h).forks)
+            return np.log(means) if len(means) and bool((means > 0).all()) else np.array([])
+    return np.array([])
+
+
+def rerun_counts(
+    members: Members,
+    excluded: dict[str, list[int]],
+    look_no: int,
+    design: SequentialDesign,
+) -> dict[str, int]:
+    """Forks per side the entry is short of the plan at this look (to run again next round)."""
+    b, h = next(((b, h) for b, h in members if b.key.metric == PRIMARY), members[0])
+    planned = design.schedule.forks_at(look_no)
+    usable = {
+        side: len(s.forks) - len(excluded.get(side, []))
+        for side, s in zip(SIDES, (b, h), strict=True)
+    }
+    return {side: planned - n for side, n in usable.items() if planned > n}
+
+
+def left_out_note(excluded: dict[str, list[int]], decided: bool) -> str:
+    where = "; ".join(
+        f"{side} fork{'s' if len(idx) > 1 else ''} {', '.join(str(i + 1) for i in idx)}"
+        for side, idx in excluded.items()
+        if idx
+    )
+    then = "" if decided else ", to be run again next round"
+    return (
+        f"left out as not warmed up (first iterations far from the rest of their own fork): "
+        f"{where}; kept in the record{then}"
+    )

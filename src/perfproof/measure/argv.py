@@ -1,0 +1,100 @@
+"""The JMH command line of a step: the launcher, what to run, the options, the result file.
+
+Kept apart from the plan (which steps run, in which order) because the same plan is run by
+the local scheduler and by other executors, and because the option surgery here (a
+selection's regex and ``-p`` values replacing the user's, one ``-jvmArgsAppend``, a catch-up
+step's ``-f``) is what decides that a step runs exactly the keys it was planned for.
+"""
+
+from __future__ import annotations
+
+from perfproof.measure.keys import Selection
+
+
+def step_argv(
+    launcher: list[str],
+    benchmarks: tuple[str, ...],
+    options: tuple[str, ...],
+    result_file: str,
+    selection: Selection | None = None,
+) -> list[str]:
+    """The full JMH command line of one step: launcher, regexes, options, result file.
+
+    A step of a selection replaces the ``--bench`` regexes by its anchored include regex and
+    the user's ``-p`` options by its own values (the keys were listed with the user's ``-p``,
+    so its values are a subset of them; JMH would otherwise merge both).
+    """
+    if selection is None:
+        return [*launcher, *benchmarks, *options, "-rf", "json", "-rff", result_file]
+    own = without_params(options)
+    return [
+        *launcher,
+        selection.include_regex(),
+        *own,
+        *selection.param_args(),
+        "-rf",
+        "json",
+        "-rff",
+        result_file,
+    ]
+
+
+def param_options(options: tuple[str, ...] | list[str]) -> tuple[str, ...]:
+    """The ``-p name=values`` pairs of an option list."""
+    out: list[str] = []
+    for i, token in enumerate(options[:-1]):
+        if token == "-p":
+            out += [token, options[i + 1]]
+    return tuple(out)
+
+
+def without_params(options: tuple[str, ...]) -> tuple[str, ...]:
+    """``options`` minus its ``-p name=values`` pairs."""
+    out: list[str] = []
+    skip = False
+    for token in options:
+        if skip:
+            skip = False
+            continue
+        if token == "-p":
+            skip = True
+            continue
+        out.append(token)
+    return tuple(out)
+
+
+def with_forks(options: tuple[str, ...], forks: int | None) -> tuple[str, ...]:
+    """``options`` with JMH's ``-f`` set to ``forks`` (unchanged when None)."""
+    if forks is None:
+        return options
+    out = list(options)
+    for i, token in enumerate(out[:-1]):
+        if token == "-f":
+            out[i + 1] = str(forks)
+            return tuple(out)
+    return (*out, "-f", str(forks))
+
+
+def append_jvm_args(options: tuple[str, ...], value: str) -> tuple[str, ...]:
+    """``options`` with ``value`` (JVM options, space-separated) added to the forks' command line.
+
+    JMH splits ``-jvmArgsAppend`` at spaces only when the option is given once; given twice,
+    each value is passed as one argument, so ``"-Xmx1g -Dx=1"`` would reach the JVM as a single
+    bad option. A user's single ``-jvmArgsAppend`` is therefore extended rather than repeated.
+    """
+    flag = "-jvmArgsAppend"
+    at = [i for i, token in enumerate(options[:-1]) if token == flag]
+    if len(at) == 1:
+        i = at[0] + 1
+        return (*options[:i], f"{options[i]} {value}", *options[i + 1 :])
+    if not at:
+        return (*options, flag, value)
+    return (*options, *(t for v in value.split() for t in (flag, v)))
+
+
+def list_argv(
+    launcher: list[str], benchmarks: tuple[str, ...], options: tuple[str, ...] = ()
+) -> list[str]:
+    """``-lp``: the benchmarks the regexes select, with their @Param values after the user's
+    ``-p`` overrides (JMH applies them to the listing)."""
+    return [*launcher, *benchmarks, *param_options(options), "-lp"]

@@ -1,0 +1,599 @@
+"""The house rules of perfproof's layout, checked on the source text (fast, no JVM, no imports).
+
+Each rule below is one a change can break without any behaviour test noticing: a module that
+keeps growing, an import circle hidden inside a function, a second cache-folder function, a
+``print`` in the statistics, a JSON writer that lets ``NaN`` through. The scan reads the sources
+with :mod:`ast`, so a rule sees code only (never a docstring or comment that mentions a name).
+
+A rule that is broken today by a module still being reworked is listed in a ``KNOWN_*`` table
+with the reason, and its own test is an ``xfail(strict=True)``: the day the module is fixed that
+test passes, the strict mark fails the suite, and the entry has to go.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+from collections import defaultdict
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+SRC = Path(__file__).resolve().parents[1] / "src"
+PACKAGE = SRC / "perfproof"
+
+MAX_LINES = 450
+"""The house style says modules of about 400 lines; above this a module has two jobs."""
+
+KNOWN_OVERSIZE: dict[str, str] = {
+    "pipeline/ab.py": "pipeline/ab.py: being reworked for sequential rounds; split it below 450",
+}
+
+KNOWN_CYCLES: dict[frozenset[str], str] = {
+    frozenset({"perfproof.pipeline.prove", "perfproof.render.prove"}): (
+        "pipeline/prove.py imports render.prove inside stage_report(), render/prove.py imports "
+        "pipeline.prove.NO_BENCHMARK inside a function: move NO_BENCHMARK to "
+        "model/documents/prove.py (or pass it in)"
+    ),
+    frozenset(
+        {
+            "perfproof.measure.executors.local",
+            "perfproof.measure.executors.ray",
+            "perfproof.pipeline.ab",
+            "perfproof.pipeline.cluster",
+        }
+    ): (
+        "measure/executors/local.py imports pipeline.ab.measure_keys inside a function, and "
+        "pipeline/ab.py → pipeline/cluster.py → measure/executors/ imports it back: move the "
+        "measuring loop (measure_keys) into measure/"
+    ),
+}
+
+BASE = frozenset({"errors", "process", "storage", "model", "stats", "jmh", "env"})
+MIDDLE = frozenset(
+    {"compare", "workspace", "measure", "render", "report", "audit", "history", "export"}
+    | {"profile", "code"}
+)
+UPPER = frozenset({"pipeline", "cli", "demo"})
+LAYERS: dict[str, frozenset[str]] = {
+    **{package: MIDDLE | UPPER for package in BASE},
+    **{package: UPPER for package in MIDDLE},
+    "pipeline": frozenset({"cli"}),
+}
+"""Data flows one way: each package → the packages it must never import (types included)."""
+
+KNOWN_LAYER_BREAKS: dict[str, str] = {
+    "render/prove.py": "render/prove.py imports pipeline.prove_bundle.Bundle and "
+    "pipeline.prove.NO_BENCHMARK: pass the bundle's data in, move the constant to "
+    "model/documents/prove.py",
+    "render/prove_html.py": "render/prove_html.py imports pipeline.prove_bundle: pass the "
+    "bundle's data in",
+    "measure/executors/local.py": "measure/executors/local.py imports pipeline.ab.measure_keys "
+    "inside a function: the measuring loop belongs in measure/",
+}
+
+TOP_LEVEL_FORBIDDEN = ("compare.py", "compare_render.py", "guard.py", "utils.py")
+
+DEFINED_ONCE: dict[str, str] = {
+    "cache_root": "env/cache.py",
+    "find_java": "env/java.py",
+    "log_ratio": "stats/ratio.py",
+    "log_ratio_rows": "stats/ratio.py",
+    "ratio_or_difference": "stats/ratio.py",
+    "RunStore": "measure/store.py",
+    "json_safe": "model/documents/__init__.py",
+    "check_confidence": "stats/verdict.py",
+    "check_threshold": "stats/verdict.py",
+}
+"""Concepts defined once: name → the one module that defines it (at any depth)."""
+
+FORMATTER = "render/format.py"
+
+ENV_READERS = {"XDG_CACHE_HOME": "env/cache.py", "JAVA_HOME": "env/java.py"}
+"""Environment variables only one module may read."""
+
+JSON_STRICT_HOMES = ("model/documents/", "storage.py")
+"""Where strict JSON is written; elsewhere ``json.dumps`` must pass ``allow_nan=False``."""
+
+KNOWN_LOOSE_JSON: dict[str, str] = {
+    "measure/shard.py": "measure/shard.py: partition_digest's json.dumps (labels only) lacks "
+    "allow_nan=False",
+}
+
+STATS_IO_CALLS = frozenset({"open", "print", "input"})
+STATS_IO_METHODS = frozenset(
+    {"read_text", "read_bytes", "write_text", "write_bytes", "open", "touch", "mkdir", "unlink"}
+)
+STATS_IO_MODULES = frozenset({"subprocess", "os", "shutil", "socket", "sqlite3", "pathlib", "io"})
+STATS_ALLOWED_IO = {
+    ("stats/sequential.py", "read_text"): "reads the calibration table shipped inside the "
+    "package (importlib.resources), a constant of the code rather than input",
+}
+
+CLI_FORBIDDEN_IMPORTS = frozenset({"numpy", "scipy"})
+
+CONFIDENCE_RULE_HOMES = ("stats/verdict.py", "stats/welch.py")
+"""The one confidence rule, and t_critical's guard of the t quantile's own domain (0, 1)."""
+
+
+# ------------------------------------------------------------------------------------ scan
+
+
+@dataclass(frozen=True)
+class Module:
+    name: str  # perfproof.compare.result
+    rel: str  # compare/result.py
+    path: Path
+    tree: ast.Module
+    lines: int
+
+
+@dataclass(frozen=True)
+class Edge:
+    source: str
+    target: str
+    line: int
+    where: str  # "module", "function" or "typing"
+
+
+@functools.cache
+def modules() -> dict[str, Module]:
+    found = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        parts = list(path.relative_to(SRC).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        name = ".".join(parts)
+        text = path.read_text(encoding="utf-8")
+        rel = path.relative_to(PACKAGE).as_posix()
+        found[name] = Module(name, rel, path, ast.parse(text, str(path)), len(text.splitlines()))
+    return found
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def _imports(tree: ast.AST) -> Iterator[tuple[ast.Import | ast.ImportFrom, str]]:
+    """Every import statement with where it runs: at module level, in a function, or only for
+    the type checker (``if TYPE_CHECKING:``)."""
+
+    def visit(node: ast.AST, where: str) -> Iterator[tuple[ast.Import | ast.ImportFrom, str]]:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.Import | ast.ImportFrom):
+                yield child, where
+            elif isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
+                yield from visit(child, "typing" if where == "typing" else "function")
+            elif isinstance(child, ast.If) and _is_type_checking(child.test):
+                for stmt in child.body:
+                    yield from visit(ast.Module(body=[stmt], type_ignores=[]), "typing")
+                for stmt in child.orelse:
+                    yield from visit(ast.Module(body=[stmt], type_ignores=[]), where)
+            else:
+                yield from visit(child, where)
+
+    yield from visit(tree, "module")
+
+
+def _resolve(name: str) -> str | None:
+    """The perfproof module an import of ``name`` loads (the longest existing prefix)."""
+    mods = modules()
+    while name and name not in mods:
+        name = name.rpartition(".")[0]
+    return name or None
+
+
+@functools.cache
+def import_edges() -> tuple[Edge, ...]:
+    """Imports between perfproof modules. ``from a.b import c`` reaches the module ``a.b.c`` when
+    there is one, else ``a.b`` (the package's ``__init__``)."""
+    mods = modules()
+    edges = []
+    for m in mods.values():
+        package = m.name.split(".") if m.path.name == "__init__.py" else m.name.split(".")[:-1]
+        for node, where in _imports(m.tree):
+            targets: list[str] = []
+            if isinstance(node, ast.Import):
+                targets = [a.name for a in node.names]
+            else:
+                if node.level:
+                    base = package[: len(package) - (node.level - 1)]
+                    module = ".".join(base + ([node.module] if node.module else []))
+                else:
+                    module = node.module or ""
+                for a in node.names:
+                    full = f"{module}.{a.name}"
+                    targets.append(full if full in mods else module)
+            for t in targets:
+                if not t.startswith("perfproof"):
+                    continue
+                resolved = _resolve(t)
+                if resolved and resolved != m.name:
+                    edges.append(Edge(m.name, resolved, node.lineno, where))
+    return tuple(edges)
+
+
+def import_cycles() -> list[list[str]]:
+    graph: dict[str, set[str]] = defaultdict(set)
+    for e in import_edges():
+        graph[e.source].add(e.target)
+    return cycles_of(graph, sorted(modules()))
+
+
+def cycles_of(graph: dict[str, set[str]], nodes: list[str]) -> list[list[str]]:
+    """The strongly connected components of two or more nodes (Tarjan, iterative)."""
+    graph = defaultdict(set, graph)
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    on_stack: set[str] = set()
+    stack: list[str] = []
+    found: list[list[str]] = []
+    counter = 0
+    for root in nodes:
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = counter
+        counter += 1
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = counter
+                    counter += 1
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(graph[child]))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    w = stack.pop()
+                    on_stack.discard(w)
+                    component.append(w)
+                    if w == node:
+                        break
+                if len(component) > 1:
+                    found.append(sorted(component))
+    return found
+
+
+def describe_cycle(component: list[str]) -> str:
+    members = set(component)
+    mods = modules()
+    lines = [
+        f"  {mods[e.source].rel}:{e.line} imports {e.target} ({e.where})"
+        for e in import_edges()
+        if e.source in members and e.target in members
+    ]
+    return " <-> ".join(component) + "\n" + "\n".join(sorted(set(lines)))
+
+
+def _definitions(tree: ast.AST) -> Iterator[tuple[str, int]]:
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            yield node.name, node.lineno
+
+
+def _top_level_functions(tree: ast.Module) -> Iterator[tuple[str, int]]:
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef | ast.ClassDef):
+            yield node.name, node.lineno
+
+
+def _dotted(node: ast.expr) -> str:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        return f"{_dotted(node.value)}.{node.attr}"
+    return ""
+
+
+def known(table: dict[Any, str]) -> list[Any]:
+    """One strict xfail per entry of a ``KNOWN_*`` table, named after the modules concerned."""
+    params = []
+    for entry, reason in table.items():
+        value = sorted(entry) if isinstance(entry, frozenset) else entry
+        name = (
+            "+".join(m.removeprefix("perfproof.") for m in value)
+            if isinstance(entry, frozenset)
+            else entry
+        )
+        params.append(
+            pytest.param(value, marks=pytest.mark.xfail(strict=True, reason=reason), id=name)
+        )
+    return params
+
+
+def _in(rel: str, folder: str) -> bool:
+    return rel.startswith(folder)
+
+
+# ----------------------------------------------------------------------------------- sizes
+
+
+def oversize() -> dict[str, int]:
+    return {m.rel: m.lines for m in modules().values() if m.lines > MAX_LINES}
+
+
+def test_the_scan_sees_the_package() -> None:
+    mods = modules()
+    assert len(mods) > 100
+    assert "perfproof.stats.ratio" in mods and "perfproof.cli" in mods
+    assert any(e.where == "function" for e in import_edges())
+    assert any(e.where == "typing" for e in import_edges())
+
+
+def test_no_module_over_the_limit() -> None:
+    over = {rel: n for rel, n in oversize().items() if rel not in KNOWN_OVERSIZE}
+    assert not over, f"modules over {MAX_LINES} lines (split them by job): {over}"
+
+
+@pytest.mark.parametrize("rel", known(KNOWN_OVERSIZE))
+def test_known_oversize_module_is_back_under_the_limit(rel: str) -> None:
+    assert rel not in oversize()
+
+
+# --------------------------------------------------------------------------------- imports
+
+
+def test_no_import_cycles() -> None:
+    """Module-level, function-level and ``TYPE_CHECKING`` imports all count: an import hidden
+    in a function is still a circle, and a type import that points up the layers (a document
+    naming a pipeline's result) is the first half of one."""
+    new = [c for c in import_cycles() if frozenset(c) not in KNOWN_CYCLES]
+    assert not new, "import cycles:\n" + "\n".join(describe_cycle(c) for c in new)
+
+
+@pytest.mark.parametrize("members", known(KNOWN_CYCLES))
+def test_known_cycle_is_gone(members: list[str]) -> None:
+    assert members not in import_cycles(), describe_cycle(members)
+
+
+def test_cycle_finder_on_a_known_graph() -> None:
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a", "d"}, "d": set(), "e": {"a", "e"}, "f": {"g"}}
+    graph["g"] = {"f"}
+    assert sorted(cycles_of(graph, sorted("abcdefg"))) == [["a", "b", "c"], ["f", "g"]]
+
+
+def test_imports_hidden_in_functions_and_type_checking_are_seen() -> None:
+    tree = ast.parse(
+        "import os\n"
+        "from typing import TYPE_CHECKING\n"
+        "if TYPE_CHECKING:\n    from perfproof.model import Verdict\n"
+        "def f():\n    from perfproof.stats import ratio\n"
+        "class C:\n    def g(self):\n        import perfproof.jmh.reader\n"
+    )
+    seen = {
+        (n.module if isinstance(n, ast.ImportFrom) else n.names[0].name, where)
+        for n, where in _imports(tree)
+    }
+    assert seen == {
+        ("os", "module"),
+        ("typing", "module"),
+        ("perfproof.model", "typing"),
+        ("perfproof.stats", "function"),
+        ("perfproof.jmh.reader", "function"),
+    }
+
+
+def layer_breaks() -> dict[str, list[str]]:
+    found: dict[str, list[str]] = defaultdict(list)
+    mods = modules()
+    for e in import_edges():
+        source, target = e.source.split("."), e.target.split(".")
+        if len(source) < 2 or len(target) < 2:
+            continue
+        if target[1] in LAYERS.get(source[1], frozenset()):
+            found[mods[e.source].rel].append(f"line {e.line} imports {e.target} ({e.where})")
+    return dict(found)
+
+
+def test_data_flows_one_way() -> None:
+    """model/stats/jmh/env never import the packages built on them; nothing below the verbs
+    imports pipeline/ or cli/."""
+    wrong = {rel: why for rel, why in layer_breaks().items() if rel not in KNOWN_LAYER_BREAKS}
+    assert not wrong, f"imports against the flow of data: {wrong}"
+
+
+@pytest.mark.parametrize("rel", known(KNOWN_LAYER_BREAKS))
+def test_known_layer_break_is_gone(rel: str) -> None:
+    assert rel not in layer_breaks()
+
+
+# ------------------------------------------------------------------------------- the layout
+
+
+def test_no_top_level_modules_that_moved_into_packages() -> None:
+    present = [name for name in TOP_LEVEL_FORBIDDEN if (PACKAGE / name).exists()]
+    assert not present, f"top-level modules that belong in a package: {present}"
+    assert not list(PACKAGE.rglob("utils.py")), "no utils.py: name a module for what it does"
+
+
+def test_each_concept_is_defined_once() -> None:
+    where: dict[str, list[str]] = defaultdict(list)
+    for m in modules().values():
+        for name, line in _definitions(m.tree):
+            if name in DEFINED_ONCE:
+                where[name].append(f"{m.rel}:{line}")
+    wrong = {
+        name: where.get(name, [])
+        for name, home in DEFINED_ONCE.items()
+        if [w.partition(":")[0] for w in where.get(name, [])] != [home]
+    }
+    assert not wrong, f"expected each defined once, in its home module: {wrong}"
+
+
+def test_the_number_formatter_is_the_only_one() -> None:
+    """No other module defines a top-level function named like a ``render/format.py`` one."""
+    mods = {m.rel: m for m in modules().values()}
+    entry = {n for n, _ in _top_level_functions(mods[FORMATTER].tree) if not n.startswith("_")}
+    assert {"quantity", "percent", "markdown_table", "md_cell", "duration"} <= entry
+    again = [
+        f"{m.rel}:{line} {name}"
+        for m in mods.values()
+        if m.rel != FORMATTER
+        for name, line in _top_level_functions(m.tree)
+        if name in entry
+    ]
+    assert not again, f"a second definition of a render/format.py entry point: {again}"
+
+
+def _env_reads(tree: ast.AST) -> Iterator[tuple[str, int]]:
+    """``os.environ.get("X")``, ``os.getenv("X")``, ``os.environ["X"]``, ``"X" in os.environ``."""
+    for node in ast.walk(tree):
+        name = None
+        if isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant):
+            func = _dotted(node.func)
+            if func.endswith(("environ.get", "getenv")):
+                name = node.args[0].value
+        elif isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load):
+            if _dotted(node.value).endswith("environ") and isinstance(node.slice, ast.Constant):
+                name = node.slice.value
+        elif (
+            isinstance(node, ast.Compare)
+            and isinstance(node.left, ast.Constant)
+            and any(_dotted(c).endswith("environ") for c in node.comparators)
+        ):
+            name = node.left.value
+        if isinstance(name, str):
+            yield name, node.lineno
+
+
+def test_only_env_reads_the_cache_folder_and_java_home() -> None:
+    wrong = [
+        f"{m.rel}:{line} reads ${name}"
+        for m in modules().values()
+        for name, line in _env_reads(m.tree)
+        if name in ENV_READERS and m.rel != ENV_READERS[name]
+    ]
+    assert not wrong, f"use env.cache.cache_root / env.java.find_java instead: {wrong}"
+
+
+def test_only_env_java_looks_java_up_on_path() -> None:
+    wrong = [
+        f"{m.rel}:{node.lineno}"
+        for m in modules().values()
+        if m.rel != "env/java.py"
+        for node in ast.walk(m.tree)
+        if isinstance(node, ast.Call)
+        and _dotted(node.func).endswith("which")
+        and node.args
+        and isinstance(node.args[0], ast.Constant)
+        and node.args[0].value in ("java", "javac", "jfr")
+    ]
+    assert not wrong, f"java looked up outside env/java.py (use find_java): {wrong}"
+
+
+def loose_json_writers() -> dict[str, list[int]]:
+    """``json.dump(s)`` calls outside the strict homes that do not pass ``allow_nan=False``."""
+    found: dict[str, list[int]] = defaultdict(list)
+    for m in modules().values():
+        if m.rel.startswith(JSON_STRICT_HOMES):
+            continue
+        for node in ast.walk(m.tree):
+            if isinstance(node, ast.Call) and _dotted(node.func) in ("json.dumps", "json.dump"):
+                strict = any(
+                    k.arg == "allow_nan"
+                    and isinstance(k.value, ast.Constant)
+                    and k.value.value is False
+                    for k in node.keywords
+                )
+                if not strict:
+                    found[m.rel].append(node.lineno)
+    return dict(found)
+
+
+def test_json_is_written_strictly() -> None:
+    """Documents go through ``model.documents.dumps``/``storage``; any other ``json.dumps``
+    (a key, a digest, a database cell) refuses NaN rather than writing non-standard JSON."""
+    wrong = {
+        rel: lines for rel, lines in loose_json_writers().items() if rel not in KNOWN_LOOSE_JSON
+    }
+    assert not wrong, f"json.dumps without allow_nan=False: {wrong}"
+
+
+@pytest.mark.parametrize("rel", known(KNOWN_LOOSE_JSON))
+def test_known_loose_json_writer_is_strict(rel: str) -> None:
+    assert rel not in loose_json_writers()
+
+
+# ------------------------------------------------------------------------- stats/ and cli/
+
+
+def stats_io() -> list[str]:
+    found = []
+    for m in modules().values():
+        if not _in(m.rel, "stats/"):
+            continue
+        for node in ast.walk(m.tree):
+            what = None
+            if isinstance(node, ast.Call):
+                if isinstance(node.func, ast.Name) and node.func.id in STATS_IO_CALLS:
+                    what = node.func.id
+                elif isinstance(node.func, ast.Attribute) and node.func.attr in STATS_IO_METHODS:
+                    what = node.func.attr
+            elif isinstance(node, ast.Import):
+                hits = [a.name for a in node.names if a.name.split(".")[0] in STATS_IO_MODULES]
+                what = hits[0] if hits else None
+            elif (
+                isinstance(node, ast.ImportFrom)
+                and node.module
+                and node.module.split(".")[0] in STATS_IO_MODULES
+            ):
+                what = node.module
+            if what is not None and (m.rel, what) not in STATS_ALLOWED_IO:
+                found.append(f"{m.rel}:{node.lineno} {what}")
+    return found
+
+
+def test_stats_never_does_io() -> None:
+    assert not stats_io(), f"I/O in stats/ (pass the data in instead): {stats_io()}"
+
+
+def test_cli_holds_no_statistics() -> None:
+    wrong = [
+        f"{m.rel}:{node.lineno}"
+        for m in modules().values()
+        if _in(m.rel, "cli/")
+        for node, _ in _imports(m.tree)
+        for name in (
+            [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]
+        )
+        if name.split(".")[0] in CLI_FORBIDDEN_IMPORTS
+    ]
+    assert not wrong, f"numpy/scipy imported in cli/ (compute below the CLI): {wrong}"
+
+
+def test_the_confidence_range_is_checked_in_one_place() -> None:
+    """A comparison of a ``confidence`` value with a number, outside the one rule, is a second
+    copy of the range check (the five copies with two ranges this test replaced)."""
+
+    def names_confidence(node: ast.expr) -> bool:
+        return "confidence" in _dotted(node).lower()
+
+    wrong = []
+    for m in modules().values():
+        if m.rel in CONFIDENCE_RULE_HOMES:
+            continue
+        for node in ast.walk(m.tree):
+            if isinstance(node, ast.Compare):
+                sides = [node.left, *node.comparators]
+                if any(names_confidence(s) for s in sides) and any(
+                    isinstance(s, ast.Constant) and isinstance(s.value, int | float) for s in sides
+                ):
+                    wrong.append(f"{m.rel}:{node.lineno}")
+    assert not wrong, f"confidence range checked outside stats/verdict.py: {wrong}"
