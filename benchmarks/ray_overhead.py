@@ -34,6 +34,7 @@ from perfproof.measure.keys import suite_keys
 from perfproof.measure.plan import FIXED, jmh_options, make_plan, split_jmh_args
 from perfproof.measure.progress import PlainReporter
 from perfproof.measure.shard import METHOD, partition, partition_digest
+from perfproof.pipeline.ab import measure_keys
 from perfproof.process import run
 from perfproof.workspace.build import build
 from perfproof.workspace.git import resolve_ref
@@ -109,12 +110,12 @@ def on_cluster(nodes: int, shas: dict, artifacts: dict, keys: list, args, root: 
         ]
         started = time.monotonic()
         done = executor.run_groups(empty, artifacts, root / f"empty-{nodes}", reporter,
-                                   address=cluster.address)  # fmt: skip
+                                   address=cluster.address, measure=measure_keys)  # fmt: skip
         empty_wall = time.monotonic() - started
         jobs = jobs_for(shas, keys, 2 * nodes, "r")
         started = time.monotonic()
         outcomes = executor.run_groups(jobs, artifacts, root / f"suite-{nodes}", reporter,
-                                       address=cluster.address)  # fmt: skip
+                                       address=cluster.address, measure=measure_keys)  # fmt: skip
         wall = time.monotonic() - started
         log.close()
         measured = [jmh_seconds(o.path) for o in outcomes]

@@ -6,8 +6,9 @@ Two commits, tagged ``base`` and ``head``. Eight keys (benchmark × @Param combi
   planted, several times faster on both sizes;
 - ``Kernels.crc`` (size 256, 2048): identical code on both commits — no change;
 - ``Kernels.search`` (size 256, 2048 × hit early, late): head switches to a binary search from
-  2048 elements on — planted on the two size=2048 keys only, so the keys left undecided after
-  the large effects stop are not one cross product of @Param values.
+  2048 elements on — planted on the two size=2048 keys only (size 256 runs the same loop, behind
+  one added length test), so the keys left undecided after the large effects stop are not one
+  cross product of @Param values.
 
 Used by ``time_to_verdict.py`` (adaptive vs fixed design) and ``fork_length.py`` (which fork
 length buys the most evidence per minute).

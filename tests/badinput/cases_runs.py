@@ -392,8 +392,6 @@ AB = [
         2,
         r"(pom\.xml|build\.gradle|--build-cmd)",
         repo=True,
-        xfail="pipeline/ab.py: a build-detection error after the run folder exists leaves "
-        "the folder and a --resume hint",
     ),
     Case(
         "ab-overlay-missing",

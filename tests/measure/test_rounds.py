@@ -11,8 +11,10 @@ from __future__ import annotations
 import copy
 import dataclasses
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
+
+import pytest
 
 from perfproof.measure.argv import step_argv
 from perfproof.measure.keys import SuiteKey, suite_key_of, suite_keys
@@ -29,12 +31,15 @@ from perfproof.measure.store import DONE, RunStore
 
 FIXTURE = Path(__file__).parents[1] / "fixtures" / "jmh" / "jmh-1.37-allmodes-gc.json"
 
-LISTING = "Benchmarks: \n" + """\
+LISTING = (
+    "Benchmarks: \n"
+    + """\
 fx.Codes.loopEmpty
   param "n" = {16, 128}
 fx.Codes.sum
   param "n" = {16, 128}
 """
+)
 KEYS = suite_keys(LISTING)
 TEMPLATES = {
     (e["benchmark"], e["params"]["n"]): e
@@ -89,8 +94,10 @@ def look_by_rule(stop_after: dict[str, int]):
             need = stop_after.get(f"{k.benchmark.rsplit('.', 1)[1]}@{dict(k.params)['n']}")
             forks = min(b.fork_count, head[k].fork_count) if k in head else 0
             decided = need is not None and forks >= need
-            out[k] = previous.get(k) if previous.get(k) and previous[k].decided else Decided(
-                k, decided, look_no
+            out[k] = (
+                previous.get(k)
+                if previous.get(k) and previous[k].decided
+                else Decided(k, decided, look_no)
             )
         return out
 
@@ -240,13 +247,16 @@ def test_listing_fixture_matches_the_templates() -> None:
     assert {(k.benchmark, dict(k.params)["n"]) for k in KEYS} == set(TEMPLATES)
 
 
-def test_the_real_design_stops_a_large_effect_early_and_keeps_an_aa_key_running(
-    tmp_path: Path,
+@pytest.mark.parametrize("futility", [0.0, 0.05])
+def test_the_real_design_stops_a_large_effect_early_and_never_judges_aa_keys(
+    tmp_path: Path, futility: float
 ) -> None:
-    """The loop driven by the calibrated sequential look: forks with a known truth."""
+    """The loop driven by the calibrated sequential look: forks with a known truth. Without
+    the futility stop the A/A keys run to the last round; with ``ab``'s default one they may
+    stop earlier, but only ever without a verdict."""
     import numpy as np
 
-    from perfproof.pipeline.looks import looker_for
+    from perfproof.pipeline.looks import design_for, looker_for
 
     rng = np.random.default_rng(20261124)
 
@@ -266,15 +276,23 @@ def test_the_real_design_stops_a_large_effect_early_and_keeps_an_aa_key_running(
 
     import io
 
-    store = new_store(tmp_path, rounds=6)
+    plan = make_plan(6, "abba", None, ("Codes",), ("-f", "1", "-p", "n=16,128"),
+                     stopping=SEQUENTIAL)  # fmt: skip
+    plan = replace(plan, design=design_for(plan, futility).to_json())
+    store = RunStore.create(tmp_path / "run", {"id": "run", "repo": "/r"})
+    store.init_steps(plan)
     loop = RoundLoop(store, Noisy(store, []).run_steps, lambda s: 10.0, KEYS,
                      looker_for(store.plan), PlainReporter(io.StringIO()))  # fmt: skip
     state, _ = loop.run()
     planted = SuiteKey("fx.Codes.sum", (("n", "16"),))
     assert state.stopped[planted] < 6  # decided before the last round
-    assert all(state.stopped.get(k) == 6 for k in KEYS if k != planted)  # ran to the end
+    others = [state.stopped.get(k) for k in KEYS if k != planted]
     later = [s for s in store.plan.steps if s.round > state.stopped[planted]]
-    assert later and all(planted not in s.selection.members() for s in later)
+    assert all(planted not in s.selection.members() for s in later)
+    if futility == 0.0:
+        assert all(r == 6 for r in others) and later  # ran to the end
+    else:  # the futility stop ends unchanged keys early too, and the whole run with them
+        assert all(r is not None and r < 6 for r in others)
     verdicts = {suite_key_of(k): d.comparisons[0].verdict for k, d in state.decisions.items()}
     assert verdicts[planted] == "improved"
     assert not {verdicts[k] for k in KEYS if k != planted} & {"improved", "regressed"}

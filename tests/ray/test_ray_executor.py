@@ -18,6 +18,7 @@ from perfproof.measure.executors.local import PartJob
 from perfproof.measure.plan import FIXED, jmh_options, make_plan, split_jmh_args
 from perfproof.measure.progress import PlainReporter
 from perfproof.measure.shard import METHOD, partition, partition_digest
+from perfproof.pipeline.ab import measure_keys
 from perfproof.pipeline.merge import check_shards, load_shard, merge_runs
 
 pytestmark = [pytest.mark.jvm, pytest.mark.slow, pytest.mark.timeout(600)]
@@ -59,7 +60,12 @@ def test_a_small_suite_runs_across_both_nodes_and_merges_like_compare(
     jobs = make_jobs(suite, 2)
     log = (tmp_path / "progress.log").open("w")
     outcomes = executor.run_groups(
-        jobs, suite.artifacts, tmp_path / "parts", PlainReporter(log), address=ray_cluster.address
+        jobs,
+        suite.artifacts,
+        tmp_path / "parts",
+        PlainReporter(log),
+        address=ray_cluster.address,
+        measure=measure_keys,
     )
     assert sorted(o.index for o in outcomes) == [1, 2]
     assert len({o.node for o in outcomes}) == 2  # both JMH nodes measured
@@ -102,6 +108,7 @@ def test_a_node_lost_mid_run_has_its_group_measured_again_elsewhere(
                     tmp_path / "parts",
                     PlainReporter(log),
                     address=ray_cluster.address,
+                    measure=measure_keys,
                 )
         except BaseException as exc:
             result["error"] = exc

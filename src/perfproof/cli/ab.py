@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 import click
 
 from perfproof.cli.history import record_options, record_run_folder
-from perfproof.cli.options import emit_json, format_option
+from perfproof.cli.options import FUTILITY, emit_json, format_option
 from perfproof.errors import GateFailed, InputError
 from perfproof.measure.jfr_hints import profile_hints
 from perfproof.measure.lock import DEFAULT_LOCK_TIMEOUT_S
@@ -66,6 +66,7 @@ RUN_FLAGS = (
     "rounds",
     "max_rounds",
     "budget",
+    "futility",
     "order",
     "seed",
     "jmh_args",
@@ -127,6 +128,13 @@ RUN_FLAGS = (
     metavar="DURATION",
     help="Wall clock of measurement not to exceed (90s, 15m, 1h): no round starts that "
     "would end after it; keys still undecided then stay inconclusive.",
+)
+@click.option(
+    "--futility",
+    type=FUTILITY,
+    metavar="PCT",
+    help="Stop an undecided key once its chance of a verdict by --max-rounds is below PCT "
+    "(default 5%; 0 runs undecided keys to --max-rounds).",
 )
 @click.option(
     "--max-rounds",
@@ -227,6 +235,7 @@ def command(
     classpath_file: str | None,
     build_args: tuple[str, ...],
     budget: str | None,
+    futility: float | None,
     max_rounds: int | None,
     rounds: int | None,
     order: str,
@@ -285,6 +294,7 @@ def command(
                 rounds=rounds,
                 max_rounds=max_rounds,
                 budget=budget,
+                futility=futility,
                 order=order,
                 seed=seed,
                 jmh_args=jmh_args,

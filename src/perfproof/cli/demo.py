@@ -12,8 +12,10 @@ EPILOG = """Writes a small Maven + JMH 1.37 project into a fresh git repository 
 `baseline`, `feature`, `docs-only`), then runs `perfproof ab` twice with its sequential design:
 baseline → feature, where both benchmarks get many times faster and stop allocating (expect
 `improved` for time and bytes/op, decided early), and feature → docs-only, an A/A control on
-identical code that runs to its last round (expect no `improved` and no `regressed`). About
-3-4 minutes on 2 cores, including the first Maven download.
+identical code that runs to its last round (expect no `improved` and no `regressed`). Last,
+`perfproof prove` on baseline → feature: changed methods, callers, the benchmarks that reach
+them, the A/B with JFR, profile diff, Amdahl and the sample's JUnit tests on both commits, in
+DIR/prove. About 5-6 minutes on 2 cores, including the first Maven download.
 
 \b
 Examples:
@@ -21,6 +23,7 @@ Examples:
   perfproof demo --out ./perfproof-demo
   perfproof demo --format json | jq '.runs[].comparisons[].verdict'
   perfproof report ./perfproof-demo/runs/feature-vs-baseline
+  perfproof check ./perfproof-demo/prove/report.md ./perfproof-demo/prove
 """
 
 
@@ -42,7 +45,9 @@ def command(out: str | None, fmt: str) -> None:
     outcome = run_demo(Path(out) if out else None, make_reporter=make_reporter)
     if fmt == "json":  # each run's perfproof.compare/1 document, as `ab --format json` prints
         runs = {name: outcome.runs[name].document for name, _, _ in RUNS}
-        emit_json({"schema": "perfproof.demo/1", "project": str(outcome.repo.path), "runs": runs})
+        prove = outcome.prove.doc if outcome.prove is not None else None
+        doc = {"schema": "perfproof.demo/1", "project": str(outcome.repo.path), "runs": runs}
+        emit_json({**doc, "prove": prove})
         return
     titles = {
         "feature-vs-baseline": "baseline → feature (two hot paths optimised)",
@@ -56,3 +61,6 @@ def command(out: str | None, fmt: str) -> None:
     for name, _, _ in RUNS:
         run = outcome.runs[name]
         click.echo(f"{name}: {run.report_path}  (run folder {run.run_dir})")
+    if outcome.prove is not None and outcome.prove.report is not None:
+        bundle, report = outcome.prove.bundle, outcome.prove.report
+        click.echo(f"prove: {report}  (bundle {bundle}; perfproof check {report} {bundle})")

@@ -75,3 +75,6 @@ CONFIDENCE = Fraction(check_confidence)
 
 THRESHOLD = Fraction(check_threshold)
 """``--threshold`` of every verb: 1% or 0.01, in [0, 1)."""
+
+FUTILITY = Fraction(check_threshold)
+"""``--futility`` of the sequential design: 5% or 0.05, in [0, 1)."""

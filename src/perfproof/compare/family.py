@@ -16,8 +16,8 @@ import numpy as np
 
 from perfproof.compare import notes
 from perfproof.compare.diagnostics import MIN_FORKS
-from perfproof.compare.pending import Pending
 from perfproof.compare.jmhview import jmh_scores
+from perfproof.compare.pending import Pending
 from perfproof.compare.result import CompareOptions
 from perfproof.model import Comparison, Estimate, Verdict
 from perfproof.stats import family, strategies

@@ -8,14 +8,21 @@ what perfproof's verdicts mean and to trust that a calm result is calm.
 Both runs use the sequential design ``perfproof ab`` uses by default: after every round each
 benchmark's verdict is looked at, and a benchmark whose verdict is in stops. The feature's
 many-fold effects are decided at the first look (round 3, three forks a side) and the run
-ends there; the A/A control has nothing to find, so it runs to its most rounds (five) and ends
+ends there; the A/A control has nothing to find, and runs with the futility stop switched off
+(``--futility 0``) to show the whole design: it runs to its most rounds (five) and ends
 ``inconclusive`` or ``same``, never ``improved``/``regressed``. Forks are short (3 × 0.5 s
 warm-up, 4 × 0.5 s measurement), about 10 s per step: about a minute of benchmarking for the
 feature, under two minutes for the control, plus three small Maven builds.
+
+Last, ``perfproof prove`` runs the whole evidence chain on baseline → feature: the changed
+methods, their callers, the benchmarks that reach them (found without ``--bench``), the A/B
+with JFR, the profile diff with the Amdahl ceiling and the sample's JUnit tests on both
+commits, into ``<root>/prove``.
 """
 
 from __future__ import annotations
 
+import sys
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -27,13 +34,17 @@ from perfproof.measure.lock import DEFAULT_LOCK_TIMEOUT_S
 from perfproof.measure.progress import Reporter
 from perfproof.measure.progress import make_reporter as default_reporter
 from perfproof.pipeline.ab import AbOptions, AbOutcome, start_ab
+from perfproof.pipeline.prove import ProveOptions, ProveOutcome, start_prove
 
 DEMO_MAX_ROUNDS = 5
 DEMO_JMH_ARGS = "-f 1 -wi 3 -w 500ms -i 4 -r 500ms"
 
+AA_CONTROL = "aa-control"
+"""The A/A run: identical code on both sides, run to its maximum (no futility stop)."""
+
 RUNS = (
     ("feature-vs-baseline", "baseline", "feature"),
-    ("aa-control", "feature", "docs-only"),
+    (AA_CONTROL, "feature", "docs-only"),
 )
 
 
@@ -44,6 +55,8 @@ class DemoOutcome:
     root: Path
     repo: DemoRepo
     runs: dict[str, AbOutcome] = field(default_factory=dict)
+    prove: ProveOutcome | None = None
+    """``perfproof prove`` baseline → feature: the whole evidence chain, last."""
 
 
 def demo_root(out: Path | None) -> Path:
@@ -82,8 +95,39 @@ def run_demo(
             jmh_args=jmh_args or DEMO_JMH_ARGS,
             out=str(root / "runs" / name),
             lock_timeout=lock_timeout,
+            futility=0.0 if name == AA_CONTROL else None,
         )
         reporter = (make_reporter or default_reporter)()
         reporter.message(f"== {name}: {base} → {head} ==")
         outcome.runs[name] = start_ab(opts, reporter)
+    outcome.prove = _prove(root, repo, make_reporter, max_rounds, jmh_args, lock_timeout)
     return outcome
+
+
+def _prove(
+    root: Path,
+    repo: DemoRepo,
+    make_reporter: Callable[[], Reporter] | None,
+    max_rounds: int | None,
+    jmh_args: str | None,
+    lock_timeout: float,
+) -> ProveOutcome:
+    """Last, the chain a performance pull request needs, on baseline → feature: changed
+    methods, callers, the benchmarks that reach them (found without --bench), the A/B with JFR,
+    the profile diff, Amdahl and the sample's JUnit tests on both commits, in one bundle."""
+    header = (make_reporter or default_reporter)()
+    header.message("== prove: baseline → feature ==")
+    header.close()  # prove's stages open their own progress displays
+    opts = ProveOptions(
+        ab=AbOptions(
+            base="baseline",
+            head="feature",
+            repo=str(repo.path),
+            max_rounds=max_rounds or DEMO_MAX_ROUNDS,
+            jmh_args=jmh_args or DEMO_JMH_ARGS,
+            lock_timeout=lock_timeout,
+            jfr=True,
+        ),
+        out=str(root / "prove"),
+    )
+    return start_prove(opts, lambda text: print(text, file=sys.stderr))

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 from perfproof.jmh.reader import read_results
 from perfproof.measure.keys import Selection, SuiteKey, group_keys, suite_key_of
@@ -31,18 +31,12 @@ BUDGET = "time budget reached"
 FIXED_DESIGN = "fixed design: every round runs every key"
 
 
-class Decision(Protocol):
-    """What a look says about one measured key (the sequential design's ``KeyDecision``)."""
-
-    key: BenchKey
-    decided: bool
-    look: int
-    note: str
-
-
 Looker = Callable[[dict[BenchKey, Samples], dict[BenchKey, Samples], int, dict[Any, Any]],
                   dict[BenchKey, Any]]  # fmt: skip
-"""``(base, head, look_no, previous decisions) -> decisions by key``, one call per round."""
+"""``(base, head, round, previous decisions) -> decisions by key``, called after every round.
+
+The decisions are the sequential design's ``KeyDecision`` values (``decided``, ``look``,
+``note``, ``rerun``); a round before the design's first look returns none."""
 
 
 def needs_rerun(decision: Any) -> bool:
@@ -61,6 +55,9 @@ class SequentialState:
     """What the looks so far decided, recomputed from the forks on disk."""
 
     looks: int = 0
+    """Rounds looked at so far (a round before the design's first look counts, deciding nothing)."""
+    looks_taken: int = 0
+    """The design's looks among them."""
     decisions: dict[BenchKey, Any] = field(default_factory=dict)
     stopped: dict[SuiteKey, int] = field(default_factory=dict)
     """Suite key → the round after which it left the plan."""
@@ -101,7 +98,7 @@ class SequentialState:
             "design": plan.stopping if plan is not None else None,
             "max_rounds": most,
             "rounds_run": plan.planned_rounds if plan is not None else self.looks,
-            "looks": self.looks,
+            "looks": self.looks_taken,
             "ended": ended,
             "keys": entries,
         }
@@ -148,6 +145,7 @@ def replay(
         head = side_forks(store, "head", look)
         state.decisions = dict(looker(base, head, look, state.decisions))
         state.looks = look
+        state.looks_taken += 1 if state.decisions else 0
         state.rerun = {suite_key_of(k) for k, d in state.decisions.items() if needs_rerun(d)}
         state.catch_up = {}
         for k, d in state.decisions.items():
@@ -224,9 +222,12 @@ class RoundLoop:
             steps = round_steps(plan, next_round, group_keys(undecided), catch_up_parts(state))
             if not self._fits(plan, steps):
                 return state, BUDGET
+            if state.decisions:
+                said = f"{len(self.keys) - len(undecided)} of {len(self.keys)} keys decided"
+            else:
+                said = "too few forks for a first look yet"
             self.reporter.message(
-                f"after round {next_round - 1}: {len(self.keys) - len(undecided)} of "
-                f"{len(self.keys)} keys decided; round {next_round} runs the "
+                f"after round {next_round - 1}: {said}; round {next_round} runs the "
                 f"{len(undecided)} undecided"
             )
             self.store.add_steps(plan.with_steps(steps), steps)

@@ -113,7 +113,8 @@ def partition(
 
 def partition_digest(shards: Sequence[Sequence[Labelled]]) -> str:
     """A short fingerprint of a whole partition: equal digests mean equal shards, key by key."""
-    text = json.dumps([METHOD, [[k.label() for k in s] for s in shards]], separators=(",", ":"))
+    doc = [METHOD, [[k.label() for k in s] for s in shards]]
+    text = json.dumps(doc, separators=(",", ":"), allow_nan=False)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
@@ -130,10 +131,13 @@ def machine_identity() -> dict[str, Any]:
 
 
 def machine_name(identity: dict[str, Any] | None) -> str:
-    """The short name a report shows for a machine (its host name)."""
+    """The short name a report shows for a machine: its host name, and for a Ray node the
+    start of its node id (two nodes may share a host name)."""
     if not identity:
         return "?"
-    return str(identity.get("host") or identity.get("cpu_model") or "?")
+    name = str(identity.get("host") or identity.get("cpu_model") or "?")
+    node = identity.get("ray_node")
+    return f"{name} ({str(node)[:8]})" if node else name
 
 
 def shard_manifest(

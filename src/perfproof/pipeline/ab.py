@@ -10,7 +10,7 @@ options and the plan back from the manifest and runs only what is missing.
 from __future__ import annotations
 
 import re
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -21,21 +21,15 @@ from perfproof.env.java import java_info
 from perfproof.errors import ExternalError, InputError, PerfproofError
 from perfproof.jmh.reader import read_results
 from perfproof.measure import environment
-from perfproof.measure.keys import SuiteKey, check_bench_regexes, group_keys
-from perfproof.measure.lock import DEFAULT_LOCK_TIMEOUT_S
+from perfproof.measure.keys import SuiteKey, group_keys
 from perfproof.measure.plan import (
     DEFAULT_MAX_ROUNDS,
     FIXED,
-    ORDERS,
     SEQUENTIAL,
     SIDES,
     make_plan,
     parse_budget,
     restrict_first_round,
-    split_jmh_args,
-)
-from perfproof.measure.plan import (
-    jmh_options as merge_jmh_options,
 )
 from perfproof.measure.progress import Reporter, parse_settings
 from perfproof.measure.rounds import RoundLoop, SequentialState, sides_present
@@ -51,118 +45,17 @@ from perfproof.measure.store import (
     default_runs_dir,
     new_run_id,
 )
-from perfproof.pipeline.cluster import check_spread_options, run_on_cluster
-from perfproof.pipeline.looks import design_for, final_comparison, looker_for
+from perfproof.pipeline.ab_options import AbOptions, check_options
+from perfproof.pipeline.cluster import run_on_cluster
+from perfproof.pipeline.looks import (
+    DEFAULT_FUTILITY,
+    design_for,
+    final_comparison,
+    looker_for,
+)
 from perfproof.report import write_reports
 from perfproof.workspace.git import require_repo, resolve_ref
 from perfproof.workspace.overlay import check_overlay_paths
-from perfproof.workspace.spec import BuildSpec
-
-
-@dataclass
-class AbOptions:
-    """Everything ``perfproof ab`` was asked to do (stored in the manifest as ``options``)."""
-
-    base: str
-    head: str
-    repo: str = "."
-    bench: tuple[str, ...] = ()
-    module: str | None = None
-    build: str = "auto"
-    build_cmd: str | None = None
-    jar: str | None = None
-    classpath_file: str | None = None
-    build_args: tuple[str, ...] = ()
-    rounds: int | None = None
-    """A fixed design of exactly this many rounds, every key in every round (no early stop)."""
-    max_rounds: int | None = None
-    """The sequential design's most rounds (default :data:`DEFAULT_MAX_ROUNDS`)."""
-    budget: str | None = None
-    """Wall clock of measurement not to exceed (``15m``); no round starts that would end later."""
-    order: str = "abba"
-    seed: int | None = None
-    jmh_args: str | None = None
-    overlay: tuple[str, ...] = ()
-    java: str | None = None
-    fresh_builds: bool = False
-    out: str | None = None
-    lock_timeout: float = DEFAULT_LOCK_TIMEOUT_S
-    cache_dir: str | None = None
-    jfr: bool = False
-    shard: str | None = None
-    """``I/N``: measure only shard I of the suite's N parts (``perfproof merge`` joins them)."""
-    executor: str = "local"
-    """``local``, or ``ray``: key groups measured on the nodes of a Ray cluster."""
-    ray_address: str | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        doc = asdict(self)
-        doc["bench"] = list(self.bench)
-        doc["overlay"] = list(self.overlay)
-        doc["build_args"] = list(self.build_args)
-        return doc
-
-    @classmethod
-    def from_json(cls, doc: dict[str, Any]) -> AbOptions:
-        known = {f for f in cls.__dataclass_fields__}
-        values = {k: v for k, v in doc.items() if k in known}
-        values["bench"] = tuple(values.get("bench") or ())
-        values["overlay"] = tuple(values.get("overlay") or ())
-        values["build_args"] = tuple(values.get("build_args") or ())
-        return cls(**values)
-
-    def build_spec(self) -> BuildSpec:
-        return BuildSpec(
-            kind=self.build,
-            module=self.module,
-            build_cmd=split_build_cmd(self.build_cmd),
-            jar_glob=self.jar,
-            classpath_file=self.classpath_file,
-            java=self.java,
-            build_args=tuple(self.build_args),
-        )
-
-    def reproduce_argv(self) -> list[str]:
-        """The ``perfproof ab`` command line that repeats this run."""
-        argv = ["perfproof", "ab", "--repo", self.repo, "--base", self.base, "--head", self.head]
-        for regex in self.bench:
-            argv += ["--bench", regex]
-        for flag, value in (
-            ("--module", self.module),
-            ("--build-cmd", self.build_cmd),
-            ("--jar", self.jar),
-            ("--classpath-file", self.classpath_file),
-            ("--jmh-args", self.jmh_args),
-            ("--java", self.java),
-        ):
-            if value:
-                argv += [flag, value]
-        if self.build != "auto":
-            argv += ["--build", self.build]
-        for arg in self.build_args:
-            argv.append(f"--build-arg={arg}")
-        if self.rounds is not None:
-            argv += ["--rounds", str(self.rounds)]
-        else:
-            argv += ["--max-rounds", str(self.max_rounds or DEFAULT_MAX_ROUNDS)]
-            if self.budget:
-                argv += ["--budget", self.budget]
-        argv += ["--order", self.order]
-        if self.seed is not None:
-            argv += ["--seed", str(self.seed)]
-        for path in self.overlay:
-            argv += ["--overlay", path]
-        if self.fresh_builds:
-            argv.append("--fresh-builds")
-        if self.jfr:
-            argv.append("--jfr")
-        if self.shard:
-            argv += ["--shard", self.shard]
-        if self.executor != "local":
-            argv += ["--executor", self.executor]
-        if self.ray_address:
-            argv += ["--ray-address", self.ray_address]
-        return argv
 
 
 @dataclass
@@ -178,55 +71,13 @@ class AbOutcome:
     """With ``--jfr``: the folder holding ``r<round>-<side>/fork-N.jfr``."""
 
 
-def split_build_cmd(text: str | None) -> list[str] | None:
-    if text is None:
-        return None
-    import shlex
-
-    try:
-        return shlex.split(text)
-    except ValueError as exc:
-        raise InputError(f"--build-cmd: cannot split {text!r}: {exc}") from exc
-
-
-def _check_options(opts: AbOptions) -> tuple[str, ...]:
-    """Everything that can be judged without a build: refused here, exit 2, nothing built."""
-    check_bench_regexes(opts.bench)
-    if opts.rounds is not None:
-        if opts.rounds < 1:
-            raise InputError(f"--rounds must be at least 1, got {opts.rounds}")
-        for flag, value in (("--max-rounds", opts.max_rounds), ("--budget", opts.budget)):
-            if value is not None:
-                raise InputError(
-                    f"{flag} belongs to the sequential design; --rounds {opts.rounds} runs a "
-                    "fixed number of rounds with no early stop (drop one of them)"
-                )
-    if opts.max_rounds is not None and opts.max_rounds < 2:
-        raise InputError(
-            f"--max-rounds must be at least 2 (a look needs two forks a side), got "
-            f"{opts.max_rounds}"
-        )
-    if opts.budget is not None:
-        parse_budget(opts.budget)
-    if opts.seed is not None and opts.order != "random":
-        raise InputError(
-            f"--seed only applies to --order random; the {opts.order} order is fixed (drop --seed)"
-        )
-    if opts.order not in ORDERS:
-        raise InputError(f"--order must be one of {', '.join(ORDERS)}, got {opts.order!r}")
-    if opts.lock_timeout < 0:
-        raise InputError(f"--lock-timeout must be >= 0, got {opts.lock_timeout}")
-    check_spread_options(opts.shard, opts.executor, opts.ray_address, opts.jfr)
-    return merge_jmh_options(split_jmh_args(opts.jmh_args))
-
-
 def start_ab(opts: AbOptions, reporter: Reporter, *, verb: str = "ab") -> AbOutcome:
     """A new run: check everything cheap first, then build, list, measure, compare.
 
     ``verb`` is the command the hints name (``guard`` runs through here too)."""
     repo = require_repo(Path(opts.repo).resolve())
     opts.repo = str(repo)
-    jmh_opts = _check_options(opts)
+    jmh_opts = check_options(opts)
     spec = opts.build_spec()
     shas = {"base": resolve_ref(repo, opts.base), "head": resolve_ref(repo, opts.head)}
     if opts.overlay:  # before the run folder exists: a typo must not leave a folder behind
@@ -247,7 +98,8 @@ def start_ab(opts: AbOptions, reporter: Reporter, *, verb: str = "ab") -> AbOutc
     )
     opts.seed = plan.seed
     if plan.stopping == SEQUENTIAL:  # an uncalibrated schedule is refused before a build
-        plan = replace(plan, design=design_for(plan).to_json())
+        futility = DEFAULT_FUTILITY if opts.futility is None else opts.futility
+        plan = replace(plan, design=design_for(plan, futility).to_json())
     store = RunStore.create(
         run_dir,
         {
@@ -269,9 +121,16 @@ def start_ab(opts: AbOptions, reporter: Reporter, *, verb: str = "ab") -> AbOutc
         jdk=jdk.to_json(), jmh_version=None, shas=shas
     )
     reporter.message(f"run folder: {run_dir} (continue a stopped run with --resume {run_dir})")
-    with store.exclusive():
-        store.add_event("started")
-        return _execute(store, opts, reporter, verb)
+    try:
+        with store.exclusive():
+            store.add_event("started")
+            return _execute(store, opts, reporter, verb)
+    except InputError:
+        # Bad input found after the folder exists (no build detected, a benchmark regex that
+        # selects nothing): with nothing measured, a --resume could only fail again.
+        if store.discard_if_unused():
+            reporter.message(f"nothing was measured: removed the run folder {run_dir}")
+        raise
 
 
 def resume_ab(
@@ -448,6 +307,7 @@ def _on_cluster(
         reporter,
         address=opts.ray_address,
         lock_timeout_s=opts.lock_timeout,
+        measure=measure_keys,
     )
     store.manifest["environment"]["load_after"] = environment.load_average()
     store.write_results(document)

@@ -15,7 +15,7 @@ from typing import Any
 
 from perfproof.compare import CompareResult
 from perfproof.errors import InputError
-from perfproof.measure.executors.local import PartJob
+from perfproof.measure.executors.local import MeasureKeys, PartJob
 from perfproof.measure.keys import SuiteKey
 from perfproof.measure.progress import Reporter
 from perfproof.measure.shard import METHOD, partition, partition_digest
@@ -97,6 +97,7 @@ def run_on_cluster(
     *,
     address: str | None,
     lock_timeout_s: float,
+    measure: MeasureKeys,
 ) -> tuple[CompareResult, dict[str, Any]]:
     """Measure the run's groups on the cluster (only those not finished) and merge them.
 
@@ -125,7 +126,13 @@ def run_on_cluster(
 
     if jobs:
         ray_executor.run_groups(
-            jobs, artifacts, store.path / "parts", reporter, address=address, on_done=record
+            jobs,
+            artifacts,
+            store.path / "parts",
+            reporter,
+            address=address,
+            measure=measure,
+            on_done=record,
         )
     shards = [load_shard(part_dir(store, g["index"])) for g in block["groups"]]
     check_shards(shards)
@@ -157,5 +164,7 @@ def check_spread_options(
         raise InputError("--jfr with --executor ray: the recordings would stay on the nodes")
     from perfproof.measure.executors import ray as ray_executor
 
-    ray_executor.require_ray()
-    ray_executor.check_address(ray_address)
+    # join now: a cluster that is not there, or has no JMH node, is bad input before a build
+    ray = ray_executor.connect(ray_address)
+    if not ray_executor.jmh_nodes(ray):
+        raise InputError(ray_executor.no_jmh_nodes(ray_address))

@@ -42,7 +42,16 @@ def first_look_round(plan: Plan) -> int:
     return math.ceil(FIRST_FORKS / forks_per_step(plan.jmh_options))
 
 
-def design_for(plan: Plan) -> SequentialDesign:
+DEFAULT_FUTILITY = 0.05
+"""``ab``'s futility bound γ: an entry whose chance of a verdict by the last look (were its
+estimate the truth) is below 5% stops undecided. Unchanged keys are most of a real suite and
+would otherwise all run to ``--max-rounds``; this stops them after about four forks a side,
+adds no false verdict (it only ever stops *without* one) and costs some power near the
+detection limit (−5% at fork sd 3%: found 67% of the time instead of 78%). ``--futility 0``
+runs every undecided key to the maximum."""
+
+
+def design_for(plan: Plan, futility: float = DEFAULT_FUTILITY) -> SequentialDesign:
     """The design of a new sequential plan: one look per round from the first with enough
     forks a side, the last look at the plan's last round.
 
@@ -52,7 +61,9 @@ def design_for(plan: Plan) -> SequentialDesign:
     first = math.ceil(FIRST_FORKS / forks)
     looks = plan.rounds - first + 1
     try:
-        return SequentialDesign(max_looks=looks, first_forks=first * forks, forks_per_look=forks)
+        return SequentialDesign(
+            max_looks=looks, first_forks=first * forks, forks_per_look=forks, futility=futility
+        )
     except ValueError as exc:
         raise InputError(
             f"--max-rounds {plan.rounds} with -f {forks} per step: {exc}; the sequential "

@@ -24,18 +24,20 @@ from typing import Any
 from perfproof.code.reach import DEFAULT_DEPTH
 from perfproof.errors import ExternalError, InputError, PerfproofError
 from perfproof.measure.progress import format_duration
-from perfproof.model.documents.prove import DONE, SKIPPABLE, SKIPPED, STAGES, TITLES
+from perfproof.model.documents.prove import (
+    DONE,
+    NO_BENCHMARK,
+    NO_CHANGE,
+    SKIPPABLE,
+    SKIPPED,
+    STAGES,
+    TITLES,
+)
 from perfproof.pipeline.ab import AbOptions
 from perfproof.pipeline.prove_bundle import Bundle, StageClock
 from perfproof.workspace.git import require_repo, resolve_ref
 
 Say = Callable[[str], None]
-NO_BENCHMARK = (
-    "no benchmark reaches the changed code: run with --bench REGEX to name one, or add a "
-    "benchmark that calls it (prove then runs guard on it to check that it tells the commits "
-    "apart)"
-)
-NO_CHANGE = "the change touches no production Java method: there is nothing to measure"
 
 
 @dataclass

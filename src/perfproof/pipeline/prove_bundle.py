@@ -32,6 +32,7 @@ from perfproof.model.documents.prove import (
     PENDING,
     SKIPPED,
     STAGES,
+    BundleView,
     new_document,
     read_prove,
 )
@@ -41,11 +42,8 @@ DOCUMENT = "prove.json"
 
 
 @dataclass
-class Bundle:
-    """A bundle folder and its ``prove.json`` held in memory."""
-
-    path: Path
-    doc: dict[str, Any]
+class Bundle(BundleView):
+    """A bundle folder and its ``prove.json`` held in memory, with the stage bookkeeping."""
 
     @classmethod
     def create(cls, path: Path, options: dict[str, Any], refs: dict[str, dict[str, str]]) -> Bundle:
@@ -69,17 +67,6 @@ class Bundle:
         write_json_atomic(self.path / DOCUMENT, self.doc)
 
     # stages ----------------------------------------------------------------------------------
-
-    def stage(self, name: str) -> dict[str, Any]:
-        return self.doc["stages"][name]
-
-    def status(self, name: str) -> str:
-        return self.stage(name)["status"]
-
-    def result(self, name: str) -> dict[str, Any] | None:
-        """A finished stage's result, None when it was skipped or has not run."""
-        entry = self.stage(name)
-        return entry.get("result") if entry["status"] == DONE else None
 
     def pending(self) -> list[str]:
         return [s for s in STAGES if self.status(s) in (PENDING, FAILED)]

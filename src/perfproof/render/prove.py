@@ -11,14 +11,13 @@ numbers it checks for ``ab``.
 
 from __future__ import annotations
 
-import re
-from pathlib import Path
 from typing import Any
 
-from perfproof.model.documents.prove import DONE, STAGES, TITLES
-from perfproof.pipeline.prove_bundle import Bundle
+from perfproof.model.documents.prove import NO_BENCHMARK, STAGES, TITLES
+from perfproof.model.documents.prove import BundleView as Bundle
 from perfproof.process import command_line
-from perfproof.render.format import markdown_table, md_text, percent, significant
+from perfproof.render.format import markdown_table, md_text
+from perfproof.render.prove_measured import e2e_md, profile_md, skipped, split_sections
 from perfproof.storage import write_text_atomic
 
 SECTIONS = (
@@ -34,28 +33,6 @@ SECTIONS = (
     "Methodology",
     "Reproduce",
 )
-_HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*$")
-
-
-def split_sections(markdown: str) -> dict[str, str]:
-    """Top-level sections of a Markdown report by lower-cased heading (sub-headings stay in
-    their section); the text before the first heading is under ``""``."""
-    lines = markdown.splitlines()
-    levels = [len(m.group(1)) for line in lines if (m := _HEADING.match(line))]
-    top = sorted(set(levels))[1] if len(set(levels)) > 1 else (levels[0] if levels else 1)
-    out: dict[str, list[str]] = {"": []}
-    current = ""
-    fence = False
-    for line in lines:
-        if line.lstrip().startswith(("```", "~~~")):
-            fence = not fence
-        m = None if fence else _HEADING.match(line)
-        if m and len(m.group(1)) <= top:
-            current = m.group(2).lower()
-            out[current] = []
-            continue
-        out.setdefault(current, []).append(line)
-    return {k: "\n".join(v).strip() + "\n" for k, v in out.items()}
 
 
 def _ab_sections(bundle: Bundle) -> dict[str, str]:
@@ -72,14 +49,6 @@ def _get(sections: dict[str, str], *names: str) -> str | None:
         if any(key.startswith(n) for n in names):
             return text
     return None
-
-
-def _skipped(bundle: Bundle, name: str) -> str | None:
-    entry = bundle.stage(name)
-    if entry["status"] == DONE:
-        return None
-    why = entry.get("reason") or entry.get("error") or entry["status"]
-    return f"_Not run: {md_text(why)}._\n"
 
 
 def _n(count: int, word: str) -> str:
@@ -115,7 +84,7 @@ def summary_line(bundle: Bundle, ab_summary: str | None) -> str:
 def _changes_md(bundle: Bundle) -> list[str]:
     changes = bundle.result("changes")
     if changes is None:
-        return [_skipped(bundle, "changes") or ""]
+        return [skipped(bundle, "changes") or ""]
     rows = [
         (
             f"`{m['method']}`",
@@ -139,7 +108,7 @@ def _changes_md(bundle: Bundle) -> list[str]:
 def _callers_md(bundle: Bundle) -> list[str]:
     callers = bundle.result("callers")
     if callers is None:
-        return [_skipped(bundle, "callers") or ""]
+        return [skipped(bundle, "callers") or ""]
     rows = []
     for entry in callers["methods"]:
         doc = entry.get("callers")
@@ -190,8 +159,6 @@ def _benchmarks_md(bundle: Bundle) -> list[str]:
     for r in bench.get("reached", []):
         out.append(f"- `{r['benchmark']}`: " + " → ".join(f"`{p}`" for p in r["path"]))
     if bench and not bench.get("regexes"):
-        from perfproof.pipeline.prove import NO_BENCHMARK
-
         out.append(f"**{NO_BENCHMARK}.**")
     if bench.get("unreached"):
         out.append("")
@@ -206,7 +173,7 @@ def _tests_md(bundle: Bundle) -> tuple[list[str], list[str]]:
     """(the red block for the top, the Tests section)."""
     tests = bundle.result("tests")
     if tests is None:
-        return [], [_skipped(bundle, "tests") or ""]
+        return [], [skipped(bundle, "tests") or ""]
     if not tests.get("selected"):
         return [], [tests.get("note", "No test selected.")]
     top: list[str] = []
@@ -237,7 +204,7 @@ def _tests_md(bundle: Bundle) -> tuple[list[str], list[str]]:
 def _guard_md(bundle: Bundle) -> list[str]:
     guard = bundle.result("guard")
     if guard is None:
-        return [_skipped(bundle, "guard") or ""]
+        return [skipped(bundle, "guard") or ""]
     doc = guard["document"]
     rows = [
         (
@@ -256,96 +223,6 @@ def _guard_md(bundle: Bundle) -> list[str]:
     return out + markdown_table(("Benchmark", "@Param", "Guard", "Why"), rows, "llll")
 
 
-def _profile_md(bundle: Bundle) -> tuple[list[str], list[str], list[str]]:
-    """(allocation, profile diff, Amdahl) sections."""
-    prof = bundle.result("profile")
-    if prof is None:
-        reason = _skipped(bundle, "profile") or ""
-        return [reason], [reason], [reason]
-    alloc = [
-        "Bytes per operation are in the B/op column of the results above (JMH `-prof gc`). "
-        "Allocation sites from the JFR recordings (baseline → feature):",
-        "",
-    ]
-    diff_md = prof.get("diff_md", "")
-    alloc += _part(diff_md, "alloc") or ["No allocation samples in the recordings."]
-    diff = [
-        "CPU samples from the JFR recordings, focused on "
-        + ", ".join(f"`{f}`" for f in prof["focus"])
-        + ":",
-        "",
-    ]
-    diff += _part(diff_md, "cpu") or ["No CPU samples in the recordings."]
-    if prof.get("flamegraph"):
-        diff += ["", f"Differential flame graph: `{prof['flamegraph']}`."]
-    rows = [
-        (
-            f"`{a['method']}`",
-            _share(a["cpu_share"]),
-            _share(a["alloc_share"]),
-            _factor(a["per_call_gain"]),
-            percent(a["ceiling_speedup"] * 100) if a["ceiling_speedup"] is not None else "–",
-        )
-        for a in prof.get("amdahl", [])
-    ]
-    amdahl = [
-        "Share of the baseline recordings spent in or below each changed method, the "
-        "per-call speed-up the A/B measured, and the most the whole program can gain "
-        "(Amdahl: 1 / ((1 − s) + s / (1 + g)) − 1). The share is taken from the benchmark's "
-        "own recordings, so the ceiling is that of a program shaped like the benchmark; "
-        "a production profile (`perfproof profile`) gives the real share.",
-        "",
-    ]
-    header = ("Method", "CPU share", "Allocation share", "Per-call speed-up", "Ceiling")
-    amdahl += markdown_table(header, rows, "lrrrr") if rows else ["No changed method was sampled."]
-    return alloc, diff, amdahl
-
-
-def _share(x: float | None) -> str:
-    return "–" if x is None else percent(x * 100, 1, sign=False)
-
-
-def _factor(gain: float | None) -> str:
-    """A per-call speed-up as a factor: ``12.3× as fast`` reads better than ``+1130%``."""
-    if gain is None:
-        return "–"
-    return f"{significant(1 + gain, 3)}× as fast"
-
-
-def _part(diff_md: str, kind: str) -> list[str]:
-    """The CPU or the allocation part of ``profile diff``'s Markdown."""
-    sections = split_sections(diff_md)
-    key = "alloc" if kind == "alloc" else "cpu"
-    text = next((v for k, v in sections.items() if k.startswith(key) or key in k), None)
-    return text.strip().splitlines() if text else []
-
-
-def _e2e_md(bundle: Bundle) -> list[str]:
-    e2e = bundle.result("e2e")
-    if e2e is None:
-        return [_skipped(bundle, "e2e") or ""]
-    doc = e2e["document"]
-    out = [f"`{command_line(['perfproof', *e2e['command'][1:]])}`", ""]
-    amdahl = doc.get("amdahl") or {}
-    if amdahl.get("message"):
-        out += [md_text(amdahl["message"]), ""]
-    rows = []
-    for m in doc.get("metrics", []):
-        ci = m.get("delta_ci") or [None, None]
-        rows.append(
-            (
-                m.get("name", ""),
-                f"{percent(m.get('delta_pct'))} [{percent(ci[0])}, {percent(ci[1])}]",
-                m.get("verdict", ""),
-                percent(m.get("mde_pct"), sign=False),
-                (m.get("base") or {}).get("n", "–"),
-            )
-        )
-    header = ("Metric", "Δ% [interval]", "Verdict", "Detectable effect", "Runs per side")
-    out += markdown_table(header, rows, "lrlrr") if rows else ["No metric was measured."]
-    return out
-
-
 def render_markdown(bundle: Bundle) -> str:
     ab = _ab_sections(bundle)
     ab_summary = None
@@ -353,7 +230,7 @@ def render_markdown(bundle: Bundle) -> str:
         if line.startswith("**Summary:**") and ab_summary is None:
             ab_summary = line.removeprefix("**Summary:**").strip()
     top, tests = _tests_md(bundle)
-    alloc, diff, amdahl = _profile_md(bundle)
+    alloc, diff, amdahl = profile_md(bundle)
     refs = bundle.doc["refs"]
     out = [f"## Performance evidence: {refs['base']['ref']} → {refs['head']['ref']}", ""]
     out += top
@@ -363,13 +240,13 @@ def render_markdown(bundle: Bundle) -> str:
         "Callers": _callers_md(bundle),
         "Results": _benchmarks_md(bundle)
         + [""]
-        + ((_get(ab, "results") or "").splitlines() or [_skipped(bundle, "ab") or ""]),
+        + ((_get(ab, "results") or "").splitlines() or [skipped(bundle, "ab") or ""]),
         "Allocation": alloc,
         "Profile diff": diff,
         "Amdahl": amdahl,
         "Tests": tests,
         "Guard": _guard_md(bundle),
-        "End to end": _e2e_md(bundle),
+        "End to end": e2e_md(bundle),
         "Methodology": _methodology(bundle, ab),
         "Reproduce": _reproduce(bundle, ab),
     }
@@ -412,7 +289,3 @@ def write_bundle_reports(bundle: Bundle) -> dict[str, Any]:
     md_path = write_text_atomic(bundle.path / "report.md", md)
     html_path = write_text_atomic(bundle.path / "report.html", render_html(bundle, md))
     return {"markdown": str(md_path), "html": str(html_path)}
-
-
-def report_path(bundle_dir: Path) -> Path:
-    return bundle_dir / "report.md"

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from markdown_it import MarkdownIt
 
-from perfproof.pipeline.prove_bundle import Bundle
+from perfproof.model.documents.prove import BundleView as Bundle
 
 _SVG = re.compile(r"<svg\b.*?</svg>", re.S)
 _STYLE = """

@@ -9,6 +9,7 @@ from this one machine.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,11 @@ from perfproof.measure.progress import Reporter, parse_settings
 from perfproof.measure.scheduler import Scheduler, SideTarget
 from perfproof.measure.shard import machine_identity, restrict_plan
 from perfproof.measure.store import DONE, RunStore
+
+MeasureKeys = Callable[[RunStore, Scheduler, list[SuiteKey], Reporter], tuple[Any, str]]
+"""The round loop (``ab``'s ``measure_keys``): measures keys until the plan says stop and
+returns the sequential state and why it ended. Passed in, so this layer does not import the
+pipeline that calls it."""
 
 
 @dataclass(frozen=True)
@@ -51,6 +57,7 @@ def measure_part(
     launchers: dict[str, list[str]],
     reporter: Reporter,
     *,
+    measure: MeasureKeys,
     java_home: str | None = None,
     jdk: dict[str, Any] | None = None,
     identity: dict[str, Any] | None = None,
@@ -58,11 +65,9 @@ def measure_part(
     """Run the group's complete interleaved A/B into ``part_dir`` (new) and mark it done.
 
     ``launchers`` are the ``java … org.openjdk.jmh.Main`` prefixes of both sides on this
-    machine. The sequential loop is the one ``ab`` uses (``measure_keys``), so keys stop as
-    soon as their verdicts are in, exactly as they would in a local run.
+    machine. ``measure`` is the round loop ``ab`` uses, so keys stop as soon as their verdicts
+    are in, exactly as they would in a local run.
     """
-    from perfproof.pipeline.ab import measure_keys
-
     keys = job.suite_keys()
     plan = restrict_plan(Plan.from_json(job.plan), group_keys(keys))
     machine = identity if identity is not None else machine_identity()
@@ -104,7 +109,7 @@ def measure_part(
     )
     with store.exclusive():
         store.add_event("started", machine=machine.get("host"))
-        state, ended = measure_keys(store, scheduler, keys, reporter)
+        state, ended = measure(store, scheduler, keys, reporter)
         store.manifest["stopping"] = state.to_json(keys, ended)
         store.manifest["environment"]["load_after"] = environment.load_average()
         store.add_event(DONE)

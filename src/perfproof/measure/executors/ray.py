@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from perfproof.errors import ExternalError, InputError, PerfproofError
-from perfproof.measure.executors.local import PartJob, measure_part
+from perfproof.measure.executors.local import MeasureKeys, PartJob, measure_part
 from perfproof.measure.progress import PlainReporter, Reporter, format_duration
 from perfproof.measure.shard import machine_identity
 from perfproof.workspace.artifact import Artifact
@@ -99,7 +99,10 @@ def materialise(bundle: Bundle, data: dict[str, bytes], root: Path, java: str) -
 
 
 def measure_group(
-    job_doc: dict[str, Any], base: tuple[Bundle, dict[str, bytes]], head: tuple[Bundle, dict]
+    job_doc: dict[str, Any],
+    base: tuple[Bundle, dict[str, bytes]],
+    head: tuple[Bundle, dict],
+    measure: MeasureKeys,
 ) -> dict[str, Any]:
     """The Ray task: measure one key group on this node and return its run folder as a tar.
 
@@ -124,20 +127,21 @@ def measure_group(
     part = work / f"g{job.index:02d}"
     error = None
     started = time.monotonic()
-    try:
-        with open(work / "progress.log", "w", encoding="utf-8") as log:
-            measure_part(
-                job,
-                part,
-                launchers,
-                PlainReporter(log),
-                java_home=jdk.home,
-                jdk=jdk.to_json(),
-                identity=identity,
-            )
-    except PerfproofError as exc:
-        error = str(exc)
-    try:
+    try:  # the work folder goes whatever happens: done, failed, or cancelled by Ctrl-C
+        try:
+            with open(work / "progress.log", "w", encoding="utf-8") as log:
+                measure_part(
+                    job,
+                    part,
+                    launchers,
+                    PlainReporter(log),
+                    measure=measure,
+                    java_home=jdk.home,
+                    jdk=jdk.to_json(),
+                    identity=identity,
+                )
+        except PerfproofError as exc:
+            error = str(exc)
         return {
             "index": job.index,
             "node": node,
@@ -227,6 +231,13 @@ def jmh_nodes(ray: Any) -> list[dict[str, Any]]:
     ]
 
 
+def no_jmh_nodes(address: str | None) -> str:
+    return (
+        f"the Ray cluster at {address or 'auto'} has no node offering a '{RESOURCE}' resource; "
+        f"start each JMH node with: ray start --address ... --resources '{{\"{RESOURCE}\": 1}}'"
+    )
+
+
 def node_names(nodes: list[dict[str, Any]]) -> str:
     return ", ".join(f"{n.get('NodeManagerHostname') or n.get('NodeManagerAddress')} "
                      f"({str(n.get('NodeID', ''))[:8]})" for n in nodes)  # fmt: skip
@@ -249,6 +260,7 @@ def run_groups(
     reporter: Reporter,
     *,
     address: str | None,
+    measure: MeasureKeys,
     on_done: Any = None,
 ) -> list[GroupOutcome]:
     """Measure every job on the cluster; each finished folder lands in ``parts_dir/gNN``.
@@ -259,11 +271,7 @@ def run_groups(
     ray = connect(address)
     nodes = jmh_nodes(ray)
     if not nodes:
-        raise InputError(
-            f"the Ray cluster at {address or 'auto'} has no node offering a '{RESOURCE}' "
-            f"resource; start JMH nodes with: ray start --address ... --resources "
-            f"'{{\"{RESOURCE}\": 1}}'"
-        )
+        raise InputError(no_jmh_nodes(address))
     total_keys = sum(len(j.keys) for j in jobs)
     reporter.message(
         f"Ray: {len(nodes)} node(s) with a JMH slot: {node_names(nodes)}; "
@@ -277,7 +285,9 @@ def run_groups(
     task = ray.remote(measure_group).options(
         resources={RESOURCE: 1}, num_cpus=0, max_retries=MAX_RETRIES, retry_exceptions=False
     )
-    running = {task.remote(asdict(job), shipped["base"], shipped["head"]): job for job in jobs}
+    running = {
+        task.remote(asdict(job), shipped["base"], shipped["head"], measure): job for job in jobs
+    }
     done: list[GroupOutcome] = []
     keys_left = total_keys
     last = time.monotonic()

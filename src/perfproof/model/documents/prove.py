@@ -8,6 +8,7 @@ only the stages that are not ``done`` or ``skipped``; the report is rendered fro
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +49,38 @@ PENDING = "pending"
 DONE = "done"
 SKIPPED = "skipped"
 FAILED = "failed"
+
+NO_BENCHMARK = (
+    "no benchmark reaches the changed code: run with --bench REGEX to name one, or add a "
+    "benchmark that calls it (prove then runs guard on it to check that it tells the commits "
+    "apart)"
+)
+NO_CHANGE = "the change touches no production Java method: there is nothing to measure"
+
+
+@dataclass
+class BundleView:
+    """A bundle folder and its ``prove.json``, read-only: what the report renderers need.
+
+    The pipeline's ``Bundle`` adds the writes (stage bookkeeping, saving); renderers get this
+    view so that rendering never depends on the code that runs the stages.
+    """
+
+    path: Path
+    doc: dict[str, Any]
+
+    def stage(self, name: str) -> dict[str, Any]:
+        return self.doc["stages"][name]
+
+    def status(self, name: str) -> str:
+        return self.stage(name)["status"]
+
+    def result(self, name: str) -> dict[str, Any] | None:
+        """A finished stage's result, None when it was skipped or has not run."""
+        entry = self.stage(name)
+        return entry.get("result") if entry["status"] == DONE else None
+
+
 STATUSES = (PENDING, DONE, SKIPPED, FAILED)
 
 

@@ -1,0 +1,186 @@
+"""The options of one ``perfproof ab`` run, and every check that needs no build.
+
+A run's options are recorded in its manifest and read back by ``--resume``, ``guard`` and
+``prove``; they are checked here, at the door, before a worktree or a run folder exists, so a
+typo costs nothing and leaves nothing behind.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from perfproof.errors import InputError
+from perfproof.measure.keys import check_bench_regexes
+from perfproof.measure.lock import DEFAULT_LOCK_TIMEOUT_S
+from perfproof.measure.plan import (
+    DEFAULT_MAX_ROUNDS,
+    ORDERS,
+    parse_budget,
+    split_jmh_args,
+)
+from perfproof.measure.plan import (
+    jmh_options as merge_jmh_options,
+)
+from perfproof.pipeline.cluster import check_spread_options
+from perfproof.stats.verdict import check_threshold
+from perfproof.workspace.spec import BuildSpec
+
+
+@dataclass
+class AbOptions:
+    """Everything ``perfproof ab`` was asked to do (stored in the manifest as ``options``)."""
+
+    base: str
+    head: str
+    repo: str = "."
+    bench: tuple[str, ...] = ()
+    module: str | None = None
+    build: str = "auto"
+    build_cmd: str | None = None
+    jar: str | None = None
+    classpath_file: str | None = None
+    build_args: tuple[str, ...] = ()
+    rounds: int | None = None
+    """A fixed design of exactly this many rounds, every key in every round (no early stop)."""
+    max_rounds: int | None = None
+    """The sequential design's most rounds (default :data:`DEFAULT_MAX_ROUNDS`)."""
+    budget: str | None = None
+    """Wall clock of measurement not to exceed (``15m``); no round starts that would end later."""
+    futility: float | None = None
+    """The sequential design's futility bound (default :data:`looks.DEFAULT_FUTILITY`)."""
+    order: str = "abba"
+    seed: int | None = None
+    jmh_args: str | None = None
+    overlay: tuple[str, ...] = ()
+    java: str | None = None
+    fresh_builds: bool = False
+    out: str | None = None
+    lock_timeout: float = DEFAULT_LOCK_TIMEOUT_S
+    cache_dir: str | None = None
+    jfr: bool = False
+    shard: str | None = None
+    """``I/N``: measure only shard I of the suite's N parts (``perfproof merge`` joins them)."""
+    executor: str = "local"
+    """``local``, or ``ray``: key groups measured on the nodes of a Ray cluster."""
+    ray_address: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        doc = asdict(self)
+        doc["bench"] = list(self.bench)
+        doc["overlay"] = list(self.overlay)
+        doc["build_args"] = list(self.build_args)
+        return doc
+
+    @classmethod
+    def from_json(cls, doc: dict[str, Any]) -> AbOptions:
+        known = {f for f in cls.__dataclass_fields__}
+        values = {k: v for k, v in doc.items() if k in known}
+        values["bench"] = tuple(values.get("bench") or ())
+        values["overlay"] = tuple(values.get("overlay") or ())
+        values["build_args"] = tuple(values.get("build_args") or ())
+        return cls(**values)
+
+    def build_spec(self) -> BuildSpec:
+        return BuildSpec(
+            kind=self.build,
+            module=self.module,
+            build_cmd=split_build_cmd(self.build_cmd),
+            jar_glob=self.jar,
+            classpath_file=self.classpath_file,
+            java=self.java,
+            build_args=tuple(self.build_args),
+        )
+
+    def reproduce_argv(self) -> list[str]:
+        """The ``perfproof ab`` command line that repeats this run."""
+        argv = ["perfproof", "ab", "--repo", self.repo, "--base", self.base, "--head", self.head]
+        for regex in self.bench:
+            argv += ["--bench", regex]
+        for flag, value in (
+            ("--module", self.module),
+            ("--build-cmd", self.build_cmd),
+            ("--jar", self.jar),
+            ("--classpath-file", self.classpath_file),
+            ("--jmh-args", self.jmh_args),
+            ("--java", self.java),
+        ):
+            if value:
+                argv += [flag, value]
+        if self.build != "auto":
+            argv += ["--build", self.build]
+        for arg in self.build_args:
+            argv.append(f"--build-arg={arg}")
+        if self.rounds is not None:
+            argv += ["--rounds", str(self.rounds)]
+        else:
+            argv += ["--max-rounds", str(self.max_rounds or DEFAULT_MAX_ROUNDS)]
+            if self.budget:
+                argv += ["--budget", self.budget]
+            if self.futility is not None:
+                argv += ["--futility", f"{self.futility:g}"]
+        argv += ["--order", self.order]
+        if self.seed is not None:
+            argv += ["--seed", str(self.seed)]
+        for path in self.overlay:
+            argv += ["--overlay", path]
+        if self.fresh_builds:
+            argv.append("--fresh-builds")
+        if self.jfr:
+            argv.append("--jfr")
+        if self.shard:
+            argv += ["--shard", self.shard]
+        if self.executor != "local":
+            argv += ["--executor", self.executor]
+        if self.ray_address:
+            argv += ["--ray-address", self.ray_address]
+        return argv
+
+
+def split_build_cmd(text: str | None) -> list[str] | None:
+    if text is None:
+        return None
+    import shlex
+
+    try:
+        return shlex.split(text)
+    except ValueError as exc:
+        raise InputError(f"--build-cmd: cannot split {text!r}: {exc}") from exc
+
+
+def check_options(opts: AbOptions) -> tuple[str, ...]:
+    """Everything that can be judged without a build: refused here, exit 2, nothing built."""
+    check_bench_regexes(opts.bench)
+    if opts.rounds is not None:
+        if opts.rounds < 1:
+            raise InputError(f"--rounds must be at least 1, got {opts.rounds}")
+        for flag, value in (("--max-rounds", opts.max_rounds), ("--budget", opts.budget)):
+            if value is not None:
+                raise InputError(
+                    f"{flag} belongs to the sequential design; --rounds {opts.rounds} runs a "
+                    "fixed number of rounds with no early stop (drop one of them)"
+                )
+    if opts.rounds is not None and opts.futility is not None:
+        raise InputError(
+            f"--futility belongs to the sequential design; --rounds {opts.rounds} never stops a "
+            "key early (drop one of them)"
+        )
+    if opts.futility is not None:
+        check_threshold(opts.futility, "--futility")
+    if opts.max_rounds is not None and opts.max_rounds < 2:
+        raise InputError(
+            f"--max-rounds must be at least 2 (a look needs two forks a side), got "
+            f"{opts.max_rounds}"
+        )
+    if opts.budget is not None:
+        parse_budget(opts.budget)
+    if opts.seed is not None and opts.order != "random":
+        raise InputError(
+            f"--seed only applies to --order random; the {opts.order} order is fixed (drop --seed)"
+        )
+    if opts.order not in ORDERS:
+        raise InputError(f"--order must be one of {', '.join(ORDERS)}, got {opts.order!r}")
+    if opts.lock_timeout < 0:
+        raise InputError(f"--lock-timeout must be >= 0, got {opts.lock_timeout}")
+    check_spread_options(opts.shard, opts.executor, opts.ray_address, opts.jfr)
+    return merge_jmh_options(split_jmh_args(opts.jmh_args))

@@ -1,0 +1,132 @@
+"""The measured sections of the prove report: profile diff, allocation, Amdahl and end to end,
+and the Markdown helpers they share with :mod:`perfproof.render.prove`."""
+
+from __future__ import annotations
+
+import re
+
+from perfproof.model.documents.prove import DONE
+from perfproof.model.documents.prove import BundleView as Bundle
+from perfproof.process import command_line
+from perfproof.render.format import markdown_table, md_text, percent, significant
+
+_HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*$")
+
+
+def split_sections(markdown: str) -> dict[str, str]:
+    """Top-level sections of a Markdown report by lower-cased heading (sub-headings stay in
+    their section); the text before the first heading is under ``""``."""
+    lines = markdown.splitlines()
+    levels = [len(m.group(1)) for line in lines if (m := _HEADING.match(line))]
+    top = sorted(set(levels))[1] if len(set(levels)) > 1 else (levels[0] if levels else 1)
+    out: dict[str, list[str]] = {"": []}
+    current = ""
+    fence = False
+    for line in lines:
+        if line.lstrip().startswith(("```", "~~~")):
+            fence = not fence
+        m = None if fence else _HEADING.match(line)
+        if m and len(m.group(1)) <= top:
+            current = m.group(2).lower()
+            out[current] = []
+            continue
+        out.setdefault(current, []).append(line)
+    return {k: "\n".join(v).strip() + "\n" for k, v in out.items()}
+
+
+def skipped(bundle: Bundle, name: str) -> str | None:
+    entry = bundle.stage(name)
+    if entry["status"] == DONE:
+        return None
+    why = entry.get("reason") or entry.get("error") or entry["status"]
+    return f"_Not run: {md_text(why)}._\n"
+
+
+def profile_md(bundle: Bundle) -> tuple[list[str], list[str], list[str]]:
+    """(allocation, profile diff, Amdahl) sections."""
+    prof = bundle.result("profile")
+    if prof is None:
+        reason = skipped(bundle, "profile") or ""
+        return [reason], [reason], [reason]
+    alloc = [
+        "Bytes per operation are in the B/op column of the results above (JMH `-prof gc`). "
+        "Allocation sites from the JFR recordings (baseline → feature):",
+        "",
+    ]
+    diff_md = prof.get("diff_md", "")
+    alloc += _part(diff_md, "alloc") or ["No allocation samples in the recordings."]
+    diff = [
+        "CPU samples from the JFR recordings, focused on "
+        + ", ".join(f"`{f}`" for f in prof["focus"])
+        + ":",
+        "",
+    ]
+    diff += _part(diff_md, "cpu") or ["No CPU samples in the recordings."]
+    if prof.get("flamegraph"):
+        diff += ["", f"Differential flame graph: `{prof['flamegraph']}`."]
+    rows = [
+        (
+            f"`{a['method']}`",
+            _share(a["cpu_share"]),
+            _share(a["alloc_share"]),
+            _factor(a["per_call_gain"]),
+            percent(a["ceiling_speedup"] * 100) if a["ceiling_speedup"] is not None else "–",
+        )
+        for a in prof.get("amdahl", [])
+    ]
+    amdahl = [
+        "Share of the baseline recordings spent in or below each changed method, the "
+        "per-call speed-up the A/B measured, and the most the whole program can gain "
+        "(Amdahl: 1 / ((1 − s) + s / (1 + g)) − 1). The share is taken from the benchmark's "
+        "own recordings, so the ceiling is that of a program shaped like the benchmark; "
+        "a production profile (`perfproof profile`) gives the real share.",
+        "",
+    ]
+    header = ("Method", "CPU share", "Allocation share", "Per-call speed-up", "Ceiling")
+    amdahl += markdown_table(header, rows, "lrrrr") if rows else ["No changed method was sampled."]
+    return alloc, diff, amdahl
+
+
+def _share(x: float | None) -> str:
+    return "–" if x is None else percent(x * 100, 1, sign=False)
+
+
+def _factor(gain: float | None) -> str:
+    """A per-call speed-up as a factor: ``12.3× as fast`` reads better than ``+1130%``."""
+    if gain is None:
+        return "–"
+    return f"{significant(1 + gain, 3)}× as fast"
+
+
+def _part(diff_md: str, kind: str) -> list[str]:
+    """The CPU or the allocation part of ``profile diff``'s Markdown."""
+    sections = split_sections(diff_md)
+    key = "alloc" if kind == "alloc" else "cpu"
+    text = next((v for k, v in sections.items() if k.startswith(key) or key in k), None)
+    return text.strip().splitlines() if text else []
+
+
+def e2e_md(bundle: Bundle) -> list[str]:
+    e2e = bundle.result("e2e")
+    if e2e is None:
+        return [skipped(bundle, "e2e") or ""]
+    doc = e2e["document"]
+    out = [f"`{command_line(['perfproof', *e2e['command'][1:]])}`", ""]
+    amdahl = doc.get("amdahl") or {}
+    if amdahl.get("message"):
+        out += [md_text(amdahl["message"]), ""]
+    rows = []
+    for m in doc.get("metrics", []):
+        ci = m.get("delta_ci") or [None, None]
+        rows.append(
+            (
+                m.get("name", ""),
+                f"{percent(m.get('delta_pct'))} [{percent(ci[0])}, {percent(ci[1])}]",
+                m.get("verdict", ""),
+                percent(m.get("mde_pct"), sign=False),
+                (m.get("base") or {}).get("n", "–"),
+            )
+        )
+    header = ("Metric", "Δ% [interval]", "Verdict", "Detectable effect", "Runs per side")
+    out += markdown_table(header, rows, "lrlrr") if rows else ["No metric was measured."]
+    return out
