@@ -7,6 +7,8 @@ built by Maven once and every later run of it takes the jar from the cache.
 from __future__ import annotations
 
 import re
+import shutil
+import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -74,14 +76,23 @@ def git(repo: Path, *args: str) -> str:
 
 
 def branch_with(repo: Path, name: str, files: dict[str, str]) -> None:
-    """A branch off ``baseline`` with ``files`` written and committed (checkout restored)."""
-    git(repo, "checkout", "-q", "-b", name, "baseline")
-    for rel, text in files.items():
-        (repo / rel).parent.mkdir(parents=True, exist_ok=True)
-        (repo / rel).write_text(text)
-    git(repo, "add", "--all")
-    git(repo, "commit", "-q", "-m", name)
-    git(repo, "checkout", "-q", "main")
+    """A branch off ``baseline`` with ``files`` written and committed.
+
+    Made in a worktree of its own, so it works whatever state an earlier test left the main
+    checkout in (the end-to-end test leaves it deliberately dirty).
+    """
+    scratch = Path(tempfile.mkdtemp(prefix="branch-"))
+    side = scratch / name
+    git(repo, "worktree", "add", "-q", "-b", name, str(side), "baseline")
+    try:
+        for rel, text in files.items():
+            (side / rel).parent.mkdir(parents=True, exist_ok=True)
+            (side / rel).write_text(text)
+        git(side, "add", "--all")
+        git(side, "commit", "-q", "-m", name)
+    finally:
+        git(repo, "worktree", "remove", "--force", str(side))
+        shutil.rmtree(scratch, ignore_errors=True)
 
 
 @dataclass(frozen=True)

@@ -68,6 +68,9 @@ def test_round_options_that_contradict_each_other_are_refused(
         (["--max-rounds", "1"], "--max-rounds must be at least 2"),
         (["--max-rounds", "40"], "--max-rounds 40"),
         (["--jmh-args", "-f 5"], "-f 5 per step"),
+        (["--rounds", "3", "--futility", "5%"], "--futility belongs to the sequential"),
+        (["--futility", "100%"], "--futility 100%: must be in [0, 1)"),
+        (["--futility", "often"], "--futility often: not a number"),
     ]:
         res = run_cli(*base, *extra)
         assert res.code == 2, (extra, res.err)

@@ -115,9 +115,13 @@ def test_ab_end_to_end_leaves_the_user_tree_alone(ab_env, run_cli) -> None:
                     "--rounds", "1", "--bench", "EventBusBench", "--jmh-args", TINY,
                     "--format", "md")  # fmt: skip
     assert again.code == 0, again.err
-    assert "| benchmark |" in again.out and "run folder:" in again.out
+    # --format md prints the results section of the run's report.md, word for word
+    assert "### Results" in again.out and "| Verdict |" in again.out
+    assert "run folder:" in again.out
     latest = Path(again.out.split("run folder: ")[1].split()[0])
     assert all(b["cached"] for b in manifest(latest)["builds"])
+    section = again.out.split("run folder:")[0].strip()
+    assert section and section in (latest / "report.md").read_text()
 
 
 def _kill_run(proc: subprocess.Popen, run_dir: Path) -> None:

@@ -35,7 +35,7 @@ def test_a_decided_key_leaves_the_plan_and_resume_keeps_the_looks(ab_env, run_cl
         branch_with(repo, "bus-only", {BUS: git(repo, "show", f"feature:{BUS}") + "\n"})
     run_dir = tmp_path / "run"
     res = run_cli("ab", "--repo", repo, "--base", "baseline", "--head", "bus-only",
-                  "--max-rounds", "4", "--jmh-args", TINY2, "--out", run_dir,
+                  "--max-rounds", "4", "--futility", "0", "--jmh-args", TINY2, "--out", run_dir,
                   "--format", "json")  # fmt: skip
     assert res.code == 0, res.err
     m = manifest(run_dir)
@@ -45,6 +45,7 @@ def test_a_decided_key_leaves_the_plan_and_resume_keeps_the_looks(ab_env, run_cl
     assert bus["decided"] and bus["stopped_round"] < m["plan"]["rounds"], bus
     # after the round at which it stopped, no step runs the bus benchmark any more
     later = [s for s in m["steps"] if s["round"] > bus["stopped_round"]]
+    assert later  # without the futility stop the unchanged key runs on alone
     assert all("perfdemo.bench.EventBusBench" not in selected(s) for s in later)
     assert all("(all)" not in selected(s) for s in later)
     for s in later:
