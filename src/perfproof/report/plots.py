@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import math
 import re
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -93,7 +94,10 @@ class SideSeries:
 def to_svg(fig: Figure, salt: str) -> str:
     """Render a figure to an SVG element fit for inlining into HTML."""
     buf = io.StringIO()
-    with matplotlib.rc_context({"svg.hashsalt": salt}):
+    with matplotlib.rc_context({"svg.hashsalt": salt}), warnings.catch_warnings():
+        # A figure with many rows (a suite with six @Param columns) can leave constrained
+        # layout no room; the SVG is still right, and a user must not see matplotlib's advice.
+        warnings.filterwarnings("ignore", message="constrained_layout not applied")
         fig.savefig(buf, format="svg", metadata={"Date": None}, bbox_inches="tight")
     text = buf.getvalue()
     text = re.sub(r"<\?xml[^>]*\?>\s*", "", text)
