@@ -78,6 +78,7 @@ from perfproof.compare.sequential_forks import (
     without,
 )
 from perfproof.model import BenchKey, Comparison, Direction, Samples, Verdict
+from perfproof.render.format import percent
 from perfproof.stats import family as procedures
 from perfproof.stats import sequential as seq
 
@@ -135,7 +136,8 @@ def look(
     # decided entries, and any undecided one the caller did not pass, carry over unchanged
     out = {k: d for k, d in previous.items() if d.decided or k not in grouped}
     for entry in grouped:
-        new = [_finish(c, judged.get(id(c)), look_no, last, design)
+        short = bool(excluded[entry]) and any(excluded[entry].values())
+        new = [_finish(c, judged.get(id(c)), look_no, last, design, short)
                for c in comparisons.get(entry, [])]  # fmt: skip
         final = sorted([*kept[entry].values(), *new], key=lambda c: _metric_rank(c, design))
         decided = bool(final) and all(c.diagnostics["sequential"]["decided"] for c in final)
@@ -235,14 +237,24 @@ def _verdict(code: int, direction: Direction) -> Verdict | None:
 
 
 def _finish(
-    c: Comparison, j: _Judged | None, look_no: int, last: bool, design: SequentialDesign
+    c: Comparison,
+    j: _Judged | None,
+    look_no: int,
+    last: bool,
+    design: SequentialDesign,
+    short: bool = False,
 ) -> Comparison:
-    """The comparison with the sequential interval and verdict, and what the look did."""
+    """The comparison with the sequential interval and verdict, and what the look did.
+
+    ``short``: forks of this entry were left out as not warmed up and are being run again, so
+    its spread is judged on too few forks; the futility stop waits for the replacements (it
+    only ever stops *without* a verdict, so continuing costs time, never the error rate).
+    """
     if j is None:  # exact bytes/op: its own rule decides at the first look
         c.diagnostics["sequential"] = {"look": look_no, "decided": True, "rule": "exact"}
         return c
     verdict = _verdict(j.code, c.direction)
-    futile = j.code == seq.FUTILE
+    futile = j.code == seq.FUTILE and not short
     decided = verdict is not None or last or futile
     lo, hi = (math.exp(j.lo), math.exp(j.hi)) if j.tested else (0.0, math.inf)
     warnings = [w for w in c.warnings if not w.startswith(("inconclusive:", "significant alone"))]
@@ -254,10 +266,13 @@ def _finish(
                 f"stopped at look {look_no} of {design.max_looks} without a verdict: were the "
                 f"current estimate true, the last look would decide in "
                 f"{(j.conditional_power or 0.0) * 100:.1f}% of runs (futility below "
-                f"{design.futility * 100:g}%); no change beyond ±{bound:.1f}%"
+                f"{design.futility * 100:g}%); no change beyond ±{percent(bound, 1, sign=False)}"
             )
         elif last and j.tested:
-            warnings.append(f"inconclusive after {look_no} looks: no change beyond ±{bound:.1f}%")
+            warnings.append(
+                f"inconclusive after {look_no} looks: no change beyond "
+                f"±{percent(bound, 1, sign=False)}"
+            )
         elif not j.tested:
             warnings.append("fewer than two usable forks on a side: not tested at this look")
     diagnostics = dict(c.diagnostics)
