@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
+
+from tests.prove.conftest import commit
 
 from perfproof.code.changes import (
     ADDED,
@@ -13,37 +14,6 @@ from perfproof.code.changes import (
     changed_methods,
     parse_diff,
 )
-
-_ENV = {
-    "GIT_AUTHOR_NAME": "t",
-    "GIT_AUTHOR_EMAIL": "t@t.invalid",
-    "GIT_COMMITTER_NAME": "t",
-    "GIT_COMMITTER_EMAIL": "t@t.invalid",
-    "GIT_CONFIG_GLOBAL": "/dev/null",
-    "GIT_CONFIG_NOSYSTEM": "1",
-    "PATH": "/usr/bin:/bin",
-}
-
-
-def commit(repo: Path, files: dict[str, str | None]) -> str:
-    """Write (or delete, for None) files and commit them; returns the SHA."""
-    if not (repo / ".git").exists():
-        repo.mkdir(parents=True, exist_ok=True)
-        subprocess.run(["git", "init", "-q", str(repo)], check=True, env=_ENV)
-    for rel, text in files.items():
-        path = repo / rel
-        if text is None:
-            path.unlink()
-            continue
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
-    subprocess.run(["git", "-C", str(repo), "add", "-A"], check=True, env=_ENV)
-    subprocess.run(["git", "-C", str(repo), "commit", "-qm", "c"], check=True, env=_ENV)
-    out = subprocess.run(
-        ["git", "-C", str(repo), "rev-parse", "HEAD"], check=True, env=_ENV, capture_output=True
-    )
-    return out.stdout.decode().strip()
-
 
 CODEC = """package p;
 
