@@ -22,7 +22,9 @@ from perfproof.model import ALLOC_NORM, BenchKey
 
 # JMH 1.37 `-lp` output of a suite with two params on one class (recorded from a real jar,
 # one benchmark of a nested class added by hand: `$` in its name)
-LISTING = "Benchmarks: \n" + """\
+LISTING = (
+    "Benchmarks: \n"
+    + """\
 fx.Codes.loopEmpty
   param "n" = {16, 128}
 fx.Codes.sum
@@ -31,6 +33,7 @@ fx.Codes.sum
 fx.Outer$Inner.run
 fx.Thr.concat
 """
+)
 
 
 def key(bench: str, **params: str) -> SuiteKey:

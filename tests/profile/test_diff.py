@@ -88,3 +88,27 @@ def test_mean_stacks_for_differential_graph():
     m = mean_stacks(BEFORE, "alloc")
     assert m[(*HOT, "java.util.ArrayList")] == pytest.approx((800 + 820 + 790) / 3)
     assert mean_stacks(AFTER, "cpu")[KEEP] == pytest.approx(51)
+
+
+def test_a_side_recorded_with_allocations_on_but_none_outside_jfr_is_a_zero_not_a_gap():
+    """The fix that allocates nothing still recorded JFR's own allocation samples: its side
+    answers for allocations, so the hot site vanishes instead of going uncompared."""
+    from perfproof.errors import InputError
+    from perfproof.profile.api import check_kinds
+
+    sampled = "jdk.ObjectAllocationSample"
+    before = [
+        Profile("b1", alloc={(HOT, "long[]"): 9000}, alloc_events=3, alloc_source=sampled),
+        Profile("b2", alloc={(HOT, "long[]"): 8000}, alloc_events=3, alloc_source=sampled),
+    ]
+    after = [
+        Profile("a1", cpu={KEEP: 5}, alloc_source=sampled, recorder_alloc_bytes=4096),
+        Profile("a2", cpu={KEEP: 6}, alloc_source=sampled, recorder_alloc_bytes=4096),
+    ]
+    assert check_kinds(after, ("cpu", "alloc"), "alloc") == ("cpu", "alloc")
+    rows = _rows(diff(before, after, kinds=("alloc",)), "alloc", HOT[-1], "long[]")
+    assert len(rows) == 1 and rows[0].status == "vanished"
+    cpu_only = [Profile("c", cpu={KEEP: 5})]
+    assert check_kinds(cpu_only, ("cpu", "alloc"), "both") == ("cpu",)
+    with pytest.raises(InputError, match="no allocation events"):
+        check_kinds(cpu_only, ("alloc",), "alloc")

@@ -100,10 +100,13 @@ def test_truncated_corrupt_and_fake_recordings(run_cli, hot_recordings, tmp_path
     data = hot_recordings.with_hot[0].read_bytes()
     cases = {}
     cases["truncated.jfr"] = data[: len(data) // 2]
-    flipped = bytearray(data)
-    for i in range(len(data) // 3, len(data) // 3 + 4000):
-        flipped[i] = (flipped[i] * 7 + 13) & 0xFF
-    cases["corrupt.jfr"] = bytes(flipped)
+    # JFR has no checksums: damage inside an event's payload can read as other valid values,
+    # so the corruption that must be caught is damage to the framing (a record size) and to
+    # the chunk header, placed where the recording's own layout says they are
+    cases["corrupt.jfr"] = _zero_record_size(data, len(data) // 3)
+    header = bytearray(data)
+    header[16:24] = struct.pack(">q", struct.unpack(">q", data[8:16])[0] + 1)
+    cases["corrupt-header.jfr"] = bytes(header)
     cases["fake.jfr"] = b"FLR\0" + b"not really a recording" * 20
     for name, content in cases.items():
         (tmp_path / name).write_bytes(content)
@@ -114,6 +117,27 @@ def test_truncated_corrupt_and_fake_recordings(run_cli, hot_recordings, tmp_path
         assert re.search(r"truncated|corrupt", r.err)
     r = run_cli("profile", str(tmp_path / "truncated.jfr"))
     assert "truncated" in r.err and "record it again" in r.err
+
+
+def _zero_record_size(data: bytes, after: int) -> bytes:
+    """The recording with the size of its first record past byte ``after`` set to zero."""
+    chunk_end = struct.unpack(">q", data[8:16])[0]
+    p = 68  # the chunk header's length
+    while p < chunk_end:
+        q, size, shift = p, 0, 0
+        while True:
+            b = data[q]
+            q += 1
+            size |= (b & 0x7F) << shift
+            shift += 7
+            if b < 0x80 or q - p == 9:
+                break
+        if p >= after:
+            width = q - p
+            zero = bytes([0x80] * (width - 1) + [0x00])
+            return data[:p] + zero + data[q:]
+        p += size
+    raise AssertionError("no record past the given offset")
 
 
 def test_failed_command_keeps_its_recording_and_exits_3(run_cli, hot_recordings, tmp_path):

@@ -88,9 +88,7 @@ class SequentialState:
                     **key.to_json(),
                     "stopped_round": self.stopped.get(key),
                     "decided": key in self.stopped,
-                    "early": most is not None
-                    and key in self.stopped
-                    and self.stopped[key] < most,
+                    "early": most is not None and key in self.stopped and self.stopped[key] < most,
                     "notes": notes,
                 }
             )
@@ -262,4 +260,3 @@ class RoundLoop:
 def sides_present(base_keys: Sequence[SuiteKey], head_keys: Sequence[SuiteKey]) -> list[SuiteKey]:
     """The keys both sides list: only those can be compared, so only those keep running."""
     return sorted(set(base_keys) & set(head_keys))
-

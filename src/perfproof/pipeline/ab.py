@@ -172,9 +172,7 @@ def resume_ab(
         return _execute(store, opts, reporter, verb)
 
 
-def _execute(
-    store: RunStore, opts: AbOptions, reporter: Reporter, verb: str = "ab"
-) -> AbOutcome:
+def _execute(store: RunStore, opts: AbOptions, reporter: Reporter, verb: str = "ab") -> AbOutcome:
     """Measure and compare, recording how this attempt ended (the caller holds the lock)."""
     store.manifest.pop("error", None)
     store.set_status(RUNNING)

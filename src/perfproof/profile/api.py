@@ -27,9 +27,14 @@ def _names(profiles: list[Profile]) -> str:
 
 
 def check_kinds(profiles: list[Profile], kinds: tuple[str, ...], asked: str) -> tuple[str, ...]:
-    """The kinds the recordings can answer; an error when the one asked for is missing."""
+    """The kinds the recordings can answer; an error when the one asked for is missing.
+
+    A recording answers for allocations when it holds any allocation event, JFR's own included:
+    a program that allocated nothing outside the recorder was still recorded with allocation
+    events on, so its zero is a measurement and not a missing kind.
+    """
     has_cpu = any(p.cpu for p in profiles)
-    has_alloc = any(p.alloc for p in profiles)
+    has_alloc = any(p.alloc_source is not None for p in profiles)
     if "alloc" in kinds and not has_alloc and asked == "alloc":
         raise InputError(
             f"{_names(profiles)}: no allocation events (jdk.ObjectAllocationSample or "
