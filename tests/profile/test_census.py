@@ -94,3 +94,12 @@ def test_truncated_stacks_warn():
     p.max_depth = 64
     c = census([p], ())
     assert any("stackdepth" in w for w in c.warnings)
+
+
+def test_allocation_on_but_nothing_sampled_outside_the_recorder_is_said():
+    quiet = Profile(source="q", cpu={MAIN: 5}, alloc_source="S", recorder_alloc_bytes=2**20)
+    c = census([quiet], ("com.acme",))
+    assert c.alloc == [] and c.alloc_bytes == 0
+    assert any("no allocation sampled outside JFR's own recorder" in w for w in c.warnings)
+    assert not any("no allocation sampled" in w for w in census([_profile()]).warnings)
+    assert not any("no allocation sampled" in w for w in census([quiet], kinds=("cpu",)).warnings)

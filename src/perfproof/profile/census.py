@@ -172,6 +172,11 @@ def census(
             "(jdk.jfr.internal.*, mostly start-up allocation its first sample stands for) "
             "are left out"
         )
+    if "alloc" in kinds and p.alloc_source and not p.alloc:
+        warnings.append(
+            f"no allocation sampled outside JFR's own recorder ({p.alloc_source} was on): "
+            "the program allocated too little to be sampled"
+        )
     cpu = cpu_rows(p.cpu, focus) if "cpu" in kinds else []
     alloc = alloc_rows(p.alloc, focus) if "alloc" in kinds else []
     frows: list[FocusRow] = []
