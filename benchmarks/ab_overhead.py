@@ -21,8 +21,8 @@ from pathlib import Path
 
 from perfproof.demo.project import write_demo_repo
 from perfproof.demo.run import DEMO_JMH_ARGS, DEMO_MAX_ROUNDS
-from perfproof.pipeline.ab import AbOptions, overhead_seconds, start_ab
 from perfproof.measure.progress import PlainReporter
+from perfproof.pipeline.ab import AbOptions, overhead_seconds, start_ab
 
 
 def main() -> int:

@@ -22,10 +22,10 @@ from pathlib import Path
 import numpy as np
 from compare_scale import side_file  # the same synthetic suite as the compare benchmark
 
+from perfproof.audit.check import check_file
 from perfproof.compare import CompareOptions, compare_document, compare_sides
 from perfproof.jmh.reader import read_results
 from perfproof.report import render
-from perfproof.audit.check import check_file
 
 
 def faster(entries: list, speedup: float) -> list:

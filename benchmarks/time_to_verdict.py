@@ -1,18 +1,20 @@
 """Time to verdict: the sequential design against the fixed design on a real Maven/JMH project.
 
 Writes the planted-change project (``ttv_project.py``: eight benchmark × @Param keys, four with
-a large planted change, four with none) into a temporary git repository and runs
-``perfproof ab base → head`` twice with the same fork length: once with the default sequential
-design (``--max-rounds N``: a key stops when its verdict is in) and once with the fixed design
-(``--rounds N``: every key in every round). It prints the machine time of measurement (the JMH
-processes' own time, from each run's manifest) and the verdicts side by side, then checks:
+a large planted change, two with identical code, two whose code head touched) into a temporary
+git repository and runs ``perfproof ab base → head`` twice with the same fork length: once with
+the default sequential design (``--max-rounds N``: a key stops when its verdict is in) and
+once with the fixed design (``--rounds N``: every key in every round). It prints the machine
+time of measurement (the JMH processes' own time, from each run's manifest) and the verdicts
+side by side, then checks:
 
 - the sequential run takes at least 3× less machine time;
 - the keys with a planted change get the same verdict in both runs, ``improved``, with an
   interval that agrees (entirely on the improved side, as the verdict says);
-- no key without a change is ever ``improved`` or ``regressed``.
+- no key whose code is identical on both commits is ever ``improved`` or ``regressed`` (keys
+  whose code head touched without a planted effect are reported, not checked).
 
-    python3 benchmarks/time_to_verdict.py                 # about 10 minutes on 2 cores
+    python3 benchmarks/time_to_verdict.py                 # about 15 minutes on 2 cores
     python3 benchmarks/time_to_verdict.py --max-rounds 8 --jmh-args "-wi 3 -w 500ms -i 4 -r 500ms"
 """
 
@@ -86,8 +88,12 @@ def agrees(c: dict) -> bool:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--max-rounds", type=int, default=DEFAULT_MAX_ROUNDS,
-                        help="rounds of the fixed design = most rounds of the sequential one")
+    parser.add_argument(
+        "--max-rounds",
+        type=int,
+        default=DEFAULT_MAX_ROUNDS,
+        help="rounds of the fixed design = most rounds of the sequential one",
+    )
     parser.add_argument("--jmh-args", default=None, help="JMH options for both runs")
     args = parser.parse_args()  # fmt: skip
     root = Path(tempfile.mkdtemp(prefix="perfproof-ttv-"))
@@ -97,20 +103,20 @@ def main() -> int:
                    jmh_args=args.jmh_args)  # fmt: skip
     fixed = run(repo, root / "fixed", adaptive=False, rounds=args.max_rounds,
                 jmh_args=args.jmh_args)  # fmt: skip
-    print(f"\n{'key':<38} {'planted':<8} {'sequential (round stopped)':<50} fixed")
+    print(f"\n{'key':<38} {'change':<10} {'sequential (round stopped)':<50} fixed")
     failures = []
-    for label, planted in PLANTED.items():
+    for label, change in PLANTED.items():
         a, f = adaptive["rows"].get(label), fixed["rows"].get(label)
         stop = f"r{a['stopped_round']}" if a and a["stopped_round"] else "-"
-        print(f"{label:<38} {'yes' if planted else 'no':<8} {cell(a):<44} {stop:>4}  {cell(f)}")
+        print(f"{label:<38} {change:<10} {cell(a):<44} {stop:>4}  {cell(f)}")
         for name, c in (("sequential", a), ("fixed", f)):
             if c is None:
                 failures.append(f"{label}: no {name} result")
-            elif planted and not agrees(c):
+            elif change == "planted" and not agrees(c):
                 failures.append(f"{label}: planted change not improved with an agreeing "
                                 f"interval in the {name} run")  # fmt: skip
-            elif not planted and c["verdict"] in ("improved", "regressed"):
-                failures.append(f"{label}: {c['verdict']} without a change ({name})")
+            elif change == "identical" and c["verdict"] in ("improved", "regressed"):
+                failures.append(f"{label}: {c['verdict']} on identical code ({name})")
     ratio = fixed["jmh_s"] / adaptive["jmh_s"] if adaptive["jmh_s"] else float("inf")
     print(f"\nmachine time of measurement: sequential {adaptive['jmh_s']:.0f} s "
           f"({adaptive['steps']} JMH steps, ended: {adaptive['ended']}), fixed "

@@ -21,16 +21,19 @@ import subprocess
 from pathlib import Path
 
 PLANTED = {
-    "Kernels.sumBoxed(size=256)": True,
-    "Kernels.sumBoxed(size=2048)": True,
-    "Kernels.crc(size=256)": False,
-    "Kernels.crc(size=2048)": False,
-    "Kernels.search(hit=early, size=256)": False,
-    "Kernels.search(hit=late, size=256)": False,
-    "Kernels.search(hit=early, size=2048)": True,
-    "Kernels.search(hit=late, size=2048)": True,
+    "Kernels.sumBoxed(size=256)": "planted",
+    "Kernels.sumBoxed(size=2048)": "planted",
+    "Kernels.crc(size=256)": "identical",
+    "Kernels.crc(size=2048)": "identical",
+    "Kernels.search(hit=early, size=256)": "touched",
+    "Kernels.search(hit=late, size=256)": "touched",
+    "Kernels.search(hit=early, size=2048)": "planted",
+    "Kernels.search(hit=late, size=2048)": "planted",
 }
-"""Key label (without the package) → whether head carries a planted change."""
+"""Key label (without the package) → what head did to the code the key runs: ``planted`` (a
+large change), ``identical`` (the same code on both commits: the controls), ``touched`` (the
+same loop behind one added length test: no planted effect, but the code on the key's path did
+change, and runs have measured a real difference of a few per cent, so no verdict is wrong)."""
 
 POM = """<?xml version="1.0" encoding="UTF-8"?>
 <project xmlns="http://maven.apache.org/POM/4.0.0">
