@@ -62,3 +62,22 @@ def test_ab_stops_hopeless_keys_by_default_and_records_the_bound() -> None:
     assert "--futility" not in AbOptions(base="a", head="b").reproduce_argv()
     argv = AbOptions(base="a", head="b", futility=0.0).reproduce_argv()
     assert argv[argv.index("--futility") + 1] == "0"
+
+
+def test_a_budget_that_ends_before_the_first_look_is_warned_about() -> None:
+    """Three rounds of 80 s do not fit in 200 s: every key would end with no interval."""
+    import dataclasses
+
+    from perfproof.pipeline.looks import budget_shortfall
+
+    short = dataclasses.replace(plan(10, "-f", "1"), budget_s=200.0)
+    warning = budget_shortfall(short, 80.0)
+    assert warning is not None
+    assert "--budget 3m20s" in warning and "3 rounds of about 1m20s" in warning
+    assert "about 4m00s" in warning and "-p" in warning
+    assert budget_shortfall(short, 66.0) is None  # 3 × 66 s = 198 s fits
+    assert budget_shortfall(dataclasses.replace(short, budget_s=None), 80.0) is None
+    fixed = dataclasses.replace(plan(3, "-f", "1", stopping=FIXED), budget_s=200.0)
+    assert budget_shortfall(fixed, 80.0) is None
+    two_forks = dataclasses.replace(plan(6, "-f", "2"), budget_s=200.0)
+    assert budget_shortfall(two_forks, 90.0) is None  # the first look is after round 2

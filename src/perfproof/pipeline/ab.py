@@ -49,6 +49,7 @@ from perfproof.pipeline.ab_options import AbOptions, check_options
 from perfproof.pipeline.cluster import run_on_cluster
 from perfproof.pipeline.looks import (
     DEFAULT_FUTILITY,
+    budget_shortfall,
     design_for,
     final_comparison,
     looker_for,
@@ -332,6 +333,11 @@ def measure_keys(
     if suite is not None and set(keys) != set(suite) and not started:
         plan = restrict_first_round(plan, group_keys(keys))
         store.init_steps(plan)
+    if not started:
+        first_round = sum(scheduler.estimate(s) for s in plan.steps if s.round == 1)
+        warning = budget_shortfall(plan, first_round)
+        if warning:
+            reporter.message(f"warning: {warning}")
     loop = RoundLoop(
         store,
         scheduler.run_steps,

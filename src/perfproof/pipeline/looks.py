@@ -20,6 +20,7 @@ from perfproof.measure.plan import FIXED, Plan
 from perfproof.measure.rounds import Looker, SequentialState
 from perfproof.measure.store import RunStore
 from perfproof.model import BenchKey, Samples
+from perfproof.render.format import eta as format_duration
 
 
 def forks_per_step(options: tuple[str, ...]) -> int:
@@ -40,6 +41,24 @@ def first_look_round(plan: Plan) -> int:
     if plan.design:
         return _design_of(plan).first_forks // forks_per_step(plan.jmh_options)
     return math.ceil(FIRST_FORKS / forks_per_step(plan.jmh_options))
+
+
+def budget_shortfall(plan: Plan, round_s: float) -> str | None:
+    """A warning when ``--budget`` ends before the first look: every key would then stop with
+    no interval at all, so the time spent would buy nothing. ``round_s`` is the estimate of
+    the first round; the estimate leaves out JVM start-up, so real rounds only take longer."""
+    if plan.budget_s is None or plan.stopping == FIXED or round_s <= 0:
+        return None
+    rounds = first_look_round(plan)
+    need = rounds * round_s
+    if need <= plan.budget_s:
+        return None
+    return (
+        f"--budget {format_duration(plan.budget_s)} ends before the first look, which needs "
+        f"{rounds} rounds of about {format_duration(round_s)} each (about "
+        f"{format_duration(need)}): every key would stay inconclusive with no interval; "
+        "narrow --bench or the @Param values (-p in --jmh-args), or give a larger --budget"
+    )
 
 
 DEFAULT_FUTILITY = 0.05
