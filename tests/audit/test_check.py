@@ -162,6 +162,22 @@ def test_benchmark_not_in_run(ab_run: Path, values: dict[str, str]) -> None:
     assert "n=128" in m.expected and "n=16" in m.expected
 
 
+def test_a_benchmark_named_like_an_english_word_is_named_only_as_a_call(
+    ab_run: Path, values: dict[str, str]
+) -> None:
+    """``sum`` is also a word: "in sum" ties no number to ``Codes.sum``, ``sum()`` does."""
+    prose = (
+        "\n## Method\n\nIn sum, n=128 ran with a single fork per side, and 55 comparisons were "
+        "exact (0.1%).\n"
+    )
+    assert check_text(_body(values) + prose, load_run(ab_run)).mismatches == []
+    wrong = f"{float(values['s128_d']) + 3:+.1f}"
+    call = f"\n## Method\n\nFor n=128, sum() changed by {wrong}%.\n"
+    text = _body(values) + call
+    m = _one(check_text(text, load_run(ab_run)), "delta", _line_of(text, "sum() changed"))
+    assert values["s128_d"] in m.expected
+
+
 def test_cli_exit_codes_and_json(
     ab_run: Path, values: dict[str, str], tmp_path: Path, run_cli: Callable[..., Any]
 ) -> None:

@@ -73,3 +73,12 @@ def write_java(tmp_path: Path):
         return repo
 
     return _write
+
+
+def write_sources(root: Path, files: dict[str, str]) -> Path:
+    """A small repository: each relative path with its text, folders made as needed."""
+    for rel, text in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    return root

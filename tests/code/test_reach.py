@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from tests.code.conftest import write_sources
+
 from perfproof.code.query import open_project
 from perfproof.code.reach import affected_benchmarks, benchmark_methods
 
@@ -62,11 +64,7 @@ class CodecTest {
 
 
 def write(root: Path) -> Path:
-    for rel, text in FILES.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
-    return root
+    return write_sources(root, FILES)
 
 
 def test_benchmark_methods_are_the_annotated_ones(tmp_path: Path) -> None:

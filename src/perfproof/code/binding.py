@@ -133,6 +133,32 @@ class Matcher:
             return None
         return self._receiver(f, site)
 
+    def receiver_class(self, f: FileIndex, site: CallSite) -> str | None:
+        """The repository class the receiver of ``site`` is exactly an instance of, when the
+        source fixes it: ``new C().m()``, an effectively final local or a final field
+        initialised with ``new C(...)`` (also reached through ``state.field`` or
+        ``Holder.FIELD``). ``None`` when the receiver may be any subtype of its static type:
+        parameters, non-final fields, method results, anything not written down.
+
+        Binding does not use it (a call through the supertype still binds to the supertype's
+        declaration); :mod:`perfproof.code.reach` does, to drop overrides the call cannot run.
+        """
+        if site.kind not in ("call", "ref"):
+            return None
+        if site.recv_new:
+            return self.p.resolve(f, site.owner, site.recv_new)
+        if site.recv in ("name", "field"):
+            return self.p.field_class(site.owner, site.recv_text)
+        if site.recv == "dotted":
+            head, _, last = site.recv_text.rpartition(".")
+            if not head:
+                return None
+            state, holder, _via = self._path_type(f, site.owner, head, site.recv_type)
+            if state != "resolved" or holder is None:
+                return None
+            return self.p.field_class(holder, last)
+        return None
+
     def _constructor(self, f: FileIndex, site: CallSite) -> tuple[str, str] | None:
         if site.kind == "new" or (site.kind == "ref" and site.name == CONSTRUCTOR):
             hit = self.p.resolve(f, site.owner, site.recv_text) == self.t.fqn

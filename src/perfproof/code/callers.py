@@ -40,6 +40,9 @@ class Site:
     source: str = ""
     column: int = 0
     """Where on the line the call starts: two calls on one line are two sites."""
+    receiver: str | None = None
+    """The class the receiver is exactly an instance of, when the source fixes it
+    (:meth:`Matcher.receiver_class`); ``None`` when it may be any subtype."""
 
 
 @dataclass
@@ -184,6 +187,7 @@ def find_callers(
                 verdict[1],
                 project.scope(f),
                 column=site.column,
+                receiver=matcher.receiver_class(f, site),
             )
         )
     found.sort(key=lambda s: (s.scope != "production", s.file, s.line, s.column))

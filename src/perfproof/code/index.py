@@ -23,7 +23,7 @@ from perfproof.code.model import (
     TypeDecl,
 )
 from perfproof.code.rules import run_rules
-from perfproof.code.sites import Scope, SiteSweep, inferred
+from perfproof.code.sites import Scope, SiteSweep, created, inferred
 from perfproof.code.syntax import captures, erase, has_modifier, line, parser, text
 from perfproof.code.unit import Decl, Unit
 
@@ -137,6 +137,7 @@ class _Sweep(SiteSweep):
         self.calls: list[CallSite] = []
         self.stack: list[Scope] = []
         self._pending: list[int] = []
+        self._pending_locals: list[tuple[int, Scope]] = []
         self.invocations: dict[str, list[Node]] = {}
         self.nodes: dict[str, list[Node]] = {"new": [], "assign": [], "update": []}
 
@@ -235,6 +236,7 @@ class _Sweep(SiteSweep):
         if scope is None or not name:
             return
         scope.locals[name] = erase(full_type) if full_type else None
+        scope.news.pop(name, None)  # a redeclaration in a sibling block starts afresh
         self.decls.append(Decl(name, full_type or "", kind, scope.start, scope.end, at))
 
     # declarations --------------------------------------------------------------------------
@@ -275,8 +277,10 @@ class _Sweep(SiteSweep):
             for pname, ptype in params:
                 self._add_field(fqn, pname, ptype, False, line(node))
 
-    def _add_field(self, owner: str, name: str, full_type: str, static: bool, line: int) -> None:
-        self.fields.append(FieldDecl(owner, name, erase(full_type), static, line))
+    def _add_field(
+        self, owner: str, name: str, full_type: str, static: bool, line: int, new: str = ""
+    ) -> None:
+        self.fields.append(FieldDecl(owner, name, erase(full_type), static, line, erase(new)))
         self.field_types[(owner, name)] = full_type
 
     def _method(self, node: Node) -> None:
@@ -343,14 +347,17 @@ class _Sweep(SiteSweep):
         owner = self._owner()
         in_interface = node.type == "constant_declaration"
         static = in_interface or has_modifier(node, "static")
+        final = in_interface or has_modifier(node, "final")
         full_type = text(node.child_by_field_name("type"))
         has_value = False
         for child in node.named_children:
             if child.type == "variable_declarator":
                 name = text(child.child_by_field_name("name"))
                 dims = text(child.child_by_field_name("dimensions"))
-                self._add_field(owner, name, full_type + dims, static, line(child))
-                has_value = has_value or child.child_by_field_name("value") is not None
+                value = child.child_by_field_name("value")
+                new = (created(value) or "") if final else ""
+                self._add_field(owner, name, full_type + dims, static, line(child), new)
+                has_value = has_value or value is not None
         if has_value:
             name = "<clinit>" if static else "<init>"
             self._push_method(node, owner, name, (), False, static, "clinit" if static else "init")
@@ -361,10 +368,15 @@ class _Sweep(SiteSweep):
             if child.type != "variable_declarator":
                 continue
             name = text(child.child_by_field_name("name"))
+            value = child.child_by_field_name("value")
             typ = full_type
             if typ == "var":
-                typ = inferred(child.child_by_field_name("value")) or ""
+                typ = inferred(value) or ""
             self._declare(name, typ or None, "local", child.start_byte)
+            scope = self._local_scope()
+            exact = created(value)
+            if scope is not None and exact and not text(child.child_by_field_name("dimensions")):
+                scope.news[name] = erase(exact)
 
     def _foreach(self, node: Node) -> None:
         typ = text(node.child_by_field_name("type"))

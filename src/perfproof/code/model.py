@@ -59,6 +59,12 @@ class FieldDecl(NamedTuple):
     type: str
     static: bool
     line: int
+    new: str = ""
+    """The class the field always holds, erased, when it is ``final`` and initialised with
+    ``new C(...)`` (no anonymous body); empty otherwise. A final field with an initializer is
+    never assigned again (JLS 8.3.1.2), so every call through it runs ``C``'s method. A
+    non-final field may be assigned by any code that sees it (other files, subclasses, JMH
+    ``@Setup`` methods), which the index does not follow, so it records nothing."""
 
 
 class CallSite(NamedTuple):
@@ -91,6 +97,11 @@ class CallSite(NamedTuple):
     recv_type: str | None
     column: int = 0
     """0-based column of the call's name: two calls on one line are two sites."""
+    recv_new: str = ""
+    """The class the receiver is an instance of, erased, when the file fixes it: ``new
+    C().m()``, an effectively final local initialised with ``new C(...)`` (see
+    :mod:`perfproof.code.sites`) or a field of this file with :attr:`FieldDecl.new`; empty
+    when the receiver may be of any subtype of its declared type."""
 
 
 class RawFinding(NamedTuple):

@@ -176,6 +176,18 @@ class Project:
             scope = self.types[scope].outer if scope in self.types else None
         return None
 
+    def field_class(self, owner: str, name: str) -> str | None:
+        """The repository class the field ``name`` visible in ``owner`` always holds (a final
+        field initialised with ``new C(...)``, :attr:`FieldDecl.new`), resolved where it is
+        declared; ``None`` when it may hold any subtype of its declared type."""
+        found = self.find_field(owner, name)
+        if found is None:
+            return None
+        holder = found[0]
+        f = self.type_file[holder]
+        new = next((fd.new for fd in f.fields if fd.owner == holder and fd.name == name), "")
+        return self.resolve(f, holder, new) if new else None
+
     def declares(self, fqn: str, name: str, arity: int | None = None) -> bool:
         return any(
             m.name == name and (arity is None or m.accepts(arity)) for m in self.methods_of(fqn)

@@ -6,7 +6,11 @@ methods found so far, until a method annotated ``@Benchmark`` is met or the dept
 reached. The walk is breadth first, so the call path kept for each benchmark is a shortest
 one. A call made through a supertype (an interface method the changed class implements) binds
 to the supertype's declaration, so the walk also climbs from a changed method to the
-declarations it overrides.
+declarations it overrides. Where the source fixes the receiver's class (a final field or an
+effectively final local initialised with ``new C(...)``, see
+:meth:`perfproof.code.binding.Matcher.receiver_class`), a site is followed only when ``C``
+runs the method reached: ``C``'s own or the one it inherits, never an override in another
+class. Everywhere else the climb stays conservative.
 """
 
 from __future__ import annotations
@@ -102,6 +106,31 @@ def _targets(project: Project, key: MethodKey) -> list[Target]:
     return out
 
 
+def runs(project: Project, cls: str, key: MethodKey) -> bool:
+    """Whether a call on an instance of exactly ``cls`` can run the method ``key``: its
+    class is ``cls`` or a supertype of it and no type in between overrides it. Constructors
+    and static methods do not dispatch on the receiver, so they always can. An abstract
+    declaration never runs on a concrete class; the implementations a change touches are
+    changed methods of their own."""
+    owner, name, params = key
+    if name == CONSTRUCTOR or owner == cls:
+        return True
+    if any(m.static for m in project.methods_of(owner) if m.name == name and m.params == params):
+        return True
+    lineage = project.ancestors(cls)
+    if owner not in lineage:
+        return False
+    for between in (cls, *lineage):
+        if between == owner or not project.is_subtype(between, owner):
+            continue
+        if any(
+            m.kind == "method" and m.name == name and m.params == params
+            for m in project.methods_of(between)
+        ):
+            return False  # ``between`` overrides it, and ``cls`` runs that one
+    return True
+
+
 def affected_benchmarks(
     project: Project,
     root: Path,
@@ -126,6 +155,8 @@ def affected_benchmarks(
             for target in _targets(project, key):
                 result = find_callers(project, target, sites, read_source=False)
                 for site in result.sites:
+                    if site.receiver is not None and not runs(project, site.receiver, key):
+                        continue  # the receiver's class runs another override
                     caller = site.caller_key
                     if len(caller) != 3 or caller in parent:
                         continue  # a static initialiser, or already reached

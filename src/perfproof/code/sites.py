@@ -5,6 +5,14 @@ mixes this class in for the uses: method calls, constructor calls, method refere
 ``this(...)``/``super(...)``, each recorded with what stands before the dot and, when the
 file says it, the receiver's declared type. Kept apart so each half stays readable; both share
 the sweep's scope stack.
+
+A receiver's exact class (``CallSite.recv_new``) is recorded only where Java fixes it: ``new
+C().m()``; a final field initialised with ``new C(...)``; and a local initialised with ``new
+C(...)`` that is effectively final (JLS 4.12.4: never the left side of an assignment or an
+increment). That last check is by name over the whole method or lambda declaring the local
+(a local cannot be assigned outside it, and a nested lambda or anonymous class may not assign
+it at all), so a same-named variable elsewhere in the method only makes the record more
+cautious. An anonymous class body (``new C() { ... }``) may override anything: no record.
 """
 
 from __future__ import annotations
@@ -30,6 +38,8 @@ class Scope:
     fqn: str = ""
     method: int = -1
     locals: dict[str, str | None] = field(default_factory=dict)
+    news: dict[str, str] = field(default_factory=dict)
+    """Locals initialised with ``new C(...)``: name -> erased ``C``."""
 
 
 class SiteSweep:
@@ -39,9 +49,13 @@ class SiteSweep:
     stack: list[Scope]
     types: list[TypeDecl]
     _pending: list[int]
+    _pending_locals: list[tuple[int, Scope]]
+    """Sites whose receiver is a local initialised with ``new``: checked once the whole
+    file's assignments are known."""
 
     def _site(self, kind: str, name: str, n_args: int, node: Node, recv: tuple) -> None:
-        recv_kind, recv_text, recv_type = recv
+        recv_kind, recv_text, recv_type, *rest = recv
+        recv_new = rest[0] if rest else ""
         site = CallSite(
             kind,
             name,
@@ -53,9 +67,14 @@ class SiteSweep:
             recv_text,
             recv_type,
             node.start_point[1],
+            recv_new,
         )
         if recv_kind in ("name", "field"):
             self._pending.append(len(self.calls))
+        elif recv_kind == "var" and recv_new:
+            scope = self._local_declaring(recv_text)
+            if scope is not None:
+                self._pending_locals.append((len(self.calls), scope))
         self.calls.append(site)
 
     def _receiver(self, obj: Node | None) -> tuple[str, str, str | None]:
@@ -70,7 +89,8 @@ class SiteSweep:
             name = text(obj)
             known, typ = self._lookup_local(name)
             if known:
-                return "var", name, typ
+                scope = self._local_declaring(name)
+                return "var", name, typ, scope.news.get(name, "") if scope else ""
             return "name", name, None
         if kind in ("field_access", "method_invocation"):
             path = _path(obj)
@@ -97,7 +117,8 @@ class SiteSweep:
             return "dotted", erase(text(obj)), None
         declared = inferred(obj)
         if declared:
-            return "type", erase(declared), erase(declared)
+            exact = created(obj)
+            return "type", erase(declared), erase(declared), erase(exact) if exact else ""
         if kind in ("string_literal", "text_block"):
             return "type", "String", "String"
         return "expr", "", None
@@ -137,20 +158,49 @@ class SiteSweep:
         n_args = arity(node.child_by_field_name("arguments"))
         self._site(kind, "<init>", n_args, node, ("none", "", None))
 
+    def _local_declaring(self, name: str) -> Scope | None:
+        """The method or lambda scope declaring the local ``name`` visible here."""
+        for scope in reversed(self.stack):
+            if scope.kind in ("method", "lambda") and name in scope.locals:
+                return scope
+            if scope.kind == "type":
+                break
+        return None
+
     def _resolve_pending(self) -> None:
-        """Receivers named like a field of this file get the field's declared type."""
-        own = {(f.owner, f.name): f.type for f in self.fields}
+        """Receivers named like a field of this file get the field's declared type (and its
+        exact class, for a final field initialised with ``new``); receivers that are locals
+        initialised with ``new`` but assigned again lose their exact class."""
+        own = {(f.owner, f.name): f for f in self.fields}
         for index in self._pending:
             site = self.calls[index]
             owner = site.owner
             while owner:
-                typ = own.get((owner, site.recv_text))
-                if typ is not None:
-                    self.calls[index] = site._replace(recv="var", recv_type=typ)
+                decl = own.get((owner, site.recv_text))
+                if decl is not None:
+                    self.calls[index] = site._replace(
+                        recv="var", recv_type=decl.type, recv_new=decl.new
+                    )
                     break
                 if site.recv == "field":
                     break  # this.x names the innermost type's field only
                 owner = next((t.outer or "" for t in self.types if t.fqn == owner), "")
+        if not self._pending_locals:
+            return
+        assigned: dict[str, list[int]] = {}
+        for node in (*self.nodes["assign"], *self.nodes["update"]):
+            target = node.child_by_field_name("left")
+            if target is None:  # ``x++``, ``--x``: the operand is the only named child
+                target = node.named_children[0] if node.named_child_count else None
+            while target is not None and target.type == "parenthesized_expression":
+                target = target.named_children[0] if target.named_child_count else None
+            if target is not None and target.type == "identifier":
+                assigned.setdefault(text(target), []).append(target.start_byte)
+        for index, scope in self._pending_locals:
+            site = self.calls[index]
+            at = assigned.get(site.recv_text, ())
+            if any(scope.start <= byte < scope.end for byte in at):
+                self.calls[index] = site._replace(recv_new="")
 
 
 def _path(node: Node) -> str | None:
@@ -172,6 +222,18 @@ def _path(node: Node) -> str | None:
         else:
             return None
     return ".".join(reversed(segments))
+
+
+def created(node: Node | None) -> str | None:
+    """The class written in ``new C(...)`` when the expression is one without an anonymous
+    body (whose class would be an unnamed subclass of ``C``)."""
+    while node is not None and node.type == "parenthesized_expression":
+        node = node.named_children[0] if node.named_child_count else None
+    if node is None or node.type != "object_creation_expression":
+        return None
+    if any(child.type == "class_body" for child in node.children):
+        return None
+    return text(node.child_by_field_name("type"))
 
 
 def inferred(node: Node | None) -> str | None:

@@ -156,6 +156,8 @@ def _benchmarks_md(bundle: Bundle) -> list[str]:
         out.append(
             "Benchmarks chosen with `--bench`: " + ", ".join(f"`{r}`" for r in bench["regexes"])
         )
+    if bench.get("reached"):
+        out += ["Benchmarks that reach a changed method, with one shortest call path each:", ""]
     for r in bench.get("reached", []):
         out.append(f"- `{r['benchmark']}`: " + " → ".join(f"`{p}`" for p in r["path"]))
     if bench and not bench.get("regexes"):

@@ -185,13 +185,24 @@ class Names:
             self.values[name] = sorted(forms, key=lambda f: (-len(f[0]), f[0]))
 
     def mentions(self, text: str) -> Iterator[tuple[int, str]]:
-        """(position, full benchmark name) for unambiguous mentions in ``text``."""
+        """(position, full benchmark name) for unambiguous mentions in ``text``.
+
+        A bare method name that is a plain lowercase word (``single``, ``read``, ``pool``)
+        names a benchmark only as a call (``single()``) or as the whole text (a table cell):
+        in a sentence it is far more often the English word, and a number tied to the wrong
+        benchmark would be reported as a mismatch.
+        """
         if self.regex is None:
             return
         for m in self.regex.finditer(text):
-            found = self.aliases.get(m.group(0), set())
-            if len(found) == 1:
-                yield m.start(), next(iter(found))
+            alias = m.group(0)
+            found = self.aliases.get(alias, set())
+            if len(found) != 1:
+                continue
+            word = alias.isalpha() and alias.islower()
+            if word and not text.startswith("(", m.end()) and text.strip() != alias:
+                continue
+            yield m.start(), next(iter(found))
 
     def params(self, text: str) -> Iterator[tuple[int, str, str]]:
         """(position, name, value) of each ``name=value`` naming one of the run's @Params."""
