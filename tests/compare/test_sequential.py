@@ -254,5 +254,7 @@ def test_a_huge_bound_is_written_as_beyond_999_percent() -> None:
     rounds = _rounds(rng, {"x": 1.0}, 3, sd=3.0)
     design = SequentialDesign(max_looks=1)
     d = next(iter(look(_pairs(rounds, 3), 1, design, {}).values()))
-    notes = [w for w in d.comparisons[0].warnings if "no change beyond" in w]
+    notes = [w for w in d.comparisons[0].warnings if "inconclusive after" in w]
     assert notes and all(len(w) < 200 for w in notes)
+    assert all("too wide to bound the change (past ±999%)" in w for w in notes)
+    assert not any(">999" in w for w in notes)

@@ -229,6 +229,14 @@ _VERDICT = {
 }
 
 
+def _no_change_beyond(bound_pct: float) -> str:
+    """What an undecided interval still says: the largest change it leaves open, or, past
+    ±999%, that it bounds nothing worth a number."""
+    if not math.isfinite(bound_pct) or bound_pct >= 1000.0:
+        return "the interval is too wide to bound the change (past ±999%)"
+    return f"no change beyond ±{percent(bound_pct, 1, sign=False)}"
+
+
 def _verdict(code: int, direction: Direction) -> Verdict | None:
     if code in (seq.LOWER, seq.HIGHER):
         better = (code == seq.LOWER) == (direction is Direction.LOWER)
@@ -266,13 +274,10 @@ def _finish(
                 f"stopped at look {look_no} of {design.max_looks} without a verdict: were the "
                 f"current estimate true, the last look would decide in "
                 f"{(j.conditional_power or 0.0) * 100:.1f}% of runs (futility below "
-                f"{design.futility * 100:g}%); no change beyond ±{percent(bound, 1, sign=False)}"
+                f"{design.futility * 100:g}%); {_no_change_beyond(bound)}"
             )
         elif last and j.tested:
-            warnings.append(
-                f"inconclusive after {look_no} looks: no change beyond "
-                f"±{percent(bound, 1, sign=False)}"
-            )
+            warnings.append(f"inconclusive after {look_no} looks: {_no_change_beyond(bound)}")
         elif not j.tested:
             warnings.append("fewer than two usable forks on a side: not tested at this look")
     diagnostics = dict(c.diagnostics)

@@ -28,6 +28,7 @@ from perfproof.model.documents.prove import (
     DONE,
     NO_BENCHMARK,
     NO_CHANGE,
+    NOT_REACHED,
     SKIPPABLE,
     SKIPPED,
     STAGES,
@@ -199,7 +200,7 @@ def _skip_reason(name: str, chain: _Chain) -> str | None:
         if nothing:
             return NO_CHANGE
         if not chain.result("benchmarks").get("regexes"):
-            return NO_BENCHMARK
+            return NOT_REACHED
     if name == "guard" and not changes.get("files", {}).get("benchmark"):
         return "the feature adds or changes no benchmark"
     if name == "tests" and not chain.tests():

@@ -50,10 +50,11 @@ DONE = "done"
 SKIPPED = "skipped"
 FAILED = "failed"
 
+NOT_REACHED = "no benchmark reaches the changed code"
+"""Why the measuring stages were skipped; the advice is said once, in :data:`NO_BENCHMARK`."""
 NO_BENCHMARK = (
-    "no benchmark reaches the changed code: run with --bench REGEX to name one, or add a "
-    "benchmark that calls it (prove then runs guard on it to check that it tells the commits "
-    "apart)"
+    f"{NOT_REACHED}: run with --bench REGEX to name one, or add a benchmark that calls it "
+    "(prove then runs guard on it to check that it tells the commits apart)"
 )
 NO_CHANGE = "the change touches no production Java method: there is nothing to measure"
 
