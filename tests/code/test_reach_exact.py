@@ -249,3 +249,38 @@ def test_prove_lists_as_unreached_only_what_no_benchmark_reaches(tmp_path: Path)
     stage = benchmarks_stage(project, root, {"methods": [m.to_json() for m in changed]}, ())
     assert stage["unreached"] == ["TunedCodec.tune(int)"]
     assert {r["benchmark"] for r in stage["reached"]} >= UNKNOWN
+
+
+def test_prove_counts_production_calls_that_dispatch_through_the_interface(tmp_path: Path) -> None:
+    """Nothing names FastCodec.read, yet production calls Codec.read on receivers that may be a
+    FastCodec; a receiver fixed to SlowCodec does not count."""
+    from perfproof.code.changes import ChangedMethod
+    from perfproof.pipeline.prove_code import callers_stage
+    from perfproof.render.prove import _callers_md
+
+    service = """package p;
+public final class Service {
+    private final Codec slow = new SlowCodec();
+    int any(Codec c) { return c.read(1); }
+    int again(Codec c) { return c.read(2) + c.read(3); }
+    int fixed() { return slow.read(4); }
+}
+"""
+    root = write_sources(tmp_path, {**FILES, "src/main/java/p/Service.java": service})
+    project = open_project(root)
+    fast = ChangedMethod("p.FastCodec", "read", ("int",), "modified", "x.java", (3, 3))
+    stage = callers_stage(project, root, {"methods": [fast.to_json()]})
+    entry = stage["methods"][0]
+    assert entry["callers"]["production"] == 0
+    assert entry["via_supertype"] == {
+        "declarations": ["Codec.read(int)"],
+        "production": 3,
+        "distinct_callers": 2,
+    }
+
+    class View:
+        def result(self, name: str) -> dict:
+            return stage
+
+    text = "\n".join(_callers_md(View()))  # type: ignore[arg-type]
+    assert "also called through `Codec.read(int)`: 3 production call sites in 2 methods" in text

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from perfproof.code.binding import CONSTRUCTOR, Target
-from perfproof.code.callers import SiteIndex, find_callers
+from perfproof.code.callers import Site, SiteIndex, find_callers
 from perfproof.code.classify import BENCHMARK
 from perfproof.code.project import Project
 
@@ -129,6 +129,22 @@ def runs(project: Project, cls: str, key: MethodKey) -> bool:
         ):
             return False  # ``between`` overrides it, and ``cls`` runs that one
     return True
+
+
+def dispatching_sites(
+    project: Project, key: MethodKey, sites: SiteIndex
+) -> tuple[list[str], list[Site]]:
+    """Calls that reach the method ``key`` through a declaration it overrides: the labels of
+    those supertype declarations, and the sites calling them whose receiver may run ``key``
+    (unknown class, or one that runs it). A method called only through its interface has no
+    call naming it, yet its callers are all of these."""
+    declarations = _targets(project, key)[1:]
+    found: list[Site] = []
+    for target in declarations:
+        result = find_callers(project, target, sites, read_source=False)
+        found += [s for s in result.sites if s.receiver is None or runs(project, s.receiver, key)]
+    labels = [label(project, (t.fqn, key[1], key[2])) for t in declarations]
+    return labels, found
 
 
 def affected_benchmarks(

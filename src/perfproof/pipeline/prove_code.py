@@ -19,7 +19,7 @@ from perfproof.code.changes import REMOVED, ChangedMethod, changed_methods
 from perfproof.code.classify import BENCHMARK, PRODUCTION, TEST
 from perfproof.code.project import Project
 from perfproof.code.query import open_project
-from perfproof.code.reach import DEFAULT_DEPTH, affected_benchmarks
+from perfproof.code.reach import DEFAULT_DEPTH, affected_benchmarks, dispatching_sites
 from perfproof.code.render import callers_doc
 
 TEST_NAME_PATTERNS = ("{}Test", "{}Tests", "Test{}", "{}IT")
@@ -64,6 +64,14 @@ def callers_stage(project: Project, root: Path, changes: dict[str, Any]) -> dict
             result = find_callers(project, target, sites, root=root)
             entry["callers"] = callers_doc(result, show_all=False)
             entry["test_files"] = sorted({s.file for s in result.in_scope(TEST)})
+            declarations, virtual = dispatching_sites(project, m.key, sites)
+            production = [s for s in virtual if s.scope == PRODUCTION]
+            if declarations:
+                entry["via_supertype"] = {
+                    "declarations": declarations,
+                    "production": len(production),
+                    "distinct_callers": len({s.caller_key for s in production}),
+                }
         out.append(entry)
     return {"methods": out}
 

@@ -146,7 +146,15 @@ def _callers_md(bundle: Bundle) -> list[str]:
         for e in callers["methods"]
         if e.get("callers") and e["callers"]["sites"]
     ]
-    return out + (["", *listed] if listed else [])
+    virtual = [
+        f"- `{e['method']}` is also called through "
+        + ", ".join(f"`{d}`" for d in e["via_supertype"]["declarations"])
+        + f": {e['via_supertype']['production']} production call sites in "
+        f"{e['via_supertype']['distinct_callers']} methods may dispatch to it"
+        for e in callers["methods"]
+        if e.get("via_supertype", {}).get("production")
+    ]
+    return out + (["", *listed] if listed else []) + (["", *virtual] if virtual else [])
 
 
 def _benchmarks_md(bundle: Bundle) -> list[str]:
