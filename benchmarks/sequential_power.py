@@ -24,7 +24,7 @@ import numpy as np
 from scipy import special
 
 from perfproof.stats import sequential as seq
-from perfproof.stats.sequential_sim import Paths, at_looks, cumulate, play, simulate
+from perfproof.stats.sequential_sim import Paths, at_looks, cumulate, play, simulate, welch_paths
 from perfproof.stats.welch import welch_rows
 
 ALPHA = 0.01
@@ -65,7 +65,7 @@ def bimodal(rng: np.random.Generator, paths: int) -> None:
     for share in (0.1, 0.2, 0.5):
         stream = [draw((schedule.forks_at(schedule.max_looks), paths), share) for _ in range(2)]
         base, head = (at_looks(cumulate(v, None), schedule) for v in stream)
-        played = play(_paths(base, head), 1, schedule, ALPHA, "bh", THETA)
+        played = play(welch_paths(base, head), 1, schedule, ALPHA, "bh", THETA)
         seq_rate = np.isin(played.code, (seq.LOWER, seq.HIGHER)).mean()
         fixed = []
         for n in (3, 12):
@@ -73,15 +73,6 @@ def bimodal(rng: np.random.Generator, paths: int) -> None:
             alarm = ((w.lo > 0) | (w.hi < 0)) & (np.abs(np.expm1(w.diff)) > THETA)
             fixed.append(alarm.mean())
         print(f"| {share:.0%} | {seq_rate:.2%} | {fixed[0]:.2%} | {fixed[1]:.2%} |")
-
-
-def _paths(base: tuple, head: tuple) -> Paths:
-    (nb, mb, vb), (nh, mh, vh) = base, head
-    a, b = vb / nb, vh / nh
-    se = np.sqrt(a + b)
-    df = (a + b) ** 2 / (a * a / (nb - 1) + b * b / (nh - 1))
-    p = 2 * special.stdtr(df, -np.abs((mh - mb) / se))
-    return Paths(mh - mb, se, df, p, nb, nh)
 
 
 def main() -> None:

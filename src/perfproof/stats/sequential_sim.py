@@ -152,6 +152,15 @@ def simulate(
     else:
         base = at_looks(_side_stream(rng, paths, capacity, fork_sd, 0.0, unwarmed), schedule)
         head = at_looks(_side_stream(rng, paths, capacity, head_sd, effect, unwarmed), schedule)
+    return welch_paths(base, head)
+
+
+def welch_paths(
+    base: tuple[np.ndarray, np.ndarray, np.ndarray], head: tuple[np.ndarray, np.ndarray, np.ndarray]
+) -> Paths:
+    """Welch's t at every look from each side's (usable count, mean, variance) per look (the
+    output of :func:`at_looks`); kept apart so that fork streams of any shape, not only the
+    normal ones drawn here, can be judged by the same design (``benchmarks/bimodal_aa.py``)."""
     (nb, mb, vb), (nh, mh, vh) = base, head
     tested = (nb >= 2) & (nh >= 2)
     a = np.where(tested, vb / np.maximum(nb, 1), 1.0)
