@@ -20,6 +20,7 @@ from perfproof.errors import EXIT_INPUT, PerfproofError
 # verb -> module under perfproof.cli, in the order --help lists them
 VERBS: dict[str, str] = {
     "demo": "demo",
+    "hunt": "hunt",
     "prove": "prove",
     "ab": "ab",
     "compare": "compare",
@@ -38,6 +39,7 @@ VERBS: dict[str, str] = {
 
 SHORT_HELP: dict[str, str] = {
     "demo": "Run the whole A/B job on an embedded sample project.",
+    "hunt": "Where a workload's time and bytes go in your code: ranked hypotheses.",
     "prove": "The whole evidence chain for one change, in one bundle folder.",
     "ab": "Build two commits in isolation, run their JMH benchmarks interleaved, compare.",
     "compare": "Compare existing JMH JSON results (files, globs or folders of rounds).",

@@ -148,6 +148,7 @@ class Scheduler:
         java_home: str | None,
         lock_path: Path = lock.DEFAULT_LOCK_PATH,
         jfr_dir: Path | None = None,
+        jfr_delay_s: float | None = None,
     ) -> None:
         self.store = store
         self.targets = targets
@@ -157,6 +158,8 @@ class Scheduler:
         self.java_home = java_home
         self.lock_path = lock_path
         self.jfr_dir = jfr_dir
+        self.jfr_delay_s = jfr_delay_s
+        """Seconds after a fork's start its recording begins (``hunt`` skips warm-up)."""
 
     def estimate(self, step: Step) -> float:
         """Expected seconds of a step: the keys it runs × forks × fork length."""
@@ -253,7 +256,7 @@ class Scheduler:
         folder = step_folder(self.jfr_dir, step.round, step.jfr_side)
         if folder.is_dir():
             shutil.rmtree(folder)
-        value = jmh_jfr_args(self.jfr_dir, step.round, step.jfr_side)[-1]
+        value = jmh_jfr_args(self.jfr_dir, step.round, step.jfr_side, delay_s=self.jfr_delay_s)[-1]
         return append_jvm_args(options, value)
 
     def _finish(

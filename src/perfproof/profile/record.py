@@ -45,8 +45,12 @@ def jfr_option(
     settings: str = "profile",
     duration_s: float | None = None,
     stack_depth: int | None = None,
+    delay_s: float | None = None,
 ) -> list[str]:
-    """The JVM options that start a recording written to ``filename`` when the JVM exits."""
+    """The JVM options that start a recording written to ``filename`` when the JVM exits.
+
+    ``delay_s`` starts the recording that long after the JVM: a JMH fork's warm-up runs
+    interpreted and half-compiled code whose costs the steady state does not have."""
     if settings not in SETTINGS:
         raise InputError(f"--settings {settings}: want one of {', '.join(SETTINGS)}")
     parts = [f"filename={filename}", f"settings={settings}", "dumponexit=true"]
@@ -54,6 +58,8 @@ def jfr_option(
         if not (math.isfinite(duration_s) and duration_s > 0):
             raise InputError(f"--duration {duration_s}: must be a positive number of seconds")
         parts.append(f"duration={max(1, round(duration_s * 1000))}ms")
+    if delay_s is not None and delay_s > 0:
+        parts.append(f"delay={max(1, round(delay_s * 1000))}ms")
     options = ["-XX:StartFlightRecording=" + ",".join(parts)]
     if stack_depth is not None:
         if not 1 <= stack_depth <= 2048:
@@ -127,7 +133,9 @@ def _move_if_present(partial: Path, out: Path) -> bool:
     return False
 
 
-def jmh_jfr_args(out_dir: Path, round: int, side: str, settings: str = "profile") -> list[str]:
+def jmh_jfr_args(
+    out_dir: Path, round: int, side: str, settings: str = "profile", delay_s: float | None = None
+) -> list[str]:
     """JMH arguments that make every fork of one step write its own recording.
 
     Each forked JVM dumps into ``out_dir/r{round}-{side}/`` under a name JFR makes from its
@@ -139,7 +147,8 @@ def jmh_jfr_args(out_dir: Path, round: int, side: str, settings: str = "profile"
     folder = step_folder(out_dir, round, side)
     _check_option_path(folder, "JFR folder", jmh=True)
     folder.mkdir(parents=True, exist_ok=True)
-    return ["-jvmArgsAppend", " ".join(jfr_option(str(folder) + os.sep, settings))]
+    options = jfr_option(str(folder) + os.sep, settings, delay_s=delay_s)
+    return ["-jvmArgsAppend", " ".join(options)]
 
 
 def step_folder(out_dir: Path, round: int, side: str) -> Path:

@@ -1,0 +1,150 @@
+"""``perfproof hunt``: a workload in, ranked and source-linked hypotheses out."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from perfproof.cli.options import emit_json
+from perfproof.errors import InputError
+
+EPILOG = """Workloads (one of):
+
+\b
+  JMH (default)  the repository's benchmarks at --ref, built as `ab` builds them
+                 (--module, --bench, --build-arg, --build-cmd/--jar, --jmh-args, --java),
+                 --forks forks each, every fork recorded by JFR after its warm-up
+  --run CMD      any command (a test run, a server under load); every JVM it starts is
+                 recorded (JAVA_TOOL_OPTIONS); split like a shell would, never run by one
+  --jfr FILE     recordings (or collapsed stacks) you already have, one fork each
+
+Examples:
+
+\b
+  perfproof hunt --bench ErrorReporterBench --forks 3
+  perfproof hunt --ref v2.1 --module benchmarks --top 5 --format md
+  perfproof hunt --jfr app-1.jfr app-2.jfr --repo ~/src/app
+  perfproof hunt --run "mvn -q test -Dtest=CodecTest"
+  perfproof hunt --compare .perfproof/hunt/before/hunt.json
+
+Writes hunt.json (perfproof.hunt/1), hunt.md, hunt.html and flamegraph.html into --out;
+--top limits what is printed, never what is stored. Exit codes: 0 done; 2 bad input (no
+benchmark matches, a truncated recording); 3 a build, JMH or the command failed.
+"""
+
+
+@click.command("hunt", epilog=EPILOG, short_help="Ranked, source-linked hypotheses.")
+@click.option(
+    "--repo",
+    default=".",
+    show_default=True,
+    type=click.Path(file_okay=False, path_type=Path),
+    help="The git repository (never modified).",
+)
+@click.option("--ref", metavar="REF", help="Commit to hunt on (default HEAD).")
+@click.option(
+    "--jfr", "jfr", multiple=True, type=click.Path(path_type=Path), metavar="FILE",
+    help="A recording or collapsed-stack file (repeatable; folders hold .jfr files).",
+)  # fmt: skip
+@click.option("--run", "run_cmd", metavar="CMD", help="A command to record (run in --repo).")
+@click.option("--bench", multiple=True, metavar="REGEX", help="JMH benchmark regex (repeatable).")
+@click.option("--module", metavar="PATH", help="Build module holding the benchmarks.")
+@click.option(
+    "--build", "build_kind", type=click.Choice(["maven", "gradle", "custom"]),
+    help="Build tool (default: detected).",
+)  # fmt: skip
+@click.option("--build-cmd", metavar="CMD", help="Custom build command.")
+@click.option("--jar", metavar="GLOB", help="With --build-cmd: the benchmark jar it makes.")
+@click.option("--build-arg", "build_args", multiple=True, metavar="ARG", help="Extra build arg.")
+@click.option("--jmh-args", metavar="ARGS", help='JMH options, e.g. "-wi 3 -i 5 -r 1s".')
+@click.option("--java", metavar="PATH", help="java executable for builds, JMH and JFR.")
+@click.option(
+    "--forks", type=click.IntRange(1, 50), default=3, show_default=True,
+    help="Recorded forks per benchmark (intervals need two or more).",
+)  # fmt: skip
+@click.option(
+    "--top", type=click.IntRange(min=1), default=10, show_default=True,
+    help="Hypotheses printed (all are stored).",
+)  # fmt: skip
+@click.option(
+    "--compare", "compare", type=click.Path(path_type=Path), metavar="OLD_HUNT",
+    help="An earlier hunt.json (or its folder): which hypotheses are new, gone, changed.",
+)  # fmt: skip
+@click.option("--out", type=click.Path(path_type=Path), metavar="DIR", help="Output folder.")
+@click.option(
+    "--lock-timeout", type=click.FloatRange(min=0), default=3600.0, show_default=True,
+    help="Seconds to wait for another JMH run to finish.",
+)  # fmt: skip
+@click.option(
+    "--format", "fmt", type=click.Choice(("table", "md", "json", "html")), default="table",
+    show_default=True, help="What to print (all four are written to --out).",
+)  # fmt: skip
+def command(
+    repo: Path,
+    ref: str | None,
+    jfr: tuple[Path, ...],
+    run_cmd: str | None,
+    bench: tuple[str, ...],
+    module: str | None,
+    build_kind: str | None,
+    build_cmd: str | None,
+    jar: str | None,
+    build_args: tuple[str, ...],
+    jmh_args: str | None,
+    java: str | None,
+    forks: int,
+    top: int,
+    compare: Path | None,
+    out: Path | None,
+    lock_timeout: float,
+    fmt: str,
+) -> None:
+    """Find where a workload's time and bytes go in the project's own code, as ranked
+    hypotheses with file and line, callers, Amdahl ceiling and a ready `prove` line."""
+    from perfproof.pipeline.hunt_start import HuntRequest, hunt
+
+    if jfr and run_cmd:
+        raise InputError("--jfr and --run are two workloads; give one")
+    jmh_only = {"--bench": bench, "--module": module, "--build-cmd": build_cmd, "--jar": jar}
+    if jfr or run_cmd:
+        given = [flag for flag, value in jmh_only.items() if value]
+        if given:
+            which = "--jfr" if jfr else "--run"
+            raise InputError(f"{given[0]} selects JMH benchmarks; it has no effect with {which}")
+    outcome = hunt(
+        HuntRequest(
+            repo=repo,
+            ref=ref,
+            jfr=jfr,
+            run=run_cmd,
+            bench=bench,
+            module=module,
+            build_kind=build_kind,
+            build_cmd=build_cmd,
+            jar=jar,
+            build_args=build_args,
+            jmh_args=jmh_args,
+            java=java,
+            forks=forks,
+            compare=compare,
+            out=out,
+            lock_timeout=lock_timeout,
+        ),
+        say=lambda text: click.echo(text, err=True),
+    )
+    if fmt == "json":
+        from perfproof.model.documents.hunt import hunt_document
+
+        emit_json(hunt_document(outcome.result))
+    elif fmt == "md":
+        from perfproof.render.hunt import hunt_markdown
+
+        click.echo(hunt_markdown(outcome.result, top), nl=False)
+    elif fmt == "html":
+        click.echo(outcome.files["html"].read_text("utf-8"), nl=False)
+    else:
+        from perfproof.render.hunt import hunt_table
+
+        click.echo(hunt_table(outcome.result, top), nl=False)
+    click.echo(f"hunt: {outcome.out_dir}", err=True)

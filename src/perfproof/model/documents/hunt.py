@@ -1,0 +1,267 @@
+"""The ``perfproof.hunt/1`` document: a workload, its recordings, and ranked hypotheses.
+
+Written to ``hunt.json`` by ``perfproof hunt`` and read back by ``hunt --compare``. Every
+hypothesis carries a stable id (a hash of the project method it names), so hunts on later
+commits can say which hypotheses are new, gone or changed. Numbers that do not exist (no
+interval from one fork, no operation count for a command) are null, never a string.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from perfproof.errors import InputError
+from perfproof.model.documents import json_safe, read_document, schema_id
+
+NAME = "hunt"
+MAJOR = 1
+SCHEMA = schema_id(NAME, MAJOR)
+
+WorkloadKind = Literal["jmh", "command", "recordings"]
+
+
+def hypothesis_id(frame: str) -> str:
+    """The same project method gets the same id on every commit and every machine."""
+    return "H" + hashlib.sha256(frame.encode("utf-8")).hexdigest()[:10]
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A mean over forks (recordings) with its interval; no interval from a single fork."""
+
+    mean: float
+    lo: float | None
+    hi: float | None
+    forks: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"mean": self.mean, "lo": self.lo, "hi": self.hi, "forks": self.forks}
+
+    @classmethod
+    def from_json(cls, doc: dict[str, Any] | None) -> Estimate | None:
+        if doc is None:
+            return None
+        return cls(float(doc["mean"]), doc.get("lo"), doc.get("hi"), int(doc["forks"]))
+
+
+@dataclass(frozen=True)
+class GroupCost:
+    """What one hypothesis costs in one part of the workload (one benchmark, or the command).
+
+    Shares are of the group's CPU samples or allocated bytes; ``ns_per_op`` and
+    ``bytes_per_op`` need operation counts (JMH), ``bytes_per_s`` a recording's duration.
+    ``ceiling`` is the Amdahl ceiling of the mean CPU share (the most the group can gain if
+    the cost vanished); ``ceiling_lo`` that of its lower bound, the figure hypotheses rank by.
+    """
+
+    group: str
+    cpu_share: Estimate | None
+    alloc_share: Estimate | None
+    ns_per_op: Estimate | None = None
+    bytes_per_op: Estimate | None = None
+    bytes_per_s: Estimate | None = None
+    ceiling: float | None = None
+    ceiling_lo: float | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        def est(e: Estimate | None) -> dict[str, Any] | None:
+            return None if e is None else e.to_json()
+
+        return {
+            "group": self.group,
+            "cpu_share": est(self.cpu_share),
+            "alloc_share": est(self.alloc_share),
+            "ns_per_op": est(self.ns_per_op),
+            "bytes_per_op": est(self.bytes_per_op),
+            "bytes_per_s": est(self.bytes_per_s),
+            "ceiling": self.ceiling,
+            "ceiling_lo": self.ceiling_lo,
+        }
+
+    @classmethod
+    def from_json(cls, doc: dict[str, Any]) -> GroupCost:
+        e = Estimate.from_json
+        return cls(
+            str(doc["group"]),
+            e(doc.get("cpu_share")),
+            e(doc.get("alloc_share")),
+            e(doc.get("ns_per_op")),
+            e(doc.get("bytes_per_op")),
+            e(doc.get("bytes_per_s")),
+            doc.get("ceiling"),
+            doc.get("ceiling_lo"),
+        )
+
+
+@dataclass(frozen=True)
+class Pattern:
+    """A ``scan`` rule that matches inside the method, and the rewrite it suggests."""
+
+    rule: str
+    title: str
+    line: int
+    rewrite: str
+
+
+@dataclass(frozen=True)
+class Callers:
+    """Production call sites of the method, as ``perfproof callers`` counts them."""
+
+    production: int
+    distinct: int
+    primitive: bool
+
+
+@dataclass(frozen=True)
+class Hypothesis:
+    id: str
+    rank: int
+    method: str
+    """``Class.method`` as a reader knows it."""
+    frame: str
+    """The profile's name for it: ``package.Outer$Inner.method``."""
+    file: str
+    line: int
+    end_line: int
+    expected_gain: float
+    """The largest :attr:`GroupCost.ceiling_lo` over the groups: what ranks it."""
+    costs: tuple[GroupCost, ...]
+    fact: str
+    """One sentence: what the method costs and where (the allocating call and its line)."""
+    classes: tuple[tuple[str, float], ...] = ()
+    """Allocated classes with their share of the method's bytes, largest first."""
+    via: tuple[str, ...] = ()
+    """The JDK or library calls the cost lands in, heaviest first."""
+    pattern: Pattern | None = None
+    callers: Callers | None = None
+    benchmarks: tuple[str, ...] = ()
+    """JMH benchmarks that reach the method (call graph)."""
+    prove: str | None = None
+    """A ready ``perfproof prove`` command line for the fix."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "rank": self.rank,
+            "method": self.method,
+            "frame": self.frame,
+            "file": self.file,
+            "line": self.line,
+            "end_line": self.end_line,
+            "expected_gain": self.expected_gain,
+            "costs": [c.to_json() for c in self.costs],
+            "fact": self.fact,
+            "classes": [{"class": c, "share": s} for c, s in self.classes],
+            "via": list(self.via),
+            "pattern": None if self.pattern is None else vars(self.pattern).copy(),
+            "callers": None if self.callers is None else vars(self.callers).copy(),
+            "benchmarks": list(self.benchmarks),
+            "prove": self.prove,
+        }
+
+    @classmethod
+    def from_json(cls, doc: dict[str, Any]) -> Hypothesis:
+        pattern = doc.get("pattern")
+        callers = doc.get("callers")
+        return cls(
+            id=str(doc["id"]),
+            rank=int(doc["rank"]),
+            method=str(doc["method"]),
+            frame=str(doc["frame"]),
+            file=str(doc["file"]),
+            line=int(doc["line"]),
+            end_line=int(doc["end_line"]),
+            expected_gain=float(doc["expected_gain"]),
+            costs=tuple(GroupCost.from_json(c) for c in doc["costs"]),
+            fact=str(doc["fact"]),
+            classes=tuple((str(c["class"]), float(c["share"])) for c in doc.get("classes", [])),
+            via=tuple(str(v) for v in doc.get("via", [])),
+            pattern=Pattern(**pattern) if pattern else None,
+            callers=Callers(**callers) if callers else None,
+            benchmarks=tuple(str(b) for b in doc.get("benchmarks", [])),
+            prove=doc.get("prove"),
+        )
+
+
+@dataclass(frozen=True)
+class OtherCost:
+    """Cost that is no hypothesis: the JVM and harness, once-only work, the driver's code."""
+
+    kind: str
+    """outside, once, driver or unattributed."""
+    label: str
+    cpu_share: float | None
+    alloc_share: float | None
+
+
+@dataclass(frozen=True)
+class Group:
+    """One part of the workload: a benchmark with its score, or the whole command."""
+
+    name: str
+    recordings: tuple[str, ...]
+    score: float | None = None
+    unit: str | None = None
+    bytes_per_op: float | None = None
+
+
+@dataclass(frozen=True)
+class Change:
+    """How a hypothesis moved against an earlier hunt."""
+
+    id: str
+    method: str
+    status: Literal["new", "gone", "changed", "same"]
+    before: float | None
+    after: float | None
+
+
+@dataclass
+class HuntResult:
+    kind: WorkloadKind
+    workload: str
+    """What was run: the JMH selection and ref, the command, or the files given."""
+    repo: str
+    ref: str | None
+    sha: str | None
+    groups: list[Group]
+    hypotheses: list[Hypothesis]
+    other: list[OtherCost]
+    warnings: list[str] = field(default_factory=list)
+    flamegraph: str | None = None
+    changes: list[Change] | None = None
+    compared_with: str | None = None
+
+
+def hunt_document(h: HuntResult) -> dict[str, Any]:
+    """The strict JSON document of a hunt (no NaN, no infinity)."""
+    doc = {
+        "schema": SCHEMA,
+        "workload": {
+            "kind": h.kind,
+            "description": h.workload,
+            "repo": h.repo,
+            "ref": h.ref,
+            "sha": h.sha,
+            "groups": [vars(g) | {"recordings": list(g.recordings)} for g in h.groups],
+        },
+        "hypotheses": [x.to_json() for x in h.hypotheses],
+        "other": [vars(o).copy() for o in h.other],
+        "warnings": list(h.warnings),
+        "flamegraph": h.flamegraph,
+        "compared_with": h.compared_with,
+        "changes": None if h.changes is None else [vars(c).copy() for c in h.changes],
+    }
+    return json_safe(doc)  # type: ignore[no-any-return]
+
+
+def read_hunt(path: Path) -> list[Hypothesis]:
+    """The hypotheses of an earlier ``hunt.json`` (``--compare``); bad files exit 2."""
+    doc = read_document(path, NAME, MAJOR)
+    try:
+        return [Hypothesis.from_json(x) for x in doc["hypotheses"]]
+    except (KeyError, TypeError, ValueError) as exc:
+        raise InputError(f"{path}: malformed {SCHEMA} document ({exc!r})") from None

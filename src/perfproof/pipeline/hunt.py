@@ -1,0 +1,151 @@
+"""``perfproof hunt``: a workload → JFR over several forks → cost per project method in
+absolute units → ranked, source-linked hypotheses, written as a table, Markdown, HTML, JSON.
+
+The workload is one of: JMH benchmarks of the repository at a ref (built as ``ab`` builds
+them, see :mod:`perfproof.pipeline.hunt_jmh`), any command recorded with JFR
+(:mod:`perfproof.pipeline.hunt_run`), or recordings the user already has. Whatever it was,
+the recordings go through the same charge (:mod:`perfproof.profile.attribute`), the same
+ranking (:mod:`perfproof.pipeline.hunt_rank`) and the same source lookups
+(:mod:`perfproof.pipeline.hunt_source`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from perfproof.code.query import open_project
+from perfproof.errors import InputError
+from perfproof.model.documents.hunt import (
+    Group,
+    HuntResult,
+    WorkloadKind,
+    hunt_document,
+    read_hunt,
+)
+from perfproof.pipeline.hunt_analysis import ProveContext, analyse, compare_hunts
+from perfproof.pipeline.hunt_rank import ForkOps, RecordedGroup, other_costs, outside_parts
+from perfproof.pipeline.hunt_source import SourceMap
+from perfproof.profile.attribute import attribute
+from perfproof.profile.census import merge
+from perfproof.profile.flamegraph import graph, render_html
+from perfproof.profile.load import expand, load_profiles
+from perfproof.profile.stacks import Profile
+from perfproof.render.hunt import hunt_markdown
+from perfproof.render.hunt_html import hunt_html
+from perfproof.storage import refuse_overwriting_inputs, write_json_atomic, write_text_atomic
+
+Say = Callable[[str], None]
+
+
+@dataclass
+class Workload:
+    """Recordings grouped as they were made: one group per benchmark, or one for all."""
+
+    kind: WorkloadKind
+    description: str
+    groups: Sequence[tuple[str, list[Profile], list[ForkOps] | None]]
+    scores: Mapping[str, tuple[float | None, str | None, float | None]] = field(
+        default_factory=dict
+    )
+    """Per group: JMH's score, its unit and bytes/op, for the table of groups."""
+    ref: str | None = None
+    sha: str | None = None
+    root: Path | None = None
+    """The checkout the workload ran (the source index is built on it)."""
+    warnings: list[str] = field(default_factory=list)
+
+
+@dataclass
+class HuntOutcome:
+    result: HuntResult
+    out_dir: Path
+    files: dict[str, Path]
+
+
+def recordings_workload(paths: list[Path], java: str | None) -> Workload:
+    """``--jfr FILE…``: each file one fork of one workload (JFR or collapsed stacks)."""
+    files = expand(paths)
+    profiles = load_profiles(files, java)
+    if not any(p.cpu or p.alloc for p in profiles):
+        raise InputError(
+            f"--jfr {files[0]}: no CPU samples nor allocation stacks; record with "
+            "settings=profile (perfproof record --settings profile)"
+        )
+    names = ", ".join(str(p) for p in files)
+    return Workload("recordings", f"recordings: {names}", [("recordings", profiles, None)])
+
+
+def run_hunt(
+    workload: Workload,
+    repo: Path,
+    out_dir: Path,
+    *,
+    compare: Path | None = None,
+    prove_extra: tuple[str, ...] = (),
+    inputs: tuple[Path, ...] = (),
+    say: Say = lambda _text: None,
+) -> HuntOutcome:
+    """Charge, rank, look up and write: the part every workload shares."""
+    files = {
+        "json": out_dir / "hunt.json",
+        "md": out_dir / "hunt.md",
+        "html": out_dir / "hunt.html",
+        "flamegraph": out_dir / "flamegraph.html",
+    }
+    refuse_overwriting_inputs({f"--out ({k})": p for k, p in files.items()}, list(inputs))
+    old = read_hunt(compare) if compare is not None else None
+    root = workload.root or repo
+    say(f"reading the source index of {root}")
+    sources = SourceMap(open_project(root))
+    groups = [
+        RecordedGroup(name, [attribute(p, sources.resolve) for p in profiles], ops)
+        for name, profiles, ops in workload.groups
+    ]
+    base = workload.sha[:12] if workload.sha else (workload.ref or "HEAD")
+    analysis = analyse(groups, sources, root, ProveContext(str(repo), base, prove_extra))
+    warnings = list(workload.warnings) + analysis.warnings
+    if not analysis.hypotheses:
+        warnings.append(
+            "no project method carries a measurable share of the workload: is the source index "
+            f"({root}) the code that was recorded?"
+        )
+    parts = outside_parts(groups)
+    if parts:
+        top = sorted(parts.items(), key=lambda kv: -kv[1])
+        warnings.append(
+            "outside the benchmark (CPU samples): " + ", ".join(f"{k} {v}" for k, v in top)
+        )
+    result = HuntResult(
+        kind=workload.kind,
+        workload=workload.description,
+        repo=str(repo),
+        ref=workload.ref,
+        sha=workload.sha,
+        groups=[
+            Group(name, tuple(p.source for p in profiles), *workload.scores.get(name, ()))
+            for name, profiles, _ in workload.groups
+        ],
+        hypotheses=analysis.hypotheses,
+        other=other_costs(groups),
+        warnings=warnings,
+        flamegraph=str(files["flamegraph"]),
+    )
+    if old is not None:
+        result.changes = compare_hunts(old, result.hypotheses)
+        result.compared_with = str(compare)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    merged = merge([p for _, profiles, _ in workload.groups for p in profiles])
+    graphs = []
+    if merged.cpu:
+        graphs.append(graph("CPU", "samples", {s: float(w) for s, w in merged.cpu.items()}))
+    if merged.alloc:
+        stacks = {(*s, c): float(w) for (s, c), w in merged.alloc.items()}
+        graphs.append(graph("Allocation", "bytes", stacks, class_leaves=True))
+    flame = render_html(graphs, "Flame graph: " + workload.description[:120])
+    write_text_atomic(files["flamegraph"], flame)
+    write_json_atomic(files["json"], hunt_document(result))
+    write_text_atomic(files["md"], hunt_markdown(result))
+    write_text_atomic(files["html"], hunt_html(result, flame))
+    return HuntOutcome(result, out_dir, files)

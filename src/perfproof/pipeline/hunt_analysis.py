@@ -1,0 +1,192 @@
+"""Recordings and the source index in, ranked hypotheses out: the part of ``hunt`` that does
+not care where the recordings came from (JMH forks, a command, files the user had)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from perfproof.code.callers import SiteIndex
+from perfproof.code.project import Project
+from perfproof.model.documents.hunt import (
+    Change,
+    GroupCost,
+    Hypothesis,
+    hypothesis_id,
+)
+from perfproof.pipeline.hunt_rank import RecordedGroup, ranked_frames
+from perfproof.pipeline.hunt_source import (
+    Declared,
+    SourceMap,
+    call_lines,
+    callers_of,
+    pattern_of,
+    prove_line,
+    reaching,
+)
+from perfproof.profile.attribute import Attributed
+
+ENRICHED = 15
+"""Hypotheses that get callers and the call-graph walk to benchmarks (each walk reads the
+whole index; the rest keep their costs, file and line)."""
+
+
+@dataclass(frozen=True)
+class ProveContext:
+    """What the ready ``prove`` line needs: the repository, the base and the build flags."""
+
+    repo: str
+    base: str
+    extra: tuple[str, ...] = ()
+
+
+@dataclass
+class Analysis:
+    hypotheses: list[Hypothesis]
+    warnings: list[str] = field(default_factory=list)
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%" if x < 0.1 else f"{100 * x:.0f}%"
+
+
+def _merged(
+    forks: Sequence[Attributed], frame: str
+) -> tuple[dict[str, int], dict[str, int], dict[str, int]]:
+    classes: dict[str, int] = {}
+    via_cpu: dict[str, int] = {}
+    via_alloc: dict[str, int] = {}
+    for a in forks:
+        s = a.sites.get(frame)
+        if s is None:
+            continue
+        for src, dst in ((s.classes, classes), (s.via_cpu, via_cpu), (s.via_alloc, via_alloc)):
+            for k, v in src.items():
+                dst[k] = dst.get(k, 0) + v
+    return classes, via_cpu, via_alloc
+
+
+def _top(weights: dict[str, int], n: int = 3) -> list[str]:
+    return [k for k, _ in sorted(weights.items(), key=lambda kv: (-kv[1], kv[0]))[:n]]
+
+
+def _short(frame: str) -> str:
+    parts = frame.split(".")
+    return ".".join(parts[-2:]) if len(parts) >= 2 else frame
+
+
+def fact(
+    d: Declared, costs: list[GroupCost], classes: dict[str, int], via: list[str]
+) -> tuple[str, list[tuple[int, str]]]:
+    """One sentence of what the method costs and where, in absolute units where known."""
+    best = max(costs, key=lambda c: (c.ceiling_lo or 0.0, c.group))
+    parts: list[str] = []
+    if best.cpu_share is not None and best.cpu_share.mean > 0:
+        ns = f", ≈{best.ns_per_op.mean:,.0f} ns/op" if best.ns_per_op else ""
+        parts.append(f"{_pct(best.cpu_share.mean)} of the CPU samples{ns}")
+    if best.alloc_share is not None and best.alloc_share.mean > 0:
+        if best.bytes_per_op is not None:
+            amount = f"{best.bytes_per_op.mean:,.0f} B/op"
+        elif best.bytes_per_s is not None:
+            amount = f"{best.bytes_per_s.mean / 2**20:,.1f} MiB/s"
+        else:
+            amount = f"{_pct(best.alloc_share.mean)} of the bytes"
+        top = ", ".join(c for c in _top(classes, 2))
+        parts.append(f"allocates {amount}" + (f" ({top})" if top else ""))
+    lines = call_lines(d, via)
+    where = Path(d.method.file).name
+    calls = [v for v in via if v != d.method.frame]
+    text = " and ".join(parts) or "costs"
+    if calls:
+        text += " in " + ", ".join(_short(v) for v in calls)
+    if lines:
+        text += f" at {where}:" + ", ".join(str(n) for n in sorted({n for n, _ in lines}))
+    else:
+        text += f" in {where}:{d.method.line}-{d.method.end_line}"
+    group = "" if best.group in ("recordings", "command") else f" of {_short(best.group)}"
+    return f"{text}{group}", lines
+
+
+def analyse(
+    groups: list[RecordedGroup],
+    sources: SourceMap,
+    root: Path,
+    prove: ProveContext | None,
+) -> Analysis:
+    """Every project method worth a line, ranked; the first :data:`ENRICHED` with callers,
+    pattern, the benchmarks that reach them and a ``prove`` line."""
+    project: Project = sources.project
+    rows = ranked_frames(groups)
+    site_index: SiteIndex | None = None
+    out: list[Hypothesis] = []
+    measured_in: set[str] = set()
+    for rank, (frame, costs, gain) in enumerate(rows, 1):
+        d = sources.by_frame[frame]
+        forks = [a for g in groups for a in g.forks]
+        classes, via_cpu, via_alloc = _merged(forks, frame)
+        via = list(dict.fromkeys(_top(via_cpu) + _top(via_alloc)))
+        sentence, _lines = fact(d, costs, classes, via)
+        total = sum(classes.values())
+        shares = tuple((c, classes[c] / total) for c in _top(classes, 5)) if total else ()
+        callers = pattern = None
+        benchmarks: list[str] = []
+        line = None
+        if rank <= ENRICHED:
+            if site_index is None:
+                site_index = SiteIndex(project, eager=True)
+            callers = callers_of(project, site_index, d)
+            pattern = pattern_of(d)
+            benchmarks = reaching(project, root, d)
+            measured = [c.group for c in costs if c.group not in ("recordings", "command")]
+            measured_in.update(measured)
+            chosen = [b for b in measured if b in benchmarks] or measured or benchmarks
+            if prove is not None and chosen:
+                line = prove_line(prove.repo, prove.base, chosen, prove.extra)
+        out.append(
+            Hypothesis(
+                id=hypothesis_id(frame),
+                rank=rank,
+                method=d.method.label,
+                frame=frame,
+                file=d.method.file,
+                line=d.method.line,
+                end_line=d.method.end_line,
+                expected_gain=gain,
+                costs=tuple(costs),
+                fact=sentence,
+                classes=shares,
+                via=tuple(v for v in via if v != frame),
+                pattern=pattern,
+                callers=callers,
+                benchmarks=tuple(benchmarks),
+                prove=line,
+            )
+        )
+    return Analysis(out)
+
+
+def compare_hunts(old: list[Hypothesis], new: list[Hypothesis]) -> list[Change]:
+    """Which hypotheses a change removed, which it created, which moved.
+
+    A hypothesis "changed" when its expected gain moved by more than a third (or its rank
+    by more than two places); smaller moves are the noise of another set of forks."""
+    before = {h.id: h for h in old}
+    after = {h.id: h for h in new}
+    out: list[Change] = []
+    for h in new:
+        o = before.get(h.id)
+        if o is None:
+            out.append(Change(h.id, h.method, "new", None, h.expected_gain))
+            continue
+        moved = abs(h.expected_gain - o.expected_gain) > max(o.expected_gain, h.expected_gain) / 3
+        changed = moved or abs(h.rank - o.rank) > 2
+        out.append(
+            Change(
+                h.id, h.method, "changed" if changed else "same", o.expected_gain, h.expected_gain
+            )
+        )
+    for o in old:
+        if o.id not in after:
+            out.append(Change(o.id, o.method, "gone", o.expected_gain, None))
+    return out

@@ -1,0 +1,160 @@
+"""The JMH workload of ``hunt``: the repository's benchmarks at one ref, built as ``ab``
+builds them, a few forks per benchmark, every fork recorded by JFR after its warm-up.
+
+It is one side of an ``ab`` run: the same worktree, build cache, benchmark listing and
+scheduler (with JMH's lock), one round, the ``head`` side only, in a run folder inside the
+hunt's. JMH's gc profiler is on, so each fork's bytes per operation are JMH's own count and a
+method's bytes/op is its share of them; its time per operation comes from the fork's score.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+from perfproof import __version__
+from perfproof.env.cache import cache_root
+from perfproof.env.java import java_info
+from perfproof.errors import ExternalError
+from perfproof.jmh.reader import read_file
+from perfproof.measure.argv import with_forks
+from perfproof.measure.plan import FIXED, make_plan
+from perfproof.measure.progress import Reporter, parse_settings
+from perfproof.measure.scheduler import Scheduler, SideTarget
+from perfproof.measure.sides import SideBuilder, list_side
+from perfproof.measure.store import RunStore
+from perfproof.model import PRIMARY, BenchKey
+from perfproof.pipeline.ab_options import AbOptions, check_options
+from perfproof.pipeline.hunt import Workload
+from perfproof.pipeline.hunt_rank import ForkOps
+from perfproof.profile.load import load_profiles
+from perfproof.workspace.git import require_repo, resolve_ref
+from perfproof.workspace.worktree import ensure_worktree
+
+SIDE = "head"
+DEFAULT_FORKS = 3
+ALLOC_NORM = "gc.alloc.rate.norm"
+
+
+def _with_gc(options: tuple[str, ...]) -> tuple[str, ...]:
+    for i, token in enumerate(options[:-1]):
+        if token == "-prof" and options[i + 1].split(":")[0] == "gc":
+            return options
+    return (*options, "-prof", "gc")
+
+
+def warmup_delay(options: tuple[str, ...]) -> float:
+    """Seconds from a fork's start to the end of its warm-up iterations (the recording's
+    delay); never past the first quarter of the measurement."""
+    s = parse_settings(options)
+    return s.warmup_iterations * s.warmup_s + min(0.5, s.iterations * s.measurement_s / 4)
+
+
+def _ns_per_op(value: float, unit: str) -> float | None:
+    if unit == "ns/op":
+        return value
+    if unit == "ops/s" and value > 0:
+        return 1e9 / value
+    return None
+
+
+def _entries(result: Path) -> list[tuple[BenchKey, list[ForkOps], float | None, str, float | None]]:
+    """Per benchmark entry, in JMH's order: each fork's time/op and bytes/op, the score."""
+    samples = read_file(result)
+    by_entry: dict[BenchKey, dict[str, object]] = {}
+    for s in samples:
+        by_entry.setdefault(s.key.entry(), {})[s.key.metric] = s
+    out = []
+    for key, metrics in by_entry.items():
+        primary = metrics.get(PRIMARY)
+        alloc = metrics.get(ALLOC_NORM)
+        if primary is None:
+            continue
+        p_means = list(primary.fork_means())  # type: ignore[attr-defined]
+        a_means = list(alloc.fork_means()) if alloc is not None else []  # type: ignore[attr-defined]
+        unit = primary.unit  # type: ignore[attr-defined]
+        ops = [
+            ForkOps(_ns_per_op(float(v), unit), float(a_means[i]) if i < len(a_means) else None)
+            for i, v in enumerate(p_means)
+        ]
+        score = sum(p_means) / len(p_means) if p_means else None
+        bpo = sum(a_means) / len(a_means) if a_means else None
+        out.append((key, ops, score, unit, bpo))
+    return out
+
+
+def jmh_workload(
+    opts: AbOptions, forks: int, out_dir: Path, reporter: Reporter, lock_timeout: float
+) -> Workload:
+    """Build the ref, run the selected benchmarks with ``forks`` recorded forks each."""
+    repo = require_repo(Path(opts.repo).resolve())
+    opts = dataclasses.replace(opts, repo=str(repo))
+    sha = resolve_ref(repo, opts.head)
+    options = _with_gc(with_forks(check_options(opts), forks))
+    jdk = java_info(opts.java)
+    run_dir = out_dir / "run"
+    jfr_dir = run_dir / "jfr"
+    plan = make_plan(1, "abab", None, opts.bench, options, stopping=FIXED)
+    plan = plan.with_steps([s for s in plan.steps if s.side == SIDE])
+    store = RunStore.create(
+        run_dir,
+        {
+            "id": "hunt",
+            "perfproof_version": __version__,
+            "repo": str(repo),
+            "refs": {SIDE: {"ref": opts.head, "sha": sha}},
+            "options": opts.to_json(),
+            "build_spec": opts.build_spec().to_json(),
+        },
+    )
+    store.init_steps(plan)
+    cache_dir = cache_root(Path(opts.cache_dir) if opts.cache_dir else None)
+    builder = SideBuilder(SIDE, repo, sha, opts.build_spec(), jdk.path, store, reporter, cache_dir)
+    builder.prepare()
+    names, count, _keys = list_side(builder, plan.benchmarks, plan.jmh_options, sha)
+    scheduler = Scheduler(
+        store,
+        {SIDE: SideTarget(SIDE, builder.launcher, names, count)},
+        reporter,
+        settings=parse_settings(plan.jmh_options),
+        lock_timeout_s=lock_timeout,
+        java_home=jdk.home,
+        jfr_dir=jfr_dir,
+        jfr_delay_s=warmup_delay(plan.jmh_options),
+    )
+    try:
+        scheduler.run_pending()
+    finally:
+        reporter.close()
+    step = plan.steps[0]
+    entries = _entries(store.result_path(step))
+    recordings = sorted(
+        (jfr_dir / f"r{step.round}-{step.jfr_side}").glob("fork-*.jfr"),
+        key=lambda p: int(p.stem.split("-")[1]),
+    )
+    expected = sum(len(ops) for _, ops, *_ in entries)
+    if len(recordings) != expected:
+        raise ExternalError(
+            f"JMH ran {expected} forks but {len(recordings)} JFR recordings were written "
+            f"in {jfr_dir}"
+        )
+    profiles = load_profiles(recordings, opts.java)
+    groups = []
+    scores = {}
+    at = 0
+    for key, ops, score, unit, bpo in entries:
+        name = key.label() if key.params else key.benchmark
+        groups.append((name, profiles[at : at + len(ops)], ops))
+        scores[name] = (score, unit, bpo)
+        at += len(ops)
+    worktree = ensure_worktree(repo, sha, cache_dir)
+    selection = " ".join(opts.bench) or "all benchmarks"
+    return Workload(
+        "jmh",
+        f"JMH {selection}, {forks} forks each, {' '.join(plan.jmh_options)}",
+        groups,
+        scores,
+        ref=opts.head,
+        sha=sha,
+        root=worktree,
+    )

@@ -1,0 +1,117 @@
+"""Which workload a ``hunt`` request names, checked at the door, then the hunt itself."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from perfproof.errors import InputError
+from perfproof.measure.lock import DEFAULT_LOCK_TIMEOUT_S
+from perfproof.measure.progress import make_reporter
+from perfproof.measure.store import new_run_id
+from perfproof.pipeline.ab_options import AbOptions
+from perfproof.pipeline.hunt import HuntOutcome, Say, Workload, recordings_workload, run_hunt
+from perfproof.workspace.git import require_repo, resolve_ref
+
+
+@dataclass(frozen=True)
+class HuntRequest:
+    repo: Path = Path(".")
+    ref: str | None = None
+    jfr: tuple[Path, ...] = ()
+    run: str | None = None
+    bench: tuple[str, ...] = ()
+    module: str | None = None
+    build_kind: str | None = None
+    build_cmd: str | None = None
+    jar: str | None = None
+    build_args: tuple[str, ...] = ()
+    jmh_args: str | None = None
+    java: str | None = None
+    forks: int = 3
+    compare: Path | None = None
+    out: Path | None = None
+    lock_timeout: float = DEFAULT_LOCK_TIMEOUT_S
+
+    def ab_options(self) -> AbOptions:
+        """The build and JMH options, spelled as ``ab`` takes them (one side: --ref)."""
+        ref = self.ref or "HEAD"
+        return AbOptions(
+            base=ref,
+            head=ref,
+            repo=str(self.repo),
+            bench=self.bench,
+            module=self.module,
+            build=self.build_kind or "auto",
+            build_cmd=self.build_cmd,
+            jar=self.jar,
+            build_args=self.build_args,
+            jmh_args=self.jmh_args,
+            java=self.java,
+            lock_timeout=self.lock_timeout,
+        )
+
+    def prove_flags(self) -> tuple[str, ...]:
+        """The build flags a ``prove`` of the fix needs to build the same way."""
+        out: list[str] = []
+        for flag, value in (
+            ("--module", self.module),
+            ("--build-cmd", self.build_cmd),
+            ("--jar", self.jar),
+            ("--jmh-args", self.jmh_args),
+            ("--java", self.java),
+        ):
+            if value:
+                out += [flag, value]
+        if self.build_kind:
+            out += ["--build", self.build_kind]
+        out += [f"--build-arg={a}" for a in self.build_args]
+        return tuple(out)
+
+
+def _compare_path(path: Path | None) -> Path | None:
+    if path is None:
+        return None
+    return path / "hunt.json" if path.is_dir() else path
+
+
+def hunt(req: HuntRequest, say: Say) -> HuntOutcome:
+    """Record (or read) the workload and write the hunt; everything cheap is checked first."""
+    repo = require_repo(req.repo.resolve())
+    compare = _compare_path(req.compare)
+    if compare is not None and not compare.is_file():
+        raise InputError(f"--compare {req.compare}: no such hunt.json")
+    sha = resolve_ref(repo, req.ref or "HEAD")
+    out_dir = (req.out or repo / ".perfproof" / "hunt" / new_run_id()).resolve()
+    if out_dir.exists() and any(out_dir.iterdir()):
+        raise InputError(f"--out {out_dir}: not empty; name a new or empty folder")
+    workload: Workload
+    if req.jfr:
+        workload = recordings_workload(list(req.jfr), req.java)
+        if req.ref:
+            from perfproof.env.cache import cache_root
+            from perfproof.workspace.worktree import ensure_worktree
+
+            workload.root = ensure_worktree(repo, sha, cache_root())
+            workload.ref, workload.sha = req.ref, sha
+    elif req.run:
+        from perfproof.pipeline.hunt_run import command_workload
+
+        workload = command_workload(req.run, repo, out_dir, req.java, say)
+    else:
+        from perfproof.pipeline.hunt_jmh import jmh_workload
+
+        workload = jmh_workload(
+            req.ab_options(), req.forks, out_dir, make_reporter(), req.lock_timeout
+        )
+    if workload.sha is None:
+        workload.sha = sha
+    return run_hunt(
+        workload,
+        repo,
+        out_dir,
+        compare=compare,
+        prove_extra=req.prove_flags(),
+        inputs=tuple(req.jfr) + ((compare,) if compare else ()),
+        say=say,
+    )

@@ -1,0 +1,164 @@
+"""Every CPU sample and allocated byte of a recording, charged to the project method that
+caused it.
+
+The frame that burns a sample or allocates is usually the JDK's or a library's
+(``Short.valueOf``, ``HashMap.merge``), and no pull request changes those; the change is made
+in the project method that called them. So a stack is charged to its leaf-most project frame,
+and the first frame below it (the JDK or library call the project made) is kept as the
+"via". Stacks that are the JVM's or the harness's own work (:mod:`perfproof.profile.outside`)
+and stacks that run once (static initialisers, JMH's set-up and tear-down) are counted apart,
+so they can be shown and never ranked as a per-operation cost.
+
+Which frames are the project's is the caller's knowledge (the source index): it passes a
+:data:`Resolve` function from a frame name to a :class:`Method`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Literal
+
+from perfproof.profile.outside import Outside, is_jmh, outside
+from perfproof.profile.stacks import Profile, Stack
+
+Bucket = Literal["outside", "once", "driver", "unattributed"]
+"""Costs that are no hypothesis: the JVM and harness, once-only work, the benchmark's or
+test's own code, and stacks with no project frame at all."""
+
+Once = Literal["static-init", "setup"]
+
+
+@dataclass(frozen=True)
+class Method:
+    """A project method as a profile names it, with where its source is."""
+
+    frame: str
+    """``package.Outer$Inner.method``: JFR's spelling, lambdas folded into their method."""
+    label: str
+    file: str
+    line: int
+    end_line: int
+    scope: str
+    """production, test or benchmark (the source index's classification)."""
+
+
+Resolve = Callable[[str], Method | None]
+
+_LAMBDA = re.compile(r"\.lambda\$(\w+?)\$\d+$")
+_STUB_LOOP = re.compile(r"_jmhStub$")
+
+
+def method_frame(frame: str) -> str:
+    """``C.lambda$publish$0`` → ``C.publish``; ``lambda$static$0`` is the static initialiser and
+    ``lambda$new$0`` the constructor, as javac names them."""
+    m = _LAMBDA.search(frame)
+    if m is None:
+        return frame
+    name = {"static": "<clinit>", "new": "<init>"}.get(m.group(1), m.group(1))
+    return frame[: m.start()] + "." + name
+
+
+def once_only(stack: Stack) -> Once | None:
+    """Work that runs once however many operations follow: a static initialiser anywhere on
+    the stack, or a JMH stub that is not in its measured loop (``@Setup``, ``@TearDown``)."""
+    if any(f.endswith(".<clinit>") for f in stack):
+        return "static-init"
+    stubs = [f for f in stack if ".jmh_generated." in f]
+    if stubs and not any(_STUB_LOOP.search(f) for f in stubs):
+        return "setup"
+    return None
+
+
+@dataclass
+class SiteCost:
+    """One project method's cost in one recording."""
+
+    cpu: int = 0
+    alloc: int = 0
+    classes: dict[str, int] = field(default_factory=dict)
+    """Bytes per allocated class."""
+    via_cpu: dict[str, int] = field(default_factory=dict)
+    """CPU samples by the first frame below the method (its call into the JDK or a library);
+    the method's own frame when it is the leaf."""
+    via_alloc: dict[str, int] = field(default_factory=dict)
+    """Bytes by that frame."""
+
+
+@dataclass
+class Attributed:
+    """One recording, charged: per project method, and the costs that are no hypothesis."""
+
+    source: str
+    cpu_total: int
+    alloc_total: int
+    duration_s: float | None
+    sites: dict[str, SiteCost] = field(default_factory=dict)
+    """By :attr:`Method.frame`."""
+    buckets: dict[tuple[Bucket, str], tuple[int, int]] = field(default_factory=dict)
+    """(bucket, detail) → (CPU samples, bytes)."""
+
+    def add_bucket(self, bucket: Bucket, detail: str, cpu: int, alloc: int) -> None:
+        c, a = self.buckets.get((bucket, detail), (0, 0))
+        self.buckets[(bucket, detail)] = (c + cpu, a + alloc)
+
+
+def _charge(stack: Stack, resolve: Resolve) -> tuple[Method | None, str]:
+    """The leaf-most project frame of the stack and the frame it called (or itself)."""
+    for i in range(len(stack) - 1, -1, -1):
+        method = resolve(method_frame(stack[i]))
+        if method is not None:
+            via = stack[i + 1] if i + 1 < len(stack) else method.frame
+            return method, via
+    return None, ""
+
+
+def _classify(
+    stack: Stack, resolve: Resolve
+) -> tuple[Method | None, str, tuple[Bucket, str] | None]:
+    kind: Outside | None = outside(stack)
+    if kind is not None:
+        return None, "", ("outside", kind)
+    once = once_only(stack)
+    if once is not None:
+        return None, "", ("once", once)
+    method, via = _charge(stack, resolve)
+    if method is None:
+        top = next((f for f in reversed(stack) if not is_jmh(f)), stack[-1] if stack else "")
+        return None, "", ("unattributed", top.rsplit(".", 1)[0])
+    if method.scope != "production":
+        return None, "", ("driver", method.frame)
+    return method, via, None
+
+
+def attribute(profile: Profile, resolve: Resolve) -> Attributed:
+    """Charge every CPU sample and allocated byte of one recording."""
+    out = Attributed(profile.source, profile.cpu_samples, profile.alloc_bytes, profile.duration_s)
+    memo: dict[Stack, tuple[Method | None, str, tuple[Bucket, str] | None]] = {}
+
+    def site(stack: Stack) -> tuple[Method | None, str, tuple[Bucket, str] | None]:
+        if stack not in memo:
+            memo[stack] = _classify(stack, resolve)
+        return memo[stack]
+
+    for stack, w in profile.cpu.items():
+        method, via, bucket = site(stack)
+        if bucket is not None:
+            out.add_bucket(*bucket, w, 0)
+            continue
+        assert method is not None
+        cost = out.sites.setdefault(method.frame, SiteCost())
+        cost.cpu += w
+        cost.via_cpu[via] = cost.via_cpu.get(via, 0) + w
+    for (stack, cls), w in profile.alloc.items():
+        method, via, bucket = site(stack)
+        if bucket is not None:
+            out.add_bucket(*bucket, 0, w)
+            continue
+        assert method is not None
+        cost = out.sites.setdefault(method.frame, SiteCost())
+        cost.alloc += w
+        cost.classes[cls] = cost.classes.get(cls, 0) + w
+        cost.via_alloc[via] = cost.via_alloc.get(via, 0) + w
+    return out

@@ -1,0 +1,198 @@
+"""A hunt as a work list: the terminal table and ``hunt.md``.
+
+The Markdown reads as an issue or a PR description: one numbered section per hypothesis,
+with what it costs (absolute units and the interval across forks), where (file and lines),
+the pattern or the plain fact, who calls it, the most the workload can gain, and the
+``prove`` line that measures the fix. ``top`` limits what is shown, never what is stored.
+"""
+
+from __future__ import annotations
+
+from perfproof.model.documents.hunt import Estimate, GroupCost, HuntResult, Hypothesis
+from perfproof.render.format import MISSING, markdown_table, md_text, percent, significant
+
+
+def share(e: Estimate | None) -> str:
+    """``41% [37–45%]``: a share with its interval across forks."""
+    if e is None:
+        return MISSING
+    text = percent(100 * e.mean, 1, sign=False)
+    if e.lo is None or e.hi is None:
+        return text
+    lo, hi = max(e.lo, 0.0), min(e.hi, 1.0)
+    return f"{text} [{percent(100 * lo, 1, sign=False)}–{percent(100 * hi, 1, sign=False)}]"
+
+
+def amount(e: Estimate | None, unit: str) -> str:
+    if e is None:
+        return MISSING
+    text = f"{significant(e.mean)} {unit}"
+    if e.lo is None or e.hi is None:
+        return text
+    return f"{text} [{significant(max(e.lo, 0.0))}–{significant(e.hi)}]"
+
+
+def ceiling(x: float | None) -> str:
+    """``+6.2%`` for a modest ceiling; ``×17`` once the workload could run twice as fast."""
+    if x is None:
+        return MISSING
+    if x >= 1.0:
+        return f"×{significant(1.0 + x)}"
+    return percent(100 * x, 1)
+
+
+def best(h: Hypothesis) -> GroupCost:
+    return max(h.costs, key=lambda c: (c.ceiling_lo or 0.0, c.group))
+
+
+def per_op(c: GroupCost) -> str:
+    parts = []
+    if c.ns_per_op is not None:
+        parts.append(amount(c.ns_per_op, "ns/op"))
+    if c.bytes_per_op is not None:
+        parts.append(amount(c.bytes_per_op, "B/op"))
+    elif c.bytes_per_s is not None:
+        mib = Estimate(
+            c.bytes_per_s.mean / 2**20,
+            None if c.bytes_per_s.lo is None else c.bytes_per_s.lo / 2**20,
+            None if c.bytes_per_s.hi is None else c.bytes_per_s.hi / 2**20,
+            c.bytes_per_s.forks,
+        )
+        parts.append(amount(mib, "MiB/s"))
+    return "; ".join(parts) or MISSING
+
+
+def hunt_table(h: HuntResult, top: int | None = 10) -> str:
+    """The terminal's view: rank, id, method, file:line, CPU share, cost, ceiling, callers."""
+    shown = h.hypotheses[:top] if top is not None else h.hypotheses
+    header = f"{'#':>2}  {'id':<11}  {'method':<34} {'where':<28} {'CPU':<22} {'cost':<30} "
+    header += f"{'ceiling':>8}  callers"
+    lines = [f"hunt: {h.workload}", "", header]
+    for x in shown:
+        c = best(x)
+        where = f"{x.file.rsplit('/', 1)[-1]}:{x.line}-{x.end_line}"
+        callers = MISSING if x.callers is None else str(x.callers.production)
+        lines.append(
+            f"{x.rank:>2}  {x.id:<11}  {x.method[:34]:<34} {where[:28]:<28} "
+            f"{share(c.cpu_share)[:22]:<22} {per_op(c)[:30]:<30} {ceiling(c.ceiling):>8}  "
+            f"{callers}"
+        )
+    if len(h.hypotheses) > len(shown):
+        lines.append(f"… {len(h.hypotheses) - len(shown)} more in hunt.json (--top)")
+    if not h.hypotheses:
+        lines.append("(no project method carries a measurable share)")
+    for o in h.other:
+        cpu = MISSING if o.cpu_share is None else percent(100 * o.cpu_share, 1, sign=False)
+        lines.append(f"    not a hypothesis: {o.label}: {cpu} of CPU samples")
+    if h.changes is not None:
+        lines.append("")
+        lines.append(f"against {h.compared_with}:")
+        for ch in h.changes:
+            if ch.status != "same":
+                lines.append(f"  {ch.status:<8} {ch.id}  {ch.method}")
+    lines += [f"warning: {w}" for w in h.warnings]
+    return "\n".join(lines) + "\n"
+
+
+def _costs_table(x: Hypothesis) -> list[str]:
+    rows = [
+        (
+            c.group,
+            share(c.cpu_share),
+            share(c.alloc_share),
+            per_op(c),
+            ceiling(c.ceiling),
+            c.cpu_share.forks if c.cpu_share else (c.alloc_share.forks if c.alloc_share else 0),
+        )
+        for c in x.costs
+    ]
+    headers = ("workload", "CPU share", "bytes share", "absolute", "ceiling", "forks")
+    return markdown_table(headers, rows, "lrrrrr")
+
+
+def hypothesis_md(x: Hypothesis) -> list[str]:
+    lines = [f"### {x.rank}. `{x.method}` — {x.file}:{x.line}-{x.end_line} (`{x.id}`)", ""]
+    lines.append(md_text(x.fact[:1].upper() + x.fact[1:] + "."))
+    lines.append("")
+    lines += _costs_table(x)
+    lines.append("")
+    if x.classes:
+        lines.append(
+            "- Allocates: "
+            + ", ".join(f"`{c}` {percent(100 * s, 0, sign=False)}" for c, s in x.classes)
+        )
+    if x.via:
+        lines.append("- Cost lands in: " + ", ".join(f"`{v}`" for v in x.via))
+    if x.pattern is not None:
+        p = x.pattern
+        lines.append(
+            f"- Pattern `{p.rule}` (line {p.line}): {p.title}. Rewrite: {md_text(p.rewrite)}"
+        )
+    else:
+        lines.append(
+            "- Pattern: none of the `scan` rules matches; the fact above is what is known."
+        )
+    if x.callers is not None:
+        kind = "a library primitive" if x.callers.primitive else "not a library primitive"
+        lines.append(
+            f"- Production callers: {x.callers.production} call sites from "
+            f"{x.callers.distinct} methods ({kind})"
+        )
+    c = best(x)
+    if c.ceiling is not None:
+        lines.append(
+            f"- Ceiling: at most {ceiling(c.ceiling)} faster on `{c.group}` if this cost went "
+            f"away entirely (Amdahl; {ceiling(c.ceiling_lo)} at the interval's low end)"
+        )
+    if x.benchmarks:
+        lines.append("- Benchmarks that reach it: " + ", ".join(f"`{b}`" for b in x.benchmarks))
+    if x.prove:
+        lines += ["", "```sh", x.prove, "```"]
+    lines.append("")
+    return lines
+
+
+def hunt_markdown(h: HuntResult, top: int | None = None) -> str:
+    """``hunt.md``: the whole work list (``top`` shortens only what is printed)."""
+    where = f" at `{h.ref}` ({h.sha[:12]})" if h.ref and h.sha else ""
+    lines = [f"## perfproof hunt{where}", "", f"Workload: {md_text(h.workload)}", ""]
+    if h.groups:
+        rows = [
+            (
+                g.name,
+                len(g.recordings),
+                significant(g.score),
+                g.unit or "",
+                significant(g.bytes_per_op),
+            )
+            for g in h.groups
+        ]
+        lines += markdown_table(("part", "forks", "score", "unit", "B/op"), rows, "lrrlr")
+        lines.append("")
+    shown = h.hypotheses[:top] if top is not None else h.hypotheses
+    if shown:
+        lines += ["Ranked by the Amdahl ceiling at the low end of each CPU share's interval.", ""]
+    for x in shown:
+        lines += hypothesis_md(x)
+    if not h.hypotheses:
+        lines += ["No project method carries a measurable share of this workload.", ""]
+    if h.other:
+        lines += ["### Not hypotheses", ""]
+        other: list[tuple[str, str, str]] = [
+            (
+                o.label,
+                MISSING if o.cpu_share is None else percent(100 * o.cpu_share, 1, sign=False),
+                MISSING if o.alloc_share is None else percent(100 * o.alloc_share, 1, sign=False),
+            )
+            for o in h.other
+        ]
+        lines += markdown_table(("cost", "CPU samples", "bytes"), other, "lrr")
+        lines.append("")
+    if h.changes is not None:
+        lines += [f"### Against `{h.compared_with}`", ""]
+        moved = [(c.status, c.id, c.method, ceiling(c.before), ceiling(c.after)) for c in h.changes]
+        headers = ("status", "id", "method", "gain before", "gain now")
+        lines += markdown_table(headers, moved, "lllrr")
+        lines.append("")
+    lines += [f"> warning: {md_text(w)}" for w in h.warnings]
+    return "\n".join(lines).rstrip() + "\n"

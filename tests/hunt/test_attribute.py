@@ -1,0 +1,99 @@
+"""Charging stacks to project methods: the nearest project frame, the JDK call it made, and
+the costs that are never a hypothesis (harness, once-only work, the benchmark's own code)."""
+
+from __future__ import annotations
+
+from perfproof.profile.attribute import Method, attribute, method_frame, once_only
+from perfproof.profile.stacks import Profile
+
+STUB = "p.bench.jmh_generated.CodecBench_encode_jmhTest"
+LOOP = ("java.lang.Thread.run", f"{STUB}.encode_AverageTime", f"{STUB}.encode_avgt_jmhStub")
+SETUP = ("java.lang.Thread.run", f"{STUB}.encode_AverageTime", f"{STUB}._jmh_tryInit_f_codec0_0")
+METHODS = {
+    "p.Codec.encode": Method(
+        "p.Codec.encode", "Codec.encode", "src/p/Codec.java", 10, 20, "production"
+    ),
+    "p.Codec.<clinit>": Method(
+        "p.Codec.<clinit>", "Codec.<clinit>", "src/p/Codec.java", 3, 5, "production"
+    ),
+    "p.Codec$Table.get": Method(
+        "p.Codec$Table.get", "Codec.Table.get", "src/p/Codec.java", 30, 33, "production"
+    ),
+    "p.bench.CodecBench.encode": Method(
+        "p.bench.CodecBench.encode",
+        "CodecBench.encode",
+        "src/p/bench/CodecBench.java",
+        9,
+        12,
+        "benchmark",
+    ),
+    "p.bench.CodecBench.setup": Method(
+        "p.bench.CodecBench.setup",
+        "CodecBench.setup",
+        "src/p/bench/CodecBench.java",
+        5,
+        8,
+        "benchmark",
+    ),
+}
+BENCH = "p.bench.CodecBench.encode"
+
+
+def test_a_jdk_call_is_charged_to_the_project_method_that_made_it() -> None:
+    p = Profile("r.jfr")
+    p.cpu[(*LOOP, BENCH, "p.Codec.encode", "java.lang.Short.valueOf")] = 7
+    p.alloc[
+        (
+            (
+                *LOOP,
+                BENCH,
+                "p.Codec.encode",
+                "java.util.HashMap.merge",
+                "java.lang.Integer.valueOf",
+            ),
+            "java.lang.Integer",
+        )
+    ] = 640
+    p.cpu[(*LOOP, BENCH, "p.Codec.encode", "p.Codec$Table.get")] = 3
+    a = attribute(p, METHODS.get)
+    encode = a.sites["p.Codec.encode"]
+    assert (encode.cpu, encode.alloc) == (7, 640)
+    assert encode.via_cpu == {"java.lang.Short.valueOf": 7}
+    assert encode.via_alloc == {"java.util.HashMap.merge": 640}
+    assert encode.classes == {"java.lang.Integer": 640}
+    # the nearest project frame wins: the nested class's method is charged, not its caller
+    assert a.sites["p.Codec$Table.get"].cpu == 3
+    assert a.sites["p.Codec$Table.get"].via_cpu == {"p.Codec$Table.get": 3}
+
+
+def test_lambdas_are_charged_to_the_method_that_declares_them() -> None:
+    assert method_frame("p.Bus.lambda$publish$0") == "p.Bus.publish"
+    assert method_frame("p.Bus.lambda$static$3") == "p.Bus.<clinit>"
+    assert method_frame("p.Bus.lambda$new$1") == "p.Bus.<init>"
+    assert method_frame("p.Bus.publish") == "p.Bus.publish"
+    p = Profile("r.jfr")
+    p.cpu[(*LOOP, BENCH, "p.Codec.lambda$encode$2", "java.util.ArrayList.add")] = 4
+    assert attribute(p, METHODS.get).sites["p.Codec.encode"].cpu == 4
+
+
+def test_once_only_work_and_the_harness_are_never_a_site() -> None:
+    p = Profile("r.jfr")
+    p.alloc[((*SETUP, "p.bench.CodecBench.setup", "p.Codec.encode"), "byte[]")] = 10_000
+    p.cpu[(*LOOP, BENCH, "p.Codec.<clinit>", "java.util.HashMap.put")] = 5
+    p.cpu[(*LOOP, BENCH, "org.openjdk.jmh.infra.Blackhole.consume")] = 6
+    p.cpu[(*LOOP, BENCH)] = 2
+    p.cpu[("java.lang.Thread.run", "java.lang.ref.Reference.processPendingReferences")] = 1
+    a = attribute(p, METHODS.get)
+    assert a.sites == {}
+    assert a.buckets[("once", "setup")] == (0, 10_000)
+    assert a.buckets[("once", "static-init")] == (5, 0)
+    assert a.buckets[("outside", "harness")] == (6, 0)
+    assert a.buckets[("driver", BENCH)] == (2, 0)
+    assert a.buckets[("unattributed", "java.lang.ref.Reference")] == (1, 0)
+
+
+def test_a_stub_in_its_measured_loop_is_not_set_up() -> None:
+    assert once_only((*LOOP, BENCH, "p.Codec.encode")) is None
+    assert once_only((*SETUP, "p.bench.CodecBench.setup")) == "setup"
+    assert once_only(("p.Main.main", "p.Codec.<clinit>")) == "static-init"
+    assert once_only(("p.Main.main", "p.Codec.encode")) is None
