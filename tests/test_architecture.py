@@ -32,7 +32,7 @@ KNOWN_OVERSIZE: dict[str, str] = {}
 
 KNOWN_CYCLES: dict[frozenset[str], str] = {}
 
-BASE = frozenset({"errors", "process", "storage", "model", "stats", "jmh", "env"})
+BASE = frozenset({"units", "errors", "process", "storage", "model", "stats", "jmh", "env"})
 MIDDLE = frozenset(
     {"compare", "workspace", "measure", "render", "report", "audit", "history", "export"}
     | {"profile", "code"}
@@ -62,7 +62,8 @@ DEFINED_ONCE: dict[str, str] = {
 }
 """Concepts defined once: name → the one module that defines it (at any depth)."""
 
-FORMATTER = "render/format.py"
+FORMATTER = ("units/", "render/markdown.py")
+"""The one number formatter (a leaf package) and the one Markdown table writer."""
 
 ENV_READERS = {"XDG_CACHE_HOME": "env/cache.py", "JAVA_HOME": "env/java.py"}
 """Environment variables only one module may read."""
@@ -407,18 +408,35 @@ def test_each_concept_is_defined_once() -> None:
 
 
 def test_the_number_formatter_is_the_only_one() -> None:
-    """No other module defines a top-level function named like a ``render/format.py`` one."""
+    """No other module defines a top-level function named like a ``units/`` or
+    ``render/markdown.py`` one."""
     mods = {m.rel: m for m in modules().values()}
-    entry = {n for n, _ in _top_level_functions(mods[FORMATTER].tree) if not n.startswith("_")}
+    entry = {
+        n
+        for m in mods.values()
+        if m.rel.startswith(FORMATTER)
+        for n, _ in _top_level_functions(m.tree)
+        if not n.startswith("_")
+    }
     assert {"quantity", "percent", "markdown_table", "md_cell", "duration"} <= entry
     again = [
         f"{m.rel}:{line} {name}"
         for m in mods.values()
-        if m.rel != FORMATTER
+        if not m.rel.startswith(FORMATTER)
         for name, line in _top_level_functions(m.tree)
         if name in entry
     ]
-    assert not again, f"a second definition of a render/format.py entry point: {again}"
+    assert not again, f"a second definition of a formatter entry point: {again}"
+
+
+def test_units_is_a_leaf() -> None:
+    """``units/`` spells numbers for every floor of the house, so it imports nothing of it."""
+    wrong = [
+        f"{modules()[e.source].rel}:{e.line} imports {e.target}"
+        for e in import_edges()
+        if e.source.startswith("perfproof.units") and not e.target.startswith("perfproof.units")
+    ]
+    assert not wrong, f"units/ imports perfproof: {wrong}"
 
 
 def _env_reads(tree: ast.AST) -> Iterator[tuple[str, int]]:

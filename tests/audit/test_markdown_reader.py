@@ -126,9 +126,9 @@ AWKWARD = ["a|b", "x \\| y", "two\nlines"]
 def test_check_reads_the_one_table_writer_and_prose(
     make_run_folder: Callable[[str], Path], tmp_path: Path, value: str
 ) -> None:
-    """Cells written by render.format.markdown_table (``|`` escaped, breaks as ``<br>``) and
+    """Cells written by render.markdown.markdown_table (``|`` escaped, breaks as ``<br>``) and
     the value named in one-line prose are read back as the run's @Param value."""
-    from perfproof.render.format import markdown_table, md_text
+    from perfproof.render.markdown import markdown_table, md_text
 
     run = _run_with_param(make_run_folder("ab"), tmp_path / "run", value)
     doc = json.loads((run / "results.json").read_text())

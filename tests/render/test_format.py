@@ -8,11 +8,10 @@ import warnings
 import pytest
 from markdown_it import MarkdownIt
 
-from perfproof.render.format import (
+from perfproof.render.markdown import markdown_table, md_cell
+from perfproof.units import (
     MISSING,
     choose_scale,
-    markdown_table,
-    md_cell,
     percent,
     percent_range,
     quantity,

@@ -17,8 +17,8 @@ from collections import defaultdict
 from perfproof.audit.overlap import check_claims
 from perfproof.audit.quotes import BASE, BYTES_METRIC, HEAD, PRIMARY_METRIC, Parsed, Quote
 from perfproof.audit.truth import SIDE_WORDS, Mismatch, Reference, Truth
-from perfproof.render.format import choose_scale, number, signed
 from perfproof.report.context import params_label, short_name
+from perfproof.units import choose_scale, number, signed
 
 # ------------------------------------------------------------------------------- matching
 

@@ -13,7 +13,7 @@ from collections import defaultdict
 
 from perfproof.audit.quotes import BASE, BYTES_METRIC, HEAD, Claim, Quote
 from perfproof.audit.truth import SIDE_WORDS, Mismatch, Truth
-from perfproof.render.format import choose_scale, decimals_for, number
+from perfproof.units import choose_scale, decimals_for, number
 
 
 def _fmt(value: float, decimals: int) -> str:

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from perfproof.render.format import delta_with_interval, quantity
 from perfproof.stats import power
+from perfproof.units import delta_with_interval, quantity
 
 
 class Kind(StrEnum):

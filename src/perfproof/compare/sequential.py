@@ -78,9 +78,9 @@ from perfproof.compare.sequential_forks import (
     without,
 )
 from perfproof.model import BenchKey, Comparison, Direction, Samples, Verdict
-from perfproof.render.format import percent
 from perfproof.stats import family as procedures
 from perfproof.stats import sequential as seq
+from perfproof.units import percent
 
 
 @dataclass

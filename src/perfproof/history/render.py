@@ -16,7 +16,7 @@ from rich.markup import escape
 
 from perfproof.history.analysis import Change, summarise
 from perfproof.history.store import Series
-from perfproof.render.format import percent, quantity
+from perfproof.units import percent, quantity
 
 HISTORY_SCHEMA = "perfproof.history/1"
 CHANGES_SCHEMA = "perfproof.changes/1"

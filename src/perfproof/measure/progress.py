@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass
 from typing import Protocol, TextIO
 
-from perfproof.render.format import eta as format_duration
+from perfproof.units import eta as format_duration
 
 FORK_OVERHEAD_S = 0.8
 """JVM start, benchmark setup and result hand-over per fork (measured ~0.5-1 s on 2 cores)."""

@@ -20,7 +20,7 @@ from perfproof.measure.plan import FIXED, Plan
 from perfproof.measure.rounds import Looker, SequentialState
 from perfproof.measure.store import RunStore
 from perfproof.model import BenchKey, Samples
-from perfproof.render.format import eta as format_duration
+from perfproof.units import eta as format_duration
 
 
 def forks_per_step(options: tuple[str, ...]) -> int:

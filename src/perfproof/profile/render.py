@@ -7,7 +7,7 @@ from typing import Any
 
 from perfproof.profile.census import Census
 from perfproof.profile.diff import ProfileDiff
-from perfproof.render.format import percent
+from perfproof.units import percent
 
 CENSUS_SCHEMA = "perfproof.profile/1"
 DIFF_SCHEMA = "perfproof.profile-diff/1"

@@ -18,16 +18,10 @@ from rich.text import Text
 from perfproof.compare import CompareResult
 from perfproof.model import ALLOC_NORM, PRIMARY, Comparison, Verdict
 from perfproof.render import results
-from perfproof.render.format import (
-    MISSING,
-    delta_with_interval,
-    markdown_table,
-    md_text,
-    percent,
-    quantity,
-)
-from perfproof.render.format import relative_spread as spread
+from perfproof.render.markdown import markdown_table, md_text
 from perfproof.stats.strategies import BYTES_TOLERANCE_ABS
+from perfproof.units import MISSING, delta_with_interval, percent, quantity
+from perfproof.units import relative_spread as spread
 
 VERDICT_STYLE = {
     Verdict.IMPROVED: "bold green",

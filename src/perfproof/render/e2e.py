@@ -7,7 +7,7 @@ import math
 from typing import TYPE_CHECKING
 
 from perfproof.process import command_line
-from perfproof.render.format import MISSING, percent
+from perfproof.units import MISSING, percent
 
 if TYPE_CHECKING:
     from perfproof.model.documents.e2e import E2EResult

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from perfproof.model.documents.guard import PROTECTS, GuardResult
-from perfproof.render.format import significant
+from perfproof.units import significant
 
 
 def _fmt(x: float) -> str:

@@ -9,7 +9,8 @@ the pattern or the plain fact, who calls it, the most the workload can gain, and
 from __future__ import annotations
 
 from perfproof.model.documents.hunt import Estimate, GroupCost, HuntResult, Hypothesis
-from perfproof.render.format import MISSING, markdown_table, md_text, percent, significant
+from perfproof.render.markdown import markdown_table, md_text
+from perfproof.units import MISSING, percent, significant
 
 
 def share(e: Estimate | None) -> str:

@@ -9,8 +9,8 @@ from __future__ import annotations
 import jinja2
 
 from perfproof.model.documents.hunt import HuntResult
-from perfproof.render.format import MISSING, percent
 from perfproof.render.hunt import best, ceiling, per_op, share
+from perfproof.units import MISSING, percent
 
 _PAGE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8">

@@ -16,7 +16,7 @@ from typing import Any
 from perfproof.model.documents.prove import NO_BENCHMARK, STAGES, TITLES
 from perfproof.model.documents.prove import BundleView as Bundle
 from perfproof.process import command_line
-from perfproof.render.format import markdown_table, md_text
+from perfproof.render.markdown import markdown_table, md_text
 from perfproof.render.prove_measured import e2e_md, profile_md, skipped, split_sections
 from perfproof.storage import write_text_atomic
 

@@ -8,7 +8,8 @@ import re
 from perfproof.model.documents.prove import DONE
 from perfproof.model.documents.prove import BundleView as Bundle
 from perfproof.process import command_line
-from perfproof.render.format import markdown_table, md_text, percent, significant
+from perfproof.render.markdown import markdown_table, md_text
+from perfproof.units import percent, significant
 
 _HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*$")
 

@@ -15,18 +15,18 @@ from typing import Any
 
 from perfproof.jmh.units import THROUGHPUT_UNIT, TIME_UNIT
 from perfproof.model import ALLOC_NORM, PRIMARY, BenchKey, Comparison, Verdict
-from perfproof.render.format import (
+from perfproof.render.markdown import markdown_table
+from perfproof.stats import family
+from perfproof.units import (
     MISSING,
     Scale,
     bytes_change,
     choose_scale,
     delta_with_interval,
     fraction_pct,
-    markdown_table,
     percent_range,
     value_spread,
 )
-from perfproof.stats import family
 
 MODE_NAMES = {
     "avgt": "average time",

@@ -17,7 +17,7 @@ from rich.text import Text
 from perfproof.compare import CompareOptions, CompareResult, compare_document
 from perfproof.compare.sequential_replay import Replay, replay_summary
 from perfproof.render import comparison as compare_render
-from perfproof.render.format import markdown_table, md_text
+from perfproof.render.markdown import markdown_table, md_text
 
 HEADERS = ("entry", "stopped", "forks used (base/head)", "verdicts", "left out (unwarmed)")
 

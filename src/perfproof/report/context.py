@@ -17,7 +17,6 @@ from typing import Any
 
 from perfproof.model import PRIMARY, Comparison, Verdict
 from perfproof.model.documents.compare import CompareDocument
-from perfproof.render.format import MISSING, Scale, fraction_pct, value_spread
 from perfproof.render.results import (
     MODE_NAMES,
     Row,
@@ -32,6 +31,7 @@ from perfproof.render.results import (
 from perfproof.report import environment, reproduce
 from perfproof.report.rawtables import raw_tables
 from perfproof.report.rundir import RunFolder
+from perfproof.units import MISSING, Scale, fraction_pct, value_spread
 
 __all__ = [
     "MODE_NAMES",

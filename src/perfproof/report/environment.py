@@ -16,7 +16,7 @@ from perfproof.errors import InputError
 from perfproof.model.documents.run import Environment, ManifestShapeError
 from perfproof.report.manifest import dig, side_info, step_kind, steps
 from perfproof.report.rundir import BASE, HEAD, RunFolder
-from perfproof.report.units import duration
+from perfproof.units import duration
 
 LOAD_PER_CORE = 0.5
 """Load average per core above which other work on the machine may have disturbed the run."""

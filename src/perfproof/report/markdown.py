@@ -7,7 +7,7 @@ the same in a terminal, an e-mail or a review tool.
 
 from __future__ import annotations
 
-from perfproof.render.format import markdown_table, md_text
+from perfproof.render.markdown import markdown_table, md_text
 from perfproof.render.results import results_markdown
 from perfproof.report.context import ReportContext
 

@@ -19,7 +19,7 @@ import matplotlib
 import numpy as np
 from matplotlib.figure import Figure
 
-from perfproof.render.format import bytes_value
+from perfproof.units import bytes_value
 
 BASE_COLOR = "#3b6ea5"
 HEAD_COLOR = "#d9822b"

@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from perfproof.report.units import (
+from perfproof.units import (
     bytes_change,
     choose_scale,
     decimals_for,

@@ -1,0 +1,76 @@
+"""How every perfproof output spells a number: the one formatter, a leaf of the house.
+
+A reviewer compares numbers across a row and across reports, so every verb spells a value the
+same way: throughput with SI prefixes (``1.04 G ops/s``), time in JMH's own units (``412
+ns/op``, ``3.19 µs/op``), spread as a share of the estimate (``± 4.1%``), effects as signed
+percentages, and a missing value always as ``n/a``. The statistics, the measurement loop, the
+profiles, the history and the audit all spell numbers, so this package imports nothing else of
+perfproof: anything may import it.
+"""
+
+from __future__ import annotations
+
+from perfproof.units.allocation import BYTES_ZERO, bytes_change, bytes_value
+from perfproof.units.durations import duration, eta
+from perfproof.units.numbers import (
+    MINUS,
+    MISSING,
+    SIG_DIGITS,
+    decimals_for,
+    finite,
+    is_symmetric,
+    number,
+    signed,
+    significant,
+)
+from perfproof.units.percentages import (
+    delta_with_interval,
+    fraction_pct,
+    percent,
+    percent_decimals,
+    percent_range,
+    relative_spread,
+)
+from perfproof.units.scale import (
+    SI_PREFIXES,
+    SI_UNITS,
+    TIME_SCALES,
+    Scale,
+    choose_scale,
+    quantity,
+    scaled,
+    value_spread,
+    value_with_interval,
+)
+
+__all__ = [
+    "BYTES_ZERO",
+    "MINUS",
+    "MISSING",
+    "SIG_DIGITS",
+    "SI_PREFIXES",
+    "SI_UNITS",
+    "TIME_SCALES",
+    "Scale",
+    "bytes_change",
+    "bytes_value",
+    "choose_scale",
+    "decimals_for",
+    "delta_with_interval",
+    "duration",
+    "eta",
+    "finite",
+    "fraction_pct",
+    "is_symmetric",
+    "number",
+    "percent",
+    "percent_decimals",
+    "percent_range",
+    "quantity",
+    "relative_spread",
+    "scaled",
+    "signed",
+    "significant",
+    "value_spread",
+    "value_with_interval",
+]
