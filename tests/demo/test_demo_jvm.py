@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = [pytest.mark.jvm, pytest.mark.slow, pytest.mark.timeout(300)]
+pytestmark = [pytest.mark.jvm, pytest.mark.slow, pytest.mark.timeout(480)]
 
 
 def verdicts(run_dir: Path) -> dict[tuple[str, str], str]:
@@ -46,6 +46,16 @@ def test_demo_writes_project_and_both_runs(tiny_demo, run_cli, tmp_path: Path) -
     assert manifest["refs"]["base"]["ref"] == "feature"
     assert manifest["refs"]["head"]["ref"] == "docs-only"
     assert "A/A control" in res.out
+    # the demo ends with the hunt that finds what the feature fixes, and sees it gone after
+    hunt = json.loads((out / "hunt" / "baseline" / "hunt.json").read_text())
+    assert [h["method"] for h in hunt["hypotheses"][:2]] in (
+        ["ErrorReporter.report", "EventBus.publish"],
+        ["EventBus.publish", "ErrorReporter.report"],
+    )
+    after = json.loads((out / "hunt" / "feature" / "hunt.json").read_text())
+    gone = {c["method"] for c in after["changes"] if c["status"] == "gone"}
+    assert {"ErrorReporter.report", "EventBus.publish"} <= gone
+    assert "hunt on the baseline" in res.out
 
 
 def test_demo_refuses_a_non_empty_out(run_cli, tmp_path: Path) -> None:

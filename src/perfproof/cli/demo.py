@@ -47,7 +47,10 @@ def command(out: str | None, fmt: str) -> None:
         runs = {name: outcome.runs[name].document for name, _, _ in RUNS}
         prove = outcome.prove.doc if outcome.prove is not None else None
         doc = {"schema": "perfproof.demo/1", "project": str(outcome.repo.path), "runs": runs}
-        emit_json({**doc, "prove": prove})
+        from perfproof.model.documents.hunt import hunt_document
+
+        hunts = {ref: hunt_document(h.result) for ref, h in outcome.hunts.items()}
+        emit_json({**doc, "prove": prove, "hunt": hunts})
         return
     titles = {
         "feature-vs-baseline": "baseline → feature (two hot paths optimised)",
@@ -64,3 +67,11 @@ def command(out: str | None, fmt: str) -> None:
     if outcome.prove is not None and outcome.prove.report is not None:
         bundle, report = outcome.prove.bundle, outcome.prove.report
         click.echo(f"prove: {report}  (bundle {bundle}; perfproof check {report} {bundle})")
+    if "baseline" in outcome.hunts:
+        from perfproof.render.hunt import hunt_table
+
+        base = outcome.hunts["baseline"]
+        click.echo("\nhunt on the baseline: where its time and bytes go")
+        click.echo(hunt_table(base.result, top=5), nl=False)
+        for ref, h in outcome.hunts.items():
+            click.echo(f"hunt ({ref}): {h.files['md']}")

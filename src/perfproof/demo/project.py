@@ -7,6 +7,9 @@ The sample is a tiny Maven library with two hot paths and a JMH benchmark for ea
   ``EventBus.publish`` builds a stream pipeline even when nobody listens.
 - ``feature``: dense arrays indexed by ``code - FIRST``; an early return for no listeners. Both
   benchmarks get many times faster and stop allocating, so the effect is unmistakable.
+- decoys in every commit, which ``perfproof hunt`` must not rank: the benchmarks' ``@Setup``
+  allocates a large array, ``Journal`` builds a table in its static initialiser, grows a
+  buffer once and reuses it on the hot path, and formats a message on a cold error path.
 - ``docs-only``: only README.md changes, so feature → docs-only is an A/A control: the same
   code built twice, where any "difference" perfproof reports would be a false alarm.
 

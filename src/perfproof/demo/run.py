@@ -18,6 +18,12 @@ Last, ``perfproof prove`` runs the whole evidence chain on baseline → feature:
 methods, their callers, the benchmarks that reach them (found without ``--bench``), the A/B
 with JFR, the profile diff with the Amdahl ceiling and the sample's JUnit tests on both
 commits, into ``<root>/prove``.
+
+It ends where a performance pull request begins: ``perfproof hunt`` on the baseline ranks
+the two hot paths the feature fixes (with file, line, callers, ceiling and the benchmark
+that reaches each), and a hunt on the feature, compared with it, shows both gone. The
+sample also holds decoys a hunt must not rank: allocation in ``@Setup``, a static
+initialiser, a buffer that grows once and is reused, a cold error path.
 """
 
 from __future__ import annotations
@@ -34,10 +40,12 @@ from perfproof.measure.lock import DEFAULT_LOCK_TIMEOUT_S
 from perfproof.measure.progress import Reporter
 from perfproof.measure.progress import make_reporter as default_reporter
 from perfproof.pipeline.ab import AbOptions, AbOutcome, start_ab
+from perfproof.pipeline.hunt import HuntOutcome
 from perfproof.pipeline.prove import ProveOptions, ProveOutcome, start_prove
 
 DEMO_MAX_ROUNDS = 5
 DEMO_JMH_ARGS = "-f 1 -wi 3 -w 500ms -i 4 -r 500ms"
+DEMO_HUNT_FORKS = 3
 
 AA_CONTROL = "aa-control"
 """The A/A run: identical code on both sides, run to its maximum (no futility stop)."""
@@ -56,7 +64,9 @@ class DemoOutcome:
     repo: DemoRepo
     runs: dict[str, AbOutcome] = field(default_factory=dict)
     prove: ProveOutcome | None = None
-    """``perfproof prove`` baseline → feature: the whole evidence chain, last."""
+    """``perfproof prove`` baseline → feature: the whole evidence chain."""
+    hunts: dict[str, HuntOutcome] = field(default_factory=dict)
+    """``perfproof hunt`` on the baseline, then on the feature compared with it."""
 
 
 def demo_root(out: Path | None) -> Path:
@@ -101,7 +111,36 @@ def run_demo(
         reporter.message(f"== {name}: {base} → {head} ==")
         outcome.runs[name] = start_ab(opts, reporter)
     outcome.prove = _prove(root, repo, make_reporter, max_rounds, jmh_args, lock_timeout)
+    outcome.hunts = _hunts(root, repo, jmh_args, lock_timeout)
     return outcome
+
+
+def _hunts(
+    root: Path, repo: DemoRepo, jmh_args: str | None, lock_timeout: float
+) -> dict[str, HuntOutcome]:
+    """Last, the hunt that would have found the feature's change: on the baseline, then on
+    the feature with ``--compare`` against the first, where both hot paths are gone."""
+    from perfproof.pipeline.hunt_start import HuntRequest, hunt
+
+    def say(text: str) -> None:
+        print(text, file=sys.stderr)
+
+    out: dict[str, HuntOutcome] = {}
+    for ref in ("baseline", "feature"):
+        say(f"== hunt: {ref} ==")
+        out[ref] = hunt(
+            HuntRequest(
+                repo=repo.path,
+                ref=ref,
+                jmh_args=jmh_args or DEMO_JMH_ARGS,
+                forks=DEMO_HUNT_FORKS,
+                out=root / "hunt" / ref,
+                compare=out["baseline"].files["json"] if "baseline" in out else None,
+                lock_timeout=lock_timeout,
+            ),
+            say,
+        )
+    return out
 
 
 def _prove(

@@ -166,11 +166,17 @@ def analyse(
     return Analysis(out)
 
 
+GONE_FACTOR = 10.0
+"""A hypothesis whose expected gain fell tenfold is gone: the cost it named was removed, even
+if the method is still there and still does (much less) work."""
+
+
 def compare_hunts(old: list[Hypothesis], new: list[Hypothesis]) -> list[Change]:
     """Which hypotheses a change removed, which it created, which moved.
 
-    A hypothesis "changed" when its expected gain moved by more than a third (or its rank
-    by more than two places); smaller moves are the noise of another set of forks."""
+    Gone: absent now, or its expected gain fell by :data:`GONE_FACTOR` or more. Changed: its
+    expected gain moved by more than a third (or its rank by more than two places); smaller
+    moves are the noise of another set of forks."""
     before = {h.id: h for h in old}
     after = {h.id: h for h in new}
     out: list[Change] = []
@@ -178,6 +184,9 @@ def compare_hunts(old: list[Hypothesis], new: list[Hypothesis]) -> list[Change]:
         o = before.get(h.id)
         if o is None:
             out.append(Change(h.id, h.method, "new", None, h.expected_gain))
+            continue
+        if h.expected_gain * GONE_FACTOR <= o.expected_gain:
+            out.append(Change(h.id, h.method, "gone", o.expected_gain, h.expected_gain))
             continue
         moved = abs(h.expected_gain - o.expected_gain) > max(o.expected_gain, h.expected_gain) / 3
         changed = moved or abs(h.rank - o.rank) > 2

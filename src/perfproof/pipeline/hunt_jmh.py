@@ -10,6 +10,7 @@ method's bytes/op is its share of them; its time per operation comes from the fo
 from __future__ import annotations
 
 import dataclasses
+import math
 from pathlib import Path
 
 from perfproof import __version__
@@ -43,11 +44,14 @@ def _with_gc(options: tuple[str, ...]) -> tuple[str, ...]:
     return (*options, "-prof", "gc")
 
 
-def warmup_delay(options: tuple[str, ...]) -> float:
-    """Seconds from a fork's start to the end of its warm-up iterations (the recording's
-    delay); never past the first quarter of the measurement."""
+def warmup_delay(options: tuple[str, ...]) -> float | None:
+    """Seconds from a fork's start to the end of its warm-up iterations, in whole seconds
+    (JFR refuses a delay under one): the recording's delay. The JVM's own start comes
+    before the first warm-up iteration, so the recording starts a little before warm-up
+    ends and never after measurement begins. None when warm-up is under a second."""
     s = parse_settings(options)
-    return s.warmup_iterations * s.warmup_s + min(0.5, s.iterations * s.measurement_s / 4)
+    whole = math.floor(s.warmup_iterations * s.warmup_s)
+    return float(whole) if whole >= 1 else None
 
 
 def _ns_per_op(value: float, unit: str) -> float | None:
@@ -95,7 +99,7 @@ def jmh_workload(
     run_dir = out_dir / "run"
     jfr_dir = run_dir / "jfr"
     plan = make_plan(1, "abab", None, opts.bench, options, stopping=FIXED)
-    plan = plan.with_steps([s for s in plan.steps if s.side == SIDE])
+    plan = dataclasses.replace(plan, steps=tuple(s for s in plan.steps if s.side == SIDE))
     store = RunStore.create(
         run_dir,
         {
@@ -112,6 +116,7 @@ def jmh_workload(
     builder = SideBuilder(SIDE, repo, sha, opts.build_spec(), jdk.path, store, reporter, cache_dir)
     builder.prepare()
     names, count, _keys = list_side(builder, plan.benchmarks, plan.jmh_options, sha)
+    delay = warmup_delay(plan.jmh_options)
     scheduler = Scheduler(
         store,
         {SIDE: SideTarget(SIDE, builder.launcher, names, count)},
@@ -120,7 +125,7 @@ def jmh_workload(
         lock_timeout_s=lock_timeout,
         java_home=jdk.home,
         jfr_dir=jfr_dir,
-        jfr_delay_s=warmup_delay(plan.jmh_options),
+        jfr_delay_s=delay,
     )
     try:
         scheduler.run_pending()
@@ -157,4 +162,10 @@ def jmh_workload(
         ref=opts.head,
         sha=sha,
         root=worktree,
+        warnings=[]
+        if delay
+        else [
+            "warm-up is under a second, so the recordings include it (JFR cannot start later "
+            "than one second in): interpreted and half-compiled code is in the profile"
+        ],
     )

@@ -5,10 +5,12 @@ a share is computed per fork and summarised across forks, so the interval says h
 share moves from one JVM to the next. A single recording has no fork-to-fork spread; its
 interval is the sampling error of the counts alone (binomial), and says so by ``forks == 1``.
 
-Shares are of the group's steady work: the JVM's and the harness's own stacks and the work
-that runs once are left out of the denominator, because neither grows with the operations
-the workload performs. Hypotheses rank by the Amdahl ceiling of the lower bound of their CPU
-share (their expected gain discounted by its uncertainty), the largest over the groups.
+Shares are of the group's steady work: the work that runs once (static initialisers, JMH's
+set-up) is left out of the denominator, because it does not grow with the operations the
+workload performs. The JVM's and the harness's own stacks stay in it (JMH's loop and
+``Blackhole`` are part of every measured operation) but are never a hypothesis.
+Hypotheses rank by the Amdahl ceiling of the lower bound of their CPU share (their expected
+gain discounted by its uncertainty), the largest over the groups.
 """
 
 from __future__ import annotations
@@ -47,10 +49,10 @@ class RecordedGroup:
 
 
 def steady(a: Attributed) -> tuple[int, int]:
-    """CPU samples and bytes of the workload's steady work: all but outside and once-only."""
+    """CPU samples and bytes of the workload's steady work: all but the once-only work."""
     cpu, alloc = a.cpu_total, a.alloc_total
     for (bucket, _), (c, b) in a.buckets.items():
-        if bucket in ("outside", "once"):
+        if bucket == "once":
             cpu -= c
             alloc -= b
     return cpu, alloc
@@ -69,7 +71,7 @@ def estimate(values: list[float], counts: tuple[float, float] | None = None) -> 
         scale = values[0] / p if p > 0 else 0.0
         return Estimate(values[0], max(0.0, p - half) * scale, (p + half) * scale, 1)
     m = mean_interval(np.asarray(values, dtype=float), CONFIDENCE)
-    return Estimate(m.mean, m.lo, m.hi, len(values))
+    return Estimate(m.mean, max(m.lo, 0.0), m.hi, len(values))  # costs are never negative
 
 
 def _share(part: int, whole: int) -> float:

@@ -86,18 +86,20 @@ def hunt(req: HuntRequest, say: Say) -> HuntOutcome:
     if out_dir.exists() and any(out_dir.iterdir()):
         raise InputError(f"--out {out_dir}: not empty; name a new or empty folder")
     workload: Workload
-    if req.jfr:
-        workload = recordings_workload(list(req.jfr), req.java)
-        if req.ref:
+    if req.jfr or req.run:
+        if req.jfr:
+            workload = recordings_workload(list(req.jfr), req.java)
+        else:
+            from perfproof.pipeline.hunt_run import command_workload
+
+            assert req.run is not None
+            workload = command_workload(req.run, repo, out_dir, req.java, say)
+        if req.ref:  # the recordings are of that commit: read its source, not the checkout's
             from perfproof.env.cache import cache_root
             from perfproof.workspace.worktree import ensure_worktree
 
             workload.root = ensure_worktree(repo, sha, cache_root())
             workload.ref, workload.sha = req.ref, sha
-    elif req.run:
-        from perfproof.pipeline.hunt_run import command_workload
-
-        workload = command_workload(req.run, repo, out_dir, req.java, say)
     else:
         from perfproof.pipeline.hunt_jmh import jmh_workload
 

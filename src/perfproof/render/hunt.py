@@ -47,50 +47,66 @@ def best(h: Hypothesis) -> GroupCost:
 
 
 def per_op(c: GroupCost) -> str:
+    """Time and bytes in absolute units, as far as the workload allows."""
     parts = []
     if c.ns_per_op is not None:
         parts.append(amount(c.ns_per_op, "ns/op"))
-    if c.bytes_per_op is not None:
-        parts.append(amount(c.bytes_per_op, "B/op"))
-    elif c.bytes_per_s is not None:
-        mib = Estimate(
-            c.bytes_per_s.mean / 2**20,
-            None if c.bytes_per_s.lo is None else c.bytes_per_s.lo / 2**20,
-            None if c.bytes_per_s.hi is None else c.bytes_per_s.hi / 2**20,
-            c.bytes_per_s.forks,
-        )
-        parts.append(amount(mib, "MiB/s"))
+    if c.bytes_per_op is not None or c.bytes_per_s is not None:
+        parts.append(_bytes(c))
     return "; ".join(parts) or MISSING
+
+
+def _bytes(c: GroupCost) -> str:
+    if c.bytes_per_op is not None:
+        return amount(c.bytes_per_op, "B/op")
+    if c.bytes_per_s is not None:
+        return amount(_mib(c.bytes_per_s), "MiB/s")
+    return MISSING
+
+
+def _mib(e: Estimate) -> Estimate:
+    def scale(x: float | None) -> float | None:
+        return None if x is None else x / 2**20
+
+    return Estimate(e.mean / 2**20, scale(e.lo), scale(e.hi), e.forks)
 
 
 def hunt_table(h: HuntResult, top: int | None = 10) -> str:
     """The terminal's view: rank, id, method, file:line, CPU share, cost, ceiling, callers."""
     shown = h.hypotheses[:top] if top is not None else h.hypotheses
-    header = f"{'#':>2}  {'id':<11}  {'method':<34} {'where':<28} {'CPU':<22} {'cost':<30} "
-    header += f"{'ceiling':>8}  callers"
-    lines = [f"hunt: {h.workload}", "", header]
+    cols = ("#", "id", "method", "where", "CPU share", "time", "allocation", "ceiling", "callers")
+    rows = []
     for x in shown:
         c = best(x)
-        where = f"{x.file.rsplit('/', 1)[-1]}:{x.line}-{x.end_line}"
-        callers = MISSING if x.callers is None else str(x.callers.production)
-        lines.append(
-            f"{x.rank:>2}  {x.id:<11}  {x.method[:34]:<34} {where[:28]:<28} "
-            f"{share(c.cpu_share)[:22]:<22} {per_op(c)[:30]:<30} {ceiling(c.ceiling):>8}  "
-            f"{callers}"
+        rows.append(
+            (
+                str(x.rank),
+                x.id,
+                x.method,
+                f"{x.file.rsplit('/', 1)[-1]}:{x.line}-{x.end_line}",
+                share(c.cpu_share),
+                amount(c.ns_per_op, "ns/op") if c.ns_per_op else MISSING,
+                _bytes(c),
+                ceiling(c.ceiling),
+                MISSING if x.callers is None else str(x.callers.production),
+            )
         )
+    widths = [max(len(r[i]) for r in [cols, *rows]) for i in range(len(cols))]
+    lines = [f"hunt: {h.workload}", ""]
+    for r in [cols, *rows]:
+        lines.append("  ".join(cell.ljust(w) for cell, w in zip(r, widths, strict=True)).rstrip())
     if len(h.hypotheses) > len(shown):
         lines.append(f"… {len(h.hypotheses) - len(shown)} more in hunt.json (--top)")
     if not h.hypotheses:
         lines.append("(no project method carries a measurable share)")
     for o in h.other:
         cpu = MISSING if o.cpu_share is None else percent(100 * o.cpu_share, 1, sign=False)
-        lines.append(f"    not a hypothesis: {o.label}: {cpu} of CPU samples")
+        lines.append(f"not a hypothesis: {o.label}: {cpu} of CPU samples")
     if h.changes is not None:
         lines.append("")
         lines.append(f"against {h.compared_with}:")
         for ch in h.changes:
-            if ch.status != "same":
-                lines.append(f"  {ch.status:<8} {ch.id}  {ch.method}")
+            lines.append(f"  {ch.status:<8} {ch.id}  {ch.method}")
     lines += [f"warning: {w}" for w in h.warnings]
     return "\n".join(lines) + "\n"
 

@@ -19,6 +19,8 @@ public class ErrorReporterBench {
 
     private ErrorReporter reporter;
     private short[] codes;
+    /** Recent codes a realistic caller keeps around: filled once, before any measurement. */
+    private long[] history;
 
     @Setup
     public void setup() {
@@ -26,6 +28,10 @@ public class ErrorReporterBench {
         codes = new short[ErrorReporter.COUNT];
         for (int i = 0; i < codes.length; i++) {
             codes[i] = (short) (ErrorReporter.FIRST + (i * 7) % ErrorReporter.COUNT);
+        }
+        history = new long[1 << 20];
+        for (int i = 0; i < history.length; i++) {
+            history[i] = codes[i % codes.length];
         }
     }
 
