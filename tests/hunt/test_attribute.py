@@ -97,3 +97,16 @@ def test_a_stub_in_its_measured_loop_is_not_set_up() -> None:
     assert once_only((*SETUP, "p.bench.CodecBench.setup")) == "setup"
     assert once_only(("p.Main.main", "p.Codec.<clinit>")) == "static-init"
     assert once_only(("p.Main.main", "p.Codec.encode")) is None
+
+
+def test_the_project_callers_above_a_method_are_kept_nearest_first() -> None:
+    sort = Method("p.Sort.sort", "Sort.sort", "src/p/Sort.java", 1, 9, "production")
+    quick = Method("p.Sort.quickSort", "Sort.quickSort", "src/p/Sort.java", 10, 40, "production")
+    swap = Method("p.Sort.swap", "Sort.swap", "src/p/Sort.java", 41, 45, "production")
+    known = {**METHODS, **{m.frame: m for m in (sort, quick, swap)}}
+    p = Profile("r.jfr")
+    recursion = ("p.Sort.quickSort",) * 4
+    p.cpu[(*LOOP, BENCH, "p.Codec.encode", "p.Sort.sort", *recursion, "p.Sort.swap")] = 9
+    swap_cost = attribute(p, known.get).sites["p.Sort.swap"]
+    # recursion folded; the benchmark (not production) still names a caller on the way
+    assert swap_cost.paths == {("p.Sort.quickSort", "p.Sort.sort", "p.Codec.encode"): 9}

@@ -53,10 +53,11 @@ def _pct(x: float) -> str:
 
 def _merged(
     forks: Sequence[Attributed], frame: str
-) -> tuple[dict[str, int], dict[str, int], dict[str, int]]:
+) -> tuple[dict[str, int], dict[str, int], dict[str, int], dict[tuple[str, ...], int]]:
     classes: dict[str, int] = {}
     via_cpu: dict[str, int] = {}
     via_alloc: dict[str, int] = {}
+    paths: dict[tuple[str, ...], int] = {}
     for a in forks:
         s = a.sites.get(frame)
         if s is None:
@@ -64,7 +65,9 @@ def _merged(
         for src, dst in ((s.classes, classes), (s.via_cpu, via_cpu), (s.via_alloc, via_alloc)):
             for k, v in src.items():
                 dst[k] = dst.get(k, 0) + v
-    return classes, via_cpu, via_alloc
+        for p, v in s.paths.items():
+            paths[p] = paths.get(p, 0) + v
+    return classes, via_cpu, via_alloc, paths
 
 
 def _top(weights: dict[str, int], n: int = 3) -> list[str]:
@@ -124,7 +127,9 @@ def analyse(
     for rank, (frame, costs, gain) in enumerate(rows, 1):
         d = sources.by_frame[frame]
         forks = [a for g in groups for a in g.forks]
-        classes, via_cpu, via_alloc = _merged(forks, frame)
+        classes, via_cpu, via_alloc, paths = _merged(forks, frame)
+        heaviest = max(paths.items(), key=lambda kv: (kv[1], kv[0]), default=((), 0))[0]
+        path = tuple(sources.by_frame[f].method.label for f in heaviest if f in sources.by_frame)
         via = list(dict.fromkeys(_top(via_cpu) + _top(via_alloc)))
         sentence, _lines = fact(d, costs, classes, via)
         total = sum(classes.values())
@@ -159,6 +164,7 @@ def analyse(
                 via=tuple(v for v in via if v != frame),
                 pattern=pattern,
                 callers=callers,
+                path=path,
                 benchmarks=tuple(benchmarks),
                 prove=line,
             )

@@ -46,6 +46,7 @@ class Method:
 
 Resolve = Callable[[str], Method | None]
 
+PATH_DEPTH = 3
 _LAMBDA = re.compile(r"\.lambda\$(\w+?)\$\d+$")
 _STUB_LOOP = re.compile(r"_jmhStub$")
 
@@ -84,6 +85,9 @@ class SiteCost:
     the method's own frame when it is the leaf."""
     via_alloc: dict[str, int] = field(default_factory=dict)
     """Bytes by that frame."""
+    paths: dict[tuple[str, ...], int] = field(default_factory=dict)
+    """CPU samples (or bytes, for a method seen only allocating) by the project methods that
+    called it, nearest :data:`PATH_DEPTH` first: a fix is often made one or two calls up."""
 
 
 @dataclass
@@ -104,46 +108,57 @@ class Attributed:
         self.buckets[(bucket, detail)] = (c + cpu, a + alloc)
 
 
-def _charge(stack: Stack, resolve: Resolve) -> tuple[Method | None, str]:
-    """The leaf-most project frame of the stack and the frame it called (or itself)."""
+def _charge(stack: Stack, resolve: Resolve) -> tuple[Method | None, str, tuple[str, ...]]:
+    """The leaf-most project frame of the stack, the frame it called (or itself), and the
+    project methods above it (nearest first, recursion folded)."""
     for i in range(len(stack) - 1, -1, -1):
         method = resolve(method_frame(stack[i]))
         if method is not None:
             via = stack[i + 1] if i + 1 < len(stack) else method.frame
-            return method, via
-    return None, ""
+            above: list[str] = []
+            for frame in reversed(stack[:i]):
+                caller = resolve(method_frame(frame))
+                if caller is None or caller.frame == method.frame:
+                    continue
+                if not above or above[-1] != caller.frame:
+                    above.append(caller.frame)
+                if len(above) == PATH_DEPTH:
+                    break
+            return method, via, tuple(above)
+    return None, "", ()
 
 
-def _classify(
-    stack: Stack, resolve: Resolve
-) -> tuple[Method | None, str, tuple[Bucket, str] | None]:
+_Charged = tuple[Method | None, str, tuple[str, ...], tuple[Bucket, str] | None]
+
+
+def _classify(stack: Stack, resolve: Resolve) -> _Charged:
     kind: Outside | None = outside(stack)
     if kind is not None:
-        return None, "", ("outside", kind)
+        return None, "", (), ("outside", kind)
     once = once_only(stack)
     if once is not None:
-        return None, "", ("once", once)
-    method, via = _charge(stack, resolve)
+        return None, "", (), ("once", once)
+    method, via, above = _charge(stack, resolve)
     if method is None:
         top = next((f for f in reversed(stack) if not is_jmh(f)), stack[-1] if stack else "")
-        return None, "", ("unattributed", top.rsplit(".", 1)[0])
+        return None, "", (), ("unattributed", top.rsplit(".", 1)[0])
     if method.scope != "production":
-        return None, "", ("driver", method.frame)
-    return method, via, None
+        return None, "", (), ("driver", method.frame)
+    return method, via, above, None
 
 
 def attribute(profile: Profile, resolve: Resolve) -> Attributed:
     """Charge every CPU sample and allocated byte of one recording."""
     out = Attributed(profile.source, profile.cpu_samples, profile.alloc_bytes, profile.duration_s)
-    memo: dict[Stack, tuple[Method | None, str, tuple[Bucket, str] | None]] = {}
+    memo: dict[Stack, _Charged] = {}
 
-    def site(stack: Stack) -> tuple[Method | None, str, tuple[Bucket, str] | None]:
+    def site(stack: Stack) -> _Charged:
         if stack not in memo:
             memo[stack] = _classify(stack, resolve)
         return memo[stack]
 
     for stack, w in profile.cpu.items():
-        method, via, bucket = site(stack)
+        method, via, above, bucket = site(stack)
         if bucket is not None:
             out.add_bucket(*bucket, w, 0)
             continue
@@ -151,8 +166,9 @@ def attribute(profile: Profile, resolve: Resolve) -> Attributed:
         cost = out.sites.setdefault(method.frame, SiteCost())
         cost.cpu += w
         cost.via_cpu[via] = cost.via_cpu.get(via, 0) + w
+        cost.paths[above] = cost.paths.get(above, 0) + w
     for (stack, cls), w in profile.alloc.items():
-        method, via, bucket = site(stack)
+        method, via, above, bucket = site(stack)
         if bucket is not None:
             out.add_bucket(*bucket, 0, w)
             continue
@@ -161,4 +177,6 @@ def attribute(profile: Profile, resolve: Resolve) -> Attributed:
         cost.alloc += w
         cost.classes[cls] = cost.classes.get(cls, 0) + w
         cost.via_alloc[via] = cost.via_alloc.get(via, 0) + w
+        if not cost.cpu:
+            cost.paths[above] = cost.paths.get(above, 0) + w
     return out

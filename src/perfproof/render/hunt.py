@@ -28,7 +28,7 @@ def amount(e: Estimate | None, unit: str) -> str:
     if e is None:
         return MISSING
     text = f"{significant(e.mean)} {unit}"
-    if e.lo is None or e.hi is None:
+    if e.lo is None or e.hi is None or e.hi == e.lo == e.mean:
         return text
     return f"{text} [{significant(max(e.lo, 0.0))}–{significant(e.hi)}]"
 
@@ -74,7 +74,18 @@ def _mib(e: Estimate) -> Estimate:
 def hunt_table(h: HuntResult, top: int | None = 10) -> str:
     """The terminal's view: rank, id, method, file:line, CPU share, cost, ceiling, callers."""
     shown = h.hypotheses[:top] if top is not None else h.hypotheses
-    cols = ("#", "id", "method", "where", "CPU share", "time", "allocation", "ceiling", "callers")
+    cols = (
+        "#",
+        "id",
+        "method",
+        "where",
+        "CPU share",
+        "time",
+        "allocation",
+        "ceiling",
+        "callers",
+        "called from",
+    )
     rows = []
     for x in shown:
         c = best(x)
@@ -89,6 +100,7 @@ def hunt_table(h: HuntResult, top: int | None = 10) -> str:
                 _bytes(c),
                 ceiling(c.ceiling),
                 MISSING if x.callers is None else str(x.callers.production),
+                x.path[0] if x.path else "",
             )
         )
     widths = [max(len(r[i]) for r in [cols, *rows]) for i in range(len(cols))]
@@ -140,6 +152,9 @@ def hypothesis_md(x: Hypothesis) -> list[str]:
         )
     if x.via:
         lines.append("- Cost lands in: " + ", ".join(f"`{v}`" for v in x.via))
+    if x.path:
+        chain = " ← ".join(f"`{m}`" for m in (x.method, *x.path))
+        lines.append(f"- Called as: {chain} (heaviest stacks; a fix may belong further up)")
     if x.pattern is not None:
         p = x.pattern
         lines.append(

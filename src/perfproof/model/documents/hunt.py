@@ -137,6 +137,9 @@ class Hypothesis:
     """The JDK or library calls the cost lands in, heaviest first."""
     pattern: Pattern | None = None
     callers: Callers | None = None
+    path: tuple[str, ...] = ()
+    """The project methods that called it on the heaviest stacks, nearest first (the fix is
+    often one or two calls up: the method choosing an algorithm, not the algorithm)."""
     benchmarks: tuple[str, ...] = ()
     """JMH benchmarks that reach the method (call graph)."""
     prove: str | None = None
@@ -158,6 +161,7 @@ class Hypothesis:
             "via": list(self.via),
             "pattern": None if self.pattern is None else vars(self.pattern).copy(),
             "callers": None if self.callers is None else vars(self.callers).copy(),
+            "path": list(self.path),
             "benchmarks": list(self.benchmarks),
             "prove": self.prove,
         }
@@ -181,6 +185,7 @@ class Hypothesis:
             via=tuple(str(v) for v in doc.get("via", [])),
             pattern=Pattern(**pattern) if pattern else None,
             callers=Callers(**callers) if callers else None,
+            path=tuple(str(p) for p in doc.get("path", [])),
             benchmarks=tuple(str(b) for b in doc.get("benchmarks", [])),
             prove=doc.get("prove"),
         )
