@@ -59,8 +59,24 @@ DEFINED_ONCE: dict[str, str] = {
     "json_safe": "model/documents/__init__.py",
     "check_confidence": "stats/verdict.py",
     "check_threshold": "stats/verdict.py",
+    "welch_moments": "stats/welch.py",
+    "welch_df": "stats/welch.py",
+    "WelchStats": "stats/welch.py",
+    "amdahl_ceiling": "stats/amdahl.py",
+    "ceiling_if_removed": "stats/amdahl.py",
+    "SideSamples": "model/__init__.py",
+    "Unmatched": "model/__init__.py",
+    "Side": "model/__init__.py",
+    "SIDES": "model/__init__.py",
 }
 """Concepts defined once: name → the one module that defines it (at any depth)."""
+
+RETIRED: dict[str, str] = {
+    "SideSummary": "a side of a JMH comparison is model.Estimate; of an end-to-end experiment, "
+    "stats.end_to_end.RunsSummary",
+    "UnmatchedEntry": "model.Unmatched",
+}
+"""Names of second copies that were merged into one: defining them again brings a copy back."""
 
 FORMATTER = ("units/", "render/markdown.py")
 """The one number formatter (a leaf package) and the one Markdown table writer."""
@@ -252,10 +268,23 @@ def describe_cycle(component: list[str]) -> str:
     return " <-> ".join(component) + "\n" + "\n".join(sorted(set(lines)))
 
 
-def _definitions(tree: ast.AST) -> Iterator[tuple[str, int]]:
+def _definitions(tree: ast.Module) -> Iterator[tuple[str, int]]:
+    """Functions and classes at any depth, and names a module assigns at its top level (a
+    constant such as ``SIDES`` is a concept too)."""
     for node in ast.walk(tree):
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
             yield node.name, node.lineno
+    for stmt in tree.body:
+        targets = (
+            stmt.targets
+            if isinstance(stmt, ast.Assign)
+            else [stmt.target]
+            if isinstance(stmt, ast.AnnAssign)
+            else []
+        )
+        for t in targets:
+            if isinstance(t, ast.Name):
+                yield t.id, stmt.lineno
 
 
 def _top_level_functions(tree: ast.Module) -> Iterator[tuple[str, int]]:
@@ -405,6 +434,16 @@ def test_each_concept_is_defined_once() -> None:
         if [w.partition(":")[0] for w in where.get(name, [])] != [home]
     }
     assert not wrong, f"expected each defined once, in its home module: {wrong}"
+
+
+def test_retired_copies_stay_gone() -> None:
+    back = [
+        f"{m.rel}:{line} {name} (use {RETIRED[name]})"
+        for m in modules().values()
+        for name, line in _definitions(m.tree)
+        if name in RETIRED
+    ]
+    assert not back, f"a merged concept defined again: {back}"
 
 
 def test_the_number_formatter_is_the_only_one() -> None:

@@ -342,3 +342,27 @@ def test_notes_are_typed_and_match_the_warnings(stream_vs_loop) -> None:
         assert {n["kind"] for n in notes} <= {str(k) for k in Kind}
     kinds = {n["kind"] for c in doc["comparisons"] for n in c["diagnostics"]["notes"]}
     assert {"exact", "unsettled"} <= kinds
+
+
+def test_unmatched_sides_read_back_typed(fixtures_dir) -> None:
+    from perfproof.model import Side
+    from perfproof.model.documents.compare import CompareDocument
+
+    result = compare_specs(
+        str(fixtures_dir / "jmh" / "jmh-1.21-avgt-gc.json"),
+        str(fixtures_dir / "jmh" / "jmh-1.37-allmodes-gc.json"),
+        CompareOptions(),
+    )
+    doc = compare_document(result)
+    back = CompareDocument.from_json(json.loads(json.dumps(doc)), "results.json")
+    assert back.unmatched == list(result.unmatched)
+    assert {u.side for u in back.unmatched} <= {Side.BASE, Side.HEAD}
+    assert back.to_json()["unmatched"] == doc["unmatched"]
+    # an older writer listed labels only: no side, written back as it was read
+    old = {**doc, "unmatched": ["fx.Thr.concat"]}
+    legacy = CompareDocument.from_json(old, "results.json")
+    assert legacy.unmatched[0].side is None
+    assert legacy.to_json()["unmatched"][0]["side"] == ""
+    wrong = {**doc, "unmatched": [{**doc["unmatched"][0], "side": "both"}]}
+    with pytest.raises(InputError, match=r"unmatched\[0\]\.side: expected base or head"):
+        CompareDocument.from_json(wrong, "results.json")

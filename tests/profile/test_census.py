@@ -4,8 +4,9 @@ import math
 
 import pytest
 
-from perfproof.profile.census import amdahl_ceiling, census
+from perfproof.profile.census import census
 from perfproof.profile.stacks import Profile
+from perfproof.stats.amdahl import amdahl_ceiling, ceiling_if_removed
 
 MAIN = ("java.lang.Thread.run", "com.acme.Main.run")
 
@@ -26,10 +27,12 @@ def _profile() -> Profile:
 
 
 def test_amdahl_ceiling_is_gain_when_cost_goes_to_zero():
-    assert amdahl_ceiling(0.5) == pytest.approx(1.0)
-    assert amdahl_ceiling(0.2) == pytest.approx(0.25)
-    assert amdahl_ceiling(0.0) == 0.0
-    assert amdahl_ceiling(1.0) is None
+    assert ceiling_if_removed(0.5) == pytest.approx(1.0)
+    assert ceiling_if_removed(0.2) == pytest.approx(0.25)
+    assert ceiling_if_removed(0.0) == 0.0
+    assert ceiling_if_removed(1.0) is None
+    # the limit of the general ceiling as the part's own speed-up grows without bound
+    assert amdahl_ceiling(0.2, 1e12).speedup == pytest.approx(ceiling_if_removed(0.2))
 
 
 def test_cpu_rows_split_top_frame_by_focus_frame():

@@ -46,7 +46,11 @@ def test_fork_level_uses_fork_means_on_log_scale() -> None:
     geo = np.exp(np.mean(np.log([50, 55, 45])) - np.mean(np.log([100, 110, 90])))
     assert eff.ratio == pytest.approx(geo) and eff.lo < eff.ratio < eff.hi
     summary = st.FORK_LEVEL.summarize(base, 0.99)
-    assert summary.value == pytest.approx(100.0) and summary.forks == 3
+    assert (
+        summary.value == pytest.approx(100.0)
+        and summary.ci[0] < 100.0 < summary.ci[1]
+        and summary.forks == 3
+    )
     assert summary.iterations == 6
 
 

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 import pytest
 from scipy import stats as sp
 
-from perfproof.stats.welch import mean_interval, t_critical, welch
+from perfproof.stats import sequential as seq
+from perfproof.stats.sequential_sim import welch_paths
+from perfproof.stats.welch import mean_interval, t_critical, welch, welch_df, welch_rows
 
 
 @pytest.mark.parametrize("confidence", [0.9, 0.95, 0.99])
@@ -60,3 +63,53 @@ def test_t_critical() -> None:
     assert t_critical(0.99, 0) == math.inf
     with pytest.raises(ValueError):
         t_critical(1.0, 3)
+
+
+@pytest.mark.parametrize(
+    ("base", "head", "p", "t"),
+    [
+        ([2.0, 2.0, 2.0], [2.0, 2.0, 2.0, 2.0], 1.0, 0.0),  # no spread, no difference
+        ([2.0, 2.0, 2.0], [3.0, 3.0, 3.0, 3.0], 0.0, math.inf),  # no spread, a difference
+        ([3.0, 3.0, 3.0], [2.0, 2.0, 2.0, 2.0], 0.0, -math.inf),
+    ],
+)
+def test_zero_variance_is_decided_once_for_every_caller(
+    base: list[float], head: list[float], p: float, t: float
+) -> None:
+    """The comparison, the batch path, the sequential looks and the simulator that calibrates
+    them give a side pair without spread the same df (n1 + n2 − 2) and the same exact p."""
+    x, y = np.array(base), np.array(head)
+    one = welch(x, y, 0.99)
+    rows = welch_rows(x[None, :], y[None, :], 0.99)
+    look = seq.look_rows([x], [y])
+    sim = welch_paths(
+        (np.array([[len(x)]]), np.array([[x.mean()]]), np.array([[x.var(ddof=1)]])),
+        (np.array([[len(y)]]), np.array([[y.mean()]]), np.array([[y.var(ddof=1)]])),
+    )
+    for df in (one.df, rows.df[0], look.df[0], sim.df[0, 0], welch_df(0.0, 3, 0.0, 4)):
+        assert df == len(x) + len(y) - 2
+    for p_value in (one.p_value, rows.p_value[0], look.p_value[0], sim.p_value[0, 0]):
+        assert p_value == p
+    assert one.t == t and rows.t[0] == t and one.se == 0.0 and one.lo == one.hi == one.diff
+
+
+def test_the_four_welch_callers_agree_on_ordinary_data() -> None:
+    rng = np.random.default_rng(3)
+    x, y = rng.normal(0.0, 0.02, 5), rng.normal(0.03, 0.05, 3)
+    one = welch(x, y, 0.99)
+    look = seq.look_rows([x], [y])
+    sim = welch_paths(
+        (np.array([[5]]), np.array([[x.mean()]]), np.array([[x.var(ddof=1)]])),
+        (np.array([[3]]), np.array([[y.mean()]]), np.array([[y.var(ddof=1)]])),
+    )
+    ref = sp.ttest_ind(y, x, equal_var=False)
+    for df, p_value in ((look.df[0], look.p_value[0]), (sim.df[0, 0], sim.p_value[0, 0])):
+        assert df == pytest.approx(one.df) and p_value == pytest.approx(ref.pvalue)
+    # a look without two forks on a side is not tested (p = 1) and raises no warning
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        untested = welch_paths(
+            (np.array([[1]]), np.array([[x[0]]]), np.array([[0.0]])),
+            (np.array([[0]]), np.array([[np.nan]]), np.array([[np.nan]])),
+        )
+    assert untested.p_value[0, 0] == 1.0

@@ -20,13 +20,12 @@ from perfproof.compare.effects import BATCH_MIN, prepare
 from perfproof.compare.family import finish
 from perfproof.compare.jmhview import JMH_CONFIDENCE, jmh_scores
 from perfproof.compare.match import check_inputs, check_metrics, match, nothing_to_compare
-from perfproof.compare.result import DEFAULT_METRICS, CompareOptions, CompareResult, Unmatched
+from perfproof.compare.result import DEFAULT_METRICS, CompareOptions, CompareResult
 from perfproof.jmh.reader import load_side
-from perfproof.model import BenchKey, Comparison, Samples
+from perfproof.model import BenchKey, Comparison, Samples, Unmatched
 from perfproof.model.documents.compare import (
     SCHEMA,
     CompareDocument,
-    UnmatchedEntry,
     comparison_to_json,
 )
 
@@ -89,7 +88,7 @@ def document(result: CompareResult) -> CompareDocument:
         family=opt.family,
         metrics=list(opt.metrics),
         comparisons=list(result.comparisons),
-        unmatched=[UnmatchedEntry(u.key, u.side, u.reason) for u in result.unmatched],
+        unmatched=list(result.unmatched),
         notes=list(result.notes),
     )
 

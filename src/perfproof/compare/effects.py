@@ -18,7 +18,7 @@ from perfproof.compare import diagnostics
 from perfproof.compare.pending import Pending, SideFacts
 from perfproof.compare.result import CompareOptions
 from perfproof.jmh.units import is_bytes
-from perfproof.model import Direction, Samples
+from perfproof.model import Direction, Estimate, Samples
 from perfproof.stats import batch, strategies, variance, warmup
 from perfproof.stats.forks import as_matrix_or_list
 
@@ -105,7 +105,7 @@ def _facts_from_batch(values: np.ndarray, side: batch.SideBatch, worse: str) -> 
     )
     return [
         SideFacts(
-            summary=strategies.SideSummary(value, lo, hi, forks, forks * iterations),
+            summary=Estimate(value, (lo, hi), forks, forks * iterations),
             components=variance.Components(forks, float(iterations), fm_var, within, between),
             cv=cv,
             trending=trending,

@@ -19,7 +19,7 @@ from perfproof.compare.diagnostics import MIN_FORKS
 from perfproof.compare.jmhview import jmh_scores
 from perfproof.compare.pending import Pending
 from perfproof.compare.result import CompareOptions
-from perfproof.model import Comparison, Estimate, Verdict
+from perfproof.model import Comparison, Verdict
 from perfproof.stats import family, strategies
 from perfproof.stats.verdict import decide
 from perfproof.stats.welch import t_critical
@@ -124,8 +124,8 @@ def _build(
         key=p.base.key,
         unit=p.base.unit,
         direction=p.base.direction,
-        base=_estimate(p.base_facts.summary),
-        head=_estimate(p.head_facts.summary),
+        base=p.base_facts.summary,
+        head=p.head_facts.summary,
         ratio=e.ratio,
         ratio_ci=(e.lo, e.hi),
         delta_pct=_pct(e.ratio),
@@ -173,10 +173,6 @@ def _without_unsettled(
 
 def _level_text(level: float | None) -> str:
     return "n/a" if level is None else f"{level * 100:.4g}%"
-
-
-def _estimate(s: strategies.SideSummary) -> Estimate:
-    return Estimate(s.value, (s.lo, s.hi), s.forks, s.iterations)
 
 
 def _pct(ratio: float) -> float:

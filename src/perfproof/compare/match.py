@@ -14,11 +14,11 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from perfproof.compare.result import DEFAULT_METRICS, Unmatched
+from perfproof.compare.result import DEFAULT_METRICS
 from perfproof.errors import InputError
 from perfproof.jmh.names import normalise_metric
 from perfproof.jmh.units import THROUGHPUT_UNIT, TIME_UNIT
-from perfproof.model import BenchKey, Samples
+from perfproof.model import Samples, Side, SideSamples, Unmatched
 
 POSITIVE_UNITS = (TIME_UNIT, THROUGHPUT_UNIT)
 """Canonical units whose values must be > 0: no operation takes no time or runs infinitely
@@ -27,10 +27,8 @@ often, so a score ≤ 0 is a broken or edited file, not a measurement."""
 NO_FINITE = "no finite values"
 NO_FORKS = "no forks"
 
-Side = dict[BenchKey, Samples]
 
-
-def check_metrics(metrics: Sequence[str], base: Side, head: Side) -> None:
+def check_metrics(metrics: Sequence[str], base: SideSamples, head: SideSamples) -> None:
     """A metric asked for by name must exist somewhere, else the name is probably a typo."""
     present = {k.metric for k in base} | {k.metric for k in head}
     for metric in metrics:
@@ -39,7 +37,7 @@ def check_metrics(metrics: Sequence[str], base: Side, head: Side) -> None:
             raise InputError(f"--metric {metric}: no result has this metric (have: {available})")
 
 
-def check_inputs(side_name: str, side: Side) -> None:
+def check_inputs(side_name: str, side: SideSamples) -> None:
     """Refuse duplicated entries and non-positive times or throughputs, naming file and key."""
     for key, s in side.items():
         repeated = [src for src, n in Counter(s.sources).items() if n > 1]
@@ -77,7 +75,7 @@ def _files(s: Samples) -> str:
 
 
 def match(
-    base: Side, head: Side, metrics: tuple[str, ...]
+    base: SideSamples, head: SideSamples, metrics: tuple[str, ...]
 ) -> tuple[list[tuple[Samples, Samples]], list[Unmatched]]:
     """Pairs to compare, in key order, and the keys that cannot be compared, with why."""
     base_entries = sorted({k.entry() for k in base})
@@ -86,33 +84,33 @@ def match(
     pairs: list[tuple[Samples, Samples]] = []
     for entry in base_entries:
         if entry not in head_entries:
-            unmatched.append(Unmatched(entry, "base", "no result for this entry in head"))
+            unmatched.append(Unmatched(entry, Side.BASE, "no result for this entry in head"))
             continue
         for metric in metrics:
             key = entry.with_metric(metric)
             b, h = base.get(key), head.get(key)
+            if b is None and h is None:
+                continue
             problem = _unusable(metric, b, h)
-            if problem is None:
-                pairs.append((b, h))  # type: ignore[arg-type]
-            elif problem:
-                unmatched.append(Unmatched(key, problem[0], problem[1]))
+            if problem is not None:
+                unmatched.append(Unmatched(key, *problem))
+            elif b is not None and h is not None:
+                pairs.append((b, h))
     for entry in sorted(head_entries - set(base_entries)):
-        unmatched.append(Unmatched(entry, "head", "no result for this entry in base"))
+        unmatched.append(Unmatched(entry, Side.HEAD, "no result for this entry in base"))
     return pairs, unmatched
 
 
-def _unusable(metric: str, b: Samples | None, h: Samples | None) -> tuple[str, str] | str | None:
-    """None when comparable; "" when absent on both sides; else (side, reason)."""
-    if b is None and h is None:
-        return ""
+def _unusable(metric: str, b: Samples | None, h: Samples | None) -> tuple[Side, str] | None:
+    """None when comparable, else (side, reason); callers skip a key absent on both sides."""
     if b is None or h is None:
-        side = "base" if b is not None else "head"
+        side = Side.BASE if b is not None else Side.HEAD
         return side, f"metric {metric} only in {side}"
-    for side, s in (("base", b), ("head", h)):
+    for side, s in ((Side.BASE, b), (Side.HEAD, h)):
         if not s.forks:
             return side, f"{emptiness(s)} for {metric} in {side}"
     if b.unit != h.unit:
-        return "base", f"units differ: {b.unit} in base, {h.unit} in head"
+        return Side.BASE, f"units differ: {b.unit} in base, {h.unit} in head"
     return None
 
 
@@ -127,7 +125,7 @@ def emptiness(s: Samples) -> str:
 
 
 def nothing_to_compare(
-    base_spec: str, head_spec: str, base: Side, head: Side, unmatched: list[Unmatched]
+    base_spec: str, head_spec: str, base: SideSamples, head: SideSamples, unmatched: list[Unmatched]
 ) -> InputError:
     """The error when no key could be compared, naming the side and file that is empty when
     that is the reason (rather than claiming the two sides share no entry)."""

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from perfproof.compare.notes import Note
-from perfproof.model import Samples
+from perfproof.model import Estimate, Samples
 from perfproof.stats import strategies, variance
 
 
@@ -16,7 +16,7 @@ from perfproof.stats import strategies, variance
 class SideFacts:
     """One side's numbers behind the verdict and diagnostics, however they were computed."""
 
-    summary: strategies.SideSummary
+    summary: Estimate
     components: variance.Components | None = None
     cv: float = math.nan
     trending: bool = False

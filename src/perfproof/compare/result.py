@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from perfproof.errors import InputError
 from perfproof.jmh.names import normalise_metric
-from perfproof.model import ALLOC_NORM, PRIMARY, BenchKey, Comparison, Verdict
+from perfproof.model import ALLOC_NORM, PRIMARY, Comparison, Unmatched, Verdict
 from perfproof.stats import family as procedures
 from perfproof.stats.verdict import check_confidence, check_threshold
 
@@ -44,15 +44,6 @@ class CompareOptions:
 
     def normalised_metrics(self) -> tuple[str, ...]:
         return tuple(dict.fromkeys(normalise_metric(m) for m in self.metrics))
-
-
-@dataclass(frozen=True)
-class Unmatched:
-    """A key present on one side only (or unusable), listed rather than dropped."""
-
-    key: BenchKey
-    side: str
-    reason: str
 
 
 @dataclass

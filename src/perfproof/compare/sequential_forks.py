@@ -14,14 +14,13 @@ import numpy as np
 
 from perfproof.compare import CompareOptions, compare_sides
 from perfproof.compare.effects import worse_side
-from perfproof.model import PRIMARY, BenchKey, Comparison, Samples
+from perfproof.model import PRIMARY, SIDES, BenchKey, Comparison, Samples
 from perfproof.stats.forks import fork_means
 from perfproof.stats.warmup import unwarmed
 
 if TYPE_CHECKING:
     from perfproof.compare.sequential_design import SequentialDesign
 
-SIDES = ("base", "head")
 Members = list[tuple[Samples, Samples]]
 
 

@@ -19,16 +19,15 @@ from pathlib import Path
 from typing import Any
 
 from perfproof.compare.match import match
-from perfproof.compare.result import DEFAULT_METRICS, CompareOptions, Unmatched
+from perfproof.compare.result import DEFAULT_METRICS, CompareOptions
 from perfproof.compare.sequential import KeyDecision, SequentialDesign, look, methodology
 from perfproof.errors import InputError
 from perfproof.jmh.names import normalise_metric
 from perfproof.jmh.reader import expand_spec, read_file
-from perfproof.model import PRIMARY, BenchKey, Samples
+from perfproof.model import PRIMARY, BenchKey, SideSamples, Unmatched
 from perfproof.stats import family as procedures
 from perfproof.stats import sequential as seq
 
-Side = dict[BenchKey, Samples]
 FIRST_LOOK_FORKS = 3
 
 
@@ -60,7 +59,9 @@ class ReplaySettings:
     futility: float = 0.0
 
 
-def read_rounds(base_files: Sequence[Path], head_files: Sequence[Path]) -> list[tuple[Side, Side]]:
+def read_rounds(
+    base_files: Sequence[Path], head_files: Sequence[Path]
+) -> list[tuple[SideSamples, SideSamples]]:
     """One (base, head) pair of results per round; both sides need the same number of files."""
     shared = set(map(Path.resolve, map(Path, base_files))) & set(
         map(Path.resolve, map(Path, head_files))
@@ -78,14 +79,14 @@ def read_rounds(base_files: Sequence[Path], head_files: Sequence[Path]) -> list[
     return [(_side(b), _side(h)) for b, h in zip(base_files, head_files, strict=True)]
 
 
-def _side(path: Path) -> Side:
-    out: Side = {}
+def _side(path: Path) -> SideSamples:
+    out: SideSamples = {}
     for s in read_file(path):
         out.setdefault(s.key, s)
     return out
 
 
-def _round_forks(round_: tuple[Side, Side]) -> set[int]:
+def _round_forks(round_: tuple[SideSamples, SideSamples]) -> set[int]:
     return {
         len(s.forks)
         for side in round_
@@ -94,7 +95,7 @@ def _round_forks(round_: tuple[Side, Side]) -> set[int]:
     }
 
 
-def schedule_of(rounds: list[tuple[Side, Side]], source: str) -> tuple[int, int, int]:
+def schedule_of(rounds: list[tuple[SideSamples, SideSamples]], source: str) -> tuple[int, int, int]:
     """(first look round, forks per side at the first look, forks per side added per look),
     read off the primary metric's fork counts: the first look is at the first round where
     each side has ``FIRST_LOOK_FORKS`` forks; a later round adds the forks its files hold
@@ -114,7 +115,9 @@ def schedule_of(rounds: list[tuple[Side, Side]], source: str) -> tuple[int, int,
     return first_round, first_round * per_round, step
 
 
-def replay(rounds: list[tuple[Side, Side]], settings: ReplaySettings, source: str) -> Replay:
+def replay(
+    rounds: list[tuple[SideSamples, SideSamples]], settings: ReplaySettings, source: str
+) -> Replay:
     """Run the looks of the sequential design over the rounds, in order."""
     if not rounds:
         raise InputError(f"{source}: no rounds to replay")
@@ -141,8 +144,8 @@ def replay(rounds: list[tuple[Side, Side]], settings: ReplaySettings, source: st
     except ValueError as exc:
         raise InputError(f"{source}: {exc}") from None
     metrics = tuple(dict.fromkeys(normalise_metric(m) for m in settings.metrics))
-    base: Side = {}
-    head: Side = {}
+    base: SideSamples = {}
+    head: SideSamples = {}
     decisions: dict[BenchKey, KeyDecision] = {}
     notes: list[str] = []
     unmatched: list[Unmatched] = []
@@ -174,7 +177,7 @@ def replay(rounds: list[tuple[Side, Side]], settings: ReplaySettings, source: st
     return Replay(design, decisions, len(rounds), first_round, looks, unmatched, notes)
 
 
-def _append(side: Side, new: Side, decisions: dict[BenchKey, KeyDecision]) -> None:
+def _append(side: SideSamples, new: SideSamples, decisions: dict[BenchKey, KeyDecision]) -> None:
     """Add a round's forks to a side, except for entries that already stopped."""
     for key, s in new.items():
         d = decisions.get(key.entry())

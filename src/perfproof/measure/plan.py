@@ -17,8 +17,8 @@ from typing import Any
 
 from perfproof.errors import InputError
 from perfproof.measure.keys import Selection
+from perfproof.model import SIDES
 
-SIDES = ("base", "head")
 ORDERS = ("abba", "abab", "random")
 FIXED = "fixed"
 SEQUENTIAL = "sequential"

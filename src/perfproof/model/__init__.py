@@ -37,6 +37,17 @@ class Verdict(StrEnum):
     INCONCLUSIVE = "inconclusive"
 
 
+class Side(StrEnum):
+    """One of the two versions a comparison measures: the baseline and the change."""
+
+    BASE = "base"
+    HEAD = "head"
+
+
+SIDES: tuple[Side, Side] = (Side.BASE, Side.HEAD)
+"""Both sides in the order every report, plan and manifest lists them."""
+
+
 @dataclass(frozen=True, order=True)
 class BenchKey:
     """Identifies one measured quantity: a benchmark at one mode and @Param set, one metric.
@@ -111,6 +122,10 @@ class Samples:
         return np.array([float(np.mean(f)) for f in self.forks if len(f)], dtype=float)
 
 
+SideSamples = dict[BenchKey, Samples]
+"""Everything one side measured: the samples of each key."""
+
+
 @dataclass(frozen=True)
 class Estimate:
     """One side's estimate (mean of fork means) with its interval.
@@ -123,6 +138,18 @@ class Estimate:
     ci: tuple[float, float]
     forks: int
     iterations: int
+
+
+@dataclass(frozen=True)
+class Unmatched:
+    """A key present on one side only (or unusable), listed rather than dropped.
+
+    ``side`` is None only for a ``results.json`` of an older writer that listed labels alone.
+    """
+
+    key: BenchKey
+    side: Side | None
+    reason: str
 
 
 @dataclass

@@ -26,7 +26,6 @@ from perfproof.measure.plan import (
     DEFAULT_MAX_ROUNDS,
     FIXED,
     SEQUENTIAL,
-    SIDES,
     make_plan,
     parse_budget,
     restrict_first_round,
@@ -45,6 +44,7 @@ from perfproof.measure.store import (
     default_runs_dir,
     new_run_id,
 )
+from perfproof.model import SIDES
 from perfproof.pipeline.ab_options import AbOptions, check_options
 from perfproof.pipeline.cluster import run_on_cluster
 from perfproof.pipeline.looks import (

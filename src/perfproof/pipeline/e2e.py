@@ -37,7 +37,7 @@ from perfproof.measure.store import (
     new_run_id,
 )
 from perfproof.measure.targets import command as target
-from perfproof.model import Direction
+from perfproof.model import SIDES, Direction
 from perfproof.model.documents import e2e as e2e_document
 from perfproof.model.documents.e2e import AmdahlReport, E2EResult
 from perfproof.model.documents.run import SCHEMA as RUN_SCHEMA
@@ -68,7 +68,7 @@ def side_commands(
     opts: E2EOptions, prepared: dict[str, dict[str, Any]]
 ) -> dict[str, target.SideCommands]:
     cmds = {}
-    for side in target.SIDES:
+    for side in SIDES:
         own = opts.base_cmd if side == "base" else opts.head_cmd
         flag = f"--{side}-cmd" if own is not None else "--run"
         cmds[side] = target.SideCommands(
@@ -121,7 +121,7 @@ def start(opts: E2EOptions, cwd: Path | None = None) -> RunStore:
     if opts.build_cmd is not None:
         build = split_command(opts.build_cmd, "--build-cmd", opts.shell)
     repo = (cwd / opts.repo).resolve()
-    side_commands(opts, {s: {"cwd": ""} for s in target.SIDES})  # bad quoting: fail early
+    side_commands(opts, {s: {"cwd": ""} for s in SIDES})  # bad quoting: fail early
     shas: dict[str, str] = {}
     prepared: dict[str, dict[str, Any]] = {}
     if opts.base_ref is not None:
@@ -158,7 +158,7 @@ def start(opts: E2EOptions, cwd: Path | None = None) -> RunStore:
             check_programs(side_commands(opts, prepared))
         cmds = side_commands(opts, prepared)
         steps = target.schedule(side_order(opts.runs, opts.order, opts.seed), opts.warmup_runs)
-        store.manifest["sides"] = {s: {**prepared[s], **cmds[s].to_json()} for s in target.SIDES}
+        store.manifest["sides"] = {s: {**prepared[s], **cmds[s].to_json()} for s in SIDES}
         store.manifest["steps"] = target.step_entries(store, steps)
         store.save()
     except InputError:
@@ -245,7 +245,7 @@ def execute_and_analyse(
     opts = E2EOptions(**manifest["options"])
     specs = validate(opts)
     try:
-        sides = {s: target.SideCommands.from_json(s, manifest["sides"][s]) for s in target.SIDES}
+        sides = {s: target.SideCommands.from_json(s, manifest["sides"][s]) for s in SIDES}
     except (KeyError, TypeError) as exc:
         raise InputError(
             f"--resume {store.path}: {MANIFEST} was edited: side entry lacks {exc}"

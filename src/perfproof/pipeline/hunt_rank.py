@@ -22,8 +22,8 @@ import numpy as np
 
 from perfproof.model.documents.hunt import Estimate, GroupCost, OtherCost
 from perfproof.profile.attribute import Attributed
-from perfproof.profile.census import amdahl_ceiling
 from perfproof.profile.outside import LABELS
+from perfproof.stats.amdahl import ceiling_if_removed
 from perfproof.stats.welch import mean_interval
 
 CONFIDENCE = 0.95
@@ -111,9 +111,9 @@ def group_cost(group: RecordedGroup, frame: str) -> GroupCost | None:
         per_s = estimate([b / d for b, d in zip(alloc_parts, durations, strict=True) if d])
     ceiling = lo = None
     if cpu is not None:
-        ceiling = amdahl_ceiling(min(cpu.mean, 0.999))
+        ceiling = ceiling_if_removed(min(cpu.mean, 0.999))
         floor = cpu.lo if cpu.lo is not None else cpu.mean
-        lo = amdahl_ceiling(min(max(floor, 0.0), 0.999))
+        lo = ceiling_if_removed(min(max(floor, 0.0), 0.999))
     return GroupCost(group.name, cpu, alloc, ns, per_op, per_s, ceiling, lo)
 
 

@@ -27,12 +27,10 @@ from perfproof.errors import InputError
 from perfproof.jmh.reader import read_results
 from perfproof.measure.shard import ShardSpec, machine_name
 from perfproof.measure.store import DONE, MANIFEST, RESULTS, new_run_id, now_iso
-from perfproof.model import BenchKey, Samples
+from perfproof.model import SIDES, BenchKey, Samples
 from perfproof.model.documents import read_document
 from perfproof.model.documents.run import MAJOR, NAME, SCHEMA
 from perfproof.storage import write_json_atomic
-
-SIDES = ("base", "head")
 
 PLAN_PER_SHARD = frozenset({"steps", "seed"})
 """Plan entries that may differ between shards: their own steps, and the seed of a random

@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from perfproof.profile.stacks import Profile, Stack, focus_frame, frame_matches
+from perfproof.stats.amdahl import ceiling_if_removed
 
 
 @dataclass(frozen=True)
@@ -60,13 +61,6 @@ class Census:
     warnings: list[str] = field(default_factory=list)
 
 
-def amdahl_ceiling(share: float) -> float | None:
-    """Whole-program speed-up if a part with this share of the cost vanished; None if unbounded."""
-    if share >= 1.0:
-        return None
-    return 1.0 / (1.0 - share) - 1.0
-
-
 def merge(profiles: Iterable[Profile]) -> Profile:
     """All recordings as one profile: the census of several runs counts them together."""
     out = Profile(source="+")
@@ -102,7 +96,7 @@ def cpu_rows(cpu: dict[Stack, int], focus: tuple[str, ...]) -> list[CpuRow]:
         for frame in set(stack):
             totals[frame] = totals.get(frame, 0) + w
     rows = [
-        CpuRow(frame, ff, w, totals[frame], w / n, amdahl_ceiling(w / n))
+        CpuRow(frame, ff, w, totals[frame], w / n, ceiling_if_removed(w / n))
         for (frame, ff), w in selfs.items()
     ]
     rows.sort(key=lambda r: (-r.self, r.frame, r.focus_frame or ""))
@@ -118,7 +112,7 @@ def alloc_rows(alloc: dict[tuple[Stack, str], int], focus: tuple[str, ...]) -> l
         key = (frame, focus_frame(stack, focus), cls)
         sums[key] = sums.get(key, 0) + w
     rows = [
-        AllocRow(frame, ff, cls, w, w / n, amdahl_ceiling(w / n))
+        AllocRow(frame, ff, cls, w, w / n, ceiling_if_removed(w / n))
         for (frame, ff, cls), w in sums.items()
     ]
     rows.sort(key=lambda r: (-r.bytes, r.frame, r.cls))
@@ -145,7 +139,7 @@ def focus_rows(
     if total <= 0:
         return []
     rows = [
-        FocusRow(kind, f, s, below.get(f, s), s / total, amdahl_ceiling(s / total))
+        FocusRow(kind, f, s, below.get(f, s), s / total, ceiling_if_removed(s / total))
         for f, s in selfs.items()
     ]
     rows.sort(key=lambda r: (-r.self, r.frame))

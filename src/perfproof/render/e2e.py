@@ -11,7 +11,7 @@ from perfproof.units import MISSING, percent
 
 if TYPE_CHECKING:
     from perfproof.model.documents.e2e import E2EResult
-    from perfproof.stats.end_to_end import MetricAnalysis, SideSummary
+    from perfproof.stats.end_to_end import MetricAnalysis, RunsSummary
 
 
 def _g(x: float | None, digits: int = 4) -> str:
@@ -51,7 +51,7 @@ def _details(m: MetricAnalysis) -> list[str]:
     return lines
 
 
-def _side_text(s: SideSummary, unit: str) -> str:
+def _side_text(s: RunsSummary, unit: str) -> str:
     u = f" {unit}" if unit else ""
     return f"{_g(s.mean)}{u} [{_g(s.ci[0])}, {_g(s.ci[1])}] n={s.n}"
 

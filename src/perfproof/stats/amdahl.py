@@ -53,6 +53,15 @@ def amdahl_ceiling(share: float, per_call_gain: float) -> AmdahlCeiling:
     )
 
 
+def ceiling_if_removed(share: float) -> float | None:
+    """The ceiling when the part costs nothing any more (``per_call_gain`` → ∞), ``1/(1-s) - 1``:
+    the most any change to a frame of this share can do; None when the share is the whole.
+    A share of 0 gives 0, so a census can ask it of every row."""
+    if share >= 1.0:
+        return None
+    return 1.0 / (1.0 - share) - 1.0
+
+
 def amdahl_message(
     ceiling: AmdahlCeiling, mde_pct: float | None, runs_needed: int | None, runs: int
 ) -> str:

@@ -31,7 +31,11 @@ BOOTSTRAP_WORK = 20_000_000
 
 
 @dataclass(frozen=True)
-class SideSummary:
+class RunsSummary:
+    """One side of an end-to-end experiment: whole-program runs, not forks, so besides the
+    Student-t interval it keeps the df and sd that the power estimate and the JSON report
+    (``model.Estimate`` is the fork-level side of a JMH comparison)."""
+
     mean: float
     ci: tuple[float, float]
     n: int
@@ -54,8 +58,8 @@ class MetricAnalysis:
     name: str
     unit: str
     direction: Direction
-    base: SideSummary
-    head: SideSummary
+    base: RunsSummary
+    head: RunsSummary
     diff: float
     diff_ci: tuple[float, float]
     ratio: float
@@ -76,13 +80,13 @@ class MetricAnalysis:
     warnings: list[str] = field(default_factory=list)
 
 
-def summarize_side(values: np.ndarray, confidence: float) -> SideSummary:
+def summarize_side(values: np.ndarray, confidence: float) -> RunsSummary:
     x = np.asarray(values, dtype=float)
     if len(x) < 2:
         v = float(x[0]) if len(x) else math.nan
-        return SideSummary(v, (math.nan, math.nan), len(x), math.nan, math.nan)
+        return RunsSummary(v, (math.nan, math.nan), len(x), math.nan, math.nan)
     mi = mean_interval(x, confidence)
-    return SideSummary(mi.mean, (mi.lo, mi.hi), mi.n, mi.df, float(np.std(x, ddof=1)))
+    return RunsSummary(mi.mean, (mi.lo, mi.hi), mi.n, mi.df, float(np.std(x, ddof=1)))
 
 
 def bootstrap_ratio_ci(

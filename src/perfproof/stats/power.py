@@ -93,7 +93,7 @@ def _power_std(delta: float, n_a: int, n_b: int, share_a: float, alpha: float) -
     two chi-square laws, done by quadrature (checked against simulation in the tests).
     """
     if min(n_a, n_b) >= EXACT_BELOW:
-        df = welch_df(share_a * n_a, n_a, (1.0 - share_a) * n_b, n_b)
+        df = float(welch_df(share_a * n_a, n_a, (1.0 - share_a) * n_b, n_b))
         return _nct_power(abs(delta), df, alpha)
     wa, crit, wb = _critical_grid(n_a, n_b, share_a, alpha)
     d = abs(delta)

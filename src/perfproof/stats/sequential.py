@@ -33,6 +33,7 @@ import numpy as np
 from scipy import special
 
 from perfproof.stats import family
+from perfproof.stats.welch import welch_moments
 
 LEVELS_FILE = "sequential_levels.json"
 LEVELS_SCHEMA = "perfproof.sequential-levels/1"
@@ -158,18 +159,11 @@ def look_rows(log_base: list[np.ndarray], log_head: list[np.ndarray]) -> LookRow
         if len(x) < 2 or len(y) < 2:
             diff[i] = float(np.mean(y) - np.mean(x)) if len(x) and len(y) else math.nan
             continue
-        a = float(np.var(x, ddof=1)) / len(x)
-        b = float(np.var(y, ddof=1)) / len(y)
-        d = float(np.mean(y) - np.mean(x))
-        s = math.sqrt(a + b)
-        den = a * a / (len(x) - 1) + b * b / (len(y) - 1)
+        w = welch_moments(
+            len(x), np.mean(x), np.var(x, ddof=1), len(y), np.mean(y), np.var(y, ddof=1)
+        )
         tested[i] = True
-        diff[i], se[i] = d, s
-        df[i] = (a + b) ** 2 / den if den > 0 else float(len(x) + len(y) - 2)
-        if s > 0:
-            p[i] = float(2.0 * special.stdtr(df[i], -abs(d / s)))
-        else:
-            p[i] = 1.0 if d == 0 else 0.0
+        diff[i], se[i], df[i], p[i] = w.diff, w.se, w.df, w.p_value
     return LookRows(diff=diff, se=se, df=df, p_value=np.where(tested, p, 1.0), tested=tested)
 
 

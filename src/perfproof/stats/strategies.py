@@ -31,23 +31,13 @@ from typing import Protocol
 
 import numpy as np
 
+from perfproof.model import Estimate
 from perfproof.stats.forks import Forks, fork_means, moments
 from perfproof.stats.ratio import ratio_or_difference
 from perfproof.stats.welch import mean_interval
 
 BYTES_TOLERANCE_ABS = 0.5
 BYTES_TOLERANCE_REL = 0.001
-
-
-@dataclass(frozen=True)
-class SideSummary:
-    """One side's estimate and interval in the metric's unit."""
-
-    value: float
-    lo: float
-    hi: float
-    forks: int
-    iterations: int
 
 
 @dataclass(frozen=True)
@@ -64,7 +54,7 @@ class Effect:
 class Strategy(Protocol):
     name: str
 
-    def summarize(self, forks: Forks, confidence: float) -> SideSummary: ...
+    def summarize(self, forks: Forks, confidence: float) -> Estimate: ...
 
     def compare(self, base: Forks, head: Forks, confidence: float) -> Effect: ...
 
@@ -114,9 +104,9 @@ class ForkLevel:
 
     name = "fork-level"
 
-    def summarize(self, forks: Forks, confidence: float) -> SideSummary:
+    def summarize(self, forks: Forks, confidence: float) -> Estimate:
         mi = mean_interval(fork_means(forks), confidence)
-        return SideSummary(mi.mean, mi.lo, mi.hi, len(forks), _iterations(forks))
+        return Estimate(mi.mean, (mi.lo, mi.hi), len(forks), _iterations(forks))
 
     def compare(self, base: Forks, head: Forks, confidence: float) -> Effect:
         return _ratio_from_logs(fork_means(base), fork_means(head), confidence)
@@ -127,9 +117,9 @@ class IterationLevel:
 
     name = "iteration-level"
 
-    def summarize(self, forks: Forks, confidence: float) -> SideSummary:
+    def summarize(self, forks: Forks, confidence: float) -> Estimate:
         mi = mean_interval(np.concatenate(forks), confidence)
-        return SideSummary(mi.mean, mi.lo, mi.hi, len(forks), _iterations(forks))
+        return Estimate(mi.mean, (mi.lo, mi.hi), len(forks), _iterations(forks))
 
     def compare(self, base: Forks, head: Forks, confidence: float) -> Effect:
         return _ratio_from_logs(np.concatenate(base), np.concatenate(head), confidence)
@@ -152,11 +142,11 @@ class Exact:
 
     name = "exact"
 
-    def summarize(self, forks: Forks, confidence: float) -> SideSummary:
+    def summarize(self, forks: Forks, confidence: float) -> Estimate:
         values = np.concatenate(forks)
         level = _level(forks)
-        return SideSummary(
-            level, float(values.min()), float(values.max()), len(forks), _iterations(forks)
+        return Estimate(
+            level, (float(values.min()), float(values.max())), len(forks), _iterations(forks)
         )
 
     def compare(self, base: Forks, head: Forks, confidence: float) -> Effect:

@@ -77,38 +77,73 @@ def mean_interval(x: np.ndarray, confidence: float) -> MeanInterval:
     return MeanInterval(mean, mean - half, mean + half, df, se, n)
 
 
-def welch_df(v1: float, n1: int, v2: float, n2: int) -> float:
-    """Welch–Satterthwaite degrees of freedom for variances ``v1``, ``v2`` of samples n1, n2."""
-    a = v1 / n1
-    b = v2 / n2
-    denom = (a * a / (n1 - 1) if n1 > 1 else 0.0) + (b * b / (n2 - 1) if n2 > 1 else 0.0)
-    if denom == 0.0:
-        # Both sides without spread: any df gives the same (degenerate) answer.
-        return float(n1 + n2 - 2)
-    return (a + b) ** 2 / denom
+@dataclass(frozen=True)
+class WelchStats:
+    """Welch's t from summary moments, element-wise: ``diff = mean(y) - mean(x)``, its standard
+    error, Welch–Satterthwaite degrees of freedom, t and the two-sided p-value."""
+
+    diff: np.ndarray
+    se: np.ndarray
+    df: np.ndarray
+    t: np.ndarray
+    p_value: np.ndarray
+
+
+def welch_df(
+    v1: float | np.ndarray, n1: int | np.ndarray, v2: float | np.ndarray, n2: int | np.ndarray
+) -> np.ndarray:
+    """Welch–Satterthwaite degrees of freedom for variances ``v1``, ``v2`` of samples n1, n2.
+
+    When neither side varies (the denominator is 0) every df gives the same degenerate answer,
+    so the rule is the pooled test's n1 + n2 − 2: finite, and the same in every caller (the
+    comparison, the sequential looks, the simulator that calibrates them, the power curve).
+    A side of one value contributes no variance term.
+    """
+    n1, n2 = np.asarray(n1, dtype=float), np.asarray(n2, dtype=float)
+    a = np.asarray(v1, dtype=float) / n1
+    b = np.asarray(v2, dtype=float) / n2
+    denom = np.where(n1 > 1, a * a / np.maximum(n1 - 1, 1), 0.0) + np.where(
+        n2 > 1, b * b / np.maximum(n2 - 1, 1), 0.0
+    )
+    flat = denom == 0.0
+    return np.where(flat, n1 + n2 - 2, (a + b) ** 2 / np.where(flat, 1.0, denom))
+
+
+def welch_moments(
+    n1: int | np.ndarray,
+    m1: float | np.ndarray,
+    v1: float | np.ndarray,
+    n2: int | np.ndarray,
+    m2: float | np.ndarray,
+    v2: float | np.ndarray,
+) -> WelchStats:
+    """The one Welch: every two-sample t of perfproof is this, on scalars or arrays.
+
+    When neither side varies the standard error is zero and the difference is exact: p = 0 if
+    it is non-zero, 1 if it is zero, t = ±∞ or 0 (never a division by zero). Callers check
+    that each side has at least two values.
+    """
+    n1a, n2a = np.asarray(n1, dtype=float), np.asarray(n2, dtype=float)
+    diff = np.asarray(m2, dtype=float) - np.asarray(m1, dtype=float)
+    se = np.sqrt(np.asarray(v1, dtype=float) / n1a + np.asarray(v2, dtype=float) / n2a)
+    df = welch_df(v1, n1, v2, n2)
+    exact = se == 0.0
+    t = np.where(exact, np.copysign(np.inf, diff), diff / np.where(exact, 1.0, se))
+    t = np.where(exact & (diff == 0.0), 0.0, t)
+    p = np.where(exact, (diff == 0.0).astype(float), 2.0 * _special.stdtr(df, -np.abs(t)))
+    return WelchStats(diff=diff, se=se, df=df, t=t, p_value=p)
 
 
 def welch(x: np.ndarray, y: np.ndarray, confidence: float) -> WelchResult:
-    """Welch's two-sample t for ``mean(y) - mean(x)``; needs at least two values per side.
-
-    When neither side varies at all the standard error is zero: the difference is then
-    exact (p = 0 if it is non-zero, 1 if it is zero) rather than a division by zero.
-    """
+    """Welch's two-sample t for ``mean(y) - mean(x)``; needs at least two values per side."""
     n1, m1, v1 = moments(np.asarray(x, dtype=float))
     n2, m2, v2 = moments(np.asarray(y, dtype=float))
     if n1 < 2 or n2 < 2:
         raise ValueError(f"welch needs at least two values per side, got {n1} and {n2}")
-    diff = m2 - m1
-    se = math.sqrt(v1 / n1 + v2 / n2)
-    df = welch_df(v1, n1, v2, n2)
-    if se == 0.0:
-        p = 1.0 if diff == 0.0 else 0.0
-        t = 0.0 if diff == 0.0 else math.copysign(math.inf, diff)
-        return WelchResult(diff, diff, diff, df, 0.0, t, p)
-    t = diff / se
-    half = t_critical(confidence, df) * se
-    p = float(2.0 * _special.stdtr(df, -abs(t)))
-    return WelchResult(diff, diff - half, diff + half, df, se, t, p)
+    w = welch_moments(n1, m1, v1, n2, m2, v2)
+    diff, se, df = float(w.diff), float(w.se), float(w.df)
+    half = 0.0 if se == 0.0 else t_critical(confidence, df) * se
+    return WelchResult(diff, diff - half, diff + half, df, se, float(w.t), float(w.p_value))
 
 
 @dataclass(frozen=True)
@@ -135,16 +170,9 @@ def welch_rows(x: np.ndarray, y: np.ndarray, confidence: float) -> WelchRows:
     n1, n2 = x.shape[-1], y.shape[-1]
     if n1 < 2 or n2 < 2:
         raise ValueError(f"welch needs at least two values per side, got {n1} and {n2}")
-    a = x.var(axis=-1, ddof=1) / n1
-    b = y.var(axis=-1, ddof=1) / n2
-    diff = y.mean(axis=-1) - x.mean(axis=-1)
-    se = np.sqrt(a + b)
-    denom = a * a / (n1 - 1) + b * b / (n2 - 1)
-    flat = denom == 0.0
-    df = np.where(flat, float(n1 + n2 - 2), (a + b) ** 2 / np.where(flat, 1.0, denom))
-    exact = se == 0.0
-    t = np.where(exact, np.copysign(np.inf, diff), diff / np.where(exact, 1.0, se))
-    t = np.where(exact & (diff == 0.0), 0.0, t)
-    p = np.where(exact, (diff == 0.0).astype(float), 2.0 * _special.stdtr(df, -np.abs(t)))
-    half = np.where(exact, 0.0, _special.stdtrit(df, 0.5 + confidence / 2.0) * se)
-    return WelchRows(diff, diff - half, diff + half, df, se, t, p)
+    w = welch_moments(
+        n1, x.mean(axis=-1), x.var(axis=-1, ddof=1), n2, y.mean(axis=-1), y.var(axis=-1, ddof=1)
+    )
+    exact = w.se == 0.0
+    half = np.where(exact, 0.0, _special.stdtrit(w.df, 0.5 + confidence / 2.0) * w.se)
+    return WelchRows(w.diff, w.diff - half, w.diff + half, w.df, w.se, w.t, w.p_value)

@@ -17,11 +17,12 @@ from typing import Any
 from perfproof import __version__
 from perfproof.measure import environment
 from perfproof.measure.keys import SuiteKey, group_keys
-from perfproof.measure.plan import SIDES, Plan, Step
+from perfproof.measure.plan import Plan, Step
 from perfproof.measure.progress import Reporter, parse_settings
 from perfproof.measure.scheduler import Scheduler, SideTarget
 from perfproof.measure.shard import machine_identity, restrict_plan
 from perfproof.measure.store import DONE, RunStore
+from perfproof.model import SIDES
 
 MeasureKeys = Callable[[RunStore, Scheduler, list[SuiteKey], Reporter], tuple[Any, str]]
 """The round loop (``ab``'s ``measure_keys``): measures keys until the plan says stop and

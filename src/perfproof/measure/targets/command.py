@@ -19,9 +19,8 @@ from perfproof import process
 from perfproof.errors import ExternalError, InputError
 from perfproof.measure.metrics import MetricNotFound, MetricSpec, extract
 from perfproof.measure.store import DONE, FAILED, INTERRUPTED, PENDING, RUNNING, RunStore, now_iso
+from perfproof.model import SIDES
 from perfproof.storage import write_text_atomic
-
-SIDES = ("base", "head")
 
 
 @dataclass(frozen=True)

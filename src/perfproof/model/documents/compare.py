@@ -15,21 +15,21 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from perfproof.errors import InputError
-from perfproof.model import BenchKey, Comparison, Direction, Estimate, Verdict
+from perfproof.model import (
+    SIDES,
+    BenchKey,
+    Comparison,
+    Direction,
+    Estimate,
+    Side,
+    Unmatched,
+    Verdict,
+)
 from perfproof.model.documents import check_document, json_safe, schema_id
 
 NAME = "compare"
 MAJOR = 1
 SCHEMA = schema_id(NAME, MAJOR)
-
-
-@dataclass(frozen=True)
-class UnmatchedEntry:
-    """A key that was not compared, the side it was found on and why."""
-
-    key: BenchKey
-    side: str
-    reason: str
 
 
 @dataclass
@@ -41,7 +41,7 @@ class CompareDocument:
     family: str
     metrics: list[str]
     comparisons: list[Comparison]
-    unmatched: list[UnmatchedEntry] = field(default_factory=list)
+    unmatched: list[Unmatched] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     extra: dict[str, Any] = field(default_factory=dict)
     """Fields other writers add beside the comparison (``run_dir``), kept on a round trip."""
@@ -65,7 +65,8 @@ class CompareDocument:
                 {**comparison_to_json(c), **self.row_extra.get(c.key, {})} for c in self.comparisons
             ],
             "unmatched": [
-                {**_key_json(u.key), "side": u.side, "reason": u.reason} for u in self.unmatched
+                {**_key_json(u.key), "side": u.side or "", "reason": u.reason}
+                for u in self.unmatched
             ],
             "notes": list(self.notes),
             **self.extra,
@@ -268,14 +269,16 @@ def _estimate_from_json(e: Any, r: _Reader, where: str) -> Estimate:
     return Estimate(value, ci, forks, iterations)
 
 
-def _unmatched_from_json(u: Any, r: _Reader, where: str) -> UnmatchedEntry:
+def _unmatched_from_json(u: Any, r: _Reader, where: str) -> Unmatched:
     if isinstance(u, str):  # older writers listed labels only
-        return UnmatchedEntry(BenchKey(u, ""), "", "")
+        return Unmatched(BenchKey(u, ""), None, "")
     u = r.obj(u, where)
-    return UnmatchedEntry(
-        _key_from_json(u, r, where),
-        r.text(u, "side", f"{where}.side", default=""),
-        r.text(u, "reason", f"{where}.reason", default=""),
+    key = _key_from_json(u, r, where)
+    side = r.text(u, "side", f"{where}.side", default="")
+    if side and side not in SIDES:
+        r.fail(f"{where}.side", "base or head", side)
+    return Unmatched(
+        key, Side(side) if side else None, r.text(u, "reason", f"{where}.reason", default="")
     )
 
 

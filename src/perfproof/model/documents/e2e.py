@@ -17,7 +17,7 @@ from perfproof.process import command_line
 
 if TYPE_CHECKING:
     from perfproof.stats.amdahl import AmdahlCeiling
-    from perfproof.stats.end_to_end import MetricAnalysis, SideSummary
+    from perfproof.stats.end_to_end import MetricAnalysis, RunsSummary
 
 NAME = "e2e"
 MAJOR = 1
@@ -60,7 +60,7 @@ def _pair(p: tuple[float, float] | None) -> list[float | None] | None:
     return None if p is None else [_num(p[0]), _num(p[1])]
 
 
-def _side(s: SideSummary) -> dict[str, Any]:
+def _side(s: RunsSummary) -> dict[str, Any]:
     return {"mean": _num(s.mean), "ci": _pair(s.ci), "n": s.n, "df": _num(s.df), "sd": _num(s.sd)}
 
 
