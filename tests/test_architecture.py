@@ -68,6 +68,11 @@ DEFINED_ONCE: dict[str, str] = {
     "Unmatched": "model/__init__.py",
     "Side": "model/__init__.py",
     "SIDES": "model/__init__.py",
+    "parse_listing": "jmh/listing.py",
+    "benchmark_names": "jmh/listing.py",
+    "warmup_scores": "jmh/console.py",
+    "parse_time": "jmh/units.py",
+    "canonical": "jmh/units.py",
 }
 """Concepts defined once: name → the one module that defines it (at any depth)."""
 
@@ -77,6 +82,9 @@ RETIRED: dict[str, str] = {
     "UnmatchedEntry": "model.Unmatched",
 }
 """Names of second copies that were merged into one: defining them again brings a copy back."""
+
+JMH_FORMAT_MARKERS = ("Benchmarks:", "# Fork:", "Warmup Iteration", "# Benchmark:", "Iteration ")
+"""Text that only a reader of JMH's listing or console log looks for: such readers live in jmh/."""
 
 FORMATTER = ("units/", "render/markdown.py")
 """The one number formatter (a leaf package) and the one Markdown table writer."""
@@ -434,6 +442,32 @@ def test_each_concept_is_defined_once() -> None:
         if [w.partition(":")[0] for w in where.get(name, [])] != [home]
     }
     assert not wrong, f"expected each defined once, in its home module: {wrong}"
+
+
+def test_jmh_text_formats_are_read_in_jmh_only() -> None:
+    """A string constant naming a line of JMH's listing or console log, outside ``jmh/``, is a
+    second reader of that format (the listing was once parsed three times)."""
+    wrong = [
+        f"{m.rel}:{node.lineno} {node.value!r}"
+        for m in modules().values()
+        if not m.rel.startswith("jmh/")
+        for node in ast.walk(m.tree)
+        if isinstance(node, ast.Constant)
+        and isinstance(node.value, str)
+        and any(marker in node.value for marker in JMH_FORMAT_MARKERS)
+        and not _is_docstring(m.tree, node)
+    ]
+    assert not wrong, f"JMH's text formats read outside jmh/: {wrong}"
+
+
+def _is_docstring(tree: ast.Module, node: ast.Constant) -> bool:
+    return any(
+        isinstance(d, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Module)
+        and d.body
+        and isinstance(d.body[0], ast.Expr)
+        and d.body[0].value is node
+        for d in ast.walk(tree)
+    )
 
 
 def test_retired_copies_stay_gone() -> None:

@@ -8,13 +8,13 @@ import re
 import pytest
 
 from perfproof.errors import InputError
+from perfproof.jmh.listing import parse_listing
 from perfproof.measure.keys import (
     Selection,
     SuiteKey,
     check_bench_regexes,
     group_keys,
     java_escape,
-    parse_listing,
     suite_key_of,
     suite_keys,
 )

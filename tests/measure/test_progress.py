@@ -6,6 +6,8 @@ import io
 
 import pytest
 
+from perfproof.jmh.listing import benchmark_names
+from perfproof.jmh.units import parse_time
 from perfproof.measure.progress import (
     FORK_OVERHEAD_S,
     HOST_OVERHEAD_S,
@@ -17,9 +19,7 @@ from perfproof.measure.progress import (
     estimate_step_seconds,
     eta_seconds,
     format_duration,
-    list_benchmarks,
     parse_settings,
-    parse_time,
 )
 
 LIST_OUTPUT = """Benchmarks: \n\
@@ -34,7 +34,16 @@ fx.Thr.concat
 
 @pytest.mark.parametrize(
     ("text", "seconds"),
-    [("1s", 1.0), ("500ms", 0.5), ("2", 2.0), ("1m", 60.0), ("250 us", 0.00025), ("1.5s", 1.5)],
+    [
+        ("1s", 1.0),
+        ("500ms", 0.5),
+        ("2", 2.0),
+        ("1m", 60.0),
+        ("250 us", 0.00025),
+        ("1.5s", 1.5),
+        ("250µs", 0.00025),
+        ("1hr", 3600.0),
+    ],
 )
 def test_parse_time(text: str, seconds: float) -> None:
     assert parse_time(text) == pytest.approx(seconds)
@@ -43,6 +52,8 @@ def test_parse_time(text: str, seconds: float) -> None:
 def test_parse_time_rejects_garbage() -> None:
     with pytest.raises(ValueError):
         parse_time("soon")
+    with pytest.raises(ValueError):
+        parse_time("5 parsecs")
 
 
 def test_settings_from_options_last_value_wins_and_unknowns_fall_back() -> None:
@@ -53,7 +64,7 @@ def test_settings_from_options_last_value_wins_and_unknowns_fall_back() -> None:
 
 
 def test_benchmark_count_multiplies_param_values_and_applies_overrides() -> None:
-    assert list_benchmarks(LIST_OUTPUT) == ["fx.Codes.loopEmpty", "fx.Codes.sum", "fx.Thr.concat"]
+    assert benchmark_names(LIST_OUTPUT) == ["fx.Codes.loopEmpty", "fx.Codes.sum", "fx.Thr.concat"]
     assert count_benchmarks(LIST_OUTPUT) == 2 + 2 * 3 + 1
     assert count_benchmarks(LIST_OUTPUT, ["-p", "n=16"]) == 1 + 1 * 3 + 1
     assert count_benchmarks("Benchmarks: \n") == 0
@@ -143,3 +154,15 @@ def test_a_new_round_counts_finished_work_plus_only_what_is_ahead() -> None:
     assert rep.acc.total_s == pytest.approx(120.0) and rep.acc.steps == 4
     assert rep.acc.completed_s() == pytest.approx(100.0)
     assert rep.acc.eta_s() == pytest.approx(20.0)
+
+
+def test_the_listing_is_read_once_for_names_keys_and_counts() -> None:
+    """Names, suite keys and the step count come from one reading of the listing, so a JMH
+    warning printed before ``Benchmarks:`` is never a benchmark in any of them."""
+    from perfproof.measure.keys import suite_keys
+
+    noisy = "WARNING: An illegal reflective access\nfx.NotABench\n" + LIST_OUTPUT
+    names = benchmark_names(noisy)
+    assert names == ["fx.Codes.loopEmpty", "fx.Codes.sum", "fx.Thr.concat"]
+    assert {k.benchmark for k in suite_keys(noisy)} == set(names)
+    assert count_benchmarks(noisy) == len(suite_keys(noisy)) == 2 + 2 * 3 + 1

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from perfproof.jmh.console import warmup_scores
 from perfproof.report import plots, render
-from perfproof.report.warmuplog import parse_log
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -87,6 +87,6 @@ def test_warmup_log_parsing() -> None:
         "# Fork: 1 of 1",
         "# Warmup Iteration   1: 24000000.5 ops/s",
     ]
-    found = parse_log(log)
+    found = warmup_scores(log)
     assert found[("fx.Codes.sum", (("n", "16"),))] == [[18.25, pytest.approx(1200.0)], [17.0]]
     assert found[("fx.Thr.concat", ())] == [[24000000.5]]

@@ -8,6 +8,8 @@ still compare with the same unit on the other side.
 
 from __future__ import annotations
 
+import re
+
 from perfproof.model import Direction
 
 # seconds per JMH short time-unit name
@@ -26,6 +28,8 @@ _SECONDS: dict[str, float] = {
     "day": 86400.0,
     "d": 86400.0,
 }
+
+_TIME_VALUE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([a-z\u00b5\u03bc]+)?\s*$")
 
 TIME_UNIT = "ns/op"
 THROUGHPUT_UNIT = "ops/s"
@@ -53,3 +57,12 @@ def direction_of(unit: str) -> Direction:
 
 def is_bytes(unit: str) -> bool:
     return canonical(unit)[0] == BYTES_UNIT
+
+
+def parse_time(text: str) -> float:
+    """A JMH time option (``-w 500ms``, ``-r 1s``, ``-r 2``) in seconds; a bare number means
+    seconds, as it does to JMH. The units are those of JMH's scores, from the one table."""
+    match = _TIME_VALUE.match(text)
+    if not match or (match.group(2) or "s") not in _SECONDS:
+        raise ValueError(f"not a JMH time value: {text!r}")
+    return float(match.group(1)) * _SECONDS[match.group(2) or "s"]

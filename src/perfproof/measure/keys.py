@@ -20,9 +20,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from perfproof.errors import InputError
+from perfproof.jmh.listing import parse_listing
 from perfproof.model import BenchKey
-
-_PARAM_LINE = re.compile(r'^\s+param\s+"?([^"=\s]+)"?\s*=\s*\{(.*)\}\s*$')
 
 
 @dataclass(frozen=True, order=True)
@@ -55,31 +54,6 @@ class SuiteKey:
 def suite_key_of(key: BenchKey) -> SuiteKey:
     """The suite key a measured key belongs to (modes and metrics folded together)."""
     return SuiteKey(key.benchmark, tuple(sorted(key.params)))
-
-
-def parse_listing(text: str) -> dict[str, dict[str, tuple[str, ...]]]:
-    """JMH's ``-lp`` output as benchmark → parameter → values (in JMH's order).
-
-    ``-l`` output (names only) parses too: every benchmark then has no parameters.
-    """
-    listing: dict[str, dict[str, tuple[str, ...]]] = {}
-    current: str | None = None
-    started = False
-    for line in text.splitlines():
-        if line.startswith("Benchmarks:"):
-            started = True
-            continue
-        if not started or not line.strip():
-            continue
-        param = _PARAM_LINE.match(line)
-        if param and current is not None:
-            values = tuple(v.strip() for v in param.group(2).split(",") if v.strip())
-            listing[current][param.group(1)] = values
-            continue
-        if not line[0].isspace():
-            current = line.strip()
-            listing.setdefault(current, {})
-    return listing
 
 
 def suite_keys(text: str) -> list[SuiteKey]:

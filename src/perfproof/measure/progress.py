@@ -9,12 +9,14 @@ thin: a rich live display on a terminal, plain lines otherwise (logs, CI, tests)
 
 from __future__ import annotations
 
-import re
 import sys
 import time
 from dataclasses import dataclass
 from typing import Protocol, TextIO
 
+from perfproof.jmh import console
+from perfproof.jmh.listing import parse_listing
+from perfproof.jmh.units import parse_time
 from perfproof.units import eta as format_duration
 
 FORK_OVERHEAD_S = 0.8
@@ -22,13 +24,6 @@ FORK_OVERHEAD_S = 0.8
 
 HOST_OVERHEAD_S = 1.0
 """The JMH host JVM: start, benchmark discovery, writing results."""
-
-_TIME = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(ns|us|ms|s|m|min|h|hr)?\s*$")
-_SECONDS = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0, "m": 60.0, "min": 60.0, "h": 3600.0}
-_SECONDS["hr"] = 3600.0
-_WARMUP_LINE = re.compile(r"^# Warmup Iteration\s+\d+:")
-_MEASURE_LINE = re.compile(r"^Iteration\s+\d+:")
-_FORK_LINE = re.compile(r"^# Fork: \d+ of \d+")
 
 
 @dataclass(frozen=True)
@@ -47,14 +42,6 @@ class JmhSettings:
             + self.iterations * self.measurement_s
             + FORK_OVERHEAD_S
         )
-
-
-def parse_time(text: str) -> float:
-    """JMH's time values (``1s``, ``500ms``, ``2``) in seconds; a bare number means seconds."""
-    match = _TIME.match(text)
-    if not match:
-        raise ValueError(f"not a JMH time value: {text!r}")
-    return float(match.group(1)) * _SECONDS[match.group(2) or "s"]
 
 
 def parse_settings(options: tuple[str, ...] | list[str]) -> JmhSettings:
@@ -98,37 +85,12 @@ def count_benchmarks(list_output: str, options: tuple[str, ...] | list[str] = ()
             name, _, vals = options[i + 1].partition("=")
             overrides[name.strip()] = len([v for v in vals.split(",") if v != ""]) or 1
     total = 0
-    combos = 0
-    in_list = False
-    for line in list_output.splitlines():
-        if line.startswith("Benchmarks:"):
-            in_list = True
-            continue
-        if not in_list or not line.strip():
-            continue
-        param = re.match(r'^\s+param\s+"?([\w$.]+)"?\s*=\s*\{(.*)\}', line)
-        if param and combos:
-            name, vals = param.group(1), param.group(2)
-            n = overrides.get(name, len([v for v in vals.split(",") if v.strip()]) or 1)
-            combos *= n
-            continue
-        if not line[0].isspace():
-            total += combos
-            combos = 1
-    return total + combos
-
-
-def list_benchmarks(list_output: str) -> list[str]:
-    """The benchmark names in ``-l``/``-lp`` output."""
-    names: list[str] = []
-    in_list = False
-    for line in list_output.splitlines():
-        if line.startswith("Benchmarks:"):
-            in_list = True
-            continue
-        if in_list and line.strip() and not line[0].isspace():
-            names.append(line.strip())
-    return names
+    for params in parse_listing(list_output).values():
+        combos = 1
+        for name, values in params.items():
+            combos *= overrides.get(name, len(values) or 1)
+        total += combos
+    return total
 
 
 def estimate_step_seconds(settings: JmhSettings, benchmark_count: int) -> float:
@@ -145,11 +107,12 @@ class StepTracker:
         self.done_s = 0.0
 
     def feed(self, line: str) -> None:
-        if _WARMUP_LINE.match(line):
+        happened = console.event(line)
+        if happened == "warmup":
             self.done_s += self.settings.warmup_s
-        elif _MEASURE_LINE.match(line):
+        elif happened == "measurement":
             self.done_s += self.settings.measurement_s
-        elif _FORK_LINE.match(line):
+        elif happened == "fork":
             self.done_s += FORK_OVERHEAD_S
         self.done_s = min(self.done_s, self.estimate_s)
 

@@ -12,10 +12,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from perfproof.errors import ExternalError, InputError
+from perfproof.jmh.listing import benchmark_names
 from perfproof.measure.argv import list_argv
 from perfproof.measure.keys import SuiteKey, suite_keys
 from perfproof.measure.plan import Step
-from perfproof.measure.progress import Reporter, count_benchmarks, list_benchmarks
+from perfproof.measure.progress import Reporter, count_benchmarks
 from perfproof.measure.store import RunStore, now_iso
 from perfproof.process import run
 from perfproof.workspace import build_cache
@@ -148,7 +149,7 @@ def list_side(
             f"at step 'list {builder.side}' (exit {res.returncode})",
             log_path,
         )
-    names = list_benchmarks(res.output)
+    names = benchmark_names(res.output)
     if not names:
         what = " ".join(benchmarks) if benchmarks else "(all)"
         hint = ""
