@@ -24,6 +24,7 @@ from perfproof.model.documents.hunt import Callers, Pattern
 from perfproof.profile.attribute import Method
 
 MethodKey = tuple[str, str, tuple[str, ...]]
+_ANONYMOUS = re.compile(r"(?:\$\d+)+$")
 
 
 @dataclass(frozen=True)
@@ -68,7 +69,15 @@ class SourceMap:
                 self.by_frame[frame] = Declared(method, m, f, i)
 
     def resolve(self, frame: str) -> Method | None:
+        """The method a frame runs; an anonymous class's method (``E$3.max``, an enum
+        constant's body or an anonymous implementation) is charged to the same-named method
+        of the class that declares it, when that class has one."""
         found = self.by_frame.get(frame)
+        if found is None and "$" in frame:
+            cls, _, name = frame.rpartition(".")
+            outer = _ANONYMOUS.sub("", cls)
+            if outer != cls:
+                found = self.by_frame.get(f"{outer}.{name}")
         return found.method if found else None
 
 
