@@ -164,7 +164,9 @@ def hypothesis_md(x: Hypothesis) -> list[str]:
         lines.append(
             "- Pattern: none of the `scan` rules matches; the fact above is what is known."
         )
-    if x.callers is not None:
+    if x.callers is not None and x.callers.production == 0:
+        lines.append("- Production callers: none (only benchmarks or tests call it)")
+    elif x.callers is not None:
         kind = "a library primitive" if x.callers.primitive else "not a library primitive"
         lines.append(
             f"- Production callers: {x.callers.production} call sites from "
