@@ -110,3 +110,5 @@ def test_bad_workloads_exit_with_one_line(
     assert res.code == code, res.err
     last = res.err.strip().splitlines()[-1]
     assert last.startswith("perfproof: error:") and words in last
+    if code == 2:  # nothing measured: no half-made folder to refuse the corrected command
+        assert not (tmp_path / "o").exists()

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
 from perfproof.errors import InputError
 from perfproof.measure.lock import DEFAULT_LOCK_TIMEOUT_S
 from perfproof.measure.progress import make_reporter
-from perfproof.measure.store import new_run_id
+from perfproof.measure.store import default_runs_dir, new_run_id
 from perfproof.pipeline.ab_options import AbOptions
 from perfproof.pipeline.hunt import HuntOutcome, Say, Workload, recordings_workload, run_hunt
 from perfproof.workspace.git import require_repo, resolve_ref
@@ -82,9 +83,32 @@ def hunt(req: HuntRequest, say: Say) -> HuntOutcome:
     if compare is not None and not compare.is_file():
         raise InputError(f"--compare {req.compare}: no such hunt.json")
     sha = resolve_ref(repo, req.ref or "HEAD")
-    out_dir = (req.out or repo / ".perfproof" / "hunt" / new_run_id()).resolve()
+    out_dir = (req.out or default_runs_dir(repo).parent / "hunt" / new_run_id()).resolve()
     if out_dir.exists() and any(out_dir.iterdir()):
         raise InputError(f"--out {out_dir}: not empty; name a new or empty folder")
+    existed = out_dir.exists()
+    try:
+        workload = _workload(req, repo, sha, out_dir, say)
+    except InputError:
+        # bad input found after the folder was made (a --bench that matches nothing): a
+        # folder holding only a failed attempt would make the corrected command refuse it
+        if not existed:
+            shutil.rmtree(out_dir, ignore_errors=True)
+        raise
+    if workload.sha is None:
+        workload.sha = sha
+    return run_hunt(
+        workload,
+        repo,
+        out_dir,
+        compare=compare,
+        prove_extra=req.prove_flags(),
+        inputs=tuple(req.jfr) + ((compare,) if compare else ()),
+        say=say,
+    )
+
+
+def _workload(req: HuntRequest, repo: Path, sha: str, out_dir: Path, say: Say) -> Workload:
     workload: Workload
     if req.jfr or req.run:
         if req.jfr:
@@ -106,14 +130,4 @@ def hunt(req: HuntRequest, say: Say) -> HuntOutcome:
         workload = jmh_workload(
             req.ab_options(), req.forks, out_dir, make_reporter(), req.lock_timeout
         )
-    if workload.sha is None:
-        workload.sha = sha
-    return run_hunt(
-        workload,
-        repo,
-        out_dir,
-        compare=compare,
-        prove_extra=req.prove_flags(),
-        inputs=tuple(req.jfr) + ((compare,) if compare else ()),
-        say=say,
-    )
+    return workload
