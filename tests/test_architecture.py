@@ -66,8 +66,12 @@ DEFINED_ONCE: dict[str, str] = {
     "ceiling_if_removed": "stats/amdahl.py",
     "SideSamples": "model/__init__.py",
     "Unmatched": "model/__init__.py",
-    "Side": "model/__init__.py",
-    "SIDES": "model/__init__.py",
+    "Side": "model/enums.py",
+    "SIDES": "model/enums.py",
+    "Verdict": "model/enums.py",
+    "ComparisonMethod": "model/diagnostics.py",
+    "Diagnostics": "model/diagnostics.py",
+    "Note": "model/diagnostics.py",
     "parse_listing": "jmh/listing.py",
     "benchmark_names": "jmh/listing.py",
     "warmup_scores": "jmh/console.py",
@@ -468,6 +472,22 @@ def _is_docstring(tree: ast.Module, node: ast.Constant) -> bool:
         and d.body[0].value is node
         for d in ast.walk(tree)
     )
+
+
+def test_methods_are_compared_as_the_enum() -> None:
+    """``c.method == "exact"`` runs with any spelling; ``ComparisonMethod.EXACT`` does not."""
+    wrong = [
+        f"{m.rel}:{node.lineno}"
+        for m in modules().values()
+        for node in ast.walk(m.tree)
+        if isinstance(node, ast.Compare)
+        and any(_dotted(s).endswith(".method") for s in [node.left, *node.comparators])
+        and any(
+            isinstance(s, ast.Constant) and isinstance(s.value, str)
+            for s in [node.left, *node.comparators]
+        )
+    ]
+    assert not wrong, f"a comparison's method compared with a string: {wrong}"
 
 
 def test_retired_copies_stay_gone() -> None:

@@ -18,7 +18,7 @@ from perfproof.compare import (
 )
 from perfproof.errors import InputError
 from perfproof.jmh.reader import load_side
-from perfproof.model import ALLOC_NORM, PRIMARY, Verdict
+from perfproof.model import ALLOC_NORM, PRIMARY, ComparisonMethod, Verdict
 
 
 def by_metric(result, metric: str):
@@ -33,16 +33,16 @@ def test_stream_vs_plain_loop_improves_time_and_bytes(stream_vs_loop) -> None:
     result = compare_specs(str(base), str(head), CompareOptions())
     (time,) = by_metric(result, PRIMARY)
     (alloc,) = by_metric(result, ALLOC_NORM)
-    assert time.verdict is Verdict.IMPROVED and time.method == "fork-level"
+    assert time.verdict is Verdict.IMPROVED and time.method is ComparisonMethod.FORK_LEVEL
     assert time.ratio_ci[1] < 0.01  # the loop is >100x faster
     assert time.p_adjusted is not None and time.p_adjusted < 0.01
-    assert alloc.verdict is Verdict.IMPROVED and alloc.method == "exact"
+    assert alloc.verdict is Verdict.IMPROVED and alloc.method is ComparisonMethod.EXACT
     assert alloc.base.value == pytest.approx(4736, abs=1) and alloc.head.value < 0.5
     assert any("compared exactly" in w for w in alloc.warnings)
     # the recorded stream forks start at ~15 us/op and settle near 1 us/op: flagged
-    unsettled = time.diagnostics["unsettled"]
+    unsettled = time.diagnostics.to_json()["unsettled"]
     assert unsettled and unsettled[0]["side"] == "base"
-    assert time.diagnostics["without_unsettled"]["verdict"] == "improved"
+    assert time.diagnostics.to_json()["without_unsettled"]["verdict"] == "improved"
     assert not result.unmatched
 
 
@@ -136,7 +136,7 @@ def test_warmup_fork_flagged_with_both_verdicts(rng, make_forks, make_samples) -
         CompareOptions(),
     )
     (c,) = result.comparisons
-    assert c.diagnostics["unsettled"] == [
+    assert c.diagnostics.to_json()["unsettled"] == [
         {
             "side": "base",
             "fork": 2,
@@ -146,7 +146,7 @@ def test_warmup_fork_flagged_with_both_verdicts(rng, make_forks, make_samples) -
         }
     ]
     assert c.verdict is Verdict.INCONCLUSIVE  # the outlying fork mean swamps the test
-    alt = c.diagnostics["without_unsettled"]
+    alt = c.diagnostics.to_json()["without_unsettled"]
     assert alt["verdict"] == "improved" and alt["ratio"] == pytest.approx(0.9, abs=0.02)
     (warning,) = [w for w in c.warnings if w.startswith("warm-up")]
     assert "base fork 2 (3 at 16.0 µs/op vs 401 ns/op after)" in warning
@@ -157,10 +157,10 @@ def test_single_fork_falls_back_to_iterations_and_says_so(rng, make_forks, make_
     b = make_samples("one", make_forks(rng, 1, 20))
     h = make_samples("one", make_forks(rng, 1, 20, level=80.0))
     (c,) = compare_sides({b.key: b}, {h.key: h}, CompareOptions()).comparisons
-    assert c.method == "iteration-level"
+    assert c.method is ComparisonMethod.ITERATION_LEVEL
     assert c.verdict is Verdict.IMPROVED
     assert any("no fork-to-fork variation" in w for w in c.warnings)
-    assert c.mde_pct is None and "power" not in c.diagnostics
+    assert c.mde_pct is None and c.diagnostics.power is None
 
 
 def test_inconclusive_reports_mde_and_forks_needed(rng, make_forks, make_samples) -> None:
@@ -171,7 +171,7 @@ def test_inconclusive_reports_mde_and_forks_needed(rng, make_forks, make_samples
     assert c.mde_pct is not None and c.mde_pct > 10
     assert c.forks_needed is not None and c.forks_needed > 50
     assert any("forks per side would resolve 1%" in w for w in c.warnings)
-    assert c.diagnostics["between_fork_share"]["base"] > 0.5
+    assert c.diagnostics.to_json()["between_fork_share"]["base"] > 0.5
 
 
 def test_same_when_tight_and_negligible_when_tiny(rng, make_forks, make_samples) -> None:
@@ -197,7 +197,7 @@ def test_bimodal_forks_warned(rng, make_samples) -> None:
     forks = [np.full(5, lv) * (1 + 0.001 * np.arange(5) % 2) for lv in levels]
     b = make_samples("bi", forks)
     (c,) = compare_sides({b.key: b}, {b.key: b}, CompareOptions()).comparisons
-    assert c.diagnostics["bimodal"]["base"]["level"] == "forks"
+    assert c.diagnostics.to_json()["bimodal"]["base"]["level"] == "forks"
     assert any(w.startswith("bimodal base forks: 4 near") for w in c.warnings)
 
 

@@ -62,7 +62,7 @@ def test_a_large_change_stops_early_and_stays_decided() -> None:
     assert big is first[big.key]  # carried over unchanged, not judged again
     c = big.comparisons[0]
     assert c.verdict is Verdict.IMPROVED and c.ratio_ci[1] < 1.0
-    assert c.base.forks == 3 and c.diagnostics["sequential"]["look"] == 1
+    assert c.base.forks == 3 and c.diagnostics.to_json()["sequential"]["look"] == 1
     # the unchanged entry ran to the last look and says how much change it rules out
     assert none.decided and none.look == DESIGN.max_looks
     n = none.comparisons[0]
@@ -155,7 +155,7 @@ def test_exact_bytes_decide_at_the_first_look_and_stay() -> None:
     d = decisions[key]
     by_metric = {c.key.metric: c for c in d.comparisons}
     assert by_metric[ALLOC_NORM].verdict is Verdict.IMPROVED
-    assert by_metric[ALLOC_NORM].diagnostics["sequential"]["decided"]
+    assert by_metric[ALLOC_NORM].diagnostics.to_json()["sequential"]["decided"]
     assert not d.decided  # time is still open
     later = look(_pairs(rounds, 4), 2, DESIGN, decisions)
     kept = {c.key.metric: c for c in later[key].comparisons}[ALLOC_NORM]
@@ -217,8 +217,8 @@ def test_futility_stops_an_unchanged_entry_without_a_verdict() -> None:
     assert none.decided and none.look < design.max_looks
     c = none.comparisons[0]
     assert c.verdict is Verdict.INCONCLUSIVE and c.ratio_ci[0] < 1.0 < c.ratio_ci[1]
-    assert c.diagnostics["sequential"]["futile"]
-    assert c.diagnostics["sequential"]["conditional_power"] < 0.05
+    assert c.diagnostics.to_json()["sequential"]["futile"]
+    assert c.diagnostics.to_json()["sequential"]["conditional_power"] < 0.05
     assert any("without a verdict" in w for w in c.warnings)
     assert "cannot add false alarms" in methodology(design, decisions)
     with pytest.raises(ValueError, match="futility"):
@@ -239,14 +239,14 @@ def test_futility_waits_for_the_forks_being_run_again() -> None:
         if plain[key].decided:
             break
     stopped_at = plain[key].look
-    assert plain[key].comparisons[0].diagnostics["sequential"]["futile"]
+    assert plain[key].comparisons[0].diagnostics.to_json()["sequential"]["futile"]
     cold = rounds[0][0][key].forks[0].copy()
     cold[:3] = cold[:3] * 5.0  # base fork 1 never warmed up
     rounds[0][0][key] = replace(rounds[0][0][key], forks=[cold])
     decisions = look(_pairs(rounds, 2 + stopped_at), stopped_at, design, {})
     d = decisions[key]
     assert d.excluded == {"base": [0]} and not d.decided and needs_rerun(decisions)
-    assert not d.comparisons[0].diagnostics["sequential"]["futile"]
+    assert not d.comparisons[0].diagnostics.to_json()["sequential"]["futile"]
 
 
 def test_a_huge_bound_is_written_as_beyond_999_percent() -> None:

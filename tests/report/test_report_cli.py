@@ -84,6 +84,7 @@ def test_bad_run_folders_exit_2(
 def test_statistics_sentences_follow_the_methods_used(make_run_folder) -> None:
     from dataclasses import replace
 
+    from perfproof.model import ComparisonMethod
     from perfproof.report.context import fallback_sentence, method_sentences
     from perfproof.report.rundir import load_run
 
@@ -97,7 +98,7 @@ def test_statistics_sentences_follow_the_methods_used(make_run_folder) -> None:
     assert "no adjustment across the 9" in method_sentences(replace(doc, family="none"))
     assert "Holm at 1%" in method_sentences(replace(doc, family="holm"))
     fork, exact = doc.comparisons[0], doc.comparisons[1]
-    assert {fork.method, exact.method} == {"fork-level", "exact"}
+    assert {fork.method, exact.method} == {ComparisonMethod.FORK_LEVEL, ComparisonMethod.EXACT}
     assert fallback_sentence([fork, exact]) == ""
-    one = fallback_sentence([replace(fork, method="iteration-level"), fork])
+    one = fallback_sentence([replace(fork, method=ComparisonMethod.ITERATION_LEVEL), fork])
     assert "1 comparison had a single fork on a side" in one

@@ -9,14 +9,15 @@ detects, the forks that would resolve θ).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 
 from perfproof.compare import notes
 from perfproof.compare.result import CompareOptions
 from perfproof.jmh.units import is_bytes
-from perfproof.model import Samples
+from perfproof.model import Samples, Side
+from perfproof.model.diagnostics import Bimodal, Power, UnsettledFork
 from perfproof.stats import power, shape, strategies, variance, warmup
 from perfproof.stats.forks import fork_means
 
@@ -27,7 +28,8 @@ MIN_FORKS = 3
 
 
 def describe_strategy(p: Pending) -> None:
-    p.diagnostics.update({"strategy": p.strategy.name, "df": finite_or_none(p.effect.df)})
+    p.diagnostics.strategy = p.strategy.name
+    p.diagnostics.df = finite_or_none(p.effect.df)
     nb, nh = p.base.fork_count, p.head.fork_count
     if p.strategy is strategies.EXACT:
         p.notes.append(notes.exact())
@@ -43,8 +45,8 @@ def diagnose(p: Pending, options: CompareOptions) -> None:
     if p.strategy is strategies.FORK_LEVEL and min(nb, nh) < MIN_FORKS:
         p.notes.append(notes.few_forks(nb, nh, MIN_FORKS))
     comps = {side: f.components for side, _, f in p.sides() if f.components is not None}
-    d["cv_fork_means"] = {side: finite_or_none(f.cv) for side, _, f in p.sides()}
-    d["between_fork_share"] = {
+    d.cv_fork_means = {side: finite_or_none(f.cv) for side, _, f in p.sides()}
+    d.between_fork_share = {
         side: finite_or_none(c.between_share) if c.forks >= 2 else None for side, c in comps.items()
     }
     _power(p, comps, options)
@@ -52,14 +54,14 @@ def diagnose(p: Pending, options: CompareOptions) -> None:
     for side, s, facts in p.sides():
         _bimodal(p, side, s, facts)
         if facts.trending:
-            d.setdefault("trending", []).append(side)
+            d.trending = [*(d.trending or []), side]
             p.notes.append(notes.trending(side))
 
 
-def _bimodal(p: Pending, side: str, s: Samples, facts: SideFacts) -> None:
+def _bimodal(p: Pending, side: Side, s: Samples, facts: SideFacts) -> None:
     """Two levels among fork means (code shapes per JVM) or among iterations (jumps)."""
     settled = warmup.trim(s.forks, facts.prefixes)
-    candidates = (
+    candidates: tuple[tuple[Literal["forks", "iterations"], np.ndarray, float], ...] = (
         ("forks", fork_means(s.forks), shape.MIN_RELATIVE_GAP),
         ("iterations", np.concatenate(settled), shape.ITERATION_RELATIVE_GAP),
     )
@@ -67,55 +69,50 @@ def _bimodal(p: Pending, side: str, s: Samples, facts: SideFacts) -> None:
         split = shape.bimodal_split(values, min_gap)
         if split is None:
             continue
-        p.diagnostics.setdefault("bimodal", {})[side] = {
-            "level": level,
-            "low": split.low_level,
-            "high": split.high_level,
-            "low_count": split.low_count,
-            "high_count": split.high_count,
-        }
+        found = Bimodal(level, split.low_level, split.high_level, split.low_count, split.high_count)
+        p.diagnostics.bimodal = {**(p.diagnostics.bimodal or {}), side: found}
         low = (split.low_count, split.low_level)
         high = (split.high_count, split.high_level)
         p.notes.append(notes.bimodal(side, level, low, high, s.unit))
         return
 
 
-def _power(p: Pending, comps: dict[str, variance.Components], options: CompareOptions) -> None:
+def _power(p: Pending, comps: dict[Side, variance.Components], options: CompareOptions) -> None:
     if p.strategy is not strategies.FORK_LEVEL or len(comps) < 2:
         return
     var = sum(c.fork_means_var for c in comps.values()) / len(comps)
     between = sum(c.between for c in comps.values()) / len(comps)
     forks = min(p.base.fork_count, p.head.fork_count)
-    p.diagnostics["power"] = {
-        "mde_pct": finite_or_none(power.mde_pct(var, forks, options.alpha)),
-        "forks_needed": power.forks_needed(var, options.threshold, options.alpha),
+    p.diagnostics.power = Power(
+        mde_pct=finite_or_none(power.mde_pct(var, forks, options.alpha)),
+        forks_needed=power.forks_needed(var, options.threshold, options.alpha),
         # Kalibera & Jones: with endless iterations per fork only the fork component is left;
         # when this is close to forks_needed, longer forks cannot replace more forks
-        "forks_needed_unlimited_iterations": power.forks_needed(
+        forks_needed_unlimited_iterations=power.forks_needed(
             between, options.threshold, options.alpha
         ),
-        "between_var_log": between,
-        "within_var_log": sum(c.within for c in comps.values()) / len(comps),
-    }
+        between_var_log=between,
+        within_var_log=sum(c.within for c in comps.values()) / len(comps),
+    )
 
 
 def _warmup(p: Pending, options: CompareOptions) -> None:
     if not any(k for _, _, facts in p.sides() for k in facts.prefixes):
         return
-    found = []
+    found: list[UnsettledFork] = []
     for side, s, facts in p.sides():
         for i, (fork, k) in enumerate(zip(s.forks, facts.prefixes, strict=True)):
             if k:
                 found.append(
-                    {
-                        "side": side,
-                        "fork": i + 1,
-                        "iterations": k,
-                        "unsettled_mean": float(np.mean(fork[:k])),
-                        "settled_mean": float(np.mean(fork[k:])),
-                    }
+                    UnsettledFork(
+                        side=side,
+                        fork=i + 1,
+                        iterations=k,
+                        unsettled_mean=float(np.mean(fork[:k])),
+                        settled_mean=float(np.mean(fork[k:])),
+                    )
                 )
-    p.diagnostics["unsettled"] = found
+    p.diagnostics.unsettled = found
     base_t = warmup.trim(p.base.forks, p.base_facts.prefixes)
     head_t = warmup.trim(p.head.forks, p.head_facts.prefixes)
     p.trimmed = p.strategy.compare(base_t, head_t, options.confidence)

@@ -11,6 +11,7 @@ shown next to ``inconclusive``, nor one that contains 1 next to ``improved``.
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import numpy as np
 
@@ -19,7 +20,8 @@ from perfproof.compare.diagnostics import MIN_FORKS
 from perfproof.compare.jmhview import jmh_scores
 from perfproof.compare.pending import Pending
 from perfproof.compare.result import CompareOptions
-from perfproof.model import Comparison, Verdict
+from perfproof.model import Comparison, Side, Verdict
+from perfproof.model.diagnostics import Diagnostics, WithoutUnsettled
 from perfproof.stats import family, strategies
 from perfproof.stats.verdict import decide
 from perfproof.stats.welch import t_critical
@@ -107,19 +109,21 @@ def _build(
                 _level_text(level),
             )
         )
-    diagnostics = dict(p.diagnostics)
-    diagnostics["forks"] = {"base": p.base.fork_count, "head": p.head.fork_count}
-    diagnostics["iterations"] = {
-        "base": p.base_facts.summary.iterations,
-        "head": p.head_facts.summary.iterations,
-    }
+    diagnostics = replace(
+        p.diagnostics,
+        forks={Side.BASE: p.base.fork_count, Side.HEAD: p.head.fork_count},
+        iterations={
+            Side.BASE: p.base_facts.summary.iterations,
+            Side.HEAD: p.head_facts.summary.iterations,
+        },
+    )
     if trimmed is not None:
         found.append(_without_unsettled(p, diagnostics, verdict, trimmed, opt))
-    pw = diagnostics.get("power") or {}
-    mde, needed = pw.get("mde_pct"), pw.get("forks_needed")
+    pw = diagnostics.power
+    mde, needed = (pw.mde_pct, pw.forks_needed) if pw is not None else (None, None)
     if verdict is Verdict.INCONCLUSIVE and mde is not None:
         found.append(notes.inconclusive(mde, needed, opt.threshold))
-    diagnostics["notes"] = [n.to_json() for n in found]
+    diagnostics.notes = found
     return Comparison(
         key=p.base.key,
         unit=p.base.unit,
@@ -147,7 +151,7 @@ def _build(
 
 def _without_unsettled(
     p: Pending,
-    diagnostics: dict[str, object],
+    diagnostics: Diagnostics,
     verdict: Verdict,
     trimmed: tuple[strategies.Effect, float, float],
     opt: CompareOptions,
@@ -158,15 +162,15 @@ def _without_unsettled(
     t = at_level(raw_effect, opt.confidence, level)
     significant_ = _significant(t, adjusted <= opt.alpha)
     alt = decide(t.ratio, t.lo, t.hi, significant_, p.base.direction, opt.threshold)
-    diagnostics["without_unsettled"] = {
-        "verdict": str(alt),
-        "ratio": t.ratio,
-        "ratio_ci": [t.lo, t.hi],
-        "delta_pct": _pct(t.ratio),
-        "p_adjusted": adjusted,
-        "interval_confidence": level,
-    }
-    unsettled = list(diagnostics.get("unsettled") or [])  # type: ignore[call-overload]
+    diagnostics.without_unsettled = WithoutUnsettled(
+        verdict=alt,
+        ratio=t.ratio,
+        ratio_ci=(t.lo, t.hi),
+        delta_pct=_pct(t.ratio),
+        p_adjusted=adjusted,
+        interval_confidence=level,
+    )
+    unsettled = list(diagnostics.unsettled or [])
     effect = (_pct(t.ratio), _pct(t.lo), _pct(t.hi))
     return notes.unsettled(unsettled, p.base.unit, str(verdict), str(alt), effect)
 

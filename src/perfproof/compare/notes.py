@@ -7,33 +7,9 @@ is the sentence a user reads and acts on. Every sentence is written here, once.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from enum import StrEnum
-from typing import Any
-
+from perfproof.model.diagnostics import Kind, Note, UnsettledFork
 from perfproof.stats import power
 from perfproof.units import delta_with_interval, quantity
-
-
-class Kind(StrEnum):
-    EXACT = "exact"
-    ONE_FORK = "one-fork"
-    BYTES_VARY = "bytes-vary"
-    FEW_FORKS = "few-forks"
-    TRENDING = "trending"
-    BIMODAL = "bimodal"
-    UNSETTLED = "unsettled"
-    FAMILY = "family"
-    INCONCLUSIVE = "inconclusive"
-
-
-@dataclass(frozen=True)
-class Note:
-    kind: Kind
-    text: str
-
-    def to_json(self) -> dict[str, Any]:
-        return {"kind": str(self.kind), "text": self.text}
 
 
 def exact() -> Note:
@@ -101,15 +77,15 @@ def not_after_family(p_value: float, procedure: str, m: int, adjusted: float, le
 
 
 def unsettled(
-    forks: list[dict[str, Any]],
+    forks: list[UnsettledFork],
     unit: str,
     verdict: str,
     alternative: str,
     effect: tuple[float, float, float],
 ) -> Note:
     where = ", ".join(
-        f"{u['side']} fork {u['fork']} ({u['iterations']} at "
-        f"{quantity(u['unsettled_mean'], unit)} vs {quantity(u['settled_mean'], unit)} after)"
+        f"{u.side} fork {u.fork} ({u.iterations} at "
+        f"{quantity(u.unsettled_mean, unit)} vs {quantity(u.settled_mean, unit)} after)"
         for u in forks
     )
     delta, lo, hi = effect

@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any
 
-from perfproof.compare.notes import Note
-from perfproof.model import Estimate, Samples
+from perfproof.model import Estimate, Samples, Side
+from perfproof.model.diagnostics import Diagnostics, Note
 from perfproof.stats import strategies, variance
 
 
@@ -34,8 +33,8 @@ class Pending:
     base_facts: SideFacts
     head_facts: SideFacts
     notes: list[Note] = field(default_factory=list)
-    diagnostics: dict[str, Any] = field(default_factory=dict)
+    diagnostics: Diagnostics = field(default_factory=Diagnostics)
     trimmed: strategies.Effect | None = None
 
-    def sides(self) -> tuple[tuple[str, Samples, SideFacts], ...]:
-        return (("base", self.base, self.base_facts), ("head", self.head, self.head_facts))
+    def sides(self) -> tuple[tuple[Side, Samples, SideFacts], ...]:
+        return ((Side.BASE, self.base, self.base_facts), (Side.HEAD, self.head, self.head_facts))

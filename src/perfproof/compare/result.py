@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from perfproof.errors import InputError
 from perfproof.jmh.names import normalise_metric
 from perfproof.model import ALLOC_NORM, PRIMARY, Comparison, Unmatched, Verdict
+from perfproof.model.diagnostics import ComparisonMethod
 from perfproof.stats import family as procedures
 from perfproof.stats.verdict import check_confidence, check_threshold
 
@@ -60,4 +61,4 @@ class CompareResult:
     @property
     def tested(self) -> list[Comparison]:
         """The comparisons in the family (every one but the exact bytes/op comparisons)."""
-        return [c for c in self.comparisons if c.method != "exact"]
+        return [c for c in self.comparisons if c.method is not ComparisonMethod.EXACT]

@@ -78,6 +78,7 @@ from perfproof.compare.sequential_forks import (
     without,
 )
 from perfproof.model import BenchKey, Comparison, Direction, Samples, Verdict
+from perfproof.model.diagnostics import ComparisonMethod, SequentialLook
 from perfproof.stats import family as procedures
 from perfproof.stats import sequential as seq
 from perfproof.units import percent
@@ -140,7 +141,7 @@ def look(
         new = [_finish(c, judged.get(id(c)), look_no, last, design, short)
                for c in comparisons.get(entry, [])]  # fmt: skip
         final = sorted([*kept[entry].values(), *new], key=lambda c: _metric_rank(c, design))
-        decided = bool(final) and all(c.diagnostics["sequential"]["decided"] for c in final)
+        decided = bool(final) and all(_decided(c) for c in final)
         if excluded[entry] and any(excluded[entry].values()):
             for c in new:
                 c.warnings.append(left_out_note(excluded[entry], decided))
@@ -196,7 +197,7 @@ def _judge_family(
 ) -> dict[int, _Judged]:
     """The look for every statistical comparison (by ``id``), in one family with the
     sequential p-values of the comparisons decided earlier (``frozen``)."""
-    live = [c for cs in comparisons.values() for c in cs if c.method != "exact"]
+    live = [c for cs in comparisons.values() for c in cs if c.method is not ComparisonMethod.EXACT]
     live_rows = seq.look_rows(
         [log_fork_means(c, "base", usable) for c in live],
         [log_fork_means(c, "head", usable) for c in live],
@@ -259,7 +260,7 @@ def _finish(
     only ever stops *without* a verdict, so continuing costs time, never the error rate).
     """
     if j is None:  # exact bytes/op: its own rule decides at the first look
-        c.diagnostics["sequential"] = {"look": look_no, "decided": True, "rule": "exact"}
+        c.diagnostics.sequential = SequentialLook(look_no, decided=True, rule="exact")
         return c
     verdict = _verdict(j.code, c.direction)
     futile = j.code == seq.FUTILE and not short
@@ -280,19 +281,21 @@ def _finish(
             warnings.append(f"inconclusive after {look_no} looks: {_no_change_beyond(bound)}")
         elif not j.tested:
             warnings.append("fewer than two usable forks on a side: not tested at this look")
-    diagnostics = dict(c.diagnostics)
-    diagnostics["sequential"] = {
-        "look": look_no,
-        "max_looks": design.max_looks,
-        "decided": decided,
-        "p_nominal": j.p_nominal,
-        "p_sequential": j.seq_p,
-        "p_adjusted": j.adjusted,
-        "overall_alpha": j.overall_alpha,
-        "per_look_level": j.per_look,
-        "conditional_power": j.conditional_power,
-        "futile": futile,
-    }
+    diagnostics = replace(
+        c.diagnostics,
+        sequential=SequentialLook(
+            look_no,
+            decided,
+            max_looks=design.max_looks,
+            p_nominal=j.p_nominal,
+            p_sequential=j.seq_p,
+            p_adjusted=j.adjusted,
+            overall_alpha=j.overall_alpha,
+            per_look_level=j.per_look,
+            conditional_power=j.conditional_power,
+            futile=futile,
+        ),
+    )
     return replace(
         c,
         ratio=math.exp(j.diff) if j.tested else c.ratio,
@@ -302,7 +305,7 @@ def _finish(
         verdict=verdict,
         p_value=j.p_nominal,
         p_holm=j.adjusted,
-        method=f"{c.method}, sequential",
+        method=c.method.at_looks() if c.method is not None else None,
         warnings=warnings,
         diagnostics=diagnostics,
     )
@@ -321,11 +324,11 @@ def _decided_metrics(previous: KeyDecision | None) -> dict[str, Comparison]:
     """The metrics of an undecided entry whose verdict is already in: they stay as decided."""
     if previous is None:
         return {}
-    return {
-        c.key.metric: c
-        for c in previous.comparisons
-        if c.diagnostics.get("sequential", {}).get("decided")
-    }
+    return {c.key.metric: c for c in previous.comparisons if _decided(c)}
+
+
+def _decided(c: Comparison) -> bool:
+    return c.diagnostics.sequential is not None and c.diagnostics.sequential.decided
 
 
 def _metric_rank(c: Comparison, design: SequentialDesign) -> tuple[int, str]:

@@ -9,43 +9,35 @@ compares with a head recorded in ns/op.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import StrEnum
 
 import numpy as np
+
+from perfproof.model.diagnostics import ComparisonMethod, Diagnostics
+from perfproof.model.enums import SIDES, Direction, Side, Verdict
+
+__all__ = [
+    "ALLOC_NORM",
+    "PRIMARY",
+    "SIDES",
+    "BenchKey",
+    "Comparison",
+    "ComparisonMethod",
+    "Diagnostics",
+    "Direction",
+    "Estimate",
+    "JmhScore",
+    "Samples",
+    "Side",
+    "SideSamples",
+    "Unmatched",
+    "Verdict",
+]
 
 PRIMARY = "primary"
 """The metric name used for a benchmark's primary score."""
 
 ALLOC_NORM = "gc.alloc.rate.norm"
 """Normalised name of JMH's allocation-per-operation metric (B/op)."""
-
-
-class Direction(StrEnum):
-    """Which way is better for a metric."""
-
-    LOWER = "lower"
-    HIGHER = "higher"
-
-
-class Verdict(StrEnum):
-    """The outcome of one comparison at the chosen confidence and practical threshold."""
-
-    IMPROVED = "improved"
-    REGRESSED = "regressed"
-    SAME = "same"
-    NEGLIGIBLE = "negligible"
-    INCONCLUSIVE = "inconclusive"
-
-
-class Side(StrEnum):
-    """One of the two versions a comparison measures: the baseline and the change."""
-
-    BASE = "base"
-    HEAD = "head"
-
-
-SIDES: tuple[Side, Side] = (Side.BASE, Side.HEAD)
-"""Both sides in the order every report, plan and manifest lists them."""
 
 
 @dataclass(frozen=True, order=True)
@@ -181,7 +173,8 @@ class Comparison:
     interval_confidence: float | None = None
     """Level of ``ratio_ci``: the interval the verdict was decided on (family-adjusted)."""
     forks_needed: int | None = None
-    method: str = ""
+    method: ComparisonMethod | None = None
+    """None only for a ``results.json`` of an older writer that did not say."""
     warnings: list[str] = field(default_factory=list)
-    diagnostics: dict[str, object] = field(default_factory=dict)
+    diagnostics: Diagnostics = field(default_factory=Diagnostics)
     jmh: dict[str, object] | None = None

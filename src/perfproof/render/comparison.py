@@ -16,7 +16,8 @@ from rich.table import Table
 from rich.text import Text
 
 from perfproof.compare import CompareResult
-from perfproof.model import ALLOC_NORM, PRIMARY, Comparison, Verdict
+from perfproof.model import ALLOC_NORM, PRIMARY, Comparison, Side, Verdict
+from perfproof.model.diagnostics import ComparisonMethod
 from perfproof.render import results
 from perfproof.render.markdown import markdown_table, md_text
 from perfproof.stats.strategies import BYTES_TOLERANCE_ABS
@@ -68,13 +69,13 @@ def _metric_label(c: Comparison) -> str:
 
 def _side(c: Comparison, which: str) -> str:
     e = c.base if which == "base" else c.head
-    if c.method == "exact":
+    if c.method is ComparisonMethod.EXACT:
         return f"{e.value:,.1f}"
     return f"{quantity(e.value, c.unit)} {spread(e.value, e.ci)}"
 
 
 def _delta(c: Comparison) -> str:
-    if c.method == "exact":
+    if c.method is ComparisonMethod.EXACT:
         diff = c.head.value - c.base.value
         text = f"{diff:+,.1f} B"
         if c.base.value > BYTES_TOLERANCE_ABS and math.isfinite(c.delta_pct):
@@ -86,21 +87,21 @@ def _delta(c: Comparison) -> str:
 def _tags(c: Comparison) -> list[str]:
     d = c.diagnostics
     tags = []
-    if c.method == "exact":
+    if c.method is ComparisonMethod.EXACT:
         tags.append("exact")
-    elif c.method == "iteration-level":
+    elif c.method is ComparisonMethod.ITERATION_LEVEL:
         tags.append("1 fork")
     else:
-        forks = d.get("forks", {})
-        low = min(forks.get("base", 0), forks.get("head", 0))
+        forks = d.forks or {}
+        low = min(forks.get(Side.BASE, 0), forks.get(Side.HEAD, 0))
         if low < 3:
             tags.append(f"{low} forks")
-    if d.get("unsettled"):
+    if d.unsettled:
         tags.append("warm-up")
-    if d.get("trending"):
+    if d.trending:
         tags.append("trend")
-    for info in (d.get("bimodal") or {}).values():
-        tags.append("bimodal " + str(info.get("level", "")))
+    for info in (d.bimodal or {}).values():
+        tags.append("bimodal " + info.level)
     if c.verdict is Verdict.INCONCLUSIVE and c.mde_pct is not None:
         tags.append(f"mde ±{c.mde_pct:.3g}%" if c.mde_pct < 1000 else "mde >999%")
     return list(dict.fromkeys(tags))

@@ -15,6 +15,7 @@ from typing import Any
 
 from perfproof.jmh.units import THROUGHPUT_UNIT, TIME_UNIT
 from perfproof.model import ALLOC_NORM, PRIMARY, BenchKey, Comparison, Verdict
+from perfproof.model.diagnostics import ComparisonMethod
 from perfproof.render.markdown import markdown_table
 from perfproof.stats import family
 from perfproof.units import (
@@ -202,7 +203,7 @@ def family_sentence(comparisons: Sequence[Comparison], method: str, alpha: float
     """What the family procedure did, with counts that match the tables: the statistical
     comparisons are the Δ% column (one per row) plus any bytes/op or secondary metric that
     was compared statistically rather than exactly."""
-    tested = [c for c in comparisons if c.method != "exact"]
+    tested = [c for c in comparisons if c.method is not ComparisonMethod.EXACT]
     rows = sum(1 for c in tested if c.key.metric == PRIMARY)
     others = len(tested) - rows
     selected = sum(1 for c in tested if _excludes_one(c))
@@ -215,7 +216,7 @@ def family_sentence(comparisons: Sequence[Comparison], method: str, alpha: float
         f"{m} statistical comparison{'s' if m != 1 else ''} ({where})",
         1,
     )
-    exact = sum(1 for c in comparisons if c.method == "exact")
+    exact = sum(1 for c in comparisons if c.method is ComparisonMethod.EXACT)
     if exact:
         text += f"; {exact} bytes/op comparison{'s were' if exact != 1 else ' was'} exact"
     return text + "."

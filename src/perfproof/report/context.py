@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from perfproof.model import PRIMARY, Comparison, Verdict
+from perfproof.model.diagnostics import ComparisonMethod
 from perfproof.model.documents.compare import CompareDocument
 from perfproof.render.results import (
     MODE_NAMES,
@@ -143,7 +144,7 @@ def method_sentences(doc: CompareDocument) -> str:
 
 def fallback_sentence(comparisons: list[Comparison]) -> str:
     """Said when some comparison could not use fork-level statistics (one fork on a side)."""
-    pooled = [c for c in comparisons if c.method == "iteration-level"]
+    pooled = [c for c in comparisons if c.method is ComparisonMethod.ITERATION_LEVEL]
     if not pooled:
         return ""
     return (

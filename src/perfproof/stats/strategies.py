@@ -32,6 +32,7 @@ from typing import Protocol
 import numpy as np
 
 from perfproof.model import Estimate
+from perfproof.model.diagnostics import ComparisonMethod
 from perfproof.stats.forks import Forks, fork_means, moments
 from perfproof.stats.ratio import ratio_or_difference
 from perfproof.stats.welch import mean_interval
@@ -52,7 +53,7 @@ class Effect:
 
 
 class Strategy(Protocol):
-    name: str
+    name: ComparisonMethod
 
     def summarize(self, forks: Forks, confidence: float) -> Estimate: ...
 
@@ -102,7 +103,7 @@ def _plain_ratio(x: np.ndarray, y: np.ndarray) -> float:
 class ForkLevel:
     """Fork means as the unit; Welch on log fork means (needs two forks per side)."""
 
-    name = "fork-level"
+    name = ComparisonMethod.FORK_LEVEL
 
     def summarize(self, forks: Forks, confidence: float) -> Estimate:
         mi = mean_interval(fork_means(forks), confidence)
@@ -115,7 +116,7 @@ class ForkLevel:
 class IterationLevel:
     """Iterations pooled as if independent; only when a side has one fork. Too narrow."""
 
-    name = "iteration-level"
+    name = ComparisonMethod.ITERATION_LEVEL
 
     def summarize(self, forks: Forks, confidence: float) -> Estimate:
         mi = mean_interval(np.concatenate(forks), confidence)
@@ -140,7 +141,7 @@ def is_near_deterministic(forks: Forks) -> bool:
 class Exact:
     """Equal within 0.5 B or 0.1%, else different; for near-deterministic bytes/op."""
 
-    name = "exact"
+    name = ComparisonMethod.EXACT
 
     def summarize(self, forks: Forks, confidence: float) -> Estimate:
         values = np.concatenate(forks)

@@ -25,6 +25,7 @@ from perfproof.model import (
     Unmatched,
     Verdict,
 )
+from perfproof.model.diagnostics import ComparisonMethod, Diagnostics
 from perfproof.model.documents import check_document, json_safe, schema_id
 
 NAME = "compare"
@@ -148,7 +149,7 @@ def comparison_to_json(c: Comparison) -> dict[str, Any]:
         **_key_json(c.key),
         "unit": c.unit,
         "direction": str(c.direction),
-        "method": c.method,
+        "method": str(c.method) if c.method is not None else "",
         "base": _estimate_json(c.base),
         "head": _estimate_json(c.head),
         "ratio": c.ratio,
@@ -165,7 +166,7 @@ def comparison_to_json(c: Comparison) -> dict[str, Any]:
         "forks_needed": c.forks_needed,
         "jmh": c.jmh,
         "warnings": list(c.warnings),
-        "diagnostics": c.diagnostics,
+        "diagnostics": c.diagnostics.to_json(),
     }
     return json_safe(_plain(doc))
 
@@ -228,9 +229,11 @@ def comparison_from_json(c: Any, r: _Reader, where: str) -> Comparison:
         ),
         mde_pct=_optional(r.number(c, "mde_pct", f"{where}.mde_pct", nullable=True, default=None)),
         forks_needed=forks_needed,
-        method=r.text(c, "method", f"{where}.method", default=""),
+        method=r.choice(c, "method", f"{where}.method", ComparisonMethod, None)
+        if r.text(c, "method", f"{where}.method", default="")
+        else None,
         warnings=[str(w) for w in r.array(c, "warnings", f"{where}.warnings", default=[])],
-        diagnostics=r.obj(c.get("diagnostics", {}), f"{where}.diagnostics"),
+        diagnostics=Diagnostics.from_json(r.obj(c.get("diagnostics", {}), f"{where}.diagnostics")),
         jmh=r.obj(c.get("jmh") or {}, f"{where}.jmh") or None,
     )
 

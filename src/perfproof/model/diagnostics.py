@@ -1,0 +1,341 @@
+"""What a comparison says about its own data, typed: the method, the notes, power, sequential.
+
+``compare/`` fills these while it judges a key and the renderers read them by field, so a
+misspelt key is a type error rather than a silently empty tag. ``results.json`` carries them
+under ``diagnostics`` with the same names as before they were typed; reading is lenient (a
+field of an unexpected shape from another writer is kept as it was, under ``extra``) because a
+renderer can do without any one of them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, Literal, TypeVar
+
+from perfproof.model.enums import Side, Verdict
+
+T = TypeVar("T")
+
+
+class ComparisonMethod(StrEnum):
+    """How a comparison was computed: fork means (Welch on logs), pooled iterations when a
+    side has one fork, or exact equality for near-deterministic bytes/op; the first two may
+    be judged at the looks of a sequential run."""
+
+    FORK_LEVEL = "fork-level"
+    ITERATION_LEVEL = "iteration-level"
+    EXACT = "exact"
+    FORK_LEVEL_SEQUENTIAL = "fork-level, sequential"
+    ITERATION_LEVEL_SEQUENTIAL = "iteration-level, sequential"
+
+    def at_looks(self) -> ComparisonMethod:
+        """The same method judged at the looks of a sequential design."""
+        return {
+            ComparisonMethod.FORK_LEVEL: ComparisonMethod.FORK_LEVEL_SEQUENTIAL,
+            ComparisonMethod.ITERATION_LEVEL: ComparisonMethod.ITERATION_LEVEL_SEQUENTIAL,
+        }.get(self, self)
+
+
+class Kind(StrEnum):
+    """What a note is about: a renderer picks a tag by it, a CI script filters on it."""
+
+    EXACT = "exact"
+    ONE_FORK = "one-fork"
+    BYTES_VARY = "bytes-vary"
+    FEW_FORKS = "few-forks"
+    TRENDING = "trending"
+    BIMODAL = "bimodal"
+    UNSETTLED = "unsettled"
+    FAMILY = "family"
+    INCONCLUSIVE = "inconclusive"
+
+
+@dataclass(frozen=True)
+class Note:
+    """A sentence a user reads and acts on, with its kind."""
+
+    kind: Kind
+    text: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": str(self.kind), "text": self.text}
+
+
+@dataclass(frozen=True)
+class Power:
+    """The design's power: the smallest change it detects and the forks that would resolve θ
+    (also with endless iterations per fork, when only the fork component is left)."""
+
+    mde_pct: float | None
+    forks_needed: int | None
+    forks_needed_unlimited_iterations: int | None
+    between_var_log: float | None
+    within_var_log: float | None
+
+
+@dataclass(frozen=True)
+class UnsettledFork:
+    """A fork whose first ``iterations`` were still warming up."""
+
+    side: Side
+    fork: int
+    iterations: int
+    unsettled_mean: float | None
+    settled_mean: float | None
+
+
+@dataclass(frozen=True)
+class Bimodal:
+    """Two levels among a side's fork means or among its iterations."""
+
+    level: Literal["forks", "iterations"]
+    low: float | None
+    high: float | None
+    low_count: int
+    high_count: int
+
+
+@dataclass(frozen=True)
+class WithoutUnsettled:
+    """The verdict recomputed without the unsettled first iterations, in the same family."""
+
+    verdict: Verdict
+    ratio: float | None
+    ratio_ci: tuple[float | None, float | None]
+    delta_pct: float | None
+    p_adjusted: float | None
+    interval_confidence: float | None
+
+
+@dataclass(frozen=True)
+class SequentialLook:
+    """Where a sequential run stands for this key. An exact comparison is decided at its
+    first look (``rule`` "exact") and carries nothing else."""
+
+    look: int
+    decided: bool
+    rule: Literal["exact"] | None = None
+    max_looks: int | None = None
+    p_nominal: float | None = None
+    p_sequential: float | None = None
+    p_adjusted: float | None = None
+    overall_alpha: float | None = None
+    per_look_level: float | None = None
+    conditional_power: float | None = None
+    futile: bool | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        if self.rule is not None:
+            return {"look": self.look, "decided": self.decided, "rule": self.rule}
+        return {
+            "look": self.look,
+            "max_looks": self.max_looks,
+            "decided": self.decided,
+            "p_nominal": self.p_nominal,
+            "p_sequential": self.p_sequential,
+            "p_adjusted": self.p_adjusted,
+            "overall_alpha": self.overall_alpha,
+            "per_look_level": self.per_look_level,
+            "conditional_power": self.conditional_power,
+            "futile": self.futile,
+        }
+
+
+@dataclass
+class Diagnostics:
+    """The numbers behind one comparison's warnings; None is "not computed" (never written)."""
+
+    strategy: ComparisonMethod | None = None
+    df: float | None = None
+    cv_fork_means: dict[Side, float | None] | None = None
+    between_fork_share: dict[Side, float | None] | None = None
+    power: Power | None = None
+    unsettled: list[UnsettledFork] | None = None
+    bimodal: dict[Side, Bimodal] | None = None
+    trending: list[Side] | None = None
+    forks: dict[Side, int] | None = None
+    iterations: dict[Side, int] | None = None
+    without_unsettled: WithoutUnsettled | None = None
+    notes: list[Note] | None = None
+    sequential: SequentialLook | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+    """Fields of other writers (or of a shape this reader does not know), kept as read."""
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        if self.strategy is not None:
+            out["strategy"] = str(self.strategy)
+            out["df"] = self.df
+        for name in ("cv_fork_means", "between_fork_share"):
+            value = getattr(self, name)
+            if value is not None:
+                out[name] = {str(side): v for side, v in value.items()}
+        if self.power is not None:
+            out["power"] = dict(vars(self.power))
+        if self.unsettled is not None:
+            out["unsettled"] = [{**vars(u), "side": str(u.side)} for u in self.unsettled]
+        if self.bimodal is not None:
+            out["bimodal"] = {str(side): dict(vars(b)) for side, b in self.bimodal.items()}
+        if self.trending is not None:
+            out["trending"] = [str(side) for side in self.trending]
+        for name in ("forks", "iterations"):
+            counts = getattr(self, name)
+            if counts is not None:
+                out[name] = {str(side): n for side, n in counts.items()}
+        if self.without_unsettled is not None:
+            w = self.without_unsettled
+            out["without_unsettled"] = {
+                **vars(w),
+                "verdict": str(w.verdict),
+                "ratio_ci": list(w.ratio_ci),
+            }
+        if self.notes is not None:
+            out["notes"] = [n.to_json() for n in self.notes]
+        if self.sequential is not None:
+            out["sequential"] = self.sequential.to_json()
+        return {**out, **{k: v for k, v in self.extra.items() if k not in out}}
+
+    @classmethod
+    def from_json(cls, doc: dict[str, Any]) -> Diagnostics:
+        """Each known field typed; one of another shape stays in ``extra`` unchanged."""
+        d = cls()
+        readers: dict[str, Callable[[Any], Any]] = {
+            "strategy": ComparisonMethod,
+            "df": _number,
+            "cv_fork_means": lambda v: _by_side(v, _number),
+            "between_fork_share": lambda v: _by_side(v, _number),
+            "power": _power,
+            "unsettled": lambda v: [_unsettled(u) for u in _list(v)],
+            "bimodal": lambda v: _by_side(v, _bimodal),
+            "trending": lambda v: [Side(s) for s in _list(v)],
+            "forks": lambda v: _by_side(v, _count),
+            "iterations": lambda v: _by_side(v, _count),
+            "without_unsettled": _without_unsettled,
+            "notes": lambda v: [Note(Kind(_dict(n)["kind"]), str(n["text"])) for n in _list(v)],
+            "sequential": _sequential,
+        }
+        for key, value in doc.items():
+            reader = readers.get(key)
+            if reader is None:
+                d.extra[key] = value
+                continue
+            try:
+                setattr(d, key, reader(value))
+            except (KeyError, TypeError, ValueError):
+                d.extra[key] = value
+        if d.strategy is None and "df" in doc:
+            d.extra["df"] = doc["df"]  # df is written beside a strategy only
+        return d
+
+
+# ------------------------------------------------------------------------- lenient reading
+
+
+def _number(v: Any) -> float | None:
+    if v is None:
+        return None
+    if isinstance(v, bool) or not isinstance(v, int | float):
+        raise TypeError(v)
+    return float(v) if isinstance(v, float) else v
+
+
+def _count(v: Any) -> int:
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise TypeError(v)
+    return v
+
+
+def _optional_count(v: Any) -> int | None:
+    return None if v is None else _count(v)
+
+
+def _dict(v: Any) -> dict[str, Any]:
+    if not isinstance(v, dict):
+        raise TypeError(v)
+    return v
+
+
+def _list(v: Any) -> list[Any]:
+    if not isinstance(v, list):
+        raise TypeError(v)
+    return v
+
+
+def _by_side(v: Any, read: Callable[[Any], T]) -> dict[Side, T]:
+    return {Side(side): read(x) for side, x in _dict(v).items()}
+
+
+def _power(v: Any) -> Power:
+    p = _dict(v)
+    if len(p) != 5:
+        raise KeyError(sorted(p))
+    return Power(
+        mde_pct=_number(p["mde_pct"]),
+        forks_needed=_optional_count(p["forks_needed"]),
+        forks_needed_unlimited_iterations=_optional_count(p["forks_needed_unlimited_iterations"]),
+        between_var_log=_number(p["between_var_log"]),
+        within_var_log=_number(p["within_var_log"]),
+    )
+
+
+def _unsettled(v: Any) -> UnsettledFork:
+    u = _dict(v)
+    return UnsettledFork(
+        Side(u["side"]),
+        _count(u["fork"]),
+        _count(u["iterations"]),
+        _number(u["unsettled_mean"]),
+        _number(u["settled_mean"]),
+    )
+
+
+def _bimodal(v: Any) -> Bimodal:
+    b = _dict(v)
+    level = b["level"]
+    if level not in ("forks", "iterations") or len(b) != 5:
+        raise ValueError(level)
+    low, high = _number(b["low"]), _number(b["high"])
+    return Bimodal(level, low, high, _count(b["low_count"]), _count(b["high_count"]))
+
+
+def _without_unsettled(v: Any) -> WithoutUnsettled:
+    w = _dict(v)
+    lo, hi = _list(w["ratio_ci"])
+    return WithoutUnsettled(
+        Verdict(w["verdict"]),
+        _number(w["ratio"]),
+        (_number(lo), _number(hi)),
+        _number(w["delta_pct"]),
+        _number(w["p_adjusted"]),
+        _number(w["interval_confidence"]),
+    )
+
+
+def _sequential(v: Any) -> SequentialLook:
+    s = _dict(v)
+    look, decided = _count(s["look"]), s["decided"]
+    if not isinstance(decided, bool):
+        raise TypeError(decided)
+    if "rule" in s:
+        if s["rule"] != "exact" or len(s) != 3:
+            raise ValueError(s["rule"])
+        return SequentialLook(look, decided, rule="exact")
+    futile = s["futile"]
+    if futile is not None and not isinstance(futile, bool):
+        raise TypeError(futile)
+    if len(s) != 10:
+        raise KeyError(sorted(s))
+    return SequentialLook(
+        look,
+        decided,
+        max_looks=_optional_count(s["max_looks"]),
+        p_nominal=_number(s["p_nominal"]),
+        p_sequential=_number(s["p_sequential"]),
+        p_adjusted=_number(s["p_adjusted"]),
+        overall_alpha=_number(s["overall_alpha"]),
+        per_look_level=_number(s["per_look_level"]),
+        conditional_power=_number(s["conditional_power"]),
+        futile=futile,
+    )

@@ -1,0 +1,43 @@
+"""The typed diagnostics of a comparison: the same JSON as before they were typed, read back
+into the same values, and a field another writer shaped differently kept as it was."""
+
+from __future__ import annotations
+
+import json
+
+from perfproof.compare import CompareOptions, compare_sides
+from perfproof.model import Side
+from perfproof.model.diagnostics import ComparisonMethod, Diagnostics, Kind, Power
+
+
+def test_a_comparison_reads_back_into_equal_typed_diagnostics(
+    rng, make_forks, make_samples
+) -> None:
+    b = make_samples("few", make_forks(rng, 3, 10, fork_sd=0.05))
+    h = make_samples("few", make_forks(rng, 3, 10, fork_sd=0.05))
+    (c,) = compare_sides({b.key: b}, {h.key: h}, CompareOptions()).comparisons
+    d = c.diagnostics
+    assert d.strategy is ComparisonMethod.FORK_LEVEL and isinstance(d.power, Power)
+    assert d.forks == {Side.BASE: 3, Side.HEAD: 3}
+    assert d.notes and Kind.INCONCLUSIVE in {n.kind for n in d.notes}
+    written = json.loads(json.dumps(d.to_json()))
+    assert list(written)[:2] == ["strategy", "df"]
+    assert written["forks"] == {"base": 3, "head": 3}
+    assert Diagnostics.from_json(written) == d
+    assert Diagnostics.from_json(written).to_json() == written
+
+
+def test_fields_of_another_shape_and_unknown_fields_are_kept_as_read() -> None:
+    doc = {
+        "strategy": "fork-level",
+        "df": 4.2,
+        "forks": {"base": "three", "head": 3},  # not a count: kept, not typed
+        "trending": ["head"],
+        "sequential": {"look": 2, "decided": True, "rule": "exact"},
+        "bimodal_extra": {"anything": [1, 2]},  # another writer's field
+    }
+    d = Diagnostics.from_json(doc)
+    assert d.forks is None and d.extra["forks"] == doc["forks"]
+    assert d.trending == [Side.HEAD] and d.sequential is not None and d.sequential.decided
+    assert d.to_json() == {**doc, "forks": doc["forks"]}
+    assert Diagnostics.from_json({}).to_json() == {}
