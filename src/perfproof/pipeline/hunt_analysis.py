@@ -15,7 +15,7 @@ from perfproof.model.documents.hunt import (
     Hypothesis,
     hypothesis_id,
 )
-from perfproof.pipeline.hunt_rank import RecordedGroup, ranked_frames
+from perfproof.pipeline.hunt_rank import RecordedGroup, central_gain, ranked_frames
 from perfproof.pipeline.hunt_source import (
     Declared,
     SourceMap,
@@ -83,7 +83,7 @@ def fact(
     d: Declared, costs: list[GroupCost], classes: dict[str, int], via: list[str]
 ) -> tuple[str, list[tuple[int, str]]]:
     """One sentence of what the method costs and where, in absolute units where known."""
-    best = max(costs, key=lambda c: (c.ceiling_lo or 0.0, c.group))
+    best = max(costs, key=lambda c: (c.ceiling_discounted or 0.0, c.group))
     parts: list[str] = []
     if best.cpu_share is not None and best.cpu_share.mean > 0:
         ns = f", ≈{best.ns_per_op.mean:,.0f} ns/op" if best.ns_per_op else ""
@@ -173,35 +173,34 @@ def analyse(
 
 
 GONE_FACTOR = 10.0
-"""A hypothesis whose expected gain fell tenfold is gone: the cost it named was removed, even
-if the method is still there and still does (much less) work."""
+"""A hypothesis whose ceiling fell tenfold is gone: the cost it named was removed, even if the
+method is still there and still does (much less) work."""
 
 
 def compare_hunts(old: list[Hypothesis], new: list[Hypothesis]) -> list[Change]:
     """Which hypotheses a change removed, which it created, which moved.
 
-    Gone: absent now, or its expected gain fell by :data:`GONE_FACTOR` or more. Changed: its
-    expected gain moved by more than a third (or its rank by more than two places); smaller
-    moves are the noise of another set of forks."""
+    Compared on the ceiling of the mean share (:func:`central_gain`), not the discounted one
+    that ranks: a cost that only became noisier between forks has not gone. Gone: absent now,
+    or its ceiling fell by :data:`GONE_FACTOR` or more. Changed: it moved by more than a third
+    (or its rank by more than two places); smaller moves are the noise of another set of
+    forks."""
     before = {h.id: h for h in old}
     after = {h.id: h for h in new}
     out: list[Change] = []
     for h in new:
+        now = central_gain(list(h.costs))
         o = before.get(h.id)
         if o is None:
-            out.append(Change(h.id, h.method, "new", None, h.expected_gain))
+            out.append(Change(h.id, h.method, "new", None, now))
             continue
-        if h.expected_gain * GONE_FACTOR <= o.expected_gain:
-            out.append(Change(h.id, h.method, "gone", o.expected_gain, h.expected_gain))
+        was = central_gain(list(o.costs))
+        if now * GONE_FACTOR <= was:
+            out.append(Change(h.id, h.method, "gone", was, now))
             continue
-        moved = abs(h.expected_gain - o.expected_gain) > max(o.expected_gain, h.expected_gain) / 3
-        changed = moved or abs(h.rank - o.rank) > 2
-        out.append(
-            Change(
-                h.id, h.method, "changed" if changed else "same", o.expected_gain, h.expected_gain
-            )
-        )
+        changed = abs(now - was) > max(was, now) / 3 or abs(h.rank - o.rank) > 2
+        out.append(Change(h.id, h.method, "changed" if changed else "same", was, now))
     for o in old:
         if o.id not in after:
-            out.append(Change(o.id, o.method, "gone", o.expected_gain, None))
+            out.append(Change(o.id, o.method, "gone", central_gain(list(o.costs)), None))
     return out

@@ -9,8 +9,11 @@ Shares are of the group's steady work: the work that runs once (static initialis
 set-up) is left out of the denominator, because it does not grow with the operations the
 workload performs. The JVM's and the harness's own stacks stay in it (JMH's loop and
 ``Blackhole`` are part of every measured operation) but are never a hypothesis.
-Hypotheses rank by the Amdahl ceiling of the lower bound of their CPU share (their expected
-gain discounted by its uncertainty), the largest over the groups.
+Hypotheses rank by the Amdahl ceiling of their CPU share less one standard error (their
+expected gain discounted by its uncertainty), the largest over the groups. One standard error,
+not the interval's low end: with three forks the 95% interval is four standard errors wide,
+and a cost that is large in some forks and small in others would fall below every steady
+trifle.
 """
 
 from __future__ import annotations
@@ -67,11 +70,12 @@ def estimate(values: list[float], counts: tuple[float, float] | None = None) -> 
         if counts is None or counts[1] <= 0:
             return Estimate(values[0], None, None, 1)
         p = counts[0] / counts[1]
-        half = _Z * math.sqrt(max(p * (1 - p), 0.0) / counts[1])
+        se = math.sqrt(max(p * (1 - p), 0.0) / counts[1])
         scale = values[0] / p if p > 0 else 0.0
-        return Estimate(values[0], max(0.0, p - half) * scale, (p + half) * scale, 1)
+        lo, hi = max(0.0, p - _Z * se) * scale, (p + _Z * se) * scale
+        return Estimate(values[0], lo, hi, 1, se * scale)
     m = mean_interval(np.asarray(values, dtype=float), CONFIDENCE)
-    return Estimate(m.mean, max(m.lo, 0.0), m.hi, len(values))  # costs are never negative
+    return Estimate(m.mean, max(m.lo, 0.0), m.hi, len(values), m.se)  # costs are never < 0
 
 
 def _share(part: int, whole: int) -> float:
@@ -112,9 +116,19 @@ def group_cost(group: RecordedGroup, frame: str) -> GroupCost | None:
     ceiling = lo = None
     if cpu is not None:
         ceiling = ceiling_if_removed(min(cpu.mean, 0.999))
-        floor = cpu.lo if cpu.lo is not None else cpu.mean
+        floor = cpu.mean - (cpu.se or 0.0)
         lo = ceiling_if_removed(min(max(floor, 0.0), 0.999))
     return GroupCost(group.name, cpu, alloc, ns, per_op, per_s, ceiling, lo)
+
+
+def central_gain(costs: list[GroupCost]) -> float:
+    """The best ceiling of the mean share over the groups (bytes' share without CPU): what
+    ``--compare`` asks of a hypothesis, undiscounted, so a cost that merely became noisier
+    is not taken for a cost that went away."""
+    gains = [c.ceiling for c in costs if c.ceiling is not None]
+    if gains:
+        return max(gains)
+    return max((c.alloc_share.mean for c in costs if c.alloc_share is not None), default=0.0)
 
 
 def worth_a_line(costs: list[GroupCost]) -> bool:
@@ -128,13 +142,11 @@ def worth_a_line(costs: list[GroupCost]) -> bool:
 def expected_gain(costs: list[GroupCost]) -> float:
     """The best discounted ceiling over the groups; allocation-only recordings rank by the
     lower bound of the bytes' share instead, since there is no time to bound."""
-    gains = [c.ceiling_lo for c in costs if c.ceiling_lo is not None]
+    gains = [c.ceiling_discounted for c in costs if c.ceiling_discounted is not None]
     if gains:
         return max(gains)
     shares = [
-        c.alloc_share.lo if c.alloc_share.lo is not None else c.alloc_share.mean
-        for c in costs
-        if c.alloc_share is not None
+        c.alloc_share.mean - (c.alloc_share.se or 0.0) for c in costs if c.alloc_share is not None
     ]
     return max((max(s, 0.0) for s in shares), default=0.0)
 

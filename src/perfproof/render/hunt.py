@@ -43,7 +43,7 @@ def ceiling(x: float | None) -> str:
 
 
 def best(h: Hypothesis) -> GroupCost:
-    return max(h.costs, key=lambda c: (c.ceiling_lo or 0.0, c.group))
+    return max(h.costs, key=lambda c: (c.ceiling_discounted or 0.0, c.group))
 
 
 def per_op(c: GroupCost) -> str:
@@ -176,7 +176,8 @@ def hypothesis_md(x: Hypothesis) -> list[str]:
     if c.ceiling is not None:
         lines.append(
             f"- Ceiling: at most {ceiling(c.ceiling)} faster on `{c.group}` if this cost went "
-            f"away entirely (Amdahl; {ceiling(c.ceiling_lo)} at the interval's low end)"
+            f"away entirely (Amdahl; {ceiling(c.ceiling_discounted)} one standard error lower, "
+            "which ranks it)"
         )
     if x.benchmarks:
         lines.append("- Benchmarks that reach it: " + ", ".join(f"`{b}`" for b in x.benchmarks))
@@ -205,7 +206,10 @@ def hunt_markdown(h: HuntResult, top: int | None = None) -> str:
         lines.append("")
     shown = h.hypotheses[:top] if top is not None else h.hypotheses
     if shown:
-        lines += ["Ranked by the Amdahl ceiling at the low end of each CPU share's interval.", ""]
+        lines += [
+            "Ranked by the Amdahl ceiling of each CPU share less one standard error across forks.",
+            "",
+        ]
     for x in shown:
         lines += hypothesis_md(x)
     if not h.hypotheses:
@@ -225,7 +229,7 @@ def hunt_markdown(h: HuntResult, top: int | None = None) -> str:
     if h.changes is not None:
         lines += [f"### Against `{h.compared_with}`", ""]
         moved = [(c.status, c.id, c.method, ceiling(c.before), ceiling(c.after)) for c in h.changes]
-        headers = ("status", "id", "method", "gain before", "gain now")
+        headers = ("status", "id", "method", "ceiling before", "ceiling now")
         lines += markdown_table(headers, moved, "lllrr")
         lines.append("")
     lines += [f"> warning: {md_text(w)}" for w in h.warnings]

@@ -36,15 +36,19 @@ class Estimate:
     lo: float | None
     hi: float | None
     forks: int
+    se: float | None = None
+    """Standard error of the mean (across forks; of the counts for one recording)."""
 
     def to_json(self) -> dict[str, Any]:
-        return {"mean": self.mean, "lo": self.lo, "hi": self.hi, "forks": self.forks}
+        return {"mean": self.mean, "lo": self.lo, "hi": self.hi, "se": self.se, "forks": self.forks}
 
     @classmethod
     def from_json(cls, doc: dict[str, Any] | None) -> Estimate | None:
         if doc is None:
             return None
-        return cls(float(doc["mean"]), doc.get("lo"), doc.get("hi"), int(doc["forks"]))
+        return cls(
+            float(doc["mean"]), doc.get("lo"), doc.get("hi"), int(doc["forks"]), doc.get("se")
+        )
 
 
 @dataclass(frozen=True)
@@ -54,7 +58,8 @@ class GroupCost:
     Shares are of the group's CPU samples or allocated bytes; ``ns_per_op`` and
     ``bytes_per_op`` need operation counts (JMH), ``bytes_per_s`` a recording's duration.
     ``ceiling`` is the Amdahl ceiling of the mean CPU share (the most the group can gain if
-    the cost vanished); ``ceiling_lo`` that of its lower bound, the figure hypotheses rank by.
+    the cost vanished); ``ceiling_discounted`` that of the mean less one standard error, the
+    figure hypotheses rank by.
     """
 
     group: str
@@ -64,7 +69,7 @@ class GroupCost:
     bytes_per_op: Estimate | None = None
     bytes_per_s: Estimate | None = None
     ceiling: float | None = None
-    ceiling_lo: float | None = None
+    ceiling_discounted: float | None = None
 
     def to_json(self) -> dict[str, Any]:
         def est(e: Estimate | None) -> dict[str, Any] | None:
@@ -78,7 +83,7 @@ class GroupCost:
             "bytes_per_op": est(self.bytes_per_op),
             "bytes_per_s": est(self.bytes_per_s),
             "ceiling": self.ceiling,
-            "ceiling_lo": self.ceiling_lo,
+            "ceiling_discounted": self.ceiling_discounted,
         }
 
     @classmethod
@@ -92,7 +97,7 @@ class GroupCost:
             e(doc.get("bytes_per_op")),
             e(doc.get("bytes_per_s")),
             doc.get("ceiling"),
-            doc.get("ceiling_lo"),
+            doc.get("ceiling_discounted"),
         )
 
 
@@ -127,7 +132,7 @@ class Hypothesis:
     line: int
     end_line: int
     expected_gain: float
-    """The largest :attr:`GroupCost.ceiling_lo` over the groups: what ranks it."""
+    """The largest :attr:`GroupCost.ceiling_discounted` over the groups: what ranks it."""
     costs: tuple[GroupCost, ...]
     fact: str
     """One sentence: what the method costs and where (the allocating call and its line)."""

@@ -1,0 +1,32 @@
+"""``--compare``: new, gone, changed and same, judged on the ceiling of the mean share."""
+
+from __future__ import annotations
+
+from perfproof.model.documents.hunt import Estimate, GroupCost, Hypothesis
+from perfproof.pipeline.hunt_analysis import compare_hunts
+from perfproof.pipeline.hunt_rank import central_gain
+
+
+def hyp(frame: str, share: float, se: float, rank: int = 1) -> Hypothesis:
+    cost = GroupCost(
+        "b",
+        Estimate(share, max(share - 4 * se, 0.0), share + 4 * se, 3, se),
+        None,
+        ceiling=share / (1 - share),
+        ceiling_discounted=max(share - se, 0.0) / (1 - max(share - se, 0.0)),
+    )
+    gain = cost.ceiling_discounted or 0.0
+    return Hypothesis(frame, rank, frame, frame, "F.java", 1, 2, gain, (cost,), "")
+
+
+def test_a_noisier_cost_is_not_gone_but_a_tenfold_smaller_one_is() -> None:
+    before = [hyp("noisy", 0.45, 0.01), hyp("fixed", 0.40, 0.01, 2), hyp("dropped", 0.1, 0.01, 3)]
+    after = [hyp("noisy", 0.45, 0.44), hyp("fixed", 0.03, 0.01, 2), hyp("fresh", 0.2, 0.01, 3)]
+    status = {c.id: c.status for c in compare_hunts(before, after)}
+    assert status == {"noisy": "same", "fixed": "gone", "dropped": "gone", "fresh": "new"}
+    assert central_gain(list(after[0].costs)) > 0.8  # the mean is what is compared
+
+
+def test_a_cost_that_halved_has_changed() -> None:
+    before, after = [hyp("m", 0.4, 0.01)], [hyp("m", 0.2, 0.01)]
+    assert [c.status for c in compare_hunts(before, after)] == ["changed"]
