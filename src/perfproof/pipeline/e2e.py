@@ -39,7 +39,7 @@ from perfproof.measure.store import (
 from perfproof.measure.targets import command as target
 from perfproof.model import SIDES, Direction
 from perfproof.model.documents import e2e as e2e_document
-from perfproof.model.documents.e2e import AmdahlReport, E2EResult
+from perfproof.model.documents.e2e import AmdahlReport, E2EResult, MetricAnalysis
 from perfproof.model.documents.run import SCHEMA as RUN_SCHEMA
 from perfproof.pipeline.e2e_options import E2EOptions, reproduce_argv, split_command, validate
 from perfproof.stats import end_to_end as analysis
@@ -320,7 +320,7 @@ def analyse(store: RunStore, opts: E2EOptions, specs: Sequence[MetricSpec]) -> E
     )
 
 
-def _amdahl(opts: E2EOptions, results: list[analysis.MetricAnalysis]) -> AmdahlReport:
+def _amdahl(opts: E2EOptions, results: list[MetricAnalysis]) -> AmdahlReport:
     assert opts.amdahl_share_pct is not None and opts.per_call_gain_pct is not None
     ceiling = amdahl_ceiling(opts.amdahl_share_pct / 100.0, opts.per_call_gain_pct / 100.0)
     name = opts.amdahl_metric or results[0].name

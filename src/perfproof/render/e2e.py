@@ -10,8 +10,7 @@ from perfproof.process import command_line
 from perfproof.units import MISSING, percent
 
 if TYPE_CHECKING:
-    from perfproof.model.documents.e2e import E2EResult
-    from perfproof.stats.end_to_end import MetricAnalysis, RunsSummary
+    from perfproof.model.documents.e2e import E2EResult, MetricAnalysis, RunsSummary
 
 
 def _g(x: float | None, digits: int = 4) -> str:

@@ -20,22 +20,8 @@ with the end-to-end design's minimal detectable effect.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
-
-@dataclass(frozen=True)
-class AmdahlCeiling:
-    """The ceiling and what it means for an end-to-end experiment of a given design."""
-
-    share: float
-    per_call_gain: float
-    speedup: float
-    time_cut: float
-
-    @property
-    def log_effect(self) -> float:
-        """|log ratio| the ceiling would move an end-to-end metric by."""
-        return math.log1p(self.speedup)
+from perfproof.model.documents.e2e import AmdahlCeiling
 
 
 def amdahl_ceiling(share: float, per_call_gain: float) -> AmdahlCeiling:

@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import hashlib
 import math
-from dataclasses import dataclass, field
 
 import numpy as np
 
 from perfproof.model import Direction, Verdict
+from perfproof.model.documents.e2e import MetricAnalysis, PairedSummary, RunsSummary
 from perfproof.stats import power as pw
 from perfproof.stats.ratio import ratio_or_difference
 from perfproof.stats.verdict import decide
@@ -28,56 +28,6 @@ BOOTSTRAP_RESAMPLES = 10_000
 DRIFT_WIDTH_RATIO = 0.5
 BOOTSTRAP_BLOCK = 1_000_000
 BOOTSTRAP_WORK = 20_000_000
-
-
-@dataclass(frozen=True)
-class RunsSummary:
-    """One side of an end-to-end experiment: whole-program runs, not forks, so besides the
-    Student-t interval it keeps the df and sd that the power estimate and the JSON report
-    (``model.Estimate`` is the fork-level side of a JMH comparison)."""
-
-    mean: float
-    ci: tuple[float, float]
-    n: int
-    df: float
-    sd: float
-
-
-@dataclass(frozen=True)
-class PairedSummary:
-    pairs: int
-    delta_pct: float
-    ci: tuple[float, float]
-    df: float
-
-
-@dataclass
-class MetricAnalysis:
-    """Everything the report and the JSON say about one metric."""
-
-    name: str
-    unit: str
-    direction: Direction
-    base: RunsSummary
-    head: RunsSummary
-    diff: float
-    diff_ci: tuple[float, float]
-    ratio: float
-    ratio_ci: tuple[float, float]
-    delta_pct: float
-    delta_ci: tuple[float, float]
-    welch_df: float
-    p_value: float
-    bootstrap_ci: tuple[float, float] | None
-    paired: PairedSummary | None
-    verdict: Verdict
-    mde_pct: float | None
-    runs_needed: int | None
-    target_pct: float
-    relative_sd: tuple[float, float]
-    """Per-side spread on the scale the ratio is tested on (sd of log values), for power."""
-    method: str
-    warnings: list[str] = field(default_factory=list)
 
 
 def summarize_side(values: np.ndarray, confidence: float) -> RunsSummary:

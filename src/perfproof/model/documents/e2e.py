@@ -8,20 +8,82 @@ new fields may be added within the major version.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+import shlex
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from perfproof.model import Direction, Verdict
 from perfproof.model.documents import schema_id
-from perfproof.process import command_line
-
-if TYPE_CHECKING:
-    from perfproof.stats.amdahl import AmdahlCeiling
-    from perfproof.stats.end_to_end import MetricAnalysis, RunsSummary
 
 NAME = "e2e"
 MAJOR = 1
 SCHEMA = schema_id(NAME, MAJOR)
+
+
+@dataclass(frozen=True)
+class AmdahlCeiling:
+    """The ceiling and what it means for an end-to-end experiment of a given design."""
+
+    share: float
+    per_call_gain: float
+    speedup: float
+    time_cut: float
+
+    @property
+    def log_effect(self) -> float:
+        """|log ratio| the ceiling would move an end-to-end metric by."""
+        return math.log1p(self.speedup)
+
+
+@dataclass(frozen=True)
+class RunsSummary:
+    """One side of an end-to-end experiment: whole-program runs, not forks, so besides the
+    Student-t interval it keeps the df and sd that the power estimate and the JSON report use
+    (``model.Estimate`` is the fork-level side of a JMH comparison)."""
+
+    mean: float
+    ci: tuple[float, float]
+    n: int
+    df: float
+    sd: float
+
+
+@dataclass(frozen=True)
+class PairedSummary:
+    pairs: int
+    delta_pct: float
+    ci: tuple[float, float]
+    df: float
+
+
+@dataclass
+class MetricAnalysis:
+    """Everything the report and the JSON say about one metric."""
+
+    name: str
+    unit: str
+    direction: Direction
+    base: RunsSummary
+    head: RunsSummary
+    diff: float
+    diff_ci: tuple[float, float]
+    ratio: float
+    ratio_ci: tuple[float, float]
+    delta_pct: float
+    delta_ci: tuple[float, float]
+    welch_df: float
+    p_value: float
+    bootstrap_ci: tuple[float, float] | None
+    paired: PairedSummary | None
+    verdict: Verdict
+    mde_pct: float | None
+    runs_needed: int | None
+    target_pct: float
+    relative_sd: tuple[float, float]
+    """Per-side spread on the scale the ratio is tested on (sd of log values), for power."""
+    method: str
+    warnings: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -116,7 +178,7 @@ def to_json(r: E2EResult) -> dict[str, Any]:
     return {
         "schema": SCHEMA,
         "run_dir": str(r.run_dir),
-        "command": command_line(r.command) if r.command else None,
+        "command": shlex.join(r.command) if r.command else None,
         "runs": o["runs"],
         "warmup_runs": o["warmup_runs"],
         "order": o["order"],
