@@ -25,7 +25,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from jfr_census import ALLOC_JAVA, _peak_kb, make_recording, worker_perfproof
+from jfr_census import ALLOC_JAVA, _line, _peak_kb, make_recording, worker_perfproof
 
 from perfproof.process import run
 
@@ -64,14 +64,6 @@ def _measure(args: list[str]) -> dict:
     result = run([sys.executable, __file__, "--worker", *args], check=True, what="worker",
                  merge_stderr=False)  # fmt: skip
     return json.loads(result.output.strip().splitlines()[-1])
-
-
-def _line(name: str, mb: float, r: dict) -> str:
-    peak = (r["python_kb"] + r["jvm_kb"]) / 1024
-    return (
-        f"| {name} | {r['seconds']:.1f} s | {mb / r['seconds']:.1f} MB/s | {peak:.0f} MiB "
-        f"(Python {r['python_kb'] / 1024:.0f} + JVM {r['jvm_kb'] / 1024:.0f}) |"
-    )
 
 
 def main() -> int:
