@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from perfproof.model.documents.hunt import Estimate, GroupCost, Hypothesis
+from perfproof.model.documents.hunt import ForkMean, GroupCost, Hypothesis
 from perfproof.pipeline.hunt_analysis import compare_hunts
 from perfproof.pipeline.hunt_rank import central_gain
 
@@ -10,7 +10,7 @@ from perfproof.pipeline.hunt_rank import central_gain
 def hyp(frame: str, share: float, se: float, rank: int = 1) -> Hypothesis:
     cost = GroupCost(
         "b",
-        Estimate(share, max(share - 4 * se, 0.0), share + 4 * se, 3, se),
+        ForkMean(share, max(share - 4 * se, 0.0), share + 4 * se, 3, se),
         None,
         ceiling=share / (1 - share),
         ceiling_discounted=max(share - se, 0.0) / (1 - max(share - se, 0.0)),

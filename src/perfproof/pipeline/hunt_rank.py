@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from perfproof.model.documents.hunt import Estimate, GroupCost, OtherCost
+from perfproof.model.documents.hunt import ForkMean, GroupCost, OtherCost
 from perfproof.profile.attribute import Attributed
 from perfproof.profile.outside import LABELS
 from perfproof.stats.amdahl import ceiling_if_removed
@@ -61,21 +61,21 @@ def steady(a: Attributed) -> tuple[int, int]:
     return cpu, alloc
 
 
-def estimate(values: list[float], counts: tuple[float, float] | None = None) -> Estimate | None:
+def estimate(values: list[float], counts: tuple[float, float] | None = None) -> ForkMean | None:
     """Mean and interval across forks; one fork gets the binomial interval of ``counts``
     (part, whole) when given, else none."""
     if not values:
         return None
     if len(values) == 1:
         if counts is None or counts[1] <= 0:
-            return Estimate(values[0], None, None, 1)
+            return ForkMean(values[0], None, None, 1)
         p = counts[0] / counts[1]
         se = math.sqrt(max(p * (1 - p), 0.0) / counts[1])
         scale = values[0] / p if p > 0 else 0.0
         lo, hi = max(0.0, p - _Z * se) * scale, (p + _Z * se) * scale
-        return Estimate(values[0], lo, hi, 1, se * scale)
+        return ForkMean(values[0], lo, hi, 1, se * scale)
     m = mean_interval(np.asarray(values, dtype=float), CONFIDENCE)
-    return Estimate(m.mean, max(m.lo, 0.0), m.hi, len(values), m.se)  # costs are never < 0
+    return ForkMean(m.mean, max(m.lo, 0.0), m.hi, len(values), m.se)  # costs are never < 0
 
 
 def _share(part: int, whole: int) -> float:

@@ -8,12 +8,12 @@ the pattern or the plain fact, who calls it, the most the workload can gain, and
 
 from __future__ import annotations
 
-from perfproof.model.documents.hunt import Estimate, GroupCost, HuntResult, Hypothesis
+from perfproof.model.documents.hunt import ForkMean, GroupCost, HuntResult, Hypothesis
 from perfproof.render.markdown import markdown_table, md_text
 from perfproof.units import MISSING, percent, significant
 
 
-def share(e: Estimate | None) -> str:
+def share(e: ForkMean | None) -> str:
     """``41% [37–45%]``: a share with its interval across forks."""
     if e is None:
         return MISSING
@@ -24,7 +24,7 @@ def share(e: Estimate | None) -> str:
     return f"{text} [{percent(100 * lo, 1, sign=False)}–{percent(100 * hi, 1, sign=False)}]"
 
 
-def amount(e: Estimate | None, unit: str) -> str:
+def amount(e: ForkMean | None, unit: str) -> str:
     if e is None:
         return MISSING
     text = f"{significant(e.mean)} {unit}"
@@ -64,11 +64,11 @@ def _bytes(c: GroupCost) -> str:
     return MISSING
 
 
-def _mib(e: Estimate) -> Estimate:
+def _mib(e: ForkMean) -> ForkMean:
     def scale(x: float | None) -> float | None:
         return None if x is None else x / 2**20
 
-    return Estimate(e.mean / 2**20, scale(e.lo), scale(e.hi), e.forks)
+    return ForkMean(e.mean / 2**20, scale(e.lo), scale(e.hi), e.forks)
 
 
 def hunt_table(h: HuntResult, top: int | None = 10) -> str:

@@ -29,8 +29,12 @@ def hypothesis_id(frame: str) -> str:
 
 
 @dataclass(frozen=True)
-class Estimate:
-    """A mean over forks (recordings) with its interval; no interval from a single fork."""
+class ForkMean:
+    """A cost's mean over forks (recordings), its interval and standard error.
+
+    Not :class:`perfproof.model.Estimate` (a JMH side's score, always with an interval): a
+    hunt's cost from one recording may have no interval, and its standard error is what
+    discounts the expected gain that ranks hypotheses."""
 
     mean: float
     lo: float | None
@@ -43,7 +47,7 @@ class Estimate:
         return {"mean": self.mean, "lo": self.lo, "hi": self.hi, "se": self.se, "forks": self.forks}
 
     @classmethod
-    def from_json(cls, doc: dict[str, Any] | None) -> Estimate | None:
+    def from_json(cls, doc: dict[str, Any] | None) -> ForkMean | None:
         if doc is None:
             return None
         return cls(
@@ -63,16 +67,16 @@ class GroupCost:
     """
 
     group: str
-    cpu_share: Estimate | None
-    alloc_share: Estimate | None
-    ns_per_op: Estimate | None = None
-    bytes_per_op: Estimate | None = None
-    bytes_per_s: Estimate | None = None
+    cpu_share: ForkMean | None
+    alloc_share: ForkMean | None
+    ns_per_op: ForkMean | None = None
+    bytes_per_op: ForkMean | None = None
+    bytes_per_s: ForkMean | None = None
     ceiling: float | None = None
     ceiling_discounted: float | None = None
 
     def to_json(self) -> dict[str, Any]:
-        def est(e: Estimate | None) -> dict[str, Any] | None:
+        def est(e: ForkMean | None) -> dict[str, Any] | None:
             return None if e is None else e.to_json()
 
         return {
@@ -88,7 +92,7 @@ class GroupCost:
 
     @classmethod
     def from_json(cls, doc: dict[str, Any]) -> GroupCost:
-        e = Estimate.from_json
+        e = ForkMean.from_json
         return cls(
             str(doc["group"]),
             e(doc.get("cpu_share")),
