@@ -30,3 +30,22 @@ def test_a_noisier_cost_is_not_gone_but_a_tenfold_smaller_one_is() -> None:
 def test_a_cost_that_halved_has_changed() -> None:
     before, after = [hyp("m", 0.4, 0.01)], [hyp("m", 0.2, 0.01)]
     assert [c.status for c in compare_hunts(before, after)] == ["changed"]
+
+
+def test_jmh_hunts_are_compared_on_time_per_operation() -> None:
+    def timed(ns: float) -> Hypothesis:
+        h = hyp("m", 0.5, 0.01)
+        cost = h.costs[0]
+        from dataclasses import replace
+
+        timed_cost = replace(cost, ns_per_op=ForkMean(ns, ns * 0.9, ns * 1.1, 3, ns * 0.02))
+        return replace(h, costs=(timed_cost,))
+
+    # the share stayed at half the samples (the rest got faster too), the time fell tenfold
+    [change] = compare_hunts([timed(1200.0)], [timed(100.0)])
+    assert (change.status, change.measure, change.before, change.after) == (
+        "gone",
+        "ns/op",
+        1200.0,
+        100.0,
+    )

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Literal
 
 from perfproof.code.callers import SiteIndex
 from perfproof.code.project import Project
@@ -13,6 +14,7 @@ from perfproof.model.documents.hunt import (
     Change,
     GroupCost,
     Hypothesis,
+    Measure,
     hypothesis_id,
 )
 from perfproof.pipeline.hunt_rank import RecordedGroup, central_gain, ranked_frames
@@ -177,30 +179,46 @@ GONE_FACTOR = 10.0
 method is still there and still does (much less) work."""
 
 
+def _measures(h: Hypothesis) -> dict[Measure, float]:
+    out: dict[Measure, float] = {"ceiling": central_gain(list(h.costs))}
+    times = [c.ns_per_op.mean for c in h.costs if c.ns_per_op is not None]
+    if times:
+        out["ns/op"] = max(times)
+    return out
+
+
 def compare_hunts(old: list[Hypothesis], new: list[Hypothesis]) -> list[Change]:
     """Which hypotheses a change removed, which it created, which moved.
 
-    Compared on the ceiling of the mean share (:func:`central_gain`), not the discounted one
-    that ranks: a cost that only became noisier between forks has not gone. Gone: absent now,
-    or its ceiling fell by :data:`GONE_FACTOR` or more. Changed: it moved by more than a third
-    (or its rank by more than two places); smaller moves are the noise of another set of
-    forks."""
+    Compared on time per operation when both hunts measured it (JMH), else on the ceiling of
+    the mean share (:func:`central_gain`); never on the discounted ceiling that ranks, so a
+    cost that only became noisier between forks has not gone. Gone: absent now, or its
+    measure fell by :data:`GONE_FACTOR` or more. Changed: it moved by more than a third (or its
+    rank by more than two places); smaller moves are the noise of another set of forks."""
     before = {h.id: h for h in old}
     after = {h.id: h for h in new}
     out: list[Change] = []
     for h in new:
-        now = central_gain(list(h.costs))
+        now = _measures(h)
         o = before.get(h.id)
         if o is None:
-            out.append(Change(h.id, h.method, "new", None, now))
+            unit: Measure = "ns/op" if "ns/op" in now else "ceiling"
+            out.append(Change(h.id, h.method, "new", None, now[unit], unit))
             continue
-        was = central_gain(list(o.costs))
-        if now * GONE_FACTOR <= was:
-            out.append(Change(h.id, h.method, "gone", was, now))
-            continue
-        changed = abs(now - was) > max(was, now) / 3 or abs(h.rank - o.rank) > 2
-        out.append(Change(h.id, h.method, "changed" if changed else "same", was, now))
+        was = _measures(o)
+        unit = "ns/op" if "ns/op" in now and "ns/op" in was else "ceiling"
+        a, b = was[unit], now[unit]
+        status: Literal["gone", "changed", "same"]
+        if b * GONE_FACTOR <= a:
+            status = "gone"
+        elif abs(b - a) > max(a, b) / 3 or abs(h.rank - o.rank) > 2:
+            status = "changed"
+        else:
+            status = "same"
+        out.append(Change(h.id, h.method, status, a, b, unit))
     for o in old:
         if o.id not in after:
-            out.append(Change(o.id, o.method, "gone", central_gain(list(o.costs)), None))
+            was = _measures(o)
+            unit = "ns/op" if "ns/op" in was else "ceiling"
+            out.append(Change(o.id, o.method, "gone", was[unit], None, unit))
     return out

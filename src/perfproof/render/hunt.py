@@ -187,6 +187,12 @@ def hypothesis_md(x: Hypothesis) -> list[str]:
     return lines
 
 
+def _measure(value: float | None, measure: str) -> str:
+    if measure == "ns/op":
+        return MISSING if value is None else f"{significant(value)} ns/op"
+    return ceiling(value) + (" ceiling" if value is not None else "")
+
+
 def hunt_markdown(h: HuntResult, top: int | None = None) -> str:
     """``hunt.md``: the whole work list (``top`` shortens only what is printed)."""
     where = f" at `{h.ref}` ({h.sha[:12]})" if h.ref and h.sha else ""
@@ -228,8 +234,11 @@ def hunt_markdown(h: HuntResult, top: int | None = None) -> str:
         lines.append("")
     if h.changes is not None:
         lines += [f"### Against `{h.compared_with}`", ""]
-        moved = [(c.status, c.id, c.method, ceiling(c.before), ceiling(c.after)) for c in h.changes]
-        headers = ("status", "id", "method", "ceiling before", "ceiling now")
+        moved = [
+            (c.status, c.id, c.method, _measure(c.before, c.measure), _measure(c.after, c.measure))
+            for c in h.changes
+        ]
+        headers = ("status", "id", "method", "before", "now")
         lines += markdown_table(headers, moved, "lllrr")
         lines.append("")
     lines += [f"> warning: {md_text(w)}" for w in h.warnings]

@@ -21,6 +21,7 @@ MAJOR = 1
 SCHEMA = schema_id(NAME, MAJOR)
 
 WorkloadKind = Literal["jmh", "command", "recordings"]
+Measure = Literal["ns/op", "ceiling"]
 
 
 def hypothesis_id(frame: str) -> str:
@@ -231,6 +232,9 @@ class Change:
     status: Literal["new", "gone", "changed", "same"]
     before: float | None
     after: float | None
+    measure: Measure = "ceiling"
+    """What ``before`` and ``after`` are: time per operation when both hunts ran JMH (shares
+    of a workload whose other costs moved would mislead), else the ceiling of the mean share."""
 
 
 @dataclass
