@@ -16,7 +16,8 @@ from collections import defaultdict
 
 from perfproof.audit.overlap import check_claims
 from perfproof.audit.quotes import BASE, BYTES_METRIC, HEAD, PRIMARY_METRIC, Parsed, Quote
-from perfproof.audit.truth import SIDE_WORDS, Mismatch, Reference, Truth
+from perfproof.audit.truth import Mismatch, Reference, Truth
+from perfproof.model import SIDE_WORDS
 from perfproof.report.context import params_label, short_name
 from perfproof.units import choose_scale, number, signed
 

@@ -12,7 +12,8 @@ import re
 from collections import defaultdict
 
 from perfproof.audit.quotes import BASE, BYTES_METRIC, HEAD, Claim, Quote
-from perfproof.audit.truth import SIDE_WORDS, Mismatch, Truth
+from perfproof.audit.truth import Mismatch, Truth
+from perfproof.model import SIDE_WORDS
 from perfproof.units import choose_scale, decimals_for, number
 
 

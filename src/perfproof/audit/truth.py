@@ -19,7 +19,6 @@ from perfproof.model import ALLOC_NORM, PRIMARY
 from perfproof.report.context import entry_key, metric_of, params_label, short_name
 from perfproof.report.rundir import RunFolder
 
-SIDE_WORDS = {BASE: "baseline", HEAD: "feature"}
 """How a mismatch names a side to a reader."""
 
 

@@ -13,12 +13,13 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from perfproof.model.diagnostics import ComparisonMethod, Diagnostics
-from perfproof.model.enums import SIDES, Direction, Side, Verdict
+from perfproof.model.enums import SIDE_WORDS, SIDES, Direction, Side, Verdict
 
 __all__ = [
     "ALLOC_NORM",
     "PRIMARY",
     "SIDES",
+    "SIDE_WORDS",
     "BenchKey",
     "Comparison",
     "ComparisonMethod",

@@ -32,3 +32,6 @@ class Side(StrEnum):
 
 SIDES: tuple[Side, Side] = (Side.BASE, Side.HEAD)
 """Both sides in the order every report, plan and manifest lists them."""
+
+SIDE_WORDS: dict[Side, str] = {Side.BASE: "baseline", Side.HEAD: "feature"}
+"""How a report names each side to a reader (a lookup by the plain string works too)."""

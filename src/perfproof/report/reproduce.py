@@ -12,12 +12,11 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from perfproof.model import SIDE_WORDS
 from perfproof.process import command_line
 from perfproof.report.manifest import argv_of, dig, side_info, step_kind
 from perfproof.report.manifest import steps as manifest_steps
 from perfproof.report.rundir import BASE, HEAD, RunFolder
-
-SIDE_WORDS = {BASE: "baseline", HEAD: "feature"}
 
 
 @dataclass(frozen=True)
