@@ -16,6 +16,7 @@ from perfproof.cli.ab import command as ab_command
 from perfproof.cli.options import emit_json
 from perfproof.errors import GateFailed, InputError
 from perfproof.model.documents.prove import SKIPPABLE
+from perfproof.pipeline.prove import ProveOutcome, stage_lines
 
 EPILOG = f"""Stages, each saved in BUNDLE/prove.json before the next starts:
 
@@ -152,27 +153,25 @@ def ab_options(kw: dict[str, Any]) -> Any:
     return AbOptions(**values)
 
 
-def _print(outcome: Any, fmt: str) -> None:
+def _print(outcome: ProveOutcome, fmt: str) -> None:
+    report = outcome.report
     if fmt == "json":
         emit_json(outcome.doc)
         click.echo(f"bundle: {outcome.bundle}", err=True)
         return
-    if fmt == "md" and outcome.report is not None:
-        click.echo(outcome.report.read_text(encoding="utf-8"), nl=False)
+    if fmt == "md" and report is not None:
+        click.echo(Path(report.markdown).read_text(encoding="utf-8"), nl=False)
         return
-    for name, entry in outcome.doc["stages"].items():
-        note = entry.get("reason") or entry.get("error") or ""
-        click.echo(f"{name:<11} {entry['status']:<8} {note}".rstrip())
-    if outcome.report is not None:
-        for line in outcome.report.read_text(encoding="utf-8").splitlines():
-            if line.startswith("**Summary:**"):
-                click.echo("\n" + line.replace("**", ""))
+    for line in stage_lines(outcome.doc):
+        click.echo(line)
+    if report is not None and report.summary:
+        click.echo(f"\nSummary: {report.summary.replace('**', '')}")
     for gate in outcome.gates:
         click.secho(f"FAILED: {gate}", fg="red", bold=True)
     click.echo(f"\nbundle: {outcome.bundle}")
-    if outcome.report is not None:
-        click.echo(f"report: {outcome.report}")
-        click.echo(f"check it: perfproof check {outcome.report} {outcome.bundle}")
+    if report is not None:
+        click.echo(f"report: {report.markdown}")
+        click.echo(f"check it: perfproof check {report.markdown} {outcome.bundle}")
 
 
 command.params.extend(p for p in ab_command.params if p.name not in _NOT_SHARED)

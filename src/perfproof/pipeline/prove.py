@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from perfproof.code.reach import DEFAULT_DEPTH
 from perfproof.errors import ExternalError, InputError, PerfproofError
@@ -34,9 +34,27 @@ from perfproof.model.documents.prove import (
     STAGES,
     TITLES,
 )
+from perfproof.model.documents.prove_measured import (
+    AbStageResult,
+    ProfileResult,
+    ReportResult,
+    TestsResult,
+)
+from perfproof.model.documents.prove_stages import (
+    BenchmarksResult,
+    CallersStageResult,
+    ChangesResult,
+    Json,
+    opt,
+    strs,
+)
 from perfproof.pipeline.ab import AbOptions
 from perfproof.pipeline.prove_bundle import Bundle, StageClock
 from perfproof.workspace.git import require_repo, resolve_ref
+
+if TYPE_CHECKING:
+    from perfproof.code.project import Project
+    from perfproof.model.documents.prove_stages import StageResult
 
 Say = Callable[[str], None]
 
@@ -54,19 +72,26 @@ class ProveOptions:
     e2e_runs: int = 10
     fail_on_regression: bool = False
 
-    def to_json(self) -> dict[str, Any]:
-        doc = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "ab"}
+    def to_json(self) -> Json:
+        doc: Json = {
+            f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "ab"
+        }
         doc["skip"] = list(self.skip)
         doc["e2e_metric"] = list(self.e2e_metric)
         return {**doc, "ab": self.ab.to_json()}
 
     @classmethod
-    def from_json(cls, doc: dict[str, Any]) -> ProveOptions:
-        known = {f.name for f in dataclasses.fields(cls)} - {"ab"}
-        values = {k: v for k, v in doc.items() if k in known}
-        values["skip"] = tuple(values.get("skip") or ())
-        values["e2e_metric"] = tuple(values.get("e2e_metric") or ())
-        return cls(ab=AbOptions.from_json(doc.get("ab") or {}), **values)
+    def from_json(cls, doc: Json) -> ProveOptions:
+        return cls(
+            ab=AbOptions.from_json(opt(doc, "ab", dict) or {}),
+            out=opt(doc, "out", str),
+            skip=strs(doc, "skip"),
+            depth=opt(doc, "depth", int) or DEFAULT_DEPTH,
+            e2e_run=opt(doc, "e2e_run", str),
+            e2e_metric=strs(doc, "e2e_metric"),
+            e2e_runs=opt(doc, "e2e_runs", int) or 10,
+            fail_on_regression=bool(doc.get("fail_on_regression")),
+        )
 
     def reproduce_argv(self) -> list[str]:
         """The ``perfproof prove`` command line that repeats this chain."""
@@ -85,10 +110,24 @@ class ProveOptions:
 @dataclass
 class ProveOutcome:
     bundle: Path
-    doc: dict[str, Any]
-    report: Path | None
+    doc: Json
+    """prove.json as saved."""
+    report: ReportResult | None
     gates: list[str] = field(default_factory=list)
     """Reasons to exit 1: tests that broke, or a regression with --fail-on-regression."""
+
+
+def stage_lines(doc: Json) -> list[str]:
+    """One line per stage: its name, status, and why it was skipped or where it stopped."""
+    stages = doc.get("stages")
+    out = []
+    for name in STAGES:
+        entry = stages.get(name) if isinstance(stages, dict) else None
+        if not isinstance(entry, dict):
+            continue
+        note = entry.get("reason") or entry.get("error") or ""
+        out.append(f"{name:<11} {entry.get('status', ''):<8} {note}".rstrip())
+    return out
 
 
 def check_skip(skip: tuple[str, ...]) -> None:
@@ -125,7 +164,7 @@ def _check_ab(ab: AbOptions) -> None:
 
     ab.build_spec()
     jmh_options(split_jmh_args(ab.jmh_args))
-    if getattr(ab, "budget", None):
+    if ab.budget:
         parse_budget(ab.budget)
 
 
@@ -164,44 +203,55 @@ class _Chain:
     opts: ProveOptions
     repo: Path
     shas: dict[str, str]
-    _project: Any = None
+    _project: Project | None = None
     _root: Path | None = None
 
-    def project(self) -> tuple[Any, Path]:
+    def project(self) -> tuple[Project, Path]:
         from perfproof.pipeline.prove_code import head_project
         from perfproof.workspace.worktree import ensure_worktree
 
-        if self._project is None:
+        if self._project is None or self._root is None:
             self._root = ensure_worktree(self.repo, self.shas["head"])
             self._project = head_project(self._root)
-        assert self._root is not None
         return self._project, self._root
 
-    def result(self, name: str) -> dict[str, Any]:
-        return self.bundle.result(name) or {}
+    def changes(self) -> ChangesResult:
+        found = self.bundle.read("changes", ChangesResult.from_json)
+        return found if found is not None else ChangesResult((), (), {})
+
+    def benchmarks(self) -> BenchmarksResult | None:
+        return self.bundle.read("benchmarks", BenchmarksResult.from_json)
+
+    def regexes(self) -> tuple[str, ...]:
+        bench = self.benchmarks()
+        return bench.regexes if bench is not None else ()
+
+    def ab(self) -> AbStageResult | None:
+        return self.bundle.read("ab", AbStageResult.from_json)
 
     def tests(self) -> list[str]:
         """Test classes of the feature that exercise the changed classes."""
         from perfproof.pipeline.prove_code import select_tests
 
         project, _root = self.project()
-        return select_tests(project, self.result("changes"), self.bundle.result("callers"))
+        callers = self.bundle.read("callers", CallersStageResult.from_json)
+        return select_tests(project, self.changes(), callers)
 
 
 def _skip_reason(name: str, chain: _Chain) -> str | None:
     opts, b = chain.opts, chain.bundle
     if name in opts.skip:
         return "left out with --skip"
-    changes = chain.result("changes")
-    nothing = not changes.get("methods") and not opts.ab.bench
-    if name in ("callers",) and not changes.get("methods"):
+    changes = chain.changes()
+    nothing = not changes.methods and not opts.ab.bench
+    if name in ("callers",) and not changes.methods:
         return "no production method changed"
     if name in ("guard", "ab", "profile", "e2e"):
         if nothing:
             return NO_CHANGE
-        if not chain.result("benchmarks").get("regexes"):
+        if not chain.regexes():
             return NOT_REACHED
-    if name == "guard" and not changes.get("files", {}).get("benchmark"):
+    if name == "guard" and not changes.in_scope("benchmark"):
         return "the feature adds or changes no benchmark"
     if name == "tests" and not chain.tests():
         return "no test exercises the changed classes (none calls them or is named after them)"
@@ -244,54 +294,59 @@ def _run(bundle: Bundle, opts: ProveOptions, say: Say) -> ProveOutcome:
     repo = Path(opts.ab.repo)
     shas = {side: bundle.doc["refs"][side]["sha"] for side in ("base", "head")}
     chain = _Chain(bundle, opts, repo, shas)
-    reached = len((chain.result("benchmarks")).get("regexes") or [])
-    clock = StageClock(_estimates(opts, reached))
+    clock = StageClock(_estimates(opts, len(chain.regexes())))
 
-    def stage_changes() -> dict[str, Any]:
+    def stage_changes() -> StageResult:
         return code.changes_stage(repo, shas["base"], shas["head"])
 
-    def stage_callers() -> dict[str, Any]:
+    def stage_callers() -> StageResult:
         project, root = chain.project()
-        return code.callers_stage(project, root, chain.result("changes"))
+        return code.callers_stage(project, root, chain.changes())
 
-    def stage_benchmarks() -> dict[str, Any]:
+    def stage_benchmarks() -> StageResult:
         project, root = chain.project()
-        out = code.benchmarks_stage(
-            project, root, chain.result("changes"), opts.ab.bench, opts.depth
-        )
-        clock.estimates = _estimates(opts, len(out["regexes"]))
+        out = code.benchmarks_stage(project, root, chain.changes(), opts.ab.bench, opts.depth)
+        clock.estimates = _estimates(opts, len(out.regexes))
         return out
 
-    def stage_guard() -> dict[str, Any]:
-        files = chain.result("changes")["files"]["benchmark"]
+    def stage_guard() -> StageResult:
+        files = chain.changes().in_scope("benchmark")
         project, _root = chain.project()
         return measure.guard_stage(bundle, opts.ab, files, code.classes_in(project, files))
 
-    def stage_ab() -> dict[str, Any]:
-        return measure.ab_stage(bundle, opts.ab, chain.result("benchmarks")["regexes"])
+    def stage_ab() -> StageResult:
+        return measure.ab_stage(bundle, opts.ab, chain.regexes())
 
-    def stage_profile() -> dict[str, Any]:
-        reached_list = chain.result("benchmarks").get("reached", [])
-        return measure.profile_stage(
-            bundle, chain.result("ab"), chain.result("changes"), reached_list, opts.ab.java
-        )
+    def stage_profile() -> StageResult:
+        bench, ab = chain.benchmarks(), chain.ab()
+        if ab is None:
+            raise InputError("no A/B run to read recordings from")
+        reached = bench.reached if bench is not None else ()
+        return measure.profile_stage(bundle, ab, chain.changes(), reached, opts.ab.java)
 
-    def stage_tests() -> dict[str, Any]:
+    def stage_tests() -> StageResult:
         return measure.tests_stage(bundle, opts.ab, repo, shas, chain.tests())
 
-    def stage_e2e() -> dict[str, Any]:
-        amdahl = chain.result("profile").get("amdahl", [])
+    def stage_e2e() -> StageResult:
+        profile = bundle.read("profile", ProfileResult.from_json)
         assert opts.e2e_run is not None
         return measure.e2e_stage(
-            bundle, opts.ab, opts.e2e_run, opts.e2e_metric, opts.e2e_runs, amdahl
+            bundle,
+            opts.ab,
+            opts.e2e_run,
+            opts.e2e_metric,
+            opts.e2e_runs,
+            profile.amdahl if profile is not None else (),
         )
 
-    def stage_report() -> dict[str, Any]:
+    def stage_report() -> StageResult:
         from perfproof.render.prove import write_bundle_reports
+        from perfproof.report import ab_section
 
-        return write_bundle_reports(bundle)
+        ab = chain.ab()
+        return write_bundle_reports(bundle, ab_section(ab.run_dir) if ab is not None else None)
 
-    stages: dict[str, Callable[[], dict[str, Any]]] = {
+    stages: dict[str, Callable[[], StageResult]] = {
         "changes": stage_changes,
         "callers": stage_callers,
         "benchmarks": stage_benchmarks,
@@ -342,18 +397,17 @@ def _in_stage(exc: PerfproofError, name: str, path: Path) -> PerfproofError:
 
 
 def _outcome(bundle: Bundle, opts: ProveOptions, say: Say) -> ProveOutcome:
-    tests = bundle.result("tests") or {}
-    gates = [f"test passes on base and fails on head: {t}" for t in tests.get("regressions", [])]
-    ab = bundle.result("ab") or {}
-    if opts.fail_on_regression and ab.get("regressed"):
-        gates.append(f"regression: {', '.join(ab['regressed'][:3])}")
+    tests = bundle.read("tests", TestsResult.from_json)
+    broken = tests.regressions if tests is not None else ()
+    gates = [f"test passes on base and fails on head: {t}" for t in broken]
+    ab = bundle.read("ab", AbStageResult.from_json)
+    if opts.fail_on_regression and ab is not None and ab.regressed:
+        gates.append(f"regression: {', '.join(ab.regressed[:3])}")
     bundle.doc["outcome"] = {"gates": gates, "ok": not gates}
     bundle.save()
-    report = bundle.result("report") or {}
-    md = report.get("markdown")
-    if bundle.status("benchmarks") == DONE and not (bundle.result("benchmarks") or {}).get(
-        "regexes"
-    ):
-        changed = (bundle.result("changes") or {}).get("methods")
-        say(f"prove: {NO_BENCHMARK if changed else NO_CHANGE}")
-    return ProveOutcome(bundle.path, bundle.doc, Path(md) if md else None, gates)
+    report = bundle.read("report", ReportResult.from_json)
+    bench = bundle.read("benchmarks", BenchmarksResult.from_json)
+    if bench is not None and not bench.regexes:
+        changed = bundle.read("changes", ChangesResult.from_json)
+        say(f"prove: {NO_BENCHMARK if changed is not None and changed.methods else NO_CHANGE}")
+    return ProveOutcome(bundle.path, bundle.doc, report, gates)

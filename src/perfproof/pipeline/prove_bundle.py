@@ -23,7 +23,6 @@ import shutil
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from perfproof.errors import InputError
 from perfproof.model.documents.prove import (
@@ -36,6 +35,7 @@ from perfproof.model.documents.prove import (
     new_document,
     read_prove,
 )
+from perfproof.model.documents.prove_stages import Json, StageResult
 from perfproof.storage import write_json_atomic
 
 DOCUMENT = "prove.json"
@@ -46,7 +46,7 @@ class Bundle(BundleView):
     """A bundle folder and its ``prove.json`` held in memory, with the stage bookkeeping."""
 
     @classmethod
-    def create(cls, path: Path, options: dict[str, Any], refs: dict[str, dict[str, str]]) -> Bundle:
+    def create(cls, path: Path, options: Json, refs: dict[str, dict[str, str]]) -> Bundle:
         if path.exists() and (not path.is_dir() or any(path.iterdir())):
             raise InputError(
                 f"--out {path}: exists and is not empty; choose a new folder or continue "
@@ -77,9 +77,11 @@ class Bundle(BundleView):
         entry.pop("error", None)
         self.save()
 
-    def finish(self, name: str, result: dict[str, Any], seconds: float) -> None:
+    def finish(self, name: str, result: StageResult, seconds: float) -> None:
         entry = self.stage(name)
-        entry.update(status=DONE, finished=_now(), duration_s=round(seconds, 3), result=result)
+        entry.update(
+            status=DONE, finished=_now(), duration_s=round(seconds, 3), result=result.to_json()
+        )
         self.save()
 
     def skip(self, name: str, reason: str) -> None:

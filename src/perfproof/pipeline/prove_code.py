@@ -1,8 +1,9 @@
 """The source-reading stages of ``prove``: changed methods, their callers, the benchmarks
 that reach them, and the tests that exercise them.
 
-Each stage returns a plain JSON-ready result that goes into ``prove.json``; later stages read
-earlier results back from there, so a resumed chain sees exactly what the first attempt saw.
+Each stage returns a typed result (:mod:`perfproof.model.documents.prove_stages`) that
+``prove.json`` keeps; later stages read earlier results back from there, so a resumed chain
+sees exactly what the first attempt saw.
 The index is built on the feature's checkout (the code the pull request ships); removed
 methods exist only on the baseline and are listed without callers.
 """
@@ -10,8 +11,8 @@ methods exist only on the baseline and are listed without callers.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from perfproof.code.binding import CONSTRUCTOR, Target
 from perfproof.code.callers import SiteIndex, find_callers
@@ -21,27 +22,33 @@ from perfproof.code.project import Project
 from perfproof.code.query import open_project
 from perfproof.code.reach import DEFAULT_DEPTH, affected_benchmarks, dispatching_sites
 from perfproof.code.render import callers_doc
+from perfproof.model.documents.prove_stages import (
+    BenchmarksResult,
+    CallerCounts,
+    CallersEntry,
+    CallersStageResult,
+    ChangedMethodEntry,
+    ChangesResult,
+    ReachedBenchmark,
+    ViaSupertype,
+)
 
 TEST_NAME_PATTERNS = ("{}Test", "{}Tests", "Test{}", "{}IT")
 """Test classes named after a production class (the convention of JUnit projects)."""
 
 
-def changes_stage(repo: Path, base_sha: str, head_sha: str) -> dict[str, Any]:
+def changes_stage(repo: Path, base_sha: str, head_sha: str) -> ChangesResult:
     """Stage 1: the changed production methods, and the changed files by scope."""
     found = changed_methods(repo, base_sha, head_sha)
-    return {
-        "methods": [m.to_json() for m in found.methods],
-        "classes": found.changed_classes,
-        "files": {
-            PRODUCTION: found.in_scope(PRODUCTION),
-            TEST: found.in_scope(TEST),
-            BENCHMARK: found.in_scope(BENCHMARK),
-        },
-    }
+    return ChangesResult(
+        tuple(ChangedMethodEntry.from_json(m.to_json()) for m in found.methods),
+        tuple(found.changed_classes),
+        {scope: tuple(found.in_scope(scope)) for scope in (PRODUCTION, TEST, BENCHMARK)},
+    )
 
 
-def methods_of(changes: dict[str, Any]) -> list[ChangedMethod]:
-    return [ChangedMethod.from_json(m) for m in changes["methods"]]
+def methods_of(changes: ChangesResult) -> list[ChangedMethod]:
+    return [ChangedMethod.from_json(m.to_json()) for m in changes.methods]
 
 
 def _target(project: Project, m: ChangedMethod) -> Target | None:
@@ -50,39 +57,45 @@ def _target(project: Project, m: ChangedMethod) -> Target | None:
     return Target(m.owner, m.name if m.name != CONSTRUCTOR else CONSTRUCTOR, len(m.params))
 
 
-def callers_stage(project: Project, root: Path, changes: dict[str, Any]) -> dict[str, Any]:
+def callers_stage(project: Project, root: Path, changes: ChangesResult) -> CallersStageResult:
     """Stage 2: production call sites of each changed method (``perfproof callers``)."""
     sites = SiteIndex(project, eager=True)
     out = []
     for m in methods_of(changes):
-        entry: dict[str, Any] = {"method": m.label, "kind": m.kind}
         target = _target(project, m) if m.kind != REMOVED else None
         if target is None:
-            entry["callers"] = None
-            entry["note"] = "removed by the change" if m.kind == REMOVED else "not indexed"
-        else:
-            result = find_callers(project, target, sites, root=root)
-            entry["callers"] = callers_doc(result, show_all=False)
-            entry["test_files"] = sorted({s.file for s in result.in_scope(TEST)})
-            declarations, virtual = dispatching_sites(project, m.key, sites)
-            production = [s for s in virtual if s.scope == PRODUCTION]
-            if declarations:
-                entry["via_supertype"] = {
-                    "declarations": declarations,
-                    "production": len(production),
-                    "distinct_callers": len({s.caller_key for s in production}),
-                }
-        out.append(entry)
-    return {"methods": out}
+            note = "removed by the change" if m.kind == REMOVED else "not indexed"
+            out.append(CallersEntry(m.label, m.kind, None, note))
+            continue
+        result = find_callers(project, target, sites, root=root)
+        declarations, virtual = dispatching_sites(project, m.key, sites)
+        production = [s for s in virtual if s.scope == PRODUCTION]
+        via = (
+            ViaSupertype(
+                tuple(declarations), len(production), len({s.caller_key for s in production})
+            )
+            if declarations
+            else None
+        )
+        out.append(
+            CallersEntry(
+                m.label,
+                m.kind,
+                CallerCounts.from_json(callers_doc(result, show_all=False)),
+                test_files=tuple(sorted({s.file for s in result.in_scope(TEST)})),
+                via_supertype=via,
+            )
+        )
+    return CallersStageResult(tuple(out))
 
 
 def benchmarks_stage(
     project: Project,
     root: Path,
-    changes: dict[str, Any],
+    changes: ChangesResult,
     bench: tuple[str, ...],
     depth: int = DEFAULT_DEPTH,
-) -> dict[str, Any]:
+) -> BenchmarksResult:
     """Stage 3: the benchmarks that reach a changed method, or the user's ``--bench``."""
     keys = [m.key for m in methods_of(changes) if m.kind != REMOVED]
     reached = affected_benchmarks(project, root, keys, depth)
@@ -99,23 +112,23 @@ def benchmarks_stage(
         and label(project, k) not in reached_methods
         and not affected_benchmarks(project, root, [k], depth)
     ]
-    return {
-        "source": "--bench" if bench else "call graph",
-        "depth": depth,
-        "reached": [r.to_json() for r in reached],
-        "regexes": list(bench) if bench else [r.regex for r in reached],
-        "unreached": unreached,
-    }
+    return BenchmarksResult(
+        source="--bench" if bench else "call graph",
+        depth=depth,
+        reached=tuple(ReachedBenchmark(r.benchmark, tuple(r.path), r.changed) for r in reached),
+        regexes=tuple(bench) if bench else tuple(r.regex for r in reached),
+        unreached=tuple(unreached),
+    )
 
 
 def select_tests(
-    project: Project, changes: dict[str, Any], callers: dict[str, Any] | None
+    project: Project, changes: ChangesResult, callers: CallersStageResult | None
 ) -> list[str]:
     """Test classes that exercise the changed classes: test files calling a changed method
     (by the index), test classes named after a changed class, and tests the change touched."""
-    files: set[str] = set(changes["files"].get(TEST, []))
-    for entry in (callers or {}).get("methods", []):
-        files.update(entry.get("test_files") or [])
+    files: set[str] = set(changes.in_scope(TEST))
+    for entry in callers.methods if callers is not None else ():
+        files.update(entry.test_files)
     names: set[str] = set()
     by_path = {f.path: f for f in project.files}
     for path in files:
@@ -129,7 +142,7 @@ def select_tests(
         for t in f.types
         if t.outer is None
     }
-    for cls in changes["classes"]:
+    for cls in changes.classes:
         simple = (
             project.label(cls).split(".")[0] if cls in project.types else cls.rsplit(".", 1)[-1]
         )
@@ -144,7 +157,7 @@ def head_project(worktree: Path) -> Project:
     return open_project(worktree)
 
 
-def classes_in(project: Project, paths: list[str]) -> list[str]:
+def classes_in(project: Project, paths: Sequence[str]) -> list[str]:
     """JMH include regexes for the top-level classes of the given files (the feature's new or
     changed benchmarks, which the guard measures and nothing else)."""
     wanted = set(paths)

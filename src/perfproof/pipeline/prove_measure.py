@@ -13,11 +13,26 @@ import dataclasses
 import json
 import math
 import sys
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from perfproof.errors import ExternalError, InputError
 from perfproof.measure.progress import make_reporter
+from perfproof.model.documents.prove_measured import (
+    AbStageResult,
+    AmdahlRow,
+    E2EStageResult,
+    GuardStageResult,
+    ProfileResult,
+    TestOutcome,
+    TestsResult,
+)
+from perfproof.model.documents.prove_stages import (
+    ChangedMethodEntry,
+    ChangesResult,
+    ReachedBenchmark,
+)
 from perfproof.pipeline.ab import AbOptions, resume_ab, start_ab
 from perfproof.pipeline.prove_bundle import Bundle
 from perfproof.process import run
@@ -26,18 +41,18 @@ from perfproof.workspace.spec import detect_build
 from perfproof.workspace.tests import compare_runs, run_tests
 from perfproof.workspace.worktree import ensure_worktree
 
+if TYPE_CHECKING:
+    from perfproof.profile.census import Census
+    from perfproof.profile.diff import DiffRow
+
 GUARD_KIND = "time"
 GUARD_MIN_RATIO = 1.5
 """What ``perfproof guard`` asks by default: the benchmark tells the sides apart by 1.5×."""
 
 
-def _ab_copy(ab: AbOptions, **changes: Any) -> AbOptions:
-    return dataclasses.replace(ab, **changes)
-
-
 def guard_stage(
-    bundle: Bundle, ab: AbOptions, bench_files: list[str], regexes: list[str]
-) -> dict[str, Any]:
+    bundle: Bundle, ab: AbOptions, bench_files: Sequence[str], regexes: Sequence[str]
+) -> GuardStageResult:
     """Stage 4: the feature's new or changed benchmarks, overlaid onto the baseline."""
     from perfproof.model.documents.guard import guard_document
     from perfproof.pipeline.guard import GuardOptions, resume_guard, run_guard
@@ -48,30 +63,32 @@ def guard_stage(
         g = resume_guard(folder, GUARD_KIND, GUARD_MIN_RATIO, reporter=make_reporter())
     else:
         bench = ab.bench or tuple(regexes)
-        opts = _ab_copy(ab, bench=bench, overlay=tuple(bench_files), out=str(folder), jfr=False)
+        opts = dataclasses.replace(
+            ab, bench=bench, overlay=tuple(bench_files), out=str(folder), jfr=False
+        )
         settings = GuardSettings(GUARD_KIND, GUARD_MIN_RATIO)
         g = run_guard(GuardOptions(opts, settings), reporter=make_reporter())
-    return {"run_dir": str(folder), "document": guard_document(g)}
+    return GuardStageResult.from_json({"run_dir": str(folder), "document": guard_document(g)})
 
 
-def ab_stage(bundle: Bundle, ab: AbOptions, regexes: list[str]) -> dict[str, Any]:
+def ab_stage(bundle: Bundle, ab: AbOptions, regexes: Sequence[str]) -> AbStageResult:
     """Stage 5a: the sequential A/B of the affected benchmarks, every fork recorded by JFR."""
     folder = bundle.folder("ab")
     if (folder / "manifest.json").is_file():
         outcome = resume_ab(folder, make_reporter())
     else:
-        opts = _ab_copy(ab, bench=tuple(regexes), out=str(folder), jfr=True)
+        opts = dataclasses.replace(ab, bench=tuple(regexes), out=str(folder), jfr=True)
         outcome = start_ab(opts, make_reporter())
     bundle.expose_run(outcome.run_dir)
-    doc = outcome.document
-    return {
-        "run_dir": str(outcome.run_dir),
-        "report": str(outcome.report_path),
-        "jfr_dir": str(outcome.jfr_dir) if outcome.jfr_dir else None,
-        "comparisons": doc.get("comparisons", []),
-        "regressed": [c.key.label() for c in outcome.result.regressed],
-        "command": opts_command(folder),
-    }
+    comparisons = outcome.document.get("comparisons", [])
+    return AbStageResult(
+        run_dir=str(outcome.run_dir),
+        report=str(outcome.report_path),
+        jfr_dir=str(outcome.jfr_dir) if outcome.jfr_dir else None,
+        comparisons=tuple(c for c in comparisons if isinstance(c, dict)),
+        regressed=tuple(c.key.label() for c in outcome.result.regressed),
+        command=tuple(opts_command(folder)),
+    )
 
 
 def opts_command(run_dir: Path) -> list[str]:
@@ -88,7 +105,7 @@ def _recordings(jfr_dir: Path, side: str) -> list[Path]:
     return sorted(jfr_dir.glob(f"r*-{side}/*.jfr"))
 
 
-def per_call_gain(comparison: dict[str, Any]) -> float | None:
+def per_call_gain(comparison: Mapping[str, object]) -> float | None:
     """The benchmark's own speed-up, base time / feature time − 1, from its A/B ratio."""
     ratio = comparison.get("ratio")
     if not isinstance(ratio, (int, float)) or not math.isfinite(ratio) or ratio <= 0:
@@ -96,73 +113,73 @@ def per_call_gain(comparison: dict[str, Any]) -> float | None:
     return 1.0 / ratio - 1.0 if comparison.get("direction") == "lower" else ratio - 1.0
 
 
-def frame_of(method: dict[str, Any]) -> str:
+def frame_of(method: ChangedMethodEntry) -> str:
     """The JFR frame name of a changed method: ``pkg.Class.method`` (``$`` for nested)."""
-    return f"{method['class']}.{method['name']}"
+    return f"{method.owner}.{method.name}"
 
 
 def profile_stage(
     bundle: Bundle,
-    ab_result: dict[str, Any],
-    changes: dict[str, Any],
-    reached: list[dict[str, Any]],
+    ab_result: AbStageResult,
+    changes: ChangesResult,
+    reached: Sequence[ReachedBenchmark],
     java: str | None,
-) -> dict[str, Any]:
+) -> ProfileResult:
     """Stage 5b: profile diff head vs base focused on the changed classes, and Amdahl."""
     from perfproof.profile.api import run_census, run_diff
     from perfproof.profile.render import census_json, diff_json, diff_text
 
-    jfr_dir = Path(ab_result.get("jfr_dir") or bundle.folder("ab") / "jfr")
+    jfr_dir = Path(ab_result.jfr_dir or bundle.folder("ab") / "jfr")
     before, after = _recordings(jfr_dir, "base"), _recordings(jfr_dir, "head")
     if not before or not after:
         raise InputError(f"{jfr_dir}: no JFR recordings of both sides to compare")
-    focus = tuple(changes["classes"])
+    focus = changes.classes
     graph = bundle.folder("profile") / "diff-flamegraph.html"
     graph.parent.mkdir(parents=True, exist_ok=True)
     diff, written = run_diff(before, after, focus, java=java, normalize=True, flamegraph=graph)
     diff = dataclasses.replace(diff, rows=[r for r in diff.rows if not _harness(r, reached)])
-    frames = tuple(dict.fromkeys(frame_of(m) for m in changes["methods"] if m["kind"] != "removed"))
+    frames = tuple(dict.fromkeys(frame_of(m) for m in changes.methods if m.kind != "removed"))
     census, _ = run_census(before, frames, java=java) if frames else (None, [])
-    gains = {c["benchmark"]: per_call_gain(c) for c in ab_result.get("comparisons", [])
+    gains = {str(c.get("benchmark")): per_call_gain(c) for c in ab_result.comparisons
              if c.get("metric") == "primary"}  # fmt: skip
     amdahl = []
-    for m in changes["methods"]:
-        if m["kind"] == "removed" or census is None:
+    for m in changes.methods:
+        if m.kind == "removed" or census is None:
             continue
         frame = frame_of(m)
         cpu = _share(census, "cpu", frame, census.cpu_samples)
         alloc = _share(census, "alloc", frame, census.alloc_bytes)
-        bench = next((r["benchmark"] for r in reached if r["changed"] == _label(m)), None)
+        bench = next((r.benchmark for r in reached if r.changed == m.method), None)
         gain = gains.get(bench) if bench else None
         ceiling = amdahl_ceiling(cpu, gain) if cpu and gain is not None and gain > -1 else None
         amdahl.append(
-            {
-                "method": _label(m),
-                "frame": frame,
-                "cpu_share": cpu,
-                "alloc_share": alloc,
-                "benchmark": bench,
-                "per_call_gain": gain,
-                "ceiling_speedup": ceiling.speedup if ceiling else None,
-            }
+            AmdahlRow(
+                method=m.method,
+                frame=frame,
+                cpu_share=cpu,
+                alloc_share=alloc,
+                benchmark=bench,
+                per_call_gain=gain,
+                ceiling_speedup=ceiling.speedup if ceiling else None,
+            )
         )
-    return {
-        "before": [str(p) for p in before],
-        "after": [str(p) for p in after],
-        "focus": list(focus),
-        "diff": diff_json(diff, top=15),
-        "diff_md": diff_text(diff, top=15, md=True),
-        "census": census_json(census, top=10) if census is not None else None,
-        "flamegraph": str(written[0]) if written else None,
-        "amdahl": amdahl,
-    }
+    return ProfileResult(
+        before=tuple(str(p) for p in before),
+        after=tuple(str(p) for p in after),
+        focus=focus,
+        diff=diff_json(diff, top=15),
+        diff_md=diff_text(diff, top=15, md=True),
+        census=census_json(census, top=10) if census is not None else None,
+        flamegraph=str(written[0]) if written else None,
+        amdahl=tuple(amdahl),
+    )
 
 
-def _harness(row: Any, reached: list[dict[str, Any]]) -> bool:
+def _harness(row: DiffRow, reached: Sequence[ReachedBenchmark]) -> bool:
     """A frame of the benchmark or of JMH's generated stubs: their share only mirrors what the
     change did below them, and naming a benchmark beside a profile number would read as a
     claim about the benchmark's score."""
-    classes = {r["benchmark"].rsplit(".", 1)[0] for r in reached}
+    classes = {r.benchmark.rsplit(".", 1)[0] for r in reached}
     for frame in (row.frame, row.focus_frame or ""):
         if ".jmh_generated." in frame or frame.startswith("org.openjdk.jmh."):
             return True
@@ -171,13 +188,7 @@ def _harness(row: Any, reached: list[dict[str, Any]]) -> bool:
     return False
 
 
-def _label(m: dict[str, Any]) -> str:
-    owner = m["class"].rsplit(".", 1)[-1]
-    args = ", ".join(m.get("params") or [])
-    return f"new {owner}({args})" if m["name"] == "<init>" else f"{owner}.{m['name']}({args})"
-
-
-def _share(census: Any, kind: str, frame: str, total: float) -> float | None:
+def _share(census: Census, kind: str, frame: str, total: float) -> float | None:
     """Share of the baseline's samples (or bytes) spent in or below ``frame``."""
     if not total:
         return None
@@ -189,9 +200,9 @@ def tests_stage(
     bundle: Bundle,
     ab: AbOptions,
     repo: Path,
-    shas: dict[str, str],
-    classes: list[str],
-) -> dict[str, Any]:
+    shas: Mapping[str, str],
+    classes: Sequence[str],
+) -> TestsResult:
     """Stage 6: the selected test classes on the baseline and the feature."""
     runs = {}
     spec = ab.build_spec()
@@ -216,13 +227,17 @@ def tests_stage(
             build_args=getattr(spec, "build_args", ()),
         )
     changes = compare_runs(runs["base"], runs["head"])
-    return {
-        "selected": classes,
-        "base": runs["base"].to_json(),
-        "head": runs["head"].to_json(),
-        "changes": [dataclasses.asdict(c) | {"regression": c.regression} for c in changes],
-        "regressions": [c.name for c in changes if c.regression],
-    }
+    return TestsResult.from_json(
+        {
+            "selected": list(classes),
+            "base": runs["base"].to_json(),
+            "head": runs["head"].to_json(),
+            "changes": [
+                TestOutcome(c.name, c.base, c.head, c.regression).to_json() for c in changes
+            ],
+            "regressions": [c.name for c in changes if c.regression],
+        }
+    )
 
 
 def _detected(ab: AbOptions) -> str | None:
@@ -241,8 +256,8 @@ def e2e_stage(
     run_cmd: str,
     metrics: tuple[str, ...],
     runs: int,
-    amdahl: list[dict[str, Any]],
-) -> dict[str, Any]:
+    amdahl: Sequence[AmdahlRow],
+) -> E2EStageResult:
     """Stage 7: ``perfproof e2e`` on the two commits, with the Amdahl ceiling beside it."""
     folder = bundle.folder("e2e")
     argv = [sys.executable, "-m", "perfproof", "e2e"]
@@ -260,13 +275,17 @@ def e2e_stage(
         for m in metrics:
             argv += ["--metric", m]
         best = max(
-            (a for a in amdahl if a.get("cpu_share") and a.get("per_call_gain") is not None),
-            key=lambda a: a["cpu_share"],
+            (
+                (a.cpu_share, a.per_call_gain)
+                for a in amdahl
+                if a.cpu_share and a.per_call_gain is not None
+            ),
+            key=lambda pair: pair[0],
             default=None,
         )
         if best is not None:
-            argv += ["--amdahl-share", f"{best['cpu_share'] * 100:.4g}"]
-            argv += ["--per-call-gain", f"{best['per_call_gain'] * 100:.4g}"]
+            argv += ["--amdahl-share", f"{best[0] * 100:.4g}"]
+            argv += ["--per-call-gain", f"{best[1] * 100:.4g}"]
     argv += ["--format", "json"]
     log = folder.parent / "e2e.log"
     res = run(argv, log_path=log, merge_stderr=False)
@@ -276,4 +295,6 @@ def e2e_stage(
         doc = json.loads(res.output)
     except ValueError:
         raise ExternalError("perfproof e2e printed no JSON document", log) from None
-    return {"command": argv[2:], "document": doc}
+    if not isinstance(doc, dict):
+        raise ExternalError("perfproof e2e printed no JSON document", log)
+    return E2EStageResult.from_json({"command": argv[2:], "document": doc})

@@ -11,13 +11,23 @@ numbers it checks for ``ab``.
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
 
 from perfproof.model.documents.prove import NO_BENCHMARK, STAGES, TITLES
 from perfproof.model.documents.prove import BundleView as Bundle
+from perfproof.model.documents.prove_measured import (
+    GuardStageResult,
+    ReportResult,
+    TestsResult,
+)
+from perfproof.model.documents.prove_stages import (
+    BenchmarksResult,
+    CallersStageResult,
+    ChangesResult,
+)
 from perfproof.process import command_line
 from perfproof.render.markdown import markdown_table, md_text
-from perfproof.render.prove_measured import e2e_md, profile_md, skipped, split_sections
+from perfproof.render.prove_measured import e2e_md, profile_md, skipped
 from perfproof.storage import write_text_atomic
 
 SECTIONS = (
@@ -35,20 +45,15 @@ SECTIONS = (
 )
 
 
-def _ab_sections(bundle: Bundle) -> dict[str, str]:
-    ab = bundle.result("ab")
-    if not ab:
-        return {}
-    from perfproof.report import render
+@dataclass(frozen=True)
+class AbSection:
+    """What the PR body shows of the A/B run: the lines of its own report's summary, results,
+    methodology and reproduction, built from that run's report context."""
 
-    return split_sections(render(ab["run_dir"], "md"))
-
-
-def _get(sections: dict[str, str], *names: str) -> str | None:
-    for key, text in sections.items():
-        if any(key.startswith(n) for n in names):
-            return text
-    return None
+    summary: str
+    results: tuple[str, ...]
+    methodology: tuple[str, ...]
+    reproduce: tuple[str, ...]
 
 
 def _n(count: int, word: str) -> str:
@@ -58,22 +63,21 @@ def _n(count: int, word: str) -> str:
 def summary_line(bundle: Bundle, ab_summary: str | None) -> str:
     """Counts, never lists: what changed, what measures it, whether the tests still pass,
     then the A/B's own summary."""
-    changes = bundle.result("changes") or {}
-    methods = changes.get("methods", [])
-    classes = len(changes.get("classes", []))
+    changes = bundle.read("changes", ChangesResult.from_json)
+    methods = changes.methods if changes is not None else ()
+    classes = len(changes.classes) if changes is not None else 0
     parts = [
         f"{_n(len(methods), 'changed method')} in {classes} class{'' if classes == 1 else 'es'}"
     ]
-    bench = bundle.result("benchmarks")
+    bench = bundle.read("benchmarks", BenchmarksResult.from_json)
     if bench is not None:
-        parts.append(_n(len(bench.get("regexes", [])), "affected benchmark"))
-    tests = bundle.result("tests") or {}
-    if tests.get("head"):
-        c = tests["head"]["counts"]
-        broke = len(tests.get("regressions", []))
+        parts.append(_n(len(bench.regexes), "affected benchmark"))
+    tests = bundle.read("tests", TestsResult.from_json)
+    if tests is not None:
+        c = tests.head
         parts.append(
-            f"tests on the feature: {c['passed']} passed, {c['failed'] + c['error']} failed, "
-            f"{c['skipped']} skipped ({broke} broken by the change)"
+            f"tests on the feature: {c.passed} passed, {c.failed + c.error} failed, "
+            f"{c.skipped} skipped ({len(tests.regressions)} broken by the change)"
         )
     line = "; ".join(parts) + "."
     if ab_summary:
@@ -82,51 +86,51 @@ def summary_line(bundle: Bundle, ab_summary: str | None) -> str:
 
 
 def _changes_md(bundle: Bundle) -> list[str]:
-    changes = bundle.result("changes")
+    changes = bundle.read("changes", ChangesResult.from_json)
     if changes is None:
         return [skipped(bundle, "changes") or ""]
     rows = [
         (
-            f"`{m['method']}`",
-            m["kind"] + (" (signature)" if m["signature_changed"] else ""),
-            f"{m['file']}:{m['lines'][0]}-{m['lines'][1]}",
+            f"`{m.method}`",
+            m.kind + (" (signature)" if m.signature_changed else ""),
+            f"{m.file}:{m.lines[0]}-{m.lines[1]}",
         )
-        for m in changes["methods"]
+        for m in changes.methods
     ]
     out = (
         markdown_table(("Method", "Change", "Where"), rows, "lll")
         if rows
         else ["No production method or constructor changed."]
     )
-    files = changes.get("files", {})
     for scope in ("test", "benchmark"):
-        if files.get(scope):
-            out += ["", f"Changed {scope} files: " + ", ".join(f"`{f}`" for f in files[scope])]
+        if changes.in_scope(scope):
+            files = ", ".join(f"`{f}`" for f in changes.in_scope(scope))
+            out += ["", f"Changed {scope} files: {files}"]
     return out
 
 
 def _callers_md(bundle: Bundle) -> list[str]:
-    callers = bundle.result("callers")
+    callers = bundle.read("callers", CallersStageResult.from_json)
     if callers is None:
         return [skipped(bundle, "callers") or ""]
-    rows = []
-    for entry in callers["methods"]:
-        doc = entry.get("callers")
+    rows: list[tuple[object, ...]] = []
+    for entry in callers.methods:
+        doc = entry.callers
         if doc is None:
-            rows.append((f"`{entry['method']}`", "–", "–", "–", "–", "–", entry.get("note", "")))
+            rows.append((f"`{entry.method}`", "–", "–", "–", "–", "–", entry.note))
             continue
         rows.append(
             (
-                f"`{entry['method']}`",
-                f"{doc['production']} ({doc['exact']} exact, {doc['likely']} likely)",
-                doc["distinct_callers"],
-                "yes" if doc["library_primitive"] else "no",
-                doc["test"],
-                doc["benchmark"],
+                f"`{entry.method}`",
+                f"{doc.production} ({doc.exact} exact, {doc.likely} likely)",
+                doc.distinct_callers,
+                "yes" if doc.library_primitive else "no",
+                doc.test,
+                doc.benchmark,
                 "",
             )
         )
-    header = (
+    header: tuple[str, ...] = (
         "Method",
         "Production call sites",
         "Distinct callers",
@@ -139,118 +143,109 @@ def _callers_md(bundle: Bundle) -> list[str]:
         header, rows = header[:-1], [r[:-1] for r in rows]
     out = markdown_table(header, rows, "llrlrrl"[: len(header)])
     listed = [
-        f"- `{e['method']}`: "
-        + ", ".join(
-            f"`{s['file']}:{s['line']}` in {s['caller']}" for s in e["callers"]["sites"][:8]
-        )
-        for e in callers["methods"]
-        if e.get("callers") and e["callers"]["sites"]
+        f"- `{e.method}`: "
+        + ", ".join(f"`{s.file}:{s.line}` in {s.caller}" for s in e.callers.sites[:8])
+        for e in callers.methods
+        if e.callers is not None and e.callers.sites
     ]
     virtual = [
-        f"- `{e['method']}` is also called through "
-        + ", ".join(f"`{d}`" for d in e["via_supertype"]["declarations"])
-        + f": {e['via_supertype']['production']} production call sites in "
-        f"{e['via_supertype']['distinct_callers']} methods may dispatch to it"
-        for e in callers["methods"]
-        if e.get("via_supertype", {}).get("production")
+        f"- `{e.method}` is also called through "
+        + ", ".join(f"`{d}`" for d in e.via_supertype.declarations)
+        + f": {e.via_supertype.production} production call sites in "
+        f"{e.via_supertype.distinct_callers} methods may dispatch to it"
+        for e in callers.methods
+        if e.via_supertype is not None and e.via_supertype.production
     ]
     return out + (["", *listed] if listed else []) + (["", *virtual] if virtual else [])
 
 
 def _benchmarks_md(bundle: Bundle) -> list[str]:
-    bench = bundle.result("benchmarks") or {}
+    bench = bundle.read("benchmarks", BenchmarksResult.from_json)
+    if bench is None:
+        return []
     out = []
-    if bench.get("source") == "--bench":
+    if bench.source == "--bench":
         out.append(
-            "Benchmarks chosen with `--bench`: " + ", ".join(f"`{r}`" for r in bench["regexes"])
+            "Benchmarks chosen with `--bench`: " + ", ".join(f"`{r}`" for r in bench.regexes)
         )
-    if bench.get("reached"):
+    if bench.reached:
         out += ["Benchmarks that reach a changed method, with one shortest call path each:", ""]
-    for r in bench.get("reached", []):
-        out.append(f"- `{r['benchmark']}`: " + " → ".join(f"`{p}`" for p in r["path"]))
-    if bench and not bench.get("regexes"):
+    for r in bench.reached:
+        out.append(f"- `{r.benchmark}`: " + " → ".join(f"`{p}`" for p in r.path))
+    if not bench.regexes:
         out.append(f"**{NO_BENCHMARK}.**")
-    if bench.get("unreached"):
+    if bench.unreached:
         out.append("")
         out.append(
             "Changed methods no benchmark reaches within "
-            f"{bench['depth']} calls: " + ", ".join(f"`{u}`" for u in bench["unreached"])
+            f"{bench.depth} calls: " + ", ".join(f"`{u}`" for u in bench.unreached)
         )
     return out
 
 
 def _tests_md(bundle: Bundle) -> tuple[list[str], list[str]]:
     """(the red block for the top, the Tests section)."""
-    tests = bundle.result("tests")
+    tests = bundle.read("tests", TestsResult.from_json)
     if tests is None:
         return [], [skipped(bundle, "tests") or ""]
-    if not tests.get("selected"):
-        return [], [tests.get("note", "No test selected.")]
+    if not tests.selected:
+        return [], ["No test selected."]
     top: list[str] = []
-    if tests.get("regressions"):
+    if tests.regressions:
         top = ["> [!CAUTION]", "> **Tests that pass on the baseline fail on the feature:**"]
-        messages = {c["name"]: c["message"] for c in tests["head"]["cases"]}
-        top += [f"> - `{n}`: {md_text(messages.get(n, ''))}" for n in tests["regressions"]]
+        messages = dict(tests.head.messages)
+        top += [f"> - `{n}`: {md_text(messages.get(n, ''))}" for n in tests.regressions]
         top.append("")
-    rows = []
-    for side, word in (("base", "baseline"), ("head", "feature")):
-        c = tests[side]["counts"]
-        rows.append((word, c["passed"], c["failed"], c["error"], c["skipped"]))
-    out = ["Test classes run: " + ", ".join(f"`{t}`" for t in tests["selected"]), ""]
+    rows = [
+        (word, c.passed, c.failed, c.error, c.skipped)
+        for word, c in (("baseline", tests.base), ("feature", tests.head))
+    ]
+    out = ["Test classes run: " + ", ".join(f"`{t}`" for t in tests.selected), ""]
     out += markdown_table(("Side", "Passed", "Failed", "Errors", "Skipped"), rows, "lrrrr")
-    if tests.get("changes"):
+    if tests.changes:
         out += ["", "Tests whose outcome differs:", ""]
         out += markdown_table(
             ("Test", "Baseline", "Feature"),
-            [
-                (f"`{c['name']}`", c["base"] or "not run", c["head"] or "not run")
-                for c in tests["changes"]
-            ],
+            [(f"`{c.name}`", c.base or "not run", c.head or "not run") for c in tests.changes],
             "lll",
         )
     return top, out
 
 
 def _guard_md(bundle: Bundle) -> list[str]:
-    guard = bundle.result("guard")
+    guard = bundle.read("guard", GuardStageResult.from_json)
     if guard is None:
         return [skipped(bundle, "guard") or ""]
-    doc = guard["document"]
     rows = [
         (
-            r["benchmark"].rsplit(".", 2)[-2] + "." + r["benchmark"].rsplit(".", 1)[-1],
-            ", ".join(f"{k}={v}" for k, v in (r.get("params") or {}).items()) or "–",
-            "PASS" if r.get("passed") else "FAIL",
-            md_text(r.get("reason", "")),
+            r.benchmark.rsplit(".", 2)[-2] + "." + r.benchmark.rsplit(".", 1)[-1],
+            ", ".join(f"{k}={v}" for k, v in r.params) or "–",
+            "PASS" if r.passed else "FAIL",
+            md_text(r.reason),
         )
-        for r in doc.get("rows", [])
+        for r in guard.rows
     ]
     out = [
-        f"**Guard: {doc.get('verdict')}** — does the benchmark tell the baseline from the "
-        f"feature by at least {doc.get('min_ratio')}× ({doc.get('kind')})?",
+        f"**Guard: {guard.verdict}** — does the benchmark tell the baseline from the "
+        f"feature by at least {guard.min_ratio}× ({guard.kind})?",
         "",
     ]
     return out + markdown_table(("Benchmark", "@Param", "Guard", "Why"), rows, "llll")
 
 
-def render_markdown(bundle: Bundle) -> str:
-    ab = _ab_sections(bundle)
-    ab_summary = None
-    for line in "\n".join(ab.values()).splitlines():
-        if line.startswith("**Summary:**") and ab_summary is None:
-            ab_summary = line.removeprefix("**Summary:**").strip()
+def render_markdown(bundle: Bundle, ab: AbSection | None) -> str:
+    """The PR body; ``ab`` is the A/B run's part, None when the A/B did not run."""
     top, tests = _tests_md(bundle)
     alloc, diff, amdahl = profile_md(bundle)
     refs = bundle.doc["refs"]
     out = [f"## Performance evidence: {refs['base']['ref']} → {refs['head']['ref']}", ""]
     out += top
-    out += [f"**Summary:** {summary_line(bundle, ab_summary)}", ""]
+    out += [f"**Summary:** {summary_line(bundle, ab.summary if ab else None)}", ""]
+    results = list(ab.results) if ab and ab.results else [skipped(bundle, "ab") or ""]
     body = {
         "What changed": _changes_md(bundle),
         "Callers": _callers_md(bundle),
-        "Results": _benchmarks_md(bundle)
-        + [""]
-        + ((_get(ab, "results") or "").splitlines() or [skipped(bundle, "ab") or ""]),
+        "Results": [*_benchmarks_md(bundle), "", *results],
         "Allocation": alloc,
         "Profile diff": diff,
         "Amdahl": amdahl,
@@ -265,7 +260,7 @@ def render_markdown(bundle: Bundle) -> str:
     return "\n".join(out).rstrip() + "\n"
 
 
-def _methodology(bundle: Bundle, ab: dict[str, str]) -> list[str]:
+def _methodology(bundle: Bundle, ab: AbSection | None) -> list[str]:
     out = [
         "- **Chain:** "
         + "; ".join(f"{TITLES[s]}: {bundle.status(s)}" for s in STAGES if s != "report")
@@ -274,28 +269,30 @@ def _methodology(bundle: Bundle, ab: dict[str, str]) -> list[str]:
         "- **Changed methods:** `git diff` line ranges of both sides against tree-sitter "
         "method and constructor spans; tests and benchmarks left out."
     )
-    bench = bundle.result("benchmarks") or {}
-    if bench.get("source") == "call graph":
+    bench = bundle.read("benchmarks", BenchmarksResult.from_json)
+    if bench is not None and bench.source == "call graph":
         out.append(
             f"- **Affected benchmarks:** `@Benchmark` methods from which a changed method is "
-            f"reachable within {bench['depth']} calls, by the callers index (exact and likely "
+            f"reachable within {bench.depth} calls, by the callers index (exact and likely "
             "call sites)."
         )
-    text = _get(ab, "methodology")
-    return out + (text.strip().splitlines() if text else [])
+    return out + (list(ab.methodology) if ab else [])
 
 
-def _reproduce(bundle: Bundle, ab: dict[str, str]) -> list[str]:
+def _reproduce(bundle: Bundle, ab: AbSection | None) -> list[str]:
     out = ["The whole chain:", "", "```sh", command_line(bundle.doc.get("command") or []), "```"]
-    text = _get(ab, "reproduce")
-    return out + (["", "The A/B alone:", "", *text.strip().splitlines()] if text else [])
+    if ab and ab.reproduce:
+        out += ["", "The A/B alone:", "", *ab.reproduce]
+    return out
 
 
-def write_bundle_reports(bundle: Bundle) -> dict[str, Any]:
-    """Write report.md and report.html into the bundle; their paths are the stage result."""
+def write_bundle_reports(bundle: Bundle, ab: AbSection | None) -> ReportResult:
+    """Write report.md and report.html into the bundle; their paths (and the summary line
+    they open with) are the stage result."""
     from perfproof.render.prove_html import render_html
 
-    md = render_markdown(bundle)
+    md = render_markdown(bundle, ab)
     md_path = write_text_atomic(bundle.path / "report.md", md)
     html_path = write_text_atomic(bundle.path / "report.html", render_html(bundle, md))
-    return {"markdown": str(md_path), "html": str(html_path)}
+    summary = summary_line(bundle, ab.summary if ab else None)
+    return ReportResult(str(md_path), str(html_path), summary)

@@ -14,6 +14,7 @@ from pathlib import Path
 from markdown_it import MarkdownIt
 
 from perfproof.model.documents.prove import BundleView as Bundle
+from perfproof.model.documents.prove_measured import AbStageResult
 
 _SVG = re.compile(r"<svg\b.*?</svg>", re.S)
 _STYLE = """
@@ -30,10 +31,10 @@ figure { margin: 1em 0; } svg { max-width: 100%; height: auto; }
 
 
 def _plots(bundle: Bundle) -> list[str]:
-    ab = bundle.result("ab")
-    if not ab:
+    ab = bundle.read("ab", AbStageResult.from_json)
+    if ab is None:
         return []
-    page = Path(ab["run_dir"]) / "report.html"
+    page = Path(ab.run_dir) / "report.html"
     try:
         text = page.read_text(encoding="utf-8")
     except OSError:

@@ -7,6 +7,7 @@ import re
 
 from perfproof.model.documents.prove import DONE
 from perfproof.model.documents.prove import BundleView as Bundle
+from perfproof.model.documents.prove_measured import E2EStageResult, ProfileResult
 from perfproof.process import command_line
 from perfproof.render.markdown import markdown_table, md_text
 from perfproof.units import percent, significant
@@ -45,7 +46,7 @@ def skipped(bundle: Bundle, name: str) -> str | None:
 
 def profile_md(bundle: Bundle) -> tuple[list[str], list[str], list[str]]:
     """(allocation, profile diff, Amdahl) sections."""
-    prof = bundle.result("profile")
+    prof = bundle.read("profile", ProfileResult.from_json)
     if prof is None:
         reason = skipped(bundle, "profile") or ""
         return [reason], [reason], [reason]
@@ -54,26 +55,26 @@ def profile_md(bundle: Bundle) -> tuple[list[str], list[str], list[str]]:
         "Allocation sites from the JFR recordings (baseline → feature):",
         "",
     ]
-    diff_md = prof.get("diff_md", "")
+    diff_md = prof.diff_md
     alloc += _part(diff_md, "alloc") or ["No allocation samples in the recordings."]
     diff = [
         "CPU samples from the JFR recordings, focused on "
-        + ", ".join(f"`{f}`" for f in prof["focus"])
+        + ", ".join(f"`{f}`" for f in prof.focus)
         + ":",
         "",
     ]
     diff += _part(diff_md, "cpu") or ["No CPU samples in the recordings."]
-    if prof.get("flamegraph"):
-        diff += ["", f"Differential flame graph: `{prof['flamegraph']}`."]
+    if prof.flamegraph:
+        diff += ["", f"Differential flame graph: `{prof.flamegraph}`."]
     rows = [
         (
-            f"`{a['method']}`",
-            _share(a["cpu_share"]),
-            _share(a["alloc_share"]),
-            _factor(a["per_call_gain"]),
-            percent(a["ceiling_speedup"] * 100) if a["ceiling_speedup"] is not None else "–",
+            f"`{a.method}`",
+            _share(a.cpu_share),
+            _share(a.alloc_share),
+            _factor(a.per_call_gain),
+            percent(a.ceiling_speedup * 100) if a.ceiling_speedup is not None else "–",
         )
-        for a in prof.get("amdahl", [])
+        for a in prof.amdahl
     ]
     amdahl = [
         "Share of the baseline recordings spent in or below each changed method, the "
@@ -108,24 +109,22 @@ def _part(diff_md: str, kind: str) -> list[str]:
 
 
 def e2e_md(bundle: Bundle) -> list[str]:
-    e2e = bundle.result("e2e")
+    e2e = bundle.read("e2e", E2EStageResult.from_json)
     if e2e is None:
         return [skipped(bundle, "e2e") or ""]
-    doc = e2e["document"]
-    out = [f"`{command_line(['perfproof', *e2e['command'][1:]])}`", ""]
-    amdahl = doc.get("amdahl") or {}
-    if amdahl.get("message"):
-        out += [md_text(amdahl["message"]), ""]
+    out = [f"`{command_line(['perfproof', *e2e.command[1:]])}`", ""]
+    if e2e.amdahl_message:
+        out += [md_text(e2e.amdahl_message), ""]
     rows = []
-    for m in doc.get("metrics", []):
-        ci = m.get("delta_ci") or [None, None]
+    for m in e2e.metrics:
+        lo, hi = m.delta_ci
         rows.append(
             (
-                m.get("name", ""),
-                f"{percent(m.get('delta_pct'))} [{percent(ci[0])}, {percent(ci[1])}]",
-                m.get("verdict", ""),
-                percent(m.get("mde_pct"), sign=False),
-                (m.get("base") or {}).get("n", "–"),
+                m.name,
+                f"{percent(m.delta_pct)} [{percent(lo)}, {percent(hi)}]",
+                m.verdict,
+                percent(m.mde_pct, sign=False),
+                m.runs if m.runs is not None else "–",
             )
         )
     header = ("Metric", "Δ% [interval]", "Verdict", "Detectable effect", "Runs per side")

@@ -281,9 +281,15 @@ def table_lines(table: Table, conf: str) -> list[str]:
 
 def results_markdown(summary: str, tables: Sequence[Table], confidence: float | None) -> str:
     """The summary line and the results section, exactly as ``report.md`` holds them."""
+    out = [f"**Summary:** {summary}", "", "### Results", "", *results_lines(tables, confidence)]
+    return "\n".join(out)
+
+
+def results_lines(tables: Sequence[Table], confidence: float | None) -> list[str]:
+    """The results section's body: one table per benchmark and mode, then how to read them."""
     conf = interval_label(tables, confidence)
     side_conf = fraction_pct(confidence) if confidence is not None else "the"
-    out: list[str] = [f"**Summary:** {summary}", "", "### Results", ""]
+    out: list[str] = []
     for table in tables:
         mode = MODE_NAMES.get(table.mode, table.mode)
         out += [f"#### `{table.benchmark}` ({mode})", "", *table_lines(table, conf), ""]
@@ -295,4 +301,4 @@ def results_markdown(summary: str, tables: Sequence[Table], confidence: float | 
         "verdict was decided on; bytes/op from JMH's `-prof gc` (`gc.alloc.rate.norm`).",
         "",
     ]
-    return "\n".join(out)
+    return out

@@ -8,8 +8,6 @@ paragraph saying how the looks were calibrated.
 
 from __future__ import annotations
 
-from typing import Any
-
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
@@ -90,7 +88,7 @@ def markdown(r: Replay) -> str:
     return "\n".join(parts) + "\n"
 
 
-def document(r: Replay) -> dict[str, Any]:
+def document(r: Replay) -> dict[str, object]:
     """The ``perfproof.compare/1`` document with a ``sequential`` section."""
     doc = compare_document(as_result(r))
     doc["sequential"] = replay_summary(r)

@@ -8,13 +8,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from perfproof.storage import write_text_atomic
 
 if TYPE_CHECKING:
+    from perfproof.render.prove import AbSection
     from perfproof.report.context import ReportContext
     from perfproof.report.rundir import RunFolder
+
+T = TypeVar("T")
 
 FORMATS = ("md", "html", "json")
 FILE_NAMES = {"md": "report.md", "html": "report.html", "json": "report.json"}
@@ -60,7 +63,7 @@ def render(run_dir: str | Path, fmt: str = "md") -> str:
     return _guarded(run_dir, go)
 
 
-def _guarded(run_dir: str | Path, work: Callable[[], str]) -> str:
+def _guarded(run_dir: str | Path, work: Callable[[], T]) -> T:
     """results.json is read field by field (errors name the field); a manifest.json edited by
     hand may still hold a value of the wrong type anywhere, reported as bad input."""
     from perfproof.errors import InputError
@@ -80,6 +83,29 @@ def results_section(run_dir: str | Path) -> str:
     from perfproof.report.markdown import results_section as section
 
     return _guarded(run_dir, lambda: section(_load(run_dir)[1]))
+
+
+def ab_section(run_dir: str | Path) -> AbSection:
+    """What the prove report shows of an A/B run: its summary, results, methodology and
+    reproduction, from the run's report context (the lines its own report.md holds)."""
+    from perfproof.render.prove import AbSection
+    from perfproof.render.results import results_lines
+    from perfproof.report.markdown import methodology_lines, reproduce_lines
+
+    def lines(text: list[str]) -> tuple[str, ...]:
+        return tuple("\n".join(text).strip().splitlines())
+
+    def go() -> AbSection:
+        ctx = _load(run_dir)[1]
+        confidence = ctx.options.get("confidence")
+        return AbSection(
+            summary=ctx.summary.strip(),
+            results=lines(results_lines(ctx.tables, confidence)),
+            methodology=lines(methodology_lines(ctx)),
+            reproduce=lines(reproduce_lines(ctx)),
+        )
+
+    return _guarded(run_dir, go)
 
 
 def input_files(run_dir: str | Path) -> list[Path]:

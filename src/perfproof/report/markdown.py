@@ -17,16 +17,24 @@ def results_section(ctx: ReportContext) -> str:
     return results_markdown(ctx.summary, ctx.tables, ctx.options.get("confidence"))
 
 
-def render_markdown(ctx: ReportContext) -> str:
-    out: list[str] = [f"## {ctx.title}", "", results_section(ctx).rstrip("\n"), ""]
-    out += [
-        "### Methodology",
-        "",
-    ]
-    out += [f"- **{label}:** {value}" for label, value in ctx.methodology]
-    out += [f"- **Statistics:** {ctx.method}", "", "### Reproduce", "", ctx.reproduce_note, ""]
+def methodology_lines(ctx: ReportContext) -> list[str]:
+    """How the run measured and decided, one labelled line each."""
+    out = [f"- **{label}:** {value}" for label, value in ctx.methodology]
+    return [*out, f"- **Statistics:** {ctx.method}"]
+
+
+def reproduce_lines(ctx: ReportContext) -> list[str]:
+    """The commands that repeat the run, numbered, each followed by a blank line."""
+    out = [ctx.reproduce_note, ""]
     for i, step in enumerate(ctx.reproduce, start=1):
         out += [f"{i}. {step.caption}:", "", "   ```sh", f"   {step.command}", "   ```", ""]
+    return out
+
+
+def render_markdown(ctx: ReportContext) -> str:
+    out: list[str] = [f"## {ctx.title}", "", results_section(ctx).rstrip("\n"), ""]
+    out += ["### Methodology", "", *methodology_lines(ctx), ""]
+    out += ["### Reproduce", "", *reproduce_lines(ctx)]
     out += ["### Warnings", ""]
     for group in ctx.warnings:
         if group.about:

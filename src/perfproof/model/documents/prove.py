@@ -8,9 +8,10 @@ only the stages that are not ``done`` or ``skipped``; the report is rendered fro
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from perfproof.errors import InputError
 from perfproof.model.documents import check_document, read_document, schema_id
@@ -58,6 +59,8 @@ NO_BENCHMARK = (
 )
 NO_CHANGE = "the change touches no production Java method: there is nothing to measure"
 
+R = TypeVar("R")
+
 
 @dataclass
 class BundleView:
@@ -80,6 +83,16 @@ class BundleView:
         """A finished stage's result, None when it was skipped or has not run."""
         entry = self.stage(name)
         return entry.get("result") if entry["status"] == DONE else None
+
+    def read(self, name: str, parse: Callable[[dict[str, Any]], R]) -> R | None:
+        """A finished stage's result as its type (``ChangesResult.from_json``, …)."""
+        result = self.result(name)
+        if result is None:
+            return None
+        try:
+            return parse(result)
+        except InputError as exc:
+            raise InputError(f"{self.path / 'prove.json'}: stage {name}: {exc}") from exc
 
 
 STATUSES = (PENDING, DONE, SKIPPED, FAILED)

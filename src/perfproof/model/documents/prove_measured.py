@@ -1,0 +1,322 @@
+"""What the measuring stages of ``prove`` found, typed: guard, the A/B, the profile diff with
+Amdahl, the tests on both commits, end to end, and the report's own files.
+
+As in :mod:`perfproof.model.documents.prove_stages`, ``to_json`` writes the ``perfproof.prove/1``
+shape unchanged and another verb's document is kept whole beside the fields ``prove`` reads.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from perfproof.model.documents.prove_stages import Json, need, num, objs, opt, strs
+
+
+@dataclass(frozen=True)
+class GuardLine:
+    """One row of the guard's verdict as the report shows it."""
+
+    benchmark: str
+    params: tuple[tuple[str, str], ...]
+    passed: bool
+    reason: str
+
+
+@dataclass(frozen=True)
+class GuardStageResult:
+    """Stage 4: the guard of the feature's new or changed benchmarks (``perfproof.guard/1``)."""
+
+    run_dir: str
+    verdict: str
+    min_ratio: float | None
+    kind: str
+    rows: tuple[GuardLine, ...]
+    document: Json
+
+    def to_json(self) -> Json:
+        return {"run_dir": self.run_dir, "document": self.document}
+
+    @classmethod
+    def from_json(cls, doc: Json) -> GuardStageResult:
+        guard = need(doc, "document", dict)
+        rows = tuple(
+            GuardLine(
+                need(r, "benchmark", str),
+                tuple((str(k), str(v)) for k, v in (opt(r, "params", dict) or {}).items()),
+                bool(r.get("passed")),
+                str(r.get("reason") or ""),
+            )
+            for r in objs(guard, "rows")
+        )
+        return cls(
+            need(doc, "run_dir", str),
+            str(guard.get("verdict")),
+            num(guard, "min_ratio"),
+            str(guard.get("kind")),
+            rows,
+            guard,
+        )
+
+
+@dataclass(frozen=True)
+class AbStageResult:
+    """Stage 5a: the A/B run folder inside the bundle and what the later stages need of it."""
+
+    run_dir: str
+    report: str
+    jfr_dir: str | None
+    comparisons: tuple[Json, ...]
+    """The comparisons of the run's ``results.json`` (``perfproof.compare``), as written."""
+    regressed: tuple[str, ...]
+    command: tuple[str, ...]
+
+    def to_json(self) -> Json:
+        return {
+            "run_dir": self.run_dir,
+            "report": self.report,
+            "jfr_dir": self.jfr_dir,
+            "comparisons": list(self.comparisons),
+            "regressed": list(self.regressed),
+            "command": list(self.command),
+        }
+
+    @classmethod
+    def from_json(cls, doc: Json) -> AbStageResult:
+        return cls(
+            need(doc, "run_dir", str),
+            str(doc.get("report") or ""),
+            opt(doc, "jfr_dir", str),
+            tuple(objs(doc, "comparisons")),
+            strs(doc, "regressed"),
+            strs(doc, "command"),
+        )
+
+
+@dataclass(frozen=True)
+class AmdahlRow:
+    """A changed method's share of the baseline's recordings and the ceiling it sets."""
+
+    method: str
+    frame: str
+    cpu_share: float | None
+    alloc_share: float | None
+    benchmark: str | None
+    per_call_gain: float | None
+    ceiling_speedup: float | None
+
+    def to_json(self) -> Json:
+        return {
+            "method": self.method,
+            "frame": self.frame,
+            "cpu_share": self.cpu_share,
+            "alloc_share": self.alloc_share,
+            "benchmark": self.benchmark,
+            "per_call_gain": self.per_call_gain,
+            "ceiling_speedup": self.ceiling_speedup,
+        }
+
+    @classmethod
+    def from_json(cls, doc: Json) -> AmdahlRow:
+        return cls(
+            need(doc, "method", str),
+            str(doc.get("frame") or ""),
+            num(doc, "cpu_share"),
+            num(doc, "alloc_share"),
+            opt(doc, "benchmark", str),
+            num(doc, "per_call_gain"),
+            num(doc, "ceiling_speedup"),
+        )
+
+
+@dataclass(frozen=True)
+class ProfileResult:
+    """Stage 5b: the profile diff of the A/B's recordings and the Amdahl rows."""
+
+    before: tuple[str, ...]
+    after: tuple[str, ...]
+    focus: tuple[str, ...]
+    diff: Json
+    diff_md: str
+    census: Json | None
+    flamegraph: str | None
+    amdahl: tuple[AmdahlRow, ...]
+
+    def to_json(self) -> Json:
+        return {
+            "before": list(self.before),
+            "after": list(self.after),
+            "focus": list(self.focus),
+            "diff": self.diff,
+            "diff_md": self.diff_md,
+            "census": self.census,
+            "flamegraph": self.flamegraph,
+            "amdahl": [a.to_json() for a in self.amdahl],
+        }
+
+    @classmethod
+    def from_json(cls, doc: Json) -> ProfileResult:
+        return cls(
+            strs(doc, "before"),
+            strs(doc, "after"),
+            strs(doc, "focus"),
+            opt(doc, "diff", dict) or {},
+            str(doc.get("diff_md") or ""),
+            opt(doc, "census", dict),
+            opt(doc, "flamegraph", str),
+            tuple(AmdahlRow.from_json(a) for a in objs(doc, "amdahl")),
+        )
+
+
+@dataclass(frozen=True)
+class TestSide:
+    """The selected tests on one side: counts by status and each case's message."""
+
+    __test__ = False  # not a pytest test class
+
+    passed: int
+    failed: int
+    error: int
+    skipped: int
+    messages: tuple[tuple[str, str], ...]
+    document: Json
+
+    @classmethod
+    def from_json(cls, doc: Json) -> TestSide:
+        counts = need(doc, "counts", dict)
+        messages = tuple(
+            (need(c, "name", str), str(c.get("message") or "")) for c in objs(doc, "cases")
+        )
+        return cls(
+            need(counts, "passed", int),
+            need(counts, "failed", int),
+            need(counts, "error", int),
+            need(counts, "skipped", int),
+            messages,
+            doc,
+        )
+
+
+@dataclass(frozen=True)
+class TestOutcome:
+    """A test whose status differs between the sides (None: not run on that side)."""
+
+    __test__ = False  # not a pytest test class
+
+    name: str
+    base: str | None
+    head: str | None
+    regression: bool
+
+    def to_json(self) -> Json:
+        return {
+            "name": self.name,
+            "base": self.base,
+            "head": self.head,
+            "regression": self.regression,
+        }
+
+
+@dataclass(frozen=True)
+class TestsResult:
+    """Stage 6: the selected test classes on the baseline and on the feature."""
+
+    __test__ = False  # not a pytest test class
+
+    selected: tuple[str, ...]
+    base: TestSide
+    head: TestSide
+    changes: tuple[TestOutcome, ...]
+    regressions: tuple[str, ...]
+
+    def to_json(self) -> Json:
+        return {
+            "selected": list(self.selected),
+            "base": self.base.document,
+            "head": self.head.document,
+            "changes": [c.to_json() for c in self.changes],
+            "regressions": list(self.regressions),
+        }
+
+    @classmethod
+    def from_json(cls, doc: Json) -> TestsResult:
+        changes = tuple(
+            TestOutcome(
+                need(c, "name", str),
+                opt(c, "base", str),
+                opt(c, "head", str),
+                bool(c.get("regression")),
+            )
+            for c in objs(doc, "changes")
+        )
+        return cls(
+            strs(doc, "selected"),
+            TestSide.from_json(need(doc, "base", dict)),
+            TestSide.from_json(need(doc, "head", dict)),
+            changes,
+            strs(doc, "regressions"),
+        )
+
+
+@dataclass(frozen=True)
+class E2EMetric:
+    """One end-to-end metric as the report's table shows it."""
+
+    name: str
+    delta_pct: float | None
+    delta_ci: tuple[float | None, float | None]
+    verdict: str
+    mde_pct: float | None
+    runs: int | None
+
+
+@dataclass(frozen=True)
+class E2EStageResult:
+    """Stage 7: ``perfproof e2e`` on both commits (its ``perfproof.e2e`` document kept whole)."""
+
+    command: tuple[str, ...]
+    amdahl_message: str
+    metrics: tuple[E2EMetric, ...]
+    document: Json
+
+    def to_json(self) -> Json:
+        return {"command": list(self.command), "document": self.document}
+
+    @classmethod
+    def from_json(cls, doc: Json) -> E2EStageResult:
+        e2e = need(doc, "document", dict)
+        metrics = []
+        for m in objs(e2e, "metrics"):
+            ci = opt(m, "delta_ci", list) or [None, None]
+            bounds = {"lo": ci[0] if ci else None, "hi": ci[1] if len(ci) > 1 else None}
+            base = opt(m, "base", dict) or {}
+            runs = base.get("n")
+            metrics.append(
+                E2EMetric(
+                    str(m.get("name") or ""),
+                    num(m, "delta_pct"),
+                    (num(bounds, "lo"), num(bounds, "hi")),
+                    str(m.get("verdict") or ""),
+                    num(m, "mde_pct"),
+                    runs if isinstance(runs, int) else None,
+                )
+            )
+        amdahl = opt(e2e, "amdahl", dict) or {}
+        return cls(strs(doc, "command"), str(amdahl.get("message") or ""), tuple(metrics), e2e)
+
+
+@dataclass(frozen=True)
+class ReportResult:
+    """Stage 8: the bundle's report files and the one-line summary they open with."""
+
+    markdown: str
+    html: str
+    summary: str = ""
+
+    def to_json(self) -> Json:
+        return {"markdown": self.markdown, "html": self.html, "summary": self.summary}
+
+    @classmethod
+    def from_json(cls, doc: Json) -> ReportResult:
+        return cls(
+            need(doc, "markdown", str), need(doc, "html", str), str(doc.get("summary") or "")
+        )

@@ -1,0 +1,310 @@
+"""What each stage of ``prove`` found, typed: the ``result`` of a stage in ``prove.json``.
+
+A stage returns one of these; the bundle stores its ``to_json()`` (the ``perfproof.prove/1``
+shape, unchanged), and later stages and the renderers read it back with ``from_json``, so a
+resumed chain and the report see exactly what the first attempt saw. A document another verb
+wrote (callers, guard, the comparisons of the A/B, profile diff, e2e) is kept whole, as that
+verb wrote it, beside the fields ``prove`` reads from it. A ``prove.json`` edited into another
+shape is refused naming the field, never read as a traceback.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Protocol, TypeVar
+
+from perfproof.errors import InputError
+
+Json = dict[str, object]
+"""A JSON object as ``prove.json`` holds it."""
+
+T = TypeVar("T")
+
+
+class StageResult(Protocol):
+    """What a stage returns: anything ``prove.json`` can keep as the stage's ``result``."""
+
+    def to_json(self) -> Json: ...
+
+
+def need(doc: Mapping[str, object], key: str, kind: type[T]) -> T:
+    value = doc.get(key)
+    if isinstance(value, kind) and not (kind is int and isinstance(value, bool)):
+        return value
+    raise InputError(f"{key!r} is not {kind.__name__} ({value!r:.60})")
+
+
+def opt(doc: Mapping[str, object], key: str, kind: type[T]) -> T | None:
+    return None if doc.get(key) is None else need(doc, key, kind)
+
+
+def num(doc: Mapping[str, object], key: str) -> float | None:
+    value = doc.get(key)
+    if value is None:
+        return None
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return float(value)
+    raise InputError(f"{key!r} is not a number ({value!r:.60})")
+
+
+def strs(doc: Mapping[str, object], key: str) -> tuple[str, ...]:
+    return tuple(str(v) for v in opt(doc, key, list) or [])
+
+
+def objs(doc: Mapping[str, object], key: str) -> list[Json]:
+    items = opt(doc, key, list) or []
+    if not all(isinstance(i, dict) for i in items):
+        raise InputError(f"{key!r} holds a value that is not an object")
+    return [i for i in items if isinstance(i, dict)]
+
+
+def _pair(value: object) -> tuple[int, int] | None:
+    if isinstance(value, list) and len(value) == 2 and all(isinstance(v, int) for v in value):
+        return int(value[0]), int(value[1])
+    return None
+
+
+def _list(pair: tuple[int, int] | None) -> list[int] | None:
+    return list(pair) if pair else None
+
+
+# ---------------------------------------------------------------------------- 1 changes
+
+
+@dataclass(frozen=True)
+class ChangedMethodEntry:
+    """One changed production method or constructor, as the changes stage lists it."""
+
+    method: str
+    owner: str
+    name: str
+    params: tuple[str, ...]
+    kind: str
+    file: str
+    lines: tuple[int, int]
+    base_lines: tuple[int, int] | None = None
+    head_lines: tuple[int, int] | None = None
+    signature_changed: bool = False
+
+    def to_json(self) -> Json:
+        return {
+            "method": self.method,
+            "class": self.owner,
+            "name": self.name,
+            "params": list(self.params),
+            "kind": self.kind,
+            "file": self.file,
+            "lines": list(self.lines),
+            "base_lines": _list(self.base_lines),
+            "head_lines": _list(self.head_lines),
+            "signature_changed": self.signature_changed,
+        }
+
+    @classmethod
+    def from_json(cls, doc: Json) -> ChangedMethodEntry:
+        return cls(
+            method=need(doc, "method", str),
+            owner=need(doc, "class", str),
+            name=need(doc, "name", str),
+            params=strs(doc, "params"),
+            kind=need(doc, "kind", str),
+            file=need(doc, "file", str),
+            lines=_pair(doc.get("lines")) or (0, 0),
+            base_lines=_pair(doc.get("base_lines")),
+            head_lines=_pair(doc.get("head_lines")),
+            signature_changed=bool(doc.get("signature_changed")),
+        )
+
+
+@dataclass(frozen=True)
+class ChangesResult:
+    """Stage 1: the changed methods, the classes that hold them, the changed files by scope."""
+
+    methods: tuple[ChangedMethodEntry, ...]
+    classes: tuple[str, ...]
+    files: Mapping[str, tuple[str, ...]]
+    """Scope (production, test, benchmark) → changed files."""
+
+    def in_scope(self, scope: str) -> tuple[str, ...]:
+        return self.files.get(scope, ())
+
+    def to_json(self) -> Json:
+        return {
+            "methods": [m.to_json() for m in self.methods],
+            "classes": list(self.classes),
+            "files": {scope: list(paths) for scope, paths in self.files.items()},
+        }
+
+    @classmethod
+    def from_json(cls, doc: Json) -> ChangesResult:
+        files = opt(doc, "files", dict) or {}
+        return cls(
+            tuple(ChangedMethodEntry.from_json(m) for m in objs(doc, "methods")),
+            strs(doc, "classes"),
+            {str(scope): strs(files, scope) for scope in files},
+        )
+
+
+# ---------------------------------------------------------------------------- 2 callers
+
+
+@dataclass(frozen=True)
+class CallSiteRef:
+    file: str
+    line: int
+    caller: str
+
+
+@dataclass(frozen=True)
+class CallerCounts:
+    """What ``prove`` shows of a ``perfproof.callers/1`` document (kept whole in ``document``)."""
+
+    production: int
+    exact: int
+    likely: int
+    distinct_callers: int
+    library_primitive: bool
+    test: int
+    benchmark: int
+    sites: tuple[CallSiteRef, ...]
+    document: Json
+
+    @classmethod
+    def from_json(cls, doc: Json) -> CallerCounts:
+        sites = tuple(
+            CallSiteRef(need(s, "file", str), need(s, "line", int), str(s.get("caller", "")))
+            for s in objs(doc, "sites")
+        )
+        return cls(
+            production=need(doc, "production", int),
+            exact=need(doc, "exact", int),
+            likely=need(doc, "likely", int),
+            distinct_callers=need(doc, "distinct_callers", int),
+            library_primitive=bool(doc.get("library_primitive")),
+            test=need(doc, "test", int),
+            benchmark=need(doc, "benchmark", int),
+            sites=sites,
+            document=doc,
+        )
+
+
+@dataclass(frozen=True)
+class ViaSupertype:
+    """Production calls through a declaration the changed method overrides."""
+
+    declarations: tuple[str, ...]
+    production: int
+    distinct_callers: int
+
+    def to_json(self) -> Json:
+        return {
+            "declarations": list(self.declarations),
+            "production": self.production,
+            "distinct_callers": self.distinct_callers,
+        }
+
+
+@dataclass(frozen=True)
+class CallersEntry:
+    """The callers of one changed method; ``callers`` is None for a removed or unindexed one
+    (``note`` says which)."""
+
+    method: str
+    kind: str
+    callers: CallerCounts | None
+    note: str = ""
+    test_files: tuple[str, ...] = ()
+    via_supertype: ViaSupertype | None = None
+
+    def to_json(self) -> Json:
+        doc: Json = {"method": self.method, "kind": self.kind}
+        if self.callers is None:
+            doc.update(callers=None, note=self.note)
+            return doc
+        doc.update(callers=self.callers.document, test_files=list(self.test_files))
+        if self.via_supertype is not None:
+            doc["via_supertype"] = self.via_supertype.to_json()
+        return doc
+
+    @classmethod
+    def from_json(cls, doc: Json) -> CallersEntry:
+        callers = opt(doc, "callers", dict)
+        via = opt(doc, "via_supertype", dict)
+        return cls(
+            method=need(doc, "method", str),
+            kind=need(doc, "kind", str),
+            callers=CallerCounts.from_json(callers) if callers is not None else None,
+            note=str(doc.get("note") or ""),
+            test_files=strs(doc, "test_files"),
+            via_supertype=None
+            if via is None
+            else ViaSupertype(
+                strs(via, "declarations"),
+                need(via, "production", int),
+                need(via, "distinct_callers", int),
+            ),
+        )
+
+
+@dataclass(frozen=True)
+class CallersStageResult:
+    """Stage 2: the production call sites of each changed method."""
+
+    methods: tuple[CallersEntry, ...]
+
+    def to_json(self) -> Json:
+        return {"methods": [m.to_json() for m in self.methods]}
+
+    @classmethod
+    def from_json(cls, doc: Json) -> CallersStageResult:
+        return cls(tuple(CallersEntry.from_json(m) for m in objs(doc, "methods")))
+
+
+# ---------------------------------------------------------------------------- 3 benchmarks
+
+
+@dataclass(frozen=True)
+class ReachedBenchmark:
+    """A benchmark that reaches a changed method, with one shortest call path."""
+
+    benchmark: str
+    path: tuple[str, ...]
+    changed: str
+
+    def to_json(self) -> Json:
+        return {"benchmark": self.benchmark, "path": list(self.path), "changed": self.changed}
+
+
+@dataclass(frozen=True)
+class BenchmarksResult:
+    """Stage 3: the benchmarks to measure, from the call graph or from ``--bench``."""
+
+    source: str
+    depth: int
+    reached: tuple[ReachedBenchmark, ...]
+    regexes: tuple[str, ...]
+    unreached: tuple[str, ...]
+
+    def to_json(self) -> Json:
+        return {
+            "source": self.source,
+            "depth": self.depth,
+            "reached": [r.to_json() for r in self.reached],
+            "regexes": list(self.regexes),
+            "unreached": list(self.unreached),
+        }
+
+    @classmethod
+    def from_json(cls, doc: Json) -> BenchmarksResult:
+        reached = tuple(
+            ReachedBenchmark(need(r, "benchmark", str), strs(r, "path"), need(r, "changed", str))
+            for r in objs(doc, "reached")
+        )
+        return cls(
+            need(doc, "source", str),
+            need(doc, "depth", int),
+            reached,
+            strs(doc, "regexes"),
+            strs(doc, "unreached"),
+        )

@@ -1,0 +1,113 @@
+"""prove's typed stage results: prove.json keeps its shape, a reshaped one is refused naming
+the field, and the A/B part of the PR body is the A/B report's own lines."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+from perfproof.model.documents.prove import read_prove
+from perfproof.model.documents.prove_measured import (
+    AbStageResult,
+    E2EStageResult,
+    GuardStageResult,
+    ProfileResult,
+    ReportResult,
+    TestsResult,
+)
+from perfproof.model.documents.prove_stages import (
+    BenchmarksResult,
+    CallersStageResult,
+    ChangesResult,
+)
+from perfproof.pipeline.prove_bundle import Bundle
+from perfproof.render.prove import render_markdown
+from perfproof.report import ab_section, render
+
+from .conftest import commit
+
+LIB = """package p;
+public class Codec {
+    public int encode(int x) { return x * 2; }
+    public int decode(int x) { return x / 2; }
+}
+"""
+USE = """package p;
+public class Use {
+    int go(Codec c) { return c.encode(3) + c.decode(4); }
+}
+"""
+
+TYPES = {
+    "changes": ChangesResult,
+    "callers": CallersStageResult,
+    "benchmarks": BenchmarksResult,
+    "guard": GuardStageResult,
+    "ab": AbStageResult,
+    "profile": ProfileResult,
+    "tests": TestsResult,
+    "e2e": E2EStageResult,
+    "report": ReportResult,
+}
+
+
+def _prove(tmp_path: Path, run_cli) -> Path:
+    repo = tmp_path / "repo"
+    base = commit(repo, {"src/main/java/p/Codec.java": LIB, "src/main/java/p/Use.java": USE})
+    head = commit(repo, {"src/main/java/p/Codec.java": LIB.replace("x * 2", "x << 1")})
+    out = tmp_path / "bundle"
+    res = run_cli("prove", "--repo", repo, "--base", base, "--head", head, "--out", out)
+    assert res.code == 0, res.err
+    return out
+
+
+def test_every_finished_stage_reads_back_to_the_json_it_was_saved_as(
+    tmp_path: Path, prove_cache: Path, run_cli
+) -> None:
+    out = _prove(tmp_path, run_cli)
+    doc = read_prove(out / "prove.json")
+    done = [name for name, entry in doc["stages"].items() if entry["status"] == "done"]
+    assert {"changes", "callers", "benchmarks", "report"} <= set(done)
+    for name in done:
+        stored = doc["stages"][name]["result"]
+        assert TYPES[name].from_json(stored).to_json() == stored, name
+    callers = CallersStageResult.from_json(doc["stages"]["callers"]["result"])
+    (entry,) = callers.methods
+    assert entry.method == "Codec.encode(int)" and entry.callers is not None
+    assert entry.callers.production == 1 and entry.callers.sites[0].caller == "Use.go"
+    report = ReportResult.from_json(doc["stages"]["report"]["result"])
+    assert f"**Summary:** {report.summary}" in (out / "report.md").read_text()
+
+
+def test_a_reshaped_stage_result_is_refused_naming_the_field(
+    tmp_path: Path, prove_cache: Path, run_cli
+) -> None:
+    out = _prove(tmp_path, run_cli)
+    doc = json.loads((out / "prove.json").read_text())
+    doc["stages"]["changes"]["result"]["methods"][0]["kind"] = 5
+    doc["stages"]["callers"] = {"status": "pending"}
+    (out / "prove.json").write_text(json.dumps(doc))
+    res = run_cli("prove", "--resume", out)
+    assert res.code == 2, res.err
+    (line,) = [x for x in res.err.splitlines() if x.startswith("perfproof: error: ")]
+    assert f"{out / 'prove.json'}: stage changes: 'kind' is not str" in line
+    assert "Traceback" not in res.err
+
+
+def test_the_ab_part_is_the_ab_reports_own_lines(
+    tmp_path: Path, make_run_folder: Callable[[str], Path]
+) -> None:
+    run = make_run_folder("ab")
+    own = render(run, "md")
+    section = ab_section(run)
+    assert f"**Summary:** {section.summary}\n" in own
+    assert "\n".join(section.results) in own and section.results[0].startswith("#### ")
+    assert "\n".join(section.methodology) in own
+    assert section.methodology[-1].startswith("- **Statistics:**")
+    assert "\n".join(section.reproduce) in own
+    bundle = Bundle.create(tmp_path / "b", {}, {"base": {"ref": "a"}, "head": {"ref": "b"}})
+    body = render_markdown(bundle, section)
+    assert section.summary in body.splitlines()[2]
+    for part in (section.results, section.methodology, section.reproduce):
+        assert "\n".join(part) in body
