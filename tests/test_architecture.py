@@ -55,10 +55,7 @@ report context → page. Every package and top-level module has a tier."""
 
 TIER_OF: dict[str, int] = {name: i for i, tier in enumerate(TIERS) for name in tier}
 
-KNOWN_LAYER_BREAKS: dict[str, str] = {
-    "render/prove.py": "the prove page embeds the A/B report (report/), so it renders above it; "
-    "it moves up with the prove page's own context",
-}
+KNOWN_LAYER_BREAKS: dict[str, str] = {}
 
 TOP_LEVEL_FORBIDDEN = ("compare.py", "compare_render.py", "guard.py", "utils.py")
 
