@@ -234,6 +234,7 @@ def test_prove_lists_as_unreached_only_what_no_benchmark_reaches(tmp_path: Path)
     """Both implementations change: every benchmark's one kept path may end at FastCodec, yet
     SlowCodec.read is still reached (through the unknown receivers) and is not "unreached"."""
     from perfproof.code.changes import ChangedMethod
+    from perfproof.model.documents.prove_stages import ChangesResult
     from perfproof.pipeline.prove_code import benchmarks_stage
 
     root = write(tmp_path)
@@ -246,15 +247,18 @@ def test_prove_lists_as_unreached_only_what_no_benchmark_reaches(tmp_path: Path)
             ("p.TunedCodec", "tune", "TunedCodec"),
         )
     ]
-    stage = benchmarks_stage(project, root, {"methods": [m.to_json() for m in changed]}, ())
-    assert stage["unreached"] == ["TunedCodec.tune(int)"]
-    assert {r["benchmark"] for r in stage["reached"]} >= UNKNOWN
+    changes = ChangesResult.from_json({"methods": [m.to_json() for m in changed]})
+    stage = benchmarks_stage(project, root, changes, ())
+    assert stage.unreached == ("TunedCodec.tune(int)",)
+    assert {r.benchmark for r in stage.reached} >= UNKNOWN
 
 
 def test_prove_counts_production_calls_that_dispatch_through_the_interface(tmp_path: Path) -> None:
     """Nothing names FastCodec.read, yet production calls Codec.read on receivers that may be a
     FastCodec; a receiver fixed to SlowCodec does not count."""
     from perfproof.code.changes import ChangedMethod
+    from perfproof.model.documents.prove_stages import ChangesResult
+    from perfproof.pipeline.prove_bundle import Bundle
     from perfproof.pipeline.prove_code import callers_stage
     from perfproof.render.prove import _callers_md
 
@@ -269,18 +273,16 @@ public final class Service {
     root = write_sources(tmp_path, {**FILES, "src/main/java/p/Service.java": service})
     project = open_project(root)
     fast = ChangedMethod("p.FastCodec", "read", ("int",), "modified", "x.java", (3, 3))
-    stage = callers_stage(project, root, {"methods": [fast.to_json()]})
-    entry = stage["methods"][0]
-    assert entry["callers"]["production"] == 0
-    assert entry["via_supertype"] == {
+    changes = ChangesResult.from_json({"methods": [fast.to_json()]})
+    stage = callers_stage(project, root, changes)
+    entry = stage.methods[0]
+    assert entry.callers is not None and entry.callers.production == 0
+    assert entry.to_json()["via_supertype"] == {
         "declarations": ["Codec.read(int)"],
         "production": 3,
         "distinct_callers": 2,
     }
-
-    class View:
-        def result(self, name: str) -> dict:
-            return stage
-
-    text = "\n".join(_callers_md(View()))  # type: ignore[arg-type]
+    bundle = Bundle.create(tmp_path / "b", {}, {"base": {"ref": "a"}, "head": {"ref": "b"}})
+    bundle.finish("callers", stage, 0.0)
+    text = "\n".join(_callers_md(bundle))
     assert "also called through `Codec.read(int)`: 3 production call sites in 2 methods" in text
