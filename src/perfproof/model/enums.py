@@ -30,8 +30,9 @@ class Side(StrEnum):
     HEAD = "head"
 
 
-SIDES: tuple[Side, Side] = (Side.BASE, Side.HEAD)
-"""Both sides in the order every report, plan and manifest lists them."""
+SIDES: tuple[str, str] = (Side.BASE, Side.HEAD)
+"""Both sides in the order every report, plan and manifest lists them; typed as the strings
+they are, since manifests, plans and documents key their dicts by the plain name."""
 
-SIDE_WORDS: dict[Side, str] = {Side.BASE: "baseline", Side.HEAD: "feature"}
-"""How a report names each side to a reader (a lookup by the plain string works too)."""
+SIDE_WORDS: dict[str, str] = {Side.BASE: "baseline", Side.HEAD: "feature"}
+"""How a report names each side to a reader."""
