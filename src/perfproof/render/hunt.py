@@ -168,10 +168,9 @@ def hypothesis_md(x: Hypothesis) -> list[str]:
         lines.append("- Production callers: none (only benchmarks or tests call it)")
     elif x.callers is not None:
         kind = "a library primitive" if x.callers.primitive else "not a library primitive"
-        lines.append(
-            f"- Production callers: {x.callers.production} call sites from "
-            f"{x.callers.distinct} methods ({kind})"
-        )
+        sites = f"{x.callers.production} call site{'s' if x.callers.production != 1 else ''}"
+        methods = f"{x.callers.distinct} method{'s' if x.callers.distinct != 1 else ''}"
+        lines.append(f"- Production callers: {sites} from {methods} ({kind})")
     c = best(x)
     if c.ceiling is not None:
         lines.append(
