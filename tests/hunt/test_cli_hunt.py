@@ -72,6 +72,11 @@ def test_ranked_hypotheses_with_file_line_pattern_and_prove_line(
     for name in ("hunt.md", "hunt.html", "flamegraph.html"):
         assert (tmp_path / "h" / name).stat().st_size > 0
     assert "<iframe" in (tmp_path / "h" / "hunt.html").read_text()
+    md = (tmp_path / "h" / "hunt.md").read_text()
+    assert "### 1. `ErrorReporter.report` — src/main/java/perfdemo/ErrorReporter.java:25-32" in md
+    assert "### 2. `EventBus.publish`" in md and "stream-on-empty" in md
+    assert "- Production callers: none" in md and "perfproof prove --repo" in md
+    assert md.index("### Not hypotheses") > md.index("### 2.")
     json.loads((tmp_path / "h" / "hunt.json").read_text(), parse_constant=pytest.fail)
 
 
