@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from perfproof.audit.quotes import BASE, BYTES_METRIC, HEAD
-from perfproof.jmh.names import normalise_metric
+from perfproof.jmh.entries import compared_metrics, score_of
 from perfproof.jmh.units import canonical
 from perfproof.model import ALLOC_NORM, PRIMARY
 from perfproof.report.context import entry_key, metric_of, params_label, short_name
@@ -85,17 +85,12 @@ def _raw_refs(run: RunFolder) -> dict[tuple[Any, ...], list[Reference]]:
                 str(e.get("mode")),
                 tuple(sorted((str(k), str(v)) for k, v in (e.get("params") or {}).items())),
             )
-            metrics = [(PRIMARY, e.get("primaryMetric") or {})]
-            metrics += [
-                (ALLOC_NORM, m)
-                for n, m in (e.get("secondaryMetrics") or {}).items()
-                if normalise_metric(n) == ALLOC_NORM
-            ]
-            for metric, m in metrics:
-                unit, factor = canonical(str(m.get("scoreUnit", "")))
+            for metric, _, m in compared_metrics(e):
+                s = score_of(m)
+                unit, factor = canonical(s.unit)
                 ref = Reference(
-                    _f(m.get("score")) * factor,
-                    [_f(m.get("scoreError")) * factor],
+                    _f(s.score) * factor,
+                    [_f(s.error) * factor],
                     f"JMH {raw.path.name}",
                     unit,
                 )

@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from perfproof.errors import InputError
+from perfproof.jmh.entries import fork_count
 from perfproof.model.documents.run import Environment, ManifestShapeError
 from perfproof.report.manifest import dig, side_info, step_kind, steps
 from perfproof.report.rundir import BASE, HEAD, RunFolder
@@ -158,7 +159,7 @@ def forks_text(run: RunFolder) -> str:
     for side, name in ((BASE, "baseline"), (HEAD, "feature")):
         n = 0
         for f in run.raw_for(side):
-            seen = [len(e.get("primaryMetric", {}).get("rawData") or []) for e in f.entries]
+            seen = [fork_count(e) for e in f.entries]
             n += max(seen) if seen else 0
         counts.append(f"{n} per benchmark on the {name}")
     return ", ".join(counts)

@@ -10,8 +10,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from perfproof.jmh.names import normalise_metric
-from perfproof.model import ALLOC_NORM
+from perfproof.jmh.entries import compared_metrics, iteration_count, score_of
+from perfproof.model import PRIMARY
 from perfproof.report.rundir import BASE, HEAD, RawFile, RunFolder
 
 SIDE_TITLES = {BASE: "Baseline", HEAD: "Feature"}
@@ -31,38 +31,25 @@ def _score(value: Any) -> str:
     return f"{v:.3f}"
 
 
-def _count(metric: dict[str, Any]) -> int:
-    raw = metric.get("rawData")
-    if raw:
-        return sum(len(f) for f in raw)
-    hist = metric.get("rawDataHistogram")
-    if hist:
-        return sum(len(f) for f in hist)
-    return 0
-
-
 def _rows(entries: list[dict[str, Any]], param_names: list[str]) -> list[list[str]]:
     rows = []
     for e in entries:
         name = str(e.get("benchmark", "?"))
         params = [str((e.get("params") or {}).get(p, "N/A")) for p in param_names]
         mode = str(e.get("mode", ""))
-        metrics = [(name, e.get("primaryMetric") or {})]
-        for sec_name, metric in (e.get("secondaryMetrics") or {}).items():
-            if normalise_metric(sec_name) == ALLOC_NORM:
-                metrics.append((f"{name}:{sec_name}", metric))
-        for label, metric in metrics:
-            err = metric.get("scoreError")
+        for metric, written, m in compared_metrics(e):
+            label = name if metric == PRIMARY else f"{name}:{written}"
+            s = score_of(m)
             rows.append(
                 [
                     label,
                     *params,
                     mode,
-                    str(_count(metric)),
-                    _score(metric.get("score")),
+                    str(iteration_count(m)),
+                    _score(s.score),
                     "±",
-                    _score(err),
-                    str(metric.get("scoreUnit", "")),
+                    _score(s.error),
+                    s.unit,
                 ]
             )
     return rows
