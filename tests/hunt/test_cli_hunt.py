@@ -122,3 +122,17 @@ def test_a_truncated_recording_exits_2(run_cli, demo: Path, tmp_path: Path) -> N
     res = run_cli("hunt", "--repo", demo, "--jfr", bad, "--out", tmp_path / "o")
     assert res.code == 2
     assert "cut.jfr" in res.err.strip().splitlines()[-1]
+
+
+def test_recordings_of_both_sides_of_an_ab_run_are_named(
+    run_cli, demo: Path, tmp_path: Path
+) -> None:
+    for side in ("base", "head"):
+        (tmp_path / "jfr" / f"r1-{side}").mkdir(parents=True)
+        (tmp_path / "jfr" / f"r1-{side}" / "fork-1.collapsed").write_text(stacks(10, 10))
+    files = sorted((tmp_path / "jfr").rglob("*.collapsed"))
+    res = run_cli("hunt", "--repo", demo, "--jfr", files[0], "--jfr", files[1],
+                  "--out", tmp_path / "o", "--format", "json")  # fmt: skip
+    assert res.code == 0, res.err
+    [warning] = [w for w in json.loads(res.out)["warnings"] if "sides of an A/B run" in w]
+    assert "base, head" in warning

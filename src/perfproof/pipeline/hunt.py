@@ -11,6 +11,7 @@ ranking (:mod:`perfproof.pipeline.hunt_rank`) and the same source lookups
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,6 +38,8 @@ from perfproof.render.hunt_html import hunt_html
 from perfproof.storage import refuse_overwriting_inputs, write_json_atomic, write_text_atomic
 
 Say = Callable[[str], None]
+_AB_STEP = re.compile(r"r\d+-(base|head)")
+"""The folder ``ab --jfr`` keeps one step's fork recordings in."""
 
 
 @dataclass
@@ -74,7 +77,20 @@ def recordings_workload(paths: list[Path], java: str | None) -> Workload:
             "settings=profile (perfproof record --settings profile)"
         )
     names = ", ".join(str(p) for p in files)
-    return Workload("recordings", f"recordings: {names}", [("recordings", profiles, None)])
+    warnings = []
+    sides = {m.group(1) for p in files if (m := _AB_STEP.fullmatch(p.parent.name))}
+    if len(sides) > 1:
+        warnings.append(
+            f"the recordings come from {len(sides)} sides of an A/B run "
+            f"({', '.join(sorted(sides))}): they are counted as one workload; give one "
+            "side's folders (r*-base/ or r*-head/) to hunt on one commit"
+        )
+    return Workload(
+        "recordings",
+        f"recordings: {names}",
+        [("recordings", profiles, None)],
+        warnings=warnings,
+    )
 
 
 def run_hunt(
