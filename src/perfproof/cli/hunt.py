@@ -8,6 +8,7 @@ import click
 
 from perfproof.cli.options import emit_json
 from perfproof.errors import InputError
+from perfproof.measure.lock import DEFAULT_LOCK_TIMEOUT_S
 
 EPILOG = """Workloads (one of):
 
@@ -71,9 +72,13 @@ benchmark matches, a truncated recording); 3 a build, JMH or the command failed.
     "--compare", "compare", type=click.Path(path_type=Path), metavar="OLD_HUNT",
     help="An earlier hunt.json (or its folder): which hypotheses are new, gone, changed.",
 )  # fmt: skip
-@click.option("--out", type=click.Path(path_type=Path), metavar="DIR", help="Output folder.")
 @click.option(
-    "--lock-timeout", type=click.FloatRange(min=0), default=3600.0, show_default=True,
+    "--out", type=click.Path(path_type=Path), metavar="DIR",
+    help="Output folder, new or empty (default <repo>/.perfproof/hunt/<id>).",
+)  # fmt: skip
+@click.option(
+    "--lock-timeout", type=click.FloatRange(min=0), default=DEFAULT_LOCK_TIMEOUT_S,
+    show_default=True,
     help="Seconds to wait for another JMH run to finish.",
 )  # fmt: skip
 @click.option(
