@@ -6,8 +6,8 @@ from pathlib import Path
 
 import click
 
-from perfproof.cli.ab import command as ab_command
 from perfproof.cli.options import CONFIDENCE, emit_json, format_option
+from perfproof.cli.run_flags import AB_GROUPS, ab_options, flags, given, given_fixed
 from perfproof.errors import GateFailed, InputError
 
 EPILOG = """The baseline is built with the feature's benchmark sources overlaid (--overlay PATH,
@@ -28,19 +28,13 @@ Exit codes: 0 PASS; 1 FAIL (the benchmark does not discriminate); 2 bad input; 3
 JMH step failed (the message names the log).
 """
 
-SHARED = [p for p in ab_command.params if p.name not in {"fail_on_regression", "fmt", "resume_dir"}]
-"""``ab``'s repository, build, JMH and run-folder options, shared as they are."""
-
-AB_FIELDS = {
-    "build_kind": "build",
-}
-
 
 @click.command(
     "guard",
     epilog=EPILOG,
     short_help="Check that a benchmark tells the baseline from the feature.",
 )
+@flags(*AB_GROUPS)
 @click.option(
     "--metric",
     "kind",
@@ -76,24 +70,17 @@ def command(
     confidence: float | None,
     resume_dir: str | None,
     fmt: str,
-    **ab_kw: object,
+    **_: object,
 ) -> None:
     """Run the feature's benchmark on the baseline and the feature; PASS if it discriminates."""
     from perfproof.model.documents.guard import guard_document
-    from perfproof.pipeline.ab import AbOptions
     from perfproof.pipeline.guard import GuardOptions, resume_guard, run_guard
     from perfproof.pipeline.guard_judge import GuardSettings
     from perfproof.render.guard import render_table
 
-    def given(name: str) -> bool:
-        return ctx.get_parameter_source(name) is click.core.ParameterSource.COMMANDLINE
-
+    opts = ab_options(ctx.params)
     if resume_dir is not None:
-        extra = [
-            "--" + p.name.replace("_", "-").replace("build-kind", "build")
-            for p in SHARED
-            if p.name in ab_kw and p.name not in RESUME_FLAGS and given(p.name)
-        ]
+        extra = given_fixed(ctx, *AB_GROUPS)
         if extra:
             raise InputError(f"--resume takes the run's own settings; drop {', '.join(extra)}")
         if min_ratio is not None or kind is not None or confidence is not None:
@@ -102,28 +89,23 @@ def command(
                 1.5 if min_ratio is None else min_ratio,
                 0.99 if confidence is None else confidence,
             )
-        lock_timeout = ab_kw.get("lock_timeout") if given("lock_timeout") else None
         result = resume_guard(
             Path(resume_dir),
             kind,
             min_ratio,
             confidence=confidence,
-            lock_timeout=None if lock_timeout is None else float(str(lock_timeout)),
+            lock_timeout=opts.lock_timeout if given(ctx, "lock_timeout") else None,
         )
     else:
-        if not ab_kw.get("base") or not ab_kw.get("head"):
+        if not opts.base or not opts.head:
             raise InputError("--base and --head are required (or --resume RUN_DIR)")
-        if not ab_kw.get("bench"):
+        if not opts.bench:
             raise InputError("--bench REGEX is required: name the benchmark that should guard")
         settings = GuardSettings(
             kind or "time",
             1.5 if min_ratio is None else min_ratio,
             0.99 if confidence is None else confidence,
         )
-        fields = {AB_FIELDS.get(k, k): v for k, v in ab_kw.items()}
-        fields["build"] = fields.get("build") or "auto"
-        known = set(AbOptions.__dataclass_fields__)
-        opts = AbOptions(**{k: v for k, v in fields.items() if k in known})
         result = run_guard(GuardOptions(opts, settings))
     if fmt == "json":
         emit_json(guard_document(result))
@@ -134,9 +116,3 @@ def command(
             f"guard FAIL: the benchmark does not tell the baseline from the feature "
             f"(run: {result.run_dir})"
         )
-
-
-RESUME_FLAGS = {"lock_timeout"}
-"""``ab`` options that ``--resume`` accepts, as ``ab --resume`` does."""
-
-command.params[:0] = SHARED

@@ -7,13 +7,12 @@ objects, so a flag added to ``ab`` is a flag of ``prove`` too.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import click
 
-from perfproof.cli.ab import RUN_FLAGS
 from perfproof.cli.ab import command as ab_command
 from perfproof.cli.options import emit_json
+from perfproof.cli.run_flags import AB_GROUPS, ab_options, given, given_fixed
 from perfproof.errors import GateFailed, InputError
 from perfproof.model.documents.prove import SKIPPABLE
 from perfproof.pipeline.prove import ProveOutcome, stage_lines
@@ -100,57 +99,48 @@ _NOT_SHARED = {"resume_dir", "out", "fmt"}
     help="table: a short summary; md: report.md; json: prove.json (perfproof.prove/1).",
 )
 @click.pass_context
-def command(ctx: click.Context, **kw: Any) -> None:
+def command(
+    ctx: click.Context,
+    resume_bundle: str | None,
+    skip: tuple[str, ...],
+    depth: int,
+    e2e_run: str | None,
+    e2e_metric: tuple[str, ...],
+    e2e_runs: int,
+    fmt: str,
+    **_: object,
+) -> None:
     """Prove one change: changed methods, callers, affected benchmarks, guard, A/B with JFR,
     profile diff, tests on both commits, Amdahl, end to end, one PR body."""
     from perfproof.pipeline.prove import ProveOptions, resume_prove, start_prove
 
-    def given(name: str) -> bool:
-        return ctx.get_parameter_source(name) is click.core.ParameterSource.COMMANDLINE
-
     def say(text: str) -> None:
         click.echo(text, err=True)
 
-    if kw["resume_bundle"]:
-        extra = [f"--{n.replace('_', '-')}" for n in (*RUN_FLAGS, "depth", "e2e_run") if given(n)]
+    if resume_bundle:
+        own = (("--depth", "depth"), ("--e2e-run", "e2e_run"))
+        extra = given_fixed(ctx, *AB_GROUPS) + [f for f, name in own if given(ctx, name)]
         if extra:
             raise InputError(f"--resume takes the bundle's own settings; drop {', '.join(extra)}")
-        outcome = resume_prove(Path(kw["resume_bundle"]), say, tuple(kw["skip"]))
+        outcome = resume_prove(Path(resume_bundle), say, skip)
     else:
-        if not kw.get("base") or not kw.get("head"):
+        ab = ab_options(ctx.params, out=None, jfr=True)
+        if not ab.base or not ab.head:
             raise InputError("--base and --head are required (or --resume BUNDLE)")
         opts = ProveOptions(
-            ab=ab_options(kw),
-            out=kw["out"],
-            skip=tuple(kw["skip"]),
-            depth=kw["depth"],
-            e2e_run=kw["e2e_run"],
-            e2e_metric=tuple(kw["e2e_metric"]),
-            e2e_runs=kw["e2e_runs"],
-            fail_on_regression=bool(kw.get("fail_on_regression")),
+            ab=ab,
+            out=ctx.params["out"],
+            skip=skip,
+            depth=depth,
+            e2e_run=e2e_run,
+            e2e_metric=e2e_metric,
+            e2e_runs=e2e_runs,
+            fail_on_regression=bool(ctx.params.get("fail_on_regression")),
         )
         outcome = start_prove(opts, say)
-    _print(outcome, kw["fmt"])
+    _print(outcome, fmt)
     if outcome.gates:
         raise GateFailed("; ".join(outcome.gates) + f" (bundle: {outcome.bundle})")
-
-
-def ab_options(kw: dict[str, Any]) -> Any:
-    """``AbOptions`` from the shared ab flags, named as ``ab``'s command names them."""
-    import dataclasses
-
-    from perfproof.pipeline.ab import AbOptions
-
-    renamed = {"build": "build_kind"}
-    values = {}
-    for f in dataclasses.fields(AbOptions):
-        source = renamed.get(f.name, f.name)
-        if source in kw and f.name != "out":
-            values[f.name] = kw[source]
-    if values.get("build") is None:
-        values["build"] = "auto"
-    values["jfr"] = True
-    return AbOptions(**values)
 
 
 def _print(outcome: ProveOutcome, fmt: str) -> None:

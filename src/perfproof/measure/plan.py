@@ -13,13 +13,23 @@ import random
 import re
 import shlex
 from dataclasses import dataclass, field, replace
+from enum import StrEnum
 from typing import Any
 
 from perfproof.errors import InputError
 from perfproof.measure.keys import Selection
 from perfproof.model import SIDES
 
-ORDERS = ("abba", "abab", "random")
+
+class Order(StrEnum):
+    """The order of the sides within rounds: alternating pairs, the same pair, or a coin."""
+
+    ABBA = "abba"
+    ABAB = "abab"
+    RANDOM = "random"
+
+
+ORDERS = tuple(o.value for o in Order)
 FIXED = "fixed"
 SEQUENTIAL = "sequential"
 STOPPING = (FIXED, SEQUENTIAL)

@@ -16,15 +16,18 @@ from perfproof.measure.lock import DEFAULT_LOCK_TIMEOUT_S
 from perfproof.measure.plan import (
     DEFAULT_MAX_ROUNDS,
     ORDERS,
+    Order,
     parse_budget,
     split_jmh_args,
 )
 from perfproof.measure.plan import (
     jmh_options as merge_jmh_options,
 )
-from perfproof.pipeline.cluster import check_spread_options
+from perfproof.pipeline.cluster import Executor, check_spread_options
 from perfproof.stats.verdict import check_threshold
-from perfproof.workspace.spec import BuildSpec
+from perfproof.workspace.spec import BuildKind, BuildSpec
+
+__all__ = ["AbOptions", "BuildKind", "Executor", "Order", "check_options"]
 
 
 @dataclass
@@ -36,7 +39,7 @@ class AbOptions:
     repo: str = "."
     bench: tuple[str, ...] = ()
     module: str | None = None
-    build: str = "auto"
+    build: BuildKind = BuildKind.AUTO
     build_cmd: str | None = None
     jar: str | None = None
     classpath_file: str | None = None
@@ -49,7 +52,7 @@ class AbOptions:
     """Wall clock of measurement not to exceed (``15m``); no round starts that would end later."""
     futility: float | None = None
     """The sequential design's futility bound (default :data:`looks.DEFAULT_FUTILITY`)."""
-    order: str = "abba"
+    order: Order = Order.ABBA
     seed: int | None = None
     jmh_args: str | None = None
     overlay: tuple[str, ...] = ()
@@ -61,7 +64,7 @@ class AbOptions:
     jfr: bool = False
     shard: str | None = None
     """``I/N``: measure only shard I of the suite's N parts (``perfproof merge`` joins them)."""
-    executor: str = "local"
+    executor: Executor = Executor.LOCAL
     """``local``, or ``ray``: key groups measured on the nodes of a Ray cluster."""
     ray_address: str | None = None
 
@@ -79,6 +82,15 @@ class AbOptions:
         values["bench"] = tuple(values.get("bench") or ())
         values["overlay"] = tuple(values.get("overlay") or ())
         values["build_args"] = tuple(values.get("build_args") or ())
+        for name, enum in (("build", BuildKind), ("order", Order), ("executor", Executor)):
+            if name in values:
+                try:
+                    values[name] = enum(values[name])
+                except ValueError:
+                    choices = ", ".join(e.value for e in enum)
+                    raise InputError(
+                        f"options.{name}: {values[name]!r} is not one of {choices}"
+                    ) from None
         return cls(**values)
 
     def build_spec(self) -> BuildSpec:
@@ -108,7 +120,7 @@ class AbOptions:
             if value:
                 argv += [flag, value]
         if self.build != "auto":
-            argv += ["--build", self.build]
+            argv += ["--build", self.build.value]
         for arg in self.build_args:
             argv.append(f"--build-arg={arg}")
         if self.rounds is not None:
@@ -119,7 +131,7 @@ class AbOptions:
                 argv += ["--budget", self.budget]
             if self.futility is not None:
                 argv += ["--futility", f"{self.futility:g}"]
-        argv += ["--order", self.order]
+        argv += ["--order", self.order.value]
         if self.seed is not None:
             argv += ["--seed", str(self.seed)]
         for path in self.overlay:
@@ -131,7 +143,7 @@ class AbOptions:
         if self.shard:
             argv += ["--shard", self.shard]
         if self.executor != "local":
-            argv += ["--executor", self.executor]
+            argv += ["--executor", self.executor.value]
         if self.ray_address:
             argv += ["--ray-address", self.ray_address]
         return argv

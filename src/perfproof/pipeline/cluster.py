@@ -10,6 +10,7 @@ measures exactly the groups that have no finished folder yet.
 
 from __future__ import annotations
 
+from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +25,15 @@ from perfproof.model.documents import read_document
 from perfproof.pipeline.merge import check_shards, load_shard, write_merged
 from perfproof.workspace.artifact import Artifact
 
-EXECUTORS = ("local", "ray")
+
+class Executor(StrEnum):
+    """Where JMH runs: this machine, or the nodes of a Ray cluster."""
+
+    LOCAL = "local"
+    RAY = "ray"
+
+
+EXECUTORS = tuple(e.value for e in Executor)
 
 GROUPS_PER_NODE = 2
 """Key groups per JMH node: enough that a lost node costs little, few enough that each group

@@ -4,11 +4,22 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict, dataclass
+from enum import StrEnum
 from pathlib import Path
 
 from perfproof.errors import InputError
 
-KINDS = ("auto", "maven", "gradle", "custom")
+
+class BuildKind(StrEnum):
+    """How a commit is built: detected, Maven, Gradle, or the user's own command."""
+
+    AUTO = "auto"
+    MAVEN = "maven"
+    GRADLE = "gradle"
+    CUSTOM = "custom"
+
+
+KINDS = tuple(k.value for k in BuildKind)
 
 
 @dataclass(frozen=True)

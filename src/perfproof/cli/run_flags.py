@@ -1,0 +1,354 @@
+"""The flags of the verbs that build two commits and run JMH on them (``ab``, ``prove``,
+``guard``), declared once, in groups, and the one function that turns them into ``AbOptions``.
+
+A verb takes the groups it needs; which flags a resumed run refuses (the run folder fixes
+them) is read off the same declarations, so no list of flags is written twice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+import click
+
+from perfproof.cli.options import FUTILITY
+from perfproof.measure.lock import DEFAULT_LOCK_TIMEOUT_S
+from perfproof.measure.plan import DEFAULT_JMH_ARGS, DEFAULT_MAX_ROUNDS
+from perfproof.pipeline.ab_options import AbOptions, BuildKind, Executor, Order
+from perfproof.workspace.git import MERGE_BASE
+
+F = TypeVar("F", bound=Callable[..., object])
+
+DEFAULTS_TEXT = " ".join(DEFAULT_JMH_ARGS)
+
+BASE_HELP = (
+    f"Baseline commit, branch or tag; {MERGE_BASE}REF is `git merge-base REF HEAD` (a pull "
+    f"request's fork point: {MERGE_BASE}origin/main)."
+)
+"""``--base`` of every verb that takes refs: the merge-base spelling named where it is used."""
+
+
+@dataclass(frozen=True)
+class Flag:
+    """One flag: the parameter (= ``AbOptions`` field) it fills and its click declaration."""
+
+    name: str
+    decls: tuple[str, ...]
+    attrs: Mapping[str, Any] = field(default_factory=dict)
+    """click.option's keywords (type, help, default, …), passed through unchanged."""
+    fixed_by_run: bool = True
+    """Recorded in the run folder: a resumed run refuses it (it keeps its own)."""
+
+    def option(self) -> Callable[[F], F]:
+        return click.option(*self.decls, self.name, **self.attrs)
+
+
+def choice(enum: type[BuildKind] | type[Order] | type[Executor]) -> click.Choice:
+    return click.Choice([e.value for e in enum])
+
+
+REFS = (
+    Flag(
+        "repo",
+        ("--repo",),
+        {
+            "default": ".",
+            "show_default": True,
+            "type": click.Path(file_okay=False),
+            "help": "The git repository holding both refs (never modified).",
+        },
+        fixed_by_run=False,
+    ),
+    Flag("base", ("--base",), {"metavar": "REF", "help": BASE_HELP}),
+    Flag("head", ("--head",), {"metavar": "REF", "help": "Feature commit, branch or tag."}),
+)
+
+BUILD = (
+    Flag(
+        "module", ("--module",), {"metavar": "PATH", "help": "Build module holding the benchmarks."}
+    ),
+    Flag(
+        "build",
+        ("--build",),
+        {
+            "type": choice(BuildKind),
+            "help": "Build tool (default: detected from pom.xml / Gradle files).",
+        },
+    ),
+    Flag(
+        "build_cmd",
+        ("--build-cmd",),
+        {
+            "metavar": "CMD",
+            "help": "Custom build command (split like a shell would, never run by one).",
+        },
+    ),
+    Flag(
+        "jar",
+        ("--jar",),
+        {"metavar": "GLOB", "help": "With --build-cmd: the benchmark jar it makes."},
+    ),
+    Flag(
+        "classpath_file",
+        ("--classpath-file",),
+        {"metavar": "FILE", "help": "With --build-cmd: a file listing the benchmark classpath."},
+    ),
+    Flag(
+        "build_args",
+        ("--build-arg",),
+        {
+            "multiple": True,
+            "metavar": "ARG",
+            "help": "Extra argument for the detected Maven/Gradle build (repeatable): "
+            "-Pexamples, -Dcheckstyle.skip.",
+        },
+    ),
+    Flag(
+        "java",
+        ("--java",),
+        {"metavar": "PATH", "help": "java executable for builds and both sides."},
+    ),
+    Flag(
+        "fresh_builds",
+        ("--fresh-builds",),
+        {
+            "is_flag": True,
+            "help": "Rebuild every side before every round instead of using cached builds.",
+        },
+    ),
+)
+"""How each commit is built: shared by every verb that builds two commits."""
+
+JMH = (
+    Flag(
+        "bench",
+        ("--bench",),
+        {
+            "multiple": True,
+            "metavar": "REGEX",
+            "help": "JMH benchmark regex (repeatable); default: every benchmark.",
+        },
+    ),
+    Flag(
+        "jmh_args",
+        ("--jmh-args",),
+        {
+            "metavar": "ARGS",
+            "help": f'JMH options, e.g. "-p n=16 -wi 5" (default "{DEFAULTS_TEXT}").',
+        },
+    ),
+    Flag(
+        "overlay",
+        ("--overlay",),
+        {
+            "multiple": True,
+            "metavar": "PATH",
+            "help": "Copy PATH from head onto base before building base (repeatable).",
+        },
+    ),
+    Flag(
+        "lock_timeout",
+        ("--lock-timeout",),
+        {
+            "type": float,
+            "default": DEFAULT_LOCK_TIMEOUT_S,
+            "show_default": True,
+            "metavar": "S",
+            "help": "Seconds to wait for another JMH holding /tmp/jmh.lock.",
+        },
+        fixed_by_run=False,
+    ),
+)
+"""Which benchmarks run, and how JMH runs them."""
+
+DESIGN = (
+    Flag(
+        "budget",
+        ("--budget",),
+        {
+            "metavar": "DURATION",
+            "help": "Wall clock of measurement not to exceed (90s, 15m, 1h): no round starts "
+            "that would end after it; keys still undecided then stay inconclusive.",
+        },
+    ),
+    Flag(
+        "futility",
+        ("--futility",),
+        {
+            "type": FUTILITY,
+            "metavar": "PCT",
+            "help": "Stop an undecided key once its chance of a verdict by --max-rounds is "
+            "below PCT (default 5%; 0 runs undecided keys to --max-rounds).",
+        },
+    ),
+    Flag(
+        "max_rounds",
+        ("--max-rounds",),
+        {
+            "type": int,
+            "metavar": "N",
+            "help": f"Most rounds of the sequential design (default {DEFAULT_MAX_ROUNDS}).",
+        },
+    ),
+    Flag(
+        "rounds",
+        ("--rounds",),
+        {
+            "type": int,
+            "metavar": "N",
+            "help": "Fixed design: exactly N rounds, every key in every round, no early stop.",
+        },
+    ),
+    Flag(
+        "order",
+        ("--order",),
+        {
+            "type": choice(Order),
+            "default": Order.ABBA.value,
+            "show_default": True,
+            "help": "Order of the sides within rounds.",
+        },
+    ),
+    Flag(
+        "seed",
+        ("--seed",),
+        {"type": int, "help": "Seed for --order random (recorded); refused with other orders."},
+    ),
+)
+"""The sequential design of the A/B: rounds, looks, budget, order."""
+
+RUN = (
+    Flag(
+        "out",
+        ("--out",),
+        {"metavar": "DIR", "help": "Run folder (default <repo>/.perfproof/runs/<id>)."},
+    ),
+    Flag(
+        "jfr",
+        ("--jfr",),
+        {
+            "is_flag": True,
+            "help": "Record every fork of every step with JFR (settings=profile), one file per "
+            "fork: RUN_DIR/jfr/r<round>-<side>/fork-N.jfr. Read them with "
+            "`perfproof profile RUN_DIR/jfr/r1-head` or `perfproof profile diff "
+            "--before RUN_DIR/jfr/r*-base --after RUN_DIR/jfr/r*-head`.",
+        },
+    ),
+    Flag(
+        "shard",
+        ("--shard",),
+        {
+            "metavar": "I/N",
+            "help": "Measure only shard I of N (1-based) of the suite's keys, on this machine; "
+            "join the N run folders with `perfproof merge`. With --resume: must name the "
+            "folder's shard.",
+        },
+        fixed_by_run=False,
+    ),
+    Flag(
+        "executor",
+        ("--executor",),
+        {
+            "type": choice(Executor),
+            "default": Executor.LOCAL.value,
+            "show_default": True,
+            "help": "Where JMH runs: this machine, or key groups on the nodes of a Ray cluster "
+            "that offer a 'jmh' resource (pip install 'perfproof[ray]').",
+        },
+    ),
+    Flag(
+        "ray_address",
+        ("--ray-address",),
+        {
+            "metavar": "HOST:PORT",
+            "help": "With --executor ray: the cluster to join (default: RAY_ADDRESS or a local "
+            "one).",
+        },
+        fixed_by_run=False,
+    ),
+)
+"""Where the run is kept and where it runs."""
+
+AB_GROUPS = (REFS, BUILD, JMH, DESIGN, RUN)
+"""Everything ``ab`` is asked: what ``prove`` and ``guard`` take as ``ab`` spells it."""
+
+
+def flags(*groups: tuple[Flag, ...]) -> Callable[[F], F]:
+    """A decorator adding the groups' options to a click command, in the order declared."""
+
+    def wrap(func: F) -> F:
+        for group in reversed(groups):
+            for flag in reversed(group):
+                func = flag.option()(func)
+        return func
+
+    return wrap
+
+
+def fixed_by_run(*groups: tuple[Flag, ...]) -> tuple[Flag, ...]:
+    """The flags a resumed run refuses: the run folder already fixes them."""
+    return tuple(f for group in groups for f in group if f.fixed_by_run)
+
+
+def given(ctx: click.Context, name: str) -> bool:
+    """Whether the parameter ``name`` was typed on the command line (not a default)."""
+    return ctx.get_parameter_source(name) is click.core.ParameterSource.COMMANDLINE
+
+
+def given_fixed(ctx: click.Context, *groups: tuple[Flag, ...]) -> list[str]:
+    """The flags of ``groups`` given on the command line that a resumed run refuses."""
+    return [f.decls[0] for f in fixed_by_run(*groups) if given(ctx, f.name)]
+
+
+def ab_options(params: Mapping[str, object], **fixed: object) -> AbOptions:
+    """``AbOptions`` from the parsed values of :data:`AB_GROUPS` (``fixed`` overrides them:
+    what a verb decides itself, like prove's --jfr)."""
+    p = {**params, **fixed}
+
+    def text(name: str) -> str | None:
+        value = p.get(name)
+        return None if value is None else str(value)
+
+    def texts(name: str) -> tuple[str, ...]:
+        value = p.get(name) or ()
+        return tuple(str(v) for v in value) if isinstance(value, (tuple, list)) else ()
+
+    def integer(name: str) -> int | None:
+        value = p.get(name)
+        return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+    def number(name: str) -> float | None:
+        value = p.get(name)
+        return float(value) if isinstance(value, (int, float)) else None
+
+    lock_timeout = number("lock_timeout")
+    return AbOptions(
+        base=text("base") or "",
+        head=text("head") or "",
+        repo=text("repo") or ".",
+        bench=texts("bench"),
+        module=text("module"),
+        build=BuildKind(text("build") or BuildKind.AUTO),
+        build_cmd=text("build_cmd"),
+        jar=text("jar"),
+        classpath_file=text("classpath_file"),
+        build_args=texts("build_args"),
+        rounds=integer("rounds"),
+        max_rounds=integer("max_rounds"),
+        budget=text("budget"),
+        futility=number("futility"),
+        order=Order(text("order") or Order.ABBA),
+        seed=integer("seed"),
+        jmh_args=text("jmh_args"),
+        overlay=texts("overlay"),
+        java=text("java"),
+        fresh_builds=bool(p.get("fresh_builds")),
+        out=text("out"),
+        lock_timeout=DEFAULT_LOCK_TIMEOUT_S if lock_timeout is None else lock_timeout,
+        jfr=bool(p.get("jfr")),
+        shard=text("shard"),
+        executor=Executor(text("executor") or Executor.LOCAL),
+        ray_address=text("ray_address"),
+    )

@@ -1,0 +1,56 @@
+"""The flags of ab, guard and prove: declared once, built into AbOptions in one place."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import click
+
+from perfproof.cli.ab import command as ab_command
+from perfproof.cli.guard import command as guard_command
+from perfproof.cli.prove import command as prove_command
+from perfproof.cli.run_flags import AB_GROUPS, ab_options
+from perfproof.pipeline.ab_options import AbOptions, BuildKind, Executor, Order
+
+
+def _parse(command: click.Command, argv: list[str]) -> AbOptions:
+    ctx = command.make_context(command.name or "", list(argv))  # click consumes the list
+    return ab_options(ctx.params)
+
+
+def test_every_ab_option_is_one_flag_of_one_group() -> None:
+    names = [f.name for group in AB_GROUPS for f in group]
+    assert len(names) == len(set(names))
+    # cache_dir is set by library callers (tests, the demo), never on the command line
+    assert set(names) == {f.name for f in dataclasses.fields(AbOptions)} - {"cache_dir"}
+
+
+def test_ab_guard_and_prove_declare_the_shared_flags_alike() -> None:
+    for group in AB_GROUPS:
+        for flag in group:
+            for command in (ab_command, guard_command, prove_command):
+                (param,) = [p for p in command.params if p.name == flag.name]
+                assert param.opts[0] == flag.decls[0], (command.name, flag.name)
+
+
+def test_a_run_repeated_from_its_command_line_has_the_same_options() -> None:
+    argv = [
+        "--base", "merge-base:origin/main", "--head", "HEAD", "--bench", "A", "--bench", "B",
+        "--build", "gradle", "--build-arg", "-Pfast", "--module", "bench", "--max-rounds", "6",
+        "--budget", "15m", "--futility", "2%", "--order", "random", "--seed", "7",
+        "--jmh-args", "-p n=1", "--overlay", "x.java", "--fresh-builds", "--jfr",
+        "--shard", "2/4", "--java", "/usr/bin/java",
+    ]  # fmt: skip
+    opts = _parse(ab_command, argv)
+    assert opts.build is BuildKind.GRADLE and opts.order is Order.RANDOM
+    assert opts.executor is Executor.LOCAL and opts.futility == 0.02
+    assert opts.bench == ("A", "B") and opts.build_args == ("-Pfast",)
+    again = _parse(ab_command, opts.reproduce_argv()[2:])
+    assert again == opts
+    assert _parse(guard_command, argv) == opts
+
+
+def test_enums_read_back_from_a_manifest_as_enums() -> None:
+    opts = AbOptions.from_json({"base": "a", "head": "b", "build": "maven", "order": "abab"})
+    assert opts.build is BuildKind.MAVEN and opts.order is Order.ABAB
+    assert opts.to_json()["build"] == "maven"
