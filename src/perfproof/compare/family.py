@@ -23,6 +23,7 @@ from perfproof.compare.result import CompareOptions
 from perfproof.model import Comparison, Side, Verdict
 from perfproof.model.diagnostics import Diagnostics, WithoutUnsettled
 from perfproof.stats import family, strategies
+from perfproof.stats.ratio import bound_exp
 from perfproof.stats.verdict import decide
 from perfproof.stats.welch import t_critical
 
@@ -67,7 +68,7 @@ def at_level(effect: strategies.Effect, nominal: float, confidence: float) -> st
         if math.isclose(centre, math.log(e.ratio), rel_tol=1e-9, abs_tol=1e-12):
             half = (math.log(e.hi) - math.log(e.lo)) / 2 * scale
             return strategies.Effect(
-                e.ratio, math.exp(centre - half), math.exp(centre + half), e.p_value, e.df
+                e.ratio, bound_exp(centre - half), bound_exp(centre + half), e.p_value, e.df
             )
     half = (e.hi - e.lo) / 2 * scale
     return strategies.Effect(e.ratio, e.ratio - half, e.ratio + half, e.p_value, e.df)

@@ -81,6 +81,7 @@ from perfproof.model import BenchKey, Comparison, Direction, Samples, Verdict
 from perfproof.model.diagnostics import ComparisonMethod, SequentialLook
 from perfproof.stats import family as procedures
 from perfproof.stats import sequential as seq
+from perfproof.stats.ratio import bound_exp
 from perfproof.units import percent
 
 
@@ -265,7 +266,7 @@ def _finish(
     verdict = _verdict(j.code, c.direction)
     futile = j.code == seq.FUTILE and not short
     decided = verdict is not None or last or futile
-    lo, hi = (math.exp(j.lo), math.exp(j.hi)) if j.tested else (0.0, math.inf)
+    lo, hi = (bound_exp(j.lo), bound_exp(j.hi)) if j.tested else (0.0, math.inf)
     warnings = [w for w in c.warnings if not w.startswith(("inconclusive:", "significant alone"))]
     if verdict is None:
         verdict = Verdict.INCONCLUSIVE
@@ -298,9 +299,9 @@ def _finish(
     )
     return replace(
         c,
-        ratio=math.exp(j.diff) if j.tested else c.ratio,
+        ratio=bound_exp(j.diff) if j.tested else c.ratio,
         ratio_ci=(lo, hi),
-        delta_pct=(math.exp(j.diff) - 1.0) * 100.0 if j.tested else c.delta_pct,
+        delta_pct=(bound_exp(j.diff) - 1.0) * 100.0 if j.tested else c.delta_pct,
         delta_ci_pct=((lo - 1.0) * 100.0, (hi - 1.0) * 100.0),
         verdict=verdict,
         p_value=j.p_nominal,

@@ -21,6 +21,7 @@ import numpy as np
 
 from perfproof.history import edivisive
 from perfproof.history.store import Point, Series
+from perfproof.stats.ratio import bound_exp
 from perfproof.stats.welch import mean_interval, welch
 
 
@@ -107,7 +108,7 @@ def find_changes(series: Series, options: ChangeOptions) -> list[Change]:
         w = welch(before, after, options.confidence)
         if not (math.isfinite(w.lo) and math.isfinite(w.hi)) or w.lo <= 0.0 <= w.hi:
             continue
-        ratio = math.exp(w.diff)
+        ratio = bound_exp(w.diff)
         if abs(ratio - 1.0) < options.threshold:
             continue
         worse = ratio > 1.0 if series.direction == "lower" else ratio < 1.0
@@ -118,7 +119,7 @@ def find_changes(series: Series, options: ChangeOptions) -> list[Change]:
                 float(np.exp(before.mean())),
                 float(np.exp(after.mean())),
                 ratio,
-                (math.exp(w.lo), math.exp(w.hi)),
+                (bound_exp(w.lo), bound_exp(w.hi)),
                 split.p_value,
                 "regressed" if worse else "improved",
             )

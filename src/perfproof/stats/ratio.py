@@ -24,6 +24,30 @@ import numpy as np
 
 from perfproof.stats.welch import WelchResult, welch, welch_rows
 
+LARGEST_LOG = math.log(np.finfo(float).max)
+"""Past this a log bound has no float ratio: it is unbounded, not an error."""
+
+
+def bound_exp(log_value: float) -> float:
+    """``exp`` of a log-scale estimate or bound, ``inf`` where the float range ends.
+
+    With two forks on a side and a strict per-look level, Welch's interval on log fork means
+    can reach thousands in log space; ``math.exp`` would raise. Such a bound says only that
+    the data cannot bound the ratio, and every reader already treats ``inf`` that way
+    (``null`` in JSON, ``>999%`` in text).
+    """
+    if math.isnan(log_value):
+        return math.nan
+    if log_value > LARGEST_LOG:
+        return math.inf
+    return math.exp(log_value)
+
+
+def bound_exp_rows(log_values: np.ndarray) -> np.ndarray:
+    """:func:`bound_exp` for whole arrays, without numpy's overflow warning on stderr."""
+    with np.errstate(over="ignore"):
+        return np.exp(log_values)
+
 
 class NonPositiveValues(ValueError):
     """A side holds values ≤ 0, so no log ratio exists: refuse, or use the fallback."""
@@ -77,7 +101,7 @@ def log_ratio(base: np.ndarray, head: np.ndarray, confidence: float) -> RatioEst
     y = np.asarray(head, dtype=float)
     check_positive(x, y)
     w = welch(np.log(x), np.log(y), confidence)
-    return RatioEstimate(math.exp(w.diff), math.exp(w.lo), math.exp(w.hi), w.p_value, w.df, w.se)
+    return RatioEstimate(bound_exp(w.diff), bound_exp(w.lo), bound_exp(w.hi), w.p_value, w.df, w.se)
 
 
 @dataclass(frozen=True)
@@ -102,7 +126,9 @@ def log_ratio_rows(base: np.ndarray, head: np.ndarray, confidence: float) -> Rat
     y = np.asarray(head, dtype=float)
     check_positive(x, y)
     w = welch_rows(np.log(x), np.log(y), confidence)
-    return RatioRows(np.exp(w.diff), np.exp(w.lo), np.exp(w.hi), w.p_value, w.df, w.se)
+    return RatioRows(
+        bound_exp_rows(w.diff), bound_exp_rows(w.lo), bound_exp_rows(w.hi), w.p_value, w.df, w.se
+    )
 
 
 def relative_difference(base: np.ndarray, head: np.ndarray, confidence: float) -> RatioEstimate:

@@ -33,6 +33,7 @@ import numpy as np
 from scipy import special
 
 from perfproof.stats import family
+from perfproof.stats.ratio import bound_exp_rows
 from perfproof.stats.welch import welch_moments
 
 LEVELS_FILE = "sequential_levels.json"
@@ -262,10 +263,10 @@ def outcomes(
     diff: np.ndarray, lo: np.ndarray, hi: np.ndarray, significant: np.ndarray, threshold: float
 ) -> np.ndarray:
     """The look rule on log ratios, for whole arrays (same rule as ``verdict.decide``)."""
-    ratio = np.exp(diff)
+    ratio = bound_exp_rows(diff)
     beyond = np.abs(ratio - 1.0) > threshold
     out = np.full(np.shape(diff), CONTINUE, dtype=np.int8)
-    inside = (np.exp(lo) >= 1.0 - threshold) & (np.exp(hi) <= 1.0 + threshold)
+    inside = (bound_exp_rows(lo) >= 1.0 - threshold) & (bound_exp_rows(hi) <= 1.0 + threshold)
     out[inside] = SAME
     out[significant & ~beyond] = NEGLIGIBLE
     out[significant & beyond & (ratio < 1.0)] = LOWER

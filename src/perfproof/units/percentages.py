@@ -59,10 +59,19 @@ def percent_decimals(ci_pct: tuple[float, float] | None) -> int:
 
 
 def delta_with_interval(delta_pct: float, ci_pct: tuple[float, float] | None) -> str:
-    """``-12.3% [-14.1, -10.5]``: the effect and its interval in percent."""
+    """``-12.3% [-14.1, -10.5]``: the effect and its interval in percent.
+
+    An unbounded end (the data cannot bound the ratio) reads as the printable limit,
+    ``[-100.0, >+999]``, so the reader still sees an interval that includes no change.
+    """
     d = percent_decimals(ci_pct)
     text = percent(delta_pct, d)
-    if ci_pct is not None and all(math.isfinite(c) for c in ci_pct):
-        lo, hi = (percent(c, d).removesuffix("%") for c in ci_pct)
+    if ci_pct is not None and not any(math.isnan(c) for c in ci_pct):
+        lo, hi = (percent(_printable(c), d).removesuffix("%") for c in ci_pct)
         text += f" [{lo}, {hi}]"
     return text
+
+
+def _printable(x: float) -> float:
+    """An infinite bound as one just past the printable range (``>+999``)."""
+    return math.copysign(1000.0, x) if math.isinf(x) else x
