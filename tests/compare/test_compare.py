@@ -71,11 +71,11 @@ def test_real_file_against_itself_changes_nothing(fixtures_dir) -> None:
     for c in result.comparisons:
         assert c.ratio == pytest.approx(1.0)
         assert c.verdict in (Verdict.SAME, Verdict.INCONCLUSIVE), c.key
-        assert c.jmh["overlap"] is True or c.jmh["overlap"] is None
+        assert c.jmh.overlap is True or c.jmh.overlap is None
     raw = json.loads((fixtures_dir / "jmh" / "jmh-1.37-allmodes-gc.json").read_text())
     thr = next(c for c in result.comparisons if c.key.mode == "thrpt" and c.key.metric == PRIMARY)
-    assert thr.jmh["base_score"] == raw[0]["primaryMetric"]["score"]
-    assert thr.jmh["base_error"] == raw[0]["primaryMetric"]["scoreError"]
+    assert thr.jmh.base_score == raw[0]["primaryMetric"]["score"]
+    assert thr.jmh.base_error == raw[0]["primaryMetric"]["scoreError"]
 
 
 def test_jmh_121_against_137_matches_across_versions(fixtures_dir) -> None:
@@ -234,11 +234,11 @@ def test_rounds_in_folders_add_forks(fixtures_dir, tmp_path) -> None:
     result = compare_specs(str(tmp_path / "base"), str(tmp_path / "head"), CompareOptions())
     c = next(c for c in result.comparisons if c.key.mode == "thrpt" and c.key.metric == PRIMARY)
     assert c.base.forks == 4 and c.head.forks == 4 and c.base.iterations == 12
-    assert c.jmh["recomputed"] is True
+    assert c.jmh.recomputed is True
     # JMH's formula over pooled iterations: mean ± t(0.999, N-1) * sd / sqrt(N)
     values = np.concatenate(load_side(str(tmp_path / "base"))[c.key].forks)
     err = sp.t.ppf(0.9995, values.size - 1) * values.std(ddof=1) / math.sqrt(values.size)
-    assert c.jmh["base_error"] == pytest.approx(err)
+    assert c.jmh.base_error == pytest.approx(err)
 
 
 def test_invalid_options() -> None:

@@ -7,7 +7,7 @@ import json
 
 from perfproof.compare import CompareOptions, compare_sides
 from perfproof.model import Side
-from perfproof.model.diagnostics import ComparisonMethod, Diagnostics, Kind, Power
+from perfproof.model.diagnostics import ComparisonMethod, Diagnostics, JmhScores, Kind, Power
 
 
 def test_a_comparison_reads_back_into_equal_typed_diagnostics(
@@ -41,3 +41,14 @@ def test_fields_of_another_shape_and_unknown_fields_are_kept_as_read() -> None:
     assert d.trending == [Side.HEAD] and d.sequential is not None and d.sequential.decided
     assert d.to_json() == {**doc, "forks": doc["forks"]}
     assert Diagnostics.from_json({}).to_json() == {}
+
+
+def test_jmh_scores_of_an_older_writer_read_and_write_back_as_they_were() -> None:
+    old = {"base_score": 12.5, "base_error": None, "head_score": 10, "head_error": 0.5,
+           "overlap": False}  # fmt: skip
+    scores = JmhScores.from_json(old)
+    assert scores.recomputed is None and scores.base_error is None and scores.head_score == 10
+    assert scores.to_json() == old and list(scores.to_json()) == list(old)
+    odd = {**old, "overlap": "maybe", "source": "hand-written"}
+    kept = JmhScores.from_json(odd)
+    assert kept.overlap is None and kept.to_json() == odd

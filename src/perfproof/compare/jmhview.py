@@ -3,17 +3,16 @@
 from __future__ import annotations
 
 import math
-from typing import Any
 
 import numpy as np
 
-from perfproof.model import Samples
+from perfproof.model import JmhScores, Samples
 from perfproof.stats.welch import t_critical
 
 JMH_CONFIDENCE = 0.999
 
 
-def jmh_scores(b: Samples, h: Samples) -> dict[str, Any]:
+def jmh_scores(b: Samples, h: Samples) -> JmhScores:
     """JMH's own score ± scoreError per side and whether the two 99.9% intervals overlap.
 
     One file per side: JMH's numbers as printed. Several rounds: recomputed the way JMH does
@@ -24,14 +23,7 @@ def jmh_scores(b: Samples, h: Samples) -> dict[str, Any]:
     overlap = None
     if all(math.isfinite(v) for v in (bs, be, hs, he)):
         overlap = bool(bs - be <= hs + he and hs - he <= bs + be)
-    return {
-        "base_score": bs,
-        "base_error": be,
-        "head_score": hs,
-        "head_error": he,
-        "overlap": overlap,
-        "recomputed": b_re or h_re,
-    }
+    return JmhScores(bs, be, hs, he, overlap, recomputed=b_re or h_re)
 
 
 def _jmh_side(s: Samples) -> tuple[float, float, bool]:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from perfproof.model.diagnostics import ComparisonMethod, Diagnostics
+from perfproof.model.diagnostics import ComparisonMethod, Diagnostics, JmhScores
 from perfproof.model.enums import SIDE_WORDS, SIDES, Direction, Side, Verdict
 
 __all__ = [
@@ -27,6 +27,7 @@ __all__ = [
     "Direction",
     "Estimate",
     "JmhScore",
+    "JmhScores",
     "Samples",
     "Side",
     "SideSamples",
@@ -178,4 +179,4 @@ class Comparison:
     """None only for a ``results.json`` of an older writer that did not say."""
     warnings: list[str] = field(default_factory=list)
     diagnostics: Diagnostics = field(default_factory=Diagnostics)
-    jmh: dict[str, object] | None = None
+    jmh: JmhScores | None = None

@@ -144,6 +144,50 @@ class SequentialLook:
 
 
 @dataclass
+class JmhScores:
+    """JMH's own score ± 99.9% error per side, shown beside perfproof's so a reader can relate
+    them, and whether JMH's two intervals overlap. ``recomputed``: JMH never saw the rounds
+    together, so its numbers were recomputed the way JMH does (None: an older writer)."""
+
+    base_score: float | None
+    base_error: float | None
+    head_score: float | None
+    head_error: float | None
+    overlap: bool | None
+    recomputed: bool | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+    """Fields of another shape or another writer, kept as read."""
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "base_score": self.base_score,
+            "base_error": self.base_error,
+            "head_score": self.head_score,
+            "head_error": self.head_error,
+            "overlap": self.overlap,
+        }
+        if self.recomputed is not None:
+            out["recomputed"] = self.recomputed
+        out.update(self.extra)
+        return out
+
+    @classmethod
+    def from_json(cls, doc: dict[str, Any]) -> JmhScores:
+        scores = cls(None, None, None, None, None)
+        for key, value in doc.items():
+            try:
+                if key in ("base_score", "base_error", "head_score", "head_error"):
+                    setattr(scores, key, _number(value))
+                elif key in ("overlap", "recomputed"):
+                    setattr(scores, key, _flag(value))
+                else:
+                    scores.extra[key] = value
+            except TypeError:
+                scores.extra[key] = value
+        return scores
+
+
+@dataclass
 class Diagnostics:
     """The numbers behind one comparison's warnings; None is "not computed" (never written)."""
 
@@ -239,6 +283,12 @@ def _number(v: Any) -> float | None:
     if isinstance(v, bool) or not isinstance(v, int | float):
         raise TypeError(v)
     return float(v) if isinstance(v, float) else v
+
+
+def _flag(v: Any) -> bool | None:
+    if v is not None and not isinstance(v, bool):
+        raise TypeError(v)
+    return v
 
 
 def _count(v: Any) -> int:

@@ -17,7 +17,7 @@ from rich.text import Text
 
 from perfproof.compare import CompareResult
 from perfproof.model import ALLOC_NORM, PRIMARY, Comparison, Side, Verdict
-from perfproof.model.diagnostics import ComparisonMethod
+from perfproof.model.diagnostics import ComparisonMethod, JmhScores
 from perfproof.render import results
 from perfproof.render.markdown import markdown_table, md_text
 from perfproof.stats.strategies import BYTES_TOLERANCE_ABS
@@ -172,13 +172,13 @@ def jmh_rows(result: CompareResult) -> list[tuple[str, ...]]:
     """JMH's own score ± scoreError per side, and whether the 99.9% intervals overlap."""
     out = []
     for c in in_order(result):
-        j = c.jmh or {}
-        overlap = j.get("overlap")
+        j = c.jmh or JmhScores(None, None, None, None, None)
+        overlap = j.overlap
         out.append(
             (
                 c.key.label(),
-                _jmh(j.get("base_score"), j.get("base_error"), c.unit),
-                _jmh(j.get("head_score"), j.get("head_error"), c.unit),
+                _jmh(j.base_score, j.base_error, c.unit),
+                _jmh(j.head_score, j.head_error, c.unit),
                 MISSING if overlap is None else ("yes" if overlap else "no"),
             )
         )

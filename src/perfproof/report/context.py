@@ -245,18 +245,18 @@ def jmh_view(tables: list[Table]) -> list[JmhRow]:
     out = []
     for table in tables:
         for row in table.rows:
-            j = row.comparison.jmh or {}
-            if j.get("base_score") is None or j.get("head_score") is None:
+            j = row.comparison.jmh
+            if j is None or j.base_score is None or j.head_score is None:
                 continue
             label = short_name(table.benchmark)
             if row.params:
                 label += f" ({params_label(row.params)})"
-            overlap = {True: "yes", False: "no"}.get(j.get("overlap"), MISSING)  # type: ignore[arg-type]
+            overlap = MISSING if j.overlap is None else ("yes" if j.overlap else "no")
             out.append(
                 JmhRow(
                     label,
-                    _jmh_value(j["base_score"], j.get("base_error"), row.scale),
-                    _jmh_value(j["head_score"], j.get("head_error"), row.scale),
+                    _jmh_value(j.base_score, j.base_error, row.scale),
+                    _jmh_value(j.head_score, j.head_error, row.scale),
                     overlap,
                 )
             )

@@ -25,7 +25,7 @@ from perfproof.model import (
     Unmatched,
     Verdict,
 )
-from perfproof.model.diagnostics import ComparisonMethod, Diagnostics
+from perfproof.model.diagnostics import ComparisonMethod, Diagnostics, JmhScores
 from perfproof.model.documents import check_document, json_safe, schema_id
 
 NAME = "compare"
@@ -164,7 +164,7 @@ def comparison_to_json(c: Comparison) -> dict[str, Any]:
         "p_holm": c.p_holm,
         "mde_pct": c.mde_pct,
         "forks_needed": c.forks_needed,
-        "jmh": c.jmh,
+        "jmh": c.jmh.to_json() if c.jmh is not None else None,
         "warnings": list(c.warnings),
         "diagnostics": c.diagnostics.to_json(),
     }
@@ -234,8 +234,12 @@ def comparison_from_json(c: Any, r: _Reader, where: str) -> Comparison:
         else None,
         warnings=[str(w) for w in r.array(c, "warnings", f"{where}.warnings", default=[])],
         diagnostics=Diagnostics.from_json(r.obj(c.get("diagnostics", {}), f"{where}.diagnostics")),
-        jmh=r.obj(c.get("jmh") or {}, f"{where}.jmh") or None,
+        jmh=_jmh_from_json(r.obj(c.get("jmh") or {}, f"{where}.jmh")),
     )
+
+
+def _jmh_from_json(doc: dict[str, Any]) -> JmhScores | None:
+    return JmhScores.from_json(doc) if doc else None
 
 
 def _optional(x: float) -> float | None:
