@@ -37,7 +37,7 @@ DEFAULT_FORKS = 3
 ALLOC_NORM = "gc.alloc.rate.norm"
 
 
-def _with_gc(options: tuple[str, ...]) -> tuple[str, ...]:
+def with_gc_profiler(options: tuple[str, ...]) -> tuple[str, ...]:
     for i, token in enumerate(options[:-1]):
         if token == "-prof" and options[i + 1].split(":")[0] == "gc":
             return options
@@ -62,7 +62,7 @@ def _ns_per_op(value: float, unit: str) -> float | None:
     return None
 
 
-def _entries(result: Path) -> list[tuple[BenchKey, list[ForkOps], float | None, str, float | None]]:
+def fork_ops(result: Path) -> list[tuple[BenchKey, list[ForkOps], float | None, str, float | None]]:
     """Per benchmark entry, in JMH's order: each fork's time/op and bytes/op, the score."""
     samples = read_file(result)
     by_entry: dict[BenchKey, dict[str, object]] = {}
@@ -94,7 +94,7 @@ def jmh_workload(
     repo = require_repo(Path(opts.repo).resolve())
     opts = dataclasses.replace(opts, repo=str(repo))
     sha = resolve_ref(repo, opts.head)
-    options = _with_gc(with_forks(check_options(opts), forks))
+    options = with_gc_profiler(with_forks(check_options(opts), forks))
     jdk = java_info(opts.java)
     run_dir = out_dir / "run"
     jfr_dir = run_dir / "jfr"
@@ -132,7 +132,7 @@ def jmh_workload(
     finally:
         reporter.close()
     step = plan.steps[0]
-    entries = _entries(store.result_path(step))
+    entries = fork_ops(store.result_path(step))
     recordings = sorted(
         (jfr_dir / f"r{step.round}-{step.jfr_side}").glob("fork-*.jfr"),
         key=lambda p: int(p.stem.split("-")[1]),
