@@ -8,6 +8,7 @@ code and a regex of the one-line message. Cases never need a JVM build: ``ab``, 
 from __future__ import annotations
 
 from cases_documents import CHECK, COMPARE, REPORT
+from cases_door import DOOR
 from cases_profiles import CALLERS, DIFF, PROFILE, RECORD, SCAN
 from cases_runs import AB, DEMO, E2E, GUARD, LATER, TOP
 
@@ -26,4 +27,5 @@ CASES = [
     *DEMO,
     *TOP,
     *LATER,
+    *DOOR,
 ]

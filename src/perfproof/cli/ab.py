@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 import click
 
 from perfproof.cli.history import record_options, record_run_folder
-from perfproof.cli.options import emit_json, format_option
+from perfproof.cli.options import check_record, emit_json, format_option
 from perfproof.cli.run_flags import (
     AB_GROUPS,
     DEFAULTS_TEXT,
@@ -89,6 +89,7 @@ def command(
     from perfproof.pipeline.ab import resume_ab, start_ab
 
     opts = ab_options(ctx.params)
+    check_record(record, db, opts.repo, branch=record_branch)
     reporter = make_reporter()
     try:
         if resume_dir:

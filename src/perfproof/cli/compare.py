@@ -8,6 +8,7 @@ from perfproof.cli.history import record_compare, record_options
 from perfproof.cli.options import (
     CONFIDENCE,
     THRESHOLD,
+    check_record,
     emit_json,
     format_option,
     parse_fraction,
@@ -110,6 +111,7 @@ def command(
     futility: str | None = None,
 ) -> None:
     """Compare two sets of JMH JSON results, benchstat-style, with fork-level statistics."""
+    check_record(record, db, None, commit=record_commit, branch=record_branch)
     options = CompareOptions(
         confidence=confidence,
         threshold=threshold,

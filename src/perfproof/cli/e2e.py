@@ -8,6 +8,7 @@ from typing import Any
 import click
 
 from perfproof.cli.options import CONFIDENCE, THRESHOLD, emit_json, format_option
+from perfproof.cli.run_flags import BASE_HELP
 from perfproof.errors import InputError, PerfproofError
 
 EPILOG = """Examples:
@@ -41,7 +42,7 @@ def _progress(i: int, total: int, step, duration: float, values: dict[str, float
     epilog=EPILOG,
     short_help="End-to-end A/B of whole commands with honest intervals.",
 )
-@click.option("--base", "base_ref", metavar="REF", help="Baseline commit/branch/tag.")
+@click.option("--base", "base_ref", metavar="REF", help=BASE_HELP)
 @click.option("--head", "head_ref", metavar="REF", help="Feature commit/branch/tag.")
 @click.option(
     "--repo",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import click
@@ -78,3 +79,18 @@ THRESHOLD = Fraction(check_threshold)
 
 FUTILITY = Fraction(check_threshold)
 """``--futility`` of the sequential design: 5% or 0.05, in [0, 1)."""
+
+
+def check_record(record: bool, db: str | None, repo: str | None, **flags: str | None) -> None:
+    """``--record`` and its companions judged before any work: a flag that only means
+    something with ``--record`` is refused without it, and the database is resolved (an
+    unsupported URL refused) before anything is built or measured, not after."""
+    from perfproof.history.db import resolve_target
+
+    given = {"--db": db, **{f"--{name}": value for name, value in flags.items()}}
+    if not record:
+        stray = [flag for flag, value in given.items() if value is not None]
+        if stray:
+            raise InputError(f"{stray[0]}: only with --record (add --record or drop it)")
+        return
+    resolve_target(db, Path(repo) if repo else None)

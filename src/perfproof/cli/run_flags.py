@@ -14,9 +14,16 @@ from typing import Any, TypeVar
 import click
 
 from perfproof.cli.options import FUTILITY
+from perfproof.errors import InputError
 from perfproof.measure.lock import DEFAULT_LOCK_TIMEOUT_S
 from perfproof.measure.plan import DEFAULT_JMH_ARGS, DEFAULT_MAX_ROUNDS
-from perfproof.pipeline.ab_options import AbOptions, BuildKind, Executor, Order
+from perfproof.pipeline.ab_options import (
+    AbOptions,
+    BuildKind,
+    Executor,
+    Order,
+    check_lock_timeout,
+)
 from perfproof.workspace.git import MERGE_BASE
 
 F = TypeVar("F", bound=Callable[..., object])
@@ -24,8 +31,8 @@ F = TypeVar("F", bound=Callable[..., object])
 DEFAULTS_TEXT = " ".join(DEFAULT_JMH_ARGS)
 
 BASE_HELP = (
-    f"Baseline commit, branch or tag; {MERGE_BASE}REF is `git merge-base REF HEAD` (a pull "
-    f"request's fork point: {MERGE_BASE}origin/main)."
+    f"{MERGE_BASE}REF (`git merge-base REF HEAD`: where a pull request forked, e.g. "
+    "origin/main) or any commit, branch or tag: the baseline."
 )
 """``--base`` of every verb that takes refs: the merge-base spelling named where it is used."""
 
@@ -43,6 +50,24 @@ class Flag:
 
     def option(self) -> Callable[[F], F]:
         return click.option(*self.decls, self.name, **self.attrs)
+
+
+class Seconds(click.ParamType):
+    """A wait in seconds, refused at the door when it is not a number, 0 or more."""
+
+    name = "SECONDS"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, float):
+            return check_lock_timeout(value)
+        try:
+            seconds = float(str(value))
+        except ValueError:
+            raise InputError(f"--lock-timeout {value}: not a number of seconds") from None
+        return check_lock_timeout(seconds)
+
+
+SECONDS = Seconds()
 
 
 def choice(enum: type[BuildKind] | type[Order] | type[Executor]) -> click.Choice:
@@ -152,7 +177,7 @@ JMH = (
         "lock_timeout",
         ("--lock-timeout",),
         {
-            "type": float,
+            "type": SECONDS,
             "default": DEFAULT_LOCK_TIMEOUT_S,
             "show_default": True,
             "metavar": "S",

@@ -7,6 +7,7 @@ typo costs nothing and leaves nothing behind.
 
 from __future__ import annotations
 
+import math
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -160,6 +161,13 @@ def split_build_cmd(text: str | None) -> list[str] | None:
         raise InputError(f"--build-cmd: cannot split {text!r}: {exc}") from exc
 
 
+def check_lock_timeout(seconds: float) -> float:
+    """Seconds to wait for the JMH lock: a number, 0 or more (``inf`` waits for ever)."""
+    if math.isnan(seconds) or seconds < 0:
+        raise InputError(f"--lock-timeout {seconds}: must be a number of seconds, 0 or more")
+    return seconds
+
+
 def check_options(opts: AbOptions) -> tuple[str, ...]:
     """Everything that can be judged without a build: refused here, exit 2, nothing built."""
     check_bench_regexes(opts.bench)
@@ -192,7 +200,6 @@ def check_options(opts: AbOptions) -> tuple[str, ...]:
         )
     if opts.order not in ORDERS:
         raise InputError(f"--order must be one of {', '.join(ORDERS)}, got {opts.order!r}")
-    if opts.lock_timeout < 0:
-        raise InputError(f"--lock-timeout must be >= 0, got {opts.lock_timeout}")
+    check_lock_timeout(opts.lock_timeout)
     check_spread_options(opts.shard, opts.executor, opts.ray_address, opts.jfr)
     return merge_jmh_options(split_jmh_args(opts.jmh_args))

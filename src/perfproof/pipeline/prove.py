@@ -141,8 +141,7 @@ def check_skip(skip: tuple[str, ...]) -> None:
 def start_prove(opts: ProveOptions, say: Say) -> ProveOutcome:
     """A new chain: check refs and flags first, then run every stage."""
     check_skip(opts.skip)
-    if opts.e2e_run and not opts.e2e_metric:
-        raise InputError("--e2e-run needs at least one --e2e-metric NAME=REGEX")
+    _check_e2e(opts)
     _check_ab(opts.ab)
     repo = require_repo(Path(opts.ab.repo).resolve())
     opts.ab.repo = str(repo)
@@ -159,13 +158,27 @@ def start_prove(opts: ProveOptions, say: Say) -> ProveOutcome:
 
 
 def _check_ab(ab: AbOptions) -> None:
-    """The A/B flags that can be checked without a build, checked before the bundle exists."""
-    from perfproof.measure.plan import jmh_options, parse_budget, split_jmh_args
+    """The A/B flags that can be checked without a build (--bench regexes, the design, JMH's
+    options), checked before the bundle exists rather than when stage 5 starts."""
+    from perfproof.pipeline.ab_options import check_options
 
     ab.build_spec()
-    jmh_options(split_jmh_args(ab.jmh_args))
-    if ab.budget:
-        parse_budget(ab.budget)
+    check_options(ab)
+
+
+def _check_e2e(opts: ProveOptions) -> None:
+    """The end-to-end flags, checked before stage 1 rather than when stage 7 starts."""
+    from perfproof.measure.metrics import parse_metric_spec
+
+    if opts.e2e_run and not opts.e2e_metric:
+        raise InputError("--e2e-run needs at least one --e2e-metric NAME=REGEX")
+    if opts.e2e_metric and not opts.e2e_run:
+        raise InputError("--e2e-metric needs --e2e-run CMD: the command whose output it reads")
+    for metric in opts.e2e_metric:
+        try:
+            parse_metric_spec(metric)
+        except InputError as exc:
+            raise InputError(str(exc).replace("--metric", "--e2e-metric", 1)) from exc
 
 
 def resume_prove(path: Path, say: Say, skip: tuple[str, ...] = ()) -> ProveOutcome:
