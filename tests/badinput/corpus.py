@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from cases_documents import CHECK, COMPARE, REPORT
 from cases_door import DOOR
+from cases_outputs import EXPORT_OUTPUTS
 from cases_profiles import CALLERS, DIFF, PROFILE, RECORD, SCAN
 from cases_runs import AB, DEMO, E2E, GUARD, LATER, TOP
 
@@ -28,4 +29,5 @@ CASES = [
     *TOP,
     *LATER,
     *DOOR,
+    *EXPORT_OUTPUTS,
 ]

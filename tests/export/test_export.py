@@ -69,6 +69,26 @@ def test_github_action_benchmark_one_file_per_direction(ab_run, run_cli, tmp_pat
     assert all("9a8b7c6d5e4f" in e["extra"] for e in smaller)
 
 
+def test_github_action_benchmark_with_one_direction_still_writes_a_folder(
+    ab_run, run_cli, tmp_path
+):
+    """A suite with only time metrics has one direction: ``--out gab/`` stays a folder."""
+    out = tmp_path / "gab"
+    result = run_cli(
+        "export", ab_run, "--to", "github-action-benchmark", "--out", out,
+        "--metric", "gc.alloc.rate.norm",
+    )  # fmt: skip
+    assert result.code == 0, result.err
+    assert out.is_dir()
+    assert [p.name for p in out.iterdir()] == ["customSmallerIsBetter.json"]
+    again = run_cli(
+        "export", ab_run, "--to", "github-action-benchmark", "--out", out,
+        "--metric", "gc.alloc.rate.norm",
+    )  # fmt: skip
+    assert again.code == 0, again.err
+    assert [p.name for p in out.iterdir()] == ["customSmallerIsBetter.json"]
+
+
 def test_benchstat_reads_the_go_format_and_reproduces_the_means(make_run_folder, run_cli, tmp_path):
     benchstat = go_tool("benchstat")
     run = make_run_folder("compare")  # two forks per side: benchstat's median is their mean

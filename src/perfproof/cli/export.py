@@ -51,6 +51,6 @@ def command(run_dirs: tuple[str, ...], fmt: str, out: str | None, metrics: tuple
     if out == "-" and len(files) == 1:
         sys.stdout.write(next(iter(files.values())))
         return
-    for target, text in targets(runs, files, out).items():
+    for target, text in targets(runs, files, out, fmt).items():
         write_text_atomic(target, text)
         click.echo(f"wrote {target}")

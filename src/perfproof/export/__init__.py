@@ -36,6 +36,12 @@ FORMATS: dict[str, Callable[[list[ExportRun], tuple[str, ...]], dict[str, str]]]
 }
 
 
+FOLDER_FORMATS = frozenset({"github-action-benchmark"})
+"""Formats whose output is a folder whatever the run holds: the action takes one file per
+direction, so a suite with one direction today writes one file and two tomorrow, and a CI
+step must be able to point at the same ``--out`` both days."""
+
+
 def check_format(name: str) -> None:
     if name not in FORMATS:
         raise InputError(f"--to {name}: unknown export format (one of: {', '.join(FORMATS)})")
@@ -46,6 +52,7 @@ def export(
 ) -> tuple[list[ExportRun], dict[str, str]]:
     """Read the run folders and render them: ``(runs, {file name: text})``."""
     check_format(fmt)
+    _refuse_repeated(paths)
     runs = [load(p) for p in paths]
     files = FORMATS[fmt](runs, metrics)
     if not files:
@@ -53,20 +60,47 @@ def export(
     return runs, files
 
 
-def targets(runs: list[ExportRun], files: dict[str, str], out: str | None) -> dict[Path, str]:
-    """Where each file goes: ``--out`` (a file, or a folder for several files), else
-    ``RUN_DIR/export/``. A target that is one of the run's own files is refused."""
+def targets(
+    runs: list[ExportRun], files: dict[str, str], out: str | None, fmt: str = ""
+) -> dict[Path, str]:
+    """Where each file goes: ``--out`` (a file, or a folder for a format that writes a
+    folder), else ``RUN_DIR/export/``. A target inside a run folder other than its
+    ``export/`` that already exists (a recording, the manifest, the run's own report), or
+    anywhere under its ``jmh/``, is refused: the run's evidence is never overwritten."""
     if out is None:
         folder = runs[0].path / "export"
         placed = {folder / name: text for name, text in files.items()}
-    elif len(files) == 1:
-        placed = {Path(out): next(iter(files.values()))}
-    else:
+    elif fmt in FOLDER_FORMATS or len(files) > 1:
+        if Path(out).exists() and not Path(out).is_dir():
+            raise InputError(f"--out {out}: {fmt or 'this format'} writes a folder; name a folder")
         placed = {Path(out) / name: text for name, text in files.items()}
+    else:
+        placed = {Path(out): next(iter(files.values()))}
     inputs = {p for run in runs for p in run.inputs}
     for target in placed:
         resolved = target.resolve()
-        inside_jmh = any(resolved.is_relative_to((run.path / "jmh").resolve()) for run in runs)
-        if resolved in inputs or inside_jmh:
-            raise InputError(f"--out {target}: is an input of the export; choose another file")
+        inside_run = any(
+            resolved.is_relative_to((run.path / "jmh").resolve())
+            or (
+                resolved.exists()
+                and resolved.is_relative_to(run.path.resolve())
+                and not resolved.is_relative_to((run.path / "export").resolve())
+            )
+            for run in runs
+        )
+        if resolved in inputs or inside_run:
+            raise InputError(
+                f"--out {target}: is a file of the run folder; choose a file outside it "
+                "or under its export/"
+            )
     return placed
+
+
+def _refuse_repeated(paths: list[Path]) -> None:
+    """A run named twice would export every value twice (two points on one commit)."""
+    seen: dict[Path, Path] = {}
+    for p in paths:
+        real = p.resolve()
+        if real in seen:
+            raise InputError(f"{p}: the same run folder as {seen[real]}, given twice")
+        seen[real] = p

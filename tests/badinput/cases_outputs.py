@@ -1,0 +1,42 @@
+"""Outputs that would overwrite a run's evidence, and runs given twice to an export."""
+
+from __future__ import annotations
+
+from corpus_case import Case
+
+GAB = "github-action-benchmark"
+
+EXPORT_OUTPUTS = [
+    Case(
+        f"export-{fmt}-over-{name.replace('/', '-')}",
+        ("export", "{d}/run", "--to", fmt, "--out", f"{{d}}/run/{name}"),
+        2,
+        r"--out .*run folder",
+        run="ab",
+    )
+    for fmt in ("benchstat", "bencher", "otava")
+    for name in ("results.json", "manifest.json", "jmh/01-base.json", "jmh/new.json")
+] + [
+    Case(
+        "export-gab-out-is-a-file",
+        ("export", "{d}/run", "--to", GAB, "--out", "{d}/gab"),
+        2,
+        r"--out .*gab.*writes a folder",
+        {"gab": "not a folder\n"},
+        run="ab",
+    ),
+    Case(
+        "export-same-run-twice",
+        ("export", "{d}/run", "{d}/run", "--to", "otava", "--out", "{d}/h.csv"),
+        2,
+        r"given twice",
+        run="ab",
+    ),
+    Case(
+        "export-same-run-twice-other-spelling",
+        ("export", "{d}/run", "{d}/run/../run/", "--to", "benchstat", "--out", "{d}/b.txt"),
+        2,
+        r"given twice",
+        run="ab",
+    ),
+]
