@@ -6,10 +6,11 @@ the same way everywhere.
 
 from __future__ import annotations
 
+import io
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 import click
 
@@ -186,12 +187,30 @@ def _selection(func: Callable[..., Any]) -> Callable[..., Any]:
     return db_option(func)
 
 
-def _load(db: str | None, bench: str | None, metrics: tuple[str, ...], branch: str | None) -> list:
+def _load(
+    db: str | None, bench: str | None, metrics: tuple[str, ...], branch: str | None, out: str | None
+) -> list:
     from perfproof.history.db import open_db, resolve_target
     from perfproof.history.store import series
+    from perfproof.storage import refuse_overwriting_inputs
 
-    with open_db(resolve_target(db), create=False) as handle:
+    target = resolve_target(db)
+    if out is not None and out != "-" and target.kind == "sqlite":
+        store = Path(target.location)
+        sidecars = [store.with_name(store.name + suffix) for suffix in ("-wal", "-shm")]
+        refuse_overwriting_inputs({"--out": Path(out)}, [store, *sidecars])
+    with open_db(target, create=False) as handle:
         return series(handle, bench, tuple(metrics) or ("primary",), branch)
+
+
+def _table(print_table: Callable[[TextIO | None], None], out: str | None) -> None:
+    """A terminal table, or the same table as plain text in ``--out``."""
+    if out is None:
+        print_table(None)
+        return
+    buffer = io.StringIO()
+    print_table(buffer)
+    _write(buffer.getvalue(), out)
 
 
 def _write(text: str, out: str | None) -> None:
@@ -219,7 +238,7 @@ def show_cmd(
     """Each key's series over commits, with fork-level intervals."""
     from perfproof.history import render
 
-    found = _load(db, bench, metrics, branch)
+    found = _load(db, bench, metrics, branch, out)
     if fmt == "json":
         doc = render.history_document(found, confidence)
         if out:
@@ -231,7 +250,7 @@ def show_cmd(
     elif fmt == "html":
         _write(render.html_page("perfproof history", found, [], confidence), out)
     else:
-        render.print_history(found, confidence)
+        _table(lambda f: render.print_history(found, confidence, f), out)
 
 
 @command.command("changes")
@@ -261,7 +280,7 @@ def changes_cmd(
     from perfproof.history import render
     from perfproof.history.analysis import ChangeOptions, find_changes
 
-    found = _load(db, bench, metrics, branch)
+    found = _load(db, bench, metrics, branch, out)
     options = ChangeOptions(confidence=confidence, threshold=threshold, seed=seed)
     changes = [c for s in found for c in find_changes(s, options)]
     if fmt == "json":
@@ -287,7 +306,7 @@ def changes_cmd(
         page = render.html_page("perfproof change points", found, changes, confidence)
         _write(page, out)
     else:
-        render.print_changes(changes, len(found))
+        _table(lambda f: render.print_changes(changes, len(found), f), out)
     regressions = [c for c in changes if c.kind == "regressed"]
     if fail_on_change and regressions:
         first = regressions[0]

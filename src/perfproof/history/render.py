@@ -10,13 +10,16 @@ from __future__ import annotations
 
 import html
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any, TextIO
 
 from rich.markup import escape
 
 from perfproof.history.analysis import Change, summarise
 from perfproof.history.store import Series
 from perfproof.units import percent, quantity
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 HISTORY_SCHEMA = "perfproof.history/1"
 CHANGES_SCHEMA = "perfproof.changes/1"
@@ -92,11 +95,19 @@ def _ci_text(lo: float | None, hi: float | None, unit: str) -> str:
     return f"[{quantity(lo, unit)}, {quantity(hi, unit)}]"
 
 
-def print_history(series: Sequence[Series], confidence: float) -> None:
+def _console(width: int, file: TextIO | None) -> Console:
+    """The terminal, or ``file`` (``--out``) as plain text at the same width."""
     from rich.console import Console
+
+    if file is None:
+        return Console(width=max(Console().width, width))
+    return Console(file=file, width=width, no_color=True, force_terminal=False)
+
+
+def print_history(series: Sequence[Series], confidence: float, file: TextIO | None = None) -> None:
     from rich.table import Table
 
-    console = Console(width=max(Console().width, 110))
+    console = _console(110, file)
     if not series:
         console.print("no recorded results match")
         return
@@ -117,11 +128,10 @@ def print_history(series: Sequence[Series], confidence: float) -> None:
         console.print(table)
 
 
-def print_changes(changes: Sequence[Change], keys: int) -> None:
-    from rich.console import Console
+def print_changes(changes: Sequence[Change], keys: int, file: TextIO | None = None) -> None:
     from rich.table import Table
 
-    console = Console(width=max(Console().width, 140))
+    console = _console(140, file)
     if not changes:
         console.print(f"no significant shift in {keys} key(s)")
         return
