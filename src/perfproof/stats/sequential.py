@@ -152,20 +152,33 @@ class LookRows:
 
 
 def look_rows(log_base: list[np.ndarray], log_head: list[np.ndarray]) -> LookRows:
-    """Welch statistics for each key from its sides' log fork means (usable forks only)."""
+    """Welch statistics for each key from its sides' log fork means (usable forks only).
+
+    Each key's moments are taken on its own (keys differ in fork counts), then one Welch over
+    all keys; a key without two forks on a side is not tested (p = 1, no se or df).
+    """
     n = len(log_base)
-    diff, se, df, p = (np.full(n, math.nan) for _ in range(4))
-    tested = np.zeros(n, dtype=bool)
+    nb, nh = (np.array([len(x) for x in side], dtype=int) for side in (log_base, log_head))
+    mb, mh, vb, vh = (np.full(n, math.nan) for _ in range(4))
     for i, (x, y) in enumerate(zip(log_base, log_head, strict=True)):
-        if len(x) < 2 or len(y) < 2:
-            diff[i] = float(np.mean(y) - np.mean(x)) if len(x) and len(y) else math.nan
-            continue
-        w = welch_moments(
-            len(x), np.mean(x), np.var(x, ddof=1), len(y), np.mean(y), np.var(y, ddof=1)
-        )
-        tested[i] = True
-        diff[i], se[i], df[i], p[i] = w.diff, w.se, w.df, w.p_value
-    return LookRows(diff=diff, se=se, df=df, p_value=np.where(tested, p, 1.0), tested=tested)
+        if len(x) and len(y):
+            mb[i], mh[i] = np.mean(x), np.mean(y)
+        if len(x) >= 2 and len(y) >= 2:
+            vb[i], vh[i] = np.var(x, ddof=1), np.var(y, ddof=1)
+    tested = (nb >= 2) & (nh >= 2)
+    # placeholders keep the arithmetic of untested keys finite; their results are not used
+    w = welch_moments(
+        np.where(tested, nb, 2),
+        mb,
+        np.where(tested, vb, 1.0),
+        np.where(tested, nh, 2),
+        mh,
+        np.where(tested, vh, 1.0),
+    )
+    se = np.where(tested, w.se, math.nan)
+    df = np.where(tested, w.df, math.nan)
+    p = np.where(tested, w.p_value, 1.0)
+    return LookRows(diff=mh - mb, se=se, df=df, p_value=p, tested=tested)
 
 
 # ------------------------------------------------------------------- a look of a family
