@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 import zlib
 from dataclasses import dataclass
+from typing import Literal
 
 import numpy as np
 
@@ -54,7 +55,7 @@ class Change:
     ratio: float
     ratio_ci: tuple[float, float]
     p_value: float
-    kind: str  # "regressed" | "improved"
+    kind: Literal["regressed", "improved"]
 
     @property
     def point(self) -> Point:
