@@ -9,7 +9,7 @@ import click
 from perfproof.cli.ab import command as ab_command
 from perfproof.cli.guard import command as guard_command
 from perfproof.cli.prove import command as prove_command
-from perfproof.cli.run_flags import AB_GROUPS, ab_options
+from perfproof.cli.run_flags import AB_GROUPS, VERDICT, ab_options
 from perfproof.pipeline.ab_options import AbOptions, BuildKind, Executor, Order
 
 
@@ -19,7 +19,7 @@ def _parse(command: click.Command, argv: list[str]) -> AbOptions:
 
 
 def test_every_ab_option_is_one_flag_of_one_group() -> None:
-    names = [f.name for group in AB_GROUPS for f in group]
+    names = [f.name for group in (*AB_GROUPS, VERDICT) for f in group]
     assert len(names) == len(set(names))
     # cache_dir is set by library callers (tests, the demo), never on the command line
     assert set(names) == {f.name for f in dataclasses.fields(AbOptions)} - {"cache_dir"}
@@ -40,6 +40,7 @@ def test_a_run_repeated_from_its_command_line_has_the_same_options() -> None:
         "--budget", "15m", "--futility", "2%", "--order", "random", "--seed", "7",
         "--jmh-args", "-p n=1", "--overlay", "x.java", "--fresh-builds", "--jfr",
         "--shard", "2/4", "--java", "/usr/bin/java",
+        "--threshold", "2%", "--confidence", "95%", "--family", "holm",
     ]  # fmt: skip
     opts = _parse(ab_command, argv)
     assert opts.build is BuildKind.GRADLE and opts.order is Order.RANDOM
@@ -47,7 +48,12 @@ def test_a_run_repeated_from_its_command_line_has_the_same_options() -> None:
     assert opts.bench == ("A", "B") and opts.build_args == ("-Pfast",)
     again = _parse(ab_command, opts.reproduce_argv()[2:])
     assert again == opts
-    assert _parse(guard_command, argv) == opts
+    assert (opts.threshold, opts.confidence, opts.family) == (0.02, 0.95, "holm")
+    assert opts.compare_options().threshold == 0.02
+    guard_argv = argv[: argv.index("--threshold")]
+    assert _parse(guard_command, guard_argv) == dataclasses.replace(
+        opts, threshold=0.01, confidence=0.99, family="bh"
+    )
 
 
 def test_enums_read_back_from_a_manifest_as_enums() -> None:

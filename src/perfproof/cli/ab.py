@@ -12,6 +12,7 @@ from perfproof.cli.options import check_record, emit_json, format_option
 from perfproof.cli.run_flags import (
     AB_GROUPS,
     DEFAULTS_TEXT,
+    VERDICT,
     ab_options,
     flags,
     given,
@@ -62,7 +63,7 @@ the side, the step and the log). Ctrl-C stops cleanly; continue with --resume.
 @click.command(
     "ab", epilog=EPILOG, short_help="Build two commits, run JMH interleaved, compare them."
 )
-@flags(*AB_GROUPS)
+@flags(*AB_GROUPS, VERDICT)
 @format_option()
 @click.option("--fail-on-regression", is_flag=True, help="Exit 1 if any comparison regressed.")
 @click.option(
@@ -93,7 +94,7 @@ def command(
     reporter = make_reporter()
     try:
         if resume_dir:
-            extra = given_fixed(ctx, *AB_GROUPS)
+            extra = given_fixed(ctx, *AB_GROUPS, VERDICT)
             if extra:
                 raise InputError(f"--resume takes the run's own settings; drop {', '.join(extra)}")
             outcome = resume_ab(

@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from perfproof.cli.options import emit_json, format_option
+from perfproof.cli.run_flags import VERDICT, flags
 from perfproof.errors import GateFailed
 
 EPILOG = """\b
@@ -32,12 +33,20 @@ manifest listing each shard's machine; raw JMH files are copied to DIR/jmh/s<I>.
 @click.option("--out", required=True, metavar="DIR", help="The merged run folder (new or empty).")
 @format_option()
 @click.option("--fail-on-regression", is_flag=True, help="Exit 1 if any comparison regressed.")
-def command(run_dirs: tuple[str, ...], out: str, fmt: str, fail_on_regression: bool) -> None:
+@flags(VERDICT)
+def command(
+    run_dirs: tuple[str, ...],
+    out: str,
+    fmt: str,
+    fail_on_regression: bool,
+    **verdict: object,
+) -> None:
     """Merge the shard runs of one suite into one run folder and report them as one family."""
     from perfproof.pipeline.merge import merge_runs
     from perfproof.render.comparison import markdown, print_table
 
-    outcome = merge_runs([Path(p) for p in run_dirs], Path(out))
+    given = {k: v for k, v in verdict.items() if v is not None}
+    outcome = merge_runs([Path(p) for p in run_dirs], Path(out), verdict=given)
     if fmt == "json":
         emit_json(outcome.document)
         click.echo(f"run folder: {outcome.out}", err=True)

@@ -12,7 +12,7 @@ import click
 
 from perfproof.cli.ab import command as ab_command
 from perfproof.cli.options import emit_json
-from perfproof.cli.run_flags import AB_GROUPS, ab_options, given, given_fixed
+from perfproof.cli.run_flags import AB_GROUPS, VERDICT, ab_options, given, given_fixed
 from perfproof.errors import GateFailed, InputError
 from perfproof.model.documents.prove import SKIPPABLE
 from perfproof.pipeline.prove import ProveOutcome, stage_lines
@@ -119,7 +119,7 @@ def command(
 
     if resume_bundle:
         own = (("--depth", "depth"), ("--e2e-run", "e2e_run"))
-        extra = given_fixed(ctx, *AB_GROUPS) + [f for f, name in own if given(ctx, name)]
+        extra = given_fixed(ctx, *AB_GROUPS, VERDICT) + [f for f, name in own if given(ctx, name)]
         if extra:
             raise InputError(f"--resume takes the bundle's own settings; drop {', '.join(extra)}")
         outcome = resume_prove(Path(resume_bundle), say, skip)

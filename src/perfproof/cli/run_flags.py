@@ -13,17 +13,20 @@ from typing import Any, TypeVar
 
 import click
 
-from perfproof.cli.options import FUTILITY
+from perfproof.cli.options import CONFIDENCE, FUTILITY, THRESHOLD
 from perfproof.errors import InputError
 from perfproof.measure.lock import DEFAULT_LOCK_TIMEOUT_S
 from perfproof.measure.plan import DEFAULT_JMH_ARGS, DEFAULT_MAX_ROUNDS
 from perfproof.pipeline.ab_options import (
+    DEFAULT_CONFIDENCE,
+    DEFAULT_THRESHOLD,
     AbOptions,
     BuildKind,
     Executor,
     Order,
     check_lock_timeout,
 )
+from perfproof.stats import family as procedures
 from perfproof.workspace.git import MERGE_BASE
 
 F = TypeVar("F", bound=Callable[..., object])
@@ -296,6 +299,40 @@ RUN = (
 )
 """Where the run is kept and where it runs."""
 
+VERDICT = (
+    Flag(
+        "confidence",
+        ("--confidence",),
+        {
+            "type": CONFIDENCE,
+            "metavar": "LEVEL",
+            "help": "Confidence level 1-α of every interval and verdict (0.99 or 99%) "
+            "[default: 0.99].",
+        },
+    ),
+    Flag(
+        "threshold",
+        ("--threshold",),
+        {
+            "type": THRESHOLD,
+            "metavar": "FRACTION",
+            "help": "Practical threshold: smaller changes are 'negligible' (1% or 0.01) "
+            "[default: 1%].",
+        },
+    ),
+    Flag(
+        "family",
+        ("--family",),
+        {
+            "type": click.Choice(procedures.METHODS),
+            "help": "Family procedure across the comparisons: bh (Benjamini-Hochberg), holm "
+            f"or none [default: {procedures.DEFAULT}].",
+        },
+    ),
+)
+"""How a verdict is made: shared by every verb that judges a comparison (``guard`` keeps its
+own --confidence)."""
+
 AB_GROUPS = (REFS, BUILD, JMH, DESIGN, RUN)
 """Everything ``ab`` is asked: what ``prove`` and ``guard`` take as ``ab`` spells it."""
 
@@ -349,6 +386,7 @@ def ab_options(params: Mapping[str, object], **fixed: object) -> AbOptions:
         return float(value) if isinstance(value, (int, float)) else None
 
     lock_timeout = number("lock_timeout")
+    threshold = number("threshold")
     return AbOptions(
         base=text("base") or "",
         head=text("head") or "",
@@ -376,4 +414,7 @@ def ab_options(params: Mapping[str, object], **fixed: object) -> AbOptions:
         shard=text("shard"),
         executor=Executor(text("executor") or Executor.LOCAL),
         ray_address=text("ray_address"),
+        confidence=number("confidence") or DEFAULT_CONFIDENCE,
+        threshold=DEFAULT_THRESHOLD if threshold is None else threshold,
+        family=text("family") or procedures.DEFAULT,
     )

@@ -100,7 +100,8 @@ def start_ab(opts: AbOptions, reporter: Reporter, *, verb: str = "ab") -> AbOutc
     opts.seed = plan.seed
     if plan.stopping == SEQUENTIAL:  # an uncalibrated schedule is refused before a build
         futility = DEFAULT_FUTILITY if opts.futility is None else opts.futility
-        plan = replace(plan, design=design_for(plan, futility).to_json())
+        design = design_for(plan, futility, opts.compare_options())
+        plan = replace(plan, design=design.to_json())
     store = RunStore.create(
         run_dir,
         {

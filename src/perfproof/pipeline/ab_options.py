@@ -11,6 +11,7 @@ import math
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from perfproof.compare import CompareOptions
 from perfproof.errors import InputError
 from perfproof.measure.keys import check_bench_regexes
 from perfproof.measure.lock import DEFAULT_LOCK_TIMEOUT_S
@@ -25,8 +26,12 @@ from perfproof.measure.plan import (
     jmh_options as merge_jmh_options,
 )
 from perfproof.pipeline.cluster import Executor, check_spread_options
-from perfproof.stats.verdict import check_threshold
+from perfproof.stats import family as procedures
+from perfproof.stats.verdict import check_confidence, check_threshold
 from perfproof.workspace.spec import BuildKind, BuildSpec
+
+DEFAULT_CONFIDENCE = 0.99
+DEFAULT_THRESHOLD = 0.01
 
 __all__ = ["AbOptions", "BuildKind", "Executor", "Order", "check_options"]
 
@@ -68,6 +73,18 @@ class AbOptions:
     executor: Executor = Executor.LOCAL
     """``local``, or ``ray``: key groups measured on the nodes of a Ray cluster."""
     ray_address: str | None = None
+    confidence: float = DEFAULT_CONFIDENCE
+    """The confidence level 1 − α of every interval and verdict."""
+    threshold: float = DEFAULT_THRESHOLD
+    """The practical threshold: smaller changes are negligible."""
+    family: str = procedures.DEFAULT
+    """The family procedure across the run's comparisons: bh, holm or none."""
+
+    def compare_options(self) -> CompareOptions:
+        """How the run's comparisons are judged (the fixed design, and a merge of shards)."""
+        return CompareOptions(
+            confidence=self.confidence, threshold=self.threshold, family=self.family
+        )
 
     def to_json(self) -> dict[str, Any]:
         doc = asdict(self)
@@ -147,6 +164,12 @@ class AbOptions:
             argv += ["--executor", self.executor.value]
         if self.ray_address:
             argv += ["--ray-address", self.ray_address]
+        if self.confidence != DEFAULT_CONFIDENCE:
+            argv += ["--confidence", f"{self.confidence:g}"]
+        if self.threshold != DEFAULT_THRESHOLD:
+            argv += ["--threshold", f"{self.threshold:g}"]
+        if self.family != procedures.DEFAULT:
+            argv += ["--family", self.family]
         return argv
 
 
@@ -201,5 +224,10 @@ def check_options(opts: AbOptions) -> tuple[str, ...]:
     if opts.order not in ORDERS:
         raise InputError(f"--order must be one of {', '.join(ORDERS)}, got {opts.order!r}")
     check_lock_timeout(opts.lock_timeout)
+    check_confidence(opts.confidence, "--confidence")
+    check_threshold(opts.threshold, "--threshold")
+    if opts.family not in procedures.METHODS:
+        choices = ", ".join(procedures.METHODS)
+        raise InputError(f"--family {opts.family}: expected one of {choices}")
     check_spread_options(opts.shard, opts.executor, opts.ray_address, opts.jfr)
     return merge_jmh_options(split_jmh_args(opts.jmh_args))

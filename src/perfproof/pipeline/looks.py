@@ -70,7 +70,9 @@ detection limit (−5% at fork sd 3%: found 67% of the time instead of 78%). ``-
 runs every undecided key to the maximum."""
 
 
-def design_for(plan: Plan, futility: float = DEFAULT_FUTILITY) -> SequentialDesign:
+def design_for(
+    plan: Plan, futility: float = DEFAULT_FUTILITY, verdict: CompareOptions | None = None
+) -> SequentialDesign:
     """The design of a new sequential plan: one look per round from the first with enough
     forks a side, the last look at the plan's last round.
 
@@ -79,9 +81,16 @@ def design_for(plan: Plan, futility: float = DEFAULT_FUTILITY) -> SequentialDesi
     forks = forks_per_step(plan.jmh_options)
     first = math.ceil(FIRST_FORKS / forks)
     looks = plan.rounds - first + 1
+    verdict = verdict or CompareOptions()
     try:
         return SequentialDesign(
-            max_looks=looks, first_forks=first * forks, forks_per_look=forks, futility=futility
+            max_looks=looks,
+            first_forks=first * forks,
+            forks_per_look=forks,
+            futility=futility,
+            confidence=verdict.confidence,
+            threshold=verdict.threshold,
+            family=verdict.family,
         )
     except ValueError as exc:
         raise InputError(
@@ -89,6 +98,14 @@ def design_for(plan: Plan, futility: float = DEFAULT_FUTILITY) -> SequentialDesi
             "design is calibrated for -f 1, 2 or 3 and up to 20 looks (or use --rounds N, "
             "the fixed design)"
         ) from None
+
+
+def fixed_options(store: RunStore) -> CompareOptions:
+    """How a fixed run (or one stopped before its first look) is judged: the confidence,
+    threshold and family it was started with, perfproof's defaults for a run that names none."""
+    from perfproof.pipeline.merge import compare_options_of
+
+    return compare_options_of(store.manifest)
 
 
 def _design_of(plan: Plan) -> SequentialDesign:
@@ -138,7 +155,7 @@ def final_comparison(store: RunStore, state: SequentialState) -> tuple[CompareRe
     base = read_results(store.finished_result_files("base"))
     head = read_results(store.finished_result_files("head"))
     if plan.stopping == FIXED or not state.decisions:
-        return compare_sides(base, head, CompareOptions()), ""
+        return compare_sides(base, head, fixed_options(store)), ""
     design = _design_of(plan)
     decisions: dict[BenchKey, KeyDecision] = state.decisions
     options = CompareOptions(

@@ -211,9 +211,9 @@ def merge_samples(shards: list[ShardRun], side: str) -> dict[BenchKey, Samples]:
     return merged
 
 
-def compare_shards(shards: list[ShardRun]) -> CompareResult:
+def compare_shards(shards: list[ShardRun], options: CompareOptions | None = None) -> CompareResult:
     """All keys of all shards compared as one family, as if one machine had run them."""
-    options = compare_options_of(shards[0].manifest)
+    options = options or compare_options_of(shards[0].manifest)
     return compare_sides(merge_samples(shards, "base"), merge_samples(shards, "head"), options)
 
 
@@ -221,8 +221,15 @@ def machines_by_entry(shards: list[ShardRun]) -> dict[BenchKey, str]:
     return {entry: shard.machine for shard in shards for entry in shard.entries()}
 
 
-def merge_runs(paths: list[Path], out: Path, *, write_report: bool = True) -> MergeOutcome:
-    """Check the shards, then write one new run folder holding all of them."""
+def merge_runs(
+    paths: list[Path],
+    out: Path,
+    *,
+    write_report: bool = True,
+    verdict: dict[str, object] | None = None,
+) -> MergeOutcome:
+    """Check the shards, then write one new run folder holding all of them; ``verdict``
+    (confidence, threshold, family) replaces what the shards were started with."""
     shards = [load_shard(p) for p in paths]
     check_shards(shards)
     out = out.resolve()
@@ -231,6 +238,8 @@ def merge_runs(paths: list[Path], out: Path, *, write_report: bool = True) -> Me
     if out.exists() and any(out.iterdir()):
         raise InputError(f"--out {out} is not empty")
     manifest = _header(shards[0].manifest, out)
+    manifest["options"].update(verdict or {})
+    compare_options_of(manifest)  # a bad override is refused before anything is written
     return write_merged(shards, out, manifest, write_report=write_report)
 
 
@@ -243,7 +252,7 @@ def write_merged(
     shards, their machines and the copied raw files are added to it in place.
     """
     shards = sorted(shards, key=lambda s: s.spec.index)
-    result = compare_shards(shards)
+    result = compare_shards(shards, compare_options_of(manifest))
     machines = machines_by_entry(shards)
     (out / "jmh").mkdir(parents=True, exist_ok=True)
     steps = _copy_raw_files(shards, out)
