@@ -14,6 +14,9 @@ from perfproof.demo.project import write_demo_repo
 pytestmark = [pytest.mark.jvm, pytest.mark.slow, pytest.mark.timeout(600)]
 
 TINY = "-wi 1 -w 100ms -i 2 -r 100ms"
+SHORT = "-wi 1 -w 1s -i 2 -r 200ms"
+"""A second of warm-up: the shortest JFR can skip (its delay is whole seconds), so the
+recordings hold what the hunt's design records, steady state only."""
 DECOYS = ("setup", "<clinit>", "levels", "failure")
 
 
@@ -32,9 +35,10 @@ def test_baseline_hot_paths_rank_first_and_the_fix_removes_them(
     run_cli, demo: Path, tmp_path: Path, cache: None
 ) -> None:
     base = tmp_path / "base"
-    res = run_cli("hunt", "--repo", demo, "--ref", "baseline", "--jmh-args", TINY, "--out", base)
+    res = run_cli("hunt", "--repo", demo, "--ref", "baseline", "--jmh-args", SHORT, "--out", base)
     assert res.code == 0, res.err
     doc = json.loads((base / "hunt.json").read_text())
+    assert not [w for w in doc["warnings"] if "warm-up" in w]
     top = doc["hypotheses"][:2]
     assert {h["method"] for h in top} == {"ErrorReporter.report", "EventBus.publish"}
     by = {h["method"]: h for h in top}
@@ -63,7 +67,7 @@ def test_baseline_hot_paths_rank_first_and_the_fix_removes_them(
     assert "outside the benchmark (JVM and harness)" in kinds
     feature = tmp_path / "feature"
     res = run_cli(
-        "hunt", "--repo", demo, "--ref", "feature", "--jmh-args", TINY, "--out", feature,
+        "hunt", "--repo", demo, "--ref", "feature", "--jmh-args", SHORT, "--out", feature,
         "--compare", base,
     )  # fmt: skip
     assert res.code == 0, res.err
