@@ -70,6 +70,7 @@ DEFINED_ONCE: dict[str, str] = {
     "check_confidence": "stats/verdict.py",
     "check_threshold": "stats/verdict.py",
     "welch_moments": "stats/welch.py",
+    "welch_where_tested": "stats/welch.py",
     "welch_df": "stats/welch.py",
     "WelchStats": "stats/welch.py",
     "amdahl_ceiling": "stats/amdahl.py",

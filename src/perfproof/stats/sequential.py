@@ -34,7 +34,7 @@ from scipy import special
 
 from perfproof.stats import family
 from perfproof.stats.ratio import bound_exp_rows
-from perfproof.stats.welch import welch_moments
+from perfproof.stats.welch import welch_where_tested
 
 LEVELS_FILE = "sequential_levels.json"
 LEVELS_SCHEMA = "perfproof.sequential-levels/1"
@@ -165,20 +165,8 @@ def look_rows(log_base: list[np.ndarray], log_head: list[np.ndarray]) -> LookRow
             mb[i], mh[i] = np.mean(x), np.mean(y)
         if len(x) >= 2 and len(y) >= 2:
             vb[i], vh[i] = np.var(x, ddof=1), np.var(y, ddof=1)
-    tested = (nb >= 2) & (nh >= 2)
-    # placeholders keep the arithmetic of untested keys finite; their results are not used
-    w = welch_moments(
-        np.where(tested, nb, 2),
-        mb,
-        np.where(tested, vb, 1.0),
-        np.where(tested, nh, 2),
-        mh,
-        np.where(tested, vh, 1.0),
-    )
-    se = np.where(tested, w.se, math.nan)
-    df = np.where(tested, w.df, math.nan)
-    p = np.where(tested, w.p_value, 1.0)
-    return LookRows(diff=mh - mb, se=se, df=df, p_value=p, tested=tested)
+    w, tested = welch_where_tested(nb, mb, vb, nh, mh, vh)
+    return LookRows(diff=w.diff, se=w.se, df=w.df, p_value=w.p_value, tested=tested)
 
 
 # ------------------------------------------------------------------- a look of a family

@@ -23,7 +23,7 @@ import numpy as np
 from perfproof.stats import sequential as seq
 from perfproof.stats.sequential import Schedule
 from perfproof.stats.warmup import unwarmed
-from perfproof.stats.welch import welch_moments
+from perfproof.stats.welch import welch_where_tested
 
 
 @dataclass(frozen=True)
@@ -162,19 +162,8 @@ def welch_paths(
     output of :func:`at_looks`); kept apart so that fork streams of any shape, not only the
     normal ones drawn here, can be judged by the same design (``benchmarks/bimodal_aa.py``)."""
     (nb, mb, vb), (nh, mh, vh) = base, head
-    tested = (nb >= 2) & (nh >= 2)
-    # a look without two forks on a side is not tested: placeholders keep the arithmetic finite
-    w = welch_moments(
-        np.where(tested, nb, 2),
-        mb,
-        np.where(tested, vb, 1.0),
-        np.where(tested, nh, 2),
-        mh,
-        np.where(tested, vh, 1.0),
-    )
-    diff, se, df = w.diff, w.se, w.df
-    p = np.where(tested, w.p_value, 1.0)
-    return Paths(diff=diff, se=se, df=df, p_value=p, n_base=nb, n_head=nh)
+    w, _ = welch_where_tested(nb, mb, vb, nh, mh, vh)
+    return Paths(diff=w.diff, se=w.se, df=w.df, p_value=w.p_value, n_base=nb, n_head=nh)
 
 
 def running_min_p(p_value: np.ndarray) -> np.ndarray:

@@ -134,6 +134,39 @@ def welch_moments(
     return WelchStats(diff=diff, se=se, df=df, t=t, p_value=p)
 
 
+def welch_where_tested(
+    n1: np.ndarray,
+    m1: np.ndarray,
+    v1: np.ndarray,
+    n2: np.ndarray,
+    m2: np.ndarray,
+    v2: np.ndarray,
+) -> tuple[WelchStats, np.ndarray]:
+    """:func:`welch_moments` for every pair with two values on each side, and which pairs
+    those are; any other pair is not tested: p = 1, no se, df or t (its difference stays)."""
+    tested = (np.asarray(n1) >= 2) & (np.asarray(n2) >= 2)
+    # placeholders keep the arithmetic of untested pairs finite; their results are replaced
+    w = welch_moments(
+        np.where(tested, n1, 2),
+        m1,
+        np.where(tested, v1, 1.0),
+        np.where(tested, n2, 2),
+        m2,
+        np.where(tested, v2, 1.0),
+    )
+    untested = ~tested
+    return (
+        WelchStats(
+            diff=w.diff,
+            se=np.where(untested, math.nan, w.se),
+            df=np.where(untested, math.nan, w.df),
+            t=np.where(untested, math.nan, w.t),
+            p_value=np.where(untested, 1.0, w.p_value),
+        ),
+        tested,
+    )
+
+
 def welch(x: np.ndarray, y: np.ndarray, confidence: float) -> WelchResult:
     """Welch's two-sample t for ``mean(y) - mean(x)``; needs at least two values per side."""
     n1, m1, v1 = moments(np.asarray(x, dtype=float))
