@@ -76,6 +76,8 @@ DEFINED_ONCE: dict[str, str] = {
     "amdahl_ceiling": "stats/amdahl.py",
     "ceiling_if_removed": "stats/amdahl.py",
     "SideSamples": "model/__init__.py",
+    "Estimate": "model/__init__.py",
+    "JmhScores": "model/diagnostics.py",
     "Unmatched": "model/__init__.py",
     "Side": "model/enums.py",
     "SIDES": "model/enums.py",
