@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
 from pathlib import Path
+
+import pytest
 
 from perfproof.compare import CompareOptions, compare_document, compare_specs
 
@@ -49,3 +52,26 @@ def test_merge_refuses_a_bad_setting_before_writing(kit, tmp_path: Path, run_cli
     res = run_cli("merge", *map(str, shards), "--out", str(out), "--confidence", "1.5")
     assert res.code == 2 and "--confidence" in res.err
     assert not out.exists()
+
+
+def test_merge_judges_with_the_pinned_threshold_and_says_so(
+    kit, tmp_path: Path, run_cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = tmp_path / "r"
+    root.mkdir()
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    (root / "perfproof.toml").write_text('# gate\nthreshold = "40%"\n')
+    shards = kit.write_shards(tmp_path, 2)
+    monkeypatch.chdir(root)
+    monkeypatch.delenv("PERFPROOF_THRESHOLD", raising=False)
+    out = tmp_path / "merged"
+    res = run_cli("merge", *map(str, shards), "--out", out, "--confidence", "95%")
+    assert res.code == 0, res.err
+    options = json.loads((out / "manifest.json").read_text())["options"]
+    assert (options["threshold"], options["confidence"]) == (0.4, 0.95)
+    assert options["sources"] == {
+        "threshold": f"{root / 'perfproof.toml'}:2",
+        "confidence": "flag",
+    }
+    report = (out / "report.md").read_text()
+    assert f"threshold 40% ({root / 'perfproof.toml'}:2); confidence 95% (flag)" in report

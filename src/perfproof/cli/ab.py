@@ -9,6 +9,7 @@ import click
 
 from perfproof.cli.history import record_options, record_run_folder
 from perfproof.cli.options import check_record, emit_json, format_option
+from perfproof.cli.pinned import settled
 from perfproof.cli.run_flags import (
     AB_GROUPS,
     DEFAULTS_TEXT,
@@ -89,7 +90,10 @@ def command(
     from perfproof.measure.progress import make_reporter
     from perfproof.pipeline.ab import resume_ab, start_ab
 
-    opts = ab_options(ctx.params)
+    params, sources = settled(ctx, ctx.params["repo"])
+    opts = ab_options(params, sources=sources)
+    chosen_db = params.get("db") if record else db  # --db alone is refused without --record
+    db = chosen_db if isinstance(chosen_db, str) else None
     check_record(record, db, opts.repo, branch=record_branch)
     reporter = make_reporter()
     try:

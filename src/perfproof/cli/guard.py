@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from perfproof.cli.options import CONFIDENCE, emit_json, format_option
+from perfproof.cli.pinned import settled
 from perfproof.cli.run_flags import AB_GROUPS, ab_options, flags, given, given_fixed
 from perfproof.errors import GateFailed, InputError
 
@@ -78,7 +79,11 @@ def command(
     from perfproof.pipeline.guard_judge import GuardSettings
     from perfproof.render.guard import render_table
 
-    opts = ab_options(ctx.params)
+    if resume_dir is None:
+        params, sources = settled(ctx, ctx.params["repo"], skip={"confidence"})
+        opts = ab_options(params, sources=sources)
+    else:
+        opts = ab_options(ctx.params)
     if resume_dir is not None:
         extra = given_fixed(ctx, *AB_GROUPS)
         if extra:

@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from perfproof.cli.options import emit_json, format_option
+from perfproof.cli.pinned import settled
 from perfproof.cli.run_flags import VERDICT, flags
 from perfproof.errors import GateFailed
 
@@ -34,7 +35,9 @@ manifest listing each shard's machine; raw JMH files are copied to DIR/jmh/s<I>.
 @format_option()
 @click.option("--fail-on-regression", is_flag=True, help="Exit 1 if any comparison regressed.")
 @flags(VERDICT)
+@click.pass_context
 def command(
+    ctx: click.Context,
     run_dirs: tuple[str, ...],
     out: str,
     fmt: str,
@@ -45,8 +48,11 @@ def command(
     from perfproof.pipeline.merge import merge_runs
     from perfproof.render.comparison import markdown, print_table
 
-    given = {k: v for k, v in verdict.items() if v is not None}
-    outcome = merge_runs([Path(p) for p in run_dirs], Path(out), verdict=given)
+    params, sources = settled(ctx, None, keep_unset=True)
+    chosen: dict[str, object] = {name: params[name] for name in sources}
+    if sources:
+        chosen["sources"] = sources
+    outcome = merge_runs([Path(p) for p in run_dirs], Path(out), verdict=chosen)
     if fmt == "json":
         emit_json(outcome.document)
         click.echo(f"run folder: {outcome.out}", err=True)

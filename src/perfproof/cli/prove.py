@@ -12,6 +12,7 @@ import click
 
 from perfproof.cli.ab import command as ab_command
 from perfproof.cli.options import emit_json
+from perfproof.cli.pinned import settled
 from perfproof.cli.run_flags import AB_GROUPS, VERDICT, ab_options, given, given_fixed
 from perfproof.errors import GateFailed, InputError
 from perfproof.model.documents.prove import SKIPPABLE
@@ -124,7 +125,8 @@ def command(
             raise InputError(f"--resume takes the bundle's own settings; drop {', '.join(extra)}")
         outcome = resume_prove(Path(resume_bundle), say, skip)
     else:
-        ab = ab_options(ctx.params, out=None, jfr=True)
+        params, sources = settled(ctx, ctx.params["repo"])
+        ab = ab_options(params, out=None, jfr=True, sources=sources)
         if not ab.base or not ab.head:
             raise InputError("--base and --head are required (or --resume BUNDLE)")
         opts = ProveOptions(

@@ -386,6 +386,7 @@ def ab_options(params: Mapping[str, object], **fixed: object) -> AbOptions:
         return float(value) if isinstance(value, (int, float)) else None
 
     lock_timeout = number("lock_timeout")
+    sources = p.get("sources")
     threshold = number("threshold")
     return AbOptions(
         base=text("base") or "",
@@ -417,4 +418,5 @@ def ab_options(params: Mapping[str, object], **fixed: object) -> AbOptions:
         confidence=number("confidence") or DEFAULT_CONFIDENCE,
         threshold=DEFAULT_THRESHOLD if threshold is None else threshold,
         family=text("family") or procedures.DEFAULT,
+        sources={str(k): str(v) for k, v in sources.items()} if isinstance(sources, dict) else {},
     )

@@ -8,7 +8,7 @@ typo costs nothing and leaves nothing behind.
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from perfproof.compare import CompareOptions
@@ -79,6 +79,9 @@ class AbOptions:
     """The practical threshold: smaller changes are negligible."""
     family: str = procedures.DEFAULT
     """The family procedure across the run's comparisons: bh, holm or none."""
+    sources: dict[str, str] = field(default_factory=dict)
+    """Where each pinnable setting came from: flag, environment, the repository's file (with
+    its line) or default; shown in the report's methodology."""
 
     def compare_options(self) -> CompareOptions:
         """How the run's comparisons are judged (the fixed design, and a merge of shards)."""

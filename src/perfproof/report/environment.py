@@ -17,7 +17,7 @@ from perfproof.jmh.entries import fork_count
 from perfproof.model.documents.run import Environment, ManifestShapeError
 from perfproof.report.manifest import dig, side_info, step_kind, steps
 from perfproof.report.rundir import BASE, HEAD, RunFolder
-from perfproof.units import duration
+from perfproof.units import duration, fraction_pct
 
 LOAD_PER_CORE = 0.5
 """Load average per core above which other work on the machine may have disturbed the run."""
@@ -247,8 +247,31 @@ def methodology(run: RunFolder, options: dict[str, Any]) -> list[tuple[str, str]
         ("Machine", machine_text(run)),
         ("Load average", load_text(run)),
         ("perfproof", _perfproof_version(run)),
+        ("Settings", settings_text(run)),
     ]
     return [(k, v) for k, v in items if k and v]
+
+
+def settings_text(run: RunFolder) -> str | None:
+    """Each pinnable setting the run was started with and where it came from (a flag, a
+    ``PERFPROOF_…`` variable, the repository's file and line, or perfproof's default)."""
+    options = dig(run.manifest, "options") or {}
+    sources = options.get("sources") if isinstance(options, dict) else None
+    if not isinstance(sources, dict) or not sources:
+        return None
+    parts = []
+    for name, source in sources.items():
+        if name not in options:
+            continue  # a setting of another verb's (the history database of --record)
+        value = options.get(name)
+        if name in ("threshold", "confidence") and isinstance(value, (int, float)):
+            shown = fraction_pct(float(value))
+        elif isinstance(value, list):
+            shown = " ".join(map(str, value)) or "none"
+        else:
+            shown = "perfproof's default" if value is None else str(value)
+        parts.append(f"{name.replace('_', ' ')} {shown} ({source})")
+    return "; ".join(parts)
 
 
 def _perfproof_version(run: RunFolder) -> str | None:

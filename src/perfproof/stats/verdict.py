@@ -66,3 +66,21 @@ def decide(
     if 1.0 - threshold <= lo and hi <= 1.0 + threshold:
         return Verdict.SAME
     return Verdict.INCONCLUSIVE
+
+
+def parse_fraction(flag: str, text: str) -> float:
+    """``1%`` or ``0.01`` → 0.01; a bare number of 1 or more is ambiguous and refused.
+
+    Confidence levels and thresholds are written both ways in the wild (``99%``, ``0.99``), and
+    a bare ``1`` could mean 1% or 100%: refusing it beats guessing.
+    """
+    raw = text.strip()
+    try:
+        if raw.endswith("%"):
+            return float(raw[:-1]) / 100.0
+        value = float(raw)
+    except ValueError:
+        raise InputError(f"{flag} {text}: not a number (use e.g. 1% or 0.01)") from None
+    if value >= 1.0:
+        raise InputError(f"{flag} {text}: ambiguous, write {raw}% or {value / 100:g}")
+    return value

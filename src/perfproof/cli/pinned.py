@@ -1,0 +1,57 @@
+"""The door's side of pinned settings: a verb's parsed flags, the environment and the
+repository's ``perfproof.toml`` / ``[tool.perfproof]`` settled into the values it runs with,
+each with where it came from (:mod:`perfproof.pipeline.config` holds the rules)."""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping
+from pathlib import Path
+
+import click
+
+from perfproof.errors import InputError
+from perfproof.pipeline.ab_options import DEFAULT_CONFIDENCE, DEFAULT_THRESHOLD
+from perfproof.stats import family as procedures
+from perfproof.pipeline.config import KEYS, Setting, Value, read_pinned, settle
+
+DEFAULTS: Mapping[str, Value | None] = {
+    "threshold": DEFAULT_THRESHOLD,
+    "confidence": DEFAULT_CONFIDENCE,
+    "family": procedures.DEFAULT,
+    "jmh_args": None,
+    "module": None,
+    "build_args": (),
+    "budget": None,
+    "db": None,
+}
+"""perfproof's own value of every pinnable option (None: the option's own default applies)."""
+
+
+def repo_root(repo: str | Path | None) -> Path | None:
+    """The top of the repository whose file pins settings; None outside a repository (the
+    verb refuses a missing repository itself, naming its flag)."""
+    from perfproof.workspace.git import require_repo
+
+    try:
+        return require_repo(Path(repo or "."))
+    except InputError:
+        return None
+
+
+def settled(
+    ctx: click.Context,
+    repo: str | Path | None,
+    *,
+    skip: Collection[str] = (),
+    keep_unset: bool = False,
+) -> tuple[dict[str, object], dict[str, str]]:
+    """The verb's parameters with every pinnable option settled (flag > environment > file >
+    default), and where each came from. ``skip`` names options the verb judges its own way;
+    ``keep_unset`` leaves an option nobody set as the verb's own (merge keeps the shards')."""
+    names = [k.option for k in KEYS.values() if k.option in ctx.params and k.option not in skip]
+    source = click.core.ParameterSource.COMMANDLINE
+    given = {n: ctx.params[n] for n in names if ctx.get_parameter_source(n) is source}
+    defaults = {} if keep_unset else {n: DEFAULTS[n] for n in names}
+    wanted: dict[str, Setting] = settle(read_pinned(repo_root(repo)), names, given, defaults)
+    params = {**ctx.params, **{n: s.value for n, s in wanted.items()}}
+    return params, {n: s.source for n, s in wanted.items()}

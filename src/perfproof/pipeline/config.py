@@ -1,0 +1,198 @@
+"""The settings a team pins in its repository: ``perfproof.toml`` at the root, or the
+``[tool.perfproof]`` table of the root's ``pyproject.toml``.
+
+Every pinnable setting has one key, one ``PERFPROOF_…`` variable and one flag; a value given
+on the command line beats the environment, which beats the file, which beats perfproof's
+default. Each effective value keeps where it came from, so the run manifest and the report's
+methodology can say why a run was judged at 5 % and not at 1 %. A key perfproof does not know
+or a value it cannot use is refused (exit 2) naming the file and the line, before any work.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import tomllib
+from collections.abc import Callable, Collection, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from perfproof.errors import InputError
+
+FILE = "perfproof.toml"
+PYPROJECT = "pyproject.toml"
+TABLE = ("tool", "perfproof")
+
+Value = str | float | tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Key:
+    """One pinnable setting: its key in the file, the option it fills, its variable."""
+
+    key: str
+    option: str
+    """The parameter name of the flag (and the ``AbOptions`` field) it fills."""
+    parse: Callable[[object, str], Value]
+    variable: str = ""
+    """The environment variable, when not ``PERFPROOF_`` and the key in capitals."""
+
+    @property
+    def env(self) -> str:
+        return self.variable or "PERFPROOF_" + self.key.upper().replace("-", "_")
+
+
+def _text(value: object, where: str) -> Value:
+    if isinstance(value, str) and value.strip():
+        return value
+    raise InputError(f"{where}: expected a non-empty string, got {value!r}")
+
+
+def _texts(value: object, where: str) -> Value:
+    if isinstance(value, str):
+        return tuple(shlex.split(value))
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return tuple(value)
+    raise InputError(f"{where}: expected a list of strings, got {value!r}")
+
+
+def _fraction(check: Callable[[float, str], float]) -> Callable[[object, str], Value]:
+    def parse(value: object, where: str) -> Value:
+        from perfproof.stats.verdict import parse_fraction
+
+        if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+            raise InputError(f'{where}: expected a number such as 0.01 or "1%", got {value!r}')
+        number = parse_fraction(where, str(value)) if isinstance(value, str) else float(value)
+        return check(number, where)
+
+    return parse
+
+
+def _family(value: object, where: str) -> Value:
+    from perfproof.stats import family as procedures
+
+    if value in procedures.METHODS:
+        return str(value)
+    raise InputError(f"{where}: expected one of {', '.join(procedures.METHODS)}, got {value!r}")
+
+
+def _budget(value: object, where: str) -> Value:
+    from perfproof.measure.plan import parse_budget
+
+    text = str(_text(value, where))
+    try:
+        parse_budget(text)
+    except InputError:
+        raise InputError(f"{where}: {text!r} is not a duration such as 90s, 15m or 1h") from None
+    return text
+
+
+def _keys() -> tuple[Key, ...]:
+    from perfproof.stats.verdict import check_confidence, check_threshold
+
+    return (
+        Key("threshold", "threshold", _fraction(check_threshold)),
+        Key("confidence", "confidence", _fraction(check_confidence)),
+        Key("family", "family", _family),
+        Key("jmh-args", "jmh_args", _text),
+        Key("module", "module", _text),
+        Key("build-args", "build_args", _texts),
+        Key("budget", "budget", _budget),
+        Key("history-db", "db", _text, "PERFPROOF_DB"),
+    )
+
+
+KEYS = {k.key: k for k in _keys()}
+"""Every key a team can pin, by its name in the file."""
+
+
+@dataclass(frozen=True)
+class Setting:
+    """An effective value and where it came from: ``flag``, ``environment PERFPROOF_X``,
+    ``perfproof.toml:3`` or ``default``."""
+
+    value: Value | None
+    source: str
+
+
+@dataclass(frozen=True)
+class PinnedFile:
+    """The settings a repository's file pins, each with the line it is on."""
+
+    path: Path | None
+    values: Mapping[str, tuple[Value, int]]
+
+
+def _line_of(text: str, key: str, nested: bool) -> int:
+    """The line of ``key = …`` in the perfproof table (tomllib keeps no positions)."""
+    inside = not nested
+    for number, line in enumerate(text.splitlines(), start=1):
+        header = re.match(r"^\s*\[([^\[\]]+)\]\s*(#.*)?$", line)
+        if header:
+            inside = header.group(1).replace(" ", "").replace('"', "") == ".".join(TABLE)
+            continue
+        if inside and re.match(rf"^\s*[\"']?{re.escape(key)}[\"']?\s*=", line):
+            return number
+    return 0
+
+
+def read_pinned(root: Path | None) -> PinnedFile:
+    """The pinned settings of the repository at ``root`` (none when it pins nothing)."""
+    if root is None:
+        return PinnedFile(None, {})
+    own, pyproject = root / FILE, root / PYPROJECT
+    path = own if own.is_file() else pyproject if pyproject.is_file() else None
+    if path is None:
+        return PinnedFile(None, {})
+    try:
+        text = path.read_text(encoding="utf-8")
+        doc = tomllib.loads(text)
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"{path}: cannot read: {exc}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise InputError(f"{path}: not valid TOML: {exc}") from None
+    nested = path == pyproject
+    table: object = doc
+    for part in TABLE if nested else ():
+        table = table.get(part, {}) if isinstance(table, dict) else None
+    if not isinstance(table, dict):
+        raise InputError(f"{path}: [{'.'.join(TABLE)}] is not a table")
+    values: dict[str, tuple[Value, int]] = {}
+    for name, raw in table.items():
+        line = _line_of(text, name, nested)
+        where = f"{path}:{line}: {name}"
+        if name not in KEYS:
+            known = ", ".join(KEYS)
+            raise InputError(f"{where}: not a setting perfproof knows (one of {known})")
+        values[name] = (KEYS[name].parse(raw, where), line)
+    return PinnedFile(path, values)
+
+
+def settle(
+    pinned: PinnedFile,
+    options: Collection[str],
+    given: Mapping[str, Value | None],
+    defaults: Mapping[str, Value | None],
+    environ: Mapping[str, str] | None = None,
+) -> dict[str, Setting]:
+    """The effective value of every option a key fills: flag > environment > file > default.
+
+    ``options`` are those the verb has; ``given`` the ones typed on the command line;
+    ``defaults`` perfproof's own values (an option absent from both, and unpinned, is left out).
+    """
+    env = os.environ if environ is None else environ
+    out: dict[str, Setting] = {}
+    for key in KEYS.values():
+        if key.option not in options:
+            continue
+        if key.option in given:
+            out[key.option] = Setting(given[key.option], "flag")
+        elif env.get(key.env):
+            out[key.option] = Setting(key.parse(env[key.env], key.env), f"environment {key.env}")
+        elif key.key in pinned.values:
+            value, line = pinned.values[key.key]
+            out[key.option] = Setting(value, f"{pinned.path}:{line}")
+        elif key.option in defaults:
+            out[key.option] = Setting(defaults[key.option], "default")
+    return out

@@ -1,0 +1,90 @@
+"""Pinned settings: perfproof.toml or [tool.perfproof], flag > environment > file > default,
+refused naming the file and line, and shown with their source in the run's report."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from perfproof.errors import InputError
+from perfproof.pipeline.config import read_pinned, settle
+
+OPTIONS = ("threshold", "confidence", "family", "jmh_args", "build_args")
+DEFAULTS = {"threshold": 0.01, "confidence": 0.99, "family": "bh", "jmh_args": None}
+
+
+def _repo(path: Path) -> Path:
+    path.mkdir(parents=True, exist_ok=True)
+    subprocess.run(["git", "init", "-q", str(path)], check=True)
+    return path
+
+
+def test_perfproof_toml_pins_values_with_their_lines(tmp_path: Path) -> None:
+    root = _repo(tmp_path / "r")
+    (root / "perfproof.toml").write_text(
+        '# the team gate\nthreshold = "5%"\nfamily = "holm"\nbuild-args = ["-Pfast", "-q"]\n'
+    )
+    pinned = read_pinned(root)
+    found = settle(pinned, OPTIONS, {}, DEFAULTS, environ={})
+    assert found["threshold"].value == pytest.approx(0.05)
+    assert found["threshold"].source == f"{root / 'perfproof.toml'}:2"
+    assert found["family"].source.endswith("perfproof.toml:3")
+    assert found["build_args"].value == ("-Pfast", "-q")
+    assert (found["confidence"].value, found["confidence"].source) == (0.99, "default")
+    assert "jmh_args" in found and found["jmh_args"].value is None
+
+
+def test_flag_beats_environment_beats_file(tmp_path: Path) -> None:
+    root = _repo(tmp_path / "r")
+    (root / "pyproject.toml").write_text(
+        '[project]\nname = "x"\n\n[tool.perfproof]\nthreshold = 0.05\nconfidence = "95%"\n'
+    )
+    pinned = read_pinned(root)
+    env = {"PERFPROOF_THRESHOLD": "3%", "PERFPROOF_CONFIDENCE": ""}
+    found = settle(pinned, OPTIONS, {}, DEFAULTS, environ=env)
+    assert found["threshold"].value == pytest.approx(0.03)
+    assert found["threshold"].source == "environment PERFPROOF_THRESHOLD"
+    assert found["confidence"].source.endswith("pyproject.toml:6")  # an empty variable is unset
+    found = settle(pinned, OPTIONS, {"threshold": 0.02}, DEFAULTS, environ=env)
+    assert (found["threshold"].value, found["threshold"].source) == (0.02, "flag")
+
+
+def test_perfproof_toml_wins_over_pyproject(tmp_path: Path) -> None:
+    root = _repo(tmp_path / "r")
+    (root / "pyproject.toml").write_text("[tool.perfproof]\nthreshold = 0.05\n")
+    (root / "perfproof.toml").write_text("threshold = 0.02\n")
+    assert read_pinned(root).values["threshold"] == (0.02, 1)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("threshold = 0.05\nthreshhold = 0.1\n", r"perfproof.toml:2: threshhold: not a setting"),
+        ('\n\nconfidence = "120%"\n', r"perfproof.toml:3: confidence .*must be in"),
+        ('family = "bonferroni"\n', r"perfproof.toml:1: family: expected one of bh, holm"),
+        ("build-args = [1, 2]\n", r"perfproof.toml:1: build-args: expected a list of strings"),
+        ('budget = "soon"\n', r"perfproof.toml:1: budget: 'soon' is not a duration"),
+        ("threshold = \n", r"perfproof.toml: not valid TOML: .*line 1"),
+    ],
+)
+def test_a_bad_file_is_refused_naming_file_and_line(
+    tmp_path: Path, text: str, message: str
+) -> None:
+    root = _repo(tmp_path / "r")
+    (root / "perfproof.toml").write_text(text)
+    with pytest.raises(InputError, match=message):
+        read_pinned(root)
+
+
+def test_ab_refuses_a_bad_file_before_any_build(tmp_path: Path, run_cli) -> None:
+    root = _repo(tmp_path / "r")
+    (root / "pyproject.toml").write_text('[tool.perfproof]\nmodule = "bench"\njmh-arg = "-f 1"\n')
+    res = run_cli("ab", "--repo", root, "--base", "main", "--head", "HEAD")
+    assert res.code == 2
+    assert (
+        res.err.strip()
+        .splitlines()[-1]
+        .startswith(f"perfproof: error: {root / 'pyproject.toml'}:3: jmh-arg: not a setting")
+    )
