@@ -11,8 +11,8 @@ import click
 
 from perfproof.errors import InputError
 from perfproof.pipeline.ab_options import DEFAULT_CONFIDENCE, DEFAULT_THRESHOLD
-from perfproof.stats import family as procedures
 from perfproof.pipeline.config import KEYS, Setting, Value, read_pinned, settle
+from perfproof.stats import family as procedures
 
 DEFAULTS: Mapping[str, Value | None] = {
     "threshold": DEFAULT_THRESHOLD,
