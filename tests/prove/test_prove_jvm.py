@@ -53,7 +53,11 @@ def test_prove_finds_the_chain_without_bench_and_check_passes(
         ],
     }
     assert stages["guard"]["status"] == "skipped"
-    assert stages["ab"]["status"] == "done" and list((out / "ab" / "jfr").glob("r1-base/*.jfr"))
+    assert stages["ab"]["status"] == "done"
+    assert not list((out / "ab").glob("jfr/**/*.jfr"))  # no timing fork ran the recorder
+    profiled = out / "profile" / "forks" / "jfr"
+    assert list(profiled.glob("r1-base/*.jfr")) and list(profiled.glob("r2-head/*.jfr"))
+    assert stages["profile"]["result"]["forks_run"] == str(profiled.parent)
     tests = stages["tests"]["result"]
     assert tests["selected"] == ["ErrorReporterTest", "EventBusTest"]
     for side in ("base", "head"):
@@ -63,6 +67,7 @@ def test_prove_finds_the_chain_without_bench_and_check_passes(
     assert amdahl["ErrorReporter.report(short)"]["cpu_share"] > 0
     report = (out / "report.md").read_text()
     assert "| baseline | 5 | 0 | 0 | 0 |" in report
+    assert "no timing above was measured with JFR on" in report
     check = run_cli("check", out / "report.md", out, "--format", "json")
     assert check.code == 0, check.out
     assert json.loads(check.out)["checked"] > 0

@@ -14,8 +14,8 @@ baseline → feature, where both benchmarks get many times faster and stop alloc
 `improved` for time and bytes/op, decided early), and feature → docs-only, an A/A control on
 identical code that runs to its last round (expect no `improved` and no `regressed`). Last,
 `perfproof prove` on baseline → feature: changed methods, callers, the benchmarks that reach
-them, the A/B with JFR, profile diff, Amdahl and the sample's JUnit tests on both commits, in
-DIR/prove. About 5-6 minutes on 2 cores, including the first Maven download.
+them, the A/B, profile forks and their diff, Amdahl and the sample's JUnit tests on both
+commits, in DIR/prove. About 5-6 minutes on 2 cores, including the first Maven download.
 
 \b
 Examples:

@@ -25,8 +25,9 @@ EPILOG = f"""Stages, each saved in BUNDLE/prove.json before the next starts:
   2 callers     their production call sites (as `perfproof callers`)
   3 benchmarks  @Benchmark methods that reach a changed method (or --bench)
   4 guard       the feature's new or changed benchmark overlaid onto the baseline
-  5 ab          the sequential A/B of those benchmarks with --jfr
-    profile     profile diff head vs base on the changed classes; Amdahl ceiling
+  5 ab          the sequential A/B of those benchmarks (timing forks run without JFR)
+    profile     forks of their own recorded by JFR; profile diff head vs base on the
+                changed classes; Amdahl ceiling
   6 tests       the tests of the changed classes on both commits (JUnit XML)
   7 e2e         with --e2e-run: `perfproof e2e` on both commits
   8 report      report.md (a PR body), report.html, prove.json
@@ -111,8 +112,8 @@ def command(
     fmt: str,
     **_: object,
 ) -> None:
-    """Prove one change: changed methods, callers, affected benchmarks, guard, A/B with JFR,
-    profile diff, tests on both commits, Amdahl, end to end, one PR body."""
+    """Prove one change: changed methods, callers, affected benchmarks, guard, A/B, profile
+    forks and their diff, tests on both commits, Amdahl, end to end, one PR body."""
     from perfproof.pipeline.prove import ProveOptions, resume_prove, start_prove
 
     def say(text: str) -> None:
@@ -126,7 +127,7 @@ def command(
         outcome = resume_prove(Path(resume_bundle), say, skip)
     else:
         params, sources = settled(ctx, ctx.params["repo"])
-        ab = ab_options(params, out=None, jfr=True, sources=sources)
+        ab = ab_options(params, out=None, jfr=False, sources=sources)
         if not ab.base or not ab.head:
             raise InputError("--base and --head are required (or --resume BUNDLE)")
         opts = ProveOptions(

@@ -1,6 +1,6 @@
 """``perfproof prove``: from a change to its whole evidence, one stage after another.
 
-changed methods → callers → affected benchmarks → guard → A/B with JFR → profile diff and
+changed methods → callers → affected benchmarks → guard → A/B → profile forks, their diff and
 Amdahl → tests on both commits → end to end → the bundle (report.md, report.html, prove.json).
 
 Each stage's result is saved in ``prove.json`` before the next starts, so ``--resume BUNDLE``
@@ -335,7 +335,7 @@ def _run(bundle: Bundle, opts: ProveOptions, say: Say) -> ProveOutcome:
         if ab is None:
             raise InputError("no A/B run to read recordings from")
         reached = bench.reached if bench is not None else ()
-        return measure.profile_stage(bundle, ab, chain.changes(), reached, opts.ab.java)
+        return measure.profile_stage(bundle, ab, chain.changes(), reached, opts.ab, chain.regexes())
 
     def stage_tests() -> StageResult:
         return measure.tests_stage(bundle, opts.ab, repo, shas, chain.tests())

@@ -1,5 +1,9 @@
-"""The measuring stages of ``prove``: guard, the A/B with JFR, the profile diff with the
-Amdahl ceiling, the tests on both commits and the optional end-to-end run.
+"""The measuring stages of ``prove``: guard, the A/B, the profile forks and their diff with
+the Amdahl ceiling, the tests on both commits and the optional end-to-end run.
+
+The A/B's timing forks never run the flight recorder: its sampling and allocation events cost
+time inside the measured loop, so a timing taken with it on is not the benchmark the user runs.
+The profiles come from forks of their own, started after the keys are decided.
 
 Each stage calls the verb that owns the job (``pipeline.guard``, ``pipeline.ab``,
 ``profile.api``, ``workspace.tests``, ``perfproof e2e``) with the options ``prove`` was given,
@@ -72,12 +76,12 @@ def guard_stage(
 
 
 def ab_stage(bundle: Bundle, ab: AbOptions, regexes: Sequence[str]) -> AbStageResult:
-    """Stage 5a: the sequential A/B of the affected benchmarks, every fork recorded by JFR."""
+    """Stage 5a: the sequential A/B of the affected benchmarks, without the flight recorder."""
     folder = bundle.folder("ab")
     if (folder / "manifest.json").is_file():
         outcome = resume_ab(folder, make_reporter())
     else:
-        opts = dataclasses.replace(ab, bench=tuple(regexes), out=str(folder), jfr=True)
+        opts = dataclasses.replace(ab, bench=tuple(regexes), out=str(folder), jfr=False)
         outcome = start_ab(opts, make_reporter())
     bundle.expose_run(outcome.run_dir)
     comparisons = outcome.document.get("comparisons", [])
@@ -105,6 +109,26 @@ def _recordings(jfr_dir: Path, side: str) -> list[Path]:
     return sorted(jfr_dir.glob(f"r*-{side}/*.jfr"))
 
 
+PROFILE_ROUNDS = 2
+"""Rounds of profile forks: each round runs every key once a side, and two recordings a side
+are the fewest that give a change in the profile an interval."""
+
+
+def profile_forks(bundle: Bundle, ab: AbOptions, regexes: Sequence[str], rounds: int) -> Path:
+    """The recorded forks, a fixed design of their own in ``profile/forks``: the same keys,
+    builds and JMH settings as the timing run, every fork recorded, none of them timed."""
+    folder = bundle.folder("profile") / "forks"
+    if (folder / "manifest.json").is_file():
+        outcome = resume_ab(folder, make_reporter())
+    else:
+        folder.parent.mkdir(parents=True, exist_ok=True)
+        opts = dataclasses.replace(
+            ab, bench=tuple(regexes), out=str(folder), jfr=True, rounds=rounds, budget=None
+        )
+        outcome = start_ab(opts, make_reporter())
+    return Path(outcome.jfr_dir or folder / "jfr")
+
+
 def per_call_gain(comparison: Mapping[str, object]) -> float | None:
     """The benchmark's own speed-up, base time / feature time − 1, from its A/B ratio."""
     ratio = comparison.get("ratio")
@@ -123,13 +147,16 @@ def profile_stage(
     ab_result: AbStageResult,
     changes: ChangesResult,
     reached: Sequence[ReachedBenchmark],
-    java: str | None,
+    ab: AbOptions,
+    regexes: Sequence[str],
 ) -> ProfileResult:
-    """Stage 5b: profile diff head vs base focused on the changed classes, and Amdahl."""
+    """Stage 5b: profile forks of both sides, their diff focused on the changed classes, and
+    Amdahl."""
     from perfproof.profile.api import run_census, run_diff
     from perfproof.profile.render import census_json, diff_json, diff_text
 
-    jfr_dir = Path(ab_result.jfr_dir or bundle.folder("ab") / "jfr")
+    java = ab.java
+    jfr_dir = profile_forks(bundle, ab, regexes, PROFILE_ROUNDS)
     before, after = _recordings(jfr_dir, "base"), _recordings(jfr_dir, "head")
     if not before or not after:
         raise InputError(f"{jfr_dir}: no JFR recordings of both sides to compare")
@@ -172,6 +199,7 @@ def profile_stage(
         census=census_json(census, top=10) if census is not None else None,
         flamegraph=str(written[0]) if written else None,
         amdahl=tuple(amdahl),
+        forks_run=str(jfr_dir.parent),
     )
 
 

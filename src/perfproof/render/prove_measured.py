@@ -55,6 +55,7 @@ def profile_md(bundle: Bundle) -> tuple[list[str], list[str], list[str]]:
         "Allocation sites from the JFR recordings (baseline → feature):",
         "",
     ]
+    alloc[0:0] = [_profiled(prof), ""]
     diff_md = prof.diff_md
     alloc += _part(diff_md, "alloc") or ["No allocation samples in the recordings."]
     diff = [
@@ -87,6 +88,20 @@ def profile_md(bundle: Bundle) -> tuple[list[str], list[str], list[str]]:
     header = ("Method", "CPU share", "Allocation share", "Per-call speed-up", "Ceiling")
     amdahl += markdown_table(header, rows, "lrrrr") if rows else ["No changed method was sampled."]
     return alloc, diff, amdahl
+
+
+def _profiled(prof: ProfileResult) -> str:
+    """Which forks were profiled: the timings above come from forks JFR never touched."""
+    if prof.forks_run is None:
+        return (
+            f"Profiled forks: the timing forks themselves ({len(prof.before)} base, "
+            f"{len(prof.after)} feature recordings)."
+        )
+    return (
+        f"Profiled forks: {len(prof.before)} base and {len(prof.after)} feature forks of their "
+        f"own, run after the timing forks (`{prof.forks_run}`); no timing above was measured "
+        "with JFR on."
+    )
 
 
 def _share(x: float | None) -> str:

@@ -140,9 +140,13 @@ class ProfileResult:
     census: Json | None
     flamegraph: str | None
     amdahl: tuple[AmdahlRow, ...]
+    forks_run: str | None = None
+    """The run folder of the recorded forks (``profile/forks``): none of them is a timing fork.
+    None in a bundle whose profiles were read from the timing forks themselves."""
 
     def to_json(self) -> Json:
         return {
+            "forks_run": self.forks_run,
             "before": list(self.before),
             "after": list(self.after),
             "focus": list(self.focus),
@@ -164,6 +168,7 @@ class ProfileResult:
             opt(doc, "census", dict),
             opt(doc, "flamegraph", str),
             tuple(AmdahlRow.from_json(a) for a in objs(doc, "amdahl")),
+            opt(doc, "forks_run", str),
         )
 
 
