@@ -55,7 +55,7 @@ def test_alloc_rows_by_frame_and_by_class():
     assert lst.before_mean == pytest.approx((800 + 820 + 790) / 3)
     assert lst.status == "vanished"
     (kept,) = _rows(d, "alloc", "com.acme.Codec.write", "byte[]")
-    assert kept.change == 0 and kept.status == "same"
+    assert kept.change == 0 and kept.status == "no clear change"
     assert kept.ci == (0.0, 0.0)
 
 
@@ -112,3 +112,58 @@ def test_a_side_recorded_with_allocations_on_but_none_outside_jfr_is_a_zero_not_
     assert check_kinds(cpu_only, ("cpu", "alloc"), "both") == ("cpu",)
     with pytest.raises(InputError, match="no allocation events"):
         check_kinds(cpu_only, ("alloc",), "alloc")
+
+
+def test_a_status_word_only_when_the_interval_excludes_zero():
+    noisy_before = [_rec(10, 50), _rec(90, 50), _rec(40, 50)]
+    noisy_after = [_rec(0, 50), _rec(70, 50), _rec(20, 50)]
+    (row,) = _rows(diff(noisy_before, noisy_after), "cpu", HOT[-1])
+    assert row.ci is not None and row.ci[0] < 0 < row.ci[1]
+    assert row.change < 0 and row.status == "no clear change"
+    (alone,) = _rows(diff(BEFORE[:1], AFTER[:1]), "cpu", HOT[-1])
+    assert alone.ci is None and alone.status == "no clear change"  # no interval, no word
+
+
+JVM = (
+    ("java.lang.Thread.run", "java.lang.ClassLoader.loadClass", "java.util.Arrays.copyOf"),
+    ("jdk.jfr.internal.PlatformRecorder.periodicTask", "java.lang.Throwable.fillInStackTrace"),
+)
+
+
+def _with_jvm(p: Profile, weight: int) -> Profile:
+    cpu = {**p.cpu, **{s: weight for s in JVM}}
+    alloc = {**p.alloc, **{(s, "byte[]"): weight * 100 for s in JVM}}
+    return Profile(p.source, cpu=cpu, alloc=alloc, alloc_events=4, duration_s=2.0)
+
+
+def test_the_jvms_own_work_is_one_row_kept_last_and_never_among_the_code():
+    before = [_with_jvm(p, 5) for p in BEFORE]
+    after = [_with_jvm(p, 400 + i) for i, p in enumerate(AFTER)]  # it grows the most
+    d = diff(before, after, ("com.acme",))
+    frames = {r.frame for r in d.rows}
+    assert not frames & {"java.util.Arrays.copyOf", "java.lang.Throwable.fillInStackTrace"}
+    outside = [r for r in d.rows if r.outside]
+    assert {(r.kind, r.cls) for r in outside} == {
+        ("cpu", None),
+        ("alloc", None),
+        ("alloc", "(any class)"),
+    }
+    (cpu,) = [r for r in outside if r.kind == "cpu"]
+    assert cpu.before_mean == pytest.approx(10.0) and cpu.after_mean == pytest.approx(802.0)
+    assert d.rows[-len(outside) :] == outside  # after every row of the code under test
+
+
+def test_per_second_values_with_shares_beside_them():
+    before = [_with_jvm(p, 5) for p in BEFORE]
+    after = [_with_jvm(p, 5) for p in AFTER]
+    d = diff(before, after, ("com.acme",), kinds=("cpu",), per_second=True)
+    assert d.per_second
+    (row,) = _rows(d, "cpu", HOT[-1])
+    assert row.before_mean == pytest.approx(133.0 / 2.0)  # samples per second of 2 s
+    total = [130 + 50 + 10, 140 + 55 + 10, 129 + 52 + 10]
+    share = np.mean([100 * h / t for h, t in zip((130, 140, 129), total, strict=True)])
+    assert row.shares == pytest.approx((share, 0.0))
+    assert row.status == "vanished"
+    # a recording that does not know its length keeps values per recording
+    unknown = [Profile(p.source, cpu=p.cpu, alloc=p.alloc) for p in before]
+    assert not diff(unknown, after, per_second=True).per_second

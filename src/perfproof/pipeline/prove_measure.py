@@ -123,7 +123,14 @@ def profile_forks(bundle: Bundle, ab: AbOptions, regexes: Sequence[str], rounds:
     else:
         folder.parent.mkdir(parents=True, exist_ok=True)
         opts = dataclasses.replace(
-            ab, bench=tuple(regexes), out=str(folder), jfr=True, rounds=rounds, budget=None
+            ab,
+            bench=tuple(regexes),
+            out=str(folder),
+            jfr=True,
+            rounds=rounds,
+            max_rounds=None,
+            budget=None,
+            futility=None,
         )
         outcome = start_ab(opts, make_reporter())
     return Path(outcome.jfr_dir or folder / "jfr")
@@ -163,7 +170,7 @@ def profile_stage(
     focus = changes.classes
     graph = bundle.folder("profile") / "diff-flamegraph.html"
     graph.parent.mkdir(parents=True, exist_ok=True)
-    diff, written = run_diff(before, after, focus, java=java, normalize=True, flamegraph=graph)
+    diff, written = run_diff(before, after, focus, java=java, per_second=True, flamegraph=graph)
     diff = dataclasses.replace(diff, rows=[r for r in diff.rows if not _harness(r, reached)])
     frames = tuple(dict.fromkeys(frame_of(m) for m in changes.methods if m.kind != "removed"))
     census, _ = run_census(before, frames, java=java) if frames else (None, [])

@@ -125,6 +125,7 @@ def run_diff(
     confidence: float = 0.95,
     flamegraph: Path | None = None,
     collapsed_kind: str = "cpu",
+    per_second: bool = False,
 ) -> tuple[ProfileDiff, list[Path]]:
     """Before/after diff of recordings, and the differential flame graph if asked."""
     if not before or not after:
@@ -148,7 +149,7 @@ def run_diff(
             "settings=profile (perfproof record --settings profile)"
         )
     fprefixes = _focus(focus)
-    result = diff(b, a, fprefixes, kinds, normalize, confidence)
+    result = diff(b, a, fprefixes, kinds, normalize, confidence, per_second)
     result.warnings += [
         f"{'allocations' if k == 'alloc' else 'CPU samples'} not compared: one side has none; "
         "record both sides with settings=profile"

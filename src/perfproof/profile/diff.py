@@ -3,18 +3,30 @@
 Recordings, not samples, are the unit: samples inside one JVM share its JIT decisions and
 heap, so the interval for a change is Welch's t on the per-recording totals (at least two
 recordings a side); with one recording a side the change is reported without an interval.
+A row is called ``grew``, ``shrank``, ``vanished`` or ``appeared`` only when that interval
+excludes zero: a word the numbers beside it do not bear out is worse than none.
+
+Values are per recording, a share of each recording's total, or per second of recording. Shares
+mislead on their own: when the benchmark's own allocation falls to nothing, the JVM's class
+loading becomes "most" of what is left and seems to grow. The JVM's and the harness's own
+stacks (:mod:`perfproof.profile.outside`) are therefore one row of their own, kept last.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from perfproof.profile.census import alloc_rows, cpu_rows
+from perfproof.profile.outside import ROW_LABEL, outside
 from perfproof.profile.stacks import Profile, Stack
 from perfproof.stats.welch import welch
+
+NO_CLEAR_CHANGE = "no clear change"
+OUTSIDE_STACK: Stack = (ROW_LABEL,)
+OUTSIDE_CLASS = "(any class)"
 
 RowKey = tuple[str, str, str | None, str | None]  # kind, frame, focus frame, class
 
@@ -32,9 +44,19 @@ class DiffRow:
     change: float
     ci: tuple[float, float] | None
     p_value: float | None
+    shares: tuple[float, float] | None = None
+    """Mean percentage of each recording's total, before and after, shown beside absolute
+    values (never instead of them)."""
+
+    @property
+    def outside(self) -> bool:
+        """The one row of the JVM's and the harness's own work."""
+        return self.frame == ROW_LABEL
 
     @property
     def status(self) -> str:
+        if self.ci is None or self.ci[0] <= 0 <= self.ci[1]:
+            return NO_CLEAR_CHANGE
         if self.before_mean == 0 and self.after_mean > 0:
             return "appeared"
         if self.after_mean == 0 and self.before_mean > 0:
@@ -58,17 +80,37 @@ class ProfileDiff:
     confidence: float
     rows: list[DiffRow]
     warnings: list[str]
+    per_second: bool = False
+    """Values are per second of recording (set only when every recording knows its length)."""
 
 
-def _values(p: Profile, focus: tuple[str, ...], kinds: tuple[str, ...], norm: bool) -> dict:
+def apart(p: Profile) -> tuple[dict[Stack, int], dict[tuple[Stack, str], int]]:
+    """The recording's CPU and allocation stacks with every stack of the JVM's or the
+    harness's own work folded into the one "outside the benchmark" stack."""
+    cpu: dict[Stack, int] = {}
+    for stack, w in p.cpu.items():
+        key = OUTSIDE_STACK if outside(stack) else stack
+        cpu[key] = cpu.get(key, 0) + w
+    alloc: dict[tuple[Stack, str], int] = {}
+    for (stack, cls), w in p.alloc.items():
+        site = (OUTSIDE_STACK, OUTSIDE_CLASS) if outside(stack) else (stack, cls)
+        alloc[site] = alloc.get(site, 0) + w
+    return cpu, alloc
+
+
+def _values(
+    p: Profile, focus: tuple[str, ...], kinds: tuple[str, ...], norm: bool, per_s: bool
+) -> dict:
     out: dict[RowKey, float] = {}
-    if "cpu" in kinds and p.cpu:
-        n = p.cpu_samples if norm else 1
-        for r in cpu_rows(p.cpu, focus):
+    cpu, alloc = apart(p)
+    seconds = p.duration_s if per_s and p.duration_s else 1.0
+    if "cpu" in kinds and cpu:
+        n = p.cpu_samples if norm else seconds
+        for r in cpu_rows(cpu, focus):
             out[("cpu", r.frame, r.focus_frame, None)] = r.self / n
-    if "alloc" in kinds and p.alloc:
-        n = p.alloc_bytes if norm else 1
-        for r in alloc_rows(p.alloc, focus):
+    if "alloc" in kinds and alloc:
+        n = p.alloc_bytes if norm else seconds
+        for r in alloc_rows(alloc, focus):
             out[("alloc", r.frame, r.focus_frame, r.cls)] = r.bytes / n
             frame_key = ("alloc", r.frame, r.focus_frame, None)
             out[frame_key] = out.get(frame_key, 0.0) + r.bytes / n
@@ -84,14 +126,17 @@ def diff(
     kinds: tuple[str, ...] = ("cpu", "alloc"),
     normalize: bool = False,
     confidence: float = 0.95,
+    per_second: bool = False,
 ) -> ProfileDiff:
     """Rows for every frame (and frame+class for allocations) seen on either side.
 
-    Values are CPU samples and allocated bytes per recording, or with ``normalize`` the
-    percentage of each recording's total (for recordings of different lengths).
+    Values are CPU samples and allocated bytes per recording, with ``per_second`` per second
+    of each recording (when every recording knows its length), or with ``normalize`` the
+    percentage of each recording's total.
     """
-    b = [_values(p, focus, kinds, normalize) for p in before]
-    a = [_values(p, focus, kinds, normalize) for p in after]
+    per_s = per_second and not normalize and all(p.duration_s for p in [*before, *after])
+    b = [_values(p, focus, kinds, normalize, per_s) for p in before]
+    a = [_values(p, focus, kinds, normalize, per_s) for p in after]
     keys = set().union(*b, *a)
     warnings: list[str] = []
     if len(before) < 2 or len(after) < 2:
@@ -102,9 +147,12 @@ def diff(
     rows = [
         _row(k, [v.get(k, 0.0) for v in b], [v.get(k, 0.0) for v in a], confidence) for k in keys
     ]
+    if per_s:
+        rows = _with_shares(rows, before, after, focus, kinds)
     scale = _kind_scale(rows)
     rows.sort(
         key=lambda r: (
+            r.outside,
             -abs(r.change) / scale[r.kind],
             r.kind,
             r.frame,
@@ -126,7 +174,28 @@ def diff(
         confidence=confidence,
         rows=rows,
         warnings=warnings,
+        per_second=per_s,
     )
+
+
+def _with_shares(
+    rows: list[DiffRow],
+    before: list[Profile],
+    after: list[Profile],
+    focus: tuple[str, ...],
+    kinds: tuple[str, ...],
+) -> list[DiffRow]:
+    b = [_values(p, focus, kinds, True, False) for p in before]
+    a = [_values(p, focus, kinds, True, False) for p in after]
+
+    def mean(values: list[dict], key: RowKey) -> float:
+        return float(np.mean([v.get(key, 0.0) for v in values])) if values else 0.0
+
+    out = []
+    for r in rows:
+        key = (r.kind, r.frame, r.focus_frame, r.cls)
+        out.append(replace(r, shares=(mean(b, key), mean(a, key))))
+    return out
 
 
 def _kind_scale(rows: list[DiffRow]) -> dict[str, float]:

@@ -18,7 +18,11 @@ def _num(x: float | None) -> float | None:
 
 
 def _top(rows: list, top: int) -> list:
-    return rows if top <= 0 else rows[:top]
+    """The first ``top`` rows of the code under test, and always the "outside" rows."""
+    if top <= 0:
+        return rows
+    inside = [r for r in rows if not getattr(r, "outside", False)]
+    return inside[:top] + [r for r in rows if getattr(r, "outside", False)]
 
 
 def census_json(c: Census, top: int = 0) -> dict[str, Any]:
@@ -75,9 +79,7 @@ def diff_json(d: ProfileDiff, top: int = 0) -> dict[str, Any]:
         "before": d.before_sources,
         "after": d.after_sources,
         "focus": list(d.focus),
-        "unit": {"cpu": "% of samples", "alloc": "% of bytes"}
-        if d.normalized
-        else {"cpu": "samples", "alloc": "bytes"},
+        "unit": _units(d),
         "confidence": d.confidence,
         "rows": [
             {
@@ -92,6 +94,8 @@ def diff_json(d: ProfileDiff, top: int = 0) -> dict[str, Any]:
                 "change_pct": _num(r.change_pct),
                 "status": r.status,
                 "p_value": _num(r.p_value),
+                "shares": None if r.shares is None else [_num(r.shares[0]), _num(r.shares[1])],
+                "outside": r.outside,
                 "before": list(r.before),
                 "after": list(r.after),
             }
@@ -99,6 +103,14 @@ def diff_json(d: ProfileDiff, top: int = 0) -> dict[str, Any]:
         ],
         "warnings": list(d.warnings),
     }
+
+
+def _units(d: ProfileDiff) -> dict[str, str]:
+    if d.normalized:
+        return {"cpu": "% of samples", "alloc": "% of bytes"}
+    if d.per_second:
+        return {"cpu": "samples/s", "alloc": "bytes/s"}
+    return {"cpu": "samples", "alloc": "bytes"}
 
 
 # ---- human formats -------------------------------------------------------------------------
@@ -229,6 +241,10 @@ def census_text(c: Census, top: int = 20, md: bool = False) -> str:
     return "\n".join(out).rstrip() + "\n"
 
 
+def _share_pair(shares: tuple[float, float]) -> str:
+    return f"{shares[0]:.1f}% → {shares[1]:.1f}%"
+
+
 def diff_text(d: ProfileDiff, top: int = 20, md: bool = False) -> str:
     width = 10_000 if md else 55
     out: list[str] = []
@@ -245,7 +261,8 @@ def diff_text(d: ProfileDiff, top: int = 20, md: bool = False) -> str:
     def val(kind: str, v: float) -> str:
         if d.normalized:
             return f"{v:.2f}%"
-        return human_bytes(v) if kind == "alloc" else f"{v:.1f}"
+        per = "/s" if d.per_second else ""
+        return (human_bytes(v) if kind == "alloc" else f"{v:.1f}") + per
 
     classes: dict[tuple[str, str | None], int] = {}
     for r in d.rows:
@@ -277,17 +294,24 @@ def diff_text(d: ProfileDiff, top: int = 20, md: bool = False) -> str:
                 val(kind, r.after_mean),
                 val(kind, r.change) + pct,
                 ci,
-                r.status,
             ]
+            if d.per_second:
+                cells.append("-" if r.shares is None else _share_pair(r.shares))
+            cells.append(r.status)
             rows.append(cells)
         headers = ["frame", "focus frame"] + (["class"] if kind == "alloc" else [])
-        headers += ["before", "after", "change", f"{level} CI", "status"]
-        first = len(headers) - 5
+        headers += ["before", "after", "change", f"{level} CI"]
+        headers += ["share"] if d.per_second else []
+        headers += ["status"]
+        first = len(headers) - (6 if d.per_second else 5)
         out += _table(headers, rows, md, {first, first + 1, first + 2})
         out.append("")
     unit = (
         "share of each recording's total"
         if d.normalized
+        else "mean CPU samples / allocated bytes per second of recording, with each "
+        "recording's share of its total beside them"
+        if d.per_second
         else "mean CPU samples / allocated bytes per recording"
     )
     out.append(f"values: {unit}; CI: Welch t interval of the change across recordings.")
