@@ -3,7 +3,14 @@ the costs that are never a hypothesis (harness, once-only work, the benchmark's 
 
 from __future__ import annotations
 
-from perfproof.profile.attribute import Method, attribute, method_frame, once_only
+from perfproof.profile.attribute import (
+    Method,
+    attribute,
+    combine,
+    method_frame,
+    once_only,
+    runs_project_code,
+)
 from perfproof.profile.stacks import Profile
 
 STUB = "p.bench.jmh_generated.CodecBench_encode_jmhTest"
@@ -110,3 +117,16 @@ def test_the_project_callers_above_a_method_are_kept_nearest_first() -> None:
     swap_cost = attribute(p, known.get).sites["p.Sort.swap"]
     # recursion folded; the benchmark (not production) still names a caller on the way
     assert swap_cost.paths == {("p.Sort.quickSort", "p.Sort.sort", "p.Codec.encode"): 9}
+
+
+def test_the_jvms_of_one_command_run_add_up_and_those_without_project_code_are_known() -> None:
+    work, probe = Profile("w.jfr", duration_s=2.0), Profile("p.jfr", duration_s=0.5)
+    work.cpu[(*LOOP, BENCH, "p.Codec.encode")] = 8
+    work.alloc[((*LOOP, BENCH, "p.Codec.encode"), "byte[]")] = 800
+    probe.cpu[("java.lang.Thread.run", "java.lang.System.getProperty")] = 3
+    a, b = attribute(work, METHODS.get), attribute(probe, METHODS.get)
+    assert runs_project_code(a) and not runs_project_code(b)
+    both = combine([a, a], "w+w")
+    assert (both.cpu_total, both.alloc_total, both.duration_s) == (16, 1600, 4.0)
+    assert both.sites["p.Codec.encode"].cpu == 16
+    assert both.sites["p.Codec.encode"].classes == {"byte[]": 1600}

@@ -28,7 +28,7 @@ from perfproof.model.documents.hunt import (
 from perfproof.pipeline.hunt_analysis import ProveContext, analyse, compare_hunts
 from perfproof.pipeline.hunt_rank import ForkOps, RecordedGroup, other_costs, outside_parts
 from perfproof.pipeline.hunt_source import SourceMap
-from perfproof.profile.attribute import attribute
+from perfproof.profile.attribute import attribute, combine, runs_project_code
 from perfproof.profile.census import merge
 from perfproof.profile.flamegraph import graph, render_html
 from perfproof.profile.load import expand, load_profiles
@@ -93,6 +93,25 @@ def recordings_workload(paths: list[Path], java: str | None) -> Workload:
     )
 
 
+def _one_run(groups: list[RecordedGroup]) -> tuple[list[RecordedGroup], list[str]]:
+    """A command is one run, whatever number of JVMs it started: the JVMs that ran project
+    code are counted as one recording (their intervals are the counts' own), and those that
+    ran none (a build tool, a launcher's probe) are left out and named."""
+    out: list[RecordedGroup] = []
+    notes: list[str] = []
+    for g in groups:
+        kept = [a for a in g.forks if runs_project_code(a)]
+        left = len(g.forks) - len(kept)
+        if left:
+            notes.append(
+                f"{left} of the command's {len(g.forks)} JVMs ran no project code (a build "
+                "tool, a launcher's probe) and are left out"
+            )
+        if kept:
+            out.append(RecordedGroup(g.name, [combine(kept, "+".join(a.source for a in kept))]))
+    return out, notes
+
+
 def run_hunt(
     workload: Workload,
     repo: Path,
@@ -119,15 +138,19 @@ def run_hunt(
         RecordedGroup(name, [attribute(p, sources.resolve) for p in profiles], ops)
         for name, profiles, ops in workload.groups
     ]
+    warnings = list(workload.warnings)
+    if workload.kind == "command":
+        groups, note = _one_run(groups)
+        warnings += note
     base = workload.sha[:12] if workload.sha else (workload.ref or "HEAD")
     analysis = analyse(groups, sources, root, ProveContext(str(repo), base, prove_extra))
-    warnings = list(workload.warnings) + analysis.warnings
+    warnings += analysis.warnings
     if not analysis.hypotheses:
         warnings.append(
             "no project method carries a measurable share of the workload: is the source index "
             f"({root}) the code that was recorded?"
         )
-    parts = outside_parts(groups)
+    parts = {k: v for k, v in outside_parts(groups).items() if v}
     if parts:
         top = sorted(parts.items(), key=lambda kv: -kv[1])
         warnings.append(

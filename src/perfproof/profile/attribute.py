@@ -147,6 +147,42 @@ def _classify(stack: Stack, resolve: Resolve) -> _Charged:
     return method, via, above, None
 
 
+def runs_project_code(a: Attributed) -> bool:
+    """Whether any stack of the recording reached a project frame (the workload's or its
+    driver's): a build tool's JVM or a launcher's probe never does."""
+    return bool(a.sites) or any(bucket == "driver" for bucket, _ in a.buckets)
+
+
+def _add(into: dict[str, int], more: dict[str, int]) -> None:
+    for k, v in more.items():
+        into[k] = into.get(k, 0) + v
+
+
+def combine(parts: list[Attributed], source: str) -> Attributed:
+    """Several JVMs of one run as one recording: samples, bytes and JVM-seconds add up."""
+    durations = [a.duration_s for a in parts]
+    total = sum(d for d in durations if d) if all(durations) else None
+    out = Attributed(
+        source,
+        sum(a.cpu_total for a in parts),
+        sum(a.alloc_total for a in parts),
+        total,
+    )
+    for a in parts:
+        for (bucket, detail), (c, b) in a.buckets.items():
+            out.add_bucket(bucket, detail, c, b)
+        for frame, s in a.sites.items():
+            t = out.sites.setdefault(frame, SiteCost())
+            t.cpu += s.cpu
+            t.alloc += s.alloc
+            for src, dst in ((s.classes, t.classes), (s.via_cpu, t.via_cpu)):
+                _add(dst, src)
+            _add(t.via_alloc, s.via_alloc)
+            for path, v in s.paths.items():
+                t.paths[path] = t.paths.get(path, 0) + v
+    return out
+
+
 def attribute(profile: Profile, resolve: Resolve) -> Attributed:
     """Charge every CPU sample and allocated byte of one recording."""
     out = Attributed(profile.source, profile.cpu_samples, profile.alloc_bytes, profile.duration_s)
