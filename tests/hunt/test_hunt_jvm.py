@@ -86,7 +86,12 @@ def test_a_command_is_a_workload(run_cli, demo: Path, tmp_path: Path, cache: Non
     assert res.code == 0, res.err
     builds = json.loads((base / "run" / "manifest.json").read_text())["builds"]
     jar = builds[0]["jar"]
-    cmd = f"java -cp {jar} org.openjdk.jmh.Main ErrorReporterBench -f 0 -wi 0 -i 1 -r 1s"
+    # a plain command knows nothing of JMH's machine-wide lock: in-process and one second
+    # long, it may run beside another JMH rather than fail when one holds the lock
+    cmd = (
+        f"java -Djmh.ignoreLock=true -cp {jar} org.openjdk.jmh.Main ErrorReporterBench "
+        "-f 0 -wi 0 -i 1 -r 1s"
+    )
     res = run_cli("hunt", "--repo", demo, "--ref", "baseline", "--run", cmd,
                   "--out", tmp_path / "c", "--format", "json")  # fmt: skip
     assert res.code == 0, res.err
@@ -96,6 +101,9 @@ def test_a_command_is_a_workload(run_cli, demo: Path, tmp_path: Path, cache: Non
     assert first["method"] == "ErrorReporter.report"
     assert first["costs"][0]["bytes_per_s"]["mean"] > 0
     assert first["costs"][0]["bytes_per_op"] is None  # a command has no operation count
+    # one run of the command is one recording, whatever number of JVMs it started
+    assert first["costs"][0]["cpu_share"]["forks"] == 1
+    assert first["costs"][0]["cpu_share"]["mean"] > 0.5
 
 
 @pytest.mark.parametrize(

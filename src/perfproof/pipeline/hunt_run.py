@@ -4,7 +4,8 @@ every JVM it starts recorded by JFR.
 The recording option goes in ``JAVA_TOOL_OPTIONS``, which every HotSpot JVM reads at start,
 so ``mvn test`` (and the test JVMs it forks), a shell-free launcher script or a plain
 ``java -jar`` are recorded alike without rewriting the command. Each JVM writes its own file
-(JFR names it by pid inside the folder); each is one fork of the workload. The command is
+(JFR names it by pid inside the folder); the hunt counts those that ran project code as one
+recording of one run (:func:`perfproof.pipeline.hunt._one_run`). The command is
 split like a shell would split it and never run by one.
 """
 
