@@ -3,6 +3,7 @@ refused naming the file and line, and shown with their source in the run's repor
 
 from __future__ import annotations
 
+import json
 import subprocess
 from pathlib import Path
 
@@ -88,3 +89,23 @@ def test_ab_refuses_a_bad_file_before_any_build(tmp_path: Path, run_cli) -> None
         .splitlines()[-1]
         .startswith(f"perfproof: error: {root / 'pyproject.toml'}:3: jmh-arg: not a setting")
     )
+
+
+def test_compare_reads_the_pinned_gate_and_a_flag_beats_it(
+    tmp_path: Path, run_cli, fixtures_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = _repo(tmp_path / "r")
+    (root / "perfproof.toml").write_text('threshold = "60%"\nfamily = "none"\n')
+    rounds = fixtures_dir / "jmh" / "rounds-wi1-100ms"
+    base, head = rounds / "1-base.json", rounds / "1-head.json"
+    monkeypatch.delenv("PERFPROOF_THRESHOLD", raising=False)
+    monkeypatch.chdir(root)
+    pinned = run_cli("compare", base, head, "--format", "json")
+    flagged = run_cli("compare", base, head, "--format", "json", "--threshold", "1%")
+    monkeypatch.chdir(tmp_path)
+    unpinned = run_cli("compare", base, head, "--format", "json", "--threshold", "60%",
+                       "--family", "none")  # fmt: skip
+    assert pinned.code == flagged.code == unpinned.code == 0
+    assert json.loads(pinned.out)["comparisons"] == json.loads(unpinned.out)["comparisons"]
+    assert json.loads(pinned.out)["threshold"] == 0.6
+    assert json.loads(flagged.out)["threshold"] == 0.01

@@ -13,6 +13,7 @@ from perfproof.cli.options import (
     format_option,
     parse_fraction,
 )
+from perfproof.cli.pinned import settled
 from perfproof.compare import DEFAULT_METRICS, CompareOptions, compare_document, compare_specs
 from perfproof.errors import GateFailed, InputError
 from perfproof.stats import family as procedures
@@ -41,16 +42,14 @@ saw a regression, 2 bad input (one line naming the file or flag)."""
 @click.option(
     "--confidence",
     type=CONFIDENCE,
-    default="0.99",
-    show_default=True,
-    help="Confidence level 1-α of intervals and tests (0.99 or 99%).",
+    help="Confidence level 1-α of intervals and tests (0.99 or 99%) [default: 0.99, or as "
+    "pinned in perfproof.toml / PERFPROOF_CONFIDENCE].",
 )
 @click.option(
     "--threshold",
     type=THRESHOLD,
-    default="1%",
-    show_default=True,
-    help="Practical threshold θ: smaller changes are 'negligible' (1% or 0.01).",
+    help="Practical threshold θ: smaller changes are 'negligible' (1% or 0.01) [default: 1%, "
+    "or as pinned].",
 )
 @click.option(
     "--metric",
@@ -63,10 +62,8 @@ saw a regression, 2 bad input (one line naming the file or flag)."""
     "--family",
     "family",
     type=click.Choice(procedures.METHODS),
-    default=procedures.DEFAULT,
-    show_default=True,
     help="Family procedure across comparisons: bh (Benjamini-Hochberg, false-coverage-adjusted "
-    "intervals), holm, or none.",
+    f"intervals), holm, or none [default: {procedures.DEFAULT}, or as pinned].",
 )
 @click.option("--no-holm", is_flag=True, help="Same as --family none (older spelling).")
 @format_option()
@@ -92,13 +89,15 @@ saw a regression, 2 bad input (one line naming the file or flag)."""
     "decide it in fewer than this share of runs were its estimate true (e.g. 5%) [default: off].",
 )
 @record_options(with_commit=True)
+@click.pass_context
 def command(
+    ctx: click.Context,
     base: str,
     head: str,
-    confidence: float,
-    threshold: float,
+    confidence: float | None,
+    threshold: float | None,
     metrics: tuple[str, ...],
-    family: str,
+    family: str | None,
     no_holm: bool,
     fmt: str,
     fail_on_regression: bool,
@@ -112,11 +111,12 @@ def command(
 ) -> None:
     """Compare two sets of JMH JSON results, benchstat-style, with fork-level statistics."""
     check_record(record, db, None, commit=record_commit, branch=record_branch)
+    pinned, _ = settled(ctx, None, skip={"db"})
     options = CompareOptions(
-        confidence=confidence,
-        threshold=threshold,
+        confidence=float(str(pinned["confidence"])),
+        threshold=float(str(pinned["threshold"])),
         metrics=tuple(metrics) or DEFAULT_METRICS,
-        family="none" if no_holm else family,
+        family="none" if no_holm else str(pinned["family"]),
     )
     if sequential:
         if record:

@@ -9,7 +9,6 @@ from pathlib import Path
 
 import click
 
-from perfproof.errors import InputError
 from perfproof.pipeline.ab_options import DEFAULT_CONFIDENCE, DEFAULT_THRESHOLD
 from perfproof.pipeline.config import KEYS, Setting, Value, read_pinned, settle
 from perfproof.stats import family as procedures
@@ -28,14 +27,13 @@ DEFAULTS: Mapping[str, Value | None] = {
 
 
 def repo_root(repo: str | Path | None) -> Path | None:
-    """The top of the repository whose file pins settings; None outside a repository (the
-    verb refuses a missing repository itself, naming its flag)."""
-    from perfproof.workspace.git import require_repo
-
-    try:
-        return require_repo(Path(repo or "."))
-    except InputError:
-        return None
+    """The top of the repository whose file pins settings (the nearest folder holding
+    ``.git``); None outside a repository (the verb refuses a missing one itself)."""
+    start = Path(repo or ".").resolve()
+    for folder in (start, *start.parents):
+        if (folder / ".git").exists():
+            return folder
+    return None
 
 
 def settled(
