@@ -39,6 +39,27 @@ def run_cli(capsys: pytest.CaptureFixture[str]) -> Callable[..., CliResult]:
     return _run
 
 
+def _rerun(text: str, factor: float) -> str:
+    """The same JMH results as if measured again: every primary iteration scaled by ``factor``
+    (a copied round file would be the same forks twice, which perfproof refuses)."""
+    doc = json.loads(text)
+    for entry in doc:
+        pm = entry["primaryMetric"]
+        if pm.get("rawData"):
+            pm["rawData"] = [[float(v) * factor for v in fork] for fork in pm["rawData"]]
+        if pm.get("rawDataHistogram"):
+            pm["rawDataHistogram"] = [
+                [[[float(v) * factor, c] for v, c in it] for it in fork]
+                for fork in pm["rawDataHistogram"]
+            ]
+    return json.dumps(doc)
+
+
+@pytest.fixture
+def rerun() -> Callable[[str, float], str]:
+    return _rerun
+
+
 # ----------------------------------------------------------------------------- run folders
 # Fixed run folders built from the recorded JMH outputs, for the report and check tests. The
 # feature side is the recorded data with known, planted effects, so every verdict has a truth.

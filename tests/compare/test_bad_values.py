@@ -23,7 +23,11 @@ def _one_error_line(r, *fragments: str) -> str:
 
 @pytest.mark.parametrize(
     "scores",
-    [[[0.0, 0.0, 0.0]] * 3, [[-5.0, -5.1, -4.9]] * 3, [[10.0, 0.0, 10.0], *GOOD[1:]]],
+    [
+        [[0.0, 0.0, 0.0]] * 3,
+        [[-5.0, -5.1, -4.9], [-5.2, -5.0, -4.8]],
+        [[10.0, 0.0, 10.0], *GOOD[1:]],
+    ],
 )
 @pytest.mark.parametrize("unit", ["ns/op", "ops/s"])
 def test_time_or_throughput_at_or_below_zero_is_refused(
@@ -51,10 +55,44 @@ def test_an_entry_listed_twice_in_one_file_is_refused(run_cli, make_jmh_entry, w
     base = write_jmh("base.json", [entry])
     head = write_jmh("head.json", [entry, entry])
     _one_error_line(run_cli("compare", base, head), str(head), "x.B.run", "more than once")
-    # the same entry in two files of one side is two rounds, not a duplicate
+    # the same forks in two files of one side are one round copied, not two rounds
     rounds = write_jmh("rounds/2.json", [entry])
-    write_jmh("rounds/1.json", [entry])
-    assert run_cli("compare", base, rounds.parent).code == 0
+    first = write_jmh("rounds/1.json", [entry])
+    line = _one_error_line(run_cli("compare", base, rounds.parent), str(rounds), "x.B.run")
+    assert f"also in {first}" in line
+
+
+def test_a_round_file_copied_or_linked_is_refused(
+    run_cli, make_jmh_entry, write_jmh, tmp_path
+) -> None:
+    """Four copies of one round turned an inconclusive key into a verdict: refused instead."""
+    base = write_jmh("base.json", [make_jmh_entry("x.B.run", GOOD)])
+    spread = [[10.0, 10.4, 10.2], [10.9, 11.1, 11.0], [10.3, 10.6, 10.4]]
+    one = write_jmh("head/1.json", [make_jmh_entry("x.B.run", spread)])
+    for n in (2, 3, 4):
+        (tmp_path / "head" / f"{n}.json").write_text(one.read_text())
+    _one_error_line(run_cli("compare", base, one.parent), "x.B.run", "given twice")
+    for n in (2, 3, 4):
+        (tmp_path / "head" / f"{n}.json").unlink()
+    (tmp_path / "head" / "link.json").symlink_to(one)
+    _one_error_line(run_cli("compare", base, one.parent), "x.B.run", "given twice")
+    # a fork repeated inside one entry's rawData is the same slip
+    twice = make_jmh_entry("x.B.run", [spread[0], spread[0], spread[1]])
+    head = write_jmh("twice.json", [twice])
+    _one_error_line(run_cli("compare", base, head), str(head), "twice in it")
+
+
+def test_true_as_an_iteration_and_negative_bytes_are_not_measurements(
+    run_cli, make_jmh_entry, write_jmh
+) -> None:
+    base = write_jmh("base.json", [make_jmh_entry("x.B.run", GOOD, alloc=24.0)])
+    entry = make_jmh_entry("x.B.run", GOOD)
+    entry["primaryMetric"]["rawData"] = [[True, True, True], *GOOD[1:]]
+    head = write_jmh("bool.json", [entry])
+    _one_error_line(run_cli("compare", base, head), str(head), "x.B.run", "True")
+    head = write_jmh("neg.json", [make_jmh_entry("x.B.run", GOOD, alloc=-24.0)])
+    line = _one_error_line(run_cli("compare", base, head), str(head), "x.B.run", "-24")
+    assert "negative" in line
 
 
 @pytest.mark.parametrize(

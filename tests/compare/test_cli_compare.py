@@ -127,12 +127,12 @@ def test_bad_format_and_missing_argument_exit_2(run_cli, stream_vs_loop) -> None
     assert run_cli("compare", stream_vs_loop[0]).code == 2
 
 
-def test_glob_and_folder_sides(run_cli, stream_vs_loop, tmp_path) -> None:
+def test_glob_and_folder_sides(run_cli, stream_vs_loop, tmp_path, rerun) -> None:
     base, head = stream_vs_loop
     folder = tmp_path / "rounds"
     folder.mkdir()
     for r in (1, 2):
-        (folder / f"{r}-head.json").write_text(head.read_text())
+        (folder / f"{r}-head.json").write_text(rerun(head.read_text(), 1 + r / 1000))
     doc = json.loads(run_cli("compare", base, str(folder / "*-head.json"), "--format", "json").out)
     assert doc["comparisons"][0]["head"]["forks"] == 8
     doc = json.loads(run_cli("compare", base, folder, "--format", "json").out)
@@ -152,7 +152,7 @@ def test_unmatched_listed(run_cli, fixtures_dir) -> None:
 
 def test_reader_notes_are_shown(run_cli, make_jmh_entry, write_jmh) -> None:
     forks = [[10.0, "NaN", 10.1], [10.2, 10.0, 10.1], [9.9, 10.0, 10.0]]
-    a = write_jmh("a.json", [make_jmh_entry("n", [[10.0, 10.1, 10.0]] * 3)])
+    a = write_jmh("a.json", [make_jmh_entry("n", [[10.0, 10.1, 10.0], [10.1, 10.0, 10.2]])])
     entry = make_jmh_entry("n", [[0.0]])
     entry["primaryMetric"]["rawData"] = forks
     b = write_jmh("b.json", [entry])

@@ -225,12 +225,12 @@ def test_metric_selection_and_one_sided_metrics(make_jmh_entry, write_jmh) -> No
         compare_specs(str(with_alloc), str(without), CompareOptions(metrics=("gc.nope",)))
 
 
-def test_rounds_in_folders_add_forks(fixtures_dir, tmp_path) -> None:
+def test_rounds_in_folders_add_forks(fixtures_dir, tmp_path, rerun) -> None:
     text = (fixtures_dir / "jmh" / "jmh-1.37-allmodes-gc.json").read_text()
     for side in ("base", "head"):
         (tmp_path / side).mkdir()
         for r in (1, 2):
-            (tmp_path / side / f"{r}.json").write_text(text)
+            (tmp_path / side / f"{r}.json").write_text(rerun(text, 1 + r / 1000))
     result = compare_specs(str(tmp_path / "base"), str(tmp_path / "head"), CompareOptions())
     c = next(c for c in result.comparisons if c.key.mode == "thrpt" and c.key.metric == PRIMARY)
     assert c.base.forks == 4 and c.head.forks == 4 and c.base.iterations == 12

@@ -83,10 +83,10 @@ def test_both_versions_share_keys(fixtures_dir: Path) -> None:
     assert k in old and k in new
 
 
-def test_folder_of_rounds_appends_forks(fixtures_dir: Path, tmp_path: Path) -> None:
+def test_folder_of_rounds_appends_forks(fixtures_dir: Path, tmp_path: Path, rerun) -> None:
     src = (fixtures_dir / "jmh" / "jmh-1.37-allmodes-gc.json").read_text()
-    for name in ("round-1.json", "round-2.json", "round-10.json"):
-        (tmp_path / name).write_text(src)
+    for r, name in enumerate(("round-1.json", "round-2.json", "round-10.json"), start=1):
+        (tmp_path / name).write_text(rerun(src, 1 + r / 1000))
     (tmp_path / "notes.txt").write_text("not read")
     side = load_side(str(tmp_path))
     s = side[key("fx.Codes.sum", n="16")]

@@ -23,7 +23,7 @@ from perfproof.compare.result import DEFAULT_METRICS, CompareOptions
 from perfproof.compare.sequential import KeyDecision, SequentialDesign, look, methodology
 from perfproof.errors import InputError
 from perfproof.jmh.names import normalise_metric
-from perfproof.jmh.reader import expand_spec, read_file
+from perfproof.jmh.reader import ForkLedger, expand_spec, read_file
 from perfproof.model import PRIMARY, BenchKey, SideSamples, Unmatched
 from perfproof.stats import family as procedures
 from perfproof.stats import sequential as seq
@@ -76,12 +76,17 @@ def read_rounds(
             f"--sequential needs one file per side per round: {len(base_files)} base file(s) "
             f"({base_files[0] if base_files else 'none'} …) but {len(head_files)} head file(s)"
         )
-    return [(_side(b), _side(h)) for b, h in zip(base_files, head_files, strict=True)]
+    ledgers = (ForkLedger(), ForkLedger())
+    return [
+        (_side(b, ledgers[0]), _side(h, ledgers[1]))
+        for b, h in zip(base_files, head_files, strict=True)
+    ]
 
 
-def _side(path: Path) -> SideSamples:
+def _side(path: Path, ledger: ForkLedger) -> SideSamples:
     out: SideSamples = {}
     for s in read_file(path):
+        ledger.add(s, str(path))
         out.setdefault(s.key, s)
     return out
 

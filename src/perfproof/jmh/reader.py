@@ -23,7 +23,7 @@ import numpy as np
 
 from perfproof.errors import InputError
 from perfproof.jmh.names import normalise_metric
-from perfproof.jmh.units import canonical, direction_of
+from perfproof.jmh.units import BYTES_UNIT, canonical, direction_of
 from perfproof.model import PRIMARY, BenchKey, JmhScore, Samples
 from perfproof.model.documents import check_depth
 
@@ -36,6 +36,12 @@ _SPECIAL = {
     "-inf": -math.inf,
     "-infinity": -math.inf,
 }
+
+
+class NotAMeasurement(ValueError):
+    """A value that cannot have been measured (bytes/op below zero): the file is refused,
+    never read as an effect or quietly skipped as an odd secondary metric. Times and rates
+    at or below zero are refused where the comparison needs their logarithm."""
 
 
 def to_float(value: Any) -> float:
@@ -82,12 +88,49 @@ def load_side(spec: str) -> dict[BenchKey, Samples]:
 
 
 def read_results(paths: Sequence[str | Path]) -> dict[BenchKey, Samples]:
-    """Read JMH JSON files into one mapping; later files append forks to earlier keys."""
+    """Read JMH JSON files into one mapping; later files append forks to earlier keys.
+
+    A fork seen twice (a round file copied, or linked into the folder) is refused: counted
+    twice it would halve the spread between forks and turn ``inconclusive`` into a verdict.
+    """
     merged: dict[BenchKey, Samples] = {}
+    ledger = ForkLedger()
     for path in paths:
         for samples in read_file(path):
             _merge(merged, samples, str(path))
+            ledger.add(samples, str(path))
     return merged
+
+
+MIN_DISTINCT_VALUES = 3
+"""A fork of at least this many iterations that are not all equal is a fingerprint: two
+independent JVMs do not produce the same sequence of timings to the last digit. Shorter or
+constant forks (single-shot, bytes/op) may repeat honestly and are not compared."""
+
+
+class ForkLedger:
+    """The primary-metric forks one side has read so far, to refuse a fork given twice."""
+
+    def __init__(self) -> None:
+        self._seen: dict[tuple[BenchKey, bytes], tuple[str, Samples]] = {}
+
+    def add(self, samples: Samples, source: str) -> None:
+        if samples.key.metric != PRIMARY:
+            return
+        for fork in samples.forks:
+            if fork.size < MIN_DISTINCT_VALUES or bool(np.all(fork == fork[0])):
+                continue
+            fingerprint = (samples.key, np.ascontiguousarray(fork, dtype=float).tobytes())
+            first = self._seen.get(fingerprint)
+            if first is not None and (first[0] != source or first[1] is samples):
+                where = "twice in it" if first[0] == source else f"also in {first[0]}"
+                raise InputError(
+                    f"{source}: {samples.key.label()} has a fork whose iterations are "
+                    f"{where}: the same fork given twice (a copied or linked round file?); "
+                    "each fork must be counted once"
+                )
+            # an entry listed twice in one file is refused by the comparison, naming it
+            self._seen.setdefault(fingerprint, (source, samples))
 
 
 def _merge(merged: dict[BenchKey, Samples], new: Samples, source: str) -> None:
@@ -161,6 +204,8 @@ def read_file(path: str | Path) -> list[Samples]:
     for index, entry in enumerate(doc):
         try:
             out.extend(_read_entry(entry, str(path)))
+        except NotAMeasurement as exc:
+            raise InputError(f"{path}: {exc}") from None
         except (ValueError, TypeError) as exc:
             name = entry.get("benchmark", f"#{index}")
             raise InputError(f"{path}: result {name}: malformed JMH data ({exc})") from None
@@ -197,6 +242,8 @@ def _read_entry(entry: dict[str, Any], source: str) -> list[Samples]:
             if not isinstance(metric, dict):
                 raise ValueError("not an object")
             out.append(_read_metric(key.with_metric(normalise_metric(name)), metric, source))
+        except NotAMeasurement:
+            raise
         except (ValueError, TypeError) as exc:
             out[0].notes.append(
                 f"{source}: {key.label()}: secondary metric {name!r} skipped ({exc})"
@@ -224,6 +271,12 @@ def _read_metric(key: BenchKey, metric: dict[str, Any], source: str) -> Samples:
             forks.append(finite)
     if dropped:
         notes.append(f"{source}: {key.label()}: {dropped} non-finite value(s) dropped")
+    if unit == BYTES_UNIT and any(bool((f < 0).any()) for f in forks):
+        low = min(float(f.min()) for f in forks)
+        raise NotAMeasurement(
+            f"{key.label()}: {low:g} B/op (bytes allocated per operation) is negative: "
+            "not a measurement"
+        )
     score = to_float(metric.get("score", "NaN")) * factor
     error = to_float(metric.get("scoreError", "NaN")) * factor
     return Samples(
@@ -238,9 +291,13 @@ def _read_metric(key: BenchKey, metric: dict[str, Any], source: str) -> Samples:
 
 
 def _floats(values: Any) -> list[float] | np.ndarray:
-    """A fork's iteration values; numpy parses numbers and JMH's NaN/INF strings in one go."""
+    """A fork's iteration values; numpy parses numbers and JMH's NaN/INF strings in one go.
+
+    ``true`` is refused: numpy would read it as 1.0, a plausible time."""
     if not isinstance(values, list):
         raise ValueError(f"iterations are not a list: {values!r}")
+    if any(isinstance(v, bool) for v in values):
+        raise ValueError(f"not a number: {next(v for v in values if isinstance(v, bool))!r}")
     try:
         return np.asarray(values, dtype=float)
     except (ValueError, TypeError):
