@@ -162,3 +162,17 @@ def test_parameters_with_pipes_and_newlines_keep_markdown_rows(
     row = r.out.splitlines()[header + 2]
     assert row.startswith("| a\\|b | line1<br>line2 |")
     assert len(rows) >= 2
+
+
+@pytest.mark.parametrize("raw", [[["NaN", "NaN", "NaN"]] * 2, []])
+def test_a_broken_head_beside_good_keys_fails_loudly(
+    run_cli, make_jmh_entry, write_jmh, raw
+) -> None:
+    """One key measured nothing on head while the others compared: never a silent pass."""
+    good = make_jmh_entry("x.B.ok", GOOD)
+    base = write_jmh("base.json", [good, make_jmh_entry("x.B.run", GOOD)])
+    broken = make_jmh_entry("x.B.run", GOOD)
+    broken["primaryMetric"]["rawData"] = raw
+    head = write_jmh("head.json", [good, broken])
+    r = run_cli("compare", base, head, "--fail-on-regression")
+    _one_error_line(r, str(head), "x.B.run", "in head")

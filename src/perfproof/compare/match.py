@@ -18,7 +18,7 @@ from perfproof.compare.result import DEFAULT_METRICS
 from perfproof.errors import InputError
 from perfproof.jmh.names import normalise_metric
 from perfproof.jmh.units import THROUGHPUT_UNIT, TIME_UNIT
-from perfproof.model import Samples, Side, SideSamples, Unmatched
+from perfproof.model import PRIMARY, Samples, Side, SideSamples, Unmatched
 
 POSITIVE_UNITS = (TIME_UNIT, THROUGHPUT_UNIT)
 """Canonical units whose values must be > 0: no operation takes no time or runs infinitely
@@ -107,6 +107,13 @@ def _unusable(metric: str, b: Samples | None, h: Samples | None) -> tuple[Side, 
         side = Side.BASE if b is not None else Side.HEAD
         return side, f"metric {metric} only in {side}"
     for side, s in ((Side.BASE, b), (Side.HEAD, h)):
+        if not s.forks and metric == PRIMARY and (b.forks or h.forks):
+            # the benchmark ran on one side and measured nothing on the other: a broken
+            # side must never leave the table quietly and let a gate pass
+            raise InputError(
+                f"{_files(s)}: {s.key.entry().label()}: {emptiness(s)} in {side}, while "
+                f"{Side.HEAD if side is Side.BASE else Side.BASE} measured it"
+            )
         if not s.forks:
             return side, f"{emptiness(s)} for {metric} in {side}"
     if b.unit != h.unit:
