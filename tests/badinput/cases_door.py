@@ -99,4 +99,11 @@ DOOR = [
         r"--db mysql://…: unsupported database",
         files={"a.json": GOOD, "b.json": GOOD_HEAD},
     ),
+    Case(
+        "prove-record-refused",
+        ("prove", *REFS, "--record"),
+        2,
+        r"--record: prove keeps its A/B run in BUNDLE/ab",
+        repo=True,
+    ),
 ]

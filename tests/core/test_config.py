@@ -109,3 +109,20 @@ def test_compare_reads_the_pinned_gate_and_a_flag_beats_it(
     assert json.loads(pinned.out)["comparisons"] == json.loads(unpinned.out)["comparisons"]
     assert json.loads(pinned.out)["threshold"] == 0.6
     assert json.loads(flagged.out)["threshold"] == 0.01
+
+
+def test_a_pinned_budget_gives_way_to_the_fixed_design(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from perfproof.cli.ab import command
+    from perfproof.cli.pinned import settled
+
+    root = _repo(tmp_path / "r")
+    (root / "perfproof.toml").write_text('budget = "20m"\n')
+    monkeypatch.delenv("PERFPROOF_BUDGET", raising=False)
+    ctx = command.make_context("ab", ["--repo", str(root), "--rounds", "3"])
+    params, sources = settled(ctx, root)
+    assert params["budget"] is None and sources["budget"] == "not used by --rounds"
+    ctx = command.make_context("ab", ["--repo", str(root)])
+    params, sources = settled(ctx, root)
+    assert params["budget"] == "20m" and sources["budget"].endswith("perfproof.toml:1")

@@ -52,4 +52,8 @@ def settled(
     defaults = {} if keep_unset else {n: DEFAULTS[n] for n in names}
     wanted: dict[str, Setting] = settle(read_pinned(repo_root(repo)), names, given, defaults)
     params = {**ctx.params, **{n: s.value for n, s in wanted.items()}}
-    return params, {n: s.source for n, s in wanted.items()}
+    sources = {n: s.source for n, s in wanted.items()}
+    if params.get("rounds") is not None and "budget" in sources and sources["budget"] != "flag":
+        # a pinned budget belongs to the sequential design; --rounds asks for the fixed one
+        params["budget"], sources["budget"] = None, "not used by --rounds"
+    return params, sources

@@ -126,6 +126,11 @@ def command(
             raise InputError(f"--resume takes the bundle's own settings; drop {', '.join(extra)}")
         outcome = resume_prove(Path(resume_bundle), say, skip)
     else:
+        if ctx.params.get("record"):
+            raise InputError(
+                "--record: prove keeps its A/B run in BUNDLE/ab; record that folder with "
+                "`perfproof history record BUNDLE/ab`"
+            )
         params, sources = settled(ctx, ctx.params["repo"])
         ab = ab_options(params, out=None, jfr=False, sources=sources)
         if not ab.base or not ab.head:
