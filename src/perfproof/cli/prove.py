@@ -82,6 +82,14 @@ _NOT_SHARED = {"resume_dir", "out", "fmt"}
     show_default=True,
     help="Most calls between a benchmark and a changed method.",
 )
+@click.option(
+    "--gate",
+    type=click.Choice(("any", "explained")),
+    default="any",
+    show_default=True,
+    help="any: --fail-on-regression fails on every regression, also one the change cannot "
+    "reach; explained: fail (exit 1) only on regressions of benchmarks the change reaches.",
+)
 @click.option("--e2e-run", metavar="CMD", help="End-to-end command run on both commits.")
 @click.option(
     "--e2e-metric",
@@ -109,6 +117,7 @@ def command(
     e2e_run: str | None,
     e2e_metric: tuple[str, ...],
     e2e_runs: int,
+    gate: str,
     fmt: str,
     **_: object,
 ) -> None:
@@ -120,7 +129,7 @@ def command(
         click.echo(text, err=True)
 
     if resume_bundle:
-        own = (("--depth", "depth"), ("--e2e-run", "e2e_run"))
+        own = (("--depth", "depth"), ("--e2e-run", "e2e_run"), ("--gate", "gate"))
         extra = given_fixed(ctx, *AB_GROUPS, VERDICT) + [f for f, name in own if given(ctx, name)]
         if extra:
             raise InputError(f"--resume takes the bundle's own settings; drop {', '.join(extra)}")
@@ -144,6 +153,7 @@ def command(
             e2e_metric=e2e_metric,
             e2e_runs=e2e_runs,
             fail_on_regression=bool(ctx.params.get("fail_on_regression")),
+            gate=gate,
         )
         outcome = start_prove(opts, say)
     _print(outcome, fmt)

@@ -71,6 +71,9 @@ class ProveOptions:
     e2e_metric: tuple[str, ...] = ()
     e2e_runs: int = 10
     fail_on_regression: bool = False
+    gate: str = "any"
+    """``any``: ``--fail-on-regression`` fails on every regression, explained or not;
+    ``explained``: only on regressions the change can explain (a regression gate of its own)."""
 
     def to_json(self) -> Json:
         doc: Json = {
@@ -91,6 +94,7 @@ class ProveOptions:
             e2e_metric=strs(doc, "e2e_metric"),
             e2e_runs=opt(doc, "e2e_runs", int) or 10,
             fail_on_regression=bool(doc.get("fail_on_regression")),
+            gate=opt(doc, "gate", str) or "any",
         )
 
     def reproduce_argv(self) -> list[str]:
@@ -100,6 +104,8 @@ class ProveOptions:
             argv += ["--skip", stage]
         if self.depth != DEFAULT_DEPTH:
             argv += ["--depth", str(self.depth)]
+        if self.gate != "any":
+            argv += ["--gate", self.gate]
         if self.e2e_run:
             argv += ["--e2e-run", self.e2e_run, "--e2e-runs", str(self.e2e_runs)]
             for m in self.e2e_metric:
@@ -328,7 +334,9 @@ def _run(bundle: Bundle, opts: ProveOptions, say: Say) -> ProveOutcome:
         return measure.guard_stage(bundle, opts.ab, files, code.classes_in(project, files))
 
     def stage_ab() -> StageResult:
-        return measure.ab_stage(bundle, opts.ab, chain.regexes())
+        return measure.ab_stage(
+            bundle, opts.ab, chain.regexes(), chain.changes(), chain.benchmarks(), shas
+        )
 
     def stage_profile() -> StageResult:
         bench, ab = chain.benchmarks(), chain.ab()
@@ -414,8 +422,10 @@ def _outcome(bundle: Bundle, opts: ProveOptions, say: Say) -> ProveOutcome:
     broken = tests.regressions if tests is not None else ()
     gates = [f"test passes on base and fails on head: {t}" for t in broken]
     ab = bundle.read("ab", AbStageResult.from_json)
-    if opts.fail_on_regression and ab is not None and ab.regressed:
-        gates.append(f"regression: {', '.join(ab.regressed[:3])}")
+    if ab is not None:
+        from perfproof.pipeline.prove_measure import regression_gate
+
+        gates += regression_gate(ab, opts.fail_on_regression, opts.gate)
     bundle.doc["outcome"] = {"gates": gates, "ok": not gates}
     bundle.save()
     report = bundle.read("report", ReportResult.from_json)

@@ -32,7 +32,9 @@ from perfproof.model.documents.prove_measured import (
     TestOutcome,
     TestsResult,
 )
+from perfproof.model.documents.prove_reach import outside_java, reach_of_keys
 from perfproof.model.documents.prove_stages import (
+    BenchmarksResult,
     ChangedMethodEntry,
     ChangesResult,
     ReachedBenchmark,
@@ -75,7 +77,14 @@ def guard_stage(
     return GuardStageResult.from_json({"run_dir": str(folder), "document": guard_document(g)})
 
 
-def ab_stage(bundle: Bundle, ab: AbOptions, regexes: Sequence[str]) -> AbStageResult:
+def ab_stage(
+    bundle: Bundle,
+    ab: AbOptions,
+    regexes: Sequence[str],
+    changes: ChangesResult,
+    benchmarks: BenchmarksResult | None,
+    shas: Mapping[str, str],
+) -> AbStageResult:
     """Stage 5a: the sequential A/B of the affected benchmarks, without the flight recorder."""
     folder = bundle.folder("ab")
     if (folder / "manifest.json").is_file():
@@ -84,7 +93,15 @@ def ab_stage(bundle: Bundle, ab: AbOptions, regexes: Sequence[str]) -> AbStageRe
         opts = dataclasses.replace(ab, bench=tuple(regexes), out=str(folder), jfr=False)
         outcome = start_ab(opts, make_reporter())
     bundle.expose_run(outcome.run_dir)
-    comparisons = outcome.document.get("comparisons", [])
+    comparisons = [c for c in outcome.document.get("comparisons", []) if isinstance(c, dict)]
+    reached = benchmarks.reached if benchmarks is not None else ()
+    reach = reach_of_keys(
+        comparisons,
+        {r.benchmark: r.path for r in reached},
+        outside_java(changed_files(Path(ab.repo), shas)),
+        changes.in_scope("benchmark"),
+        benchmarks.depth if benchmarks is not None else None,
+    )
     return AbStageResult(
         run_dir=str(outcome.run_dir),
         report=str(outcome.report_path),
@@ -92,7 +109,38 @@ def ab_stage(bundle: Bundle, ab: AbOptions, regexes: Sequence[str]) -> AbStageRe
         comparisons=tuple(c for c in comparisons if isinstance(c, dict)),
         regressed=tuple(c.key.label() for c in outcome.result.regressed),
         command=tuple(opts_command(folder)),
+        reach=reach,
     )
+
+
+def changed_files(repo: Path, shas: Mapping[str, str]) -> list[str]:
+    """Every file the change touches, whatever its language."""
+    from perfproof.workspace.git import git_out
+
+    names = git_out(
+        repo, "diff", "--name-only", "--no-renames", f"{shas['base']}..{shas['head']}",
+        what="git diff --name-only",
+    )  # fmt: skip
+    return [n for n in names.splitlines() if n]
+
+
+def regression_gate(ab: AbStageResult, fail_on_regression: bool, gate: str) -> list[str]:
+    """The regression gate errs on the side of stopping: by default it fails on a regression
+    the change cannot explain too, and says so; ``--gate explained`` fails only on explained
+    ones."""
+    explained = ab.explained_regressed
+    unexplained = [r for r in ab.regressed if r not in explained]
+    if gate == "explained":
+        return [f"regression: {', '.join(explained[:3])}"] if explained else []
+    if not fail_on_regression or not ab.regressed:
+        return []
+    text = f"regression: {', '.join(ab.regressed[:3])}"
+    if unexplained:
+        text += (
+            f" ({len(unexplained)} not explained by the change: {', '.join(unexplained[:3])}; "
+            "--gate explained fails only on explained regressions)"
+        )
+    return [text]
 
 
 def opts_command(run_dir: Path) -> list[str]:

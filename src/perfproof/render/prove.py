@@ -28,6 +28,7 @@ from perfproof.model.documents.prove_stages import (
 from perfproof.process import command_line
 from perfproof.render.markdown import markdown_table, md_text
 from perfproof.render.prove_measured import e2e_md, profile_md, skipped
+from perfproof.render.prove_reach import reach_md, unexplained_line
 from perfproof.storage import write_text_atomic
 
 SECTIONS = (
@@ -82,6 +83,9 @@ def summary_line(bundle: Bundle, ab_summary: str | None) -> str:
     line = "; ".join(parts) + "."
     if ab_summary:
         line += " " + ab_summary.strip()
+    unexplained = unexplained_line(bundle)
+    if unexplained:
+        line += " " + unexplained
     return line
 
 
@@ -245,7 +249,7 @@ def render_markdown(bundle: Bundle, ab: AbSection | None) -> str:
     body = {
         "What changed": _changes_md(bundle),
         "Callers": _callers_md(bundle),
-        "Results": [*_benchmarks_md(bundle), "", *results],
+        "Results": [*_benchmarks_md(bundle), "", *results, "", *reach_md(bundle)],
         "Allocation": alloc,
         "Profile diff": diff,
         "Amdahl": amdahl,

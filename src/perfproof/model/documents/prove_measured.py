@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from perfproof.model.documents.prove_reach import KeyReach
 from perfproof.model.documents.prove_stages import Json, need, num, objs, opt, strs
 
 
@@ -58,6 +59,11 @@ class GuardStageResult:
         )
 
 
+def _benchmark(label: str) -> str:
+    """The benchmark of a key's label (``fx.Codes.sum(n=16)`` → ``fx.Codes.sum``)."""
+    return label.split("(", 1)[0].split(" ", 1)[0]
+
+
 @dataclass(frozen=True)
 class AbStageResult:
     """Stage 5a: the A/B run folder inside the bundle and what the later stages need of it."""
@@ -69,9 +75,18 @@ class AbStageResult:
     """The comparisons of the run's ``results.json`` (``perfproof.compare``), as written."""
     regressed: tuple[str, ...]
     command: tuple[str, ...]
+    reach: tuple[KeyReach, ...] = ()
+    """Per measured benchmark, whether the change reaches it and can explain its verdict."""
+
+    @property
+    def explained_regressed(self) -> tuple[str, ...]:
+        """The regressed keys whose benchmark the change reaches."""
+        unexplained = {k.benchmark for k in self.reach if k.unexplained}
+        return tuple(r for r in self.regressed if _benchmark(r) not in unexplained)
 
     def to_json(self) -> Json:
         return {
+            "reach": [k.to_json() for k in self.reach],
             "run_dir": self.run_dir,
             "report": self.report,
             "jfr_dir": self.jfr_dir,
@@ -89,6 +104,7 @@ class AbStageResult:
             tuple(objs(doc, "comparisons")),
             strs(doc, "regressed"),
             strs(doc, "command"),
+            tuple(KeyReach.from_json(k) for k in objs(doc, "reach")),
         )
 
 

@@ -1,0 +1,120 @@
+"""Whether the change can explain each key's verdict: its reach, and the verdicts it cannot.
+
+A benchmark the diff never reaches cannot be moved by it: an ``improved`` or ``regressed`` on
+such a key is JIT, code-layout or machine noise that happened to pass the test, and a reviewer
+who is shown it as the change's effect stops trusting the rest of the report. A change outside
+the Java sources (a build file, a resource, a dependency version, a JVM flag) can move
+anything, so it reaches every benchmark.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from perfproof.model.documents.prove_stages import Json, need, strs
+
+MOVED = ("improved", "regressed")
+"""The verdicts that claim the change moved the key."""
+
+NOT_CODE = (".md", ".txt", ".adoc", ".rst", ".html", ".png", ".svg", ".jpg")
+"""Changed files that no build reads: documentation and pictures."""
+
+UNEXPLAINED_NOTE = "not explained by the change: likely JIT/layout noise"
+
+
+@dataclass(frozen=True)
+class KeyReach:
+    """One measured benchmark: does the change reach it, and can it explain its verdict."""
+
+    benchmark: str
+    verdict: str
+    reached: bool
+    path: tuple[str, ...]
+    """One shortest call path from the benchmark to a changed method; empty when unreached
+    or reached through a change outside the Java sources."""
+    why: str
+    """How it is reached, or why not, in words a report prints."""
+
+    @property
+    def unexplained(self) -> bool:
+        """A verdict that claims a change on a key the change cannot move."""
+        return self.verdict in MOVED and not self.reached
+
+    def to_json(self) -> Json:
+        return {
+            "benchmark": self.benchmark,
+            "verdict": self.verdict,
+            "reached": self.reached,
+            "path": list(self.path),
+            "why": self.why,
+            "unexplained": self.unexplained,
+        }
+
+    @classmethod
+    def from_json(cls, doc: Json) -> KeyReach:
+        return cls(
+            need(doc, "benchmark", str),
+            need(doc, "verdict", str),
+            need(doc, "reached", bool),
+            strs(doc, "path"),
+            str(doc.get("why") or ""),
+        )
+
+
+def outside_java(paths: Iterable[str]) -> tuple[str, ...]:
+    """Changed files that are neither Java sources nor documentation: each can move any key."""
+    return tuple(p for p in paths if not p.endswith(".java") and not p.lower().endswith(NOT_CODE))
+
+
+def _own_source(bench: str, bench_files: Sequence[str]) -> str | None:
+    """The changed benchmark source that declares the benchmark's class, if any."""
+    cls = bench.rsplit(".", 1)[0].split("$")[0]
+    tail = cls.replace(".", "/") + ".java"
+    simple = "/" + cls.rsplit(".", 1)[-1] + ".java"
+    return next((f for f in bench_files if f.endswith(tail) or f.endswith(simple)), None)
+
+
+def reach_of_keys(
+    comparisons: Iterable[Mapping[str, object]],
+    paths: Mapping[str, Sequence[str]],
+    other_files: Sequence[str],
+    bench_files: Sequence[str] = (),
+    depth: int | None = None,
+) -> tuple[KeyReach, ...]:
+    """Per primary comparison, its reach: ``paths`` maps each benchmark the call graph
+    reaches to one call path (benchmark first); ``bench_files`` are the changed benchmark
+    sources (a benchmark whose own code changed is reached by that change)."""
+    out = []
+    for c in comparisons:
+        if c.get("metric") not in (None, "primary"):
+            continue
+        bench = str(c.get("benchmark"))
+        verdict = str(c.get("verdict"))
+        own = _own_source(bench, bench_files)
+        if bench in paths:
+            path = tuple(paths[bench])
+            out.append(KeyReach(bench, verdict, True, path, "call path: " + " → ".join(path)))
+        elif own is not None:
+            out.append(KeyReach(bench, verdict, True, (), f"its own source changed: {own}"))
+        elif other_files:
+            shown = ", ".join(other_files[:3]) + (" …" if len(other_files) > 3 else "")
+            why = f"a change outside the Java sources reaches every benchmark: {shown}"
+            out.append(KeyReach(bench, verdict, True, (), why))
+        else:
+            within = f" within {depth} calls" if depth is not None else ""
+            why = f"no call path{within} from this benchmark to a changed method"
+            out.append(KeyReach(bench, verdict, False, (), why))
+    return tuple(out)
+
+
+def unexplained_summary(keys: Sequence[KeyReach], see: str) -> str | None:
+    """The summary's count of verdicts the change cannot explain, counted apart."""
+    parts = []
+    for verdict, noun in (("regressed", "regression"), ("improved", "improvement")):
+        n = sum(1 for k in keys if k.unexplained and k.verdict == verdict)
+        if n:
+            parts.append(f"{n} {noun}{'s' if n > 1 else ''}")
+    if not parts:
+        return None
+    return f"{' and '.join(parts)} {UNEXPLAINED_NOTE} — see {see}"

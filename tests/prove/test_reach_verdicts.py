@@ -1,0 +1,81 @@
+"""Verdicts the change can explain: reach per key, the count apart, and the regression gate."""
+
+from __future__ import annotations
+
+from perfproof.model.documents.prove_measured import AbStageResult
+from perfproof.model.documents.prove_reach import (
+    KeyReach,
+    outside_java,
+    reach_of_keys,
+    unexplained_summary,
+)
+from perfproof.pipeline.prove_measure import regression_gate
+
+QUEUE = "jctools.bench.QueueThroughput.offer"
+CODEC = "acme.bench.CodecBench.encode"
+PATH = ("CodecBench.encode(Blackhole)", "Codec.encode(byte[])")
+
+
+def _cmp(bench: str, verdict: str, metric: str = "primary") -> dict[str, object]:
+    return {"benchmark": bench, "verdict": verdict, "metric": metric}
+
+
+def test_an_unreached_key_cannot_explain_a_moved_verdict():
+    keys = reach_of_keys(
+        [_cmp(QUEUE, "regressed"), _cmp(CODEC, "improved"), _cmp(QUEUE, "regressed", "gc")],
+        {CODEC: PATH},
+        outside_java(["README.md", "docs/queue.adoc"]),  # documentation moves nothing
+        depth=6,
+    )
+    by = {k.benchmark: k for k in keys}
+    assert len(keys) == 2  # secondary metrics are judged with their key
+    assert by[CODEC].reached and by[CODEC].path == PATH and not by[CODEC].unexplained
+    assert not by[QUEUE].reached and by[QUEUE].unexplained
+    assert "within 6 calls" in by[QUEUE].why
+    # a verdict that claims nothing needs no explanation
+    (quiet,) = reach_of_keys([_cmp(QUEUE, "no change")], {}, ())
+    assert not quiet.reached and not quiet.unexplained
+
+
+def test_a_change_outside_the_java_sources_or_to_the_benchmark_itself_reaches_it():
+    (build,) = reach_of_keys([_cmp(QUEUE, "regressed")], {}, outside_java(["pom.xml", "A.java"]))
+    assert build.reached and not build.unexplained and "pom.xml" in build.why
+    own = "src/jmh/java/jctools/bench/QueueThroughput.java"
+    (bench,) = reach_of_keys([_cmp(QUEUE, "regressed")], {}, (), bench_files=[own])
+    assert bench.reached and own in bench.why
+    assert KeyReach.from_json(bench.to_json()) == bench
+
+
+def test_the_summary_counts_unexplained_verdicts_apart():
+    keys = reach_of_keys(
+        [_cmp(QUEUE, "regressed"), _cmp(CODEC, "regressed"), _cmp("x.Y.z", "improved")],
+        {CODEC: PATH},
+        (),
+    )
+    assert unexplained_summary(keys, "Reach") == (
+        "1 regression and 1 improvement not explained by the change: likely JIT/layout "
+        "noise — see Reach"
+    )
+    assert unexplained_summary(keys[1:2], "Reach") is None
+
+
+def _ab(regressed: tuple[str, ...], reach: tuple[KeyReach, ...]) -> AbStageResult:
+    return AbStageResult("run", "report.md", None, (), regressed, (), reach)
+
+
+def test_the_gate_fails_on_an_unexplained_regression_unless_told_to_gate_explained_only():
+    keys = reach_of_keys([_cmp(QUEUE, "regressed")], {}, ())
+    ab = _ab((QUEUE + "(capacity=128)",), keys)
+    (fail,) = regression_gate(ab, True, "any")
+    assert "1 not explained by the change" in fail and "--gate explained" in fail
+    assert regression_gate(ab, True, "explained") == []
+    assert regression_gate(ab, False, "explained") == []
+    assert regression_gate(ab, False, "any") == []  # no gate asked for
+
+
+def test_gate_explained_still_fails_on_a_regression_the_change_reaches():
+    keys = reach_of_keys([_cmp(QUEUE, "regressed"), _cmp(CODEC, "regressed")], {CODEC: PATH}, ())
+    ab = _ab((QUEUE, CODEC), keys)
+    assert ab.explained_regressed == (CODEC,)
+    assert regression_gate(ab, False, "explained") == [f"regression: {CODEC}"]
+    assert AbStageResult.from_json(ab.to_json()).reach == keys
