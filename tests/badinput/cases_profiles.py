@@ -311,10 +311,26 @@ DIFF = [
     ),
     Case(
         "diff-strict-json",
-        ("profile", "diff", "--before", B, B, "--after", A, A, "--format", "json"),
+        (
+            "profile",
+            "diff",
+            "--before",
+            B,
+            "{d}/b2.collapsed",
+            "--after",
+            A,
+            "{d}/a2.collapsed",
+            "--format",
+            "json",
+        ),
         0,
         r"perfproof\.profile",
-        {"b.collapsed": CPU, "a.collapsed": "main;app.A.run;app.A.hot 1e15\n"},
+        {
+            "b.collapsed": CPU,
+            "b2.collapsed": CPU + "main;app.A.run 1\n",
+            "a.collapsed": "main;app.A.run;app.A.hot 1e15\n",
+            "a2.collapsed": "main;app.A.run;app.A.hot 9e14\n",
+        },
         strict_json=True,
     ),
 ]

@@ -13,7 +13,7 @@ from perfproof.profile.census import Census, census, merge
 from perfproof.profile.collapsed import format_alloc, format_cpu, write_collapsed
 from perfproof.profile.diff import ProfileDiff, diff, mean_stacks
 from perfproof.profile.flamegraph import Graph, diff_graph, graph, write_flamegraph
-from perfproof.profile.load import expand, load_profiles
+from perfproof.profile.load import expand, load_profiles, refuse_repeated
 from perfproof.profile.stacks import Profile, normalize_prefix
 from perfproof.stats.verdict import check_confidence
 from perfproof.storage import refuse_overwriting_inputs
@@ -74,6 +74,7 @@ def run_census(
 ) -> tuple[Census, list[Path]]:
     """The census of the recordings, and the collapsed / flame-graph files it wrote."""
     inputs = expand(paths)
+    refuse_repeated(inputs, "RECORDING")
     outputs: dict[str, Path | None] = {"--flamegraph": flamegraph}
     if collapsed is not None:
         outputs["--collapsed"] = collapsed
@@ -134,6 +135,8 @@ def run_diff(
         )
     check_confidence(confidence)
     before, after = expand(before), expand(after)
+    refuse_repeated(before, "--before")
+    refuse_repeated(after, "--after")
     refuse_overwriting_inputs({"--flamegraph": flamegraph}, [*before, *after])
     profiles = load_profiles([*before, *after], java, alloc_leaf_is_class=collapsed_kind == "alloc")
     b, a = profiles[: len(before)], profiles[len(before) :]

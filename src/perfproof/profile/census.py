@@ -86,6 +86,8 @@ def merge(profiles: Iterable[Profile]) -> Profile:
 def cpu_rows(cpu: dict[Stack, int], focus: tuple[str, ...]) -> list[CpuRow]:
     """Self samples per (top frame, focus frame); total = samples with the frame anywhere."""
     n = sum(cpu.values())
+    if n <= 0:  # no CPU sample at all: no frame has a share
+        return []
     selfs: dict[tuple[str, str | None], int] = {}
     totals: dict[str, int] = {}
     for stack, w in cpu.items():

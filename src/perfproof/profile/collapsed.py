@@ -56,6 +56,7 @@ def parse_collapsed(text: str, source: str, alloc_leaf_is_class: bool = False) -
     cpu: dict[Stack, int] = {}
     alloc: dict[tuple[Stack, str], int] = {}
     events = 0
+    zero_lines = 0
     for n, raw in enumerate(text.splitlines(), 1):
         line = raw.strip()
         if not line or line.startswith("#"):
@@ -73,6 +74,9 @@ def parse_collapsed(text: str, source: str, alloc_leaf_is_class: bool = False) -
         if weight > MAX_WEIGHT:
             # 1e400 reads as infinity; sums of such weights would print "inf" and "nan%"
             raise InputError(f"{source}: line {n}: weight {weight_text} is too large")
+        if weight == 0:  # a stack no sample landed in says nothing; shares need a total
+            zero_lines += 1
+            continue
         w = int(weight) if weight.is_integer() else weight
         frames = [f for f in stack_text.split(";") if f]
         if frames and frames[-1].endswith(CLASS_MARK):
@@ -88,6 +92,10 @@ def parse_collapsed(text: str, source: str, alloc_leaf_is_class: bool = False) -
         else:
             stack = tuple(_frame(f) for f in frames)
             cpu[stack] = cpu.get(stack, 0) + w
+    if not cpu and not alloc and zero_lines:
+        raise InputError(
+            f"{source}: every stack's weight is 0 ({zero_lines} lines): no samples to profile"
+        )
     if not cpu and not alloc:
         raise InputError(f"{source}: no stacks found (not a JFR recording nor collapsed stacks)")
     profile = Profile(source=source, cpu=cpu, alloc=alloc, alloc_events=events)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import tempfile
 from pathlib import Path
 
@@ -23,6 +24,26 @@ def expand(paths: list[Path]) -> list[Path]:
         else:
             out.append(p)
     return out
+
+
+def refuse_repeated(paths: list[Path], what: str) -> None:
+    """One recording named twice on a side (or a copy of it) would count as two forks and
+    shrink the interval to nothing: refused, naming both. Files are compared by content, so a
+    copy or a link is caught as well as the same path twice; pipes are read once and skipped."""
+    seen: dict[str, Path] = {}
+    for p in paths:
+        if not p.is_file():
+            continue
+        digest = hashlib.sha256()
+        with open(p, "rb") as fh:
+            for block in iter(lambda fh=fh: fh.read(1 << 20), b""):
+                digest.update(block)
+        first = seen.setdefault(digest.hexdigest(), p)
+        if first is not p:
+            raise InputError(
+                f"{what}: {p} is the same recording as {first}; each recording is one fork "
+                "and must be given once"
+            )
 
 
 def load_profiles(
