@@ -40,3 +40,38 @@ EXPORT_OUTPUTS = [
         run="ab",
     ),
 ]
+
+FAKE_JFR = b"FLR\x00\x00\x02\x00\x00not a real chunk"
+
+NOT_A_JVM = [
+    Case(
+        "profile-java-bin-false",
+        ("profile", "{d}/r.jfr", "--java", "/bin/false"),
+        2,
+        r"--java /bin/false: not a JVM",
+        {"r.jfr": FAKE_JFR},
+    ),
+    Case(
+        "diff-java-bin-false",
+        (
+            "profile",
+            "diff",
+            "--before",
+            "{d}/r.jfr",
+            "--after",
+            "{d}/r.jfr",
+            "--java",
+            "/bin/false",
+        ),
+        2,
+        r"--java /bin/false: not a JVM",
+        {"r.jfr": FAKE_JFR},
+    ),
+    Case(
+        "ab-java-bin-false",
+        ("ab", "--repo", "{d}/repo", "--base", "main", "--head", "feature", "--java", "/bin/false"),
+        2,
+        r"--java /bin/false: not a JVM",
+        repo=True,
+    ),
+]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from cases_documents import CHECK, COMPARE, REPORT
 from cases_door import DOOR
-from cases_outputs import EXPORT_OUTPUTS
+from cases_outputs import EXPORT_OUTPUTS, NOT_A_JVM
 from cases_profiles import CALLERS, DIFF, PROFILE, RECORD, SCAN
 from cases_runs import AB, DEMO, E2E, GUARD, LATER, TOP
 
@@ -30,4 +30,5 @@ CASES = [
     *LATER,
     *DOOR,
     *EXPORT_OUTPUTS,
+    *NOT_A_JVM,
 ]

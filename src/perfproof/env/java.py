@@ -69,9 +69,18 @@ def find_java(java: str | os.PathLike[str] | None = None, flag: str = "--java") 
     return Path(os.path.realpath(found))
 
 
-def java_info(java: str | None = None) -> JavaInfo:
-    """Describe the JVM started by ``java`` (a path, a JDK folder or a name on PATH)."""
-    return _java_info(str(find_java(java)))
+def java_info(java: str | None = None, flag: str = "--java") -> JavaInfo:
+    """Describe the JVM started by ``java`` (a path, a JDK folder or a name on PATH).
+
+    An executable the user named that does not answer as a JVM (``--java /bin/false``) is
+    their input at fault (exit 2 naming the flag), not a failed step later on."""
+    exe = str(find_java(java, flag))
+    if java is None or not str(java).strip():
+        return _java_info(exe)
+    try:
+        return _java_info(exe)
+    except ExternalError as exc:
+        raise InputError(f"{flag} {java}: not a JVM ({exc}); {HOW_TO_POINT}") from None
 
 
 @functools.lru_cache(maxsize=16)

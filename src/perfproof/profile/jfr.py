@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from perfproof.env.java import HOW_TO_POINT, find_java
+from perfproof.env.java import HOW_TO_POINT, find_java, java_info
 from perfproof.errors import ExternalError, InputError
 from perfproof.profile.jdk import run_helper
 from perfproof.profile.stacks import (
@@ -108,6 +108,8 @@ def read_recordings(paths: list[Path], java: str | None = None) -> list[Profile]
         return []
     reader = _Reader()
     executable = find_java(java)
+    if java is not None:
+        java_info(java)  # a --java that does not answer as a JVM is the user's input at fault
     run_helper(executable, paths, reader.line)
     if len(reader.profiles) != len(paths):
         # the program ran and exited 0 but did not answer for every recording: not a JVM
