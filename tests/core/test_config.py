@@ -126,3 +126,20 @@ def test_a_pinned_budget_gives_way_to_the_fixed_design(
     ctx = command.make_context("ab", ["--repo", str(root)])
     params, sources = settled(ctx, root)
     assert params["budget"] == "20m" and sources["budget"].endswith("perfproof.toml:1")
+
+
+def test_e2e_reads_the_pinned_gate(
+    tmp_path: Path, run_cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = _repo(tmp_path / "r")
+    (root / "perfproof.toml").write_text('threshold = "40%"\nconfidence = "95%"\n')
+    monkeypatch.delenv("PERFPROOF_THRESHOLD", raising=False)
+    monkeypatch.delenv("PERFPROOF_CONFIDENCE", raising=False)
+    monkeypatch.chdir(root)
+    runs = str(tmp_path / "runs")
+    argv = ["e2e", "--base-cmd", "echo t=1", "--head-cmd", "echo t=1.1", "--runs", "3",
+            "--metric", "t=t=([0-9.]+)", "--runs-dir", runs, "--format", "json"]  # fmt: skip
+    pinned = json.loads(run_cli(*argv).out)
+    assert (pinned["threshold_pct"], pinned["confidence"]) == (40.0, 0.95)
+    flagged = json.loads(run_cli(*argv, "--threshold", "2%").out)
+    assert (flagged["threshold_pct"], flagged["confidence"]) == (2.0, 0.95)

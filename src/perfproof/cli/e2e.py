@@ -8,6 +8,7 @@ from typing import Any
 import click
 
 from perfproof.cli.options import CONFIDENCE, THRESHOLD, emit_json, format_option
+from perfproof.cli.pinned import settled
 from perfproof.cli.run_flags import BASE_HELP
 from perfproof.errors import InputError, PerfproofError
 
@@ -113,7 +114,8 @@ def _progress(i: int, total: int, step, duration: float, values: dict[str, float
     default="0.99",
     show_default=True,
     type=CONFIDENCE,
-    help="Confidence level of every interval (0.99 or 99%).",
+    help="Confidence level of every interval (0.99 or 99%; pinned by perfproof.toml or "
+    "PERFPROOF_CONFIDENCE when not given).",
 )
 @click.option(
     "--threshold",
@@ -121,7 +123,8 @@ def _progress(i: int, total: int, step, duration: float, values: dict[str, float
     default="1%",
     show_default=True,
     type=THRESHOLD,
-    help="Practical threshold: smaller changes are 'negligible'/'same' (1% or 0.01).",
+    help="Practical threshold: smaller changes are 'negligible'/'same' (1% or 0.01; pinned "
+    "by perfproof.toml or PERFPROOF_THRESHOLD when not given).",
 )
 @click.option(
     "--target-effect",
@@ -189,6 +192,8 @@ def command(ctx: click.Context, resume_dir: str | None, fmt: str, **kw: Any) -> 
             raise InputError(f"--resume takes the run's own settings; drop {flags}")
         store = e2e.open_run(Path(resume_dir))
     else:
+        pinned, _ = settled(ctx, kw.get("repo"), only={"confidence", "threshold"})
+        kw.update(confidence=pinned["confidence"], threshold=pinned["threshold"])
         fields = {FIELDS.get(k, k): v for k, v in kw.items()}
         fields["threshold_pct"] = fields.pop("threshold") * 100.0
         fields["metrics"] = list(kw["metrics"])

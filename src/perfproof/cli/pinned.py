@@ -41,12 +41,18 @@ def settled(
     repo: str | Path | None,
     *,
     skip: Collection[str] = (),
+    only: Collection[str] | None = None,
     keep_unset: bool = False,
 ) -> tuple[dict[str, object], dict[str, str]]:
     """The verb's parameters with every pinnable option settled (flag > environment > file >
     default), and where each came from. ``skip`` names options the verb judges its own way;
-    ``keep_unset`` leaves an option nobody set as the verb's own (merge keeps the shards')."""
-    names = [k.option for k in KEYS.values() if k.option in ctx.params and k.option not in skip]
+    ``only`` limits the settling to those options; ``keep_unset`` leaves an option nobody set
+    as the verb's own (merge keeps the shards')."""
+    names = [
+        k.option
+        for k in KEYS.values()
+        if k.option in ctx.params and k.option not in skip and (only is None or k.option in only)
+    ]
     source = click.core.ParameterSource.COMMANDLINE
     given = {n: ctx.params[n] for n in names if ctx.get_parameter_source(n) is source}
     defaults = {} if keep_unset else {n: DEFAULTS[n] for n in names}
