@@ -105,13 +105,22 @@ class HistoryDB:
             with self.conn.transaction():
                 yield
             return
-        self.conn.execute("BEGIN IMMEDIATE")
         try:
-            yield
-        except BaseException:
-            self.conn.execute("ROLLBACK")
-            raise
-        self.conn.execute("COMMIT")
+            self.conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield
+            except BaseException:
+                with contextlib.suppress(sqlite3.OperationalError):
+                    self.conn.execute("ROLLBACK")
+                raise
+            self.conn.execute("COMMIT")
+        except sqlite3.OperationalError as exc:
+            if not _cannot_write(exc):
+                raise
+            raise InputError(
+                f"{self.target.label}: cannot write to this history database "
+                f"({_one_line(exc)}); record into a database you may write, or --db"
+            ) from None
 
     def close(self) -> None:
         with contextlib.suppress(Exception):
@@ -163,6 +172,12 @@ def _connect_sqlite(target: Target, create: bool) -> HistoryDB:
     except sqlite3.DatabaseError as exc:
         raise InputError(f"{path}: not a SQLite history database ({_one_line(exc)})") from None
     return HistoryDB(target, conn)
+
+
+def _cannot_write(exc: sqlite3.OperationalError) -> bool:
+    """SQLite's words for a file, folder or file system it may not write."""
+    text = str(exc).lower()
+    return any(w in text for w in ("readonly", "read-only", "unable to open", "permission"))
 
 
 def _connect_postgres(target: Target) -> HistoryDB:
