@@ -17,11 +17,11 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from perfproof.code.classify import PRODUCTION, classify
 from perfproof.code.index import index_file
 from perfproof.code.model import FileIndex, MethodDecl
+from perfproof.model.changes import ChangedMethod
 from perfproof.workspace.git import git, git_out
 
 ADDED = "added"
@@ -58,74 +58,6 @@ class FileDiff:
     @property
     def path(self) -> str:
         return self.new_path or self.old_path or ""
-
-
-@dataclass(frozen=True)
-class ChangedMethod:
-    """One changed method or constructor of production code."""
-
-    owner: str
-    """Fully qualified declaring type."""
-    name: str
-    """Method name, ``<init>`` for constructors."""
-    params: tuple[str, ...]
-    kind: str
-    """added, removed or modified."""
-    file: str
-    """Path on the side where the method exists (head unless removed)."""
-    lines: tuple[int, int]
-    """First and last line of the declaration on that side."""
-    base_lines: tuple[int, int] | None = None
-    head_lines: tuple[int, int] | None = None
-    signature_changed: bool = False
-
-    @property
-    def simple_owner(self) -> str:
-        return self.owner.rsplit(".", 1)[-1]
-
-    @property
-    def label(self) -> str:
-        """``ErrorReporter.report(short)``; constructors as ``new ErrorReporter()``."""
-        args = ", ".join(self.params)
-        owner = self.owner.rsplit(".", 1)[-1]
-        if self.name == "<init>":
-            return f"new {owner}({args})"
-        return f"{owner}.{self.name}({args})"
-
-    @property
-    def key(self) -> tuple[str, str, tuple[str, ...]]:
-        return self.owner, self.name, self.params
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "method": self.label,
-            "class": self.owner,
-            "name": self.name,
-            "params": list(self.params),
-            "kind": self.kind,
-            "file": self.file,
-            "lines": list(self.lines),
-            "base_lines": list(self.base_lines) if self.base_lines else None,
-            "head_lines": list(self.head_lines) if self.head_lines else None,
-            "signature_changed": self.signature_changed,
-        }
-
-    @classmethod
-    def from_json(cls, doc: dict[str, Any]) -> ChangedMethod:
-        def pair(value: Any) -> tuple[int, int] | None:
-            return (int(value[0]), int(value[1])) if value else None
-
-        return cls(
-            owner=doc["class"],
-            name=doc["name"],
-            params=tuple(doc.get("params") or ()),
-            kind=doc["kind"],
-            file=doc["file"],
-            lines=pair(doc["lines"]) or (0, 0),
-            base_lines=pair(doc.get("base_lines")),
-            head_lines=pair(doc.get("head_lines")),
-            signature_changed=bool(doc.get("signature_changed")),
-        )
 
 
 @dataclass

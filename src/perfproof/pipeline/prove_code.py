@@ -27,7 +27,6 @@ from perfproof.model.documents.prove_stages import (
     CallerCounts,
     CallersEntry,
     CallersStageResult,
-    ChangedMethodEntry,
     ChangesResult,
     ReachedBenchmark,
     ViaSupertype,
@@ -41,14 +40,14 @@ def changes_stage(repo: Path, base_sha: str, head_sha: str) -> ChangesResult:
     """Stage 1: the changed production methods, and the changed files by scope."""
     found = changed_methods(repo, base_sha, head_sha)
     return ChangesResult(
-        tuple(ChangedMethodEntry.from_json(m.to_json()) for m in found.methods),
+        tuple(found.methods),
         tuple(found.changed_classes),
         {scope: tuple(found.in_scope(scope)) for scope in (PRODUCTION, TEST, BENCHMARK)},
     )
 
 
 def methods_of(changes: ChangesResult) -> list[ChangedMethod]:
-    return [ChangedMethod.from_json(m.to_json()) for m in changes.methods]
+    return list(changes.methods)
 
 
 def _target(project: Project, m: ChangedMethod) -> Target | None:

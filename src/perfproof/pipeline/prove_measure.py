@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 
 from perfproof.errors import ExternalError, InputError
 from perfproof.measure.progress import make_reporter
+from perfproof.model.changes import ChangedMethod
 from perfproof.model.documents.prove_measured import (
     AbStageResult,
     AmdahlRow,
@@ -35,7 +36,6 @@ from perfproof.model.documents.prove_measured import (
 from perfproof.model.documents.prove_reach import outside_java, reach_of_keys
 from perfproof.model.documents.prove_stages import (
     BenchmarksResult,
-    ChangedMethodEntry,
     ChangesResult,
     ReachedBenchmark,
 )
@@ -192,7 +192,7 @@ def per_call_gain(comparison: Mapping[str, object]) -> float | None:
     return 1.0 / ratio - 1.0 if comparison.get("direction") == "lower" else ratio - 1.0
 
 
-def frame_of(method: ChangedMethodEntry) -> str:
+def frame_of(method: ChangedMethod) -> str:
     """The JFR frame name of a changed method: ``pkg.Class.method`` (``$`` for nested)."""
     return f"{method.owner}.{method.name}"
 
@@ -231,12 +231,12 @@ def profile_stage(
         frame = frame_of(m)
         cpu = _share(census, "cpu", frame, census.cpu_samples)
         alloc = _share(census, "alloc", frame, census.alloc_bytes)
-        bench = next((r.benchmark for r in reached if r.changed == m.method), None)
+        bench = next((r.benchmark for r in reached if r.changed == m.label), None)
         gain = gains.get(bench) if bench else None
         ceiling = amdahl_ceiling(cpu, gain) if cpu and gain is not None and gain > -1 else None
         amdahl.append(
             AmdahlRow(
-                method=m.method,
+                method=m.label,
                 frame=frame,
                 cpu_share=cpu,
                 alloc_share=alloc,

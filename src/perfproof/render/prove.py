@@ -95,7 +95,7 @@ def _changes_md(bundle: Bundle) -> list[str]:
         return [skipped(bundle, "changes") or ""]
     rows = [
         (
-            f"`{m.method}`",
+            f"`{m.label}`",
             m.kind + (" (signature)" if m.signature_changed else ""),
             f"{m.file}:{m.lines[0]}-{m.lines[1]}",
         )

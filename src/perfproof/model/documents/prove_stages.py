@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Protocol, TypeVar
 
 from perfproof.errors import InputError
+from perfproof.model.changes import ChangedMethod
 
 Json = dict[str, object]
 """A JSON object as ``prove.json`` holds it."""
@@ -59,69 +60,14 @@ def objs(doc: Mapping[str, object], key: str) -> list[Json]:
     return [i for i in items if isinstance(i, dict)]
 
 
-def _pair(value: object) -> tuple[int, int] | None:
-    if isinstance(value, list) and len(value) == 2 and all(isinstance(v, int) for v in value):
-        return int(value[0]), int(value[1])
-    return None
-
-
-def _list(pair: tuple[int, int] | None) -> list[int] | None:
-    return list(pair) if pair else None
-
-
 # ---------------------------------------------------------------------------- 1 changes
-
-
-@dataclass(frozen=True)
-class ChangedMethodEntry:
-    """One changed production method or constructor, as the changes stage lists it."""
-
-    method: str
-    owner: str
-    name: str
-    params: tuple[str, ...]
-    kind: str
-    file: str
-    lines: tuple[int, int]
-    base_lines: tuple[int, int] | None = None
-    head_lines: tuple[int, int] | None = None
-    signature_changed: bool = False
-
-    def to_json(self) -> Json:
-        return {
-            "method": self.method,
-            "class": self.owner,
-            "name": self.name,
-            "params": list(self.params),
-            "kind": self.kind,
-            "file": self.file,
-            "lines": list(self.lines),
-            "base_lines": _list(self.base_lines),
-            "head_lines": _list(self.head_lines),
-            "signature_changed": self.signature_changed,
-        }
-
-    @classmethod
-    def from_json(cls, doc: Json) -> ChangedMethodEntry:
-        return cls(
-            method=need(doc, "method", str),
-            owner=need(doc, "class", str),
-            name=need(doc, "name", str),
-            params=strs(doc, "params"),
-            kind=need(doc, "kind", str),
-            file=need(doc, "file", str),
-            lines=_pair(doc.get("lines")) or (0, 0),
-            base_lines=_pair(doc.get("base_lines")),
-            head_lines=_pair(doc.get("head_lines")),
-            signature_changed=bool(doc.get("signature_changed")),
-        )
 
 
 @dataclass(frozen=True)
 class ChangesResult:
     """Stage 1: the changed methods, the classes that hold them, the changed files by scope."""
 
-    methods: tuple[ChangedMethodEntry, ...]
+    methods: tuple[ChangedMethod, ...]
     classes: tuple[str, ...]
     files: Mapping[str, tuple[str, ...]]
     """Scope (production, test, benchmark) → changed files."""
@@ -140,7 +86,7 @@ class ChangesResult:
     def from_json(cls, doc: Json) -> ChangesResult:
         files = opt(doc, "files", dict) or {}
         return cls(
-            tuple(ChangedMethodEntry.from_json(m) for m in objs(doc, "methods")),
+            tuple(ChangedMethod.from_json(m) for m in objs(doc, "methods")),
             strs(doc, "classes"),
             {str(scope): strs(files, scope) for scope in files},
         )

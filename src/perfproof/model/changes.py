@@ -1,0 +1,94 @@
+"""A changed production method or constructor: what ``prove`` finds in a commit range and
+keeps in ``prove.json``, and what the source verbs compute it from (:mod:`perfproof.code.changes`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from perfproof.errors import InputError
+
+
+@dataclass(frozen=True)
+class ChangedMethod:
+    """One changed method or constructor of production code."""
+
+    owner: str
+    """Fully qualified declaring type."""
+    name: str
+    """Method name, ``<init>`` for constructors."""
+    params: tuple[str, ...]
+    kind: str
+    """added, removed or modified."""
+    file: str
+    """Path on the side where the method exists (head unless removed)."""
+    lines: tuple[int, int]
+    """First and last line of the declaration on that side."""
+    base_lines: tuple[int, int] | None = None
+    head_lines: tuple[int, int] | None = None
+    signature_changed: bool = False
+
+    @property
+    def simple_owner(self) -> str:
+        return self.owner.rsplit(".", 1)[-1]
+
+    @property
+    def label(self) -> str:
+        """``ErrorReporter.report(short)``; constructors as ``new ErrorReporter()``."""
+        args = ", ".join(self.params)
+        owner = self.owner.rsplit(".", 1)[-1]
+        if self.name == "<init>":
+            return f"new {owner}({args})"
+        return f"{owner}.{self.name}({args})"
+
+    @property
+    def key(self) -> tuple[str, str, tuple[str, ...]]:
+        return self.owner, self.name, self.params
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "method": self.label,
+            "class": self.owner,
+            "name": self.name,
+            "params": list(self.params),
+            "kind": self.kind,
+            "file": self.file,
+            "lines": list(self.lines),
+            "base_lines": list(self.base_lines) if self.base_lines else None,
+            "head_lines": list(self.head_lines) if self.head_lines else None,
+            "signature_changed": self.signature_changed,
+        }
+
+    @classmethod
+    def from_json(cls, doc: dict[str, Any]) -> ChangedMethod:
+        """Read back what :meth:`to_json` wrote; another shape is refused naming the field."""
+
+        def text(key: str) -> str:
+            value = doc.get(key)
+            if isinstance(value, str):
+                return value
+            raise InputError(f"{key!r} is not str ({value!r:.60})")
+
+        def pair(key: str) -> tuple[int, int] | None:
+            value = doc.get(key)
+            if value is None:
+                return None
+            if isinstance(value, list) and len(value) == 2 and all(type(v) is int for v in value):
+                return int(value[0]), int(value[1])
+            raise InputError(f"{key!r} is not a pair of line numbers ({value!r:.60})")
+
+        params = doc.get("params") or []
+        if not isinstance(params, list) or not all(isinstance(p, str) for p in params):
+            raise InputError(f"'params' is not a list of str ({params!r:.60})")
+        return cls(
+            owner=text("class"),
+            name=text("name"),
+            params=tuple(params),
+            kind=text("kind"),
+            file=text("file"),
+            lines=pair("lines") or (0, 0),
+            base_lines=pair("base_lines"),
+            head_lines=pair("head_lines"),
+            signature_changed=bool(doc.get("signature_changed")),
+        )
