@@ -57,6 +57,21 @@ def test_difference_verdict_needs_an_interval_that_excludes_zero() -> None:
     assert noisy.mde_pct is None and noisy.runs_needed is None
 
 
+def test_baseline_whose_interval_spans_zero_gives_no_percentage() -> None:
+    """A mean of 0.04 whose interval runs from -0.6 to +0.7: dividing by it printed
+    +31,510 % [+30,431, +32,590] before; there is no percentage of such a baseline."""
+    m = analyse_metric("t", "", Direction.LOWER, [-0.2, 0.3, 0.01], [11.0, 12.0, 11.5], [],
+                       confidence=0.99, threshold=0.01)  # fmt: skip
+    assert math.isnan(m.ratio) and math.isnan(m.delta_pct)
+    assert all(math.isnan(x) for x in m.delta_ci)
+    assert m.verdict is Verdict.REGRESSED  # the difference of means excludes 0, upwards
+    assert any("includes 0" in w for w in m.warnings)
+    # a baseline far from 0 keeps its percentage
+    far = analyse_metric("t", "", Direction.LOWER, [-5.0, -5.1, -4.9], [-3.0, -3.1, -2.9], [],
+                         confidence=0.99, threshold=0.01)  # fmt: skip
+    assert far.delta_pct == pytest.approx(40.0, abs=0.5)
+
+
 def test_target_effect_must_be_positive(run_cli, tmp_path: Path) -> None:
     for value in ("0", "-3", "inf"):
         res = _e2e(run_cli, tmp_path, "1", "1", "--target-effect", value)

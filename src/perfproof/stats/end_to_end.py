@@ -20,7 +20,7 @@ import numpy as np
 from perfproof.model import Direction, Verdict
 from perfproof.model.documents.e2e import MetricAnalysis, PairedSummary, RunsSummary
 from perfproof.stats import power as pw
-from perfproof.stats.ratio import ratio_or_difference
+from perfproof.stats.ratio import baseline_spans_zero, ratio_or_difference
 from perfproof.stats.verdict import decide
 from perfproof.stats.welch import WelchResult, mean_interval, welch
 
@@ -122,6 +122,19 @@ def analyse_metric(
         warnings.append(
             f"{name}: some values are <= 0, so the ratio uses the difference of means over the "
             "baseline mean's magnitude; the bootstrap and paired ratios are skipped."
+        )
+    elif side_a.mean != 0.0 and baseline_spans_zero(a, confidence):
+        sd_a = sd_b = math.nan
+        method = (
+            "Welch t on raw run values (the baseline mean's interval includes 0: no relative "
+            "change exists)"
+        )
+        lo, hi = side_a.ci
+        warnings.append(
+            f"{name}: some values are <= 0 and the baseline mean's {confidence:.0%} interval "
+            f"[{lo:.4g}, {hi:.4g}] includes 0, so a percentage of it would mean nothing; the "
+            "verdict is on the "
+            "difference of means alone and --threshold cannot apply."
         )
     else:
         sd_a = sd_b = math.nan

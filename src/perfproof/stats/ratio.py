@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from perfproof.stats.welch import WelchResult, welch, welch_rows
+from perfproof.stats.welch import WelchResult, mean_interval, welch, welch_rows
 
 LARGEST_LOG = math.log(np.finfo(float).max)
 """Past this a log bound has no float ratio: it is unbounded, not an error."""
@@ -135,14 +135,16 @@ def relative_difference(base: np.ndarray, head: np.ndarray, confidence: float) -
     """The fallback for values ≤ 0: Welch on the raw values, relative to |mean(base)|.
 
     ``1 + diff/|m|`` keeps the sign of the change whatever the sign of the baseline, so a
-    lower-is-better metric that went up is never called improved. With ``m == 0`` the ratio
-    and its interval are ``nan`` and ``diff`` carries the answer.
+    lower-is-better metric that went up is never called improved. With ``m == 0``, or a
+    baseline mean whose own interval includes 0 (a balance around zero: dividing by it turns
+    a small difference into +31,000 %), the ratio and its interval are ``nan`` and ``diff``
+    carries the answer.
     """
     x = np.asarray(base, dtype=float)
     y = np.asarray(head, dtype=float)
     w = welch(x, y, confidence)
     scale = abs(float(np.mean(x)))
-    if scale == 0.0 or not math.isfinite(scale):
+    if scale == 0.0 or not math.isfinite(scale) or baseline_spans_zero(x, confidence):
         nan = math.nan
         return RatioEstimate(nan, nan, nan, w.p_value, w.df, nan, diff=w)
     return RatioEstimate(
@@ -154,6 +156,15 @@ def relative_difference(base: np.ndarray, head: np.ndarray, confidence: float) -
         math.nan,
         diff=w,
     )
+
+
+def baseline_spans_zero(base: np.ndarray, confidence: float) -> bool:
+    """Whether the baseline mean's own interval includes 0: no percentage of it is defined."""
+    x = np.asarray(base, dtype=float)
+    if x.size < 2:
+        return False
+    mi = mean_interval(x, confidence)
+    return mi.lo <= 0.0 <= mi.hi
 
 
 def ratio_or_difference(
