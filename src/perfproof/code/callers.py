@@ -14,6 +14,7 @@ from perfproof.code.binding import CONSTRUCTOR, Matcher, Target, all_methods, ov
 from perfproof.code.classify import SCOPES
 from perfproof.code.model import CallSite, FileIndex
 from perfproof.code.project import Project
+from perfproof.code.quote import quote
 from perfproof.errors import InputError
 
 PRIMITIVE_BAR = 3
@@ -213,6 +214,6 @@ def _with_source(found: list[Site], root: Path) -> list[Site]:
                 raw = b""
             lines_of[s.file] = raw.decode("utf-8", "replace").splitlines()
         lines = lines_of[s.file]
-        source = lines[s.line - 1].strip() if 0 < s.line <= len(lines) else ""
+        source = quote(lines[s.line - 1], s.column) if 0 < s.line <= len(lines) else ""
         out.append(replace(s, source=source))
     return out

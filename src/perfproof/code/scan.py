@@ -16,6 +16,7 @@ from perfproof.code.callers import SiteIndex, find_callers
 from perfproof.code.classify import PRODUCTION
 from perfproof.code.model import FileIndex, MethodDecl
 from perfproof.code.project import Project
+from perfproof.code.quote import quote
 from perfproof.code.rules import RULES
 from perfproof.code.weights import MethodWeights
 
@@ -85,7 +86,7 @@ def scan(
             if weights is not None:
                 shares = weights.shares(fqn)
                 share = weights.share(fqn)
-            source = lines[raw.line - 1].strip() if 0 < raw.line <= len(lines) else ""
+            source = quote(lines[raw.line - 1]) if 0 < raw.line <= len(lines) else ""
             findings.append(
                 Finding(
                     raw.rule,
