@@ -1,5 +1,6 @@
-"""A changed production method or constructor: what ``prove`` finds in a commit range and
-keeps in ``prove.json``, and what the source verbs compute it from (:mod:`perfproof.code.changes`).
+"""What a change changed: its production methods and constructors (found by
+:mod:`perfproof.code.changes`) and the tests whose outcome differs between the sides (found by
+:mod:`perfproof.workspace.tests`), as ``prove`` keeps them in ``prove.json``.
 """
 
 from __future__ import annotations
@@ -8,6 +9,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from perfproof.errors import InputError
+
+PASSED = "passed"
+FAILED = "failed"
+ERROR = "error"
+SKIPPED = "skipped"
+"""A test's outcome, as JUnit's XML reports give it."""
 
 
 @dataclass(frozen=True)
@@ -92,3 +99,27 @@ class ChangedMethod:
             head_lines=pair("head_lines"),
             signature_changed=bool(doc.get("signature_changed")),
         )
+
+
+@dataclass(frozen=True)
+class TestChange:
+    """A test whose outcome differs between the sides."""
+
+    __test__ = False  # not a pytest test class
+
+    name: str
+    base: str | None
+    head: str | None
+
+    @property
+    def regression(self) -> bool:
+        """Fails on the feature while it did not fail on the baseline."""
+        return self.head in (FAILED, ERROR) and self.base not in (FAILED, ERROR)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "base": self.base,
+            "head": self.head,
+            "regression": self.regression,
+        }

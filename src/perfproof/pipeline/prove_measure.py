@@ -30,7 +30,6 @@ from perfproof.model.documents.prove_measured import (
     E2EStageResult,
     GuardStageResult,
     ProfileResult,
-    TestOutcome,
     TestsResult,
 )
 from perfproof.model.documents.prove_reach import outside_java, reach_of_keys
@@ -315,9 +314,7 @@ def tests_stage(
             "selected": list(classes),
             "base": runs["base"].to_json(),
             "head": runs["head"].to_json(),
-            "changes": [
-                TestOutcome(c.name, c.base, c.head, c.regression).to_json() for c in changes
-            ],
+            "changes": [c.to_json() for c in changes],
             "regressions": [c.name for c in changes if c.regression],
         }
     )

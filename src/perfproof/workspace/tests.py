@@ -19,13 +19,10 @@ from pathlib import Path
 from typing import Any
 
 from perfproof.errors import ExternalError
+from perfproof.model.changes import ERROR, FAILED, PASSED, SKIPPED, TestChange
 from perfproof.process import run
 from perfproof.workspace.plan import java_env
 
-PASSED = "passed"
-FAILED = "failed"
-ERROR = "error"
-SKIPPED = "skipped"
 STATUSES = (PASSED, FAILED, ERROR, SKIPPED)
 
 _REPORT_GLOBS = {
@@ -187,22 +184,6 @@ def run_tests(
     if not result.ok and not cases:
         raise ExternalError(f"the tests of the {side} side did not build or run", log_path)
     return TestRun(side, sha, argv, cases, str(log_path), result.duration_s)
-
-
-@dataclass(frozen=True)
-class TestChange:
-    """A test whose outcome differs between the sides."""
-
-    __test__ = False  # not a pytest test class
-
-    name: str
-    base: str | None
-    head: str | None
-
-    @property
-    def regression(self) -> bool:
-        """Fails on the feature while it did not fail on the baseline."""
-        return self.head in (FAILED, ERROR) and self.base not in (FAILED, ERROR)
 
 
 def compare_runs(base: TestRun, head: TestRun) -> list[TestChange]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from perfproof.model.changes import TestChange
 from perfproof.model.documents.prove_reach import KeyReach
 from perfproof.model.documents.prove_stages import Json, need, num, objs, opt, strs
 
@@ -218,26 +219,6 @@ class TestSide:
 
 
 @dataclass(frozen=True)
-class TestOutcome:
-    """A test whose status differs between the sides (None: not run on that side)."""
-
-    __test__ = False  # not a pytest test class
-
-    name: str
-    base: str | None
-    head: str | None
-    regression: bool
-
-    def to_json(self) -> Json:
-        return {
-            "name": self.name,
-            "base": self.base,
-            "head": self.head,
-            "regression": self.regression,
-        }
-
-
-@dataclass(frozen=True)
 class TestsResult:
     """Stage 6: the selected test classes on the baseline and on the feature."""
 
@@ -246,7 +227,7 @@ class TestsResult:
     selected: tuple[str, ...]
     base: TestSide
     head: TestSide
-    changes: tuple[TestOutcome, ...]
+    changes: tuple[TestChange, ...]
     regressions: tuple[str, ...]
 
     def to_json(self) -> Json:
@@ -261,12 +242,7 @@ class TestsResult:
     @classmethod
     def from_json(cls, doc: Json) -> TestsResult:
         changes = tuple(
-            TestOutcome(
-                need(c, "name", str),
-                opt(c, "base", str),
-                opt(c, "head", str),
-                bool(c.get("regression")),
-            )
+            TestChange(need(c, "name", str), opt(c, "base", str), opt(c, "head", str))
             for c in objs(doc, "changes")
         )
         return cls(
