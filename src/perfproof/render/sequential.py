@@ -31,7 +31,7 @@ def as_result(r: Replay) -> CompareResult:
 
 
 def _rows(r: Replay) -> list[tuple[str, ...]]:
-    out = []
+    out: list[tuple[str, ...]] = []
     for d in r.decisions.values():
         primary = d.comparisons[0]
         forks = f"{primary.base.forks}/{primary.head.forks}"
