@@ -65,6 +65,12 @@ def test_prove_finds_the_chain_without_bench_and_check_passes(
     assert tests["regressions"] == []
     amdahl = {a["method"]: a for a in stages["profile"]["result"]["amdahl"]}
     assert amdahl["ErrorReporter.report(short)"]["cpu_share"] > 0
+    reach = {k["benchmark"]: k for k in stages["ab"]["result"]["reach"]}
+    assert set(reach) == set(reached) and all(k["reached"] for k in reach.values())
+    shares = {k["benchmark"]: k for k in stages["profile"]["result"]["keys"]}
+    assert set(shares) == set(reached)  # each from its own recorded forks
+    assert shares["perfdemo.bench.ErrorReporterBench.report"]["cpu_share"] > 0.5
+    assert not any(k["beyond"] for k in shares.values())
     report = (out / "report.md").read_text()
     assert "| baseline | 5 | 0 | 0 | 0 |" in report
     assert "no timing above was measured with JFR on" in report

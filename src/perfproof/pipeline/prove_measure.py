@@ -32,7 +32,7 @@ from perfproof.model.documents.prove_measured import (
     ProfileResult,
     TestsResult,
 )
-from perfproof.model.documents.prove_reach import outside_java, reach_of_keys
+from perfproof.model.documents.prove_reach import KeyShare, outside_java, reach_of_keys
 from perfproof.model.documents.prove_stages import (
     BenchmarksResult,
     ChangesResult,
@@ -40,6 +40,7 @@ from perfproof.model.documents.prove_stages import (
 )
 from perfproof.pipeline.ab import AbOptions, resume_ab, start_ab
 from perfproof.pipeline.prove_bundle import Bundle
+from perfproof.pipeline.prove_share import key_share, recordings_by_benchmark
 from perfproof.process import run
 from perfproof.stats.amdahl import amdahl_ceiling
 from perfproof.workspace.spec import detect_build
@@ -244,6 +245,8 @@ def profile_stage(
                 ceiling_speedup=ceiling.speedup if ceiling else None,
             )
         )
+    reached_keys = [k.benchmark for k in ab_result.reach if k.reached]
+    keys = _key_shares(jfr_dir.parent, reached_keys, frozenset(frames), gains, java)
     return ProfileResult(
         before=tuple(str(p) for p in before),
         after=tuple(str(p) for p in after),
@@ -254,6 +257,30 @@ def profile_stage(
         flamegraph=str(written[0]) if written else None,
         amdahl=tuple(amdahl),
         forks_run=str(jfr_dir.parent),
+        keys=keys,
+    )
+
+
+def _key_shares(
+    run_dir: Path,
+    benchmarks: Sequence[str],
+    frames: frozenset[str],
+    gains: Mapping[str, float | None],
+    java: str | None,
+) -> tuple[KeyShare, ...]:
+    """Per reached benchmark, its own baseline recordings' share in the changed methods."""
+    from perfproof.profile.load import load_profiles
+
+    by_bench = recordings_by_benchmark(run_dir)
+    wanted = {b: by_bench.get(b, {}).get("base", []) for b in benchmarks}
+    paths = [p for recs in wanted.values() for p in recs]
+    if not frames or not paths:
+        return ()
+    loaded = dict(zip(paths, load_profiles(paths, java), strict=True))
+    return tuple(
+        key_share(b, [loaded[p] for p in recs], frames, gains.get(b))
+        for b, recs in wanted.items()
+        if recs
     )
 
 

@@ -4,9 +4,10 @@ verdicts the change cannot explain, marked where they appear and counted apart."
 from __future__ import annotations
 
 from perfproof.model.documents.prove import BundleView as Bundle
-from perfproof.model.documents.prove_measured import AbStageResult
-from perfproof.model.documents.prove_reach import unexplained_summary
+from perfproof.model.documents.prove_measured import AbStageResult, ProfileResult
+from perfproof.model.documents.prove_reach import KeyShare, unexplained_summary
 from perfproof.render.markdown import markdown_table, md_text
+from perfproof.units import percent, significant
 
 SEE = "Reach under Results"
 
@@ -16,7 +17,8 @@ def unexplained_line(bundle: Bundle) -> str | None:
     ab = bundle.read("ab", AbStageResult.from_json)
     if ab is None:
         return None
-    text = unexplained_summary(ab.reach, SEE)
+    prof = bundle.read("profile", ProfileResult.from_json)
+    text = unexplained_summary(ab.reach, SEE, prof.beyond if prof is not None else ())
     return None if text is None else text[0].upper() + text[1:] + "."
 
 
@@ -25,19 +27,52 @@ def reach_md(bundle: Bundle) -> list[str]:
     ab = bundle.read("ab", AbStageResult.from_json)
     if ab is None or not ab.reach:
         return []
-    rows = [
-        (
-            f"`{k.benchmark}`",
-            k.verdict + (" — **not explained by the change**" if k.unexplained else ""),
-            "yes" if k.reached else "no",
-            md_text(k.why),
+    prof = bundle.read("profile", ProfileResult.from_json)
+    shares = {k.benchmark: k for k in prof.keys} if prof is not None else {}
+    rows = []
+    for k in ab.reach:
+        share = shares.get(k.benchmark)
+        beyond = share is not None and share.beyond and k.verdict == "improved"
+        verdict = k.verdict + (" — **not explained by the change**" if k.unexplained else "")
+        verdict += " — **far beyond its ceiling**" if beyond else ""
+        rows.append(
+            (
+                f"`{k.benchmark}`",
+                verdict,
+                "yes" if k.reached else "no",
+                _share(share),
+                _ceiling(share, k.reached),
+                md_text(k.why),
+            )
         )
-        for k in ab.reach
-    ]
     out = [
         "**Reach.** A benchmark the change does not reach cannot be moved by it: an "
         "`improved` or `regressed` there is JIT, code-layout or machine noise, marked "
-        "*not explained by the change*.",
+        "*not explained by the change*. Share: the changed methods' part of the benchmark's own "
+        "baseline CPU samples and allocated bytes in the recorded forks; ceiling: the speed-up "
+        "removing that code entirely would give (Amdahl, at the share's upper 95% bound); an "
+        "improvement more than twice its ceiling is not explained either.",
         "",
     ]
-    return out + markdown_table(("Benchmark", "Verdict", "Reached", "How"), rows, "llll")
+    header = ("Benchmark", "Verdict", "Reached", "Share (CPU / bytes)", "Ceiling", "How")
+    return out + markdown_table(header, rows, "lllrrl")
+
+
+def _share(share: KeyShare | None) -> str:
+    if share is None:
+        return "–"
+    cells = [
+        "–" if x is None else percent(x * 100, 1, sign=False)
+        for x in (share.cpu_share, share.alloc_share)
+    ]
+    return " / ".join(cells)
+
+
+def _ceiling(share: KeyShare | None, reached: bool) -> str:
+    if not reached:
+        return "none: cannot move it"
+    if share is None:
+        return "–"
+    if share.ceiling is None:
+        return "unbounded"
+    return f"{significant(1 + share.ceiling, 3)}× as fast"

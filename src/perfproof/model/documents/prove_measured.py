@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from perfproof.model.changes import TestChange
-from perfproof.model.documents.prove_reach import KeyReach
+from perfproof.model.documents.prove_reach import KeyReach, KeyShare
 from perfproof.model.documents.prove_stages import Json, need, num, objs, opt, strs
 
 
@@ -160,9 +160,17 @@ class ProfileResult:
     forks_run: str | None = None
     """The run folder of the recorded forks (``profile/forks``): none of them is a timing fork.
     None in a bundle whose profiles were read from the timing forks themselves."""
+    keys: tuple[KeyShare, ...] = ()
+    """Per reached benchmark, its own baseline share in the changed methods and its ceiling."""
+
+    @property
+    def beyond(self) -> tuple[str, ...]:
+        """Benchmarks whose improvement is far beyond the change's ceiling."""
+        return tuple(k.benchmark for k in self.keys if k.beyond)
 
     def to_json(self) -> Json:
         return {
+            "keys": [k.to_json() for k in self.keys],
             "forks_run": self.forks_run,
             "before": list(self.before),
             "after": list(self.after),
@@ -186,6 +194,7 @@ class ProfileResult:
             opt(doc, "flamegraph", str),
             tuple(AmdahlRow.from_json(a) for a in objs(doc, "amdahl")),
             opt(doc, "forks_run", str),
+            tuple(KeyShare.from_json(k) for k in objs(doc, "keys")),
         )
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from perfproof.model.documents.prove_stages import Json, need, strs
+from perfproof.model.documents.prove_stages import Json, need, num, opt, strs
 
 MOVED = ("improved", "regressed")
 """The verdicts that claim the change moved the key."""
@@ -62,6 +62,47 @@ class KeyReach:
         )
 
 
+@dataclass(frozen=True)
+class KeyShare:
+    """One reached benchmark's baseline share in the changed methods, and its ceiling."""
+
+    benchmark: str
+    cpu_share: float | None
+    alloc_share: float | None
+    samples: int
+    """The baseline CPU samples of this benchmark the share is taken from."""
+    ceiling: float | None
+    """The most the change can speed the benchmark up (removing the changed code entirely)
+    at the share's upper bound; None when the samples cannot bound it."""
+    gain: float | None
+    """The speed-up the A/B measured (base time / feature time − 1)."""
+    beyond: bool
+    """An improvement far beyond the ceiling: one the change cannot explain."""
+
+    def to_json(self) -> Json:
+        return {
+            "benchmark": self.benchmark,
+            "cpu_share": self.cpu_share,
+            "alloc_share": self.alloc_share,
+            "samples": self.samples,
+            "ceiling": self.ceiling,
+            "gain": self.gain,
+            "beyond": self.beyond,
+        }
+
+    @classmethod
+    def from_json(cls, doc: Json) -> KeyShare:
+        return cls(
+            need(doc, "benchmark", str),
+            num(doc, "cpu_share"),
+            num(doc, "alloc_share"),
+            opt(doc, "samples", int) or 0,
+            num(doc, "ceiling"),
+            num(doc, "gain"),
+            bool(doc.get("beyond")),
+        )
+
+
 def outside_java(paths: Iterable[str]) -> tuple[str, ...]:
     """Changed files that are neither Java sources nor documentation: each can move any key."""
     return tuple(p for p in paths if not p.endswith(".java") and not p.lower().endswith(NOT_CODE))
@@ -108,11 +149,19 @@ def reach_of_keys(
     return tuple(out)
 
 
-def unexplained_summary(keys: Sequence[KeyReach], see: str) -> str | None:
-    """The summary's count of verdicts the change cannot explain, counted apart."""
+def unexplained_summary(
+    keys: Sequence[KeyReach], see: str, beyond: Sequence[str] = ()
+) -> str | None:
+    """The summary's count of verdicts the change cannot explain, counted apart: verdicts on
+    keys it does not reach, and improvements far beyond the ceiling (``beyond``)."""
     parts = []
     for verdict, noun in (("regressed", "regression"), ("improved", "improvement")):
-        n = sum(1 for k in keys if k.unexplained and k.verdict == verdict)
+        n = sum(
+            1
+            for k in keys
+            if k.verdict == verdict
+            and (k.unexplained or (verdict == "improved" and k.benchmark in beyond))
+        )
         if n:
             parts.append(f"{n} {noun}{'s' if n > 1 else ''}")
     if not parts:

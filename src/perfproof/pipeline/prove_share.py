@@ -1,0 +1,92 @@
+"""Each reached benchmark's share in the changed code, and the ceiling that share sets.
+
+The recorded forks of ``prove`` are split by benchmark (JMH runs a step's benchmarks one after
+another, fork by fork, and names its recordings in that order), so a share is that of one
+benchmark's own baseline, never diluted by another benchmark's samples. The ceiling is the
+speed-up removing the changed code entirely would give (Amdahl), taken at the upper
+Clopper–Pearson bound of the share: a share near 100 % measured from few samples must not set
+a ceiling the data cannot support. An improvement more than twice that ceiling is one the
+change cannot explain.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+
+from scipy import special
+
+from perfproof.model.documents.prove_reach import KeyShare
+from perfproof.profile.outside import outside
+from perfproof.profile.stacks import Profile
+
+FAR_BEYOND = 2.0
+"""An improvement this many times its ceiling is one the change cannot explain."""
+
+
+def recordings_by_benchmark(run_dir: Path) -> dict[str, dict[str, list[Path]]]:
+    """Benchmark → side → its recordings, from the run's manifest and JMH results."""
+    try:
+        manifest = json.loads((run_dir / "manifest.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    out: dict[str, dict[str, list[Path]]] = {}
+    for entry in manifest.get("steps", []):
+        recordings = entry.get("recordings") or []
+        try:
+            results = json.loads((run_dir / str(entry.get("result"))).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        names = [
+            str(r.get("benchmark"))
+            for r in results
+            if isinstance(r, dict)
+            for _ in range(int(r.get("forks") or 1))
+        ]
+        if len(names) != len(recordings):
+            continue  # a step whose forks cannot be told apart attributes nothing
+        side = str(entry.get("side"))
+        for name, rel in zip(names, recordings, strict=True):
+            out.setdefault(name, {}).setdefault(side, []).append(run_dir / rel)
+    return out
+
+
+def _inside(stack: Sequence[str], frames: frozenset[str]) -> bool:
+    return any(f in frames for f in stack)
+
+
+def upper_share(inside: int, total: int, confidence: float = 0.95) -> float:
+    """The one-sided upper Clopper–Pearson bound of a share of ``inside`` in ``total``."""
+    if total <= 0 or inside >= total:
+        return 1.0
+    return float(special.betaincinv(inside + 1, total - inside, confidence))
+
+
+def key_share(
+    benchmark: str,
+    profiles: Sequence[Profile],
+    frames: frozenset[str],
+    gain: float | None,
+) -> KeyShare:
+    """The changed frames' share of one benchmark's baseline samples and bytes (the JVM's and
+    the harness's own work left out), its ceiling, and whether ``gain`` is far beyond it."""
+    total = inside = 0
+    bytes_total = bytes_inside = 0
+    for p in profiles:
+        for stack, w in p.cpu.items():
+            if outside(stack):
+                continue
+            total += w
+            inside += w if _inside(stack, frames) else 0
+        for (stack, _cls), b in p.alloc.items():
+            if outside(stack):
+                continue
+            bytes_total += b
+            bytes_inside += b if _inside(stack, frames) else 0
+    cpu = inside / total if total else None
+    alloc = bytes_inside / bytes_total if bytes_total else None
+    bound = upper_share(inside, total) if total else None
+    ceiling = None if bound is None or bound >= 1.0 else 1.0 / (1.0 - bound) - 1.0
+    beyond = gain is not None and ceiling is not None and gain > FAR_BEYOND * ceiling
+    return KeyShare(benchmark, cpu, alloc, total, ceiling, gain, beyond)

@@ -1,0 +1,57 @@
+"""Each reached benchmark's own share in the changed code, and the ceiling it sets."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from perfproof.pipeline.prove_share import key_share, recordings_by_benchmark, upper_share
+from perfproof.profile.stacks import Profile
+
+BENCH = ("org.openjdk.jmh.Runner.run", "acme.bench.CodecBench.encode")
+CHANGED = frozenset({"acme.Codec.encode"})
+LOADING = ("java.lang.ClassLoader.loadClass", "acme.Codec.encode")
+
+
+def _profile(inside: int, rest: int, jvm: int = 0) -> Profile:
+    cpu = {(*BENCH, "acme.Codec.encode"): inside, (*BENCH, "acme.Buffer.put"): rest}
+    if jvm:
+        cpu[LOADING] = jvm  # class loading under the changed frame: the JVM's, not its
+    alloc = {((*BENCH, "acme.Codec.encode"), "byte[]"): 300, ((*BENCH,), "long[]"): 100}
+    return Profile("p", cpu=cpu, alloc=alloc)
+
+
+def test_the_share_leaves_the_jvms_own_work_out_and_bounds_the_ceiling():
+    share = key_share("acme.bench.CodecBench.encode", [_profile(20, 80, 500)] * 2, CHANGED, 0.1)
+    assert share.cpu_share == pytest.approx(0.2) and share.samples == 200
+    assert share.alloc_share == pytest.approx(0.75)
+    bound = upper_share(40, 200)
+    assert 0.2 < bound < 0.3
+    assert share.ceiling == pytest.approx(1 / (1 - bound) - 1)
+    assert not share.beyond  # 10 % faster is within a ceiling of about 35 %
+
+
+def test_an_improvement_far_beyond_the_ceiling_is_flagged_but_a_full_share_bounds_nothing():
+    small = key_share("b", [_profile(5, 95)] * 2, CHANGED, 3.0)  # 4× as fast on a 5 % share
+    assert small.ceiling is not None and small.beyond
+    full = key_share("b", [_profile(100, 0)] * 2, CHANGED, 1000.0)
+    assert full.ceiling is None and not full.beyond  # every sample inside: no upper bound
+
+
+def test_recordings_are_split_by_benchmark_in_the_order_jmh_ran_them(tmp_path: Path):
+    (tmp_path / "jmh").mkdir()
+    results = [{"benchmark": "a.B.x", "forks": 2}, {"benchmark": "a.B.y", "forks": 1}]
+    (tmp_path / "jmh" / "01-base.json").write_text(json.dumps(results))
+    (tmp_path / "jmh" / "02-head.json").write_text(json.dumps(results[:1]))
+    base = [f"jfr/r1-base/fork-{n}.jfr" for n in (1, 2, 3)]
+    steps = [
+        {"side": "base", "result": "jmh/01-base.json", "recordings": base},
+        # a step whose recordings do not match its forks attributes nothing
+        {"side": "head", "result": "jmh/02-head.json", "recordings": ["jfr/r1-head/fork-1.jfr"]},
+    ]
+    (tmp_path / "manifest.json").write_text(json.dumps({"steps": steps}))
+    found = recordings_by_benchmark(tmp_path)
+    paths = [tmp_path / rel for rel in base]
+    assert found == {"a.B.x": {"base": paths[:2]}, "a.B.y": {"base": paths[2:]}}
