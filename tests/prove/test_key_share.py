@@ -38,6 +38,8 @@ def test_an_improvement_far_beyond_the_ceiling_is_flagged_but_a_full_share_bound
     assert small.ceiling is not None and small.beyond
     full = key_share("b", [_profile(100, 0)] * 2, CHANGED, 1000.0)
     assert full.ceiling is None and not full.beyond  # every sample inside: no upper bound
+    few = key_share("b", [_profile(15, 1)], CHANGED, 1e5)  # the demo's 15 of 16 samples
+    assert few.ceiling is not None and 2 * few.ceiling < 1e5 and not few.beyond
 
 
 def test_recordings_are_split_by_benchmark_in_the_order_jmh_ran_them(tmp_path: Path):

@@ -5,8 +5,8 @@ another, fork by fork, and names its recordings in that order), so a share is th
 benchmark's own baseline, never diluted by another benchmark's samples. The ceiling is the
 speed-up removing the changed code entirely would give (Amdahl), taken at the upper
 Clopper–Pearson bound of the share: a share near 100 % measured from few samples must not set
-a ceiling the data cannot support. An improvement more than twice that ceiling is one the
-change cannot explain.
+a ceiling the data cannot support. An improvement more than twice that ceiling, measured on
+enough samples, is one the change cannot explain.
 """
 
 from __future__ import annotations
@@ -23,6 +23,10 @@ from perfproof.profile.stacks import Profile
 
 FAR_BEYOND = 2.0
 """An improvement this many times its ceiling is one the change cannot explain."""
+MIN_SAMPLES = 200
+"""Fewer baseline samples than this judge no improvement: a stray sample or two outside the
+changed code would set a ceiling the code never had (on the demo, 15 of 16 samples)."""
+CONFIDENCE = 0.99
 
 
 def recordings_by_benchmark(run_dir: Path) -> dict[str, dict[str, list[Path]]]:
@@ -56,7 +60,7 @@ def _inside(stack: Sequence[str], frames: frozenset[str]) -> bool:
     return any(f in frames for f in stack)
 
 
-def upper_share(inside: int, total: int, confidence: float = 0.95) -> float:
+def upper_share(inside: int, total: int, confidence: float = CONFIDENCE) -> float:
     """The one-sided upper Clopper–Pearson bound of a share of ``inside`` in ``total``."""
     if total <= 0 or inside >= total:
         return 1.0
@@ -88,5 +92,10 @@ def key_share(
     alloc = bytes_inside / bytes_total if bytes_total else None
     bound = upper_share(inside, total) if total else None
     ceiling = None if bound is None or bound >= 1.0 else 1.0 / (1.0 - bound) - 1.0
-    beyond = gain is not None and ceiling is not None and gain > FAR_BEYOND * ceiling
+    beyond = (
+        gain is not None
+        and ceiling is not None
+        and total >= MIN_SAMPLES
+        and gain > FAR_BEYOND * ceiling
+    )
     return KeyShare(benchmark, cpu, alloc, total, ceiling, gain, beyond)
