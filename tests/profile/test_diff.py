@@ -167,3 +167,26 @@ def test_per_second_values_with_shares_beside_them():
     # a recording that does not know its length keeps values per recording
     unknown = [Profile(p.source, cpu=p.cpu, alloc=p.alloc) for p in before]
     assert not diff(unknown, after, per_second=True).per_second
+
+
+def test_recordings_of_one_step_are_one_replicate(tmp_path):
+    from perfproof.profile.api import run_diff
+
+    def write(step: str, name: str, hot: int) -> object:
+        path = tmp_path / step / f"{name}.collapsed"
+        path.parent.mkdir(exist_ok=True)
+        other = 40 + int(step[1]) + (10 if name == "b" else 0)  # no two recordings alike
+        rest = f"com.acme.Main.run {other}"
+        path.write_text(f"com.acme.Main.run;com.acme.Codec.toData {hot}\n{rest}\n")
+        return path
+
+    # each step records two benchmarks, one JVM each: very unlike each other, alike per step
+    before = [write(f"r{n}-base", b, hot) for n in (1, 2, 3) for b, hot in (("a", 5), ("b", 95))]
+    after = [write(f"r{n}-head", b, 1) for n in (1, 2, 3) for b in ("a", "b")]
+    apart, _ = run_diff(before, after)
+    steps, _ = run_diff(before, after, replicate=lambda p: p.parent.name)
+    assert len(steps.before_sources) == 3 and steps.before_sources[0] == "r1-base"
+    (row,) = [r for r in steps.rows if r.frame == "com.acme.Codec.toData"]
+    assert row.before == (100.0, 100.0, 100.0) and row.status == "shrank"
+    (mixed,) = [r for r in apart.rows if r.frame == "com.acme.Codec.toData"]
+    assert mixed.status == "no clear change"  # per fork, two benchmarks look like noise

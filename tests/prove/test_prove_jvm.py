@@ -56,7 +56,7 @@ def test_prove_finds_the_chain_without_bench_and_check_passes(
     assert stages["ab"]["status"] == "done"
     assert not list((out / "ab").glob("jfr/**/*.jfr"))  # no timing fork ran the recorder
     profiled = out / "profile" / "forks" / "jfr"
-    assert list(profiled.glob("r1-base/*.jfr")) and list(profiled.glob("r2-head/*.jfr"))
+    assert list(profiled.glob("r1-base/*.jfr")) and list(profiled.glob("r3-head/*.jfr"))
     assert stages["profile"]["result"]["forks_run"] == str(profiled.parent)
     tests = stages["tests"]["result"]
     assert tests["selected"] == ["ErrorReporterTest", "EventBusTest"]

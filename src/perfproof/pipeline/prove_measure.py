@@ -157,9 +157,15 @@ def _recordings(jfr_dir: Path, side: str) -> list[Path]:
     return sorted(jfr_dir.glob(f"r*-{side}/*.jfr"))
 
 
-PROFILE_ROUNDS = 2
-"""Rounds of profile forks: each round runs every key once a side, and two recordings a side
-are the fewest that give a change in the profile an interval."""
+PROFILE_ROUNDS = 3
+"""Rounds of profile forks: each round runs every key once a side, and a round's step (all
+its keys' forks added up) is one replicate of the diff; two are the fewest that give a change
+an interval, three give it two degrees of freedom instead of one."""
+
+
+def _step(recording: Path) -> str:
+    """A recording's replicate: its step folder, ``r<round>-<side>``."""
+    return recording.parent.name
 
 
 def profile_forks(bundle: Bundle, ab: AbOptions, regexes: Sequence[str], rounds: int) -> Path:
@@ -218,7 +224,9 @@ def profile_stage(
     focus = changes.classes
     graph = bundle.folder("profile") / "diff-flamegraph.html"
     graph.parent.mkdir(parents=True, exist_ok=True)
-    diff, written = run_diff(before, after, focus, java=java, per_second=True, flamegraph=graph)
+    diff, written = run_diff(
+        before, after, focus, java=java, per_second=True, flamegraph=graph, replicate=_step
+    )
     diff = dataclasses.replace(diff, rows=[r for r in diff.rows if not _harness(r, reached)])
     frames = tuple(dict.fromkeys(frame_of(m) for m in changes.methods if m.kind != "removed"))
     census, _ = run_census(before, frames, java=java) if frames else (None, [])

@@ -6,6 +6,8 @@ can call them the same way.
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Callable
 from pathlib import Path
 
 from perfproof.errors import InputError
@@ -116,6 +118,16 @@ def _subtitle(focus: tuple[str, ...]) -> str:
     return text + (f"; focus: {', '.join(focus)}" if focus else "")
 
 
+def by_replicate(
+    profiles: list[Profile], paths: list[Path], replicate: Callable[[Path], str]
+) -> list[Profile]:
+    """One profile per replicate name, in first-seen order."""
+    groups: dict[str, list[Profile]] = {}
+    for profile, path in zip(profiles, paths, strict=True):
+        groups.setdefault(replicate(path), []).append(profile)
+    return [dataclasses.replace(merge(group), source=name) for name, group in groups.items()]
+
+
 def run_diff(
     before: list[Path],
     after: list[Path],
@@ -127,8 +139,13 @@ def run_diff(
     flamegraph: Path | None = None,
     collapsed_kind: str = "cpu",
     per_second: bool = False,
+    replicate: Callable[[Path], str] | None = None,
 ) -> tuple[ProfileDiff, list[Path]]:
-    """Before/after diff of recordings, and the differential flame graph if asked."""
+    """Before/after diff of recordings, and the differential flame graph if asked.
+
+    With ``replicate``, the recordings of a side that map to the same name are one replicate:
+    their stacks are added up (a JMH step records each benchmark in a JVM of its own, and the
+    step, not one benchmark's fork, is what repeats from round to round)."""
     if not before or not after:
         raise InputError(
             "profile diff needs recordings on both sides: --before A.jfr --after B.jfr"
@@ -140,6 +157,8 @@ def run_diff(
     refuse_overwriting_inputs({"--flamegraph": flamegraph}, [*before, *after])
     profiles = load_profiles([*before, *after], java, alloc_leaf_is_class=collapsed_kind == "alloc")
     b, a = profiles[: len(before)], profiles[len(before) :]
+    if replicate is not None:
+        b, a = by_replicate(b, before, replicate), by_replicate(a, after, replicate)
     # a kind is compared only when both sides hold it: a frame cannot "appear" in a side that
     # never recorded that kind of event
     kinds = tuple(

@@ -9,7 +9,7 @@ bound on what removing it can buy end to end.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from perfproof.profile.stacks import Profile, Stack, focus_frame, frame_matches
@@ -61,7 +61,7 @@ class Census:
     warnings: list[str] = field(default_factory=list)
 
 
-def merge(profiles: Iterable[Profile]) -> Profile:
+def merge(profiles: Sequence[Profile]) -> Profile:
     """All recordings as one profile: the census of several runs counts them together."""
     out = Profile(source="+")
     sources: list[str] = []
@@ -80,6 +80,9 @@ def merge(profiles: Iterable[Profile]) -> Profile:
             alloc_sources.add(p.alloc_source)
     out.source = ", ".join(sources)
     out.alloc_source = " / ".join(sorted(alloc_sources)) or None
+    lengths = [p.duration_s for p in profiles]
+    if lengths and all(d is not None for d in lengths):
+        out.duration_s = sum(d for d in lengths if d is not None)
     return out
 
 

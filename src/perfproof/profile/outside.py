@@ -80,12 +80,13 @@ _REFLECTION = (
     "java.lang.Class.createAnnotationData",
 )
 _START_UP = ("sun.launcher.LauncherHelper.", "java.lang.System.initPhase", "jdk.internal.misc.VM.")
-_JMH = ("org.openjdk.jmh.",)
-_JDK = ("java.", "javax.", "jdk.", "sun.", "com.sun.", "org.openjdk.jmh.")
+_JMH = ("org.openjdk.jmh.", "joptsimple.")
+_JDK = ("java.", "javax.", "jdk.", "sun.", "com.sun.", "org.openjdk.jmh.", "joptsimple.")
 
 
 def is_jmh(frame: str) -> bool:
-    """A frame of JMH itself or of the stubs its annotation processor generates."""
+    """A frame of JMH itself (with the option parser it ships) or of the stubs its
+    annotation processor generates."""
     return frame.startswith(_JMH) or ".jmh_generated." in frame
 
 

@@ -50,12 +50,14 @@ def reach_md(bundle: Bundle) -> list[str]:
         "`improved` or `regressed` there is JIT, code-layout or machine noise, marked "
         "*not explained by the change*. Share: the changed methods' part of the benchmark's own "
         "baseline CPU samples and allocated bytes in the recorded forks; ceiling: the speed-up "
-        "removing that code entirely would give (Amdahl, at the share's upper 99% bound); an "
-        "improvement more than twice its ceiling, on at least 200 baseline samples, is not "
+        "removing that code entirely would give (Amdahl, at the upper end of the share's "
+        "interval); an improvement far beyond its ceiling, on enough baseline samples, is not "
         "explained either.",
         "",
     ]
-    header = ("Benchmark", "Verdict", "Reached", "Share (CPU / bytes)", "Ceiling", "How")
+    # no word a `check` reads as a change or a byte count: the shares are not deltas
+    header = ("Benchmark", "Verdict", "Reached", "Share in the edited code (CPU / heap)")
+    header += ("Ceiling", "How")
     return out + markdown_table(header, rows, "lllrrl")
 
 
