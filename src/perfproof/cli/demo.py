@@ -65,7 +65,7 @@ def command(out: str | None, fmt: str) -> None:
         run = outcome.runs[name]
         click.echo(f"{name}: {run.report_path}  (run folder {run.run_dir})")
     if outcome.prove is not None and outcome.prove.report is not None:
-        bundle, report = outcome.prove.bundle, outcome.prove.report
+        bundle, report = outcome.prove.bundle, outcome.prove.report.markdown
         click.echo(f"prove: {report}  (bundle {bundle}; perfproof check {report} {bundle})")
     if "baseline" in outcome.hunts:
         from perfproof.render.hunt import hunt_table
