@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from perfproof.errors import ExternalError
-from perfproof.measure import lock
+from perfproof.measure import lock, lock_queue
 from perfproof.measure.argv import append_jvm_args, step_argv, with_forks
 from perfproof.measure.plan import Plan, Step
 from perfproof.measure.progress import JmhSettings, Reporter, estimate_step_seconds
@@ -283,6 +283,49 @@ class Scheduler:
                 self.reporter.message(text)
                 announced = True
 
+        ticket = lock_queue.take(self.lock_path, f"{self.store.path.name}, step {step.id}")
+        try:
+            waited += self._wait_turn(ticket, step, deadline, log_path, announce)
+            if ticket is not None:
+                ticket = lock_queue.start(ticket)
+            return self._run_when_free(step, argv, log_path, deadline, waited, announce)
+        finally:
+            lock_queue.release(ticket)
+
+    def _wait_turn(
+        self,
+        ticket: lock_queue.Ticket | None,
+        step: Step,
+        deadline: float,
+        log_path: Path,
+        announce: Callable[[str], None],
+    ) -> float:
+        """Wait until every perfproof step queued before this one has had its turn."""
+        if ticket is None:
+            return 0.0
+        began = time.monotonic()
+        told = False
+        while before := lock_queue.ahead(ticket):
+            if not told:
+                announce(
+                    f"JMH lock {self.lock_path}: {lock_queue.describe(before)}; this step "
+                    f"waits its turn (up to {self.lock_timeout_s:.0f}s)"
+                )
+                told = True
+            if time.monotonic() >= deadline:
+                self._lock_timeout(step, log_path)
+            time.sleep(min(0.2, max(0.0, deadline - time.monotonic())))
+        return time.monotonic() - began
+
+    def _run_when_free(
+        self,
+        step: Step,
+        argv: list[str],
+        log_path: Path,
+        deadline: float,
+        waited: float,
+        announce: Callable[[str], None],
+    ) -> tuple[ProcessResult, float]:
         while True:
             waited += self._wait_lock(step, deadline, log_path, announce)
             res = run(
