@@ -116,7 +116,7 @@ def _write(ticket: Ticket) -> None:
         "running_since": ticket.running_since,
     }
     tmp = ticket.path.with_name(f".{ticket.name}.{os.getpid()}.tmp")
-    tmp.write_text(json.dumps(doc), encoding="utf-8")
+    tmp.write_text(json.dumps(doc, allow_nan=False), encoding="utf-8")
     os.replace(tmp, ticket.path)
 
 
