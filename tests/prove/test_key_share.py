@@ -57,3 +57,20 @@ def test_recordings_are_split_by_benchmark_in_the_order_jmh_ran_them(tmp_path: P
     found = recordings_by_benchmark(tmp_path)
     paths = [tmp_path / rel for rel in base]
     assert found == {"a.B.x": {"base": paths[:2]}, "a.B.y": {"base": paths[2:]}}
+
+
+def test_jfr_every_profiles_as_many_rounds_as_the_timing_run_measured(tmp_path: Path):
+    from perfproof.pipeline.prove import ProveOptions
+    from perfproof.pipeline.prove_measure import PROFILE_ROUNDS, timing_rounds
+
+    steps = [
+        {"round": r, "side": side, "status": "done" if r < 5 else "pending"}
+        for r in (1, 2, 3, 4, 5)
+        for side in ("base", "head")
+    ]
+    (tmp_path / "manifest.json").write_text(json.dumps({"steps": steps}))
+    assert timing_rounds(str(tmp_path)) == 4  # the fifth round never ran
+    assert timing_rounds(str(tmp_path / "missing")) == PROFILE_ROUNDS
+    opts = ProveOptions.from_json({"ab": {"base": "a", "head": "b"}, "jfr": "every"})
+    assert opts.jfr == "every" and opts.reproduce_argv()[-2:] == ["--jfr", "every"]
+    assert ProveOptions.from_json(opts.to_json()).jfr == "every"

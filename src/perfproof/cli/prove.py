@@ -49,9 +49,9 @@ bad input; 3 a build or run failed in a stage (the message names the stage and t
 it and continue with --resume).
 """
 
-_NOT_SHARED = {"resume_dir", "out", "fmt"}
+_NOT_SHARED = {"resume_dir", "out", "fmt", "jfr"}
 """ab options prove spells its own way: --resume takes a bundle, --out is the bundle folder,
---format prints the bundle."""
+--format prints the bundle, --jfr says when the profile forks run (never in a timing fork)."""
 
 
 @click.command(
@@ -81,6 +81,15 @@ _NOT_SHARED = {"resume_dir", "out", "fmt"}
     default=6,
     show_default=True,
     help="Most calls between a benchmark and a changed method.",
+)
+@click.option(
+    "--jfr",
+    "jfr",
+    type=click.Choice(("after", "every")),
+    default="after",
+    show_default=True,
+    help="Profile forks, recorded by JFR and never timed: after, three rounds of each key "
+    "on each side once the A/B is decided; every, as many rounds as the A/B ran.",
 )
 @click.option(
     "--gate",
@@ -118,6 +127,7 @@ def command(
     e2e_metric: tuple[str, ...],
     e2e_runs: int,
     gate: str,
+    jfr: str,
     fmt: str,
     **_: object,
 ) -> None:
@@ -154,6 +164,7 @@ def command(
             e2e_runs=e2e_runs,
             fail_on_regression=bool(ctx.params.get("fail_on_regression")),
             gate=gate,
+            jfr=jfr,
         )
         outcome = start_prove(opts, say)
     _print(outcome, fmt)

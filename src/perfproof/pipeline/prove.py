@@ -71,6 +71,9 @@ class ProveOptions:
     e2e_metric: tuple[str, ...] = ()
     e2e_runs: int = 10
     fail_on_regression: bool = False
+    jfr: str = "after"
+    """When the profile forks run: ``after`` the A/B, three rounds; ``every``, as many rounds
+    as the A/B ran."""
     gate: str = "any"
     """``any``: ``--fail-on-regression`` fails on every regression, explained or not;
     ``explained``: only on regressions the change can explain (a regression gate of its own)."""
@@ -95,6 +98,7 @@ class ProveOptions:
             e2e_runs=opt(doc, "e2e_runs", int) or 10,
             fail_on_regression=bool(doc.get("fail_on_regression")),
             gate=opt(doc, "gate", str) or "any",
+            jfr=opt(doc, "jfr", str) or "after",
         )
 
     def reproduce_argv(self) -> list[str]:
@@ -106,6 +110,8 @@ class ProveOptions:
             argv += ["--depth", str(self.depth)]
         if self.gate != "any":
             argv += ["--gate", self.gate]
+        if self.jfr != "after":
+            argv += ["--jfr", self.jfr]
         if self.e2e_run:
             argv += ["--e2e-run", self.e2e_run, "--e2e-runs", str(self.e2e_runs)]
             for m in self.e2e_metric:

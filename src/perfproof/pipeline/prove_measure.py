@@ -163,6 +163,19 @@ its keys' forks added up) is one replicate of the diff; two are the fewest that 
 an interval, three give it two degrees of freedom instead of one."""
 
 
+def timing_rounds(run_dir: str) -> int:
+    """How many rounds the timing run measured (``--jfr every`` profiles as many)."""
+    try:
+        manifest = json.loads((Path(run_dir) / "manifest.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return PROFILE_ROUNDS
+    steps = manifest.get("steps") if isinstance(manifest, dict) else None
+    done = {
+        s.get("round") for s in steps or () if isinstance(s, dict) and s.get("status") == "done"
+    }
+    return len(done) or PROFILE_ROUNDS
+
+
 def _step(recording: Path) -> str:
     """A recording's replicate: its step folder, ``r<round>-<side>``."""
     return recording.parent.name
@@ -210,6 +223,7 @@ def profile_stage(
     reached: Sequence[ReachedBenchmark],
     ab: AbOptions,
     regexes: Sequence[str],
+    when: str = "after",
 ) -> ProfileResult:
     """Stage 5b: profile forks of both sides, their diff focused on the changed classes, and
     Amdahl."""
@@ -217,7 +231,8 @@ def profile_stage(
     from perfproof.profile.render import census_json, diff_json, diff_text
 
     java = ab.java
-    jfr_dir = profile_forks(bundle, ab, regexes, PROFILE_ROUNDS)
+    rounds = PROFILE_ROUNDS if when == "after" else max(timing_rounds(ab_result.run_dir), 2)
+    jfr_dir = profile_forks(bundle, ab, regexes, rounds)
     before, after = _recordings(jfr_dir, "base"), _recordings(jfr_dir, "head")
     if not before or not after:
         raise InputError(f"{jfr_dir}: no JFR recordings of both sides to compare")
