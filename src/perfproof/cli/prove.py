@@ -15,8 +15,9 @@ from perfproof.cli.options import emit_json
 from perfproof.cli.pinned import settled
 from perfproof.cli.run_flags import AB_GROUPS, VERDICT, ab_options, given, given_fixed
 from perfproof.errors import GateFailed, InputError
-from perfproof.model.documents.prove import SKIPPABLE
+from perfproof.model.documents.prove import SKIPPABLE, BundleView
 from perfproof.pipeline.prove import ProveOutcome, stage_lines
+from perfproof.render.prove_reach import unexplained_keys
 
 EPILOG = f"""Stages, each saved in BUNDLE/prove.json before the next starts:
 
@@ -183,6 +184,8 @@ def _print(outcome: ProveOutcome, fmt: str) -> None:
         return
     for line in stage_lines(outcome.doc):
         click.echo(line)
+    for line in unexplained_keys(BundleView(outcome.bundle, outcome.doc)):
+        click.secho(line, fg="yellow")
     if report is not None and report.summary:
         click.echo(f"\nSummary: {report.summary.replace('**', '')}")
     for gate in outcome.gates:

@@ -56,8 +56,8 @@ def reach_md(bundle: Bundle) -> list[str]:
         "",
     ]
     # no word a `check` reads as a change or a byte count: the shares are not deltas
-    header = ("Benchmark", "Verdict", "Reached", "Share in the edited code (CPU / heap)")
-    header += ("Ceiling", "How")
+    column = "Share in the edited code (CPU / heap)"
+    header = ("Benchmark", "Verdict", "Reached", column, "Ceiling", "How")
     return out + markdown_table(header, rows, "lllrrl")
 
 
@@ -79,3 +79,21 @@ def _ceiling(share: KeyShare | None, reached: bool) -> str:
     if share.ceiling is None:
         return "unbounded"
     return f"{significant(1 + share.ceiling, 3)}× as fast"
+
+
+def unexplained_keys(bundle: Bundle) -> list[str]:
+    """One line per verdict the change cannot explain, for the terminal."""
+    ab = bundle.read("ab", AbStageResult.from_json)
+    prof = bundle.read("profile", ProfileResult.from_json)
+    beyond = set(prof.beyond) if prof is not None else set()
+    out = [
+        f"{k.benchmark}: {k.verdict}, not explained by the change ({k.why})"
+        for k in (ab.reach if ab is not None else ())
+        if k.unexplained
+    ]
+    out += [
+        f"{k.benchmark}: improved far beyond the change's ceiling, not explained by the change"
+        for k in (ab.reach if ab is not None else ())
+        if k.verdict == "improved" and k.benchmark in beyond and not k.unexplained
+    ]
+    return out
