@@ -146,6 +146,11 @@ def resume_ab(
 ) -> AbOutcome:
     """Continue a stopped run: same options, same plan, only the unfinished steps."""
     store = RunStore.open(run_dir.resolve())
+    if "merged" in store.manifest:
+        raise InputError(
+            f"--resume {run_dir}: a run merged from shards is finished as it is; resume a "
+            "shard (perfproof ab --resume SHARD_DIR) and merge again"
+        )
     check_resume_shard(store.manifest.get("shard"), parse_shard(shard) if shard else None, run_dir)
     opts = AbOptions.from_json(store.manifest.get("options", {}))
     if ray_address is not None:

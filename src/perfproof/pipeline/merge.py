@@ -109,16 +109,35 @@ def load_shard(path: Path) -> ShardRun:
 
 
 def result_files(path: Path, manifest: dict[str, Any], side: str) -> list[Path]:
-    """The finished raw JMH files of one side, in the order the run measured them."""
+    """The finished raw JMH files of one side, in the order the run measured them.
+
+    A finished shard's steps are a list of step objects, and a finished step's raw file is
+    there: anything else is an edited or damaged folder, refused naming the shard and field,
+    since skipping it would drop keys (regressions included) from the merged run in silence.
+    """
+    steps = manifest.get("steps")
+    if not isinstance(steps, list):
+        raise InputError(f"{path}: manifest.json: steps: expected a list of steps")
     out: list[Path] = []
-    for step in manifest.get("steps") or []:
-        if not isinstance(step, dict) or step.get("side") != side:
+    for i, step in enumerate(steps):
+        if not isinstance(step, dict):
+            raise InputError(f"{path}: manifest.json: steps[{i}]: expected a step object")
+        if step.get("side") != side or step.get("status") != DONE:
             continue
-        if step.get("status") != DONE or not step.get("result"):
+        if step.get("kind", "jmh") != "jmh":
             continue
-        file = path / str(step["result"])
-        if file.is_file():
-            out.append(file)
+        result = step.get("result")
+        if not isinstance(result, str) or not result:
+            raise InputError(
+                f"{path}: manifest.json: steps[{i}].result: a finished step names no raw file"
+            )
+        file = path / result
+        if not file.is_file():
+            raise InputError(
+                f"{path}: manifest.json: steps[{i}] ({step.get('id', '?')}) is finished but "
+                f"its raw file {result} is missing"
+            )
+        out.append(file)
     return out
 
 
@@ -169,6 +188,7 @@ def check_shards(shards: list[ShardRun]) -> None:
     if missing:
         names = ", ".join(f"{i}/{first.spec.count}" for i in missing)
         raise InputError(f"merge: shard {names} is missing (have {len(shards)} of the shards)")
+    _check_key_lists(shards)
     owner: dict[BenchKey, ShardRun] = {}
     for shard in sorted(shards, key=lambda s: s.spec.index):
         for entry in sorted(shard.entries()):
@@ -178,6 +198,31 @@ def check_shards(shards: list[ShardRun]) -> None:
                     "too; a key is measured on one machine only"
                 )
             owner[entry] = shard
+
+
+def _check_key_lists(shards: list[ShardRun]) -> None:
+    """The shards' own key lists must together be the suite, each key in one of them: a list
+    cut short would leave its keys out of the merged run without a word."""
+    suite = list(shards[0].block.get("all_keys") or [])
+    listed: dict[str, ShardRun] = {}
+    for shard in sorted(shards, key=lambda s: s.spec.index):
+        keys = shard.block.get("keys")
+        if not isinstance(keys, list) or not all(isinstance(k, str) for k in keys):
+            raise InputError(f"{shard.name}: manifest.json: shard.keys: expected a list of keys")
+        for k in keys:
+            if k in listed:
+                raise InputError(
+                    f"{shard.name}: manifest.json: shard.keys lists {k}, which "
+                    f"{listed[k].name} lists too"
+                )
+            listed[k] = shard
+    missing = [k for k in suite if k not in listed]
+    if missing:
+        more = f" (+{len(missing) - 1} more)" if len(missing) > 1 else ""
+        raise InputError(
+            f"merge: {missing[0]}{more} of the suite is in no shard's key list "
+            "(manifest.json: shard.keys cut short?)"
+        )
 
 
 def _shas(shard: ShardRun) -> tuple[str, str]:

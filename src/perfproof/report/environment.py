@@ -14,6 +14,7 @@ from typing import Any
 
 from perfproof.errors import InputError
 from perfproof.jmh.entries import fork_count
+from perfproof.jmh.reader import entry_key
 from perfproof.model.documents.run import Environment, ManifestShapeError
 from perfproof.report.manifest import dig, side_info, step_kind, steps
 from perfproof.report.rundir import BASE, HEAD, RunFolder
@@ -155,14 +156,27 @@ def stopping_text(run: RunFolder) -> str | None:
 
 
 def forks_text(run: RunFolder) -> str:
+    """Forks each benchmark had on each side, counted per key over every raw file: a merged
+    run's files come from several shards, each with its own keys, so adding up the files
+    would count one key's forks once per shard."""
     counts = []
     for side, name in ((BASE, "baseline"), (HEAD, "feature")):
-        n = 0
+        per_key: dict[str, int] = {}
         for f in run.raw_for(side):
-            seen = [fork_count(e) for e in f.entries]
-            n += max(seen) if seen else 0
+            for e in f.entries:
+                label = _entry_label(e)
+                per_key[label] = per_key.get(label, 0) + fork_count(e)
+        values = sorted({n for n in per_key.values() if n}) or [0]  # 0: no raw values kept
+        n = str(values[0]) if len(values) == 1 else f"{values[0]}–{values[-1]}"
         counts.append(f"{n} per benchmark on the {name}")
     return ", ".join(counts)
+
+
+def _entry_label(entry: dict[str, Any]) -> str:
+    try:
+        return entry_key(entry).label()
+    except (KeyError, TypeError, ValueError):
+        return repr(entry.get("benchmark"))
 
 
 def builds_text(run: RunFolder) -> str | None:
