@@ -5,6 +5,8 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
+import re
 import subprocess
 from pathlib import Path
 
@@ -47,10 +49,11 @@ def test_bencher_keeps_params_bytes_and_fork_interval(ab_run, run_cli, tmp_path)
     for n in ("16", "128"):
         entry = doc[f"fx.Codes.sum(n={n})"]
         means = _entry_means(head, "fx.Codes.sum", n)
-        iv = mean_interval(means, 0.99)
+        logs = mean_interval(np.log(means), 0.99)
+        factor = math.exp(logs.hi - logs.mean)  # the log-scale interval, around the mean
         assert entry["latency"]["value"] == pytest.approx(means.mean())
-        assert entry["latency"]["lower_value"] == pytest.approx(iv.lo)
-        assert entry["latency"]["upper_value"] == pytest.approx(iv.hi)
+        assert entry["latency"]["lower_value"] == pytest.approx(means.mean() / factor)
+        assert entry["latency"]["upper_value"] == pytest.approx(means.mean() * factor)
         alloc = _entry_means(head, "fx.Codes.sum", n, "gc.alloc.rate.norm")
         assert entry["bytes-per-op"]["value"] == pytest.approx(alloc.mean())
     assert "throughput" in doc["fx.Thr.concat"]
@@ -67,6 +70,29 @@ def test_github_action_benchmark_one_file_per_direction(ab_run, run_cli, tmp_pat
     assert len(names) == len(set(names))  # @Param variants and metrics never collide
     assert "fx.Codes.sum(n=16).gc.alloc.rate.norm" in names
     assert all("9a8b7c6d5e4f" in e["extra"] for e in smaller)
+
+
+def test_bounds_of_two_noisy_forks_never_go_negative(run_cli, make_run_folder, tmp_path) -> None:
+    """Two forks 1 and 40 ns/op apart: a linear t-interval (t = 63.7 at 99%) reached -1,200."""
+    from perfproof.export.source import side_bounds
+
+    lo, hi = side_bounds(np.array([1.0, 40.0]), 0.99)
+    assert lo is not None and hi is not None
+    assert 0 < lo < 20.5 < hi
+    assert side_bounds(np.array([0.0, 0.0, 16.0]), 0.99)[0] == 0.0  # bytes: cut at zero
+    assert side_bounds(np.array([5.0]), 0.99) == (None, None)
+
+
+def test_github_action_benchmark_range_is_a_plus_minus(ab_run, run_cli, tmp_path):
+    out = tmp_path / "gab"
+    assert run_cli("export", ab_run, "--to", "github-action-benchmark", "--out", out).code == 0
+    entries = json.loads((out / "customSmallerIsBetter.json").read_text())
+    ranged = [e for e in entries if "range" in e]
+    assert ranged
+    for e in ranged:
+        assert re.fullmatch(r"± [0-9.e+-]+", e["range"]), e["range"]
+        assert float(e["range"][2:]) >= 0
+        assert "CI" in e["extra"]
 
 
 def test_github_action_benchmark_with_one_direction_still_writes_a_folder(

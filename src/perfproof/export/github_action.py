@@ -28,9 +28,17 @@ def render(run: ExportRun, metrics: tuple[str, ...]) -> dict[str, str]:
             "value": value.mean,
         }
         if value.lo is not None and value.hi is not None:
-            entry["range"] = f"{value.lo:.6g} to {value.hi:.6g} ({run.confidence:.0%} CI)"
+            # the action shows ``range`` as the benchmark tools it reads print it: ``± 1.23``
+            half = max(value.hi - value.mean, value.mean - value.lo)
+            entry["range"] = f"± {half:.6g}"
+        interval = (
+            f"{run.confidence:.0%} CI {value.lo:.6g} to {value.hi:.6g}; "
+            if value.lo is not None and value.hi is not None
+            else ""
+        )
         entry["extra"] = (
-            f"commit {commit[:12]}; {len(value.fork_means)} forks; JDK {run.jdk or 'unknown'}"
+            f"{interval}commit {commit[:12]}; {len(value.fork_means)} forks; "
+            f"JDK {run.jdk or 'unknown'}"
         )
         out[value.direction].append(entry)
     return {FILES[d]: dumps(entries) for d, entries in out.items() if entries}
