@@ -38,6 +38,8 @@ def test_an_improvement_far_beyond_the_ceiling_is_flagged_but_a_full_share_bound
     assert small.ceiling is not None and small.beyond
     full = key_share("b", [_profile(100, 0)] * 2, CHANGED, 1000.0)
     assert full.ceiling is None and not full.beyond  # every sample inside: no upper bound
+    demo = key_share("b", [_profile(577, 22)], CHANGED, 268.0)  # the demo's early return
+    assert demo.ceiling is not None and 2 * demo.ceiling < 268.0 and not demo.beyond
     few = key_share("b", [_profile(15, 1)], CHANGED, 1e5)  # the demo's 15 of 16 samples
     assert few.ceiling is not None and 2 * few.ceiling < 1e5 and not few.beyond
 
