@@ -53,7 +53,7 @@ def check_claims(
         ]
         qb = next((q for q in line_quotes if q.side == BASE), None)
         qh = next((q for q in line_quotes if q.side == HEAD), None)
-        if qb is not None and qh is not None:
+        if qb is not None and qh is not None and qb.error is not None and qh.error is not None:
             ib = (qb.value - qb.error, qb.value + qb.error)
             ih = (qh.value - qh.error, qh.value + qh.error)
             if _overlaps(ib, ih):

@@ -169,7 +169,7 @@ def find_callers(
     sites = sites or SiteIndex(project)
     matcher = Matcher(project, target)
     found: list[Site] = []
-    names = (target.method,)
+    names: tuple[str, ...] = (target.method,)
     if target.is_constructor:
         names = (project.types[target.fqn].name, CONSTRUCTOR)
     for f, site in sites.named(names):

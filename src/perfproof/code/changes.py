@@ -203,7 +203,8 @@ def changed_methods(repo: Path, base_sha: str, head_sha: str) -> ChangeSet:
     for d in files:
         base = _index(repo, base_sha, d.old_path)
         head = _index(repo, head_sha, d.new_path)
-        scope = classify(head or base) if (head or base) else PRODUCTION
+        indexed = head or base
+        scope = classify(indexed) if indexed is not None else PRODUCTION
         scopes[d.path] = scope
         if scope == PRODUCTION:
             methods.extend(compare_methods(d, base, head))

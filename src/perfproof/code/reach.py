@@ -186,8 +186,10 @@ def affected_benchmarks(
         if key not in parent:
             continue
         chain = [key]
-        while parent[chain[-1]] is not None:
-            chain.append(parent[chain[-1]])  # type: ignore[arg-type]
+        up = parent[key]
+        while up is not None:
+            chain.append(up)
+            up = parent[up]
         labels = tuple(label(project, k) for k in chain)
         out.append(Reach(name, labels, labels[-1]))
     return out

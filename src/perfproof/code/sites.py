@@ -26,7 +26,11 @@ from perfproof.code.model import CallSite
 from perfproof.code.syntax import arity, erase, line, text
 
 if TYPE_CHECKING:
-    from perfproof.code.model import TypeDecl
+    from perfproof.code.model import FieldDecl, TypeDecl
+
+Receiver = tuple[str, str, str | None] | tuple[str, str, str | None, str]
+"""What stands before a call's dot: kind, text, declared type, and (when the source fixes
+it) the exact class the receiver is an instance of."""
 
 
 @dataclass
@@ -52,8 +56,19 @@ class SiteSweep:
     _pending_locals: list[tuple[int, Scope]]
     """Sites whose receiver is a local initialised with ``new``: checked once the whole
     file's assignments are known."""
+    invocations: dict[str, list[Node]]
+    nodes: dict[str, list[Node]]
+    fields: list[FieldDecl]
 
-    def _site(self, kind: str, name: str, n_args: int, node: Node, recv: tuple) -> None:
+    if TYPE_CHECKING:  # provided by the sweep this is mixed into (``index._Sweep``)
+
+        def _owner(self) -> str: ...
+
+        def _method_index(self) -> int: ...
+
+        def _lookup_local(self, name: str) -> tuple[bool, str | None]: ...
+
+    def _site(self, kind: str, name: str, n_args: int, node: Node, recv: Receiver) -> None:
         recv_kind, recv_text, recv_type, *rest = recv
         recv_new = rest[0] if rest else ""
         site = CallSite(
@@ -77,7 +92,7 @@ class SiteSweep:
                 self._pending_locals.append((len(self.calls), scope))
         self.calls.append(site)
 
-    def _receiver(self, obj: Node | None) -> tuple[str, str, str | None]:
+    def _receiver(self, obj: Node | None) -> Receiver:
         if obj is None:
             return "none", "", None
         kind = obj.type

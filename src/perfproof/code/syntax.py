@@ -61,7 +61,9 @@ def type_arguments(type_text: str) -> list[str]:
     if start < 0 or not type_text.rstrip().endswith(">"):
         return []
     inner = type_text[start + 1 : type_text.rstrip().rfind(">")]
-    args, depth, current = [], 0, []
+    args: list[str] = []
+    current: list[str] = []
+    depth = 0
     for ch in inner:
         if ch == "," and depth == 0:
             args.append("".join(current).strip())

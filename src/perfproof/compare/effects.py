@@ -34,8 +34,10 @@ def prepare(pairs: list[tuple[Samples, Samples]], options: CompareOptions) -> li
     items: list[_Item] = []
     for b, h in pairs:
         # one matrix per side when forks are equally long: every statistic is one array op
-        b = replace(b, forks=as_matrix_or_list(b.forks))
-        h = replace(h, forks=as_matrix_or_list(h.forks))
+        # a 2-D array stands in for the list of forks here: iterating it gives the forks, and
+        # the statistics below read it as one matrix
+        b = replace(b, forks=as_matrix_or_list(b.forks))  # type: ignore[arg-type]
+        h = replace(h, forks=as_matrix_or_list(h.forks))  # type: ignore[arg-type]
         items.append((b, h, strategies.choose(b.forks, h.forks, is_bytes(b.unit))))
     done: dict[int, Pending] = {}
     for indices in _batch_groups(items).values():

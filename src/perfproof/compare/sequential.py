@@ -204,11 +204,17 @@ def _judge_family(
         [log_fork_means(c, "head", usable) for c in live],
     )
     n, k = len(live), len(frozen)
+
+    def padded(a: np.ndarray) -> np.ndarray:
+        return np.concatenate([a, np.full(k, np.nan)])
+
     rows = seq.LookRows(
-        *(np.concatenate([a, np.full(k, np.nan)]) for a in (
-            live_rows.diff, live_rows.se, live_rows.df, live_rows.p_value)),
+        diff=padded(live_rows.diff),
+        se=padded(live_rows.se),
+        df=padded(live_rows.df),
+        p_value=padded(live_rows.p_value),
         tested=np.concatenate([live_rows.tested, np.zeros(k, dtype=bool)]),
-    )  # fmt: skip
+    )
     frozen_p = np.concatenate([np.full(n, np.nan), np.asarray(frozen, dtype=float)])
     j = seq.judge(
         rows, frozen_p, design.schedule, design.alpha, design.family, design.threshold,

@@ -14,6 +14,9 @@ from perfproof.stats import family as procedures
 from perfproof.stats import sequential as seq
 from perfproof.stats.verdict import check_confidence
 
+FIRST_FORKS = 3
+"""Forks per side at the first look unless a design says otherwise."""
+
 
 @dataclass(frozen=True)
 class SequentialDesign:
@@ -23,7 +26,7 @@ class SequentialDesign:
     confidence: float = 0.99
     threshold: float = 0.01
     family: str = procedures.DEFAULT
-    first_forks: int = 3
+    first_forks: int = FIRST_FORKS
     forks_per_look: int = 1
     metrics: tuple[str, ...] = DEFAULT_METRICS
     futility: float = 0.0

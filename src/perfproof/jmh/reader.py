@@ -254,6 +254,7 @@ def _read_entry(entry: dict[str, Any], source: str) -> list[Samples]:
 def _read_metric(key: BenchKey, metric: dict[str, Any], source: str) -> Samples:
     unit, factor = canonical(str(metric.get("scoreUnit", "")))
     notes: list[str] = []
+    raw: list[list[float] | np.ndarray]
     if "rawDataHistogram" in metric and metric["rawDataHistogram"] is not None:
         raw = [[_histogram_mean(it) for it in fork] for fork in metric["rawDataHistogram"]]
     elif "rawData" in metric and metric["rawData"] is not None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 import re
 import shlex
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
@@ -229,7 +230,7 @@ def round_steps(
     plan: Plan,
     round_no: int,
     selections: list[Selection],
-    catch_up: list[tuple[str, int, Selection]] = (),  # type: ignore[assignment]
+    catch_up: Sequence[tuple[str, int, Selection]] = (),
 ) -> list[Step]:
     """The steps of a later round of a sequential plan: only the selected keys.
 

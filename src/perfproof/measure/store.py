@@ -26,7 +26,7 @@ import time
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from perfproof.errors import InputError
 from perfproof.measure.plan import Plan, Step
@@ -62,6 +62,13 @@ def default_runs_dir(repo: Path) -> Path:
     if not ignore.exists():
         write_text_atomic(ignore, "# perfproof run folders: not part of the project\n*\n")
     return top / "runs"
+
+
+class StepRef(Protocol):
+    """Any step the store keeps an entry for (an ``ab`` step, an ``e2e`` run): its id."""
+
+    @property
+    def id(self) -> str: ...
 
 
 class RunStore:
@@ -212,13 +219,13 @@ class RunStore:
             "log": self.rel(self.step_log(step)),
         }
 
-    def step_entry(self, step: Step) -> dict[str, Any]:
+    def step_entry(self, step: StepRef) -> dict[str, Any]:
         for entry in self.manifest["steps"]:
             if entry["id"] == step.id:
                 return entry
         raise KeyError(step.id)
 
-    def update_step(self, step: Step, **fields: Any) -> None:
+    def update_step(self, step: StepRef, **fields: Any) -> None:
         self.step_entry(step).update(fields)
         self.save()
 

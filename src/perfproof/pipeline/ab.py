@@ -151,7 +151,8 @@ def resume_ab(
             f"--resume {run_dir}: a run merged from shards is finished as it is; resume a "
             "shard (perfproof ab --resume SHARD_DIR) and merge again"
         )
-    check_resume_shard(store.manifest.get("shard"), parse_shard(shard) if shard else None, run_dir)
+    asked = parse_shard(shard) if shard else None
+    check_resume_shard(store.manifest.get("shard"), asked, str(run_dir))
     opts = AbOptions.from_json(store.manifest.get("options", {}))
     if ray_address is not None:
         opts.ray_address = ray_address
@@ -304,11 +305,16 @@ def _on_cluster(
     reporter: Reporter,
 ) -> AbOutcome:
     """``--executor ray``: the keys measured in groups on cluster nodes, merged here."""
-    artifacts = {side: builders[side].artifact for side in SIDES}
+    artifacts = {}
+    for side in SIDES:
+        artifact = builders[side].artifact
+        if artifact is None:  # both sides are built before the cluster is asked
+            raise RuntimeError(f"{side} was not built before the cluster run")
+        artifacts[side] = artifact
     result, document = run_on_cluster(
         store,
         keys,
-        artifacts,  # type: ignore[arg-type]  (prepared above)
+        artifacts,
         reporter,
         address=opts.ray_address,
         lock_timeout_s=opts.lock_timeout,

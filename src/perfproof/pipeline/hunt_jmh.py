@@ -24,7 +24,7 @@ from perfproof.measure.progress import Reporter, parse_settings
 from perfproof.measure.scheduler import Scheduler, SideTarget
 from perfproof.measure.sides import SideBuilder, list_side
 from perfproof.measure.store import RunStore
-from perfproof.model import PRIMARY, BenchKey
+from perfproof.model import PRIMARY, BenchKey, Samples
 from perfproof.pipeline.ab_options import AbOptions, check_options
 from perfproof.pipeline.hunt import Workload
 from perfproof.pipeline.hunt_rank import ForkOps
@@ -65,7 +65,7 @@ def _ns_per_op(value: float, unit: str) -> float | None:
 def fork_ops(result: Path) -> list[tuple[BenchKey, list[ForkOps], float | None, str, float | None]]:
     """Per benchmark entry, in JMH's order: each fork's time/op and bytes/op, the score."""
     samples = read_file(result)
-    by_entry: dict[BenchKey, dict[str, object]] = {}
+    by_entry: dict[BenchKey, dict[str, Samples]] = {}
     for s in samples:
         by_entry.setdefault(s.key.entry(), {})[s.key.metric] = s
     out = []
@@ -74,9 +74,9 @@ def fork_ops(result: Path) -> list[tuple[BenchKey, list[ForkOps], float | None, 
         alloc = metrics.get(ALLOC_NORM)
         if primary is None:
             continue
-        p_means = list(primary.fork_means())  # type: ignore[attr-defined]
-        a_means = list(alloc.fork_means()) if alloc is not None else []  # type: ignore[attr-defined]
-        unit = primary.unit  # type: ignore[attr-defined]
+        p_means = list(primary.fork_means())
+        a_means = list(alloc.fork_means()) if alloc is not None else []
+        unit = primary.unit
         ops = [
             ForkOps(_ns_per_op(float(v), unit), float(a_means[i]) if i < len(a_means) else None)
             for i, v in enumerate(p_means)

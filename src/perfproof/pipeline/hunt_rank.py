@@ -221,6 +221,6 @@ def outside_parts(groups: list[RecordedGroup]) -> dict[str, int]:
         for a in g.forks:
             for (bucket, detail), (c, _b) in a.buckets.items():
                 if bucket == "outside":
-                    name = LABELS.get(detail, detail)  # type: ignore[call-overload]
+                    name = next((v for k, v in LABELS.items() if k == detail), detail)
                     out[name] = out.get(name, 0) + c
     return out

@@ -13,6 +13,7 @@ from perfproof.measure.store import default_runs_dir, new_run_id
 from perfproof.pipeline.ab_options import AbOptions
 from perfproof.pipeline.hunt import HuntOutcome, Say, Workload, recordings_workload, run_hunt
 from perfproof.workspace.git import require_repo, resolve_ref
+from perfproof.workspace.spec import BuildKind
 
 
 @dataclass(frozen=True)
@@ -43,7 +44,7 @@ class HuntRequest:
             repo=str(self.repo),
             bench=self.bench,
             module=self.module,
-            build=self.build_kind or "auto",
+            build=BuildKind(self.build_kind or "auto"),
             build_cmd=self.build_cmd,
             jar=self.jar,
             build_args=self.build_args,

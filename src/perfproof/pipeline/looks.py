@@ -14,6 +14,7 @@ from typing import Any
 from perfproof.compare import CompareOptions, CompareResult, compare_sides
 from perfproof.compare.match import match
 from perfproof.compare.sequential import KeyDecision, SequentialDesign, look, methodology
+from perfproof.compare.sequential_design import FIRST_FORKS
 from perfproof.errors import InputError
 from perfproof.jmh.reader import read_results
 from perfproof.measure.plan import FIXED, Plan
@@ -30,10 +31,6 @@ def forks_per_step(options: tuple[str, ...]) -> int:
         if token == "-f" and options[i + 1].isdigit():
             value = int(options[i + 1])
     return max(value, 1)
-
-
-FIRST_FORKS = SequentialDesign.__dataclass_fields__["first_forks"].default
-"""Forks per side the design wants at its first look (the design's own default)."""
 
 
 def first_look_round(plan: Plan) -> int:

@@ -227,7 +227,8 @@ def _check_key_lists(shards: list[ShardRun]) -> None:
 
 def _shas(shard: ShardRun) -> tuple[str, str]:
     refs = shard.manifest.get("refs") or {}
-    return tuple(str((refs.get(side) or {}).get("sha", "")) for side in SIDES)  # type: ignore[return-value]
+    base, head = (str((refs.get(side) or {}).get("sha", "")) for side in SIDES)
+    return base, head
 
 
 def _partition(shard: ShardRun) -> tuple[Any, ...]:

@@ -183,7 +183,8 @@ def census(
         frows += focus_rows("cpu", p.cpu.items(), focus)
     if "alloc" in kinds:
         frows += focus_rows("alloc", ((s, w) for (s, _c), w in p.alloc.items()), focus)
-    if focus and not any(r.focus_frame for r in [*cpu, *alloc]) and (cpu or alloc):
+    framed = [r.focus_frame for r in cpu] + [r.focus_frame for r in alloc]
+    if focus and not any(framed) and (cpu or alloc):
         warnings.append(
             f"no stack goes through the focus packages ({', '.join(focus)}): check the prefixes"
         )

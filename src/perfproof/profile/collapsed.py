@@ -10,8 +10,9 @@ the plain leaf frame) is read as allocation when the caller says so.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
+from typing import TypeVar
 
 from perfproof.errors import InputError
 from perfproof.profile.stacks import Profile, Stack, normalize_frame
@@ -24,20 +25,22 @@ writes, and small enough that millions of lines still sum to a finite total."""
 # frame-type annotations async-profiler adds (interpreted, JIT, inlined, C1, kernel)
 _ANNOTATION = re.compile(r"_\[(?:0|j|i|1|k)\]$")
 
+K = TypeVar("K")
 
-def format_cpu(cpu: dict[Stack, int | float]) -> str:
+
+def format_cpu(cpu: Mapping[Stack, float]) -> str:
     lines = [f"{';'.join(s)} {_num(w)}" for s, w in _heaviest_first(cpu.items()) if s]
     return "".join(line + "\n" for line in lines)
 
 
-def format_alloc(alloc: dict[tuple[Stack, str], int | float]) -> str:
+def format_alloc(alloc: Mapping[tuple[Stack, str], float]) -> str:
     items = _heaviest_first(alloc.items())
     lines = [f"{';'.join((*s, cls + CLASS_MARK))} {_num(w)}" for (s, cls), w in items]
     return "".join(line + "\n" for line in lines)
 
 
-def _heaviest_first(items: Iterable[tuple[object, int | float]]) -> list[tuple[object, float]]:
-    return sorted(items, key=lambda kv: (-kv[1], str(kv[0])))  # type: ignore[return-value]
+def _heaviest_first(items: Iterable[tuple[K, float]]) -> list[tuple[K, float]]:
+    return sorted(items, key=lambda kv: (-kv[1], str(kv[0])))
 
 
 def _num(w: int | float) -> str:
@@ -77,7 +80,9 @@ def parse_collapsed(text: str, source: str, alloc_leaf_is_class: bool = False) -
         if weight == 0:  # a stack no sample landed in says nothing; shares need a total
             zero_lines += 1
             continue
-        w = int(weight) if weight.is_integer() else weight
+        # a foreign tool's fractional weight is kept as it is; counts, sums and shares
+        # treat it as they treat a count, so the profile's int-typed maps carry it
+        w: int = int(weight) if weight.is_integer() else weight  # type: ignore[assignment]
         frames = [f for f in stack_text.split(";") if f]
         if frames and frames[-1].endswith(CLASS_MARK):
             cls = frames.pop()[: -len(CLASS_MARK)]

@@ -110,10 +110,10 @@ def _values(
             out[("cpu", r.frame, r.focus_frame, None)] = r.self / n
     if "alloc" in kinds and alloc:
         n = p.alloc_bytes if norm else seconds
-        for r in alloc_rows(alloc, focus):
-            out[("alloc", r.frame, r.focus_frame, r.cls)] = r.bytes / n
-            frame_key = ("alloc", r.frame, r.focus_frame, None)
-            out[frame_key] = out.get(frame_key, 0.0) + r.bytes / n
+        for a in alloc_rows(alloc, focus):
+            out[("alloc", a.frame, a.focus_frame, a.cls)] = a.bytes / n
+            frame_key = ("alloc", a.frame, a.focus_frame, None)
+            out[frame_key] = out.get(frame_key, 0.0) + a.bytes / n
     if norm:
         out = {k: 100.0 * v for k, v in out.items()}
     return out

@@ -9,6 +9,7 @@ that vanished stay visible, and its colour is the change (red grew, blue shrank)
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -84,7 +85,7 @@ def _round(x: float) -> float | int:
 def graph(
     label: str,
     unit: str,
-    stacks: dict[Stack, float],
+    stacks: Mapping[Stack, float],
     focus: tuple[str, ...] = (),
     class_leaves: bool = False,
 ) -> Graph:

@@ -12,6 +12,7 @@ import hashlib
 import os
 import shutil
 import tempfile
+from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
 
@@ -83,7 +84,7 @@ def _source_launch(jvm: list[str], source: str) -> list[str]:
     return [*jvm, str(path)]
 
 
-def run_helper(java: Path, files: list[Path], on_line: object) -> None:
+def run_helper(java: Path, files: list[Path], on_line: Callable[[str], None]) -> None:
     """Run the helper over ``files``, feeding each stdout line to ``on_line``.
 
     A bad recording makes the helper print ``perfproof-jfr: KIND: path: detail`` and exit 2,
@@ -96,7 +97,7 @@ def run_helper(java: Path, files: list[Path], on_line: object) -> None:
         if line.startswith("perfproof-jfr: "):
             errors.append(line)
         else:
-            on_line(line)  # type: ignore[operator]
+            on_line(line)
 
     result = run(argv, on_line=route, capture=False, what="JFR reader", merge_stderr=True)
     if errors:

@@ -59,7 +59,9 @@ class _Reader:
         elif tag == "C\t":
             _, weight, ids = line.split("\t")
             stack = self.stack(ids)
-            cpu = self.current.cpu  # type: ignore[union-attr]
+            if self.current is None:
+                raise ValueError("a CPU sample before any recording header")
+            cpu = self.current.cpu
             cpu[stack] = cpu.get(stack, 0) + int(weight)
         elif tag == "A\t":
             _, source, weight, events, cls, ids = line.split("\t")
@@ -68,8 +70,8 @@ class _Reader:
             agg[key] = agg.get(key, 0) + int(weight)
             self.events_by_source[source] = self.events_by_source.get(source, 0) + int(events)
         elif tag == "M\t":
-            _, key, value = line.split("\t")
-            self.meta[key] = int(value)
+            _, name, value = line.split("\t")
+            self.meta[name] = int(value)
         elif tag == "R\t":
             _, _, path = line.split("\t", 2)
             self.current = Profile(source=path)

@@ -36,7 +36,7 @@ def refuse_repeated(paths: list[Path], what: str) -> None:
             continue
         digest = hashlib.sha256()
         with open(p, "rb") as fh:
-            for block in iter(lambda fh=fh: fh.read(1 << 20), b""):
+            while block := fh.read(1 << 20):
                 digest.update(block)
         first = seen.setdefault(digest.hexdigest(), p)
         if first is not p:

@@ -168,7 +168,7 @@ def method_line(result: CompareResult) -> str:
     )
 
 
-def jmh_rows(result: CompareResult) -> list[tuple[str, ...]]:
+def jmh_rows(result: CompareResult) -> list[tuple[str, str, str, str]]:
     """JMH's own score ± scoreError per side, and whether the 99.9% intervals overlap."""
     out = []
     for c in in_order(result):
@@ -229,7 +229,7 @@ def table(result: CompareResult) -> Group:
         cells = [Text(cell) for cell in row.cells()]
         cells[6].stylize(VERDICT_STYLE[row.verdict])
         main.add_row(*cells)
-    parts: list[object] = [main, Text(method_line(result), style="dim")]
+    parts: list[Table | Text] = [main, Text(method_line(result), style="dim")]
     if footnotes:
         parts.append(Text("\n".join(f"[{i}] {w}" for i, w in enumerate(footnotes, 1))))
     jmh = Table(title=JMH_TITLE, title_justify="left")
@@ -243,7 +243,7 @@ def table(result: CompareResult) -> Group:
         parts.append(Text("Unmatched (not compared):\n" + "\n".join(unmatched_lines(result))))
     if result.notes:
         parts.append(Text("Input notes:\n" + "\n".join(note_lines(result)), style="dim"))
-    return Group(*parts)  # type: ignore[arg-type]
+    return Group(*parts)
 
 
 def print_table(result: CompareResult, console: Console | None = None) -> None:

@@ -14,10 +14,15 @@ import re
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import matplotlib
 import numpy as np
+from matplotlib.axes import Axes
 from matplotlib.figure import Figure
+
+if TYPE_CHECKING:
+    from matplotlib.typing import RcKeyType
 
 from perfproof.units import bytes_value
 
@@ -26,7 +31,7 @@ HEAD_COLOR = "#d9822b"
 BAND_COLOR = "#dddddd"
 INK = "#222222"
 
-RC = {
+RC: dict[RcKeyType, Any] = {
     "svg.fonttype": "none",
     "font.family": "sans-serif",
     "font.size": 9,
@@ -87,8 +92,8 @@ class SideSeries:
     """One side of one comparison: measurement iterations per fork, optional warm-ups."""
 
     name: str
-    forks: Sequence[Sequence[float]]
-    warmups: Sequence[Sequence[float]] = ()
+    forks: Sequence[Sequence[float] | np.ndarray]
+    warmups: Sequence[Sequence[float] | np.ndarray] = ()
 
 
 def to_svg(fig: Figure, salt: str) -> str:
@@ -211,7 +216,7 @@ def _wide_range(sides: tuple[SideSeries, SideSeries]) -> bool:
     )
 
 
-def _strip(ax: object, sides: tuple[SideSeries, SideSeries], unit: str, factor: float) -> None:
+def _strip(ax: Axes, sides: tuple[SideSeries, SideSeries], unit: str, factor: float) -> None:
     for i, (side, color) in enumerate(zip(sides, (BASE_COLOR, HEAD_COLOR), strict=True)):
         offsets = _jitter(len(side.forks), 0.28)
         for off, fork in zip(offsets, side.forks, strict=True):
@@ -231,7 +236,7 @@ def _strip(ax: object, sides: tuple[SideSeries, SideSeries], unit: str, factor: 
     )
 
 
-def _timeline(ax: object, sides: tuple[SideSeries, SideSeries], unit: str, factor: float) -> None:
+def _timeline(ax: Axes, sides: tuple[SideSeries, SideSeries], unit: str, factor: float) -> None:
     warm_len = max((len(w) for s in sides for w in s.warmups), default=0)
     if warm_len:
         ax.axvspan(0.5, warm_len + 0.5, color=BAND_COLOR, zorder=0)

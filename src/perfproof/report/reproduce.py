@@ -98,8 +98,12 @@ def steps(run: RunFolder) -> tuple[list[Step], str]:
     for side in (BASE, HEAD):
         for s in _side_steps(run, side, ("jmh", "bench", "run"))[:1]:
             argv = _result_file(_rewrite(argv_of(s) or [], prefixes), f"{SIDE_WORDS[side]}.json")
-            cwd = s.get("cwd")
-            text = _in_dir(_rewrite([str(cwd)], prefixes)[0], argv) if cwd else command_line(argv)
+            run_in = s.get("cwd")
+            text = (
+                _in_dir(_rewrite([str(run_in)], prefixes)[0], argv)
+                if run_in
+                else command_line(argv)
+            )
             out.append(Step(f"Run JMH on the {SIDE_WORDS[side]} (once per round)", text))
     ab = _perfproof_line(run, repo, shas)
     if ab:

@@ -51,8 +51,8 @@ def components(forks: list[np.ndarray]) -> Components:
         forks = [f for f in forks if len(f)]
     k = len(forks)
     if matrix is not None and k >= 2:
-        fm_var, within, between = log_components(matrix)
-        return Components(k, float(matrix.shape[1]), float(fm_var), float(within), float(between))
+        rows = log_components(matrix)
+        return Components(k, float(matrix.shape[1]), *(float(x) for x in rows))
     if matrix is not None:
         logs = np.log(matrix)
         n_bar = float(matrix.shape[1])

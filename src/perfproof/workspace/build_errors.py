@@ -34,8 +34,8 @@ def first_error(log_text: str, root: Path | None = None) -> str | None:
                 found = text
             elif fallback is None and text.startswith("Failed to execute goal"):
                 fallback = text
-        elif _JAVAC_ERROR.match(line):
-            found = _JAVAC_ERROR.match(line).group(1)  # type: ignore[union-attr]
+        elif javac := _JAVAC_ERROR.match(line):
+            found = javac.group(1)
         elif line.strip() == "* What went wrong:":
             found = next((n.strip() for n in lines[i + 1 :] if n.strip()), None)
         if found:

@@ -18,6 +18,7 @@ import os
 import shutil
 from collections.abc import Sequence
 from pathlib import Path, PurePosixPath
+from typing import Any
 
 from perfproof.errors import InputError
 from perfproof.storage import write_json_atomic
@@ -102,7 +103,7 @@ def _digest(path: Path) -> str:
 
 def _record(src_worktree: Path, dst_worktree: Path, files: list[str]) -> None:
     record = overlay_record_path(dst_worktree)
-    doc = {"source_sha": head_sha(src_worktree), "files": {}}
+    doc: dict[str, Any] = {"source_sha": head_sha(src_worktree), "files": {}}
     if record.is_file():
         doc = json.loads(record.read_text(encoding="utf-8"))
     doc["files"].update({rel: _digest(dst_worktree / rel) for rel in files})

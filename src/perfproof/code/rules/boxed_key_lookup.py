@@ -92,7 +92,7 @@ def find(unit: Unit) -> Iterator[tuple[Node, str]]:
     for assign in unit.nodes["assign"]:
         left = assign.child_by_field_name("left")
         name = _field_name(unit, left, candidates)
-        method = enclosing(unit, left)
+        method = enclosing(unit, left) if left is not None else None
         if name is not None and (method is None or method.kind != "clinit"):
             spoiled.add(name)
     for call in calls:

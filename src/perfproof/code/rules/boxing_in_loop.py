@@ -95,7 +95,9 @@ def find(unit: Unit) -> Iterator[tuple[Node, str]]:
         if not in_loop(call):
             continue
         obj = receiver(call)
-        typed = declared_type(unit, obj) if obj is not None else None
+        if obj is None:
+            continue
+        typed = declared_type(unit, obj)
         if typed is None or not is_map_with_boxed_key(typed[0]):
             continue
         if method_name(call) == "put" and not _reads_same_map(call, obj):

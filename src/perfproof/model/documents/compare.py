@@ -258,7 +258,7 @@ def _key_from_json(c: dict[str, Any], r: _Reader, where: str) -> BenchKey:
     return BenchKey(
         r.text(c, "benchmark", f"{where}.benchmark"),
         r.text(c, "mode", f"{where}.mode"),
-        tuple(sorted((str(k), str(v)) for k, v in params.items())),
+        tuple(sorted((str(k), str(v)) for k, v in dict(params).items())),
         r.text(c, "metric", f"{where}.metric", default="primary") or "primary",
     )
 

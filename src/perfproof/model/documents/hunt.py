@@ -273,7 +273,7 @@ def hunt_document(h: HuntResult) -> dict[str, Any]:
         "compared_with": h.compared_with,
         "changes": None if h.changes is None else [vars(c).copy() for c in h.changes],
     }
-    return json_safe(doc)  # type: ignore[no-any-return]
+    return json_safe(doc)
 
 
 def read_hunt(path: Path) -> list[Hypothesis]:
