@@ -21,7 +21,7 @@ from perfproof.compare.jmhview import jmh_scores
 from perfproof.compare.pending import Pending
 from perfproof.compare.result import CompareOptions
 from perfproof.model import Comparison, Side, Verdict
-from perfproof.model.diagnostics import Diagnostics, WithoutUnsettled
+from perfproof.model.diagnostics import Diagnostics, Note, WithoutUnsettled
 from perfproof.stats import family, strategies
 from perfproof.stats.ratio import bound_exp
 from perfproof.stats.verdict import decide
@@ -156,7 +156,7 @@ def _without_unsettled(
     verdict: Verdict,
     trimmed: tuple[strategies.Effect, float, float],
     opt: CompareOptions,
-) -> notes.Note:
+) -> Note:
     """The verdict recomputed without the unsettled first iterations, in the same family."""
     raw_effect, interval_alpha, adjusted = trimmed
     level = 1.0 - interval_alpha

@@ -73,7 +73,7 @@ def skeletons(
     return out
 
 
-def log_fork_means(c: Comparison, side: str, usable: dict[BenchKey, Members]):
+def log_fork_means(c: Comparison, side: str, usable: dict[BenchKey, Members]) -> np.ndarray:
     """Log fork means of one side of a comparison (empty when a value is not positive)."""
     for b, h in usable[c.key.entry()]:
         if b.key == c.key:

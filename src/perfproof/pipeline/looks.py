@@ -13,8 +13,8 @@ from typing import Any
 
 from perfproof.compare import CompareOptions, CompareResult, compare_sides
 from perfproof.compare.match import match
-from perfproof.compare.sequential import KeyDecision, SequentialDesign, look, methodology
-from perfproof.compare.sequential_design import FIRST_FORKS
+from perfproof.compare.sequential import KeyDecision, look, methodology
+from perfproof.compare.sequential_design import FIRST_FORKS, SequentialDesign
 from perfproof.errors import InputError
 from perfproof.jmh.reader import read_results
 from perfproof.measure.plan import FIXED, Plan

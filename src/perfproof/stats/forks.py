@@ -32,7 +32,7 @@ def fork_means(forks: Forks) -> np.ndarray:
     """The mean of each fork."""
     matrix = stack(forks)
     if matrix is not None:
-        return matrix.sum(axis=1) / matrix.shape[1]
+        return np.asarray(matrix.sum(axis=1) / matrix.shape[1], dtype=float)
     return np.array([float(np.mean(f)) for f in forks], dtype=float)
 
 

@@ -46,7 +46,7 @@ def bound_exp(log_value: float) -> float:
 def bound_exp_rows(log_values: np.ndarray) -> np.ndarray:
     """:func:`bound_exp` for whole arrays, without numpy's overflow warning on stderr."""
     with np.errstate(over="ignore"):
-        return np.exp(log_values)
+        return np.asarray(np.exp(log_values))
 
 
 class NonPositiveValues(ValueError):

@@ -28,6 +28,7 @@ import json
 import math
 from dataclasses import dataclass
 from importlib import resources
+from typing import Any
 
 import numpy as np
 from scipy import special
@@ -65,10 +66,10 @@ class Schedule:
 
 
 @functools.cache
-def levels_table() -> dict:
+def levels_table() -> dict[str, Any]:
     """The shipped calibration (read once)."""
     text = resources.files("perfproof.stats").joinpath(LEVELS_FILE).read_text(encoding="utf-8")
-    table = json.loads(text)
+    table: dict[str, Any] = json.loads(text)
     if table.get("schema") != LEVELS_SCHEMA:
         raise ValueError(f"{LEVELS_FILE}: unexpected schema {table.get('schema')!r}")
     return table
@@ -107,7 +108,7 @@ def per_look_level(alpha: float | np.ndarray, schedule: Schedule) -> np.ndarray:
     inside = np.exp(np.interp(np.log(np.clip(a, grid[0], grid[-1])), np.log(grid), np.log(level)))
     out = np.where(a < grid[0], a / k, inside)
     out = np.where(a > grid[-1], np.minimum(a, level[-1] * a / grid[-1]), out)
-    return out if out.ndim else out[()]
+    return np.asarray(out if out.ndim else out[()])
 
 
 def sequential_p(p_nominal: float | np.ndarray, schedule: Schedule) -> np.ndarray:
@@ -123,7 +124,7 @@ def sequential_p(p_nominal: float | np.ndarray, schedule: Schedule) -> np.ndarra
     below = np.minimum(k * p, grid[0])  # Bonferroni region, then flat up to the grid
     out = np.where(p < level[0], below, inside)
     out = np.where(p > level[-1], np.minimum(1.0, p * grid[-1] / level[-1]), out)
-    return out if out.ndim else out[()]
+    return np.asarray(out if out.ndim else out[()])
 
 
 # ------------------------------------------------------------------------------ one look

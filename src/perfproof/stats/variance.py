@@ -41,7 +41,7 @@ class Components:
 
 def log_fork_means(forks: list[np.ndarray]) -> np.ndarray:
     """Log of each fork's mean (the fork-level unit of a ratio comparison)."""
-    return np.log(fork_means(forks))
+    return np.asarray(np.log(fork_means(forks)))
 
 
 def components(forks: list[np.ndarray]) -> Components:

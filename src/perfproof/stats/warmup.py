@@ -143,7 +143,8 @@ def trending_rows(
         return np.zeros(values.shape[:-2], dtype=bool)
     d, t = slopes(values)
     same_sign = (d > 0).all(axis=-1) | (d < 0).all(axis=-1)
-    return same_sign & (np.abs(np.median(d, axis=-1)) > min_drift) & (np.median(t, axis=-1) > min_t)
+    drifting = same_sign & (np.abs(np.median(d, axis=-1)) > min_drift)
+    return np.asarray(drifting & (np.median(t, axis=-1) > min_t))
 
 
 def drift(forks: list[np.ndarray]) -> tuple[float, float] | None:

@@ -106,7 +106,7 @@ def welch_df(
         n2 > 1, b * b / np.maximum(n2 - 1, 1), 0.0
     )
     flat = denom == 0.0
-    return np.where(flat, n1 + n2 - 2, (a + b) ** 2 / np.where(flat, 1.0, denom))
+    return np.asarray(np.where(flat, n1 + n2 - 2, (a + b) ** 2 / np.where(flat, 1.0, denom)))
 
 
 def welch_moments(

@@ -113,7 +113,7 @@ def check_document(doc: Any, source: str, name: str, major: int) -> dict[str, An
     return doc
 
 
-def json_safe(value: Any) -> Any:
+def json_safe(value: object) -> Any:
     """Replace NaN and ±infinity by None at any depth: perfproof documents are strict JSON."""
     if isinstance(value, float):
         return value if math.isfinite(value) else None

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NoReturn
 
 from perfproof.errors import InputError
 from perfproof.model import (
@@ -55,7 +55,7 @@ class CompareDocument:
         return value if isinstance(value, str) else ""
 
     def to_json(self) -> dict[str, Any]:
-        doc = {
+        doc: dict[str, Any] = {
             "schema": SCHEMA,
             "confidence": self.confidence,
             "threshold": self.threshold,
@@ -72,7 +72,8 @@ class CompareDocument:
             "notes": list(self.notes),
             **self.extra,
         }
-        return json_safe(doc)
+        safe: dict[str, Any] = json_safe(doc)
+        return safe
 
     @classmethod
     def from_json(cls, doc: Any, source: str) -> CompareDocument:
@@ -168,7 +169,9 @@ def comparison_to_json(c: Comparison) -> dict[str, Any]:
         "warnings": list(c.warnings),
         "diagnostics": c.diagnostics.to_json(),
     }
-    return json_safe(_plain(doc))
+    plain: dict[str, Any] = _plain(doc)
+    safe: dict[str, Any] = json_safe(plain)
+    return safe
 
 
 def _estimate_json(e: Estimate) -> dict[str, Any]:
@@ -298,7 +301,7 @@ class _Reader:
     def __init__(self, source: str) -> None:
         self.source = source
 
-    def fail(self, where: str, expected: str, got: Any) -> None:
+    def fail(self, where: str, expected: str, got: Any) -> NoReturn:
         shown = repr(got)
         shown = shown if len(shown) <= 40 else shown[:37] + "..."
         raise InputError(f"{self.source}: {where}: expected {expected}, got {shown}")
@@ -312,9 +315,9 @@ class _Reader:
         return value
 
     def obj(self, value: Any, where: str) -> dict[str, Any]:
-        if not isinstance(value, dict):
-            self.fail(where, "an object", value)
-        return value
+        if isinstance(value, dict):
+            return value
+        self.fail(where, "an object", value)
 
     def number(
         self,
@@ -334,24 +337,25 @@ class _Reader:
 
     def text(self, d: dict[str, Any], key: str, where: str, default: Any = _MISSING) -> str:
         value = self._get(d, key, where, default)
-        if not isinstance(value, str):
-            self.fail(where, "a string", value)
-        return value
+        if isinstance(value, str):
+            return value
+        self.fail(where, "a string", value)
 
     def array(self, d: dict[str, Any], key: str, where: str, default: Any = _MISSING) -> list[Any]:
         value = self._get(d, key, where, default)
         if value is None and default is not _MISSING:
             return list(default)
-        if not isinstance(value, list):
-            self.fail(where, "a list", value)
-        return value
+        if isinstance(value, list):
+            return value
+        self.fail(where, "a list", value)
 
     def pair(
         self, d: dict[str, Any], key: str, where: str, default: Any = _MISSING
     ) -> tuple[float, float]:
         value = self._get(d, key, where, default)
         if value is default and default is not _MISSING:
-            return value
+            given: tuple[float, float] = default  # the caller's own default, as given
+            return given
         if not isinstance(value, list) or len(value) != 2:
             self.fail(where, "a list of two numbers", value)
         lo = self.number({"v": value[0]}, "v", f"{where}[0]", nullable=True)

@@ -95,4 +95,5 @@ def guard_document(g: GuardResult) -> dict[str, Any]:
         ],
         "notes": list(g.notes),
     }
-    return json_safe(doc)
+    safe: dict[str, Any] = json_safe(doc)
+    return safe

@@ -256,7 +256,7 @@ class HuntResult:
 
 def hunt_document(h: HuntResult) -> dict[str, Any]:
     """The strict JSON document of a hunt (no NaN, no infinity)."""
-    doc = {
+    doc: dict[str, Any] = {
         "schema": SCHEMA,
         "workload": {
             "kind": h.kind,
@@ -273,7 +273,8 @@ def hunt_document(h: HuntResult) -> dict[str, Any]:
         "compared_with": h.compared_with,
         "changes": None if h.changes is None else [vars(c).copy() for c in h.changes],
     }
-    return json_safe(doc)
+    safe: dict[str, Any] = json_safe(doc)
+    return safe
 
 
 def read_hunt(path: Path) -> list[Hypothesis]:

@@ -74,10 +74,11 @@ class BundleView:
     doc: dict[str, Any]
 
     def stage(self, name: str) -> dict[str, Any]:
-        return self.doc["stages"][name]
+        entry: dict[str, Any] = self.doc["stages"][name]
+        return entry
 
     def status(self, name: str) -> str:
-        return self.stage(name)["status"]
+        return str(self.stage(name)["status"])
 
     def result(self, name: str) -> dict[str, Any] | None:
         """A finished stage's result, None when it was skipped or has not run."""
@@ -111,7 +112,8 @@ def new_document(options: dict[str, Any], refs: dict[str, dict[str, str]]) -> di
 
 def check_prove(doc: Any, source: str) -> dict[str, Any]:
     """Check the schema and the stage table of a parsed document."""
-    doc = check_document(doc, source, NAME, MAJOR)
+    checked: dict[str, Any] = check_document(doc, source, NAME, MAJOR)
+    doc = checked
     stages = doc.get("stages")
     if not isinstance(stages, dict) or not isinstance(doc.get("options"), dict):
         raise InputError(f"{source}: a {SCHEMA} document needs 'options' and 'stages' objects")
@@ -119,7 +121,7 @@ def check_prove(doc: Any, source: str) -> dict[str, Any]:
         entry = stages.setdefault(name, {"status": PENDING})
         if not isinstance(entry, dict) or entry.get("status") not in STATUSES:
             raise InputError(f"{source}: stage {name!r} has no valid status")
-    return doc
+    return checked
 
 
 def read_prove(path: Path) -> dict[str, Any]:

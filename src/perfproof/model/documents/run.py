@@ -121,7 +121,8 @@ def _text(value: Any, where: str) -> str | None:
         return None
     if isinstance(value, int | float) and not isinstance(value, bool):
         return str(value)
-    return _expect(value, str, where, "a string")
+    text: str = _expect(value, str, where, "a string")
+    return text
 
 
 _SHAPE: dict[str, tuple[type, str]] = {
