@@ -90,3 +90,34 @@ def test_warmup_log_parsing() -> None:
     found = warmup_scores(log)
     assert found[("fx.Codes.sum", (("n", "16"),))] == [[18.25, pytest.approx(1200.0)], [17.0]]
     assert found[("fx.Thr.concat", ())] == [[24000000.5]]
+
+
+def test_param_values_the_font_lacks_print_no_warning() -> None:
+    """CJK or emoji @Param values drew matplotlib's "Glyph … missing from font" on stderr."""
+    import warnings
+
+    from matplotlib.figure import Figure
+
+    from perfproof.report import plots as figures
+
+    fig = Figure()
+    fig.add_subplot().set_title("鍵=値 🙂")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        svg = figures.to_svg(fig, "cjk")
+    assert "<svg" in svg
+    assert [str(w.message) for w in caught] == []
+
+
+def test_jmh_settings_missing_from_the_file_are_named_not_none() -> None:
+    from perfproof.report.environment import _setting
+
+    full = {"forks": 2, "warmupIterations": 2, "warmupTime": "1 s",
+            "measurementIterations": 3, "measurementTime": "1 s"}  # fmt: skip
+    assert _setting(full) == "2 forks × (2 × 1 s warm-up + 3 × 1 s measurement)"
+    bare = {"forks": 1, "measurementIterations": 3, "measurementTime": "1 s"}
+    text = _setting(bare)
+    assert "None" not in text
+    assert text == "1 fork × (warm-up not recorded + 3 × 1 s measurement)"
+    assert "no warm-up" in _setting({**full, "warmupIterations": 0})
+    assert _setting({}).startswith("forks not recorded")

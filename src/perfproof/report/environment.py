@@ -104,12 +104,22 @@ def _setting(e: dict[str, Any]) -> str:
     wi, wt = e.get("warmupIterations"), e.get("warmupTime")
     mi, mt = e.get("measurementIterations"), e.get("measurementTime")
     threads = e.get("threads")
-    text = (
-        f"{forks} fork{'s' if forks != 1 else ''} × ({wi} × {wt} warm-up + {mi} × {mt} measurement)"
+    fork_text = (
+        "forks not recorded" if forks is None else f"{forks} fork{'s' if forks != 1 else ''}"
     )
+    text = f"{fork_text} × ({_phase(wi, wt, 'warm-up')} + {_phase(mi, mt, 'measurement')})"
     if threads and threads != 1:
         text += f", {threads} threads"
     return text
+
+
+def _phase(iterations: Any, each: Any, name: str) -> str:
+    """``2 × 1 s warm-up``; a field JMH's file lacks is said to be missing, never ``None``."""
+    if iterations == 0:
+        return f"no {name}"
+    if iterations is None or each is None:
+        return f"{name} not recorded"
+    return f"{iterations} × {each} {name}"
 
 
 def rounds_text(run: RunFolder) -> str:

@@ -103,6 +103,9 @@ def to_svg(fig: Figure, salt: str) -> str:
         # A figure with many rows (a suite with six @Param columns) can leave constrained
         # layout no room; the SVG is still right, and a user must not see matplotlib's advice.
         warnings.filterwarnings("ignore", message="constrained_layout not applied")
+        # An @Param value in a script the font lacks (CJK, emoji) draws as a box in the
+        # plot; the tables beside it carry the exact text, so the warning is noise.
+        warnings.filterwarnings("ignore", message=r"Glyph \d+ .* missing from font")
         fig.savefig(buf, format="svg", metadata={"Date": None}, bbox_inches="tight")
     text = buf.getvalue()
     text = re.sub(r"<\?xml[^>]*\?>\s*", "", text)
