@@ -8,6 +8,7 @@ import click
 
 from perfproof.cli.options import format_option
 from perfproof.errors import InputError
+from perfproof.report.markdown import DEFAULT_MAX_CHARS
 
 EPILOG = """Examples:
 
@@ -15,6 +16,8 @@ EPILOG = """Examples:
   perfproof report .perfproof/runs/20261122-101500-3f9a
   perfproof report RUN --format html --out report.html
   perfproof report RUN --format json | jq '.results[].rows[].verdict'
+  perfproof report RUN --summary >> "$GITHUB_STEP_SUMMARY"
+  perfproof report RUN --max-chars 65536 --out comment.md
 
 Without --out the report goes to stdout; --out never replaces a file the report reads
 (results.json, manifest.json, the raw JMH files, the logs). Exit codes: 0 done; 2 the folder
@@ -33,16 +36,35 @@ names one of its inputs.
     type=click.Path(dir_okay=False, path_type=Path),
     help="Write the report to FILE (atomically) instead of stdout.",
 )
-def command(run_dir: Path, fmt: str, out: Path | None) -> None:
+@click.option(
+    "--max-chars",
+    type=click.IntRange(min=0),
+    default=DEFAULT_MAX_CHARS,
+    show_default=True,
+    help="With --format md: fit the page to N characters (a GitHub comment holds 65,536) by "
+    "leaving JMH's raw tables, then the warnings' text, to the run folder; 0: no limit.",
+)
+@click.option(
+    "--summary",
+    is_flag=True,
+    help="With --format md: the short form for a CI job summary ($GITHUB_STEP_SUMMARY): the "
+    "summary line and one line per improved or regressed key.",
+)
+def command(run_dir: Path, fmt: str, out: Path | None, max_chars: int, summary: bool) -> None:
     """Render the report of RUN_DIR: summary, results per @Param, methodology, reproduction
     commands, warnings and JMH's raw tables (HTML adds inline plots; JSON is
     perfproof.report/1)."""
-    from perfproof.report import input_files, render
+    from perfproof.report import input_files, render, render_pr_markdown
     from perfproof.storage import write_text_atomic
 
+    if summary and fmt != "md":
+        raise InputError(f"--summary: a Markdown form; drop --format {fmt}")
     if out is not None and out.resolve() in {p.resolve() for p in input_files(run_dir)}:
         raise InputError(f"--out {out}: is an input of this report; write the report elsewhere")
-    text = render(run_dir, fmt)
+    if fmt == "md":
+        text = render_pr_markdown(run_dir, max_chars or None, summary)
+    else:
+        text = render(run_dir, fmt)
     if out is None:
         click.echo(text, nl=False)
     else:

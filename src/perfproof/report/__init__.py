@@ -63,6 +63,26 @@ def render(run_dir: str | Path, fmt: str = "md") -> str:
     return _guarded(run_dir, go)
 
 
+def render_pr_markdown(run_dir: str | Path, max_chars: int | None, summary: bool = False) -> str:
+    """The Markdown report fitted to ``max_chars`` (``None``: whole), or its short form for a
+    CI job summary; refused when even the summary, results and reproduction do not fit."""
+    from perfproof.errors import InputError
+    from perfproof.report.markdown import render_markdown, render_summary
+
+    def go() -> str:
+        _run, ctx = _load(run_dir)
+        return render_summary(ctx) if summary else render_markdown(ctx, max_chars)
+
+    text = _guarded(run_dir, go)
+    if max_chars is not None and len(text) > max_chars:
+        raise InputError(
+            f"--max-chars {max_chars}: the report's summary, results tables and reproduction "
+            f"alone take {len(text):,} characters; raise --max-chars, or post --summary and "
+            "attach report.md"
+        )
+    return text
+
+
 def _guarded(run_dir: str | Path, work: Callable[[], T]) -> T:
     """results.json is read field by field (errors name the field); a manifest.json edited by
     hand may still hold a value of the wrong type anywhere, reported as bad input."""

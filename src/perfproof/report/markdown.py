@@ -31,11 +31,72 @@ def reproduce_lines(ctx: ReportContext) -> list[str]:
     return out
 
 
-def render_markdown(ctx: ReportContext) -> str:
+GITHUB_COMMENT_LIMIT = 65_536
+"""GitHub refuses a comment (and a job summary) longer than this many characters."""
+
+DEFAULT_MAX_CHARS = 60_000
+"""``report --max-chars``'s default: under GitHub's limit with room for a bot's own header."""
+
+
+def render_markdown(ctx: ReportContext, max_chars: int | None = None) -> str:
+    """The whole report; past ``max_chars``, JMH's raw tables give way to a pointer to the
+    run folder, then the warnings to their count. The summary, every results table and the
+    reproduction always stay: a report that cannot fit with them is refused by the caller."""
+    head = _head(ctx)
+    warnings_part = _warnings(ctx)
+    raw = _raw(ctx)
+    full = head + warnings_part + raw
+    if max_chars is None or len(full) <= max_chars:
+        return full
+    moved = _moved_raw(len(raw))
+    if len(head + warnings_part + moved) <= max_chars:
+        return head + warnings_part + moved
+    return head + _warnings_counted(ctx) + moved
+
+
+def _moved_raw(size: int) -> str:
+    return "\n".join(
+        [
+            "### Raw JMH results",
+            "",
+            f"JMH's own tables ({size:,} characters) are left out to fit this page; they are "
+            "in `report.md` of the run folder (the uploaded artifact), or run "
+            "`perfproof report RUN_DIR`.",
+            "",
+        ]
+    )
+
+
+def _warnings_counted(ctx: ReportContext) -> str:
+    count = sum(len(g.items) for g in ctx.warnings)
+    text = f"{count} warning(s), left out to fit this page: see `report.md` of the run folder."
+    return "\n".join(["### Warnings", "", text if count else "None.", "", ""])
+
+
+def render_summary(ctx: ReportContext) -> str:
+    """A short form for a CI job summary: the title, the summary line, and one line per key
+    whose verdict is not ``same`` or ``inconclusive``."""
+    out = [f"### {ctx.title}", "", ctx.summary, ""]
+    for table in ctx.tables:
+        for row in table.rows:
+            if row.verdict.split()[0] in ("same", "inconclusive", "negligible"):
+                continue
+            params = ", ".join(f"{k}={v}" for k, v in row.params.items())
+            name = f"{table.benchmark}({params})" if params else table.benchmark
+            out.append(f"- **{md_text(row.verdict)}** `{name}` {table.mode}: {md_text(row.delta)}")
+    out += ["", "The full report is `report.md` in the run folder.", ""]
+    return "\n".join(out)
+
+
+def _head(ctx: ReportContext) -> str:
     out: list[str] = [f"## {ctx.title}", "", results_section(ctx).rstrip("\n"), ""]
     out += ["### Methodology", "", *methodology_lines(ctx), ""]
     out += ["### Reproduce", "", *reproduce_lines(ctx)]
-    out += ["### Warnings", ""]
+    return "\n".join(out) + "\n"
+
+
+def _warnings(ctx: ReportContext) -> str:
+    out = ["### Warnings", ""]
     for group in ctx.warnings:
         if group.about:
             out.append(f"- **{md_text(group.about)}**")
@@ -44,7 +105,11 @@ def render_markdown(ctx: ReportContext) -> str:
             out += [f"- {md_text(w)}" for w in group.items]
     if not ctx.warnings:
         out.append("None.")
-    out += ["", "### Raw JMH results", ""]
+    return "\n".join([*out, "", ""])
+
+
+def _raw(ctx: ReportContext) -> str:
+    out = ["### Raw JMH results", ""]
     out += [
         "<details>",
         "<summary>JMH's own tables per side and round (score ± JMH's 99.9% error, "
