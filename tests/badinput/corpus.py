@@ -7,6 +7,7 @@ code and a regex of the one-line message. Cases never need a JVM build: ``ab``, 
 
 from __future__ import annotations
 
+from cases_copies import COPIES
 from cases_documents import CHECK, COMPARE, REPORT
 from cases_door import DOOR
 from cases_outputs import EXPORT_OUTPUTS, NOT_A_JVM
@@ -31,4 +32,5 @@ CASES = [
     *DOOR,
     *EXPORT_OUTPUTS,
     *NOT_A_JVM,
+    *COPIES,
 ]
