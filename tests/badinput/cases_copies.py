@@ -246,6 +246,73 @@ STDOUT_OUTPUTS = [
     for fmt in ("md", "json")
 ]
 
+IN_EVERY_FORMAT = (
+    [
+        Case(
+            f"compare-{name}-{fmt}",
+            ("compare", B, H, "--format", fmt),
+            2,
+            rf"{side}\.json",
+            files,
+        )
+        for name, side, files in (
+            (
+                "copied-fork-base",
+                "base",
+                {"base.json": jmh(entry(raw=((10.0, 10.2, 9.9),) * 2)), "head.json": GOOD_HEAD},
+            ),
+            (
+                "negative-bytes-base",
+                "base",
+                {"base.json": jmh(entry(raw=((-8.0, -8.0),), unit="B/op")), "head.json": GOOD_HEAD},
+            ),
+            (
+                "nan-head",
+                "head",
+                {"base.json": GOOD, "head.json": jmh(entry(raw=((float("nan"),) * 3,) * 2))},
+            ),
+            (
+                "true-base",
+                "base",
+                {"base.json": jmh(entry(raw=((True, 10.0, 10.1),))), "head.json": GOOD_HEAD},
+            ),
+        )
+        for fmt in ("md", "json")
+    ]
+    + [
+        Case(
+            f"diff-all-zero-weights-{side}{'-json' if extra else ''}",
+            (
+                "profile",
+                "diff",
+                "--before",
+                "{d}/a.collapsed",
+                "--after",
+                "{d}/b.collapsed",
+                *extra,
+            ),
+            2,
+            rf"{'a' if side == 'before' else 'b'}\.collapsed",
+            {
+                "a.collapsed": ZERO if side == "before" else "a;b 3\n",
+                "b.collapsed": ZERO if side == "after" else "a;b 3\n",
+            },
+        )
+        for side in ("before", "after")
+        for extra in ((), ("--format", "json"))
+    ]
+    + [
+        Case(
+            f"profile-all-zero-weights-{fmt}",
+            ("profile", "{d}/p.collapsed", "--format", fmt),
+            2,
+            r"p\.collapsed",
+            {"p.collapsed": ZERO},
+        )
+        for fmt in ("md", "json")
+    ]
+)
+
 COPIES = [
     *DUPLICATES,
     *NOT_MEASUREMENTS,
@@ -254,4 +321,5 @@ COPIES = [
     *LONG_LINES,
     *WIDE,
     *STDOUT_OUTPUTS,
+    *IN_EVERY_FORMAT,
 ]
