@@ -119,7 +119,8 @@ def test_benchstat_reads_the_go_format_and_reproduces_the_means(make_run_folder,
     benchstat = go_tool("benchstat")
     run = make_run_folder("compare")  # two forks per side: benchstat's median is their mean
     text = tmp_path / "bench.txt"
-    assert run_cli("export", run, "--to", "benchstat", "--out", text).code == 0
+    r = run_cli("export", run, "--to", "benchstat", "--samples", "forks", "--out", text)
+    assert r.code == 0, r.err
     assert "commit:" in text.read_text() and "jdk:" in text.read_text()
     proc = subprocess.run(
         [benchstat, "-format", "csv", "-col", "side", "-ignore", "commit", str(text)],
@@ -141,6 +142,27 @@ def test_benchstat_reads_the_go_format_and_reproduces_the_means(make_run_folder,
         assert centers[(name, "head")] * 1e9 == pytest.approx(c["head"]["estimate"], rel=1e-5)
         checked += 1
     assert checked >= 2
+
+
+def test_benchstat_tests_what_it_is_given_by_default(make_run_folder, run_cli, tmp_path):
+    """Four forks a side: one sample per fork left benchstat at "± ∞ need >= 6 samples"."""
+    benchstat = go_tool("benchstat")
+    run = make_run_folder("ab")
+    text = tmp_path / "bench.txt"
+    assert run_cli("export", run, "--to", "benchstat", "--out", text).code == 0
+    assert text.read_text().startswith("samples: iterations")
+    proc = subprocess.run(
+        [benchstat, "-col", "side", "-ignore", "commit,samples", str(text)],
+        capture_output=True, text=True, check=True, timeout=60,
+    )  # fmt: skip
+    assert "need >= 6 samples" not in proc.stdout, proc.stdout
+    assert "p=" in proc.stdout  # benchstat ran its test on every row
+    forks = tmp_path / "forks.txt"
+    assert (
+        run_cli("export", run, "--to", "benchstat", "--samples", "forks", "--out", forks).code == 0
+    )
+    assert forks.read_text().startswith("samples: forks")
+    assert run_cli("export", run, "--to", "bencher", "--samples", "forks").code == 2
 
 
 def test_otava_csv_one_row_per_run(ab_run, make_run_folder, run_cli, tmp_path):

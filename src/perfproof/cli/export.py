@@ -7,6 +7,8 @@ from pathlib import Path
 
 import click
 
+from perfproof.errors import InputError
+
 EPILOG = """\b
 Formats:
   bencher                  Bencher Metric Format JSON (bencher run --adapter json)
@@ -41,13 +43,28 @@ Exit codes: 0 done; 2 bad input (unknown format, not a run folder)."""
     multiple=True,
     help="Metric to export (repeatable) [default: primary and gc.alloc.rate.norm].",
 )
-def command(run_dirs: tuple[str, ...], fmt: str, out: str | None, metrics: tuple[str, ...]) -> None:
+@click.option(
+    "--samples",
+    type=click.Choice(("auto", "forks", "iterations")),
+    default="auto",
+    show_default=True,
+    help="benchstat: one sample per fork, or per iteration; auto takes forks when every key "
+    "has the six benchstat needs to test, else iterations (narrower intervals: iterations of "
+    "one fork are not independent).",
+)
+def command(
+    run_dirs: tuple[str, ...], fmt: str, out: str | None, metrics: tuple[str, ...], samples: str
+) -> None:
     """Export a run's results (fork-level means and intervals) to a CI benchmark format."""
     from perfproof.export import DEFAULT_METRICS, check_format, export, targets
     from perfproof.storage import write_text_atomic
 
     check_format(fmt)  # before any reading: a typo costs nothing
-    runs, files = export([Path(p) for p in run_dirs], fmt, tuple(metrics) or DEFAULT_METRICS)
+    if samples != "auto" and fmt != "benchstat":
+        raise InputError(f"--samples: only for --to benchstat, not --to {fmt}")
+    runs, files = export(
+        [Path(p) for p in run_dirs], fmt, tuple(metrics) or DEFAULT_METRICS, samples
+    )
     if out == "-" and len(files) == 1:
         sys.stdout.write(next(iter(files.values())))
         return

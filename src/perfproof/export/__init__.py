@@ -13,22 +13,25 @@ from pathlib import Path
 
 from perfproof.errors import InputError
 from perfproof.export import bencher, github_action, gobench, otava
-from perfproof.export.source import ExportRun, load
+from perfproof.export.source import ExportOptions, ExportRun, load
 from perfproof.model import ALLOC_NORM, PRIMARY
 
 DEFAULT_METRICS = (PRIMARY, ALLOC_NORM)
 
 
-def _one(render: Callable[[ExportRun, tuple[str, ...]], dict[str, str]]):
-    def wrapped(runs: list[ExportRun], metrics: tuple[str, ...]) -> dict[str, str]:
+Render = Callable[[list[ExportRun], ExportOptions], dict[str, str]]
+
+
+def _one(render: Callable[[ExportRun, ExportOptions], dict[str, str]]) -> Render:
+    def wrapped(runs: list[ExportRun], options: ExportOptions) -> dict[str, str]:
         if len(runs) != 1:
             raise InputError("this format takes exactly one RUN_DIR")
-        return render(runs[0], metrics)
+        return render(runs[0], options)
 
     return wrapped
 
 
-FORMATS: dict[str, Callable[[list[ExportRun], tuple[str, ...]], dict[str, str]]] = {
+FORMATS: dict[str, Render] = {
     "bencher": _one(bencher.render),
     "github-action-benchmark": _one(github_action.render),
     "benchstat": gobench.render,
@@ -48,13 +51,13 @@ def check_format(name: str) -> None:
 
 
 def export(
-    paths: list[Path], fmt: str, metrics: tuple[str, ...] = DEFAULT_METRICS
+    paths: list[Path], fmt: str, metrics: tuple[str, ...] = DEFAULT_METRICS, samples: str = "auto"
 ) -> tuple[list[ExportRun], dict[str, str]]:
     """Read the run folders and render them: ``(runs, {file name: text})``."""
     check_format(fmt)
     _refuse_repeated(paths)
     runs = [load(p) for p in paths]
-    files = FORMATS[fmt](runs, metrics)
+    files = FORMATS[fmt](runs, ExportOptions(metrics, samples))
     if not files:
         raise InputError(f"{paths[0]}: nothing to export in this format")
     return runs, files

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from perfproof.export.source import ExportRun, Value, display_name
+from perfproof.export.source import ExportOptions, ExportRun, Value, display_name
 from perfproof.model import ALLOC_NORM, PRIMARY
 from perfproof.model.documents import dumps
 
@@ -28,10 +28,10 @@ def measure_of(value: Value) -> str:
     return slug or "value"
 
 
-def render(run: ExportRun, metrics: tuple[str, ...]) -> dict[str, str]:
+def render(run: ExportRun, options: ExportOptions) -> dict[str, str]:
     doc: dict[str, dict[str, dict[str, float]]] = {}
     for value in run.values("head"):
-        if value.key.metric not in metrics:
+        if value.key.metric not in options.metrics:
             continue
         entry: dict[str, float] = {"value": value.mean}
         if value.lo is not None and value.hi is not None:

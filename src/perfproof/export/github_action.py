@@ -10,17 +10,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from perfproof.export.source import ExportRun, display_name
+from perfproof.export.source import ExportOptions, ExportRun, display_name
 from perfproof.model.documents import dumps
 
 FILES = {"lower": "customSmallerIsBetter.json", "higher": "customBiggerIsBetter.json"}
 
 
-def render(run: ExportRun, metrics: tuple[str, ...]) -> dict[str, str]:
+def render(run: ExportRun, options: ExportOptions) -> dict[str, str]:
     out: dict[str, list[dict[str, Any]]] = {"lower": [], "higher": []}
     commit = run.commits.get("head") or "unknown commit"
     for value in run.values("head"):
-        if value.key.metric not in metrics:
+        if value.key.metric not in options.metrics:
             continue
         entry: dict[str, Any] = {
             "name": display_name(value.key, with_metric=True),

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import re
 
-from perfproof.export.source import ExportRun, Value
-from perfproof.model import ALLOC_NORM, PRIMARY, BenchKey
+from perfproof.export.source import BENCHSTAT_MIN_SAMPLES, ExportOptions, ExportRun, Value
+from perfproof.model import ALLOC_NORM, PRIMARY, BenchKey, Samples
 
 _UNIT = {"B/op": "B/op", "ns/op": "ns/op", "ops/s": "ops/s"}
 
@@ -35,7 +35,24 @@ def _config(key: str, value: str | None) -> str:
     return f"{key}: {text}"
 
 
-def render(runs: list[ExportRun], metrics: tuple[str, ...]) -> dict[str, str]:
+def samples_mode(runs: list[ExportRun], options: ExportOptions) -> str:
+    """``forks`` when every key has benchstat's six samples per side in forks, else
+    ``iterations``: benchstat cannot test fewer than six, so with 3–5 forks (perfproof's
+    usual design) one sample per fork would only ever print ``± ∞``. Iterations inside a fork
+    are not independent (the reason perfproof's own verdicts use forks), so benchstat's
+    intervals over them come out narrower than the report's; the header says so."""
+    if options.samples != "auto":
+        return options.samples
+    fewest = min(
+        (len(v.fork_means) for run in runs for side in run.sides for v in run.values(side)),
+        default=0,
+    )
+    return "forks" if fewest >= BENCHSTAT_MIN_SAMPLES else "iterations"
+
+
+def render(runs: list[ExportRun], options: ExportOptions) -> dict[str, str]:
+    metrics = options.metrics
+    mode = samples_mode(runs, options)
     lines: list[str] = []
     units = set()
     for run in runs:
@@ -56,6 +73,10 @@ def render(runs: list[ExportRun], metrics: tuple[str, ...]) -> dict[str, str]:
                     continue
                 alloc = values.get(key.with_metric(ALLOC_NORM))
                 same_forks = alloc is not None and len(alloc.fork_means) == len(primary.fork_means)
+                if mode == "iterations":
+                    units.add(_unit(primary))
+                    lines += _iteration_lines(run.sides[side][key], key, primary, alloc)
+                    continue
                 for i, mean in enumerate(primary.fork_means):
                     fields = [
                         bench_name(key),
@@ -68,7 +89,21 @@ def render(runs: list[ExportRun], metrics: tuple[str, ...]) -> dict[str, str]:
                         fields += [f"{alloc.fork_means[i]:.6g}", "B/op"]
                     lines.append(" ".join(fields))
             lines.append("")
-    header = []
+    header = [f"samples: {mode}", ""]
     if "ops/s" in units:
-        header = ["Unit ops/s better=higher", ""]
+        header += ["Unit ops/s better=higher", ""]
     return {"benchstat.txt": "\n".join(header + lines)}
+
+
+def _iteration_lines(
+    samples: Samples, key: BenchKey, primary: Value, alloc: Value | None
+) -> list[str]:
+    """One line per measurement iteration (iteration count 1), bytes/op of its fork beside."""
+    out = []
+    for i, fork in enumerate(samples.forks):
+        for value in fork:
+            fields = [bench_name(key), "1", f"{float(value):.6g}", _unit(primary)]
+            if alloc is not None and len(alloc.fork_means) == len(samples.forks):
+                fields += [f"{alloc.fork_means[i]:.6g}", "B/op"]
+            out.append(" ".join(fields))
+    return out

@@ -12,20 +12,20 @@ import csv
 import io
 from datetime import datetime
 
-from perfproof.export.source import ExportRun, display_name
+from perfproof.export.source import ExportOptions, ExportRun, display_name
 
 
 def _otava_time(iso: str) -> str:
     return datetime.fromisoformat(iso).strftime("%Y.%m.%d %H:%M:%S +0000")
 
 
-def render(runs: list[ExportRun], metrics: tuple[str, ...]) -> dict[str, str]:
+def render(runs: list[ExportRun], options: ExportOptions) -> dict[str, str]:
     rows: list[dict[str, str]] = []
     columns: dict[str, None] = {}
     for run in sorted(runs, key=lambda r: r.time):
         row = {"time": _otava_time(run.time), "commit": run.commits.get("head") or run.run_id}
         for value in run.values("head"):
-            if value.key.metric in metrics:
+            if value.key.metric in options.metrics:
                 name = display_name(value.key, with_metric=True)
                 columns.setdefault(name)
                 row[name] = f"{value.mean:.6g}"

@@ -22,6 +22,19 @@ from perfproof.stats.welch import mean_interval
 DEFAULT_CONFIDENCE = 0.99
 
 
+SAMPLES = ("auto", "forks", "iterations")
+BENCHSTAT_MIN_SAMPLES = 6
+"""benchstat prints ``± ∞ need >= 6 samples`` and does not test with fewer per side."""
+
+
+@dataclass(frozen=True)
+class ExportOptions:
+    """What every format is given: the metrics, and for benchstat what a sample is."""
+
+    metrics: tuple[str, ...]
+    samples: str = "auto"
+
+
 @dataclass(frozen=True)
 class Value:
     """One key on one side: the estimate, its fork-level interval (None with one fork)."""
