@@ -102,6 +102,8 @@ def test_compare_names_what_a_fix_removed(run_cli, demo: Path, tmp_path: Path) -
         (["--jfr", "x.collapsed", "--run", "true"], "give one"),
         (["--jfr", "x.collapsed", "--bench", "Foo"], "--bench"),
         (["--jfr", "x.collapsed", "--compare", "nowhere.json"], "--compare"),
+        (["--jfr", "x.collapsed", "--base", "HEAD"], "--base"),
+        (["--base", "no-such-ref-anywhere"], "no-such-ref-anywhere"),
         (["--ref", "no-such-ref", "--jfr", "x.collapsed"], "no-such-ref"),
     ],
 )

@@ -124,3 +124,19 @@ def test_bad_workloads_exit_with_one_line(
     assert last.startswith("perfproof: error:") and words in last
     if code == 2:  # nothing measured: no half-made folder to refuse the corrected command
         assert not (tmp_path / "o").exists()
+
+
+def test_base_hunts_both_commits_and_names_what_the_change_removed(
+    run_cli, demo: Path, tmp_path: Path, cache: None
+) -> None:
+    out = tmp_path / "both"
+    res = run_cli(
+        "hunt", "--repo", demo, "--base", "baseline", "--ref", "feature",
+        "--bench", "ErrorReporterBench", "--jmh-args", SHORT, "--out", out,
+    )  # fmt: skip
+    assert res.code == 0, res.err
+    assert (out / "base" / "hunt.json").is_file()
+    doc = json.loads((out / "hunt.json").read_text())
+    assert doc["compared_with"] == str(out / "base" / "hunt.json")
+    changes = {c["method"]: c["status"] for c in doc["changes"]}
+    assert changes["ErrorReporter.report"] == "gone"

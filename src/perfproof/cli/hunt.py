@@ -28,6 +28,7 @@ Examples:
   perfproof hunt --jfr app-1.jfr app-2.jfr --repo ~/src/app
   perfproof hunt --run "mvn -q test -Dtest=CodecTest"
   perfproof hunt --compare .perfproof/hunt/before/hunt.json
+  perfproof hunt --base main --ref my-fix --module benchmarks --bench Codec
 
 Writes hunt.json (perfproof.hunt/1), hunt.md, hunt.html and flamegraph.html into --out;
 --top limits what is printed, never what is stored. Exit codes: 0 done; 2 bad input (no
@@ -44,6 +45,11 @@ benchmark matches, a truncated recording); 3 a build, JMH or the command failed.
     help="The git repository (never modified).",
 )
 @click.option("--ref", metavar="REF", help="Commit to hunt on (default HEAD).")
+@click.option(
+    "--base", metavar="REF",
+    help="Also hunt this commit (into OUT/base) and say which hypotheses --ref removed, "
+    "changed or added (JMH workloads).",
+)  # fmt: skip
 @click.option(
     "--jfr", "jfr", multiple=True, type=click.Path(path_type=Path), metavar="FILE",
     help="A recording or collapsed-stack file (repeatable; folders hold .jfr files).",
@@ -88,6 +94,7 @@ benchmark matches, a truncated recording); 3 a build, JMH or the command failed.
 def command(
     repo: Path,
     ref: str | None,
+    base: str | None,
     jfr: tuple[Path, ...],
     run_cmd: str | None,
     bench: tuple[str, ...],
@@ -133,6 +140,7 @@ def command(
             java=java,
             forks=forks,
             compare=compare,
+            base=base,
             out=out,
             lock_timeout=lock_timeout,
         ),

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import shutil
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from perfproof.errors import InputError
@@ -34,6 +34,8 @@ class HuntRequest:
     compare: Path | None = None
     out: Path | None = None
     lock_timeout: float = DEFAULT_LOCK_TIMEOUT_S
+    base: str | None = None
+    """Hunt this commit first (into ``OUT/base``) and compare the hunt of ``ref`` with it."""
 
     def ab_options(self) -> AbOptions:
         """The build and JMH options, spelled as ``ab`` takes them (one side: --ref)."""
@@ -83,11 +85,22 @@ def hunt(req: HuntRequest, say: Say) -> HuntOutcome:
     compare = _compare_path(req.compare)
     if compare is not None and not compare.is_file():
         raise InputError(f"--compare {req.compare}: no such hunt.json")
+    if req.base is not None and (req.compare is not None or req.jfr or req.run):
+        raise InputError(
+            "--base hunts the benchmarks at a second commit; it takes no --compare, --jfr or --run"
+        )
     sha = resolve_ref(repo, req.ref or "HEAD")
+    base_sha = resolve_ref(repo, req.base) if req.base is not None else None
     out_dir = (req.out or default_runs_dir(repo).parent / "hunt" / new_run_id()).resolve()
     if out_dir.exists() and any(out_dir.iterdir()):
         raise InputError(f"--out {out_dir}: not empty; name a new or empty folder")
     existed = out_dir.exists()
+    if base_sha is not None:
+        # the same workload on the baseline first: which hypotheses the change removed is then
+        # read off the two hunts, as --compare does with a hunt kept from before
+        say(f"hunting the baseline {req.base} ({base_sha[:12]}) first, into {out_dir / 'base'}")
+        before = hunt(replace(req, ref=base_sha, base=None, out=out_dir / "base"), say)
+        compare = before.files["json"]
     try:
         workload = _workload(req, repo, sha, out_dir, say)
     except InputError:
