@@ -11,6 +11,7 @@ import pytest
 
 from perfproof.measure.progress import PlainReporter
 from perfproof.pipeline.ab import AbOptions, resume_ab, start_ab
+from perfproof.pipeline.cluster import Executor
 
 pytestmark = [pytest.mark.jvm, pytest.mark.slow, pytest.mark.timeout(900)]
 
@@ -33,7 +34,7 @@ def test_ab_on_ray_measures_every_key_once_and_resume_runs_only_missing_groups(
         rounds=2,
         jmh_args=suite.jmh_args,
         out=str(run_dir),
-        executor="ray",
+        executor=Executor.RAY,
         ray_address=ray_cluster.address,
     )
     log = (tmp_path / "progress.log").open("w")

@@ -141,7 +141,7 @@ class AbOptions:
             if value:
                 argv += [flag, value]
         if self.build != "auto":
-            argv += ["--build", self.build.value]
+            argv += ["--build", str(self.build)]
         for arg in self.build_args:
             argv.append(f"--build-arg={arg}")
         if self.rounds is not None:
@@ -152,7 +152,7 @@ class AbOptions:
                 argv += ["--budget", self.budget]
             if self.futility is not None:
                 argv += ["--futility", f"{self.futility:g}"]
-        argv += ["--order", self.order.value]
+        argv += ["--order", str(self.order)]
         if self.seed is not None:
             argv += ["--seed", str(self.seed)]
         for path in self.overlay:
@@ -164,7 +164,7 @@ class AbOptions:
         if self.shard:
             argv += ["--shard", self.shard]
         if self.executor != "local":
-            argv += ["--executor", self.executor.value]
+            argv += ["--executor", str(self.executor)]
         if self.ray_address:
             argv += ["--ray-address", self.ray_address]
         if self.confidence != DEFAULT_CONFIDENCE:
