@@ -84,7 +84,8 @@ def test_planted_step_found_flat_keys_quiet_same_on_sqlite_and_postgresql(
         "--out", tmp_path / "changes.html",
     )  # fmt: skip
     html = (tmp_path / "changes.html").read_text()
-    assert page.code == 0 and html.count("<svg") == 1 and "regressed" in html
+    assert page.code == 0 and "regressed" in html
+    assert html.count('class="plot"') == 1 and html.count('<svg class="spark"') == 1
     assert "http://" not in html.replace("http://www.w3.org", "")  # nothing fetched
 
 

@@ -266,6 +266,7 @@ def test_show_html_is_one_self_contained_page_and_single_forks_have_no_interval(
     out = tmp_path / "trend.html"
     assert run_cli("history", "show", "--format", "html", "--out", out, "--db", db).code == 0
     page = out.read_text()
-    assert page.count("<svg") == 1 and "x.One.fork" in page
+    assert page.count('class="plot"') == 1 and page.count('<svg class="spark"') == 1
+    assert "x.One.fork" in page and "n/a (1 fork)" in page
     assert "<script" not in page and "src=" not in page
     assert "n/a (1 fork)" in run_cli("history", "show", "--db", db).out

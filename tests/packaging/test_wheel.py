@@ -55,6 +55,7 @@ def test_the_wheel_carries_the_java_helper_templates_and_demo(dist: Path) -> Non
         "perfproof/profile/java/JfrCensus.java",
         "perfproof/report/templates/report.html.j2",
         "perfproof/profile/templates/flamegraph.html.j2",
+        "perfproof/history/templates/history.html.j2",
         "perfproof/stats/sequential_levels.json",
         "perfproof/demo/sample/baseline/pom.xml",
         "perfproof/py.typed",

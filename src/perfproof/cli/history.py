@@ -28,12 +28,28 @@ Examples:
   perfproof history record results.json --commit "$GITHUB_SHA" --branch main
   perfproof history show --bench 'Codes\\.sum' --metric gc.alloc.rate.norm
   perfproof history show --bench Codes --format html --out trend.html
+  perfproof history show --format html --out h.html --commit-url 'https://host/c/{commit}'
   perfproof history changes --branch main --format json
   perfproof history changes --branch main --fail-on-change
   PERFPROOF_DB=postgresql://ci@db/perf perfproof history changes
 
 Exit codes: 0 done; 1 --fail-on-change saw a regression shift; 2 bad input (a corrupt,
 foreign or newer database, an unreachable server, an unknown option value)."""
+
+
+SHOW_EPILOG = """\b
+Examples:
+  perfproof history show --bench Codes --metric gc.alloc.rate.norm
+  perfproof history show --branch main --format json --out history.json
+  perfproof history show --branch main --format html --out history.html
+  perfproof history show --branch main --format html --out history.html \\
+      --commit-url 'https://github.com/org/repo/commit/{commit}'
+
+The HTML page opens with an index of every key: a sparkline, the latest value, its change
+against the previous and the first run, and the change points (as `history changes` finds
+them with its defaults), each row linking to the key's plot over dates. Commits are short
+hashes unless --commit-url turns them into links (a template without {commit}, or not
+http(s), exits 2)."""
 
 
 def db_option(func: Callable[..., Any]) -> Callable[..., Any]:
@@ -157,7 +173,22 @@ def record_cmd(
         click.echo(f"history: {handle.target.label}")
 
 
+def _commit_url(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """``--commit-url`` checked as it is parsed: before the database is opened."""
+    from perfproof.history.links import check_commit_url
+
+    return None if value is None else check_commit_url(value)
+
+
 def _selection(func: Callable[..., Any]) -> Callable[..., Any]:
+    func = click.option(
+        "--commit-url",
+        metavar="TEMPLATE",
+        callback=_commit_url,
+        help="With --format html: link each commit to this http(s) URL, {commit} replaced by "
+        "the hash (e.g. https://github.com/org/repo/commit/{commit}) [default: short hashes, "
+        "no links].",
+    )(func)
     func = click.option("--branch", metavar="NAME", help="Only runs recorded on this branch.")(func)
     func = click.option(
         "--metric",
@@ -188,12 +219,20 @@ def _selection(func: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def _load(
-    db: str | None, bench: str | None, metrics: tuple[str, ...], branch: str | None, out: str | None
+    db: str | None,
+    bench: str | None,
+    metrics: tuple[str, ...],
+    branch: str | None,
+    out: str | None,
+    fmt: str,
+    commit_url: str | None,
 ) -> list:
     from perfproof.history.db import open_db, resolve_target
     from perfproof.history.store import series
     from perfproof.storage import refuse_overwriting_inputs
 
+    if commit_url is not None and fmt != "html":
+        raise InputError(f"--commit-url: only with --format html (not --format {fmt})")
     target = resolve_target(db)
     if out is not None and out != "-" and target.kind == "sqlite":
         store = Path(target.location)
@@ -213,6 +252,27 @@ def _table(print_table: Callable[[TextIO | None], None], out: str | None) -> Non
     _write(buffer.getvalue(), out)
 
 
+def _page(
+    title: str,
+    found: list,
+    changes: list,
+    options: Any,
+    commit_url: str | None,
+) -> str:
+    """The HTML page of ``show`` and ``changes``: one renderer, the same index and plots."""
+    from perfproof.history.links import CommitLinks
+    from perfproof.history.page import html_page
+    from perfproof.units.percentages import fraction_pct
+
+    detector = (
+        f"threshold {fraction_pct(options.threshold)}, seed {options.seed}, "
+        f"p ≤ {options.p_max:g}, {options.permutations} permutations"
+    )
+    return html_page(
+        title, found, changes, options.confidence, CommitLinks(commit_url), detector=detector
+    )
+
+
 def _write(text: str, out: str | None) -> None:
     """To ``--out`` (atomically) or to stdout."""
     from perfproof.storage import write_text_atomic
@@ -224,7 +284,7 @@ def _write(text: str, out: str | None) -> None:
     click.echo(f"wrote {out}", err=True)
 
 
-@command.command("show")
+@command.command("show", epilog=SHOW_EPILOG)
 @_selection
 def show_cmd(
     db: str | None,
@@ -234,11 +294,12 @@ def show_cmd(
     bench: str | None,
     metrics: tuple[str, ...],
     branch: str | None,
+    commit_url: str | None,
 ) -> None:
     """Each key's series over commits, with fork-level intervals."""
     from perfproof.history import render
 
-    found = _load(db, bench, metrics, branch, out)
+    found = _load(db, bench, metrics, branch, out, fmt, commit_url)
     if fmt == "json":
         doc = render.history_document(found, confidence)
         if out:
@@ -248,7 +309,11 @@ def show_cmd(
         else:
             emit_json(doc)
     elif fmt == "html":
-        _write(render.html_page("perfproof history", found, [], confidence), out)
+        from perfproof.history.analysis import ChangeOptions, find_changes
+
+        options = ChangeOptions(confidence=confidence)
+        changes = [c for s in found for c in find_changes(s, options)]
+        _write(_page("perfproof history", found, changes, options, commit_url), out)
     else:
         _table(lambda f: render.print_history(found, confidence, f), out)
 
@@ -272,6 +337,7 @@ def changes_cmd(
     bench: str | None,
     metrics: tuple[str, ...],
     branch: str | None,
+    commit_url: str | None,
     threshold: float,
     seed: int,
     fail_on_change: bool,
@@ -280,7 +346,7 @@ def changes_cmd(
     from perfproof.history import render
     from perfproof.history.analysis import ChangeOptions, find_changes
 
-    found = _load(db, bench, metrics, branch, out)
+    found = _load(db, bench, metrics, branch, out, fmt, commit_url)
     options = ChangeOptions(confidence=confidence, threshold=threshold, seed=seed)
     changes = [c for s in found for c in find_changes(s, options)]
     if fmt == "json":
@@ -303,8 +369,7 @@ def changes_cmd(
         else:
             emit_json(doc)
     elif fmt == "html":
-        page = render.html_page("perfproof change points", found, changes, confidence)
-        _write(page, out)
+        _write(_page("perfproof change points", found, changes, options, commit_url), out)
     else:
         _table(lambda f: render.print_changes(changes, len(found), f), out)
     regressions = [c for c in changes if c.kind == "regressed"]

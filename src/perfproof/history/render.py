@@ -1,14 +1,11 @@
-"""The history's series and change points as a terminal table, a JSON document or one HTML page.
+"""The history's series and change points as a terminal table or a JSON document.
 
 The JSON documents (``perfproof.history/1`` for ``show``, ``perfproof.changes/1`` for
-``changes``) carry the same numbers the table prints. The HTML page is self-contained: one
-inline SVG trend per key (each run's estimate with its fork-level interval, change points
-marked by a vertical line at the first run after the shift), no scripts and nothing fetched.
+``changes``) carry the same numbers the table prints. The HTML page is ``page``'s job.
 """
 
 from __future__ import annotations
 
-import html
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -149,74 +146,3 @@ def print_changes(changes: Sequence[Change], keys: int, file: TextIO | None = No
             f"{c.p_value:.3f}",
         )
     console.print(table)
-
-
-def trend_svg(s: Series, changes: Sequence[Change], confidence: float, salt: str) -> str:
-    """One key's estimates over runs with interval bars; change points as dashed lines."""
-    import matplotlib
-
-    from perfproof.report.plots import BASE_COLOR, HEAD_COLOR, RC, to_svg
-
-    with matplotlib.rc_context(RC):
-        from matplotlib.figure import Figure
-
-        fig = Figure(figsize=(8, 2.6), layout="constrained")
-        ax = fig.add_subplot()
-        xs, ys, lows, highs = [], [], [], []
-        for i, p in enumerate(s.points):
-            summary = summarise(p, confidence)
-            xs.append(i)
-            ys.append(summary.mean)
-            lows.append(summary.mean - summary.lo if summary.lo is not None else 0.0)
-            highs.append(summary.hi - summary.mean if summary.hi is not None else 0.0)
-        ax.errorbar(xs, ys, yerr=[lows, highs], fmt="o-", ms=3, lw=1, color=BASE_COLOR, capsize=2)
-        for c in changes:
-            ax.axvline(c.index - 0.5, color=HEAD_COLOR, ls="--", lw=1.2)
-            ax.annotate(
-                f"{c.kind} {c.delta_pct:+.1f}%",
-                (c.index - 0.5, max(ys)),
-                color=HEAD_COLOR,
-                fontsize=8,
-                ha="left",
-            )
-        labels = [(p.commit or p.run_id or "")[:7] for p in s.points]
-        step = max(1, len(labels) // 12)
-        ax.set_xticks(xs[::step], labels[::step], rotation=30, fontsize=7)
-        ax.set_ylabel(s.unit)
-        return to_svg(fig, salt)
-
-
-def html_page(
-    title: str,
-    series: Sequence[Series],
-    changes: Sequence[Change],
-    confidence: float,
-) -> str:
-    """One self-contained page: a heading, a trend per key, and the change list under it."""
-    parts = [
-        "<!DOCTYPE html>",
-        '<html lang="en"><head><meta charset="utf-8">',
-        f"<title>{html.escape(title)}</title>",
-        "<style>body{font-family:sans-serif;max-width:60rem;margin:2rem auto;color:#222}"
-        "svg.plot{width:100%;height:auto}li{margin:.2rem 0}</style>",
-        "</head><body>",
-        f"<h1>{html.escape(title)}</h1>",
-        f"<p>Each point is one run: the mean of its fork means with a {confidence:.0%} "
-        "interval over forks. Dashed lines mark the first run after a shift.</p>",
-    ]
-    for number, s in enumerate(series):
-        own = [c for c in changes if c.series is s]
-        parts.append(f"<h2>{html.escape(s.key.label())}</h2>")
-        parts.append(trend_svg(s, own, confidence, f"trend{number}"))
-        if own:
-            parts.append("<ul>")
-            for c in own:
-                lo, hi = c.delta_ci_pct
-                parts.append(
-                    f"<li><b>{c.kind}</b> {c.delta_pct:+.1f}% [{lo:+.1f}%, {hi:+.1f}%] from "
-                    f"commit <code>{html.escape((c.point.commit or '')[:12])}</code> "
-                    f"({html.escape(c.point.time)}), p = {c.p_value:.3f}</li>"
-                )
-            parts.append("</ul>")
-    parts.append("</body></html>")
-    return "\n".join(parts) + "\n"
