@@ -39,7 +39,7 @@ def test_a_run_repeated_from_its_command_line_has_the_same_options() -> None:
         "--build", "gradle", "--build-arg", "-Pfast", "--module", "bench", "--max-rounds", "6",
         "--budget", "15m", "--futility", "2%", "--order", "random", "--seed", "7",
         "--jmh-args", "-p n=1", "--overlay", "x.java", "--fresh-builds", "--jfr",
-        "--shard", "2/4", "--java", "/usr/bin/java",
+        "--shard", "2/4", "--java", "/usr/bin/java", "--machine", "ci-large",
         "--threshold", "2%", "--confidence", "95%", "--family", "holm",
     ]  # fmt: skip
     opts = _parse(ab_command, argv)
@@ -54,6 +54,19 @@ def test_a_run_repeated_from_its_command_line_has_the_same_options() -> None:
     assert _parse(guard_command, guard_argv) == dataclasses.replace(
         opts, threshold=0.01, confidence=0.99, family="bh"
     )
+
+
+def test_machine_name_is_the_flag_else_the_variable_else_none(monkeypatch) -> None:
+    monkeypatch.delenv("PERFPROOF_MACHINE", raising=False)
+    assert _parse(ab_command, ["--base", "a", "--head", "b"]).machine is None
+    monkeypatch.setenv("PERFPROOF_MACHINE", "gh-8core")
+    opts = _parse(ab_command, ["--base", "a", "--head", "b"])
+    assert opts.machine == "gh-8core" and opts.to_json()["machine"] == "gh-8core"
+    assert "--machine" in opts.reproduce_argv()
+    assert (
+        _parse(prove_command, ["--base", "a", "--head", "b", "--machine", " m1 "]).machine == "m1"
+    )
+    assert AbOptions.from_json(opts.to_json()) == opts
 
 
 def test_enums_read_back_from_a_manifest_as_enums() -> None:

@@ -73,3 +73,14 @@ def test_resuming_a_merged_run_says_what_it_is(kit, tmp_path: Path, run_cli) -> 
     assert res.code == 2, (res.out, res.err)
     (line,) = res.err.strip().splitlines()
     assert "merged" in line and "git repository" not in line
+
+
+def test_shards_filed_under_other_machine_names_are_refused(kit, tmp_path: Path, run_cli) -> None:
+    shards = kit.write_shards(tmp_path, 2)
+    for shard in shards:
+        _edit(shard, lambda doc: doc["options"].update(machine="ci-large"))
+    assert run_cli("merge", *shards, "--out", tmp_path / "same").code == 0
+    _edit(shards[1], lambda doc: doc["options"].update(machine="ci-small"))
+    line = _refused(run_cli, tmp_path, shards)
+    assert "shard 2/2" in line and "ci-small" in line and "ci-large" in line
+    assert "one --machine name" in line

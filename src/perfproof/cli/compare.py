@@ -105,12 +105,19 @@ def command(
     db: str | None,
     record_commit: str | None,
     record_branch: str | None,
+    record_machine: str | None = None,
     sequential: bool = False,
     max_looks: int | None = None,
     futility: str | None = None,
 ) -> None:
     """Compare two sets of JMH JSON results, benchstat-style, with fork-level statistics."""
-    check_record(record, db, None, commit=record_commit, branch=record_branch)
+    check_record(
+        record, db, None, commit=record_commit, branch=record_branch, machine=record_machine
+    )
+    if record_machine is not None:
+        from perfproof.history.records import check_machine
+
+        record_machine = check_machine(record_machine)
     pinned, _ = settled(ctx, None, skip={"db"})
     options = CompareOptions(
         confidence=float(str(pinned["confidence"])),
@@ -141,7 +148,9 @@ def command(
         else:
             compare_render.print_table(result)
     if record:
-        record_compare(base, head, compare_document(result), record_commit, record_branch, db)
+        record_compare(
+            base, head, compare_document(result), record_commit, record_branch, db, record_machine
+        )
     if fail_on_regression and result.regressed:
         names = ", ".join(c.key.label() for c in result.regressed)
         raise GateFailed(f"--fail-on-regression: {len(result.regressed)} regressed: {names}")

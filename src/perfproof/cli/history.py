@@ -10,32 +10,54 @@ import io
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 import click
 
 from perfproof.cli.options import CONFIDENCE, THRESHOLD, emit_json
 from perfproof.errors import GateFailed, InputError
 
+if TYPE_CHECKING:
+    from perfproof.history.store import Series
+
 DB_HELP = (
     "History database: a SQLite file path or a postgresql:// URL "
     "[default: $PERFPROOF_DB, else .perfproof/history.sqlite in the repository]."
+)
+
+MACHINE_HELP = (
+    "Machine or testbed name (the runner kind, e.g. ci-large) the results were measured on; "
+    "runs of different names never share a series [default: $PERFPROOF_MACHINE, else none: "
+    "filed as unnamed, never named after the recording host]."
 )
 
 EPILOG = """\b
 Examples:
   perfproof history record .perfproof/runs/20260101-120000-ab12
   perfproof history record results.json --commit "$GITHUB_SHA" --branch main
+  perfproof history record results.json --commit "$GITHUB_SHA" --machine ci-large
   perfproof history show --bench 'Codes\\.sum' --metric gc.alloc.rate.norm
   perfproof history show --bench Codes --format html --out trend.html
   perfproof history show --format html --out h.html --commit-url 'https://host/c/{commit}'
+  perfproof history show --machine ci-large
   perfproof history changes --branch main --format json
-  perfproof history changes --branch main --fail-on-change
+  perfproof history changes --branch main --machine ci-large --fail-on-change
   PERFPROOF_DB=postgresql://ci@db/perf perfproof history changes
+
+\b
+Machines: a series is one key on one machine name. --machine NAME (or $PERFPROOF_MACHINE)
+files a record under NAME; a run folder keeps the name `ab --machine` gave it. Without
+either a record is unnamed: perfproof never invents a name from the recording host. show and
+changes keep every machine's runs apart (unnamed runs are a machine of their own) and say which
+machines they show; --machine NAME selects one.
 
 Exit codes: 0 done; 1 --fail-on-change saw a regression shift; 2 bad input (a corrupt,
 foreign or newer database, an unreachable server, an unknown option value)."""
 
+
+SERIES_NOTE = """Each series is one key on one machine name: without --machine, every machine's runs
+are still kept apart (unnamed runs are one more machine) and the output says which machines it
+holds."""
 
 SHOW_EPILOG = """\b
 Examples:
@@ -44,12 +66,33 @@ Examples:
   perfproof history show --branch main --format html --out history.html
   perfproof history show --branch main --format html --out history.html \\
       --commit-url 'https://github.com/org/repo/commit/{commit}'
+  perfproof history show --branch main --machine ci-large
 
 The HTML page opens with an index of every key: a sparkline, the latest value, its change
 against the previous and the first run, and the change points (as `history changes` finds
 them with its defaults), each row linking to the key's plot over dates. Commits are short
 hashes unless --commit-url turns them into links (a template without {commit}, or not
-http(s), exits 2)."""
+http(s), exits 2).
+
+""" + SERIES_NOTE
+
+
+RECORD_EPILOG = """\b
+Examples:
+  perfproof history record .perfproof/runs/20260101-120000-ab12
+  perfproof history record results.json --commit "$GITHUB_SHA" --branch main --machine ci-large
+  PERFPROOF_MACHINE=ci-large perfproof history record results.json --commit "$GITHUB_SHA"
+
+A record without --machine, $PERFPROOF_MACHINE or a run folder's own name is unnamed; perfproof
+never makes a name up from the recording host (a host name does not say which runs compare)."""
+
+CHANGES_EPILOG = """\b
+Examples:
+  perfproof history changes --branch main
+  perfproof history changes --branch main --machine ci-large --fail-on-change
+  perfproof history changes --bench Codec --format json
+
+""" + SERIES_NOTE
 
 
 def db_option(func: Callable[..., Any]) -> Callable[..., Any]:
@@ -61,6 +104,9 @@ def record_options(with_commit: bool) -> Callable[[Callable[..., Any]], Callable
 
     def wrap(func: Callable[..., Any]) -> Callable[..., Any]:
         if with_commit:
+            func = click.option(
+                "--machine", "record_machine", metavar="NAME", help=f"With --record: {MACHINE_HELP}"
+            )(func)
             func = click.option(
                 "--branch", "record_branch", metavar="NAME", help="With --record: the branch."
             )(func)
@@ -95,13 +141,14 @@ def record_run_folder(run_dir: Path, db: str | None, branch: str | None, repo: P
     from perfproof.history.records import from_run_dir
     from perfproof.history.store import record
 
-    rec = from_run_dir(run_dir, branch)
+    rec = from_run_dir(run_dir, branch)  # the machine name ab stored in the run's manifest
     with open_db(resolve_target(db, repo)) as handle:
-        _say(record(handle, rec), rec.run_id or rec.uid, handle.target.label)
+        _say(record(handle, rec), rec.run_id or rec.uid, handle.target.label, rec.machine_name)
 
 
-def _say(new: bool, name: str, where: str) -> None:
-    _report(f"{'recorded' if new else 'already recorded'}: {name} in {where}")
+def _say(new: bool, name: str, where: str, machine: str | None = None) -> None:
+    on = f" on {machine}" if machine else ""
+    _report(f"{'recorded' if new else 'already recorded'}: {name}{on} in {where}")
 
 
 def record_compare(
@@ -111,6 +158,7 @@ def record_compare(
     commit: str | None,
     branch: str | None,
     db: str | None,
+    machine: str | None = None,
 ) -> None:
     """Store a finished ``compare`` of the BASE and HEAD specs (used by ``compare --record``)."""
     from perfproof.history.db import open_db, resolve_target
@@ -119,10 +167,15 @@ def record_compare(
     from perfproof.jmh.reader import load_side
 
     rec = from_compare(
-        load_side(base), load_side(head), document, commit=commit or _git_head(), branch=branch
+        load_side(base),
+        load_side(head),
+        document,
+        commit=commit or _git_head(),
+        branch=branch,
+        machine=machine,
     )
     with open_db(resolve_target(db)) as handle:
-        _say(record(handle, rec), rec.uid, handle.target.label)
+        _say(record(handle, rec), rec.uid, handle.target.label, rec.machine_name)
 
 
 def _git_head() -> str:
@@ -139,37 +192,52 @@ def command() -> None:
     """Results over time in SQLite or PostgreSQL; change points on a branch."""
 
 
-@command.command("record")
+@command.command("record", epilog=RECORD_EPILOG)
 @click.argument("paths", nargs=-1, required=True, metavar="RUN_DIR|JMH_JSON...")
 @click.option("--commit", metavar="SHA", help="For plain JMH files: the commit they measured.")
 @click.option("--branch", metavar="NAME", help="Branch to file the results under.")
 @click.option("--time", "when", metavar="ISO", help="For plain JMH files: when they ran [now].")
+@click.option(
+    "--machine",
+    metavar="NAME",
+    help=MACHINE_HELP + " A run folder measured with `ab --machine` keeps its own name unless "
+    "--machine is given.",
+)
 @db_option
 def record_cmd(
-    paths: tuple[str, ...], commit: str | None, branch: str | None, when: str | None, db: str | None
+    paths: tuple[str, ...],
+    commit: str | None,
+    branch: str | None,
+    when: str | None,
+    machine: str | None,
+    db: str | None,
 ) -> None:
     """Store run folders or plain JMH result files; recording one twice changes nothing."""
     from perfproof.history.db import open_db, resolve_target
-    from perfproof.history.records import from_jmh_file, from_run_dir, iso_time
+    from perfproof.history.records import check_machine, from_jmh_file, from_run_dir, iso_time
     from perfproof.history.store import record
 
     if when is not None:
         iso_time(when)  # a bad --time is refused before anything is read
+    if machine is not None:
+        machine = check_machine(machine)
     records = []
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
-            records.append(from_run_dir(path, branch))
+            records.append(from_run_dir(path, branch, machine))
         elif path.is_file():
             if not commit:
                 raise InputError(f"{path}: a plain JMH file needs --commit SHA")
-            records.append(from_jmh_file(path, commit, branch, when))
+            records.append(from_jmh_file(path, commit, branch, when, machine))
         else:
             raise InputError(f"{path}: no such run folder or file")
     with open_db(resolve_target(db)) as handle:
         for rec in records:
             new = record(handle, rec)
-            click.echo(f"{'recorded' if new else 'already recorded'}: {rec.run_id or rec.source}")
+            on = f" on {rec.machine_name}" if rec.machine_name else ""
+            name = rec.run_id or rec.source
+            click.echo(f"{'recorded' if new else 'already recorded'}: {name}{on}")
         click.echo(f"history: {handle.target.label}")
 
 
@@ -188,6 +256,12 @@ def _selection(func: Callable[..., Any]) -> Callable[..., Any]:
         help="With --format html: link each commit to this http(s) URL, {commit} replaced by "
         "the hash (e.g. https://github.com/org/repo/commit/{commit}) [default: short hashes, "
         "no links].",
+    )(func)
+    func = click.option(
+        "--machine",
+        metavar="NAME",
+        help="Only runs filed under this machine name. Without it every machine's runs are "
+        "still kept apart, one series per key and machine (unnamed runs are one more).",
     )(func)
     func = click.option("--branch", metavar="NAME", help="Only runs recorded on this branch.")(func)
     func = click.option(
@@ -223,12 +297,16 @@ def _load(
     bench: str | None,
     metrics: tuple[str, ...],
     branch: str | None,
+    machine: str | None,
     out: str | None,
     fmt: str,
     commit_url: str | None,
-) -> list:
+) -> list[Series]:
+    """The selected series; a --machine no run was filed under is said on stderr, with the
+    names there are (a typo shows as such, a runner's first night is no error)."""
     from perfproof.history.db import open_db, resolve_target
-    from perfproof.history.store import series
+    from perfproof.history.render import UNNAMED
+    from perfproof.history.store import machine_names, series
     from perfproof.storage import refuse_overwriting_inputs
 
     if commit_url is not None and fmt != "html":
@@ -239,7 +317,18 @@ def _load(
         sidecars = [store.with_name(store.name + suffix) for suffix in ("-wal", "-shm")]
         refuse_overwriting_inputs({"--out": Path(out)}, [store, *sidecars])
     with open_db(target, create=False) as handle:
-        return series(handle, bench, tuple(metrics) or ("primary",), branch)
+        found = series(handle, bench, tuple(metrics) or ("primary",), branch, machine)
+        names = machine_names(handle) if machine is not None and not found else []
+    if names and machine not in names:
+        listed = ", ".join(UNNAMED if n is None else n for n in names)
+        _report(f"--machine {machine}: no run is filed under this name (names here: {listed})")
+    return found
+
+
+def _checked(machine: str | None) -> str | None:
+    from perfproof.history.records import check_machine
+
+    return None if machine is None else check_machine(machine)
 
 
 def _table(print_table: Callable[[TextIO | None], None], out: str | None) -> None:
@@ -258,6 +347,7 @@ def _page(
     changes: list,
     options: Any,
     commit_url: str | None,
+    machine: str | None = None,
 ) -> str:
     """The HTML page of ``show`` and ``changes``: one renderer, the same index and plots."""
     from perfproof.history.links import CommitLinks
@@ -269,7 +359,13 @@ def _page(
         f"p ≤ {options.p_max:g}, {options.permutations} permutations"
     )
     return html_page(
-        title, found, changes, options.confidence, CommitLinks(commit_url), detector=detector
+        title,
+        found,
+        changes,
+        options.confidence,
+        CommitLinks(commit_url),
+        detector=detector,
+        machine=machine,
     )
 
 
@@ -295,13 +391,15 @@ def show_cmd(
     metrics: tuple[str, ...],
     branch: str | None,
     commit_url: str | None,
+    machine: str | None,
 ) -> None:
     """Each key's series over commits, with fork-level intervals."""
     from perfproof.history import render
 
-    found = _load(db, bench, metrics, branch, out, fmt, commit_url)
+    machine = _checked(machine)
+    found = _load(db, bench, metrics, branch, machine, out, fmt, commit_url)
     if fmt == "json":
-        doc = render.history_document(found, confidence)
+        doc = render.history_document(found, confidence, machine)
         if out:
             from perfproof.model.documents import dumps
 
@@ -313,12 +411,12 @@ def show_cmd(
 
         options = ChangeOptions(confidence=confidence)
         changes = [c for s in found for c in find_changes(s, options)]
-        _write(_page("perfproof history", found, changes, options, commit_url), out)
+        _write(_page("perfproof history", found, changes, options, commit_url, machine), out)
     else:
-        _table(lambda f: render.print_history(found, confidence, f), out)
+        _table(lambda f: render.print_history(found, confidence, f, machine), out)
 
 
-@command.command("changes")
+@command.command("changes", epilog=CHANGES_EPILOG)
 @_selection
 @click.option(
     "--threshold",
@@ -338,15 +436,18 @@ def changes_cmd(
     metrics: tuple[str, ...],
     branch: str | None,
     commit_url: str | None,
+    machine: str | None,
     threshold: float,
     seed: int,
     fail_on_change: bool,
 ) -> None:
-    """Commits where a key's level shifted (e-divisive means, permutation test)."""
+    """Commits where a key's level shifted on one machine (e-divisive means, permutation
+    test); each machine's runs are searched apart."""
     from perfproof.history import render
     from perfproof.history.analysis import ChangeOptions, find_changes
 
-    found = _load(db, bench, metrics, branch, out, fmt, commit_url)
+    machine = _checked(machine)
+    found = _load(db, bench, metrics, branch, machine, out, fmt, commit_url)
     options = ChangeOptions(confidence=confidence, threshold=threshold, seed=seed)
     changes = [c for s in found for c in find_changes(s, options)]
     if fmt == "json":
@@ -360,7 +461,9 @@ def changes_cmd(
                 "p_max": options.p_max,
                 "permutations": options.permutations,
                 "branch": branch,
+                "machine": machine,
             },
+            found,
         )
         if out:
             from perfproof.model.documents import dumps
@@ -369,13 +472,14 @@ def changes_cmd(
         else:
             emit_json(doc)
     elif fmt == "html":
-        _write(_page("perfproof change points", found, changes, options, commit_url), out)
+        _write(_page("perfproof change points", found, changes, options, commit_url, machine), out)
     else:
-        _table(lambda f: render.print_changes(changes, len(found), f), out)
+        _table(lambda f: render.print_changes(changes, found, f, machine), out)
     regressions = [c for c in changes if c.kind == "regressed"]
     if fail_on_change and regressions:
         first = regressions[0]
         raise GateFailed(
             f"--fail-on-change: {len(regressions)} regression shift(s), first "
-            f"{first.series.key.label()} at {(first.point.commit or first.point.run_uid)[:12]}"
+            f"{render.series_title(first.series, render.named(found))} at "
+            f"{(first.point.commit or first.point.run_uid)[:12]}"
         )

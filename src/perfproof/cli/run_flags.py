@@ -15,6 +15,7 @@ import click
 
 from perfproof.cli.options import CONFIDENCE, FUTILITY, THRESHOLD
 from perfproof.errors import InputError
+from perfproof.history.records import machine_name
 from perfproof.measure.lock import DEFAULT_LOCK_TIMEOUT_S
 from perfproof.measure.plan import DEFAULT_JMH_ARGS, DEFAULT_MAX_ROUNDS
 from perfproof.pipeline.ab_options import (
@@ -296,6 +297,18 @@ RUN = (
         },
         fixed_by_run=False,
     ),
+    Flag(
+        "machine",
+        ("--machine",),
+        {
+            "metavar": "NAME",
+            "help": "Name of the machine or testbed (the runner kind, e.g. ci-large) this run "
+            "measures on: kept in the run folder and filed with the run by --record or "
+            "`perfproof history record`, so runners of different kinds never share a history "
+            "series [default: $PERFPROOF_MACHINE, else none: unnamed, never a name made up "
+            "from this host].",
+        },
+    ),
 )
 """Where the run is kept and where it runs."""
 
@@ -415,6 +428,7 @@ def ab_options(params: Mapping[str, object], **fixed: object) -> AbOptions:
         shard=text("shard"),
         executor=Executor(text("executor") or Executor.LOCAL),
         ray_address=text("ray_address"),
+        machine=machine_name(text("machine")),
         confidence=number("confidence") or DEFAULT_CONFIDENCE,
         threshold=DEFAULT_THRESHOLD if threshold is None else threshold,
         family=text("family") or procedures.DEFAULT,

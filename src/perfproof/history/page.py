@@ -7,6 +7,9 @@ detector), each row linking to the key's full plot further down the page. Everyt
 rendered by a jinja2 template with autoescaping, so a benchmark name, a @Param value, a branch
 or a commit from the database is text, never markup; the only unescaped parts are the SVGs
 this package drew. No scripts, nothing fetched: the file opens offline.
+
+A key on several machines is several series, each its own row and section named by its
+machine, and the page says which machines it holds (never one pooled trend).
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from markupsafe import Markup
 
 from perfproof.history.analysis import Change, estimates, summarise
 from perfproof.history.links import CommitLinks, CommitRef
+from perfproof.history.render import UNNAMED, machines_note, named
 from perfproof.history.store import Series
 from perfproof.history.trend import Sparkline, sparkline, trend_svg
 from perfproof.model import PRIMARY
@@ -66,6 +70,8 @@ class KeyView:
     """One key: its index row and its section."""
 
     anchor: str
+    machine: str
+    """``ci-large``, ``(unnamed)``; empty when no run in the page carries a name."""
     benchmark: str
     params: str
     mode: str
@@ -130,13 +136,15 @@ def key_view(
     changes: Sequence[Change],
     confidence: float,
     links: CommitLinks,
+    with_machine: bool = False,
 ) -> KeyView:
-    """Everything the page shows of one key (its plot drawn here, once)."""
+    """Everything the page shows of one key on one machine (its plot drawn here, once)."""
     values = [float(v) for v in estimates(s)]
     latest = s.points[-1]
     anchor = f"key-{number}"
     return KeyView(
         anchor=anchor,
+        machine=(UNNAMED if s.machine is None else s.machine) if with_machine else "",
         benchmark=s.key.benchmark,
         params=", ".join(f"{k}={v}" for k, v in s.key.params),
         mode=s.key.mode,
@@ -162,14 +170,17 @@ def html_page(
     confidence: float,
     links: CommitLinks | None = None,
     detector: str = "",
+    machine: str | None = None,
 ) -> str:
     """The page: an index of all keys, then a section per key with its plot, shifts and runs.
 
-    ``detector`` says in words how the change points were found (the options of the run).
+    ``detector`` says in words how the change points were found (the options of the run);
+    ``machine`` is the ``--machine`` filter (None: every machine, each in its own series).
     """
     links = links or CommitLinks()
+    with_machine = named(series)
     views = [
-        key_view(n, s, [c for c in changes if c.series is s], confidence, links)
+        key_view(n, s, [c for c in changes if c.series is s], confidence, links, with_machine)
         for n, s in enumerate(series, start=1)
         if s.points
     ]
@@ -181,4 +192,5 @@ def html_page(
         confidence=f"{confidence * 100:g}%",
         detector=detector,
         linked=links.template is not None,
+        machines=machines_note(series, machine) or "",
     )

@@ -5,12 +5,19 @@ iteration values in the canonical unit (so intervals can be recomputed with any 
 comparisons as the compare document wrote them, the commits and refs, the branch, when it ran,
 the JMH and JDK versions and the machine. Its ``uid`` makes recording idempotent: an ``ab`` run
 is known by its id, start time and commits; a plain JMH file by its content hash and commit.
+
+A record may carry a machine *name* (``--machine``, ``$PERFPROOF_MACHINE``): the kind of runner
+or testbed it was measured on, which keeps series of different runners apart. Nothing invents
+one: a record without a name is unnamed, not named after the host that happened to record it,
+because a host name says nothing about which runs are comparable (CI runners of one kind have
+many host names, and one host can change kind).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -23,6 +30,40 @@ from perfproof.model import BenchKey, Samples
 from perfproof.model.documents import json_safe
 
 _SHA = re.compile(r"^[0-9a-f]{7,64}$")
+
+MACHINE_ENV = "PERFPROOF_MACHINE"
+MACHINE_MAX = 100
+
+
+def check_machine(name: str, flag: str = "--machine") -> str:
+    """A machine name as stored: trimmed, 1 to 100 printable characters.
+
+    Refused at the door so a stray newline or an empty value from a CI variable never becomes
+    a series of its own.
+    """
+    text = name.strip()
+    if not text:
+        raise InputError(f"{flag}: empty machine name (name the runner kind, e.g. ci-large)")
+    if len(text) > MACHINE_MAX or not text.isprintable():
+        raise InputError(
+            f"{flag} {text[:40]!r}: not a machine name (1 to {MACHINE_MAX} printable characters)"
+        )
+    return text
+
+
+def machine_name(flag: str | None, recorded: str | None = None) -> str | None:
+    """The machine name a record is filed under: ``--machine``, else the name the run folder
+    was measured under, else ``$PERFPROOF_MACHINE``, else None (unnamed).
+
+    The run folder's own name comes before the variable because the variable describes the
+    host recording now, the folder the host that measured.
+    """
+    if flag is not None:
+        return check_machine(flag)
+    if recorded:
+        return recorded
+    env = os.environ.get(MACHINE_ENV, "")
+    return check_machine(env, MACHINE_ENV) if env.strip() else None
 
 
 @dataclass(frozen=True)
@@ -52,6 +93,8 @@ class Record:
     jmh_version: str | None = None
     jdk_version: str | None = None
     machine: dict[str, Any] = field(default_factory=dict)
+    machine_name: str | None = None
+    """The runner kind it was measured on (``--machine``); None: unnamed."""
     samples: list[SampleRow] = field(default_factory=list)
     comparisons: list[dict[str, Any]] = field(default_factory=list)
 
@@ -120,8 +163,12 @@ def machine_facts(environment: dict[str, Any]) -> dict[str, Any]:
     return {k: environment.get(k) for k in keys if environment.get(k) is not None}
 
 
-def from_run_dir(path: Path, branch: str | None = None) -> Record:
-    """A finished ``ab`` run folder: its manifest, raw JMH files and results.json."""
+def from_run_dir(path: Path, branch: str | None = None, machine: str | None = None) -> Record:
+    """A finished ``ab`` run folder: its manifest, raw JMH files and results.json.
+
+    ``machine`` is ``--machine``; without it the name ``ab --machine`` stored in the manifest
+    applies (see :func:`machine_name`).
+    """
     from perfproof.report.rundir import BASE, HEAD, load_run
 
     run = load_run(path)
@@ -134,6 +181,12 @@ def from_run_dir(path: Path, branch: str | None = None) -> Record:
     refs = manifest.get("refs") or {}
     base, head = refs.get("base") or {}, refs.get("head") or {}
     env = manifest.get("environment") or {}
+    options = manifest.get("options") or {}
+    stored = options.get("machine") if isinstance(options, dict) else None
+    if stored is not None and not isinstance(stored, str):
+        raise InputError(f"{path / 'manifest.json'}: options.machine: expected a name")
+    if stored is not None:
+        stored = check_machine(stored, f"{path / 'manifest.json'}: options.machine")
     run_id = str(manifest.get("id") or path.name)
     stamp = manifest.get("created") or manifest.get("updated")
     if stamp is None:  # a hand-made folder: when its manifest was written is the best guess
@@ -156,6 +209,7 @@ def from_run_dir(path: Path, branch: str | None = None) -> Record:
         jmh_version=_jmh_version(env.get("jmh_versions") or env.get("jmh_version")),
         jdk_version=(env.get("jdk") or {}).get("version"),
         machine=machine_facts(env),
+        machine_name=machine_name(machine, stored),
         comparisons=list(run.compare.get("comparisons") or []),
     )
     for side, sha in ((BASE, base_sha), (HEAD, head_sha)):
@@ -167,9 +221,12 @@ def from_run_dir(path: Path, branch: str | None = None) -> Record:
     return record
 
 
-def from_jmh_file(path: Path, commit: str, branch: str | None, time: str | None) -> Record:
-    """A plain JMH ``-rf json`` file from a pipeline that does not use ``ab``."""
-    from perfproof.measure.environment import machine
+def from_jmh_file(
+    path: Path, commit: str, branch: str | None, time: str | None, machine: str | None = None
+) -> Record:
+    """A plain JMH ``-rf json`` file from a pipeline that does not use ``ab``; ``machine`` is
+    ``--machine`` (else ``$PERFPROOF_MACHINE``, else unnamed)."""
+    from perfproof.measure.environment import machine as host_facts
 
     if not commit:
         raise InputError(f"{path}: a plain JMH file needs --commit SHA")
@@ -187,7 +244,8 @@ def from_jmh_file(path: Path, commit: str, branch: str | None, time: str | None)
         source=str(Path(path).resolve()),
         jmh_version=first.get("jmhVersion"),
         jdk_version=first.get("jdkVersion"),
-        machine=machine_facts(machine()),
+        machine=machine_facts(host_facts()),
+        machine_name=machine_name(machine),
         samples=_rows("head", commit, samples),
     )
 
@@ -201,9 +259,11 @@ def from_compare(
     branch: str | None,
     base_commit: str | None = None,
     time: str | None = None,
+    machine: str | None = None,
 ) -> Record:
-    """A finished ``compare``: both sides' forks and the comparisons, at ``commit``."""
-    from perfproof.measure.environment import machine
+    """A finished ``compare``: both sides' forks and the comparisons, at ``commit``;
+    ``machine`` is ``--machine`` (else ``$PERFPROOF_MACHINE``, else unnamed)."""
+    from perfproof.measure.environment import machine as host_facts
 
     payload = json.dumps(
         json_safe([document.get("comparisons"), commit, base_commit]),
@@ -219,7 +279,8 @@ def from_compare(
         branch=branch,
         commit=commit,
         base_sha=base_commit,
-        machine=machine_facts(machine()),
+        machine=machine_facts(host_facts()),
+        machine_name=machine_name(machine),
         samples=_rows("base", base_commit, base) + _rows("head", commit, head),
         comparisons=list(document.get("comparisons") or []),
     )

@@ -2,6 +2,9 @@
 
 The JSON documents (``perfproof.history/1`` for ``show``, ``perfproof.changes/1`` for
 ``changes``) carry the same numbers the table prints. The HTML page is ``page``'s job.
+
+Every output names the machine of each series once any run carries a machine name, and says so
+when the selection spans several machines: their series are shown side by side, never pooled.
 """
 
 from __future__ import annotations
@@ -20,6 +23,38 @@ if TYPE_CHECKING:
 
 HISTORY_SCHEMA = "perfproof.history/1"
 CHANGES_SCHEMA = "perfproof.changes/1"
+UNNAMED = "(unnamed)"
+
+
+def machines(series: Sequence[Series]) -> list[str | None]:
+    """The machine names the series span (None: unnamed runs), in the series' order."""
+    return list(dict.fromkeys(s.machine for s in series))
+
+
+def named(series: Sequence[Series]) -> bool:
+    """Whether any series carries a machine name (then every title says its machine)."""
+    return any(s.machine is not None for s in series)
+
+
+def series_title(s: Series, with_machine: bool) -> str:
+    """``fx.Codes.sum(n=16) [avgt]``, with ``on ci-large`` when machines are shown."""
+    if not with_machine:
+        return s.key.label()
+    return f"{s.key.label()} on {UNNAMED if s.machine is None else s.machine}"
+
+
+def machines_note(series: Sequence[Series], chosen: str | None) -> str | None:
+    """The line saying which machines the output holds; None for an all-unnamed history."""
+    if chosen is not None:
+        return f"machine: {chosen}"
+    names = machines(series)
+    if len(names) > 1:
+        listed = ", ".join(UNNAMED if n is None else n for n in names)
+        return (
+            f"{len(names)} machines ({listed}): each series holds one machine's runs, never "
+            "pooled; --machine NAME shows one"
+        )
+    return None
 
 
 def _key_doc(s: Series) -> dict[str, Any]:
@@ -30,10 +65,14 @@ def _key_doc(s: Series) -> dict[str, Any]:
         "metric": s.key.metric,
         "unit": s.unit,
         "direction": s.direction,
+        "machine": s.machine,
     }
 
 
-def history_document(series: Sequence[Series], confidence: float) -> dict[str, Any]:
+def history_document(
+    series: Sequence[Series], confidence: float, machine: str | None = None
+) -> dict[str, Any]:
+    """``machine`` is the ``--machine`` filter (None: every machine, each in its own series)."""
     keys = []
     for s in series:
         points = []
@@ -53,7 +92,13 @@ def history_document(series: Sequence[Series], confidence: float) -> dict[str, A
                 }
             )
         keys.append({**_key_doc(s), "points": points})
-    return {"schema": HISTORY_SCHEMA, "confidence": confidence, "keys": keys}
+    return {
+        "schema": HISTORY_SCHEMA,
+        "confidence": confidence,
+        "machine": machine,
+        "machines": machines(series),
+        "keys": keys,
+    }
 
 
 def change_doc(c: Change) -> dict[str, Any]:
@@ -76,12 +121,17 @@ def change_doc(c: Change) -> dict[str, Any]:
 
 
 def changes_document(
-    changes: Sequence[Change], keys: int, options: dict[str, Any]
+    changes: Sequence[Change],
+    keys: int,
+    options: dict[str, Any],
+    series: Sequence[Series] = (),
 ) -> dict[str, Any]:
+    """``keys`` counts series (one key on one machine); ``series`` gives ``machines``."""
     return {
         "schema": CHANGES_SCHEMA,
         "options": options,
         "keys": keys,
+        "machines": machines(series),
         "changes": [change_doc(c) for c in changes],
     }
 
@@ -101,15 +151,25 @@ def _console(width: int, file: TextIO | None) -> Console:
     return Console(file=file, width=width, no_color=True, force_terminal=False)
 
 
-def print_history(series: Sequence[Series], confidence: float, file: TextIO | None = None) -> None:
+def print_history(
+    series: Sequence[Series],
+    confidence: float,
+    file: TextIO | None = None,
+    machine: str | None = None,
+) -> None:
     from rich.table import Table
 
     console = _console(110, file)
     if not series:
         console.print("no recorded results match")
         return
+    note = machines_note(series, machine)
+    if note:
+        console.print(escape(note))
+    with_machine = named(series)
     for s in series:
-        table = Table(title=escape(f"{s.key.label()} ({s.unit}, {s.direction} is better)"))
+        title = f"{series_title(s, with_machine)} ({s.unit}, {s.direction} is better)"
+        table = Table(title=escape(title))
         for header in ("time", "commit", "branch", "estimate", f"{confidence:.0%} CI", "forks"):
             table.add_column(header, no_wrap=header != "branch")
         for p in s.points:
@@ -125,20 +185,34 @@ def print_history(series: Sequence[Series], confidence: float, file: TextIO | No
         console.print(table)
 
 
-def print_changes(changes: Sequence[Change], keys: int, file: TextIO | None = None) -> None:
+def print_changes(
+    changes: Sequence[Change],
+    series: Sequence[Series],
+    file: TextIO | None = None,
+    machine: str | None = None,
+) -> None:
+    """``series`` are all the series searched (one key on one machine each)."""
     from rich.table import Table
 
     console = _console(140, file)
+    note = machines_note(series, machine)
+    if note:
+        console.print(escape(note))
+    keys = len(series)
     if not changes:
         console.print(f"no significant shift in {keys} key(s)")
         return
     table = Table(title=f"{len(changes)} shift(s) in {keys} key(s)")
-    for header in ("key", "first commit after", "kind", "before → after", "Δ% [CI]", "p"):
+    with_machine = named(series)
+    headers = ("key", "machine") if with_machine else ("key",)
+    for header in (*headers, "first commit after", "kind", "before → after", "Δ% [CI]", "p"):
         table.add_column(header, no_wrap=True)
     for c in changes:
         lo, hi = c.delta_ci_pct
+        where = c.series.machine
         table.add_row(
             escape(c.series.key.label()),
+            *((escape(UNNAMED if where is None else where),) if with_machine else ()),
             (c.point.commit or c.point.run_id or "")[:12],
             c.kind,
             f"{quantity(c.before, c.series.unit)} → {quantity(c.after, c.series.unit)}",

@@ -10,11 +10,15 @@ one row: the history is read a series at a time, never queried inside a sample.
   idempotent: a second insert of the same uid does nothing.
 - ``samples``: per run, side and key, the forks' iteration values in the canonical unit.
 - ``comparisons``: per run and key, the compare document's entry (verdict, Δ% and interval).
+
+Version 2 adds ``runs.machine_name``: the name of the machine or testbed a run was measured on
+(``--machine``, ``$PERFPROOF_MACHINE``), NULL for an unnamed one. Series are read per name, so
+runners of different kinds never share a series; runs recorded before version 2 are unnamed.
 """
 
 from __future__ import annotations
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 MIGRATIONS: dict[int, tuple[str, ...]] = {
     1: (
@@ -61,5 +65,9 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
         )""",
         "CREATE INDEX samples_by_key ON samples (benchmark, metric)",
         "CREATE INDEX runs_by_branch ON runs (branch, run_time)",
+    ),
+    2: (
+        "ALTER TABLE runs ADD COLUMN machine_name TEXT",
+        "CREATE INDEX runs_by_machine ON runs (machine_name, run_time)",
     ),
 }

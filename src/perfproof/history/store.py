@@ -4,6 +4,9 @@ Recording is one transaction per record, and the run row goes in first with
 ``ON CONFLICT DO NOTHING``: when two CI jobs record the same run at once, the second waits for
 the first's transaction and then finds the row there, so a run is stored once, whole, or not
 at all. Series come back ordered by run time, then uid, so every backend gives the same order.
+
+A series is one key on one machine name: runs filed under different names (or under a name and
+none) are never pooled into one series, whether or not the reader asked for a machine.
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ _RUN_COLUMNS = (
     "jmh_version",
     "jdk_version",
     "machine",
+    "machine_name",
 )
 
 
@@ -56,6 +60,7 @@ def record(db: HistoryDB, rec: Record) -> bool:
         rec.jmh_version,
         rec.jdk_version,
         json.dumps(json_safe(rec.machine), sort_keys=True, allow_nan=False),
+        rec.machine_name,
     )
     marks = ", ".join("?" for _ in _RUN_COLUMNS)
     with db.transaction():
@@ -134,10 +139,13 @@ class Point:
 
 @dataclass
 class Series:
+    """One key's runs on one machine name (None: the unnamed runs)."""
+
     key: BenchKey
     unit: str
     direction: str
     points: list[Point]
+    machine: str | None = None
 
 
 def series(
@@ -145,26 +153,31 @@ def series(
     bench: str | None = None,
     metrics: tuple[str, ...] = (PRIMARY,),
     branch: str | None = None,
+    machine: str | None = None,
 ) -> list[Series]:
-    """Each key's points over time (measured side of every run), filtered like the CLI asks."""
+    """Each key's points over time (measured side of every run) per machine name, filtered
+    like the CLI asks; ordered by machine name (unnamed first), then key."""
     try:
         pattern = re.compile(bench) if bench else None
     except re.error as exc:
         raise InputError(f"--bench {bench}: not a regular expression ({exc})") from None
     sql = (
         "SELECT r.uid, r.run_id, s.commit_sha, r.branch, r.run_time, s.benchmark, s.mode, "
-        "s.params, s.metric, s.unit, s.direction, s.forks "
+        "s.params, s.metric, s.unit, s.direction, s.forks, r.machine_name "
         "FROM samples s JOIN runs r ON r.uid = s.run_uid WHERE s.side = 'head'"
     )
     args: list[Any] = []
     if branch:
         sql += " AND r.branch = ?"
         args.append(branch)
+    if machine is not None:
+        sql += " AND r.machine_name = ?"
+        args.append(machine)
     if metrics:
         sql += f" AND s.metric IN ({', '.join('?' for _ in metrics)})"
         args.extend(metrics)
     sql += " ORDER BY r.run_time, r.uid"
-    found: dict[BenchKey, Series] = {}
+    found: dict[tuple[str, str, BenchKey], Series] = {}
     for (
         uid,
         run_id,
@@ -178,16 +191,24 @@ def series(
         unit,
         direc,
         forks,
+        name,
     ) in db.query(sql, args):
         if pattern is not None and not pattern.search(bench_name):
             continue
         pairs = tuple(sorted((str(k), str(v)) for k, v in json.loads(params).items()))
         key = BenchKey(bench_name, mode, pairs, metric)
         arrays = tuple(np.asarray(f, dtype=float) for f in json.loads(forks))
-        entry = found.setdefault(key, Series(key, unit, direc, []))
+        group = ("" if name is None else "1", name or "", key)
+        entry = found.setdefault(group, Series(key, unit, direc, [], name))
         entry.points.append(Point(uid, run_id, commit, br, time, arrays))
     return [found[k] for k in sorted(found)]
 
 
 def count_runs(db: HistoryDB) -> int:
     return int(db.query("SELECT COUNT(*) FROM runs")[0][0])
+
+
+def machine_names(db: HistoryDB) -> list[str | None]:
+    """Every machine name runs were filed under (None for unnamed runs), unnamed first."""
+    names = {row[0] for row in db.query("SELECT DISTINCT machine_name FROM runs")}
+    return sorted(names, key=lambda n: ("" if n is None else "1", n or ""))

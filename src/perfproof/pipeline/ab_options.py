@@ -13,6 +13,7 @@ from typing import Any
 
 from perfproof.compare import CompareOptions
 from perfproof.errors import InputError
+from perfproof.history.records import check_machine
 from perfproof.measure.keys import check_bench_regexes
 from perfproof.measure.lock import DEFAULT_LOCK_TIMEOUT_S
 from perfproof.measure.plan import (
@@ -73,6 +74,10 @@ class AbOptions:
     executor: Executor = Executor.LOCAL
     """``local``, or ``ray``: key groups measured on the nodes of a Ray cluster."""
     ray_address: str | None = None
+    machine: str | None = None
+    """The machine or testbed name (runner kind) the run measures on: the history files the
+    run under it (``--record``, ``history record``), so runners of different kinds never share
+    a series. None: unnamed."""
     confidence: float = DEFAULT_CONFIDENCE
     """The confidence level 1 − α of every interval and verdict."""
     threshold: float = DEFAULT_THRESHOLD
@@ -167,6 +172,8 @@ class AbOptions:
             argv += ["--executor", str(self.executor)]
         if self.ray_address:
             argv += ["--ray-address", self.ray_address]
+        if self.machine:
+            argv += ["--machine", self.machine]
         if self.confidence != DEFAULT_CONFIDENCE:
             argv += ["--confidence", f"{self.confidence:g}"]
         if self.threshold != DEFAULT_THRESHOLD:
@@ -233,4 +240,6 @@ def check_options(opts: AbOptions) -> tuple[str, ...]:
         choices = ", ".join(procedures.METHODS)
         raise InputError(f"--family {opts.family}: expected one of {choices}")
     check_spread_options(opts.shard, opts.executor, opts.ray_address, opts.jfr)
+    if opts.machine is not None:
+        opts.machine = check_machine(opts.machine)
     return merge_jmh_options(split_jmh_args(opts.jmh_args))

@@ -169,6 +169,12 @@ def check_shards(shards: list[ShardRun]) -> None:
                 f"{shard.name} measured base {got[0][:12]} and head {got[1][:12]}, not the "
                 f"commits of {first.name} (base {want_refs[0][:12]}, head {want_refs[1][:12]})"
             )
+        mine, theirs = _machine(first), _machine(shard)
+        if mine != theirs:
+            raise InputError(
+                f"{shard.name} was measured as machine {theirs or '(unnamed)'}, {first.name} as "
+                f"{mine or '(unnamed)'}; shards of one run share one --machine name"
+            )
         if settings_of(shard.manifest) != want_settings:
             raise InputError(
                 f"{shard.name} ran with other JMH or comparison settings than {first.name}; "
@@ -223,6 +229,12 @@ def _check_key_lists(shards: list[ShardRun]) -> None:
             f"merge: {missing[0]}{more} of the suite is in no shard's key list "
             "(manifest.json: shard.keys cut short?)"
         )
+
+
+def _machine(shard: ShardRun) -> str | None:
+    """The ``--machine`` name the shard was measured under (None: unnamed)."""
+    name = (shard.manifest.get("options") or {}).get("machine")
+    return str(name) if name else None
 
 
 def _shas(shard: ShardRun) -> tuple[str, str]:
