@@ -100,6 +100,12 @@ def test_two_runners_are_never_pooled_into_one_series(backend, db_for, run_cli, 
     only = run_cli("history", "changes", "--machine", "ci-fast", "--db", db)
     assert only.code == 0 and "machine: ci-fast" in only.out and "in 1 key" in only.out
 
+    page = tmp_path / "page.html"
+    assert run_cli("history", "show", "--format", "html", "--out", page, "--db", db).code == 0
+    text = page.read_text()
+    assert "2 machines (ci-fast, ci-slow)" in text and text.count('class="plot"') == 2
+    assert "[avgt] on ci-fast</h2>" in text and "[avgt] on ci-slow</h2>" in text
+
     typo = run_cli("history", "show", "--machine", "ci-fats", "--db", db)
     assert typo.code == 0 and "no recorded results match" in typo.out
     assert "ci-fats: no run is filed under this name (names here: ci-fast, ci-slow)" in typo.err

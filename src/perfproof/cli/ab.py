@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from perfproof.cli.history import record_options, record_run_folder
+from perfproof.cli.history_record import record_options, record_run_folder
 from perfproof.cli.options import check_record, emit_json, format_option
 from perfproof.cli.pinned import settled
 from perfproof.cli.run_flags import (

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from perfproof.cli.history import record_compare, record_options
+from perfproof.cli.history_record import record_compare, record_options
 from perfproof.cli.options import (
     CONFIDENCE,
     THRESHOLD,
