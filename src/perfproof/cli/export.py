@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from perfproof.cli.options import emit_json
 from perfproof.errors import InputError
 
 EPILOG = """\b
@@ -23,10 +24,19 @@ Examples:
   perfproof export RUN_DIR --to github-action-benchmark --out gab/
   perfproof export RUN_DIR --to benchstat --out - | benchstat -col side -ignore commit /dev/stdin
   perfproof export runs/* --to otava --out history.csv
+  perfproof export RUN_DIR --to bencher --out bmf.json --format json | jq -r '.files[].path'
 
 Without --out the files go to RUN_DIR/export/. Values are the head side's mean of fork means
 with the fork-level interval; an output path that is one of the run's own files is refused.
-Exit codes: 0 done; 2 bad input (unknown format, not a run folder)."""
+
+\b
+--format json prints one perfproof.export/1 object on stdout instead of the "wrote" lines:
+  format, metrics, samples    the --to format, the metrics, benchstat's sample (else null)
+  runs[]                      run_dir, run_id, commit, base_commit, time, machine
+  files[]                     path, keys (perfproof keys in it), rows (entries, result lines
+                              or CSV rows), bytes
+Not with --out - (there stdout is the export itself).
+Exit codes: 0 done; 2 bad input (unknown format, not a run folder), one line on stderr."""
 
 
 @click.command("export", epilog=EPILOG, context_settings={"max_content_width": 100})
@@ -52,22 +62,50 @@ Exit codes: 0 done; 2 bad input (unknown format, not a run folder)."""
     "has the six benchstat needs to test, else iterations (narrower intervals: iterations of "
     "one fork are not independent).",
 )
+@click.option(
+    "--format",
+    "output",
+    type=click.Choice(("text", "json")),
+    default="text",
+    show_default=True,
+    help="What stdout says: a line per file written, or one JSON object (perfproof.export/1, "
+    "see below) with the paths, keys, rows and the runs' ids, commits and machines.",
+)
 def command(
-    run_dirs: tuple[str, ...], fmt: str, out: str | None, metrics: tuple[str, ...], samples: str
+    run_dirs: tuple[str, ...],
+    fmt: str,
+    out: str | None,
+    metrics: tuple[str, ...],
+    samples: str,
+    output: str,
 ) -> None:
     """Export a run's results (fork-level means and intervals) to a CI benchmark format."""
     from perfproof.export import DEFAULT_METRICS, check_format, export, targets
+    from perfproof.export.written import Written, export_document
     from perfproof.storage import write_text_atomic
 
     check_format(fmt)  # before any reading: a typo costs nothing
     if samples != "auto" and fmt != "benchstat":
         raise InputError(f"--samples: only for --to benchstat, not --to {fmt}")
-    runs, files = export(
-        [Path(p) for p in run_dirs], fmt, tuple(metrics) or DEFAULT_METRICS, samples
-    )
+    if output == "json" and out == "-":
+        raise InputError(
+            "--format json: stdout carries the description, so --out - has nowhere to go "
+            "(name a file or folder)"
+        )
+    chosen = tuple(metrics) or DEFAULT_METRICS
+    runs, files = export([Path(p) for p in run_dirs], fmt, chosen, samples)
     if out == "-" and len(files) == 1:
-        sys.stdout.write(next(iter(files.values())))
+        sys.stdout.write(next(iter(files.values())).text)
         return
-    for target, text in targets(runs, files, out, fmt).items():
-        write_text_atomic(target, text)
-        click.echo(f"wrote {target}")
+    written = []
+    for target, file in targets(runs, files, out, fmt).items():
+        write_text_atomic(target, file.text)
+        written.append(Written(target, file))
+        if output == "text":
+            click.echo(f"wrote {target}")
+    if output == "json":
+        from perfproof.export.gobench import samples_mode
+        from perfproof.export.source import ExportOptions
+
+        mode = samples_mode(runs, ExportOptions(chosen, samples)) if fmt == "benchstat" else None
+        emit_json(export_document(fmt, runs, written, chosen, mode))

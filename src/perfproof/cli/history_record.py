@@ -9,6 +9,7 @@ from typing import Any
 
 import click
 
+from perfproof.cli.options import emit_json
 from perfproof.errors import InputError
 
 DB_HELP = (
@@ -27,9 +28,21 @@ Examples:
   perfproof history record .perfproof/runs/20260101-120000-ab12
   perfproof history record results.json --commit "$GITHUB_SHA" --branch main --machine ci-large
   PERFPROOF_MACHINE=ci-large perfproof history record results.json --commit "$GITHUB_SHA"
+  perfproof history record RUN_DIR --format json | jq -r '.records[].run_id'
 
 A record without --machine, $PERFPROOF_MACHINE or a run folder's own name is unnamed; perfproof
-never makes a name up from the recording host (a host name does not say which runs compare)."""
+never makes a name up from the recording host (a host name does not say which runs compare).
+A run recorded again keeps the name it was first filed under.
+
+\b
+--format json prints one perfproof.history-record/1 object on stdout:
+  database, backend           where (a URL's password hidden): sqlite or postgresql
+  recorded, already_recorded  how many records were new, how many were there already
+  records[]                   source (as given), kind (ab, jmh), uid, run_id, commit,
+                              base_commit, branch, time, machine (null: unnamed), new,
+                              keys (head-side keys), rows (sample rows, both sides),
+                              comparisons
+Errors exit 2 with one line on stderr and no document."""
 
 
 def db_option(func: Callable[..., Any]) -> Callable[..., Any]:
@@ -135,6 +148,15 @@ def _git_head() -> str:
     help=MACHINE_HELP + " A run folder measured with `ab --machine` keeps its own name unless "
     "--machine is given.",
 )
+@click.option(
+    "--format",
+    "output",
+    type=click.Choice(("text", "json")),
+    default="text",
+    show_default=True,
+    help="What stdout says: a line per record, or one JSON object (perfproof.history-record/1, "
+    "see below) with each record's run id, commit, machine and counts.",
+)
 @db_option
 def record_command(
     paths: tuple[str, ...],
@@ -142,12 +164,14 @@ def record_command(
     branch: str | None,
     when: str | None,
     machine: str | None,
+    output: str,
     db: str | None,
 ) -> None:
     """Store run folders or plain JMH result files; recording one twice changes nothing."""
     from perfproof.history.db import open_db, resolve_target
     from perfproof.history.records import check_machine, from_jmh_file, from_run_dir, iso_time
-    from perfproof.history.store import record
+    from perfproof.history.render import Recorded, record_document
+    from perfproof.history.store import filed_machine, record
 
     if when is not None:
         iso_time(when)  # a bad --time is refused before anything is read
@@ -157,17 +181,24 @@ def record_command(
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
-            records.append(from_run_dir(path, branch, machine))
+            records.append((raw, from_run_dir(path, branch, machine)))
         elif path.is_file():
             if not commit:
                 raise InputError(f"{path}: a plain JMH file needs --commit SHA")
-            records.append(from_jmh_file(path, commit, branch, when, machine))
+            records.append((raw, from_jmh_file(path, commit, branch, when, machine)))
         else:
             raise InputError(f"{path}: no such run folder or file")
+    done = []
     with open_db(resolve_target(db)) as handle:
-        for rec in records:
+        for raw, rec in records:
             new = record(handle, rec)
-            on = f" on {rec.machine_name}" if rec.machine_name else ""
-            name = rec.run_id or rec.source
-            click.echo(f"{'recorded' if new else 'already recorded'}: {name}{on}")
-        click.echo(f"history: {handle.target.label}")
+            done.append(Recorded(raw, rec, new, filed_machine(handle, rec.uid)))
+            if output == "text":
+                on = f" on {done[-1].machine}" if done[-1].machine else ""
+                name = rec.run_id or rec.source
+                click.echo(f"{'recorded' if new else 'already recorded'}: {name}{on}")
+        target = handle.target
+    if output == "json":
+        emit_json(record_document(target.label, target.kind, done))
+    else:
+        click.echo(f"history: {target.label}")

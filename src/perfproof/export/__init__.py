@@ -13,17 +13,17 @@ from pathlib import Path
 
 from perfproof.errors import InputError
 from perfproof.export import bencher, github_action, gobench, otava
-from perfproof.export.source import ExportOptions, ExportRun, load
+from perfproof.export.source import ExportFile, ExportOptions, ExportRun, load
 from perfproof.model import ALLOC_NORM, PRIMARY
 
 DEFAULT_METRICS = (PRIMARY, ALLOC_NORM)
 
 
-Render = Callable[[list[ExportRun], ExportOptions], dict[str, str]]
+Render = Callable[[list[ExportRun], ExportOptions], dict[str, ExportFile]]
 
 
-def _one(render: Callable[[ExportRun, ExportOptions], dict[str, str]]) -> Render:
-    def wrapped(runs: list[ExportRun], options: ExportOptions) -> dict[str, str]:
+def _one(render: Callable[[ExportRun, ExportOptions], dict[str, ExportFile]]) -> Render:
+    def wrapped(runs: list[ExportRun], options: ExportOptions) -> dict[str, ExportFile]:
         if len(runs) != 1:
             raise InputError("this format takes exactly one RUN_DIR")
         return render(runs[0], options)
@@ -52,8 +52,8 @@ def check_format(name: str) -> None:
 
 def export(
     paths: list[Path], fmt: str, metrics: tuple[str, ...] = DEFAULT_METRICS, samples: str = "auto"
-) -> tuple[list[ExportRun], dict[str, str]]:
-    """Read the run folders and render them: ``(runs, {file name: text})``."""
+) -> tuple[list[ExportRun], dict[str, ExportFile]]:
+    """Read the run folders and render them: ``(runs, {file name: file})``."""
     check_format(fmt)
     _refuse_repeated(paths)
     runs = [load(p) for p in paths]
@@ -64,19 +64,19 @@ def export(
 
 
 def targets(
-    runs: list[ExportRun], files: dict[str, str], out: str | None, fmt: str = ""
-) -> dict[Path, str]:
+    runs: list[ExportRun], files: dict[str, ExportFile], out: str | None, fmt: str = ""
+) -> dict[Path, ExportFile]:
     """Where each file goes: ``--out`` (a file, or a folder for a format that writes a
     folder), else ``RUN_DIR/export/``. A target inside a run folder other than its
     ``export/`` that already exists (a recording, the manifest, the run's own report), or
     anywhere under its ``jmh/``, is refused: the run's evidence is never overwritten."""
     if out is None:
         folder = runs[0].path / "export"
-        placed = {folder / name: text for name, text in files.items()}
+        placed = {folder / name: file for name, file in files.items()}
     elif fmt in FOLDER_FORMATS or len(files) > 1:
         if Path(out).exists() and not Path(out).is_dir():
             raise InputError(f"--out {out}: {fmt or 'this format'} writes a folder; name a folder")
-        placed = {Path(out) / name: text for name, text in files.items()}
+        placed = {Path(out) / name: file for name, file in files.items()}
     else:
         placed = {Path(out): next(iter(files.values()))}
     inputs = {p for run in runs for p in run.inputs}

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from perfproof.export.source import ExportOptions, ExportRun, Value, display_name
+from perfproof.export.source import ExportFile, ExportOptions, ExportRun, Value, display_name
 from perfproof.model import ALLOC_NORM, PRIMARY
 from perfproof.model.documents import dumps
 
@@ -28,8 +28,9 @@ def measure_of(value: Value) -> str:
     return slug or "value"
 
 
-def render(run: ExportRun, options: ExportOptions) -> dict[str, str]:
+def render(run: ExportRun, options: ExportOptions) -> dict[str, ExportFile]:
     doc: dict[str, dict[str, dict[str, float]]] = {}
+    rows = 0
     for value in run.values("head"):
         if value.key.metric not in options.metrics:
             continue
@@ -38,4 +39,5 @@ def render(run: ExportRun, options: ExportOptions) -> dict[str, str]:
             entry["lower_value"] = value.lo
             entry["upper_value"] = value.hi
         doc.setdefault(display_name(value.key), {})[measure_of(value)] = entry
-    return {"bencher.json": dumps(doc)}
+        rows += 1
+    return {"bencher.json": ExportFile(dumps(doc), rows, rows)}

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from perfproof.export.source import ExportOptions, ExportRun, display_name
+from perfproof.export.source import ExportFile, ExportOptions, ExportRun, display_name
 from perfproof.model.documents import dumps
 
 FILES = {"lower": "customSmallerIsBetter.json", "higher": "customBiggerIsBetter.json"}
 
 
-def render(run: ExportRun, options: ExportOptions) -> dict[str, str]:
+def render(run: ExportRun, options: ExportOptions) -> dict[str, ExportFile]:
     out: dict[str, list[dict[str, Any]]] = {"lower": [], "higher": []}
     commit = run.commits.get("head") or "unknown commit"
     for value in run.values("head"):
@@ -41,4 +41,8 @@ def render(run: ExportRun, options: ExportOptions) -> dict[str, str]:
             f"JDK {run.jdk or 'unknown'}"
         )
         out[value.direction].append(entry)
-    return {FILES[d]: dumps(entries) for d, entries in out.items() if entries}
+    return {
+        FILES[d]: ExportFile(dumps(entries), len(entries), len(entries))
+        for d, entries in out.items()
+        if entries
+    }

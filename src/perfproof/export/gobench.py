@@ -12,7 +12,13 @@ from __future__ import annotations
 
 import re
 
-from perfproof.export.source import BENCHSTAT_MIN_SAMPLES, ExportOptions, ExportRun, Value
+from perfproof.export.source import (
+    BENCHSTAT_MIN_SAMPLES,
+    ExportFile,
+    ExportOptions,
+    ExportRun,
+    Value,
+)
 from perfproof.model import ALLOC_NORM, PRIMARY, BenchKey, Samples
 
 _UNIT = {"B/op": "B/op", "ns/op": "ns/op", "ops/s": "ops/s"}
@@ -50,11 +56,13 @@ def samples_mode(runs: list[ExportRun], options: ExportOptions) -> str:
     return "forks" if fewest >= BENCHSTAT_MIN_SAMPLES else "iterations"
 
 
-def render(runs: list[ExportRun], options: ExportOptions) -> dict[str, str]:
+def render(runs: list[ExportRun], options: ExportOptions) -> dict[str, ExportFile]:
     metrics = options.metrics
     mode = samples_mode(runs, options)
     lines: list[str] = []
     units = set()
+    keys: set[BenchKey] = set()
+    results = 0
     for run in runs:
         for side in ("base", "head"):
             if side not in run.sides:
@@ -72,10 +80,14 @@ def render(runs: list[ExportRun], options: ExportOptions) -> dict[str, str]:
                 if key.metric != PRIMARY:
                     continue
                 alloc = values.get(key.with_metric(ALLOC_NORM))
+                before = len(lines)
                 same_forks = alloc is not None and len(alloc.fork_means) == len(primary.fork_means)
                 if mode == "iterations":
                     units.add(_unit(primary))
-                    lines += _iteration_lines(run.sides[side][key], key, primary, alloc)
+                    samples = run.sides[side][key]
+                    lines += _iteration_lines(samples, key, primary, alloc)
+                    beside = alloc if _beside(alloc, len(samples.forks)) else None
+                    results += _count(keys, key, beside, len(lines) - before)
                     continue
                 for i, mean in enumerate(primary.fork_means):
                     fields = [
@@ -88,11 +100,27 @@ def render(runs: list[ExportRun], options: ExportOptions) -> dict[str, str]:
                     if same_forks and alloc is not None:
                         fields += [f"{alloc.fork_means[i]:.6g}", "B/op"]
                     lines.append(" ".join(fields))
+                results += _count(keys, key, alloc if same_forks else None, len(lines) - before)
             lines.append("")
     header = [f"samples: {mode}", ""]
     if "ops/s" in units:
         header += ["Unit ops/s better=higher", ""]
-    return {"benchstat.txt": "\n".join(header + lines)}
+    text = "\n".join(header + lines)
+    return {"benchstat.txt": ExportFile(text, len(keys), results)}
+
+
+def _beside(alloc: Value | None, forks: int) -> bool:
+    """Whether bytes/op rides on a key's iteration lines: one allocation value per fork."""
+    return alloc is not None and len(alloc.fork_means) == forks
+
+
+def _count(keys: set[BenchKey], key: BenchKey, alloc: Value | None, written: int) -> int:
+    """Note the keys a key's result lines carry (bytes/op rides on its lines); their number."""
+    if written:
+        keys.add(key)
+        if alloc is not None:
+            keys.add(alloc.key)
+    return written
 
 
 def _iteration_lines(
@@ -103,7 +131,7 @@ def _iteration_lines(
     for i, fork in enumerate(samples.forks):
         for value in fork:
             fields = [bench_name(key), "1", f"{float(value):.6g}", _unit(primary)]
-            if alloc is not None and len(alloc.fork_means) == len(samples.forks):
+            if alloc is not None and _beside(alloc, len(samples.forks)):
                 fields += [f"{alloc.fork_means[i]:.6g}", "B/op"]
             out.append(" ".join(fields))
     return out

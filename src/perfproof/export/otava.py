@@ -12,14 +12,14 @@ import csv
 import io
 from datetime import datetime
 
-from perfproof.export.source import ExportOptions, ExportRun, display_name
+from perfproof.export.source import ExportFile, ExportOptions, ExportRun, display_name
 
 
 def _otava_time(iso: str) -> str:
     return datetime.fromisoformat(iso).strftime("%Y.%m.%d %H:%M:%S +0000")
 
 
-def render(runs: list[ExportRun], options: ExportOptions) -> dict[str, str]:
+def render(runs: list[ExportRun], options: ExportOptions) -> dict[str, ExportFile]:
     rows: list[dict[str, str]] = []
     columns: dict[str, None] = {}
     for run in sorted(runs, key=lambda r: r.time):
@@ -34,4 +34,4 @@ def render(runs: list[ExportRun], options: ExportOptions) -> dict[str, str]:
     writer = csv.DictWriter(buf, fieldnames=["time", "commit", *columns], lineterminator="\n")
     writer.writeheader()
     writer.writerows(rows)
-    return {"otava.csv": buf.getvalue()}
+    return {"otava.csv": ExportFile(buf.getvalue(), len(columns), len(rows))}

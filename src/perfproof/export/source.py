@@ -36,6 +36,17 @@ class ExportOptions:
 
 
 @dataclass(frozen=True)
+class ExportFile:
+    """One file a format writes, with what it holds: the perfproof keys in it (benchmark,
+    @Params, mode and metric) and its rows in the format's own terms (entries, result lines,
+    CSV rows), counted where the file is built so nobody parses it back to say so."""
+
+    text: str
+    keys: int
+    rows: int
+
+
+@dataclass(frozen=True)
 class Value:
     """One key on one side: the estimate, its fork-level interval (None with one fork)."""
 
@@ -60,6 +71,8 @@ class ExportRun:
     confidence: float
     inputs: tuple[Path, ...]
     sides: dict[str, dict[BenchKey, Samples]]
+    machine: str | None = None
+    """The ``--machine`` name the run was measured under (None: unnamed)."""
 
     def values(self, side: str = "head") -> list[Value]:
         found = self.sides.get(side, {})
@@ -146,6 +159,8 @@ def load(path: Path) -> ExportRun:
         jmh = ", ".join(sorted({str(v) for v in jmh.values() if v})) or None
     stamp = manifest.get("created") or manifest.get("updated")
     confidence = (run.compare or {}).get("confidence")
+    options = manifest.get("options")
+    machine = options.get("machine") if isinstance(options, dict) else None
     return ExportRun(
         path=path,
         run_id=str(manifest.get("id") or path.name),
@@ -156,4 +171,5 @@ def load(path: Path) -> ExportRun:
         confidence=float(confidence) if isinstance(confidence, int | float) else DEFAULT_CONFIDENCE,
         inputs=tuple(p.resolve() for p in inputs),
         sides=sides,
+        machine=machine if isinstance(machine, str) and machine else None,
     )

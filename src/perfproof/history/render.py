@@ -10,6 +10,7 @@ when the selection spans several machines: their series are shown side by side, 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TextIO
 
 from rich.markup import escape
@@ -21,8 +22,11 @@ from perfproof.units import percent, quantity
 if TYPE_CHECKING:
     from rich.console import Console
 
+    from perfproof.history.records import Record
+
 HISTORY_SCHEMA = "perfproof.history/1"
 CHANGES_SCHEMA = "perfproof.changes/1"
+RECORD_SCHEMA = "perfproof.history-record/1"
 UNNAMED = "(unnamed)"
 
 
@@ -133,6 +137,49 @@ def changes_document(
         "keys": keys,
         "machines": machines(series),
         "changes": [change_doc(c) for c in changes],
+    }
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """One argument of ``history record`` and what became of it."""
+
+    source: str
+    """The RUN_DIR or JMH file as given."""
+    record: Record
+    new: bool
+    """False: a record with its uid was there already (nothing changed)."""
+    machine: str | None
+    """The machine name the run is stored under (a record met again keeps its first name)."""
+
+    def to_json(self) -> dict[str, Any]:
+        rec = self.record
+        return {
+            "source": self.source,
+            "kind": rec.kind,
+            "uid": rec.uid,
+            "run_id": rec.run_id,
+            "commit": rec.commit,
+            "base_commit": rec.base_sha,
+            "branch": rec.branch,
+            "time": rec.run_time,
+            "machine": self.machine,
+            "new": self.new,
+            "keys": len({s.key for s in rec.samples if s.side == "head"}),
+            "rows": len(rec.samples),
+            "comparisons": len(rec.comparisons),
+        }
+
+
+def record_document(database: str, backend: str, done: Sequence[Recorded]) -> dict[str, Any]:
+    """``history record --format json``: the database (password hidden) and every record."""
+    return {
+        "schema": RECORD_SCHEMA,
+        "database": database,
+        "backend": backend,
+        "recorded": sum(1 for r in done if r.new),
+        "already_recorded": sum(1 for r in done if not r.new),
+        "records": [r.to_json() for r in done],
     }
 
 

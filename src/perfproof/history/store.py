@@ -208,6 +208,13 @@ def count_runs(db: HistoryDB) -> int:
     return int(db.query("SELECT COUNT(*) FROM runs")[0][0])
 
 
+def filed_machine(db: HistoryDB, uid: str) -> str | None:
+    """The machine name the run ``uid`` is stored under: a record met again keeps the name
+    it was first filed with, whatever the second attempt asked for."""
+    rows = db.query("SELECT machine_name FROM runs WHERE uid = ?", (uid,))
+    return rows[0][0] if rows else None
+
+
 def machine_names(db: HistoryDB) -> list[str | None]:
     """Every machine name runs were filed under (None for unnamed runs), unnamed first."""
     names = {row[0] for row in db.query("SELECT DISTINCT machine_name FROM runs")}
