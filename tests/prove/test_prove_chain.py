@@ -57,6 +57,13 @@ def test_no_benchmark_reaches_the_change_stops_with_advice(
     assert headings == list(SECTIONS)
     assert "`Codec.encode(int)`" in report and NO_BENCHMARK in report
     assert (out / "report.html").read_text().startswith("<!DOCTYPE html>")
+    check = run_cli("check", out / "report.md", out)  # a bundle with no A/B still checks
+    assert check.code == 0, check.out
+    assert "prove report" in check.out
+    row = "`Codec.encode(int)` | modified | "
+    (out / "report.md").write_text(report.replace(row, row + "line 12 of "))
+    edited = run_cli("check", out / "report.md", out)
+    assert edited.code == 1 and ": untied: " in edited.out, edited.out
 
 
 def test_a_change_without_java_is_reported_as_such(

@@ -1,25 +1,43 @@
-"""Verify the numbers a hand-written PR body quotes against a run's data.
+"""Verify the numbers of a report or a hand-written PR body against a run's data.
 
-Hand-written evidence goes wrong in small ways: a score copied from the wrong row, an error
-from another run, a Δ% rounded the wrong way or with the wrong sign, "the intervals do not
-overlap" when they do. :mod:`perfproof.audit.quotes` finds the quotes, :mod:`.truth` lists
-what the run measured and :mod:`.match` checks one against the other; this module reads the
-files and renders the outcome.
+Evidence goes wrong in small ways: a score copied from the wrong row, an error from another
+run, a Δ% rounded the wrong way or with the wrong sign, "the intervals do not overlap" when
+they do, a range in a summary line edited by hand. Two ways tie a number to the run:
+
+- A page perfproof wrote (``report``, ``ab``'s report.md, ``prove``'s PR body, in any shape
+  they take) is rendered again from the folder (:mod:`.own`) and paired with the written
+  page line by line (:mod:`.align`): every number must equal the one rendered for the run.
+  A number the pairing cannot place (a line added by hand) must be a score, error or Δ% the
+  quotes reader ties to a benchmark, or stand where a number is no evidence (a code block, a
+  version, a date, a commit id); any other is reported as tied to nothing.
+- A hand-written body: :mod:`perfproof.audit.quotes` finds the quotes, :mod:`.truth` lists
+  what the run measured and :mod:`.match` checks one against the other; a number tied to no
+  benchmark is counted as skipped.
+
+This module reads the files and renders the outcome.
 """
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from collections import defaultdict
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from perfproof.audit.align import Alignment, align, choose
 from perfproof.audit.match import match_quotes
-from perfproof.audit.quotes import Names, parse
-from perfproof.audit.truth import Mismatch, truths
+from perfproof.audit.numbers import Excuses, Layout, chunk, tokens
+from perfproof.audit.own import PROVE_DOCUMENT, Rendering, is_run_folder, renderings
+from perfproof.audit.quotes import Names, code_lines, parse
+from perfproof.audit.truth import Mismatch, Truth, truths
 from perfproof.errors import InputError
 from perfproof.report.rundir import RunFolder, load_run
 
 SCHEMA = "perfproof.check/1"
+
+RAW_SECTION = "Raw JMH results"
+"""The report's section of JMH's own tables: checked against the raw files while the run
+folder has them, excused when they are gone (nothing is left to check them against)."""
 
 
 @dataclass
@@ -29,6 +47,10 @@ class CheckResult:
     checked: int
     unattributed: int
     mismatches: list[Mismatch]
+    compared_with: str | None = None
+    """The page perfproof renders for the run that the document was paired with, if any."""
+    excused: int = 0
+    """Numbers in code blocks, versions, dates or names, which need no tie to the run."""
 
     @property
     def ok(self) -> bool:
@@ -42,20 +64,111 @@ class CheckResult:
             "ok": self.ok,
             "checked": self.checked,
             "unattributed": self.unattributed,
+            "compared_with": self.compared_with,
+            "excused": self.excused,
             "mismatches": [asdict(m) for m in self.mismatches],
         }
 
 
-def check_text(text: str, run: RunFolder, name: str = "PR.md") -> CheckResult:
-    """Check every quote of the Markdown ``text`` against ``run``."""
-    all_truths = truths(run)
+@dataclass
+class Evidence:
+    """What a document is checked against, read once: what the run measured and the pages
+    perfproof renders for it."""
+
+    folder: Path
+    truths: list[Truth]
+    names: Names
+    pages: list[Rendering] = field(default_factory=list)
+    has_raw: bool = False
+
+
+def evidence_of(folder: Path, run: RunFolder | None) -> Evidence:
+    all_truths = truths(run) if run is not None else []
     values: dict[str, set[str]] = {}
     for t in all_truths:
         for k, v in t.params.items():
             values.setdefault(k, set()).add(v)
     names = Names(sorted({t.benchmark for t in all_truths}), sorted(values), values)
-    checked, unattributed, mismatches = match_quotes(parse(text, names), all_truths)
-    return CheckResult(name, "", checked, unattributed, mismatches)
+    has_raw = bool(run.raw) if run is not None else False
+    return Evidence(folder, all_truths, names, renderings(folder), has_raw)
+
+
+def load_evidence(run_dir: str | Path) -> Evidence:
+    """A run folder or a prove bundle (one whose A/B did not run has no results)."""
+    folder = Path(run_dir)
+    bundle = (folder / PROVE_DOCUMENT).is_file()
+    run = load_run(folder) if not bundle or is_run_folder(folder) else None
+    return evidence_of(folder, run)
+
+
+def check_text(text: str, against: RunFolder | Evidence, name: str = "PR.md") -> CheckResult:
+    """Check every number of the Markdown ``text`` against a run (see the module's doc)."""
+    evidence = against if isinstance(against, Evidence) else evidence_of(against.path, against)
+    lines = text.splitlines()
+    page = choose(lines, evidence.pages)
+    if page is None:
+        parsed = parse(text, evidence.names)
+        checked, unattributed, mismatches = match_quotes(parsed, evidence.truths)
+        return CheckResult(name, "", checked, unattributed, mismatches)
+    return _own_page(text, lines, align(lines, page), evidence, name)
+
+
+def _own_page(
+    text: str, lines: list[str], aligned: Alignment, evidence: Evidence, name: str
+) -> CheckResult:
+    """A page perfproof wrote: its paired numbers are compared already; every other number
+    is tied by the quotes reader, excused as no evidence, or reported."""
+    result = CheckResult(
+        name, "", aligned.verified, 0, list(aligned.mismatches), aligned.rendering.name
+    )
+    added = [
+        i
+        for i, line in enumerate(lines)
+        if line.strip() and i not in aligned.paired and i not in aligned.edited
+    ]
+    if not added and not aligned.loose:
+        return result
+    code = code_lines(text)
+    parsed = parse(text, evidence.names)
+    _, _, found = match_quotes(parsed, evidence.truths)
+    loose_text = {i: {t.text for t in ts} for i, ts in aligned.loose.items()}
+    for m in found:
+        i = m.line - 1
+        if i in aligned.paired or (i in code and not evidence.has_raw):
+            continue  # a rendered line, or JMH's console output with no raw file to read
+        if i in aligned.edited and not any(t in m.quoted for t in loose_text.get(i, ())):
+            continue
+        result.mismatches.append(m)
+    tied: dict[int, set[str]] = defaultdict(set)
+    for q in parsed.quotes:
+        if q.benchmark is not None:
+            tied[q.line - 1].update(t.text for t in tokens(q.text))
+    result.checked += sum(1 for c in parsed.claims if c.line - 1 in added)
+    params = evidence.names.param_names
+    layout = Layout(lines)
+    for i, found_tokens in sorted(aligned.loose.items()):
+        raw_gone = not evidence.has_raw and layout.headings[i] == RAW_SECTION
+        excuses = Excuses(lines[i], i in code, params)
+        for token in found_tokens:
+            if token.text in tied.get(i, ()):
+                result.checked += 1
+            elif raw_gone or excuses.why(token) is not None:
+                result.excused += 1
+            else:
+                written = chunk(lines[i], token)
+                result.mismatches.append(
+                    Mismatch(
+                        i + 1,
+                        "untied",
+                        written,
+                        "a number of the run",
+                        f"{layout.where(i, token)}: {written} is tied to nothing in the run: "
+                        f"perfproof's {aligned.rendering.name} of it has no such line, and "
+                        "it is no score, error or Δ% of a benchmark",
+                    )
+                )
+    result.mismatches.sort(key=lambda m: m.line)
+    return result
 
 
 def read_body(path: Path) -> str:
@@ -73,11 +186,11 @@ def read_body(path: Path) -> str:
 
 
 def check_file(pr_path: str | Path, run_dir: str | Path) -> CheckResult:
-    """Check a PR body file against a run folder (InputError if either is unreadable)."""
+    """Check a PR body or report file against a run folder or prove bundle (InputError if
+    either is unreadable)."""
     path = Path(pr_path)
     text = read_body(path)
-    run = load_run(run_dir)
-    result = check_text(text, run, str(path))
+    result = check_text(text, load_evidence(run_dir), str(path))
     result.run_dir = str(run_dir)
     return result
 
@@ -85,7 +198,15 @@ def check_file(pr_path: str | Path, run_dir: str | Path) -> CheckResult:
 def render_table(result: CheckResult) -> str:
     lines = [f"{result.file}:{m.line}: {m.kind}: {m.message}" for m in result.mismatches]
     verdict = "all match" if result.ok else f"{len(result.mismatches)} mismatch(es)"
-    tail = f"{result.checked} numbers and claims checked against {result.run_dir}: {verdict}"
+    against = result.run_dir
+    if result.compared_with:
+        against += f" (perfproof's {result.compared_with} of it, rendered again)"
+    tail = f"{result.checked} numbers and claims checked against {against}: {verdict}"
+    if result.excused:
+        tail += (
+            f" ({result.excused} numbers in code blocks, versions, dates, commit ids or names "
+            "need no tie to the run)"
+        )
     if result.unattributed:
         tail += f" ({result.unattributed} numbers not tied to a benchmark of the run were skipped)"
     return "\n".join([*lines, tail]) + "\n"

@@ -13,6 +13,14 @@ EPILOG = """Examples:
 \b
   perfproof check PR.md .perfproof/runs/20261122-101500-3f9a
   perfproof check PR.md RUN --format json
+  perfproof check RUN/report.md RUN
+  perfproof check BUNDLE/report.md BUNDLE
+
+A report perfproof wrote (report.md of `ab` or `report`, in any shape, or the PR body of
+`prove`) is held to every number: the folder is rendered again with the same code and each
+number must equal the one rendered for the run; a number on a line added by hand must be a
+score, error or Δ% of a benchmark, or stand in a code block, a version, a date, a commit id or
+a name, or it is reported as tied to nothing.
 
 The body is read as GitHub Markdown (tables with or without a leading '|', escaped pipes,
 fences of any kind, pasted JMH console tables). Numbers are tied to a benchmark by its name and
@@ -22,7 +30,7 @@ feature/baseline − 1 from the quoted or the measured numbers; "intervals do no
 be true.
 
 Exit codes: 0 every number matches; 1 a mismatch (each printed with its line and the correct
-value); 2 the PR file or the run folder is unreadable.
+value); 2 the PR file or the run folder (or prove bundle) is unreadable.
 """
 
 
@@ -33,7 +41,8 @@ value); 2 the PR file or the run folder is unreadable.
 @click.argument("run_dir", metavar="RUN_DIR", type=click.Path(path_type=Path))
 @format_option(("table", "json"), default="table")
 def command(pr_file: Path, run_dir: Path, fmt: str) -> None:
-    """Check every score, error, Δ% and bytes/op that PR.md quotes against RUN_DIR."""
+    """Check every score, error, Δ% and bytes/op that PR.md quotes against RUN_DIR, and
+    every number of a report perfproof wrote for it."""
     from perfproof.audit.check import check_file, render_table
     from perfproof.errors import GateFailed
 

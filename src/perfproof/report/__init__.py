@@ -97,6 +97,14 @@ def _guarded(run_dir: str | Path, work: Callable[[], T]) -> T:
         ) from exc
 
 
+def markdown_forms(run_dir: str | Path) -> list[tuple[str, str]]:
+    """Every Markdown page perfproof may write for ``run_dir``, named (see
+    :func:`perfproof.report.markdown.markdown_forms`)."""
+    from perfproof.report.markdown import markdown_forms as forms
+
+    return _guarded(run_dir, lambda: forms(_load(run_dir)[1]))
+
+
 def results_section(run_dir: str | Path) -> str:
     """The summary line and results tables of ``run_dir``, exactly as its report.md holds
     them (what ``perfproof ab --format md`` prints)."""

@@ -54,6 +54,20 @@ def render_markdown(ctx: ReportContext, max_chars: int | None = None) -> str:
     return head + _warnings_counted(ctx) + moved
 
 
+def markdown_forms(ctx: ReportContext) -> list[tuple[str, str]]:
+    """Every Markdown page perfproof may write for one run, named: the whole report, the two
+    shapes ``--max-chars`` fits it to, and the ``--summary`` form (``ab --format md`` prints a
+    part of the whole report). ``check`` recomputes a written report's numbers from these."""
+    head, warnings_part, raw = _head(ctx), _warnings(ctx), _raw(ctx)
+    moved = _moved_raw(len(raw))
+    return [
+        ("report.md", head + warnings_part + raw),
+        ("report fitted to --max-chars", head + warnings_part + moved),
+        ("report fitted to --max-chars", head + _warnings_counted(ctx) + moved),
+        ("report --summary", render_summary(ctx)),
+    ]
+
+
 def _moved_raw(size: int) -> str:
     return "\n".join(
         [

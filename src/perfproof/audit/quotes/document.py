@@ -125,6 +125,15 @@ def _table(tokens: list[Token], i: int) -> tuple[list[str], list[tuple[int, list
     return header, rows, i + 1
 
 
+def code_lines(text: str) -> set[int]:
+    """The 0-based numbers of the lines inside fenced or indented code blocks (fences too)."""
+    out: set[int] = set()
+    for t in _parser().parse(text):
+        if t.type in ("fence", "code_block") and t.map:
+            out.update(range(t.map[0], t.map[1]))
+    return out
+
+
 def parse(text: str, names: Names) -> Parsed:
     """All quotes and overlap claims of a Markdown document, line numbers 1-based."""
     tokens = _parser().parse(text)
