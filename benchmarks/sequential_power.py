@@ -24,7 +24,7 @@ import numpy as np
 from scipy import special
 
 from perfproof.stats import sequential as seq
-from perfproof.stats.sequential_sim import Paths, at_looks, cumulate, play, simulate, welch_paths
+from perfproof.stats.sequential_sim import Paths, paths_from_streams, play, simulate
 from perfproof.stats.welch import welch_rows
 
 ALPHA = 0.01
@@ -54,25 +54,37 @@ def fixed_power(paths: Paths, schedule: seq.Schedule, effect: float) -> float:
 
 def bimodal(rng: np.random.Generator, paths: int) -> None:
     """A/A when fork means split between two code shapes 10% apart (within-shape sd 1%):
-    the sequential design next to fixed designs of 3 and 12 forks per side."""
+    the sequential design with its bimodal-forks rule, without it, and fixed designs of 3 and
+    12 forks per side (one Welch test, no rule); then the mean forks per side the sequential
+    design ran and the share of paths the rule held at least once."""
     schedule = DESIGNS[0][0]
-    print("\n| minority shape share | sequential (≤ 12 forks) | fixed 3 forks | fixed 12 forks |")
-    print("|---:|---:|---:|---:|")
+    print(
+        "\n| minority shape share | sequential (≤ 12 forks) | without the bimodal rule "
+        "| fixed 3 forks | fixed 12 forks | mean forks/side |"
+    )
+    print("|---:|---:|---:|---:|---:|---:|")
 
     def draw(shape: tuple[int, ...], share: float) -> np.ndarray:
         return rng.standard_normal(shape) * 0.01 + np.where(rng.random(shape) < share, 0.1, 0.0)
 
     for share in (0.1, 0.2, 0.5):
         stream = [draw((schedule.forks_at(schedule.max_looks), paths), share) for _ in range(2)]
-        base, head = (at_looks(cumulate(v, None), schedule) for v in stream)
-        played = play(welch_paths(base, head), 1, schedule, ALPHA, "bh", THETA)
-        seq_rate = np.isin(played.code, (seq.LOWER, seq.HIGHER)).mean()
+        simulated = paths_from_streams((stream[0], None), (stream[1], None), schedule)
+        rates = []
+        for rule in (True, False):
+            played = play(simulated, 1, schedule, ALPHA, "bh", THETA, bimodal_rule=rule)
+            rates.append(np.isin(played.code, (seq.LOWER, seq.HIGHER)).mean())
+            if rule:
+                forks = (schedule.first_forks + (played.look - 1) * schedule.forks_per_look).mean()
         fixed = []
         for n in (3, 12):
             w = welch_rows(draw((paths, n), share), draw((paths, n), share), 1 - ALPHA)
             alarm = ((w.lo > 0) | (w.hi < 0)) & (np.abs(np.expm1(w.diff)) > THETA)
             fixed.append(alarm.mean())
-        print(f"| {share:.0%} | {seq_rate:.2%} | {fixed[0]:.2%} | {fixed[1]:.2%} |")
+        print(
+            f"| {share:.0%} | {rates[0]:.2%} | {rates[1]:.2%} | {fixed[0]:.2%} | {fixed[1]:.2%} "
+            f"| {forks:.1f} |"
+        )
 
 
 def main() -> None:

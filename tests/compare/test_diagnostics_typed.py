@@ -6,8 +6,15 @@ from __future__ import annotations
 import json
 
 from perfproof.compare import CompareOptions, compare_sides
-from perfproof.model import Side
-from perfproof.model.diagnostics import ComparisonMethod, Diagnostics, JmhScores, Kind, Power
+from perfproof.model import Direction, Side
+from perfproof.model.diagnostics import (
+    ComparisonMethod,
+    Diagnostics,
+    ForkGroups,
+    JmhScores,
+    Kind,
+    Power,
+)
 
 
 def test_a_comparison_reads_back_into_equal_typed_diagnostics(
@@ -52,3 +59,17 @@ def test_jmh_scores_of_an_older_writer_read_and_write_back_as_they_were() -> Non
     odd = {**old, "overlap": "maybe", "source": "hand-written"}
     kept = JmhScores.from_json(odd)
     assert kept.overlap is None and kept.to_json() == odd
+
+
+def test_fork_groups_read_back_typed_and_a_partial_one_is_kept_as_read() -> None:
+    groups = ForkGroups(
+        low=15.2, high=29.8, base_low=5, base_high=0, head_low=0, head_high=4,
+        separation=14.5, p_occupancy=0.0039, p_within_low=None, p_within_high=None, held=True,
+    )  # fmt: skip
+    written = json.loads(json.dumps(Diagnostics(fork_groups=groups).to_json()))
+    assert written["fork_groups"]["held"] is True and written["fork_groups"]["base_low"] == 5
+    assert Diagnostics.from_json(written).fork_groups == groups
+    assert groups.fast(Direction.LOWER) == (5, 0) and groups.fast(Direction.HIGHER) == (0, 4)
+    partial = {"fork_groups": {"low": 1.0, "held": True}}
+    d = Diagnostics.from_json(partial)
+    assert d.fork_groups is None and d.to_json() == partial

@@ -56,13 +56,30 @@ def test_a_large_change_stops_early_and_stays_decided() -> None:
         decisions = look(_pairs(rounds, 2 + k), k, DESIGN, decisions)
         if k == 1:
             first = decisions
+        if k == 4:
+            fourth = decisions
     big = next(d for d in decisions.values() if d.key.benchmark == "big")
     none = next(d for d in decisions.values() if d.key.benchmark == "none")
-    assert first[big.key].decided and big.look == 1
-    assert big is first[big.key]  # carried over unchanged, not judged again
+    # 3 forks per side, all base forks slow and all head forks fast: two code shapes met by
+    # chance would look the same 3% of the time, so the look asks for more forks
+    held = first[big.key]
+    assert not held.decided and held.comparisons[0].verdict is Verdict.INCONCLUSIVE
+    groups = held.comparisons[0].diagnostics.fork_groups
+    assert groups is not None and groups.held
+    assert (groups.base_low, groups.base_high, groups.head_low, groups.head_high) == (0, 3, 3, 0)
+    assert any(
+        w.startswith("bimodal: 0 of 3 base forks in the fast group, 3 of 3 head forks")
+        and "more forks before any verdict" in w
+        for w in held.comparisons[0].warnings
+    )
+    # at 6 per side (0.05% by chance) the occupancy is beyond the key's level in a family of
+    # two (Benjamini–Hochberg gives it α/2): decided, and kept
+    assert fourth[big.key].decided and big.look == 4
+    assert big is fourth[big.key]  # carried over unchanged, not judged again
     c = big.comparisons[0]
     assert c.verdict is Verdict.IMPROVED and c.ratio_ci[1] < 1.0
-    assert c.base.forks == 3 and c.diagnostics.to_json()["sequential"]["look"] == 1
+    assert c.diagnostics.fork_groups is not None and not c.diagnostics.fork_groups.held
+    assert c.base.forks == 6 and c.diagnostics.to_json()["sequential"]["look"] == 4
     # the unchanged entry ran to the last look and says how much change it rules out
     assert none.decided and none.look == DESIGN.max_looks
     n = none.comparisons[0]
@@ -71,7 +88,7 @@ def test_a_large_change_stops_early_and_stays_decided() -> None:
     assert lo < 1.0 < hi
     bound = max(1 - lo, hi - 1) * 100
     assert any(f"no change beyond ±{bound:.1f}%" in w for w in n.warnings)
-    assert "stopped at look 1" in big.note
+    assert "stopped at look 4" in big.note
     text = methodology(DESIGN, decisions)
     assert "1 of 2 entries stopped before the last look" in text
     assert "Benjamini–Hochberg" in text
@@ -89,7 +106,13 @@ def test_every_interval_agrees_with_its_verdict() -> None:
                 lo, hi = c.ratio_ci
                 excludes = lo > 1.0 or hi < 1.0
                 significant = c.verdict in (Verdict.IMPROVED, Verdict.REGRESSED, Verdict.NEGLIGIBLE)
-                assert excludes == significant, (c.key, c.verdict, c.ratio_ci)
+                # a key held for its fork groups keeps the pooled interval, with the reason
+                groups = c.diagnostics.fork_groups
+                held = groups is not None and groups.held
+                assert excludes == significant or held, (c.key, c.verdict, c.ratio_ci)
+                if held:
+                    assert c.verdict is Verdict.INCONCLUSIVE
+                    assert any(w.startswith("bimodal:") for w in c.warnings)
                 if c.verdict is Verdict.SAME:
                     assert lo >= 0.99 and hi <= 1.01
 
@@ -188,12 +211,21 @@ def test_quiet_keys_stop_as_same_or_negligible() -> None:
 
 def test_throughput_higher_is_better() -> None:
     rng = np.random.default_rng(7)
-    rounds = _rounds(rng, {"thr": 1.5}, 3)
+    rounds = _rounds(rng, {"thr": 1.5}, 5)
     for r in rounds:
         for side in r:
             for key, s in side.items():
                 side[key] = replace(s, unit="ops/s", direction=Direction.HIGHER)
     decisions = look(_pairs(rounds, 3), 1, DESIGN, {})
+    (d,) = decisions.values()
+    # higher is better: the fast group is the high one, where every head fork is
+    assert (
+        d.comparisons[0]
+        .warnings[0]
+        .startswith("bimodal: 0 of 3 base forks in the fast group, 3 of 3 head forks")
+    )
+    for k in (2, 3):
+        decisions = look(_pairs(rounds, 2 + k), k, DESIGN, decisions)
     (d,) = decisions.values()
     c = d.comparisons[0]
     assert c.verdict is Verdict.IMPROVED and c.ratio_ci[0] > 1.0

@@ -7,7 +7,8 @@ is the sentence a user reads and acts on. Every sentence is written here, once.
 
 from __future__ import annotations
 
-from perfproof.model.diagnostics import Kind, Note, UnsettledFork
+from perfproof.model import Direction
+from perfproof.model.diagnostics import ForkGroups, Kind, Note, UnsettledFork
 from perfproof.stats import power
 from perfproof.units import delta_with_interval, quantity
 
@@ -65,6 +66,25 @@ def bimodal(
         Kind.BIMODAL,
         f"bimodal {side} {level}: {low[0]} near {quantity(low[1], unit)} and {high[0]} near "
         f"{quantity(high[1], unit)}; {advice}",
+    )
+
+
+def fork_groups(g: ForkGroups, direction: Direction, unit: str, last: bool) -> Note:
+    """The pooled fork means in two groups: how each side fell, and what that allows."""
+    fast_base, fast_head = g.fast(direction)
+    nb, nh = g.base_low + g.base_high, g.head_low + g.head_high
+    fast, slow = (g.low, g.high) if direction is Direction.LOWER else (g.high, g.low)
+    where = (
+        f"bimodal: {fast_base} of {nb} base forks in the fast group, {fast_head} of {nh} head "
+        f"forks (fast near {quantity(fast, unit)}, slow near {quantity(slow, unit)})"
+    )
+    if not g.held:
+        return Note(Kind.BIMODAL, f"{where}; groups found in both sides' forks pooled")
+    then = "no verdict after the last look" if last else "more forks before any verdict"
+    return Note(
+        Kind.BIMODAL,
+        f"{where}; the difference rests on which group the forks fell in, not on a shift "
+        f"inside a group nor an occupancy beyond chance (exact test p={g.p_occupancy:.2g}): {then}",
     )
 
 

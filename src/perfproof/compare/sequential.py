@@ -68,8 +68,10 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from perfproof.compare import notes
 from perfproof.compare.sequential_design import SequentialDesign
 from perfproof.compare.sequential_forks import (
+    fork_groups,
     left_out_note,
     log_fork_means,
     rerun_counts,
@@ -78,7 +80,8 @@ from perfproof.compare.sequential_forks import (
     without,
 )
 from perfproof.model import BenchKey, Comparison, Direction, Samples, Verdict
-from perfproof.model.diagnostics import ComparisonMethod, SequentialLook
+from perfproof.model.diagnostics import ComparisonMethod, ForkGroups, SequentialLook
+from perfproof.stats import bimodal
 from perfproof.stats import family as procedures
 from perfproof.stats import sequential as seq
 from perfproof.stats.ratio import bound_exp
@@ -187,6 +190,7 @@ class _Judged:
     code: int
     tested: bool
     conditional_power: float | None = None
+    groups: ForkGroups | None = None
 
 
 def _judge_family(
@@ -199,11 +203,12 @@ def _judge_family(
     """The look for every statistical comparison (by ``id``), in one family with the
     sequential p-values of the comparisons decided earlier (``frozen``)."""
     live = [c for cs in comparisons.values() for c in cs if c.method is not ComparisonMethod.EXACT]
-    live_rows = seq.look_rows(
-        [log_fork_means(c, "base", usable) for c in live],
-        [log_fork_means(c, "head", usable) for c in live],
-    )
+    base = [log_fork_means(c, "base", usable) for c in live]
+    head = [log_fork_means(c, "head", usable) for c in live]
+    live_rows = seq.look_rows(base, head)
     n, k = len(live), len(frozen)
+    none = [np.array([])] * k
+    forks = bimodal.fork_rows(base + none, head + none)
 
     def padded(a: np.ndarray) -> np.ndarray:
         return np.concatenate([a, np.full(k, np.nan)])
@@ -218,14 +223,16 @@ def _judge_family(
     frozen_p = np.concatenate([np.full(n, np.nan), np.asarray(frozen, dtype=float)])
     j = seq.judge(
         rows, frozen_p, design.schedule, design.alpha, design.family, design.threshold,
-        look_no, design.futility,
+        look_no, design.futility, forks,
     )  # fmt: skip
+    assert j.groups is not None and j.support is not None
     return {
         id(c): _Judged(
             float(rows.diff[i]), float(j.lo[i]), float(j.hi[i]), float(rows.p_value[i]),
             float(j.seq_p[i]), float(j.adjusted[i]), float(j.interval_alpha[i]),
             float(j.per_look[i]), int(j.code[i]), bool(rows.tested[i]),
             None if j.conditional_power is None else float(j.conditional_power[i]),
+            fork_groups(j.groups, j.support, i),
         )
         for i, c in enumerate(live)
     }  # fmt: skip
@@ -274,6 +281,11 @@ def _finish(
     decided = verdict is not None or last or futile
     lo, hi = (bound_exp(j.lo), bound_exp(j.hi)) if j.tested else (0.0, math.inf)
     warnings = [w for w in c.warnings if not w.startswith(("inconclusive:", "significant alone"))]
+    found = list(c.diagnostics.notes or [])
+    if j.groups is not None:
+        note = notes.fork_groups(j.groups, c.direction, c.unit, last)
+        found.append(note)
+        warnings.append(note.text)
     if verdict is None:
         verdict = Verdict.INCONCLUSIVE
         bound = max(abs(lo - 1.0), abs(hi - 1.0)) * 100.0
@@ -284,7 +296,7 @@ def _finish(
                 f"{(j.conditional_power or 0.0) * 100:.1f}% of runs (futility below "
                 f"{design.futility * 100:g}%); {_no_change_beyond(bound)}"
             )
-        elif last and j.tested:
+        elif last and j.tested and not (j.groups is not None and j.groups.held):
             warnings.append(f"inconclusive after {look_no} looks: {_no_change_beyond(bound)}")
         elif not j.tested:
             warnings.append("fewer than two usable forks on a side: not tested at this look")
@@ -302,6 +314,8 @@ def _finish(
             conditional_power=j.conditional_power,
             futile=futile,
         ),
+        fork_groups=j.groups,
+        notes=found,
     )
     return replace(
         c,
@@ -379,4 +393,18 @@ def methodology(design: SequentialDesign, decisions: dict[BenchKey, KeyDecision]
             f" {excluded} fork(s) whose first iterations had not settled were left out, kept "
             "in the record and run again."
         )
+    groups = [
+        c.diagnostics.fork_groups
+        for d in decisions.values()
+        for c in d.comparisons
+        if c.diagnostics.fork_groups is not None
+    ]
+    text += (
+        " Where a comparison's fork means, both sides pooled, fell in two groups (2-means; "
+        f"{bimodal.LEVEL * 100:g}% of single normal groups are called two), an improvement or "
+        "regression stood only when the occupancy of the groups (Boschloo's exact test) or a "
+        "shift inside a group (Welch) agreed with it at the same per-look level; otherwise the "
+        f"comparison ran more forks. {len(groups)} comparison(s) ended with two groups, "
+        f"{sum(g.held for g in groups)} of them without a verdict for that reason."
+    )
     return text

@@ -15,6 +15,8 @@ import numpy as np
 from perfproof.compare import CompareOptions, compare_sides
 from perfproof.compare.effects import worse_side
 from perfproof.model import PRIMARY, SIDES, BenchKey, Comparison, Samples
+from perfproof.model.diagnostics import ForkGroups
+from perfproof.stats import bimodal
 from perfproof.stats.forks import fork_means
 from perfproof.stats.warmup import unwarmed
 
@@ -108,4 +110,26 @@ def left_out_note(excluded: dict[str, list[int]], decided: bool) -> str:
     return (
         f"left out as not warmed up (first iterations far from the rest of their own fork): "
         f"{where}; kept in the record{then}"
+    )
+
+
+def fork_groups(s: bimodal.Splits, support: bimodal.Support, i: int) -> ForkGroups | None:
+    """Row ``i`` of a look's 2-means split as the typed diagnostic (None: not bimodal)."""
+    if not bool(s.bimodal[i]):
+        return None
+    counts = [int(x[i]) for x in (s.base_low, s.base_high, s.head_low, s.head_high)]
+    tested = (min(counts[0], counts[2]) >= 2, min(counts[1], counts[3]) >= 2)
+    separation = float(s.separation()[i])
+    return ForkGroups(
+        low=float(np.exp(s.low_mean[i])),
+        high=float(np.exp(s.high_mean[i])),
+        base_low=counts[0],
+        base_high=counts[1],
+        head_low=counts[2],
+        head_high=counts[3],
+        separation=separation if np.isfinite(separation) else None,
+        p_occupancy=float(support.occupancy_p[i]),
+        p_within_low=float(support.low_p[i]) if tested[0] else None,
+        p_within_high=float(support.high_p[i]) if tested[1] else None,
+        held=bool(support.held[i]),
     )

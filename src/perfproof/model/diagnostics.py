@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Literal, TypeVar
 
-from perfproof.model.enums import Side, Verdict
+from perfproof.model.enums import Direction, Side, Verdict
 
 T = TypeVar("T")
 
@@ -95,6 +95,37 @@ class Bimodal:
     high: float | None
     low_count: int
     high_count: int
+
+
+@dataclass(frozen=True)
+class ForkGroups:
+    """Both sides' fork means in two groups (code shapes), found blind to the sides.
+
+    ``low``/``high``: the groups' geometric means in the metric's unit; per side, how many
+    forks fell in each; ``separation``: the distance of the group means in sds inside the
+    groups (None: no spread inside). What a look made of it: Boschloo's exact p on side × group
+    (``p_occupancy``), Welch's p inside each group (None where a side had fewer than two forks
+    there) and ``held``: the pooled verdict rested on which group the forks fell in alone, so
+    the key was not decided and ran more forks (or ended inconclusive at the last look).
+    """
+
+    low: float
+    high: float
+    base_low: int
+    base_high: int
+    head_low: int
+    head_high: int
+    separation: float | None
+    p_occupancy: float
+    p_within_low: float | None
+    p_within_high: float | None
+    held: bool
+
+    def fast(self, direction: Direction) -> tuple[int, int]:
+        """(base, head) forks in the fast group: the low one when lower is better."""
+        if direction is Direction.LOWER:
+            return self.base_low, self.head_low
+        return self.base_high, self.head_high
 
 
 @dataclass(frozen=True)
@@ -204,6 +235,7 @@ class Diagnostics:
     without_unsettled: WithoutUnsettled | None = None
     notes: list[Note] | None = None
     sequential: SequentialLook | None = None
+    fork_groups: ForkGroups | None = None
     extra: dict[str, Any] = field(default_factory=dict)
     """Fields of other writers (or of a shape this reader does not know), kept as read."""
 
@@ -239,6 +271,8 @@ class Diagnostics:
             out["notes"] = [n.to_json() for n in self.notes]
         if self.sequential is not None:
             out["sequential"] = self.sequential.to_json()
+        if self.fork_groups is not None:
+            out["fork_groups"] = dict(vars(self.fork_groups))
         return {**out, **{k: v for k, v in self.extra.items() if k not in out}}
 
     @classmethod
@@ -259,6 +293,7 @@ class Diagnostics:
             "without_unsettled": _without_unsettled,
             "notes": lambda v: [Note(Kind(_dict(n)["kind"]), str(n["text"])) for n in _list(v)],
             "sequential": _sequential,
+            "fork_groups": _fork_groups,
         }
         for key, value in doc.items():
             reader = readers.get(key)
@@ -348,6 +383,29 @@ def _bimodal(v: Any) -> Bimodal:
         raise ValueError(level)
     low, high = _number(b["low"]), _number(b["high"])
     return Bimodal(level, low, high, _count(b["low_count"]), _count(b["high_count"]))
+
+
+def _fork_groups(v: Any) -> ForkGroups:
+    g = _dict(v)
+    if len(g) != 11:
+        raise KeyError(sorted(g))
+    low, high, p_occupancy = _number(g["low"]), _number(g["high"]), _number(g["p_occupancy"])
+    held = _flag(g["held"])
+    if low is None or high is None or p_occupancy is None or held is None:
+        raise TypeError(g)
+    return ForkGroups(
+        low=low,
+        high=high,
+        base_low=_count(g["base_low"]),
+        base_high=_count(g["base_high"]),
+        head_low=_count(g["head_low"]),
+        head_high=_count(g["head_high"]),
+        separation=_number(g["separation"]),
+        p_occupancy=p_occupancy,
+        p_within_low=_number(g["p_within_low"]),
+        p_within_high=_number(g["p_within_high"]),
+        held=held,
+    )
 
 
 def _without_unsettled(v: Any) -> WithoutUnsettled:

@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 from scipy import special
 
-from perfproof.stats import family
+from perfproof.stats import bimodal, family
 from perfproof.stats.ratio import bound_exp_rows
 from perfproof.stats.welch import welch_where_tested
 
@@ -188,6 +188,10 @@ class Judgement:
     hi: np.ndarray
     code: np.ndarray
     conditional_power: np.ndarray | None = None
+    groups: bimodal.Splits | None = None
+    """The 2-means split of every key's pooled fork means (flattened rows), when given."""
+    support: bimodal.Support | None = None
+    """Why a bimodal key's verdict stands, or that it was held (flattened rows)."""
 
 
 def judge(
@@ -199,6 +203,7 @@ def judge(
     threshold: float,
     look: int = 0,
     futility: float = 0.0,
+    forks: bimodal.ForkRows | None = None,
 ) -> Judgement:
     """Decide one look for every family (row) at once.
 
@@ -212,6 +217,12 @@ def judge(
     ``FUTILE`` when its :func:`conditional_power` is below γ. Stopping without a verdict can
     only remove chances of a false improved/regressed, so the guarantee stands; the price is
     power for effects near the limit of detection (BENCHMARKS.md).
+
+    With ``forks`` (every key's log fork means, both sides, one row per key in the order of
+    the flattened ``rows``), a key whose pooled forks fall in two groups keeps an
+    improvement or regression only when the occupancy of the groups or a shift inside one
+    agrees with it at the key's per-look level (:mod:`perfproof.stats.bimodal`); otherwise it
+    continues. Like futility, this only ever removes a decision.
     """
     seq_p = np.where(rows.tested, sequential_p(rows.p_value, schedule), 1.0)
     seq_p = np.where(np.isnan(frozen), seq_p, frozen)
@@ -220,12 +231,29 @@ def judge(
     per_look = per_look_level(interval_alpha, schedule)
     lo, hi = rows.interval(per_look)
     code = outcomes(rows.diff, lo, hi, (lo > 0) | (hi < 0), threshold)
+    groups = held = None
+    if forks is not None:
+        groups = bimodal.split_rows(forks)
+        decisive = np.isin(code, (LOWER, HIGHER)).reshape(-1)
+        held = bimodal.support(
+            forks, groups, np.reshape(rows.diff, -1), decisive, np.reshape(per_look, -1)
+        )
+        code = np.where(held.held.reshape(code.shape), CONTINUE, code).astype(np.int8)
     cp = None
     if futility > 0 and 1 <= look < schedule.max_looks:
         cp = conditional_power(rows, look, schedule, per_look)
         code = np.where((code == CONTINUE) & rows.tested & (cp < futility), FUTILE, code)
     return Judgement(
-        seq_p, fam.adjusted.reshape(seq_p.shape), interval_alpha, per_look, lo, hi, code, cp
+        seq_p,
+        fam.adjusted.reshape(seq_p.shape),
+        interval_alpha,
+        per_look,
+        lo,
+        hi,
+        code,
+        cp,
+        groups,
+        held,
     )
 
 

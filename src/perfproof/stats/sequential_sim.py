@@ -20,10 +20,34 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from perfproof.stats import bimodal
 from perfproof.stats import sequential as seq
 from perfproof.stats.sequential import Schedule
 from perfproof.stats.warmup import unwarmed
 from perfproof.stats.welch import welch_where_tested
+
+
+@dataclass(frozen=True)
+class ForkStreams:
+    """Each side's stream of log fork means (forks × paths, NaN where a fork was left out) and
+    how many forks of it each path had run at each look (paths × looks): what a look of the
+    real design sees, for the bimodal-forks rule."""
+
+    base: np.ndarray
+    head: np.ndarray
+    base_ran: np.ndarray
+    head_ran: np.ndarray
+
+    def at(self, k: int) -> bimodal.ForkRows:
+        """Every path's usable forks at look index ``k`` (0-based), both sides in one row."""
+        parts = []
+        for values, ran in ((self.base, self.base_ran[:, k]), (self.head, self.head_ran[:, k])):
+            width = int(ran.max(initial=0))
+            block = values[:width].T
+            parts.append(np.where(np.arange(width)[None, :] < ran[:, None], block, np.nan))
+        head = np.zeros((parts[0].shape[0], parts[0].shape[1] + parts[1].shape[1]), dtype=bool)
+        head[:, parts[0].shape[1] :] = True
+        return bimodal.ForkRows(np.concatenate(parts, axis=1), head)
 
 
 @dataclass(frozen=True)
@@ -41,16 +65,18 @@ class Paths:
     p_value: np.ndarray
     n_base: np.ndarray
     n_head: np.ndarray
+    forks: ForkStreams | None = None
+    """The fork means themselves, when the paths were drawn here (None: moments only)."""
 
 
 def _side_stream(
     rng: np.random.Generator, paths: int, capacity: int, sd: float, shift: float, unwarmed: float
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Cumulative (count, sum, sum of squares) of the usable forks of one side's stream,
-    shaped (forks × paths) so that the running sums walk contiguous memory."""
+) -> tuple[np.ndarray, np.ndarray | None]:
+    """One side's stream of log fork means and which forks are usable (None: all), shaped
+    (forks × paths) so that the running sums walk contiguous memory."""
     values = rng.standard_normal((capacity, paths)) * sd + shift
     usable = rng.random((capacity, paths)) >= unwarmed if unwarmed > 0 else None
-    return cumulate(values, usable)
+    return values, usable
 
 
 def cumulate(
@@ -77,11 +103,11 @@ def trace_stream(
     cold_share: float,
     iterations: int,
     iteration_sd: float,
-) -> tuple[tuple[np.ndarray, np.ndarray, np.ndarray], np.ndarray, np.ndarray]:
+) -> tuple[tuple[np.ndarray, np.ndarray], np.ndarray, np.ndarray]:
     """A side's forks as iteration traces (time per op, lower is better): a share of them
     start 1.5–5× slower for their first one or two iterations. The real detector
     (:func:`perfproof.stats.warmup.unwarmed`) judges every trace alone; the forks it flags are
-    left out. Returns the cumulative sums, which forks were cold, and which were flagged."""
+    left out. Returns (log fork means, usable), which forks were cold, and which were flagged."""
     level = rng.standard_normal((capacity, paths)) * sd + shift
     noise = rng.standard_normal((capacity, paths, iterations)) * iteration_sd
     traces = 100.0 * np.exp(level[..., None] + noise)
@@ -93,7 +119,7 @@ def trace_stream(
     flagged = np.array(unwarmed(traces.reshape(-1, iterations), "above")).reshape(capacity, paths)
     # an undetected cold fork keeps its slow start in its mean, as it would in a real run
     values = np.log(traces.mean(axis=-1))
-    return cumulate(values, ~flagged), cold, flagged
+    return (values, ~flagged), cold, flagged
 
 
 def at_looks(
@@ -104,6 +130,14 @@ def at_looks(
     At look k the side has run ``forks_at(k)`` forks plus one more for every fork that was
     excluded at the previous look (the re-run), so it has run ``forks_at(k) + excluded(k−1)``.
     """
+    n, mean, var, _ = _at_looks(cum, schedule)
+    return n, mean, var
+
+
+def _at_looks(
+    cum: tuple[np.ndarray, np.ndarray, np.ndarray], schedule: Schedule
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`at_looks` and, per path and look, how many forks of the stream had run."""
     count, total, squares = cum
     capacity, paths = count.shape
     cols = np.arange(paths)
@@ -111,8 +145,10 @@ def at_looks(
     mean = np.empty((paths, schedule.max_looks))
     var = np.empty((paths, schedule.max_looks))
     excluded = np.zeros(paths, dtype=int)
+    ran_out = np.empty((paths, schedule.max_looks), dtype=int)
     for k in range(1, schedule.max_looks + 1):
         ran = np.minimum(schedule.forks_at(k) + excluded, capacity)
+        ran_out[:, k - 1] = ran
         idx = ran - 1
         n = count[idx, cols]
         s, q = total[idx, cols], squares[idx, cols]
@@ -121,7 +157,25 @@ def at_looks(
         v = np.where(n >= 2, (q - safe * m * m) / np.maximum(n - 1, 1), np.nan)
         n_out[:, k - 1], mean[:, k - 1], var[:, k - 1] = n, m, np.maximum(v, 0.0)
         excluded = ran - n
-    return n_out, mean, var
+    return n_out, mean, var, ran_out
+
+
+def paths_from_streams(
+    base: tuple[np.ndarray, np.ndarray | None],
+    head: tuple[np.ndarray, np.ndarray | None],
+    schedule: Schedule,
+) -> Paths:
+    """Welch at every look, with the fork means kept, from each side's stream of log fork
+    means and usable mask (forks × paths; None: every fork usable): any fork-mean law a
+    caller wants to try (``benchmarks/sequential_power.py --bimodal`` draws two code shapes)."""
+    looks, kept = [], []
+    for values, usable in (base, head):
+        n, mean, var, ran = _at_looks(cumulate(values, usable), schedule)
+        looks.append((n, mean, var))
+        kept.append((values if usable is None else np.where(usable, values, np.nan), ran))
+    paths = welch_paths(looks[0], looks[1])
+    (b, b_ran), (h, h_ran) = kept
+    return Paths(**{**vars(paths), "forks": ForkStreams(b, h, b_ran, h_ran)})
 
 
 def simulate(
@@ -148,11 +202,10 @@ def simulate(
     if iterations:
         b = trace_stream(rng, paths, capacity, fork_sd, 0.0, unwarmed, iterations, iteration_sd)
         h = trace_stream(rng, paths, capacity, head_sd, effect, unwarmed, iterations, iteration_sd)
-        base, head = at_looks(b[0], schedule), at_looks(h[0], schedule)
-    else:
-        base = at_looks(_side_stream(rng, paths, capacity, fork_sd, 0.0, unwarmed), schedule)
-        head = at_looks(_side_stream(rng, paths, capacity, head_sd, effect, unwarmed), schedule)
-    return welch_paths(base, head)
+        return paths_from_streams(b[0], h[0], schedule)
+    base = _side_stream(rng, paths, capacity, fork_sd, 0.0, unwarmed)
+    head = _side_stream(rng, paths, capacity, head_sd, effect, unwarmed)
+    return paths_from_streams(base, head, schedule)
 
 
 def welch_paths(
@@ -189,11 +242,14 @@ def play(
     method: str,
     threshold: float,
     futility: float = 0.0,
+    bimodal_rule: bool = True,
 ) -> Played:
     """Run the sequential design over simulated paths grouped into families of ``keys``.
 
-    The same :func:`perfproof.stats.sequential.judge` as a real run decides every look; a key
-    that stops keeps its sequential p-value in the family at later looks.
+    The same :func:`perfproof.stats.sequential.judge` as a real run decides every look,
+    with the bimodal-forks rule when the paths carry their fork means (``bimodal_rule``
+    False: without it, to show what it changes); a key that stops keeps its sequential
+    p-value in the family at later looks.
     """
     rows = paths.p_value.shape[0]
     families = rows // keys
@@ -210,7 +266,8 @@ def play(
             p_value=paths.p_value[:, k].reshape(shape),
             tested=tested.reshape(shape),
         )
-        j = seq.judge(look_rows, frozen, schedule, alpha, method, threshold, k + 1, futility)
+        forks = paths.forks.at(k) if bimodal_rule and paths.forks is not None else None
+        j = seq.judge(look_rows, frozen, schedule, alpha, method, threshold, k + 1, futility, forks)
         newly = np.isnan(frozen) & (j.code != seq.CONTINUE)
         code[newly] = j.code[newly]
         look[newly] = k + 1
