@@ -166,12 +166,17 @@ def test_benchstat_tests_what_it_is_given_by_default(make_run_folder, run_cli, t
 
 
 def test_otava_csv_one_row_per_run(ab_run, make_run_folder, run_cli, tmp_path):
-    out = tmp_path / "otava.csv"
+    out = tmp_path / "otava"
     assert run_cli("export", ab_run, make_run_folder("ab"), "--to", "otava", "--out", out).code == 0
-    rows = list(csv.DictReader(out.open()))
+    assert sorted(p.name for p in out.iterdir()) == ["otava.csv", "otava.yaml"]
+    rows = list(csv.DictReader((out / "otava.csv").open()))
     assert len(rows) == 2 and rows[0]["commit"].startswith("9a8b7c6d")
     means = _entry_means(_head(ab_run), "fx.Codes.sum", "16")
-    assert float(rows[0]["fx.Codes.sum(n=16)"]) == pytest.approx(np.mean(means), rel=1e-5)
+    assert float(rows[0]["fx.Codes.sum(n=16) [ns/op]"]) == pytest.approx(np.mean(means), rel=1e-5)
+    config = (out / "otava.yaml").read_text()
+    sum16, concat = '"fx.Codes.sum(n=16) [ns/op]":', '"fx.Thr.concat [ops/s]":'
+    assert config.split(sum16)[1].split("direction: ")[1].startswith("-1\n")
+    assert config.split(concat)[1].split("direction: ")[1].startswith("1\n")
 
 
 def test_default_goes_to_export_folder_and_inputs_are_never_overwritten(ab_run, run_cli):

@@ -91,21 +91,22 @@ def test_benchstat_counts_result_lines_and_names_its_sample(ab_run, run_cli, tmp
 
 
 def test_otava_counts_runs_and_columns(ab_run, make_run_folder, run_cli, tmp_path):
-    out = tmp_path / "otava.csv"
+    out = tmp_path / "otava"
     other = make_run_folder("ab")
     doc = _json(run_cli("export", ab_run, other, "--to", "otava", "--out", out,
                         "--format", "json"))  # fmt: skip
-    rows = list(csv.DictReader(out.open()))
-    (f,) = doc["files"]
+    rows = list(csv.DictReader((out / "otava.csv").open()))
+    f, config = doc["files"]
+    assert f["path"] == str(out / "otava.csv") and config["path"] == str(out / "otava.yaml")
     assert f["rows"] == len(rows) == 2
-    assert f["keys"] == len(rows[0]) - 2  # time and commit are not keys
+    assert f["keys"] == len(rows[0]) - 2 == config["keys"]  # time and commit are not keys
     assert [r["run_dir"] for r in doc["runs"]] == [str(ab_run), str(other)]
 
 
 def test_text_stays_the_default(ab_run, run_cli, tmp_path):
-    out = tmp_path / "o.csv"
+    out = tmp_path / "o"
     result = run_cli("export", ab_run, "--to", "otava", "--out", out)
-    assert result.code == 0 and result.out == f"wrote {out}\n"
+    assert result.code == 0 and result.out == f"wrote {out}/otava.csv\nwrote {out}/otava.yaml\n"
 
 
 @pytest.mark.parametrize(

@@ -16,14 +16,16 @@ Formats:
   github-action-benchmark  customSmallerIsBetter.json and customBiggerIsBetter.json
   benchstat                Go benchmark text, one line per fork
                            (benchstat -col side -ignore commit FILE)
-  otava                    Apache Otava CSV, one row per run (several RUN_DIRs make a series)
+  otava                    Apache Otava: otava.csv (one row per run; several RUN_DIRs make a
+                           series; units in column names) and otava.yaml (directions);
+                           cd DIR && otava analyze perfproof-all --config-file otava.yaml
 
 \b
 Examples:
   perfproof export .perfproof/runs/20260101-120000-ab12 --to bencher --out bmf.json
   perfproof export RUN_DIR --to github-action-benchmark --out gab/
   perfproof export RUN_DIR --to benchstat --out - | benchstat -col side -ignore commit /dev/stdin
-  perfproof export runs/* --to otava --out history.csv
+  perfproof export runs/* --to otava --out otava/
   perfproof export RUN_DIR --to bencher --out bmf.json --format json | jq -r '.files[].path'
 
 Without --out the files go to RUN_DIR/export/. Values are the head side's mean of fork means

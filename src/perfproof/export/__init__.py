@@ -2,7 +2,7 @@
 
 ``bencher`` (Bencher Metric Format JSON), ``github-action-benchmark`` (its two custom JSON
 tools, one file per direction), ``benchstat`` (Go benchmark text, read by benchstat) and
-``otava`` (Apache Otava CSV). Every format exports the same fork-level numbers
+``otava`` (Apache Otava CSV with its test config). Every format exports the same fork-level numbers
 (``export.source``); adding a format means adding one module and one line here.
 """
 
@@ -39,10 +39,11 @@ FORMATS: dict[str, Render] = {
 }
 
 
-FOLDER_FORMATS = frozenset({"github-action-benchmark"})
+FOLDER_FORMATS = frozenset({"github-action-benchmark", "otava"})
 """Formats whose output is a folder whatever the run holds: the action takes one file per
 direction, so a suite with one direction today writes one file and two tomorrow, and a CI
-step must be able to point at the same ``--out`` both days."""
+step must be able to point at the same ``--out`` both days; Otava's ``otava.yaml`` names the
+CSV files beside it."""
 
 
 def check_format(name: str) -> None:
@@ -74,6 +75,8 @@ def targets(
         folder = runs[0].path / "export"
         placed = {folder / name: file for name, file in files.items()}
     elif fmt in FOLDER_FORMATS or len(files) > 1:
+        if out == "-":
+            raise InputError(f"--out -: {fmt or 'this format'} writes a folder; name a folder")
         if Path(out).exists() and not Path(out).is_dir():
             raise InputError(f"--out {out}: {fmt or 'this format'} writes a folder; name a folder")
         placed = {Path(out) / name: file for name, file in files.items()}
