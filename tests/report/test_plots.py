@@ -121,3 +121,48 @@ def test_jmh_settings_missing_from_the_file_are_named_not_none() -> None:
     assert text == "1 fork × (warm-up not recorded + 3 × 1 s measurement)"
     assert "no warm-up" in _setting({**full, "warmupIterations": 0})
     assert _setting({}).startswith("forks not recorded")
+
+
+def test_strip_plot_shades_the_two_groups_of_fork_means_and_says_so(
+    make_run_folder: Callable[[str], Path],
+) -> None:
+    """A comparison whose results carry fork groups gets both bands in its strip plot, each
+    labelled with how many forks of each side it holds, and a caption that says the verdict
+    was held; the other comparisons' figures stay as they were."""
+    import json
+
+    run = make_run_folder("ab")
+    doc = json.loads((run / "results.json").read_text())
+    target = next(
+        c for c in doc["comparisons"] if c["metric"] == "primary" and c["unit"] == "ns/op"
+    )
+    base_mean, head_mean = target["base"]["estimate"], target["head"]["estimate"]
+    slower = 2 if base_mean > head_mean else 0  # base forks in the high group
+    target["diagnostics"]["fork_groups"] = {
+        "low": min(base_mean, head_mean), "high": max(base_mean, head_mean),
+        "base_low": 2 - slower, "base_high": slower, "head_low": slower, "head_high": 2 - slower,
+        "separation": 12.0, "p_occupancy": 0.33, "p_within_low": None, "p_within_high": None,
+        "held": True,
+    }  # fmt: skip
+    (run / "results.json").write_text(json.dumps(doc))
+    html = render(run, "html")
+    assert html.count("fast group: base ") == 1 and html.count("slow group: base ") == 1
+    assert html.count("fall in two groups (shaded): fast near ") == 1
+    assert "so the look gave no verdict on it." in html
+    plain = render(make_run_folder("ab"), "html")
+    assert "fast group:" not in plain and html.count("<svg ") == plain.count("<svg ")
+
+
+def test_group_bands_render_into_the_strip_plot_only_when_given() -> None:
+    base = plots.SideSeries("baseline", [[10.0, 10.1], [10.2, 10.0], [15.0, 15.2]])
+    head = plots.SideSeries("feature", [[15.1, 14.9], [15.3, 15.0], [9.9, 10.1]])
+    bands = [
+        plots.GroupBand(10.05, True, "fast group: base 2 of 3, head 1 of 3"),
+        plots.GroupBand(15.08, False, "slow group: base 1 of 3, head 2 of 3"),
+    ]
+    shaded = plots.fork_detail(base, head, "ns/op", 1.0, salt="fig-g", groups=bands)
+    plain = plots.fork_detail(base, head, "ns/op", 1.0, salt="fig-g")
+    for color in (plots.FAST_BAND, plots.SLOW_BAND):
+        assert color in shaded and color not in plain
+    assert "fast group: base 2 of 3, head 1 of 3" in shaded
+    ET.fromstring(shaded)  # still well-formed SVG

@@ -11,11 +11,12 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from perfproof.model import PRIMARY, BenchKey, Samples
+from perfproof.model import PRIMARY, BenchKey, Comparison, Direction, Samples
 from perfproof.report import plots
 from perfproof.report.context import ReportContext, Row, params_label, short_name
 from perfproof.report.rundir import BASE, HEAD, RunFolder
 from perfproof.report.warmuplog import read_warmups
+from perfproof.units import quantity
 
 
 @dataclass(frozen=True)
@@ -114,17 +115,50 @@ def fork_figures(run: RunFolder, ctx: ReportContext) -> list[Figure]:
                 continue
             label = row_label(table.benchmark, row)
             fig_id = anchor(table.benchmark, row)
+            bands, said = _groups(row.comparison)
             svg = plots.fork_detail(
-                series[0], series[1], row.scale.unit, row.scale.factor, salt=fig_id
+                series[0], series[1], row.scale.unit, row.scale.factor, salt=fig_id, groups=bands
             )
             caption = (
                 f"{label}: every fork's measurement iterations (left) and each fork's "
                 "iterations in order (right)"
                 + (", warm-up shaded" if any(s.warmups for s in series) else "")
                 + "."
+                + said
             )
             out.append(Figure(fig_id, caption, svg, label))
     return out
+
+
+def _groups(c: Comparison) -> tuple[list[plots.GroupBand], str]:
+    """The bands of a comparison whose fork means fell in two groups, and the caption's
+    sentence about them (nothing when they did not)."""
+    g = c.diagnostics.fork_groups
+    if g is None:
+        return [], ""
+    fast_low = c.direction is Direction.LOWER
+    nb, nh = g.base_low + g.base_high, g.head_low + g.head_high
+    low = f"base {g.base_low} of {nb}, head {g.head_low} of {nh}"
+    high = f"base {g.base_high} of {nb}, head {g.head_high} of {nh}"
+    pairs = [(g.low, low), (g.high, high)]
+    if not fast_low:
+        pairs.reverse()
+    (fast, fast_n), (slow, slow_n) = pairs
+    bands = [
+        plots.GroupBand(fast, True, f"fast group: {fast_n}"),
+        plots.GroupBand(slow, False, f"slow group: {slow_n}"),
+    ]
+    said = (
+        f" The fork means of both sides fall in two groups (shaded): fast near "
+        f"{quantity(fast, c.unit)} ({fast_n} forks), slow near {quantity(slow, c.unit)} "
+        f"({slow_n})."
+    )
+    if g.held:
+        said += (
+            " The difference rests on which group the forks fell in, so the look gave no "
+            "verdict on it."
+        )
+    return bands, said
 
 
 def _num(value: Any) -> float:

@@ -29,6 +29,8 @@ from perfproof.units import bytes_value
 BASE_COLOR = "#3b6ea5"
 HEAD_COLOR = "#d9822b"
 BAND_COLOR = "#dddddd"
+FAST_BAND = "#dcefd8"
+SLOW_BAND = "#f6e0d6"
 INK = "#222222"
 
 RC: dict[RcKeyType, Any] = {
@@ -94,6 +96,17 @@ class SideSeries:
     name: str
     forks: Sequence[Sequence[float] | np.ndarray]
     warmups: Sequence[Sequence[float] | np.ndarray] = ()
+
+
+@dataclass(frozen=True)
+class GroupBand:
+    """One of two groups the fork means of both sides fall in: its level (the group's
+    geometric mean, in the metric's own unit), whether it is the fast one, and its label
+    (how many forks of each side it holds)."""
+
+    level: float
+    fast: bool
+    label: str
 
 
 def to_svg(fig: Figure, salt: str) -> str:
@@ -189,12 +202,22 @@ def _jitter(n: int, width: float) -> np.ndarray:
     return np.linspace(-width, width, n)
 
 
-def fork_detail(base: SideSeries, head: SideSeries, unit: str, factor: float, salt: str) -> str:
-    """Per-fork strip plot (left) and per-fork iteration timeline with warm-up (right)."""
+def fork_detail(
+    base: SideSeries,
+    head: SideSeries,
+    unit: str,
+    factor: float,
+    salt: str,
+    groups: Sequence[GroupBand] = (),
+) -> str:
+    """Per-fork strip plot (left) and per-fork iteration timeline with warm-up (right); with
+    ``groups``, the strip plot shades the band of each group of fork means and labels it."""
     with matplotlib.rc_context(RC):
         fig = _figure(7.5, 2.6)
         strip_ax, time_ax = fig.subplots(1, 2, width_ratios=[1, 1.6])
         _strip(strip_ax, (base, head), unit, factor)
+        if groups:
+            _group_bands(strip_ax, (base, head), groups, factor)
         _timeline(time_ax, (base, head), unit, factor)
         if _wide_range((base, head)):
             for ax in (strip_ax, time_ax):
@@ -237,6 +260,32 @@ def _strip(ax: Axes, sides: tuple[SideSeries, SideSeries], unit: str, factor: fl
         fontsize=7,
         loc="left",
     )
+
+
+def _group_bands(
+    ax: Axes, sides: tuple[SideSeries, SideSeries], groups: Sequence[GroupBand], factor: float
+) -> None:
+    """Shade each group's band: from its lowest to its highest fork mean, a fork belonging to
+    the group whose level is nearer on the log scale (the groups are found on log means)."""
+    means = np.array([float(np.mean(f)) for s in sides for f in s.forks if len(f)])
+    levels = np.array([g.level for g in groups], dtype=float)
+    if means.size == 0 or (means <= 0).any() or (levels <= 0).any():
+        return
+    nearest = np.argmin(np.abs(np.log(means)[:, None] - np.log(levels)[None, :]), axis=1)
+    for k, group in enumerate(groups):
+        member = means[nearest == k] / factor
+        lo, hi = (member.min(), member.max()) if member.size else (group.level / factor,) * 2
+        pad = max((hi - lo) * 0.15, abs(group.level / factor) * 0.01)
+        ax.axhspan(lo - pad, hi + pad, color=FAST_BAND if group.fast else SLOW_BAND, zorder=0)
+        ax.annotate(
+            group.label,
+            (0.99, hi + pad),
+            xycoords=("axes fraction", "data"),
+            ha="right",
+            va="top",
+            fontsize=6,
+            color=INK,
+        )
 
 
 def _timeline(ax: Axes, sides: tuple[SideSeries, SideSeries], unit: str, factor: float) -> None:
