@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -58,6 +59,29 @@ def _rerun(text: str, factor: float) -> str:
 @pytest.fixture
 def rerun() -> Callable[[str, float], str]:
     return _rerun
+
+
+_DIGITS = re.compile(r"[0-9]+(?:[.,][0-9]+)*|[⁰¹²³⁴⁵⁶⁷⁸⁹]+")
+"""A number as a reader sees one: ``-107.22`` (its digits), ``4,736``, the ``⁵`` of ``10⁻⁵``."""
+_NEXT_DIGIT = str.maketrans("0123456789⁰¹²³⁴⁵⁶⁷⁸⁹", "1234567890¹²³⁴⁵⁶⁷⁸⁹⁰")
+
+
+def _number_changes(text: str) -> Iterator[tuple[int, str, str, str]]:
+    lines = text.splitlines(keepends=True)
+    for i, line in enumerate(lines):
+        for m in _DIGITS.finditer(line):
+            old = m.group(0)
+            new = old[:-1] + old[-1].translate(_NEXT_DIGIT)
+            changed = line[: m.start()] + new + line[m.end() :]
+            yield i + 1, old, new, "".join([*lines[:i], changed, *lines[i + 1 :]])
+
+
+@pytest.fixture(scope="session")
+def number_changes() -> Callable[[str], Iterator[tuple[int, str, str, str]]]:
+    """``number_changes(text)``: (line, written number, its replacement, the whole text with
+    it) for every number of ``text``, its last digit moved on by one (``-99.93`` → ``-99.94``,
+    ``129`` → ``120``), commit ids, versions and raw tables included."""
+    return _number_changes
 
 
 # ----------------------------------------------------------------------------- run folders

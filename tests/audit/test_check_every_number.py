@@ -9,6 +9,7 @@ checks that every change is caught on its own line, naming the written number.
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 from collections.abc import Callable, Iterator
@@ -24,24 +25,10 @@ from perfproof.report import ab_section, render_pr_markdown, results_section, wr
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
-DIGITS = re.compile(r"[0-9]+(?:[.,][0-9]+)*|[⁰¹²³⁴⁵⁶⁷⁸⁹]+")
-"""A number as a reader sees one: ``-107.22`` (its digits), ``4,736``, the ``⁵`` of ``10⁻⁵``."""
-NEXT_DIGIT = str.maketrans("0123456789⁰¹²³⁴⁵⁶⁷⁸⁹", "1234567890¹²³⁴⁵⁶⁷⁸⁹⁰")
+Changes = Callable[[str], Iterator[tuple[int, str, str, str]]]
 
 
-def perturbations(text: str) -> Iterator[tuple[int, str, str, str]]:
-    """(line, written number, its replacement, the whole text with it) for every number:
-    its last digit moved on by one (``-99.93`` → ``-99.94``, ``129`` → ``120``)."""
-    lines = text.splitlines(keepends=True)
-    for i, line in enumerate(lines):
-        for m in DIGITS.finditer(line):
-            old = m.group(0)
-            new = old[:-1] + old[-1].translate(NEXT_DIGIT)
-            changed = line[: m.start()] + new + line[m.end() :]
-            yield i + 1, old, new, "".join([*lines[:i], changed, *lines[i + 1 :]])
-
-
-def _sweep(text: str, folder: Path) -> int:
+def _sweep(changes: Changes, text: str, folder: Path) -> int:
     """Check the clean text, then every perturbation of it; the number of perturbations."""
     evidence = load_evidence(folder)
     clean = check_text(text, evidence)
@@ -49,7 +36,7 @@ def _sweep(text: str, folder: Path) -> int:
     assert clean.compared_with is not None
     missed: list[Any] = []
     count = 0
-    for line, old, new, changed in perturbations(text):
+    for line, old, new, changed in changes(text):
         count += 1
         result = check_text(changed, evidence)
         if not any(m.line == line and new in m.quoted for m in result.mismatches):
@@ -60,14 +47,19 @@ def _sweep(text: str, folder: Path) -> int:
 
 
 def _cli_catches(
-    run_cli: Callable[..., Any], text: str, folder: Path, tmp_path: Path, every: int
+    run_cli: Callable[..., Any],
+    changes: Changes,
+    text: str,
+    folder: Path,
+    tmp_path: Path,
+    every: int,
 ) -> None:
     """The verb itself: exit 0 on the clean report, exit 1 naming each sampled change."""
     path = tmp_path / "written.md"
     path.write_text(text)
     clean = run_cli("check", path, folder)
     assert clean.code == 0, clean.out
-    for k, (line, _old, new, changed) in enumerate(perturbations(text)):
+    for k, (line, _old, new, changed) in enumerate(changes(text)):
         if k % every:
             continue
         path.write_text(changed)
@@ -86,11 +78,11 @@ def ab_run(make_run_folder: Callable[[str], Path]) -> Path:
 
 
 def test_every_number_of_an_ab_report_is_tied_to_the_run(
-    ab_run: Path, run_cli: Callable[..., Any], tmp_path: Path
+    ab_run: Path, run_cli: Callable[..., Any], tmp_path: Path, number_changes: Changes
 ) -> None:
     text = (ab_run / "report.md").read_text()
-    assert _sweep(text, ab_run) > 700
-    _cli_catches(run_cli, text, ab_run, tmp_path, every=97)
+    assert _sweep(number_changes, text, ab_run) > 700
+    _cli_catches(run_cli, number_changes, text, ab_run, tmp_path, every=97)
 
 
 def test_the_summary_range_edited_by_hand_is_caught(
@@ -104,11 +96,16 @@ def test_the_summary_range_edited_by_hand_is_caught(
     assert res.code == 1
     said = "number: Summary: quoted +21%, perfproof's report.md of this run has +12%"
     assert f"{path}:3: {said}" in res.out
+    doc = json.loads(run_cli("check", path, ab_run, "--format", "json").out)
+    assert doc["compared_with"] == "report.md" and not doc["ok"]
+    assert [(m["line"], m["kind"], m["quoted"], m["expected"]) for m in doc["mismatches"]] == [
+        (3, "number", "+21%", "+12%")
+    ]
 
 
 @pytest.mark.parametrize("shape", ["summary", "fitted", "results", "compare"])
 def test_every_number_of_each_shape_of_the_report_is_tied(
-    shape: str, make_run_folder: Callable[[str], Path]
+    shape: str, make_run_folder: Callable[[str], Path], number_changes: Changes
 ) -> None:
     """``report --summary``, ``report --max-chars`` (raw tables left out), ``ab --format md``
     (summary and results only) and the report of a folder made from ``compare`` data."""
@@ -121,7 +118,7 @@ def test_every_number_of_each_shape_of_the_report_is_tied(
     }[shape]()
     if shape == "fitted":
         assert "left out to fit this page" in text
-    assert _sweep(text, run) > 10
+    assert _sweep(number_changes, text, run) > 10
 
 
 @pytest.fixture
@@ -135,13 +132,13 @@ def prove_bundle(tmp_path: Path) -> Path:
 
 
 def test_every_number_of_a_prove_report_is_tied_to_the_bundle(
-    prove_bundle: Path, run_cli: Callable[..., Any], tmp_path: Path
+    prove_bundle: Path, run_cli: Callable[..., Any], tmp_path: Path, number_changes: Changes
 ) -> None:
     text = (prove_bundle / "report.md").read_text()
     for part in ("### Profile diff", "### Amdahl", "### Callers", "**Summary:**"):
         assert part in text
-    assert _sweep(text, prove_bundle) > 400
-    _cli_catches(run_cli, text, prove_bundle, tmp_path, every=61)
+    assert _sweep(number_changes, text, prove_bundle) > 400
+    _cli_catches(run_cli, number_changes, text, prove_bundle, tmp_path, every=61)
 
 
 def test_a_prove_summary_range_edited_by_hand_is_caught(prove_bundle: Path) -> None:

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from perfproof.audit.check import check_text, load_evidence
 from perfproof.demo.project import write_demo_repo
 from perfproof.model.documents.prove import read_prove
 
@@ -27,7 +28,7 @@ def demo(tmp_path: Path, prove_cache: Path) -> Path:
 
 
 def test_prove_finds_the_chain_without_bench_and_check_passes(
-    demo: Path, tmp_path: Path, run_cli
+    demo: Path, tmp_path: Path, run_cli, number_changes
 ) -> None:
     out = tmp_path / "bundle"
     res = run_cli(
@@ -76,7 +77,16 @@ def test_prove_finds_the_chain_without_bench_and_check_passes(
     assert "no timing above was measured with JFR on" in report
     check = run_cli("check", out / "report.md", out, "--format", "json")
     assert check.code == 0, check.out
-    assert json.loads(check.out)["checked"] > 0
+    assert json.loads(check.out)["checked"] > 300
+    evidence = load_evidence(out)
+    missed = [
+        (line, new)
+        for line, _old, new, changed in number_changes(report)
+        if not any(
+            m.line == line and new in m.quoted for m in check_text(changed, evidence).mismatches
+        )
+    ]
+    assert not missed, missed[:10]
 
 
 def test_a_broken_test_exits_1_and_a_failed_build_resumes(
