@@ -56,7 +56,7 @@ def bimodal(rng: np.random.Generator, paths: int) -> None:
     """A/A when fork means split between two code shapes 10% apart (within-shape sd 1%):
     the sequential design with its bimodal-forks rule, without it, and fixed designs of 3 and
     12 forks per side (one Welch test, no rule); then the mean forks per side the sequential
-    design ran and the share of paths the rule held at least once."""
+    design ran with the rule."""
     schedule = DESIGNS[0][0]
     print(
         "\n| minority shape share | sequential (≤ 12 forks) | without the bimodal rule "

@@ -234,6 +234,11 @@ def test_replay_of_recorded_rounds_finds_the_real_change(run_cli, tmp_path) -> N
     groups = time["diagnostics"]["fork_groups"]
     assert groups["held"] and groups["p_within_low"] is None and groups["p_within_high"] is None
     assert (groups["base_low"], groups["base_high"], groups["head_low"]) == (0, 4, 5)
+    table = run_cli(
+        "compare", "--sequential", f"{folder}/*-base.json", f"{folder}/*-head.json",
+    )  # fmt: skip
+    assert "two groups: fast 0 base / 5 head, held" in table.out
+    assert "bimodal: 0 of 4 base forks in the fast group, 5 of 5 head forks" in table.out
 
 
 def test_futility_option(run_cli, make_jmh_entry, tmp_path) -> None:

@@ -102,6 +102,10 @@ def _tags(c: Comparison) -> list[str]:
         tags.append("trend")
     for info in (d.bimodal or {}).values():
         tags.append("bimodal " + info.level)
+    if d.fork_groups is not None:
+        fast_base, fast_head = d.fork_groups.fast(c.direction)
+        held = ", held" if d.fork_groups.held else ""
+        tags.append(f"two groups: fast {fast_base} base / {fast_head} head{held}")
     if c.verdict is Verdict.INCONCLUSIVE and c.mde_pct is not None:
         tags.append(f"mde ±{c.mde_pct:.3g}%" if c.mde_pct < 1000 else "mde >999%")
     return list(dict.fromkeys(tags))
