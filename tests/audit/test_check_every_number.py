@@ -169,6 +169,25 @@ def test_a_line_added_by_hand_is_tied_excused_or_reported(ab_run: Path) -> None:
     assert "tied to nothing in the run" in bad.mismatches[1].message
 
 
+def test_a_verdict_word_put_in_another_ones_place_is_caught(ab_run: Path) -> None:
+    """Not a number, but the same lie: a row or the summary saying what the run does not."""
+    text = (ab_run / "report.md").read_text()
+    evidence = load_evidence(ab_run)
+    row = "| +12.0% [+3.4, +21.3] | regressed |"
+    for old, new, where in [
+        (row, row.replace("regressed", "improved"), "column Verdict, row 128"),
+        ("1 regressed (+12%)", "1 improved (+12%)", "Summary"),
+    ]:
+        assert old in text
+        result = check_text(text.replace(old, new), evidence)
+        assert [(m.kind, m.quoted, m.expected) for m in result.mismatches] == [
+            ("word", "improved", "regressed")
+        ]
+        assert where in result.mismatches[0].message
+    added = text.replace(row, row.replace("regressed", "regressed, as expected"))
+    assert check_text(added, evidence).ok  # words added to a row are the author's
+
+
 def test_a_header_above_the_report_leaves_it_perfproofs(ab_run: Path) -> None:
     """A bot's comment header above the title: the report is still held to every number."""
     text = (ab_run / "report.md").read_text()

@@ -8,11 +8,14 @@ order, and their numbers compared one by one: each that differs is a mismatch na
 written number and the one perfproof renders for the run. A written line whose words were
 edited is paired with the most similar of the next unpaired rendered lines of its region, and
 its numbers are diffed against that line's. A number with no counterpart is *loose*: the
-caller ties it to the run another way, or reports it. Lines without numbers are left alone.
+caller ties it to the run another way, or reports it. Lines without numbers are left alone;
+in an edited table row or summary line, a verdict word put in place of the rendered one is
+a mismatch too.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
@@ -28,6 +31,11 @@ SIMILAR = 0.6
 """How alike (difflib's ratio of the skeletons) an edited line and a rendered one must be."""
 WINDOW = 8
 """How many of the next unpaired rendered lines an edited line is compared with."""
+VERDICT = re.compile(
+    r"\b(?:improved|regressed|same|negligible|inconclusive|faster|slower|vanished|appeared"
+    r"|grew|shrank|no clear change|less|more|yes|no|PASS|FAIL)\b"
+)
+"""The words of a table row or summary line that state an outcome."""
 SHAPE_CHARS = 400
 """How much of a skeleton the similarity of two lines is judged on."""
 
@@ -144,6 +152,7 @@ def _region(
             free = [k for k in free if k > like]
             out.edited.add(i)
             _diff(out, lines, i, rendered[like])
+            _verdicts(out, lines, i, rendered[like])
 
 
 def _similar(line: str, rendered: list[str], free: list[int]) -> int | None:
@@ -182,6 +191,33 @@ def _diff(out: Alignment, lines: list[str], i: int, theirs: str) -> None:
                 _one(out, lines, i, mine[i1 + d], theirs, their[j1 + d])
         elif i2 > i1:
             out.loose.setdefault(i, []).extend(mine[i1:i2])
+
+
+def _verdicts(out: Alignment, lines: list[str], i: int, theirs: str) -> None:
+    """An edited table row or summary line: a verdict word put in place of the rendered one
+    (``regressed`` made ``improved``, ``yes`` made ``no``) says what the run does not."""
+    line = lines[i].lstrip()
+    if not (line.startswith("|") or line.startswith("**Summary:**")):
+        return
+    mine = list(VERDICT.finditer(lines[i]))
+    their = [m.group(0) for m in VERDICT.finditer(theirs)]
+    ops = SequenceMatcher(None, [m.group(0) for m in mine], their, False)
+    for tag, i1, i2, j1, j2 in ops.get_opcodes():
+        if tag != "replace":
+            continue  # a word added or left out is prose; one put in another's place is not
+        for m, expected in zip(mine[i1:i2], their[j1:j2], strict=False):
+            written = m.group(0)
+            place = out.where(lines, i, Token(written, m.start(), m.end()))
+            out.mismatches.append(
+                Mismatch(
+                    i + 1,
+                    "word",
+                    written,
+                    expected,
+                    f"{place}: quoted {written!r}, perfproof's {out.rendering.name} of this "
+                    f"run has {expected!r}",
+                )
+            )
 
 
 def _one(out: Alignment, lines: list[str], i: int, mine: Token, theirs: str, their: Token) -> None:
