@@ -159,6 +159,8 @@ def _similar(line: str, rendered: list[str], free: list[int]) -> int | None:
     """The most similar of the next few free rendered lines, if similar enough. Only a few
     are tried, each on a bounded prefix, with difflib's cheap upper bounds first: a page with
     thousands of added lines is still read in time proportional to its length."""
+    if not free:
+        return None
     shape = skeleton(line)[:SHAPE_CHARS]
     pair = SequenceMatcher(None, b=shape, autojunk=False)  # the line's own index, built once
     best: tuple[float, int] | None = None

@@ -28,7 +28,7 @@ from perfproof.audit.align import Alignment, align, choose
 from perfproof.audit.match import match_quotes
 from perfproof.audit.numbers import Excuses, Layout, chunk, tokens
 from perfproof.audit.own import PROVE_DOCUMENT, Rendering, is_run_folder, renderings
-from perfproof.audit.quotes import Names, code_lines, parse
+from perfproof.audit.quotes import Names, parse
 from perfproof.audit.truth import Mismatch, Truth, truths
 from perfproof.errors import InputError
 from perfproof.report.rundir import RunFolder, load_run
@@ -128,8 +128,8 @@ def _own_page(
     ]
     if not added and not aligned.loose:
         return result
-    code = code_lines(text)
     parsed = parse(text, evidence.names)
+    code = parsed.code
     _, _, found = match_quotes(parsed, evidence.truths)
     loose_text = {i: {t.text for t in ts} for i, ts in aligned.loose.items()}
     for m in found:

@@ -10,7 +10,7 @@ and what it names nearby (benchmark and @Param values). It knows nothing about a
 ``console`` read one kind of block each, and ``document`` walks the Markdown blocks.
 """
 
-from perfproof.audit.quotes.document import code_lines, parse
+from perfproof.audit.quotes.document import parse
 from perfproof.audit.quotes.model import BYTES_METRIC, PRIMARY_METRIC, Claim, Parsed, Quote
 from perfproof.audit.quotes.words import BASE, HEAD, Names, side_of, to_number
 
@@ -23,7 +23,6 @@ __all__ = [
     "Names",
     "Parsed",
     "Quote",
-    "code_lines",
     "parse",
     "side_of",
     "to_number",

@@ -125,19 +125,11 @@ def _table(tokens: list[Token], i: int) -> tuple[list[str], list[tuple[int, list
     return header, rows, i + 1
 
 
-def code_lines(text: str) -> set[int]:
-    """The 0-based numbers of the lines inside fenced or indented code blocks (fences too)."""
-    out: set[int] = set()
-    for t in _parser().parse(text):
-        if t.type in ("fence", "code_block") and t.map:
-            out.update(range(t.map[0], t.map[1]))
-    return out
-
-
 def parse(text: str, names: Names) -> Parsed:
     """All quotes and overlap claims of a Markdown document, line numbers 1-based."""
     tokens = _parser().parse(text)
     reader = _Reader(names)
+    code: set[int] = set()
     i = 0
     while i < len(tokens):
         t = tokens[i]
@@ -160,8 +152,10 @@ def parse(text: str, names: Names) -> Parsed:
             continue
         if t.type in ("fence", "code_block"):
             reader.code(t.content.split("\n"), first + (1 if t.type == "fence" else 0))
+            if t.map:
+                code.update(range(t.map[0], t.map[1]))
         elif t.type == "html_block":
             for k, raw in enumerate(t.content.split("\n")):
                 reader.prose(raw, raw, first + k)
         i += 1
-    return Parsed(reader.quotes, reader.claims)
+    return Parsed(reader.quotes, reader.claims, code)

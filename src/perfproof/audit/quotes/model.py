@@ -44,3 +44,5 @@ class Claim:
 class Parsed:
     quotes: list[Quote]
     claims: list[Claim]
+    code: set[int] = field(default_factory=set)
+    """0-based numbers of the lines inside fenced or indented code blocks (fences too)."""
