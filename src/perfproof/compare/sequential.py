@@ -280,6 +280,10 @@ def _finish(
     futile = j.code == seq.FUTILE and not short
     decided = verdict is not None or last or futile
     lo, hi = (bound_exp(j.lo), bound_exp(j.hi)) if j.tested else (0.0, math.inf)
+    if j.groups is not None and j.groups.held:
+        # chance occupancy of two groups explains the pooled difference, so no change is
+        # ruled out: the interval shown reaches 1, as every undecided interval does
+        lo, hi = min(lo, 1.0), max(hi, 1.0)
     warnings = [w for w in c.warnings if not w.startswith(("inconclusive:", "significant alone"))]
     found = list(c.diagnostics.notes or [])
     if j.groups is not None:
@@ -296,7 +300,7 @@ def _finish(
                 f"{(j.conditional_power or 0.0) * 100:.1f}% of runs (futility below "
                 f"{design.futility * 100:g}%); {_no_change_beyond(bound)}"
             )
-        elif last and j.tested and not (j.groups is not None and j.groups.held):
+        elif last and j.tested:
             warnings.append(f"inconclusive after {look_no} looks: {_no_change_beyond(bound)}")
         elif not j.tested:
             warnings.append("fewer than two usable forks on a side: not tested at this look")
