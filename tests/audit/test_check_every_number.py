@@ -188,6 +188,19 @@ def test_a_verdict_word_put_in_another_ones_place_is_caught(ab_run: Path) -> Non
     assert check_text(added, evidence).ok  # words added to a row are the author's
 
 
+def test_a_commit_id_or_a_title_edited_by_hand(ab_run: Path) -> None:
+    """A commit id is not a number, but another commit: named. A title rewritten by hand
+    leaves the page perfproof's (most of its lines are), so its numbers stay held."""
+    text = (ab_run / "report.md").read_text()
+    evidence = load_evidence(ab_run)
+    other = check_text(text.replace("(9a8b7c6d5e4f)", "(9a8b7c6d5e4e)", 1), evidence)
+    assert [(m.line, m.kind, m.quoted) for m in other.mismatches] == [(1, "commit", "9a8b7c6d5e4e")]
+    retitled = text.replace("## Performance: faster-codes", "## Codes got faster:", 1)
+    assert check_text(retitled, evidence).ok
+    bad = check_text(retitled.replace("(+12%)", "(+13%)"), evidence)
+    assert [(m.kind, m.quoted) for m in bad.mismatches] == [("number", "+13%")]
+
+
 def test_a_header_above_the_report_leaves_it_perfproofs(ab_run: Path) -> None:
     """A bot's comment header above the title: the report is still held to every number."""
     text = (ab_run / "report.md").read_text()

@@ -8,9 +8,9 @@ order, and their numbers compared one by one: each that differs is a mismatch na
 written number and the one perfproof renders for the run. A written line whose words were
 edited is paired with the most similar of the next unpaired rendered lines of its region, and
 its numbers are diffed against that line's. A number with no counterpart is *loose*: the
-caller ties it to the run another way, or reports it. Lines without numbers are left alone;
-in an edited table row or summary line, a verdict word put in place of the rendered one is
-a mismatch too.
+caller ties it to the run another way, or reports it. Lines without numbers are left alone.
+In an edited line a commit id put in place of the rendered one is a mismatch too, and so is,
+in a table row or the summary, a verdict word put in place of the rendered one.
 """
 
 from __future__ import annotations
@@ -27,6 +27,10 @@ from perfproof.audit.truth import Mismatch
 
 HEADER_LINES = 10
 """Lines above a report's title that may still be a header someone put there."""
+MOSTLY = 0.5
+MOSTLY_LINES = 5
+"""A page whose lines with numbers are at least this share (and this many) of a rendering's
+own lines, verbatim, is that rendering, whatever its title says."""
 SIMILAR = 0.6
 """How alike (difflib's ratio of the skeletons) an edited line and a rendered one must be."""
 WINDOW = 8
@@ -36,6 +40,8 @@ VERDICT = re.compile(
     r"|grew|shrank|no clear change|less|more|yes|no|PASS|FAIL)\b"
 )
 """The words of a table row or summary line that state an outcome."""
+COMMIT_ID = re.compile(r"\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{7,64}\b")
+"""An abbreviated or full commit id (hex digits, at least one letter and one digit)."""
 SHAPE_CHARS = 400
 """How much of a skeleton the similarity of two lines is judged on."""
 
@@ -60,32 +66,39 @@ class Alignment:
         return self.layout.where(index, token)
 
 
+def _opener(line: str) -> str:
+    """A line's skeleton with commit ids masked too: a title stays the title when one of
+    its commit ids was edited (the edit is then reported, not the page read as hand-written)."""
+    return skeleton(COMMIT_ID.sub("\x01", line))
+
+
 def opens_like(written: Sequence[str], rendering: Rendering) -> bool:
-    """Whether the written page is this rendering: the rendering's title stands among its
-    first lines (a bot may put a header above it), or it opens with the rendering's summary
-    line (``ab --format md`` starts there)."""
-    top = [skeleton(line) for line in islice((x for x in written if x.strip()), HEADER_LINES)]
+    """Whether the written page opens as this rendering: the rendering's title stands among
+    its first lines (a bot may put a header above it), or it opens with the rendering's
+    summary line (``ab --format md`` starts there)."""
+    top = [_opener(line) for line in islice((x for x in written if x.strip()), HEADER_LINES)]
     if not top:
         return False
     rendered = [line for line in rendering.lines if line.strip()]
     summary = next((line for line in rendered if line.startswith("**Summary:**")), None)
-    if rendered and skeleton(rendered[0]) in top:
+    if rendered and _opener(rendered[0]) in top:
         return True
-    return summary is not None and skeleton(summary) == top[0]
+    return summary is not None and _opener(summary) == top[0]
 
 
 def choose(written: Sequence[str], options: Sequence[Rendering]) -> Rendering | None:
-    """The rendering the written page was made as: of those it opens like, the one sharing
-    the most lines with it (whole lines first, then skeletons)."""
+    """The rendering the written page was made as, if any: of those it opens like, or whose
+    lines make most of its lines with numbers (a page whose title was edited by hand), the
+    one sharing the most lines with it (whole lines first, then skeletons)."""
     best: tuple[int, int, Rendering] | None = None
+    numbered = [line for line in written if count(line)]
     shapes = [skeleton(line) for line in written]
     for rendering in options:
-        if not opens_like(written, rendering):
+        whole = sum(1 for line in numbered if line in rendering.line_set)
+        mostly = whole >= MOSTLY * len(numbered) and whole >= MOSTLY_LINES
+        if not (mostly or opens_like(written, rendering)):
             continue
-        score = (
-            sum(1 for line in written if line in rendering.line_set),
-            sum(1 for shape in shapes if shape in rendering.skeletons),
-        )
+        score = (whole, sum(1 for shape in shapes if shape in rendering.skeletons))
         if best is None or score > best[:2]:
             best = (*score, rendering)
     return best[2] if best is not None else None
@@ -152,7 +165,7 @@ def _region(
             free = [k for k in free if k > like]
             out.edited.add(i)
             _diff(out, lines, i, rendered[like])
-            _verdicts(out, lines, i, rendered[like])
+            _words(out, lines, i, rendered[like])
 
 
 def _similar(line: str, rendered: list[str], free: list[int]) -> int | None:
@@ -195,14 +208,21 @@ def _diff(out: Alignment, lines: list[str], i: int, theirs: str) -> None:
             out.loose.setdefault(i, []).extend(mine[i1:i2])
 
 
-def _verdicts(out: Alignment, lines: list[str], i: int, theirs: str) -> None:
-    """An edited table row or summary line: a verdict word put in place of the rendered one
+def _words(out: Alignment, lines: list[str], i: int, theirs: str) -> None:
+    """An edited line: a commit id put in place of the rendered one names another commit;
+    in a table row or the summary, a verdict word put in place of the rendered one
     (``regressed`` made ``improved``, ``yes`` made ``no``) says what the run does not."""
+    _replaced(out, lines, i, theirs, COMMIT_ID, "commit")
     line = lines[i].lstrip()
-    if not (line.startswith("|") or line.startswith("**Summary:**")):
-        return
-    mine = list(VERDICT.finditer(lines[i]))
-    their = [m.group(0) for m in VERDICT.finditer(theirs)]
+    if line.startswith("|") or line.startswith("**Summary:**"):
+        _replaced(out, lines, i, theirs, VERDICT, "word")
+
+
+def _replaced(
+    out: Alignment, lines: list[str], i: int, theirs: str, pattern: re.Pattern[str], kind: str
+) -> None:
+    mine = list(pattern.finditer(lines[i]))
+    their = [m.group(0) for m in pattern.finditer(theirs)]
     ops = SequenceMatcher(None, [m.group(0) for m in mine], their, False)
     for tag, i1, i2, j1, j2 in ops.get_opcodes():
         if tag != "replace":
@@ -213,7 +233,7 @@ def _verdicts(out: Alignment, lines: list[str], i: int, theirs: str) -> None:
             out.mismatches.append(
                 Mismatch(
                     i + 1,
-                    "word",
+                    kind,
                     written,
                     expected,
                     f"{place}: quoted {written!r}, perfproof's {out.rendering.name} of this "

@@ -108,6 +108,8 @@ class Layout:
         (``Summary``, ``JMH options``), or its table column and row under the heading above
         it, or that heading."""
         line, heading = self.lines[index], self.headings[index]
+        if _HEADING.match(line):
+            return "heading"
         label = _LABEL.match(line)
         if label is not None:
             return label.group("label").strip()
