@@ -289,3 +289,40 @@ def test_a_huge_bound_is_written_as_beyond_999_percent() -> None:
     assert notes and all(len(w) < 200 for w in notes)
     assert all("too wide to bound the change (past ±999%)" in w for w in notes)
     assert not any(">999" in w for w in notes)
+
+
+def test_aa_forks_in_two_code_shapes_split_by_side_at_first_are_never_called_changed() -> None:
+    """The JCTools case: one commit against itself, forks in two shapes 10% apart. The first
+    three forks of base landed in the slow shape and those of head in the fast one (Welch
+    alone would call that improved); later forks land evenly. Every look holds the key or
+    leaves it undecided, and at the last it is inconclusive with the groups, not changed."""
+    rng = np.random.default_rng(12)
+    design = SequentialDesign(max_looks=4)
+
+    def fork(slow: bool) -> np.ndarray:
+        return (
+            100.0 * (1.1 if slow else 1.0) * np.exp(rng.normal(0, 0.01) + rng.normal(0, 0.003, 6))
+        )
+
+    slow_base = [True, True, True, False, True, False]
+    slow_head = [False, False, False, True, False, True]
+    base = [fork(s) for s in slow_base]
+    head = [fork(s) for s in slow_head]
+    decisions: dict = {}
+    for k in range(1, design.max_looks + 1):
+        n = design.schedule.forks_at(k)
+        pairs = [(_side("jct", base[:n]), _side("jct", head[:n]))]
+        decisions = look(pairs, k, design, decisions)
+        (d,) = decisions.values()
+        c = d.comparisons[0]
+        assert c.verdict not in (Verdict.IMPROVED, Verdict.REGRESSED), (k, c.warnings)
+        if k == 1:
+            groups = c.diagnostics.fork_groups
+            assert groups is not None and groups.held and not d.decided
+            assert (groups.base_high, groups.head_low) == (3, 3)
+    assert d.decided and c.verdict is Verdict.INCONCLUSIVE
+    assert c.ratio_ci[0] <= 1.0 <= c.ratio_ci[1]
+    assert any(
+        w.startswith("bimodal: 2 of 6 base forks in the fast group, 4 of 6 head")
+        for w in c.warnings
+    )
