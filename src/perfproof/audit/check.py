@@ -163,8 +163,8 @@ def _own_page(
                         written,
                         "a number of the run",
                         f"{layout.where(i, token)}: {written} is tied to nothing in the run: "
-                        f"perfproof's {aligned.rendering.name} of it has no such line, and "
-                        "it is no score, error or Δ% of a benchmark",
+                        f"perfproof's {aligned.rendering.name} of it has no number there, "
+                        "and it is no score, error or Δ% of a benchmark",
                     )
                 )
     result.mismatches.sort(key=lambda m: m.line)
