@@ -11,10 +11,17 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import sys
+import traceback
 
 import click
 
 from perfproof import __version__
+from perfproof.cli.crash import (
+    EXIT_INTERNAL,
+    debug_requested,
+    internal_error_line,
+    write_crash_log,
+)
 from perfproof.errors import EXIT_INPUT, PerfproofError
 
 # verb -> module under perfproof.cli, in the order --help lists them
@@ -91,18 +98,25 @@ class LazyGroup(click.Group):
         "  perfproof compare base/ head/ --format md\n"
         "\n"
         "Exit codes: 0 done; 1 a requested gate failed; 2 bad input or usage; "
-        "3 an external step (build, JMH, git) failed."
+        "3 an external step (build, JMH, git) failed; 4 an internal error (a bug in perfproof: "
+        "the message names a crash log with the traceback; --debug prints it)."
     ),
 )
 @click.version_option(__version__, "-V", "--version", prog_name="perfproof")
-def cli() -> None:
+@click.option(
+    "--debug",
+    is_flag=True,
+    help="On an internal error, print the traceback too (also PERFPROOF_DEBUG=1).",
+)
+def cli(debug: bool) -> None:
     """perfproof turns a claimed JVM performance change into evidence a reviewer can trust."""
 
 
 def main(argv: list[str] | None = None) -> int:
     """Console entry point: run the CLI and map errors to exit codes with one-line messages."""
+    args = list(sys.argv[1:] if argv is None else argv)
     try:
-        cli.main(args=argv, prog_name="perfproof", standalone_mode=False)
+        cli.main(args=args, prog_name="perfproof", standalone_mode=False)
     except PerfproofError as exc:
         click.echo(f"perfproof: error: {exc}", err=True)
         return exc.exit_code
@@ -126,6 +140,11 @@ def main(argv: list[str] | None = None) -> int:
             message += f" (see {exc.ctx.command_path} --help)"
         click.echo(f"perfproof: error: {message}", err=True)
         return EXIT_INPUT if exc.exit_code == 2 else exc.exit_code
+    except Exception as exc:  # a bug: its own exit code, never dressed as bad input
+        if debug_requested(args):
+            traceback.print_exc()
+        click.echo(internal_error_line(exc, write_crash_log(exc, args)), err=True)
+        return EXIT_INTERNAL
     return 0
 
 
