@@ -22,6 +22,7 @@ from pathlib import Path
 from perfproof.demo.project import write_demo_repo
 from perfproof.demo.run import DEMO_JMH_ARGS, DEMO_MAX_ROUNDS
 from perfproof.measure.progress import PlainReporter
+from perfproof.model.documents.run import RunManifest
 from perfproof.pipeline.ab import AbOptions, overhead_seconds, start_ab
 
 
@@ -47,7 +48,7 @@ def main() -> int:
     outcome = start_ab(opts, PlainReporter(open(os.devnull, "w")))  # noqa: SIM115
     wall = time.monotonic() - start
     manifest = json.loads((outcome.run_dir / "manifest.json").read_text())
-    figures = overhead_seconds(manifest, wall)
+    figures = overhead_seconds(RunManifest.from_json(manifest, "manifest.json"), wall)
     figures["steps"] = len(manifest["steps"])
     figures["builds_cached"] = [b["cached"] for b in manifest["builds"]]
     json.dump(figures, sys.stdout, indent=2)

@@ -36,7 +36,7 @@ def orchestration(runs: int) -> tuple[float, float]:
         store = e2e.start(opts, Path(tmp))
         e2e.execute_and_analyse(store)
         wall = time.perf_counter() - started
-        spent = sum(s.get("duration_s", 0.0) for s in store.manifest["steps"])
+        spent = sum(s.get("duration_s", 0.0) for s in store.manifest.steps)
     return wall, spent
 
 

@@ -110,7 +110,7 @@ def test_e2e_folder_is_a_run_store_folder_of_kind_e2e(run_cli, tmp_path: Path) -
     manifest = json.loads((run / "manifest.json").read_text())
     assert manifest["schema"] == "perfproof.run/1" and manifest["kind"] == "e2e"
     assert manifest["status"] == "done" and manifest["environment"]["load_after"] is not None
-    assert RunStore.open(run, kind="e2e").manifest["id"] == run.name
+    assert RunStore.open(run, kind="e2e").manifest.id == run.name
     # an e2e folder is not resumed by ab or guard, and the message says which verb resumes it
     for verb in ("ab", "guard"):
         refused = run_cli(verb, "--resume", run)

@@ -24,7 +24,7 @@ def finished_run(run_cli, tmp_path: Path) -> Path:
     [("options", "x", "'options' is not a JSON object"),
      ("options", {"bogus": 1}, "unknown option 'bogus'"),
      ("sides", [], "'sides' does not hold a 'base' and a 'head' object"),
-     ("steps", [1], "a step or build entry is not a JSON object")],
+     ("steps", [1], "'steps[0]' is not a JSON object")],
 )  # fmt: skip
 def test_misshapen_manifest_is_named(finished_run: Path, run_cli, key, value, said) -> None:
     path = finished_run / "manifest.json"

@@ -13,8 +13,8 @@ import pytest
     [({"plan": "x"}, "'plan' is not a JSON object"),
      ({"steps": 7}, "'steps' is not a JSON list"),
      ({"plan": {"steps": "ab"}}, "'plan.steps' is not a JSON list"),
-     ({"steps": [1]}, "a step or build entry is not a JSON object"),
-     ({"refs": {"base": "main"}}, "'refs.base' or 'refs.head' is not a JSON object")],
+     ({"steps": [1]}, "'steps[0]' is not a JSON object"),
+     ({"refs": {"base": "main"}}, "'refs.base' is not a JSON object")],
 )  # fmt: skip
 def test_misshapen_manifest_is_named(edit, said, run_cli, tmp_path: Path) -> None:
     (tmp_path / "manifest.json").write_text(json.dumps({"schema": "perfproof.run/1", **edit}))

@@ -28,6 +28,7 @@ from perfproof.measure.rounds import (
     replay,
 )
 from perfproof.measure.store import DONE, RunStore
+from perfproof.model.documents.run import RunManifest
 
 FIXTURE = Path(__file__).parents[1] / "fixtures" / "jmh" / "jmh-1.37-allmodes-gc.json"
 
@@ -105,7 +106,7 @@ def look_by_rule(stop_after: dict[str, int]):
 
 
 def new_store(tmp_path: Path, **plan_kw) -> RunStore:
-    store = RunStore.create(tmp_path / "run", {"id": "run", "repo": "/r"})
+    store = RunStore.create(tmp_path / "run", RunManifest(id="run", repo="/r"))
     plan_kw.setdefault("stopping", SEQUENTIAL)
     store.init_steps(make_plan(plan_kw.pop("rounds", 5), "abba", None, ("Codes",),
                                ("-f", "1", "-p", "n=16,128"), **plan_kw))  # fmt: skip
@@ -280,7 +281,7 @@ def test_the_real_design_stops_a_large_effect_early_and_never_judges_aa_keys(
     plan = make_plan(8, "abba", None, ("Codes",), ("-f", "1", "-p", "n=16,128"),
                      stopping=SEQUENTIAL)  # fmt: skip
     plan = replace(plan, design=design_for(plan, futility).to_json())
-    store = RunStore.create(tmp_path / "run", {"id": "run", "repo": "/r"})
+    store = RunStore.create(tmp_path / "run", RunManifest(id="run", repo="/r"))
     store.init_steps(plan)
     loop = RoundLoop(store, Noisy(store, []).run_steps, lambda s: 10.0, KEYS,
                      looker_for(store.plan), PlainReporter(io.StringIO()))  # fmt: skip

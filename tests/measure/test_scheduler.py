@@ -14,6 +14,7 @@ from perfproof.measure.plan import Plan, jmh_options, make_plan
 from perfproof.measure.progress import PlainReporter, parse_settings
 from perfproof.measure.scheduler import Scheduler, SideTarget, check_step_output, publish_result
 from perfproof.measure.store import RunStore
+from perfproof.model.documents.run import RunManifest
 from perfproof.process import ProcessResult
 
 HOME = "/usr/lib/jvm/java-17"
@@ -97,7 +98,7 @@ def test_publish_moves_the_file_and_never_overwrites(tmp_path: Path) -> None:
 
 
 def jfr_scheduler(tmp_path: Path, user_args: list[str]) -> tuple[Scheduler, Plan]:
-    store = RunStore.create(tmp_path / "run", {"id": "run"})
+    store = RunStore.create(tmp_path / "run", RunManifest(id="run"))
     plan = make_plan(2, "abba", None, ("Foo",), jmh_options(user_args))
     store.init_steps(plan)
     target = SideTarget("base", lambda step: ["java", "-jar", "b.jar"], ["a.Foo.x"])

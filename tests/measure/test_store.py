@@ -18,10 +18,11 @@ from perfproof.measure.store import (
     RunStore,
     default_runs_dir,
 )
+from perfproof.model.documents.run import RunManifest
 
 
 def new_store(tmp_path: Path, rounds: int = 2) -> RunStore:
-    store = RunStore.create(tmp_path / "run", {"id": "run", "repo": "/r"})
+    store = RunStore.create(tmp_path / "run", RunManifest(id="run", repo="/r"))
     store.init_steps(make_plan(rounds, "abba", None, ("Foo",), ("-f", "1")))
     return store
 
@@ -42,11 +43,11 @@ def test_create_writes_a_versioned_manifest_and_the_folders(tmp_path: Path) -> N
 def test_create_refuses_an_existing_run_or_a_non_empty_folder(tmp_path: Path) -> None:
     new_store(tmp_path)
     with pytest.raises(InputError, match="already holds a run"):
-        RunStore.create(tmp_path / "run", {})
+        RunStore.create(tmp_path / "run", RunManifest())
     (tmp_path / "other").mkdir()
     (tmp_path / "other" / "x").write_text("x")
     with pytest.raises(InputError, match="not empty"):
-        RunStore.create(tmp_path / "other", {})
+        RunStore.create(tmp_path / "other", RunManifest())
 
 
 def test_open_rejects_folders_that_are_not_runs(tmp_path: Path) -> None:
@@ -142,12 +143,13 @@ def test_environment_written_is_the_environment_the_report_reads(tmp_path: Path)
     from perfproof.report.rundir import RunFolder
 
     store = new_store(tmp_path)
-    store.manifest["environment"] = environment.capture(
+    env = environment.capture(
         jdk={"vendor": "Acme", "runtime_version": "21", "home": "/jdk", "vm_name": "VM"},
         jmh_version="1.37",
         shas={"base": "a" * 40, "head": "b" * 40},
     )
-    store.manifest["environment"].update(cores=2, memory_bytes=8 * 2**30, load_after=[9.0, 1, 1])
+    env.cores, env.memory_bytes, env.load_after = 2, 8 * 2**30, [9.0, 1, 1]
+    store.manifest.environment = env
     store.save()
     written = json.loads((store.path / "manifest.json").read_text())
     run = RunFolder(store.path, written, {}, {})
@@ -163,11 +165,11 @@ def test_a_hand_edited_environment_is_named(tmp_path: Path) -> None:
     from perfproof.report.rundir import RunFolder
 
     store = new_store(tmp_path)
-    store.manifest["environment"] = {"cores": "two"}
-    store.save()
+    doc = {**store.manifest.to_json(), "environment": {"cores": "two"}}
+    (store.path / "manifest.json").write_text(json.dumps(doc))
     with pytest.raises(InputError, match=r"'environment\.cores' is not a whole number"):
         RunStore.open(store.path)
-    run = RunFolder(store.path, store.manifest, {}, {})
+    run = RunFolder(store.path, doc, {}, {})
     with pytest.raises(InputError, match=r"manifest\.json: 'environment\.cores'"):
         machine_text(run)
 
@@ -176,13 +178,18 @@ def test_manifest_round_trips_through_its_type(tmp_path: Path) -> None:
     from perfproof.model.documents.run import RunManifest
 
     store = new_store(tmp_path)
-    store.manifest["environment"] = {"cores": 4, "load_before": [0.5, 0.4, 0.3], "new": 1}
-    typed = RunManifest.from_json(store.manifest, "m")
+    written = store.manifest.to_json()
+    written["environment"] = {"cores": 4, "load_before": [0.5, 0.4, 0.3], "new": 1}
+    written["from_a_newer_version"] = {"x": [1, 2]}
+    typed = RunManifest.from_json(written, "m")
     assert typed.kind == "ab" and typed.environment.cores == 4
     assert typed.environment.extra == {"new": 1}  # a newer minor version's entries are kept
+    assert typed.extra == {"from_a_newer_version": {"x": [1, 2]}}
     again = typed.to_json()
-    assert again["environment"]["new"] == 1 and again["steps"] == store.manifest["steps"]
-    assert all(again[k] == v for k, v in store.manifest.items() if k != "environment")
+    assert again["environment"]["new"] == 1 and again["steps"] == written["steps"]
+    assert {k: v for k, v in again.items() if k != "environment"} == {
+        k: v for k, v in written.items() if k != "environment"
+    }
 
 
 def test_discard_if_unused_keeps_a_folder_with_a_finished_step(tmp_path: Path) -> None:

@@ -34,8 +34,8 @@ def _drop_file(shard: Path) -> str:
 @pytest.mark.parametrize(
     ("edit", "field"),
     [
-        (lambda d: d.__setitem__("steps", "all of them"), "steps: expected a list"),
-        (lambda d: d["steps"].__setitem__(0, "done"), "steps[0]: expected a step object"),
+        (lambda d: d.__setitem__("steps", "all of them"), "'steps' is not a JSON list"),
+        (lambda d: d["steps"].__setitem__(0, "done"), "'steps[0]' is not a JSON object"),
         (lambda d: d["shard"].__setitem__("keys", d["shard"]["keys"][:-1]), "shard.keys"),
         (lambda d: d["shard"].__setitem__("keys", "everything"), "shard.keys: expected"),
     ],

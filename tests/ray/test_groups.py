@@ -8,6 +8,7 @@ from pathlib import Path
 from perfproof.measure.keys import SuiteKey
 from perfproof.measure.plan import FIXED, make_plan
 from perfproof.measure.store import RunStore
+from perfproof.model.documents.run import RunManifest, SideRef
 from perfproof.pipeline.cluster import jobs_to_run, part_dir, plan_groups
 
 KEYS = [SuiteKey(f"a.B.m{i}", (("n", str(n)),)) for i in range(3) for n in (1, 2)]
@@ -15,7 +16,12 @@ KEYS = [SuiteKey(f"a.B.m{i}", (("n", str(n)),)) for i in range(3) for n in (1, 2
 
 def new_store(tmp_path: Path) -> RunStore:
     refs = {side: {"ref": side, "sha": side[0] * 40} for side in ("base", "head")}
-    store = RunStore.create(tmp_path / "run", {"refs": refs, "options": {"java": None}})
+    store = RunStore.create(
+        tmp_path / "run",
+        RunManifest(
+            refs={k: SideRef.from_json(v, k) for k, v in refs.items()}, options={"java": None}
+        ),
+    )
     store.init_steps(make_plan(2, "abba", None, (), ("-f", "1"), stopping=FIXED))
     return store
 
@@ -28,7 +34,7 @@ def test_groups_are_planned_once_and_cover_every_key_once(tmp_path: Path) -> Non
     assert sorted(labels) == sorted(k.label() for k in KEYS) and len(set(labels)) == len(labels)
     reopened = RunStore.open(store.path)
     assert plan_groups(reopened, KEYS, nodes=5) == block  # a resume keeps the recorded groups
-    assert reopened.manifest["cluster"]["plan"]["steps"]  # the plan the groups restrict
+    assert reopened.manifest.cluster["plan"]["steps"]  # the plan the groups restrict
 
 
 def test_only_groups_without_a_finished_folder_run_again(tmp_path: Path) -> None:
@@ -44,7 +50,7 @@ def test_only_groups_without_a_finished_folder_run_again(tmp_path: Path) -> None
     assert [j.index for j in jobs] == [2]
     job = jobs[0]
     assert job.count == 2 and job.lock_timeout_s == 60.0
-    assert job.header["refs"] == store.manifest["refs"]
+    assert job.header["refs"] == store.manifest.to_json()["refs"]
     assert job.partition["digest"] == block["digest"]
     assert [SuiteKey.from_json(k) for k in job.keys] == [
         SuiteKey.from_json(k) for k in block["groups"][1]["keys"]

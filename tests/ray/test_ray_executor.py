@@ -139,7 +139,7 @@ def test_a_node_lost_mid_run_has_its_group_measured_again_elsewhere(
     for shard, outcome in zip(shards, outcomes, strict=True):
         # a group measured after the kill ran on the surviving node, all its forks there
         if outcome.node == victim_id:
-            created = datetime.fromisoformat(shard.manifest["created"].replace("Z", "+00:00"))
+            created = datetime.fromisoformat(shard.manifest.created.replace("Z", "+00:00"))
             assert created.timestamp() <= killed_at + 1
-        assert {step.get("status") for step in shard.manifest["steps"]} == {"done"}
+        assert {step.get("status") for step in shard.manifest.steps} == {"done"}
     assert any(o.node != victim_id for o in outcomes)

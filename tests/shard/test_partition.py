@@ -16,6 +16,7 @@ from perfproof.measure.shard import (
     partition_digest,
     shard_manifest,
 )
+from perfproof.model.documents.run import RunManifest
 
 
 @dataclass(frozen=True)
@@ -156,19 +157,19 @@ def test_apply_shard_narrows_the_plan_once_and_resume_keeps_the_keys(tmp_path) -
     from perfproof.measure.store import RunStore
 
     keys = [SuiteKey(f"a.B.m{i}", ()) for i in range(5)]
-    store = RunStore.create(tmp_path / "run", {"refs": {}, "options": {}})
+    store = RunStore.create(tmp_path / "run", RunManifest())
     store.init_steps(make_plan(2, "abba", None, (), ("-f", "1"), stopping=FIXED))
     mine = apply_shard(store, ShardSpec(2, 2), keys)
     assert mine == partition(keys, 2)[1]
-    assert store.manifest["shard"]["keys"] == [k.label() for k in mine]
+    assert store.manifest.shard["keys"] == [k.label() for k in mine]
     planned = [s.selection for s in store.plan.steps]
     assert planned and all(sel is not None for sel in planned)
     assert {k for sel in planned for k in sel.members()} == set(mine)
-    assert [e["id"] for e in store.manifest["steps"]] == [s.id for s in store.plan.steps]
+    assert [e["id"] for e in store.manifest.steps] == [s.id for s in store.plan.steps]
     # resume: same keys from the manifest, the plan untouched
     again = RunStore.open(store.path)
-    steps_before = again.manifest["steps"]
+    steps_before = again.manifest.steps
     assert apply_shard(again, ShardSpec(2, 2), list(reversed(keys))) == mine
-    assert again.manifest["steps"] == steps_before
+    assert again.manifest.steps == steps_before
     with pytest.raises(InputError, match="not the one shard 2/2 started with"):
         apply_shard(again, ShardSpec(2, 2), keys[:-1])

@@ -75,19 +75,19 @@ def capture(
     jdk: dict[str, Any] | None,
     jmh_version: str | None,
     shas: dict[str, str],
-) -> dict[str, Any]:
+) -> Environment:
     """The manifest's ``environment`` block at the start of a run (``load_after`` comes later)."""
     env = machine_environment()
     env.jdk = jdk
     env.jmh_version = jmh_version
     env.git = dict(shas)
     env.load_before = load_average()
-    return env.to_json()
+    return env
 
 
-def capture_commands() -> dict[str, Any]:
+def capture_commands() -> Environment:
     """The ``environment`` block of an e2e run: the machine and its load (no JDK or JMH: the
     commands are the user's)."""
     env = machine_environment()
     env.load_before = load_average()
-    return env.to_json()
+    return env

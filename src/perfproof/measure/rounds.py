@@ -180,7 +180,7 @@ def spent_seconds(store: RunStore, field: str = "duration_s") -> float:
     ``jmh_seconds`` for JMH's own time, without waits for another JMH's lock."""
     return sum(
         float(e.get(field) or e.get("duration_s") or 0.0)
-        for e in store.manifest.get("steps", [])
+        for e in store.manifest.steps
         if e.get("status") == DONE
     )
 

@@ -211,7 +211,7 @@ def apply_shard(
     replaced by steps for the shard's keys only. A resumed run takes its keys from that block,
     so a changed listing can never move keys between shards half-way through.
     """
-    recorded = store.manifest.get("shard")
+    recorded = store.manifest.shard
     labels = sorted(k.label() for k in keys)
     if isinstance(recorded, dict) and recorded.get("keys") is not None:
         if recorded.get("all_keys") != labels:
@@ -222,6 +222,6 @@ def apply_shard(
         mine = set(recorded["keys"])
         return sorted((k for k in keys if k.label() in mine), key=lambda k: k.label())
     selected, block = shard_manifest(spec, keys, seconds)
-    store.manifest["shard"] = block
+    store.manifest.shard = block
     store.init_steps(restrict_plan(store.plan, group_keys(selected)))
     return selected

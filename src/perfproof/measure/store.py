@@ -74,7 +74,7 @@ class StepRef(Protocol):
 class RunStore:
     """One run folder and its manifest, kept in memory and written through atomically."""
 
-    def __init__(self, path: Path, manifest: dict[str, Any]) -> None:
+    def __init__(self, path: Path, manifest: RunManifest) -> None:
         self.path = path
         self.manifest = manifest
 
@@ -82,7 +82,7 @@ class RunStore:
 
     @classmethod
     def create(
-        cls, path: Path, manifest: dict[str, Any], *, folders: tuple[str, ...] = ("jmh", "logs")
+        cls, path: Path, manifest: RunManifest, *, folders: tuple[str, ...] = ("jmh", "logs")
     ) -> RunStore:
         """Start a new run folder; refuses a folder that already holds a run.
 
@@ -95,10 +95,9 @@ class RunStore:
             raise InputError(f"--out {path} is not empty")
         for name in folders:
             (path / name).mkdir(parents=True, exist_ok=True)
-        doc = {"schema": SCHEMA, **manifest}
-        doc.setdefault("created", now_iso())
-        doc.setdefault("status", RUNNING)
-        store = cls(path, doc)
+        manifest.created = manifest.created or now_iso()
+        manifest.status = manifest.status or RUNNING
+        store = cls(path, manifest)
         store.save()
         return store
 
@@ -130,18 +129,17 @@ class RunStore:
                 f"--resume {path}: an {typed.kind} run folder; resume it with perfproof "
                 f"{typed.kind} --resume"
             )
-        return cls(path, doc)
+        return cls(path, typed)
 
     @property
     def environment(self) -> Environment:
-        """The typed ``environment`` block (the manifest keeps it as JSON)."""
-        return Environment.from_json(self.manifest.get("environment"))
+        return self.manifest.environment
 
     def discard_if_unused(self) -> bool:
         """Remove the folder when no step finished: an error found before any measurement
         leaves nothing to resume, and a folder with a "continue with --resume" hint would
         only fail again. Returns whether the folder was removed."""
-        if any(e.get("status") == DONE for e in self.manifest.get("steps", [])):
+        if any(e.get("status") == DONE for e in self.manifest.steps):
             return False
         shutil.rmtree(self.path, ignore_errors=True)
         return True
@@ -190,24 +188,26 @@ class RunStore:
     # -- manifest bookkeeping ---------------------------------------------------------------
 
     def save(self) -> None:
-        self.manifest["updated"] = now_iso()
-        write_json_atomic(self.path / MANIFEST, self.manifest)
+        self.manifest.updated = now_iso()
+        write_json_atomic(self.path / MANIFEST, self.manifest.to_json())
 
     @property
     def plan(self) -> Plan:
-        return Plan.from_json(self.manifest["plan"])
+        if self.manifest.plan is None:
+            raise InputError(f"{self.path / MANIFEST}: the run has no plan")
+        return Plan.from_json(self.manifest.plan)
 
     def init_steps(self, plan: Plan) -> None:
         """One manifest entry per planned step, all pending (done once, at creation)."""
-        self.manifest["plan"] = plan.to_json()
-        self.manifest["steps"] = [self._new_entry(step) for step in plan.steps]
+        self.manifest.plan = plan.to_json()
+        self.manifest.steps = [self._new_entry(step) for step in plan.steps]
         self.save()
 
     def add_steps(self, plan: Plan, steps: list[Step]) -> None:
         """Record a later round's steps, pending (a sequential run plans round by round);
         ``plan`` already holds them."""
-        self.manifest["plan"] = plan.to_json()
-        self.manifest["steps"].extend(self._new_entry(step) for step in steps)
+        self.manifest.plan = plan.to_json()
+        self.manifest.steps.extend(self._new_entry(step) for step in steps)
         self.save()
 
     def _new_entry(self, step: Step) -> dict[str, Any]:
@@ -220,7 +220,7 @@ class RunStore:
         }
 
     def step_entry(self, step: StepRef) -> dict[str, Any]:
-        for entry in self.manifest["steps"]:
+        for entry in self.manifest.steps:
             if entry["id"] == step.id:
                 return entry
         raise KeyError(step.id)
@@ -265,18 +265,18 @@ class RunStore:
         ]
 
     def record_build(self, entry: dict[str, Any]) -> None:
-        builds = self.manifest.setdefault("builds", [])
-        builds.append(entry)
+        self.manifest.builds.append(entry)
         self.save()
 
-    def set_status(self, status: str, **fields: Any) -> None:
-        self.manifest["status"] = status
-        self.manifest.update(fields)
+    def set_status(self, status: str, *, error: str | None = None) -> None:
+        self.manifest.status = status
+        if error is not None:
+            self.manifest.error = error
         self.save()
 
     def add_event(self, kind: str, **fields: Any) -> None:
         """Append to the run's history (started, interrupted, resumed, failed, done)."""
-        self.manifest.setdefault("history", []).append({"event": kind, "at": now_iso(), **fields})
+        self.manifest.history.append({"event": kind, "at": now_iso(), **fields})
         self.save()
 
     # -- outputs ----------------------------------------------------------------------------

@@ -45,6 +45,7 @@ from perfproof.measure.store import (
     new_run_id,
 )
 from perfproof.model import SIDES
+from perfproof.model.documents.run import Overlay, RunManifest, SideRef
 from perfproof.pipeline.ab_options import AbOptions, check_options
 from perfproof.pipeline.cluster import run_on_cluster
 from perfproof.pipeline.looks import (
@@ -104,22 +105,22 @@ def start_ab(opts: AbOptions, reporter: Reporter, *, verb: str = "ab") -> AbOutc
         plan = replace(plan, design=design.to_json())
     store = RunStore.create(
         run_dir,
-        {
-            "id": run_dir.name,
-            "perfproof_version": __version__,
-            "repo": str(repo),
-            "refs": {
-                "base": {"ref": opts.base, "sha": shas["base"]},
-                "head": {"ref": opts.head, "sha": shas["head"]},
+        RunManifest(
+            id=run_dir.name,
+            perfproof_version=__version__,
+            repo=str(repo),
+            refs={
+                "base": SideRef(ref=opts.base, sha=shas["base"]),
+                "head": SideRef(ref=opts.head, sha=shas["head"]),
             },
-            "options": opts.to_json(),
-            "command": opts.reproduce_argv(),
-            "build_spec": spec.to_json(),
-            "overlay": {"paths": list(opts.overlay), "from": "head", "onto": "base", "files": []},
-        },
+            options=opts.to_json(),
+            command=opts.reproduce_argv(),
+            build_spec=spec.to_json(),
+            overlay=Overlay(paths=list(opts.overlay)),
+        ),
     )
     store.init_steps(plan)
-    store.manifest["environment"] = environment.capture(
+    store.manifest.environment = environment.capture(
         jdk=jdk.to_json(), jmh_version=None, shas=shas
     )
     reporter.message(f"run folder: {run_dir} (continue a stopped run with --resume {run_dir})")
@@ -146,26 +147,25 @@ def resume_ab(
 ) -> AbOutcome:
     """Continue a stopped run: same options, same plan, only the unfinished steps."""
     store = RunStore.open(run_dir.resolve())
-    if "merged" in store.manifest:
+    if store.manifest.merged is not None:
         raise InputError(
             f"--resume {run_dir}: a run merged from shards is finished as it is; resume a "
             "shard (perfproof ab --resume SHARD_DIR) and merge again"
         )
     asked = parse_shard(shard) if shard else None
-    check_resume_shard(store.manifest.get("shard"), asked, str(run_dir))
-    opts = AbOptions.from_json(store.manifest.get("options", {}))
+    check_resume_shard(store.manifest.shard, asked, str(run_dir))
+    opts = AbOptions.from_json(store.manifest.options)
     if ray_address is not None:
         opts.ray_address = ray_address
     if lock_timeout is not None:
         opts.lock_timeout = lock_timeout
     repo = require_repo(Path(opts.repo))
-    recorded = store.manifest.get("refs", {})
     for side in SIDES:
-        sha = recorded.get(side, {}).get("sha")
+        sha = store.manifest.side(side).sha
         if not sha or resolve_ref(repo, sha) != sha:
             raise InputError(f"--resume {run_dir}: commit {sha} of the {side} side is gone")
     jdk = java_info(opts.java).to_json()
-    before = (store.manifest.get("environment") or {}).get("jdk") or {}
+    before = store.manifest.environment.jdk or {}
     if (before.get("home"), before.get("runtime_version")) != (
         jdk.get("home"),
         jdk.get("runtime_version"),
@@ -182,7 +182,7 @@ def resume_ab(
 
 def _execute(store: RunStore, opts: AbOptions, reporter: Reporter, verb: str = "ab") -> AbOutcome:
     """Measure and compare, recording how this attempt ended (the caller holds the lock)."""
-    store.manifest.pop("error", None)
+    store.manifest.error = None
     store.set_status(RUNNING)
     try:
         return _measure_and_compare(store, opts, reporter)
@@ -208,12 +208,11 @@ def _execute(store: RunStore, opts: AbOptions, reporter: Reporter, verb: str = "
 
 
 def _close(store: RunStore, status: str, error: str | None = None) -> None:
-    env = store.manifest.get("environment") or {}
-    if env.get("load_after") is None:
-        env["load_after"] = environment.load_average()
-    store.manifest["environment"] = env
+    env = store.manifest.environment
+    if env.load_after is None:
+        env.load_after = environment.load_average()
     if error:
-        store.manifest["error"] = error
+        store.manifest.error = error
     store.add_event(status, **({"error": error} if error else {}))
     store.set_status(status)
 
@@ -221,7 +220,7 @@ def _close(store: RunStore, status: str, error: str | None = None) -> None:
 def _measure_and_compare(store: RunStore, opts: AbOptions, reporter: Reporter) -> AbOutcome:
     plan = store.plan
     repo = Path(opts.repo)
-    shas = {side: store.manifest["refs"][side]["sha"] for side in SIDES}
+    shas = {side: str(store.manifest.side(side).sha) for side in SIDES}
     spec = opts.build_spec()
     jdk = java_info(opts.java)
     cache_dir = cache_root(Path(opts.cache_dir) if opts.cache_dir else None)
@@ -248,18 +247,19 @@ def _measure_and_compare(store: RunStore, opts: AbOptions, reporter: Reporter) -
     for side in SIDES:
         builder = builders[side]
         builder.prepare(first_round if opts.fresh_builds else None)
-        if side == "base" and opts.overlay:
-            store.manifest["overlay"]["files"] = list(builder.overlaid)
+        overlay = store.manifest.overlay
+        if side == "base" and opts.overlay and overlay is not None:
+            overlay.files = list(builder.overlaid)
             store.save()
         names, count, listed[side] = list_side(
             builder, plan.benchmarks, plan.jmh_options, shas[side]
         )
         targets[side] = SideTarget(side, builder.launcher, names, count)
-    env = store.manifest["environment"]
+    env = store.manifest.environment
     versions = {side: builders[side].jmh_version() for side in SIDES}
-    env["jmh_versions"] = versions
-    env["jmh_version"] = " / ".join(sorted({v for v in versions.values() if v})) or None
-    store.manifest["benchmarks"] = {side: targets[side].benchmarks for side in SIDES}
+    env.jmh_versions = dict(versions)
+    env.jmh_version = " / ".join(sorted({v for v in versions.values() if v})) or None
+    store.manifest.benchmarks = {side: list(targets[side].benchmarks) for side in SIDES}
     store.save()
     scheduler = Scheduler(
         store,
@@ -279,15 +279,15 @@ def _measure_and_compare(store: RunStore, opts: AbOptions, reporter: Reporter) -
         return _on_cluster(store, opts, keys, builders, reporter)
     state, ended = measure_keys(store, scheduler, keys, reporter, keys)
     # Measured as the benchmarking ends, so the report written next can show it.
-    store.manifest["environment"]["load_after"] = environment.load_average()
+    store.manifest.environment.load_after = environment.load_average()
     result, method = final_comparison(store, state)
-    stopping = state.to_json(keys, ended, store.plan)
-    store.manifest["stopping"] = {**stopping, "methodology": method}
+    stopping = {**state.to_json(keys, ended, store.plan), "methodology": method}
+    store.manifest.stopping = stopping
     store.save()
     document = {
         **compare_document(result),
         "run_dir": str(store.path),
-        "stopping": store.manifest["stopping"],
+        "stopping": stopping,
     }
     store.write_results(document)
     report = write_reports(store.path)[0]
@@ -320,7 +320,7 @@ def _on_cluster(
         lock_timeout_s=opts.lock_timeout,
         measure=measure_keys,
     )
-    store.manifest["environment"]["load_after"] = environment.load_average()
+    store.manifest.environment.load_after = environment.load_average()
     store.write_results(document)
     report = write_reports(store.path)[0]
     _close(store, DONE)
@@ -368,12 +368,12 @@ def compare_run(store: RunStore, options: CompareOptions | None = None) -> Compa
     return compare_sides(read_results(base), read_results(head), options or CompareOptions())
 
 
-def overhead_seconds(manifest: dict[str, Any], wall_s: float) -> dict[str, float]:
+def overhead_seconds(manifest: RunManifest, wall_s: float) -> dict[str, float]:
     """Split a run's wall time into builds, JMH, waits for another JMH's lock and perfproof's
     own share (git, JMH's benchmark listing, checks, manifest writes, statistics, report)."""
-    builds = sum(float(b.get("duration_s") or 0.0) for b in manifest.get("builds", []))
-    jmh = sum(float(s.get("jmh_seconds") or 0.0) for s in manifest.get("steps", []))
-    lock_wait = sum(float(s.get("lock_wait_s") or 0.0) for s in manifest.get("steps", []))
+    builds = sum(float(b.get("duration_s") or 0.0) for b in manifest.builds)
+    jmh = sum(float(s.get("jmh_seconds") or 0.0) for s in manifest.steps)
+    lock_wait = sum(float(s.get("lock_wait_s") or 0.0) for s in manifest.steps)
     own = max(wall_s - builds - jmh - lock_wait, 0.0)
     return {
         "wall_s": round(wall_s, 3),

@@ -45,8 +45,8 @@ HEADER = ("repo", "refs", "options", "command", "build_spec", "overlay")
 
 def plan_groups(store: RunStore, keys: list[SuiteKey], nodes: int) -> dict[str, Any]:
     """The run's key groups: recorded once, then read back by every resume."""
-    recorded = store.manifest.get("cluster")
-    if isinstance(recorded, dict) and recorded.get("groups"):
+    recorded = store.manifest.cluster
+    if recorded is not None and recorded.get("groups"):
         return recorded
     count = max(1, min(len(keys), GROUPS_PER_NODE * max(nodes, 1)))
     groups = partition(keys, count)
@@ -55,13 +55,13 @@ def plan_groups(store: RunStore, keys: list[SuiteKey], nodes: int) -> dict[str, 
         "method": METHOD,
         "digest": partition_digest(groups),
         "all_keys": sorted(k.label() for k in keys),
-        "plan": store.manifest["plan"],
+        "plan": store.manifest.plan,
         "groups": [
             {"index": i, "count": count, "keys": [k.to_json() for k in group]}
             for i, group in enumerate(groups, start=1)
         ],
     }
-    store.manifest["cluster"] = block
+    store.manifest.cluster = block
     store.save()
     return block
 
@@ -79,8 +79,8 @@ def part_finished(path: Path) -> bool:
 
 
 def jobs_to_run(store: RunStore, block: dict[str, Any], lock_timeout_s: float) -> list[PartJob]:
-    header = {k: store.manifest.get(k) for k in HEADER if k in store.manifest}
-    java = (store.manifest.get("options") or {}).get("java")
+    header = {k: v for k, v in store.manifest.to_json().items() if k in HEADER}
+    java = store.manifest.options.get("java")
     partition_fields = {k: block[k] for k in ("method", "digest", "all_keys")}
     return [
         PartJob(
@@ -124,8 +124,9 @@ def run_on_cluster(
         reporter.message(f"{finished} key group(s) already measured; {len(jobs)} to go")
 
     def record(outcome: ray_executor.GroupOutcome) -> None:
-        entries = store.manifest.setdefault("cluster_parts", {})
-        entries[str(outcome.index)] = {
+        if store.manifest.cluster_parts is None:
+            store.manifest.cluster_parts = {}
+        store.manifest.cluster_parts[str(outcome.index)] = {
             "path": store.rel(outcome.path),
             "host": outcome.host,
             "node": outcome.node,

@@ -41,6 +41,7 @@ from perfproof.model import SIDES, Direction
 from perfproof.model.documents import e2e as e2e_document
 from perfproof.model.documents.e2e import AmdahlReport, E2EResult, MetricAnalysis
 from perfproof.model.documents.run import SCHEMA as RUN_SCHEMA
+from perfproof.model.documents.run import RunManifest
 from perfproof.pipeline.e2e_options import E2EOptions, reproduce_argv, split_command, validate
 from perfproof.stats import end_to_end as analysis
 from perfproof.stats.amdahl import amdahl_ceiling, amdahl_message
@@ -136,15 +137,14 @@ def start(opts: E2EOptions, cwd: Path | None = None) -> RunStore:
     run_dir = root / f"e2e-{new_run_id()}"
     store = RunStore.create(
         run_dir,
-        {
-            "kind": "e2e",
-            "id": run_dir.name,
-            "perfproof_version": __version__,
-            "options": asdict(opts),
-            "command": reproduce_argv(opts),
-            "environment": environment.capture_commands(),
-            "steps": [],
-        },
+        RunManifest(
+            kind="e2e",
+            id=run_dir.name,
+            perfproof_version=__version__,
+            options=asdict(opts),
+            command=reproduce_argv(opts),
+            environment=environment.capture_commands(),
+        ),
         folders=("outputs", "logs"),
     )
     try:
@@ -158,8 +158,8 @@ def start(opts: E2EOptions, cwd: Path | None = None) -> RunStore:
             check_programs(side_commands(opts, prepared))
         cmds = side_commands(opts, prepared)
         steps = target.schedule(side_order(opts.runs, opts.order, opts.seed), opts.warmup_runs)
-        store.manifest["sides"] = {s: {**prepared[s], **cmds[s].to_json()} for s in SIDES}
-        store.manifest["steps"] = target.step_entries(store, steps)
+        store.manifest.sides = {s: {**prepared[s], **cmds[s].to_json()} for s in SIDES}
+        store.manifest.steps = target.step_entries(store, steps)
         store.save()
     except InputError:
         store.discard_if_unused()
@@ -182,29 +182,25 @@ def open_run(run_dir: Path) -> RunStore:
         if isinstance(doc, dict) and doc.get("schema") == LEGACY_SCHEMA:
             legacy = _from_legacy(doc)
     if legacy is not None:
-        from perfproof.model.documents.run import ManifestShapeError, RunManifest
+        from perfproof.model.documents.run import ManifestShapeError
 
         try:
-            RunManifest.from_json(legacy, f"--resume {run_dir}: {MANIFEST}")
+            typed = RunManifest.from_json(legacy, f"--resume {run_dir}: {MANIFEST}")
         except ManifestShapeError as exc:
             raise InputError(f"--resume {run_dir}: {MANIFEST} was edited: {exc}") from None
-        store = RunStore(run_dir, legacy)
+        store = RunStore(run_dir, typed)
     else:
         store = RunStore.open(run_dir, kind="e2e")
-    options = store.manifest.get("options")
-    if not isinstance(options, dict):
-        raise InputError(
-            f"--resume {run_dir}: {MANIFEST} was edited: 'options' is not a JSON object"
-        )
+    options = store.manifest.options
     unknown = sorted(set(options) - {f.name for f in fields(E2EOptions)})
     if unknown:
         raise InputError(
             f"--resume {run_dir}: {MANIFEST} was edited: unknown option {unknown[0]!r}"
         )
-    if not store.manifest.get("steps"):
+    if not store.manifest.steps:
         raise InputError(
             f"--resume {run_dir}: the run stopped before its first run "
-            f"({store.manifest.get('error') or 'no steps planned'}); start a new one"
+            f"({store.manifest.error or 'no steps planned'}); start a new one"
         )
     return store
 
@@ -239,19 +235,19 @@ def execute_and_analyse(
     """
     manifest = store.manifest
     if metrics_override:
-        manifest["options"]["metrics"] = list(metrics_override)
+        manifest.options["metrics"] = list(metrics_override)
     if higher_is_better:
-        manifest["options"]["higher_is_better"] = list(higher_is_better)
-    opts = E2EOptions(**manifest["options"])
+        manifest.options["higher_is_better"] = list(higher_is_better)
+    opts = E2EOptions(**manifest.options)
     specs = validate(opts)
     try:
-        sides = {s: target.SideCommands.from_json(s, manifest["sides"][s]) for s in SIDES}
+        sides = {s: target.SideCommands.from_json(s, (manifest.sides or {})[s]) for s in SIDES}
     except (KeyError, TypeError) as exc:
         raise InputError(
             f"--resume {store.path}: {MANIFEST} was edited: side entry lacks {exc}"
         ) from None
     with store.exclusive():
-        store.manifest.pop("error", None)
+        store.manifest.error = None
         store.set_status(RUNNING)
         try:
             target.execute(store, sides, specs, timeout=opts.timeout, on_step=on_step)
@@ -268,11 +264,11 @@ def execute_and_analyse(
 
 
 def _close(store: RunStore, status: str, error: str | None = None) -> None:
-    env = store.manifest.setdefault("environment", {})
-    if env.get("load_after") is None:
-        env["load_after"] = environment.load_average()
+    env = store.manifest.environment
+    if env.load_after is None:
+        env.load_after = environment.load_average()
     if error:
-        store.manifest["error"] = error
+        store.manifest.error = error
     store.set_status(status)
 
 
@@ -311,9 +307,9 @@ def analyse(store: RunStore, opts: E2EOptions, specs: Sequence[MetricSpec]) -> E
     warnings = [w for m in results for w in m.warnings]
     return E2EResult(
         run_dir=store.path,
-        options=manifest["options"],
-        sides=manifest["sides"],
-        command=manifest.get("command") or [],
+        options=manifest.options,
+        sides=manifest.sides or {},
+        command=manifest.command,
         metrics=results,
         amdahl=amdahl,
         warnings=warnings,

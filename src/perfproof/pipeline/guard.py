@@ -69,7 +69,7 @@ def _record_settings(
     from perfproof.measure.store import RunStore
 
     store = RunStore.open(run_dir)
-    store.manifest["guard"] = {**settings.to_json(), "passed": passed, "command": command}
+    store.manifest.guard = {**settings.to_json(), "passed": passed, "command": command}
     store.save()
 
 
@@ -127,7 +127,7 @@ def resume_guard(
     from perfproof.measure.store import RunStore
     from perfproof.pipeline.ab import resume_ab
 
-    recorded = RunStore.open(run_dir.resolve()).manifest.get("guard") or {}
+    recorded = RunStore.open(run_dir.resolve()).manifest.guard or {}
     default = GuardSettings()
     settings = GuardSettings(
         kind=kind or recorded.get("kind") or default.kind,
@@ -149,10 +149,10 @@ def finish_guard(
 
     store = RunStore.open(run_dir)
     result = compare_run(store, CompareOptions(confidence=settings.confidence, holm=False))
-    bench = (store.manifest.get("options") or {}).get("bench") or ()
+    bench = store.manifest.options.get("bench") or ()
     g = evaluate(result, settings.kind, settings.min_ratio, bench)
     g.run_dir = run_dir
-    g.overlay_files = list((store.manifest.get("overlay") or {}).get("files") or [])
+    g.overlay_files = list(store.manifest.overlay.files if store.manifest.overlay else [])
     g.notes = notes + g.notes
     record(g, run_dir, command)
     return g

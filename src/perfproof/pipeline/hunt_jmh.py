@@ -25,6 +25,7 @@ from perfproof.measure.scheduler import Scheduler, SideTarget
 from perfproof.measure.sides import SideBuilder, list_side
 from perfproof.measure.store import RunStore
 from perfproof.model import PRIMARY, BenchKey, Samples
+from perfproof.model.documents.run import RunManifest, SideRef
 from perfproof.pipeline.ab_options import AbOptions, check_options
 from perfproof.pipeline.hunt import Workload
 from perfproof.pipeline.hunt_rank import ForkOps
@@ -102,14 +103,14 @@ def jmh_workload(
     plan = dataclasses.replace(plan, steps=tuple(s for s in plan.steps if s.side == SIDE))
     store = RunStore.create(
         run_dir,
-        {
-            "id": "hunt",
-            "perfproof_version": __version__,
-            "repo": str(repo),
-            "refs": {SIDE: {"ref": opts.head, "sha": sha}},
-            "options": opts.to_json(),
-            "build_spec": opts.build_spec().to_json(),
-        },
+        RunManifest(
+            id="hunt",
+            perfproof_version=__version__,
+            repo=str(repo),
+            refs={SIDE: SideRef(ref=opts.head, sha=sha)},
+            options=opts.to_json(),
+            build_spec=opts.build_spec().to_json(),
+        ),
     )
     store.init_steps(plan)
     cache_dir = cache_root(Path(opts.cache_dir) if opts.cache_dir else None)

@@ -17,7 +17,7 @@ family error rate by adjusting each shard on its own.
 from __future__ import annotations
 
 import shutil
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +29,13 @@ from perfproof.measure.shard import ShardSpec, machine_name
 from perfproof.measure.store import DONE, MANIFEST, RESULTS, new_run_id, now_iso
 from perfproof.model import SIDES, BenchKey, Samples
 from perfproof.model.documents import read_document
-from perfproof.model.documents.run import MAJOR, NAME, SCHEMA
+from perfproof.model.documents.run import (
+    MAJOR,
+    NAME,
+    Environment,
+    ManifestShapeError,
+    RunManifest,
+)
 from perfproof.storage import write_json_atomic
 
 PLAN_PER_SHARD = frozenset({"steps", "seed"})
@@ -49,7 +55,7 @@ class ShardRun:
     """One shard's run folder as the merge sees it."""
 
     path: Path
-    manifest: dict[str, Any]
+    manifest: RunManifest
     spec: ShardSpec
     files: dict[str, list[Path]] = field(default_factory=dict)
     samples: dict[str, dict[BenchKey, Samples]] = field(default_factory=dict)
@@ -61,7 +67,7 @@ class ShardRun:
 
     @property
     def block(self) -> dict[str, Any]:
-        return self.manifest["shard"]
+        return self.manifest.shard or {}
 
     @property
     def machine(self) -> str:
@@ -88,18 +94,22 @@ def load_shard(path: Path) -> ShardRun:
     path = path.resolve()
     if not path.is_dir():
         raise InputError(f"{path}: no such run folder")
-    manifest = read_document(path / MANIFEST, NAME, MAJOR)
-    block = manifest.get("shard")
-    if not isinstance(block, dict):
+    doc = read_document(path / MANIFEST, NAME, MAJOR)
+    try:
+        manifest = RunManifest.from_json(doc, str(path / MANIFEST))
+    except ManifestShapeError as exc:
+        raise InputError(f"{path}: {MANIFEST} was edited: {exc}") from None
+    block = manifest.shard
+    if block is None:
         raise InputError(f"{path}: not a shard run (it was not started with ab --shard I/N)")
     try:
         spec = ShardSpec(int(block["index"]), int(block["count"]))
     except (KeyError, TypeError, ValueError):
         raise InputError(f"{path}: the manifest's shard entry was edited") from None
     shard = ShardRun(path, manifest, spec)
-    if manifest.get("status") != DONE:
+    if manifest.status != DONE:
         raise InputError(
-            f"{shard.name} is not finished (status {manifest.get('status')}); "
+            f"{shard.name} is not finished (status {manifest.status}); "
             f"continue it with: perfproof ab --resume {path}"
         )
     for side in SIDES:
@@ -108,20 +118,15 @@ def load_shard(path: Path) -> ShardRun:
     return shard
 
 
-def result_files(path: Path, manifest: dict[str, Any], side: str) -> list[Path]:
+def result_files(path: Path, manifest: RunManifest, side: str) -> list[Path]:
     """The finished raw JMH files of one side, in the order the run measured them.
 
     A finished shard's steps are a list of step objects, and a finished step's raw file is
     there: anything else is an edited or damaged folder, refused naming the shard and field,
     since skipping it would drop keys (regressions included) from the merged run in silence.
     """
-    steps = manifest.get("steps")
-    if not isinstance(steps, list):
-        raise InputError(f"{path}: manifest.json: steps: expected a list of steps")
     out: list[Path] = []
-    for i, step in enumerate(steps):
-        if not isinstance(step, dict):
-            raise InputError(f"{path}: manifest.json: steps[{i}]: expected a step object")
+    for i, step in enumerate(manifest.steps):
         if step.get("side") != side or step.get("status") != DONE:
             continue
         if step.get("kind", "jmh") != "jmh":
@@ -144,10 +149,10 @@ def result_files(path: Path, manifest: dict[str, Any], side: str) -> list[Path]:
 # ---------------------------------------------------------------------------- checks
 
 
-def settings_of(manifest: dict[str, Any]) -> dict[str, Any]:
+def settings_of(manifest: RunManifest) -> dict[str, Any]:
     """What must be equal for two shards' forks to be one experiment."""
-    plan = {k: v for k, v in (manifest.get("plan") or {}).items() if k not in PLAN_PER_SHARD}
-    options = manifest.get("options") or {}
+    plan = {k: v for k, v in (manifest.plan or {}).items() if k not in PLAN_PER_SHARD}
+    options = manifest.options
     return {
         "plan": plan,
         "options": {k: v for k, v in options.items() if k not in OPTIONS_PER_SHARD},
@@ -238,8 +243,7 @@ def _machine(shard: ShardRun) -> str | None:
 
 
 def _shas(shard: ShardRun) -> tuple[str, str]:
-    refs = shard.manifest.get("refs") or {}
-    base, head = (str((refs.get(side) or {}).get("sha", "")) for side in SIDES)
+    base, head = (shard.manifest.side(side).sha or "" for side in SIDES)
     return base, head
 
 
@@ -251,9 +255,9 @@ def _partition(shard: ShardRun) -> tuple[Any, ...]:
 # ---------------------------------------------------------------------------- merging
 
 
-def compare_options_of(manifest: dict[str, Any]) -> CompareOptions:
+def compare_options_of(manifest: RunManifest) -> CompareOptions:
     """The comparison settings a shard ran with (perfproof's defaults for those it lacks)."""
-    doc = manifest.get("options") or {}
+    doc = manifest.options
     known = CompareOptions.__dataclass_fields__
     values = {k: v for k, v in doc.items() if k in known}
     if "metrics" in values:
@@ -296,13 +300,13 @@ def merge_runs(
     if out.exists() and any(out.iterdir()):
         raise InputError(f"--out {out} is not empty")
     manifest = _header(shards[0].manifest, out)
-    manifest["options"].update(verdict or {})
+    manifest.options.update(verdict or {})
     compare_options_of(manifest)  # a bad override is refused before anything is written
     return write_merged(shards, out, manifest, write_report=write_report)
 
 
 def write_merged(
-    shards: list[ShardRun], out: Path, manifest: dict[str, Any], *, write_report: bool = True
+    shards: list[ShardRun], out: Path, manifest: RunManifest, *, write_report: bool = True
 ) -> MergeOutcome:
     """Compare checked shards as one family and write the run folder ``out``.
 
@@ -319,14 +323,14 @@ def write_merged(
         doc["machine"] = machines.get(comp.key.entry(), "?")
     document["machines"] = {s.machine: list(s.block.get("keys") or []) for s in shards}
     write_json_atomic(out / RESULTS, document)
-    environment = dict(manifest.get("environment") or shards[0].manifest.get("environment") or {})
-    environment["machines"] = [
+    if manifest.environment == Environment():
+        manifest.environment = replace(shards[0].manifest.environment)
+    manifest.environment.machines = [
         {"shard": s.spec.index, **(s.block.get("machine") or {})} for s in shards
     ]
-    manifest["environment"] = environment
-    manifest["plan"] = {**(manifest.get("plan") or {}), "steps": []}
-    manifest["steps"] = steps
-    manifest["shards"] = [
+    manifest.plan = {**(manifest.plan or {}), "steps": []}
+    manifest.steps = steps
+    manifest.shards = [
         {
             **s.spec.to_json(),
             "run_dir": str(s.path),
@@ -337,14 +341,14 @@ def write_merged(
                 for e in sorted(s.entries())
             ],
             "digest": s.block.get("digest"),
-            "stopping": s.manifest.get("stopping"),
+            "stopping": s.manifest.stopping,
         }
         for s in shards
     ]
-    if "merged" in manifest:
-        manifest["merged"]["from"] = [str(s.path) for s in shards]
-    manifest["updated"] = now_iso()
-    write_json_atomic(out / MANIFEST, manifest)
+    if manifest.merged is not None:
+        manifest.merged["from"] = [str(s.path) for s in shards]
+    manifest.updated = now_iso()
+    write_json_atomic(out / MANIFEST, manifest.to_json())
     outcome = MergeOutcome(out, result, document, shards)
     if write_report:
         from perfproof.report import write_reports
@@ -357,8 +361,8 @@ def _copy_raw_files(shards: list[ShardRun], out: Path) -> list[dict[str, Any]]:
     """Copy every shard's raw files as ``jmh/s<I>.<name>``; return their step entries."""
     steps: list[dict[str, Any]] = []
     for shard in shards:
-        for entry in shard.manifest.get("steps") or []:
-            if not isinstance(entry, dict) or entry.get("status") != DONE:
+        for entry in shard.manifest.steps:
+            if entry.get("status") != DONE:
                 continue
             source = shard.path / str(entry.get("result", ""))
             if not source.is_file():
@@ -378,19 +382,20 @@ def _copy_raw_files(shards: list[ShardRun], out: Path) -> list[dict[str, Any]]:
     return steps
 
 
-def _header(first: dict[str, Any], out: Path) -> dict[str, Any]:
+def _header(first: RunManifest, out: Path) -> RunManifest:
     """The merged folder's own manifest entries, taken from the first shard."""
-    options = dict(first.get("options") or {})
+    options = dict(first.options)
     options.pop("shard", None)
-    keep = ("repo", "refs", "command", "build_spec", "plan")
-    return {
-        "schema": SCHEMA,
-        "id": out.name or new_run_id(),
-        "perfproof_version": __version__,
-        "created": now_iso(),
-        "status": DONE,
-        **{k: first.get(k) for k in keep},
-        "options": options,
-        "builds": [],
-        "merged": {"at": now_iso(), "from": []},
-    }
+    return RunManifest(
+        id=out.name or new_run_id(),
+        perfproof_version=__version__,
+        created=now_iso(),
+        status=DONE,
+        repo=first.repo,
+        refs=dict(first.refs),
+        command=list(first.command),
+        build_spec=first.build_spec,
+        plan=first.plan,
+        options=options,
+        merged={"at": now_iso(), "from": []},
+    )

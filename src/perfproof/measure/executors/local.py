@@ -23,6 +23,7 @@ from perfproof.measure.scheduler import Scheduler, SideTarget
 from perfproof.measure.shard import machine_identity, restrict_plan
 from perfproof.measure.store import DONE, RunStore
 from perfproof.model import SIDES
+from perfproof.model.documents.run import SCHEMA, RunManifest
 
 MeasureKeys = Callable[[RunStore, Scheduler, list[SuiteKey], Reporter], tuple[Any, str]]
 """The round loop (``ab``'s ``measure_keys``): measures keys until the plan says stop and
@@ -72,24 +73,22 @@ def measure_part(
     keys = job.suite_keys()
     plan = restrict_plan(Plan.from_json(job.plan), group_keys(keys))
     machine = identity if identity is not None else machine_identity()
-    shas = {side: job.header["refs"][side]["sha"] for side in SIDES}
-    store = RunStore.create(
-        part_dir,
-        {
-            "id": part_dir.name,
-            "perfproof_version": __version__,
-            **job.header,
-            "shard": {
-                "index": job.index,
-                "count": job.count,
-                **job.partition,
-                "keys": [k.label() for k in keys],
-                "machine": machine,
-            },
-        },
+    manifest = RunManifest.from_json(
+        {"schema": SCHEMA, **job.header}, f"{part_dir}: the run's header"
     )
+    manifest.id = part_dir.name
+    manifest.perfproof_version = __version__
+    manifest.shard = {
+        "index": job.index,
+        "count": job.count,
+        **job.partition,
+        "keys": [k.label() for k in keys],
+        "machine": machine,
+    }
+    shas = {side: str(manifest.side(side).sha) for side in SIDES}
+    store = RunStore.create(part_dir, manifest)
     store.init_steps(plan)
-    store.manifest["environment"] = environment.capture(jdk=jdk, jmh_version=None, shas=shas)
+    store.manifest.environment = environment.capture(jdk=jdk, jmh_version=None, shas=shas)
     store.save()
     benchmarks = sorted({k.benchmark for k in keys})
 
@@ -111,8 +110,8 @@ def measure_part(
     with store.exclusive():
         store.add_event("started", machine=machine.get("host"))
         state, ended = measure(store, scheduler, keys, reporter)
-        store.manifest["stopping"] = state.to_json(keys, ended)
-        store.manifest["environment"]["load_after"] = environment.load_average()
+        store.manifest.stopping = state.to_json(keys, ended)
+        store.manifest.environment.load_after = environment.load_average()
         store.add_event(DONE)
         store.set_status(DONE)
     return store

@@ -98,7 +98,7 @@ def step_entries(store: RunStore, steps: Sequence[CommandStep]) -> list[dict[str
 def steps_of(store: RunStore) -> list[CommandStep]:
     """The schedule as the manifest holds it."""
     try:
-        return [CommandStep.from_json(e) for e in store.manifest["steps"]]
+        return [CommandStep.from_json(e) for e in store.manifest.steps]
     except (KeyError, TypeError, ValueError) as exc:
         raise InputError(
             f"--resume {store.path}: manifest.json was edited: a step entry lacks {exc}"

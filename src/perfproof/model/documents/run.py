@@ -6,10 +6,13 @@ The manifest is written step by step while a run goes on and read back by ``--re
 and after): :mod:`perfproof.measure.environment` fills it in and :mod:`perfproof.report.environment`
 reads it, so a key the reader looks for is a key the writer writes.
 
-The run machinery adds entries as it works (the plan, the steps, the builds), so the manifest
-stays a JSON object in memory; :meth:`RunManifest.from_json` checks every entry a reader relies
-on and names the first one that is not of the type perfproof writes (a hand edit), and keeps
-entries it does not know, so a run folder written by a newer minor version still opens.
+The run machinery fills the manifest in as it works (the plan, the steps, the builds); every
+writer and reader goes through the fields of :class:`RunManifest`, never through string keys.
+:meth:`RunManifest.from_json` checks each entry and names the first one that is not of the type
+perfproof writes (a hand edit), and keeps entries it does not know, so a run folder written by
+a newer minor version still opens. Blocks owned by another part of perfproof (the plan, the
+verb's options, a shard's or the cluster's partition, the stopping state) are kept as the JSON
+objects their owners read with their own ``from_json``.
 """
 
 from __future__ import annotations
@@ -70,11 +73,15 @@ class Environment:
     """1, 5 and 15 minute load averages before the first step."""
     load_after: list[float] | None = None
     """The same after the last step (None while the run goes on)."""
+    machines: list[dict[str, Any]] | None = None
+    """A run merged from shards or cluster groups: each shard's machine block."""
     extra: dict[str, Any] = field(default_factory=dict)
     """Entries this version does not know, kept as they are."""
 
     def to_json(self) -> dict[str, Any]:
         doc = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "extra"}
+        if doc["machines"] is None:
+            del doc["machines"]
         for name in ("jmh_versions", "git"):  # absent rather than empty, as older runs wrote
             if doc[name]:
                 doc[name] = dict(doc[name])
@@ -112,6 +119,7 @@ class Environment:
             git={str(k): str(v) for k, v in git.items()},
             load_before=_number_list(doc.get("load_before"), "environment.load_before"),
             load_after=_number_list(doc.get("load_after"), "environment.load_after"),
+            machines=_object_list(doc.get("machines"), "environment.machines"),
             extra={k: v for k, v in doc.items() if k not in known},
         )
 
@@ -125,83 +133,237 @@ def _text(value: Any, where: str) -> str | None:
     return text
 
 
-_SHAPE: dict[str, tuple[type, str]] = {
-    "refs": (dict, "a JSON object"),
-    "plan": (dict, "a JSON object"),
-    "steps": (list, "a JSON list"),
-    "options": (dict, "a JSON object"),
-    "builds": (list, "a JSON list"),
-    "history": (list, "a JSON list"),
-}
-"""Types of the manifest entries readers rely on; perfproof writes them so, a hand edit may not."""
+JsonObject = dict[str, Any]
+"""A block whose owner reads it with its own ``from_json`` (plan, options, shard, stopping)."""
+
+
+def _object_list(value: Any, where: str) -> list[JsonObject] | None:
+    if value is None:
+        return None
+    if not isinstance(value, list):
+        raise ManifestShapeError(f"'{where}' is not a JSON list")
+    for i, item in enumerate(value):
+        if not isinstance(item, dict):
+            raise ManifestShapeError(f"'{where}[{i}]' is not a JSON object")
+    return list(value)
+
+
+def _object(value: Any, where: str) -> JsonObject | None:
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        raise ManifestShapeError(f"'{where}' is not a JSON object")
+    return value
+
+
+def _text_list(value: Any, where: str) -> list[str]:
+    if value is None:
+        return []
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ManifestShapeError(f"'{where}' is not a list of strings")
+    return list(value)
+
+
+@dataclass
+class SideRef:
+    """What one side measured: the ref as the user spelled it and the commit it resolved to."""
+
+    ref: str | None = None
+    sha: str | None = None
+    extra: JsonObject = field(default_factory=dict)
+
+    def to_json(self) -> JsonObject:
+        doc: JsonObject = dict(self.extra)
+        if self.ref is not None:
+            doc["ref"] = self.ref
+        if self.sha is not None:
+            doc["sha"] = self.sha
+        return doc
+
+    @classmethod
+    def from_json(cls, doc: Any, where: str) -> SideRef:
+        if not isinstance(doc, dict):
+            raise ManifestShapeError(f"'{where}' is not a JSON object")
+        return cls(
+            ref=_text(doc.get("ref"), f"{where}.ref"),
+            sha=_text(doc.get("sha"), f"{where}.sha"),
+            extra={k: v for k, v in doc.items() if k not in ("ref", "sha")},
+        )
+
+
+@dataclass
+class Overlay:
+    """``--overlay``: files copied from one side onto the other before building it."""
+
+    paths: list[str] = field(default_factory=list)
+    source: str = "head"
+    onto: str = "base"
+    files: list[str] = field(default_factory=list)
+    """The files actually copied (known once the side is built)."""
+
+    def to_json(self) -> JsonObject:
+        return {"paths": self.paths, "from": self.source, "onto": self.onto, "files": self.files}
+
+    @classmethod
+    def from_json(cls, doc: Any) -> Overlay | None:
+        if doc is None:
+            return None
+        if not isinstance(doc, dict):
+            raise ManifestShapeError("'overlay' is not a JSON object")
+        return cls(
+            paths=_text_list(doc.get("paths"), "overlay.paths"),
+            source=_text(doc.get("from"), "overlay.from") or "head",
+            onto=_text(doc.get("onto"), "overlay.onto") or "base",
+            files=_text_list(doc.get("files"), "overlay.files"),
+        )
+
+
+_HEADER = ("id", "status", "created", "updated", "perfproof_version", "error", "repo")
+_BLOCKS = ("options", "plan", "build_spec", "stopping", "shard", "merged", "cluster",
+           "cluster_parts", "guard")  # fmt: skip
+_LISTS = ("steps", "builds", "history", "shards")
 
 
 @dataclass
 class RunManifest:
-    """A run folder's manifest: the typed header and environment, the rest as written."""
+    """A run folder's manifest, every entry a field (see the module docstring)."""
 
     kind: str = "ab"
     id: str | None = None
     status: str | None = None
     created: str | None = None
+    updated: str | None = None
     perfproof_version: str | None = None
+    error: str | None = None
+    """Why the last attempt stopped (absent once a resume starts)."""
+    repo: str | None = None
+    command: list[str] = field(default_factory=list)
+    """The argv that reproduces the run."""
+    refs: dict[str, SideRef] = field(default_factory=dict)
+    options: JsonObject = field(default_factory=dict)
+    """The verb's options as written (``AbOptions``/``E2EOptions`` read them)."""
+    plan: JsonObject | None = None
+    build_spec: JsonObject | None = None
+    overlay: Overlay | None = None
     environment: Environment = field(default_factory=Environment)
-    steps: list[dict[str, Any]] = field(default_factory=list)
-    entries: dict[str, Any] = field(default_factory=dict)
-    """Every other entry (refs, options, plan, builds, sides, history, …) as written."""
+    steps: list[JsonObject] = field(default_factory=list)
+    builds: list[JsonObject] = field(default_factory=list)
+    history: list[JsonObject] = field(default_factory=list)
+    benchmarks: dict[str, list[str]] | None = None
+    """Side → the benchmarks its build listed."""
+    stopping: JsonObject | None = None
+    shard: JsonObject | None = None
+    shards: list[JsonObject] | None = None
+    merged: JsonObject | None = None
+    cluster: JsonObject | None = None
+    cluster_parts: JsonObject | None = None
+    guard: JsonObject | None = None
+    sides: dict[str, JsonObject] | None = None
+    """``e2e``: each side's prepared checkout and commands."""
+    extra: JsonObject = field(default_factory=dict)
+    """Entries this version does not know, kept as they are."""
 
-    def to_json(self) -> dict[str, Any]:
-        head: dict[str, Any] = {"schema": SCHEMA}
+    def side(self, side: str) -> SideRef:
+        """The ref of ``side`` (an empty one when the run did not record it)."""
+        return self.refs.get(side) or SideRef()
+
+    def to_json(self) -> JsonObject:
+        doc: JsonObject = {"schema": SCHEMA, **self.extra}
         if self.kind != "ab":
-            head["kind"] = self.kind
-        for name in ("id", "status", "created", "perfproof_version"):
+            doc["kind"] = self.kind
+        for name in _HEADER:
             value = getattr(self, name)
             if value is not None:
-                head[name] = value
-        return {
-            **head,
-            **self.entries,
-            "environment": self.environment.to_json(),
-            "steps": list(self.steps),
-        }
+                doc[name] = value
+        if self.command:
+            doc["command"] = list(self.command)
+        if self.refs:
+            doc["refs"] = {side: ref.to_json() for side, ref in self.refs.items()}
+        doc["options"] = self.options
+        if self.overlay is not None:
+            doc["overlay"] = self.overlay.to_json()
+        if self.benchmarks is not None:
+            doc["benchmarks"] = self.benchmarks
+        if self.sides is not None:
+            doc["sides"] = self.sides
+        for name in _BLOCKS:
+            value = getattr(self, name)
+            if value is not None and name != "options":
+                doc[name] = value
+        for name in _LISTS:
+            value = getattr(self, name)
+            if value is not None:
+                doc[name] = value
+        doc["environment"] = self.environment.to_json()
+        return doc
 
     @classmethod
-    def from_json(cls, doc: Any, source: str) -> RunManifest:
-        """Check the schema (InputError naming ``source``) and the shape of every entry a
-        reader relies on (:class:`ManifestShapeError` naming the entry)."""
-        check_document(doc, source, NAME, MAJOR)
-        for key, (kind, what) in _SHAPE.items():
-            if key in doc and not isinstance(doc[key], kind):
-                raise ManifestShapeError(f"'{key}' is not {what}")
-        plan = doc.get("plan") or {}
-        planned = plan.get("steps", [])
-        if not isinstance(planned, list):
+    def from_json(cls, doc: Any, source: str, *, require_schema: bool = True) -> RunManifest:
+        """Check the schema (InputError naming ``source``; skipped for a folder made by hand
+        from ``compare`` data when ``require_schema`` is false) and every entry
+        (:class:`ManifestShapeError` naming the entry)."""
+        if require_schema or "schema" in doc:
+            check_document(doc, source, NAME, MAJOR)
+        blocks = {name: _object(doc.get(name), name) for name in _BLOCKS}
+        lists = {name: _object_list(doc.get(name), name) for name in _LISTS}
+        planned = (blocks["plan"] or {}).get("steps", [])
+        if _object_list(planned, "plan.steps") is None and planned is not None:
             raise ManifestShapeError("'plan.steps' is not a JSON list")
-        steps = doc.get("steps") or []
-        entries = [*steps, *planned, *(doc.get("builds") or [])]
-        if not all(isinstance(e, dict) for e in entries):
-            raise ManifestShapeError("a step or build entry is not a JSON object")
-        refs = doc.get("refs") or {}
-        if not all(isinstance(refs.get(side, {}), dict) for side in ("base", "head")):
-            raise ManifestShapeError("'refs.base' or 'refs.head' is not a JSON object")
+        refs_doc = _object(doc.get("refs"), "refs") or {}
+        refs = {str(k): SideRef.from_json(v, f"refs.{k}") for k, v in refs_doc.items()}
         kind = doc.get("kind", "ab")
         if kind not in KINDS:
             raise ManifestShapeError(f"'kind' is {kind!r}, not one of {', '.join(KINDS)}")
-        if kind == "e2e":
-            sides = doc.get("sides")
-            if not isinstance(sides, dict) or not all(
-                isinstance(sides.get(s), dict) for s in ("base", "head")
-            ):
-                raise ManifestShapeError("'sides' does not hold a 'base' and a 'head' object")
-        header = {"schema", "kind", "id", "status", "created", "perfproof_version",
-                  "environment", "steps"}  # fmt: skip
+        sides = doc.get("sides")
+        if kind == "e2e" and (
+            not isinstance(sides, dict)
+            or not all(isinstance(sides.get(s), dict) for s in ("base", "head"))
+        ):
+            raise ManifestShapeError("'sides' does not hold a 'base' and a 'head' object")
+        sides = _object(sides, "sides")
+        benchmarks = _object(doc.get("benchmarks"), "benchmarks")
+        known = {"schema", "kind", "command", "refs", "overlay", "benchmarks", "sides",
+                 "environment", *_HEADER, *_BLOCKS, *_LISTS}  # fmt: skip
+        header = {name: _text(doc.get(name), name) for name in _HEADER}
         return cls(
             kind=kind,
-            id=_text(doc.get("id"), "id"),
-            status=_text(doc.get("status"), "status"),
-            created=_text(doc.get("created"), "created"),
-            perfproof_version=_text(doc.get("perfproof_version"), "perfproof_version"),
+            id=header["id"],
+            status=header["status"],
+            created=header["created"],
+            updated=header["updated"],
+            perfproof_version=header["perfproof_version"],
+            error=header["error"],
+            repo=header["repo"],
+            command=[str(a) for a in _text_list(_argv(doc.get("command")), "command")],
+            refs=refs,
+            options=blocks["options"] or {},
+            plan=blocks["plan"],
+            build_spec=blocks["build_spec"],
+            overlay=Overlay.from_json(doc.get("overlay")),
             environment=Environment.from_json(doc.get("environment")),
-            steps=list(steps),
-            entries={k: v for k, v in doc.items() if k not in header},
+            steps=lists["steps"] or [],
+            builds=lists["builds"] or [],
+            history=lists["history"] or [],
+            benchmarks=(
+                None
+                if benchmarks is None
+                else {str(k): _text_list(v, f"benchmarks.{k}") for k, v in benchmarks.items()}
+            ),
+            stopping=blocks["stopping"],
+            shard=blocks["shard"],
+            shards=lists["shards"],
+            merged=blocks["merged"],
+            cluster=blocks["cluster"],
+            cluster_parts=blocks["cluster_parts"],
+            guard=blocks["guard"],
+            sides=sides,
+            extra={k: v for k, v in doc.items() if k not in known},
         )
+
+
+def _argv(value: Any) -> Any:
+    """An argv is a list of strings; numbers in it (a hand edit) are kept as their text."""
+    if isinstance(value, list):
+        return [str(v) if isinstance(v, int | float) and not isinstance(v, bool) else v
+                for v in value]  # fmt: skip
+    return value
