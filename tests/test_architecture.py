@@ -90,6 +90,10 @@ DEFINED_ONCE: dict[str, str] = {
     "warmup_scores": "jmh/console.py",
     "parse_time": "jmh/units.py",
     "canonical": "jmh/units.py",
+    "RunManifest": "model/documents/run.py",
+    "SideRef": "model/documents/run.py",
+    "read_manifest": "report/rundir.py",
+    "EXIT_INTERNAL": "cli/crash.py",
 }
 """Concepts defined once: name → the one module that defines it (at any depth)."""
 
@@ -97,6 +101,9 @@ RETIRED: dict[str, str] = {
     "SideSummary": "a side of a JMH comparison is model.Estimate; of an end-to-end experiment, "
     "model.documents.e2e.RunsSummary",
     "UnmatchedEntry": "model.Unmatched",
+    "dig": "the fields of model.documents.run.RunManifest",
+    "side_info": "RunManifest.side",
+    "_guarded": "typed readers name a bad field (exit 2); a bug is exit 4 (cli/crash.py)",
 }
 """Names of second copies that were merged into one: defining them again brings a copy back."""
 
@@ -514,6 +521,25 @@ def test_methods_are_compared_as_the_enum() -> None:
         )
     ]
     assert not wrong, f"a comparison's method compared with a string: {wrong}"
+
+
+def test_the_manifest_is_read_through_its_fields() -> None:
+    """``manifest["plan"]`` or ``manifest.get("plan")`` outside the manifest's type is the
+    untyped plumbing that let a hand edit (or a bug) surface as a KeyError anywhere."""
+    wrong = [
+        f"{m.rel}:{node.lineno}"
+        for m in modules().values()
+        if m.rel != "model/documents/run.py"
+        for node in ast.walk(m.tree)
+        if (isinstance(node, ast.Subscript) and _dotted(node.value).endswith("manifest"))
+        or (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in ("get", "setdefault", "pop", "update")
+            and _dotted(node.func.value).endswith("manifest")
+        )
+    ]
+    assert not wrong, f"the manifest read by string keys, not its fields: {wrong}"
 
 
 def test_retired_copies_stay_gone() -> None:

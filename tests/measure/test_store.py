@@ -140,7 +140,7 @@ def test_environment_written_is_the_environment_the_report_reads(tmp_path: Path)
     """One type for the writer and the reader: every machine fact captured is shown."""
     from perfproof.measure import environment
     from perfproof.report.environment import load_text, machine_text, run_warnings
-    from perfproof.report.rundir import RunFolder
+    from perfproof.report.rundir import RunFolder, read_manifest
 
     store = new_store(tmp_path)
     env = environment.capture(
@@ -152,7 +152,7 @@ def test_environment_written_is_the_environment_the_report_reads(tmp_path: Path)
     store.manifest.environment = env
     store.save()
     written = json.loads((store.path / "manifest.json").read_text())
-    run = RunFolder(store.path, written, {}, {})
+    run = RunFolder(store.path, read_manifest(store.path / "manifest.json"), {}, {})
     text = machine_text(run)
     assert text is not None and "2 cores" in text and "8.0 GiB memory" in text
     assert store.environment.load_before == written["environment"]["load_before"]
@@ -161,17 +161,15 @@ def test_environment_written_is_the_environment_the_report_reads(tmp_path: Path)
 
 
 def test_a_hand_edited_environment_is_named(tmp_path: Path) -> None:
-    from perfproof.report.environment import machine_text
-    from perfproof.report.rundir import RunFolder
+    from perfproof.report.rundir import read_manifest
 
     store = new_store(tmp_path)
     doc = {**store.manifest.to_json(), "environment": {"cores": "two"}}
     (store.path / "manifest.json").write_text(json.dumps(doc))
     with pytest.raises(InputError, match=r"'environment\.cores' is not a whole number"):
         RunStore.open(store.path)
-    run = RunFolder(store.path, doc, {}, {})
     with pytest.raises(InputError, match=r"manifest\.json: 'environment\.cores'"):
-        machine_text(run)
+        read_manifest(store.path / "manifest.json")
 
 
 def test_manifest_round_trips_through_its_type(tmp_path: Path) -> None:

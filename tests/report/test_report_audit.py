@@ -50,13 +50,26 @@ def test_hand_edited_manifest_of_the_wrong_shape_is_exit_2_naming_the_folder(
 ) -> None:
     run = copy_of("ab")
     manifest = json.loads((run / "manifest.json").read_text())
-    for key, bad in (("plan", "x"), ("plan", 7)):
+    steps = manifest["steps"]
+    for key, bad, named in (
+        ("plan", "x", "'plan' is not a JSON object"),
+        ("plan", 7, "'plan' is not a JSON object"),
+        ("plan", {**manifest["plan"], "rounds": "two"}, "'plan.rounds' is not a whole number"),
+        ("steps", [{**steps[0], "argv": "java -jar"}], "'steps[0].argv' is not a JSON list"),
+        ("steps", [{**steps[0], "round": True}], "'steps[0].round' is not a whole number"),
+        ("builds", [{"side": "base", "cached": "yes"}], "'builds[0].cached' is not true or"),
+        ("stopping", {"keys": "all"}, "'stopping.keys' is not a JSON list"),
+        ("stopping", {"keys": ["k"]}, "'stopping.keys[0]' is not a JSON object"),
+        ("refs", {"base": "main"}, "'refs.base' is not a JSON object"),
+        ("overlay", {"files": "A.java"}, "'overlay.files' is not a list of strings"),
+        ("command", "perfproof ab", "'command' is not a list of strings"),
+    ):
         edited = {**manifest, key: bad}
         (run / "manifest.json").write_text(json.dumps(edited))
         for fmt in ("md", "html", "json"):
             res = run_cli("report", run, "--format", fmt)
             assert res.code == 2, (key, fmt, res.err)
             (line,) = res.err.splitlines()
-            assert line.startswith(f"perfproof: error: {run / 'manifest.json'}: not shaped as")
+            assert line.startswith(f"perfproof: error: {run / 'manifest.json'}: {named}"), line
     (run / "manifest.json").write_text(json.dumps(manifest))
     assert run_cli("report", run).code == 0

@@ -10,7 +10,6 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
@@ -142,9 +141,8 @@ def load(path: Path) -> ExportRun:
     from perfproof.report.rundir import load_run
 
     run = load_run(path)
-    manifest: dict[str, Any] = run.manifest or {}
-    refs = manifest.get("refs") or {}
-    env = manifest.get("environment") or {}
+    manifest = run.manifest
+    env = manifest.environment
     sides = {}
     inputs = [path / "manifest.json", path / "results.json"]
     for side in ("base", "head"):
@@ -154,20 +152,17 @@ def load(path: Path) -> ExportRun:
             sides[side] = read_results(files)
     if "head" not in sides:
         raise InputError(f"{path}: no JMH results of the head side under jmh/")
-    jmh = env.get("jmh_version")
-    if isinstance(jmh, dict):
-        jmh = ", ".join(sorted({str(v) for v in jmh.values() if v})) or None
-    stamp = manifest.get("created") or manifest.get("updated")
+    stamp = manifest.created or manifest.updated
     confidence = (run.compare or {}).get("confidence")
     options = manifest.get("options")
     machine = options.get("machine") if isinstance(options, dict) else None
     return ExportRun(
         path=path,
-        run_id=str(manifest.get("id") or path.name),
+        run_id=manifest.id or path.name,
         time=iso_time(str(stamp)) if stamp else iso_time(None),
-        commits={s: (refs.get(s) or {}).get("sha") for s in ("base", "head")},
-        jdk=(env.get("jdk") or {}).get("version"),
-        jmh=jmh,
+        commits={s: manifest.side(s).sha for s in ("base", "head")},
+        jdk=(env.jdk or {}).get("version"),
+        jmh=env.jmh_version,
         confidence=float(confidence) if isinstance(confidence, int | float) else DEFAULT_CONFIDENCE,
         inputs=tuple(p.resolve() for p in inputs),
         sides=sides,

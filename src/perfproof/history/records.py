@@ -173,42 +173,40 @@ def from_run_dir(path: Path, branch: str | None = None, machine: str | None = No
 
     run = load_run(path)
     manifest = run.manifest
-    if not manifest:
+    if not (path / "manifest.json").is_file():
         raise InputError(
             f"{path}: no manifest.json; record plain JMH files with "
             "`perfproof history record FILE --commit SHA`"
         )
-    refs = manifest.get("refs") or {}
-    base, head = refs.get("base") or {}, refs.get("head") or {}
-    env = manifest.get("environment") or {}
-    options = manifest.get("options") or {}
-    stored = options.get("machine") if isinstance(options, dict) else None
+    base, head = manifest.side(BASE), manifest.side(HEAD)
+    env = manifest.environment
+    stored = manifest.options.get("machine")
     if stored is not None and not isinstance(stored, str):
         raise InputError(f"{path / 'manifest.json'}: options.machine: expected a name")
     if stored is not None:
         stored = check_machine(stored, f"{path / 'manifest.json'}: options.machine")
-    run_id = str(manifest.get("id") or path.name)
-    stamp = manifest.get("created") or manifest.get("updated")
+    run_id = manifest.id or path.name
+    stamp = manifest.created or manifest.updated
     if stamp is None:  # a hand-made folder: when its manifest was written is the best guess
         when = datetime.fromtimestamp((path / "manifest.json").stat().st_mtime, UTC)
         stamp = when.isoformat()
     created = iso_time(str(stamp), f"{path / 'manifest.json'}: created")
-    head_sha, base_sha = head.get("sha"), base.get("sha")
+    head_sha, base_sha = head.sha, base.sha
     uid = f"run/{run_id}/{created}/{base_sha or '-'}/{head_sha or '-'}"
     record = Record(
         uid=uid,
         kind="ab",
         run_time=created,
         run_id=run_id,
-        branch=branch or _branch_from_ref(head.get("ref")),
+        branch=branch or _branch_from_ref(head.ref),
         commit=head_sha,
         base_sha=base_sha,
-        base_ref=base.get("ref"),
-        head_ref=head.get("ref"),
+        base_ref=base.ref,
+        head_ref=head.ref,
         source=str(path.resolve()),
-        jmh_version=_jmh_version(env.get("jmh_versions") or env.get("jmh_version")),
-        jdk_version=(env.get("jdk") or {}).get("version"),
-        machine=machine_facts(env),
+        jmh_version=_jmh_version(env.jmh_versions or env.jmh_version),
+        jdk_version=(env.jdk or {}).get("version"),
+        machine=machine_facts(env.to_json()),
         machine_name=machine_name(machine, stored),
         comparisons=list(run.compare.get("comparisons") or []),
     )

@@ -120,9 +120,7 @@ def start_ab(opts: AbOptions, reporter: Reporter, *, verb: str = "ab") -> AbOutc
         ),
     )
     store.init_steps(plan)
-    store.manifest.environment = environment.capture(
-        jdk=jdk.to_json(), jmh_version=None, shas=shas
-    )
+    store.manifest.environment = environment.capture(jdk=jdk.to_json(), jmh_version=None, shas=shas)
     reporter.message(f"run folder: {run_dir} (continue a stopped run with --resume {run_dir})")
     try:
         with store.exclusive():

@@ -42,6 +42,7 @@ from perfproof.pipeline.ab import AbOptions, resume_ab, start_ab
 from perfproof.pipeline.prove_bundle import Bundle
 from perfproof.pipeline.prove_share import key_share, recordings_by_benchmark
 from perfproof.process import run
+from perfproof.report.rundir import read_manifest
 from perfproof.stats.amdahl import amdahl_ceiling
 from perfproof.workspace.spec import detect_build
 from perfproof.workspace.tests import compare_runs, run_tests
@@ -145,12 +146,7 @@ def regression_gate(ab: AbStageResult, fail_on_regression: bool, gate: str) -> l
 
 def opts_command(run_dir: Path) -> list[str]:
     """The ``perfproof ab`` command line the run folder records."""
-    try:
-        manifest = json.loads((run_dir / "manifest.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return []
-    command = manifest.get("command")
-    return [str(a) for a in command] if isinstance(command, list) else []
+    return list(read_manifest(run_dir / "manifest.json").command)
 
 
 def _recordings(jfr_dir: Path, side: str) -> list[Path]:
@@ -165,14 +161,8 @@ an interval, three give it two degrees of freedom instead of one."""
 
 def timing_rounds(run_dir: str) -> int:
     """How many rounds the timing run measured (``--jfr every`` profiles as many)."""
-    try:
-        manifest = json.loads((Path(run_dir) / "manifest.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return PROFILE_ROUNDS
-    steps = manifest.get("steps") if isinstance(manifest, dict) else None
-    done = {
-        s.get("round") for s in steps or () if isinstance(s, dict) and s.get("status") == "done"
-    }
+    manifest = read_manifest(Path(run_dir) / "manifest.json")
+    done = {s.get("round") for s in manifest.steps if s.get("status") == "done"}
     return len(done) or PROFILE_ROUNDS
 
 

@@ -20,6 +20,7 @@ from scipy import special
 from perfproof.model.documents.prove_reach import KeyShare
 from perfproof.profile.outside import outside
 from perfproof.profile.stacks import Profile
+from perfproof.report.rundir import read_manifest
 
 FAR_BEYOND = 10.0
 """An improvement this many times its ceiling is one the change cannot explain. Not less: a
@@ -33,12 +34,8 @@ CONFIDENCE = 0.99
 
 def recordings_by_benchmark(run_dir: Path) -> dict[str, dict[str, list[Path]]]:
     """Benchmark → side → its recordings, from the run's manifest and JMH results."""
-    try:
-        manifest = json.loads((run_dir / "manifest.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
     out: dict[str, dict[str, list[Path]]] = {}
-    for entry in manifest.get("steps", []):
+    for entry in read_manifest(run_dir / "manifest.json").steps:
         recordings = entry.get("recordings") or []
         try:
             results = json.loads((run_dir / str(entry.get("result"))).read_text(encoding="utf-8"))

@@ -6,9 +6,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING
 
 from perfproof.storage import write_text_atomic
 
@@ -16,8 +15,6 @@ if TYPE_CHECKING:
     from perfproof.render.prove import AbSection
     from perfproof.report.context import ReportContext
     from perfproof.report.rundir import RunFolder
-
-T = TypeVar("T")
 
 FORMATS = ("md", "html", "json")
 FILE_NAMES = {"md": "report.md", "html": "report.html", "json": "report.json"}
@@ -51,16 +48,12 @@ def _load(run_dir: str | Path) -> tuple[RunFolder, ReportContext]:
 def render(run_dir: str | Path, fmt: str = "md") -> str:
     """The report of ``run_dir`` in one format (``md``, ``html`` or ``json``) as text.
 
-    A run folder perfproof wrote always renders; one edited by hand may hold a value of the
-    wrong type anywhere in manifest.json, so such a failure is reported as bad input, naming
-    the folder, instead of as a traceback.
+    A value of the wrong type in a hand-edited manifest.json or results.json is bad input
+    naming its field (the typed readers check every field); anything else is a bug.
     """
 
-    def go() -> str:
-        run, ctx = _load(run_dir)
-        return _render(run, ctx, fmt)
-
-    return _guarded(run_dir, go)
+    run, ctx = _load(run_dir)
+    return _render(run, ctx, fmt)
 
 
 def render_pr_markdown(run_dir: str | Path, max_chars: int | None, summary: bool = False) -> str:
@@ -69,11 +62,8 @@ def render_pr_markdown(run_dir: str | Path, max_chars: int | None, summary: bool
     from perfproof.errors import InputError
     from perfproof.report.markdown import render_markdown, render_summary
 
-    def go() -> str:
-        _run, ctx = _load(run_dir)
-        return render_summary(ctx) if summary else render_markdown(ctx, max_chars)
-
-    text = _guarded(run_dir, go)
+    ctx = _load(run_dir)[1]
+    text = render_summary(ctx) if summary else render_markdown(ctx, max_chars)
     if max_chars is not None and len(text) > max_chars:
         raise InputError(
             f"--max-chars {max_chars}: the report's summary, results tables and reproduction "
@@ -83,26 +73,12 @@ def render_pr_markdown(run_dir: str | Path, max_chars: int | None, summary: bool
     return text
 
 
-def _guarded(run_dir: str | Path, work: Callable[[], T]) -> T:
-    """results.json is read field by field (errors name the field); a manifest.json edited by
-    hand may still hold a value of the wrong type anywhere, reported as bad input."""
-    from perfproof.errors import InputError
-
-    try:
-        return work()
-    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
-        raise InputError(
-            f"{Path(run_dir) / 'manifest.json'}: not shaped as perfproof writes it "
-            f"({type(exc).__name__}: {exc})"
-        ) from exc
-
-
 def markdown_forms(run_dir: str | Path) -> list[tuple[str, str]]:
     """Every Markdown page perfproof may write for ``run_dir``, named (see
     :func:`perfproof.report.markdown.markdown_forms`)."""
     from perfproof.report.markdown import markdown_forms as forms
 
-    return _guarded(run_dir, lambda: forms(_load(run_dir)[1]))
+    return forms(_load(run_dir)[1])
 
 
 def results_section(run_dir: str | Path) -> str:
@@ -110,7 +86,7 @@ def results_section(run_dir: str | Path) -> str:
     them (what ``perfproof ab --format md`` prints)."""
     from perfproof.report.markdown import results_section as section
 
-    return _guarded(run_dir, lambda: section(_load(run_dir)[1]))
+    return section(_load(run_dir)[1])
 
 
 def ab_section(run_dir: str | Path) -> AbSection:
@@ -123,17 +99,14 @@ def ab_section(run_dir: str | Path) -> AbSection:
     def lines(text: list[str]) -> tuple[str, ...]:
         return tuple("\n".join(text).strip().splitlines())
 
-    def go() -> AbSection:
-        ctx = _load(run_dir)[1]
-        confidence = ctx.options.get("confidence")
-        return AbSection(
-            summary=ctx.summary.strip(),
-            results=lines(results_lines(ctx.tables, confidence)),
-            methodology=lines(methodology_lines(ctx)),
-            reproduce=lines(reproduce_lines(ctx)),
-        )
-
-    return _guarded(run_dir, go)
+    ctx = _load(run_dir)[1]
+    confidence = ctx.options.get("confidence")
+    return AbSection(
+        summary=ctx.summary.strip(),
+        results=lines(results_lines(ctx.tables, confidence)),
+        methodology=lines(methodology_lines(ctx)),
+        reproduce=lines(reproduce_lines(ctx)),
+    )
 
 
 def input_files(run_dir: str | Path) -> list[Path]:

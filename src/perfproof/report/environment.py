@@ -12,11 +12,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from perfproof.errors import InputError
 from perfproof.jmh.entries import fork_count
 from perfproof.jmh.reader import entry_key
-from perfproof.model.documents.run import Environment, ManifestShapeError
-from perfproof.report.manifest import dig, side_info, step_kind, steps
+from perfproof.model.documents.run import Environment, SideRef
 from perfproof.report.rundir import BASE, HEAD, RunFolder
 from perfproof.units import duration, fraction_pct
 
@@ -40,22 +38,18 @@ def _entries(run: RunFolder, side: str | None = None) -> list[dict[str, Any]]:
 
 def environment(run: RunFolder) -> Environment:
     """The run's machine block (empty for a folder made from ``compare`` data)."""
-    try:
-        return Environment.from_json(run.manifest.get("environment"))
-    except ManifestShapeError as exc:
-        raise InputError(f"{run.path / 'manifest.json'}: {exc}") from None
+    return run.manifest.environment
 
 
 def title(run: RunFolder) -> str:
-    base, head = side_info(run.manifest, BASE), side_info(run.manifest, HEAD)
-    if base or head:
+    base, head = run.manifest.side(BASE), run.manifest.side(HEAD)
+    if _ref_label(base) or _ref_label(head):
         return f"Performance: {_ref_label(head) or 'feature'} vs {_ref_label(base) or 'baseline'}"
     return "Performance comparison"
 
 
-def _ref_label(info: dict[str, Any]) -> str:
-    ref = info.get("ref") or info.get("name")
-    sha = info.get("sha") or info.get("commit")
+def _ref_label(info: SideRef) -> str:
+    ref, sha = info.ref, info.sha
     if ref and sha and str(ref) != str(sha):
         return f"{ref} ({str(sha)[:12]})"
     return str(ref or sha or "")[:40]
@@ -123,7 +117,7 @@ def _phase(iterations: Any, each: Any, name: str) -> str:
 
 
 def rounds_text(run: RunFolder) -> str:
-    plan = dig(run.manifest, "plan") or {}
+    plan = run.manifest.plan or {}
     sequence = [s.get("id") or f"{s.get('round')}-{s.get('side')}" for s in plan.get("steps") or []]
     if not sequence:
         sequence = [f"{r.round}-{r.side}" for r in run.raw]
@@ -145,10 +139,11 @@ def rounds_text(run: RunFolder) -> str:
 def stopping_text(run: RunFolder) -> str | None:
     """How the rounds ended: the fixed design, or at which round the keys of a sequential
     run stopped (counted, not listed: the results carry each key's round)."""
-    stop = dig(run.manifest, "stopping") or {}
+    stop = run.manifest.stopping or {}
+    plan = run.manifest.plan or {}
     if not stop:
         return None
-    if (stop.get("design") or dig(run.manifest, "plan.stopping")) != "sequential":
+    if (stop.get("design") or plan.get("stopping")) != "sequential":
         return "fixed design: every key in every round, no early stop"
     keys = stop.get("keys") or []
     early: dict[int, int] = {}
@@ -156,12 +151,12 @@ def stopping_text(run: RunFolder) -> str | None:
         if k.get("early") and k.get("stopped_round"):
             early[k["stopped_round"]] = early.get(k["stopped_round"], 0) + 1
     rounds = ", ".join(f"{n} after round {r}" for r, n in sorted(early.items()))
-    most = stop.get("max_rounds") or dig(run.manifest, "plan.rounds")
+    most = stop.get("max_rounds") or plan.get("rounds")
     text = (
         f"sequential, up to {most} rounds; {sum(early.values())} of "
         f"{len(keys)} keys stopped early" + (f" ({rounds})" if rounds else "")
     )
-    ran = stop.get("rounds_run") or len({s.get("round") for s in dig(run.manifest, "steps") or []})
+    ran = stop.get("rounds_run") or len({s.get("round") for s in run.manifest.steps})
     return f"{text}; ended after round {ran}: {stop.get('ended')}"
 
 
@@ -190,7 +185,7 @@ def _entry_label(entry: dict[str, Any]) -> str:
 
 
 def builds_text(run: RunFolder) -> str | None:
-    builds = [s for s in steps(run.manifest) if "build" in step_kind(s)]
+    builds = run.manifest.builds
     if not builds:
         return None
     out = []
@@ -206,20 +201,11 @@ def builds_text(run: RunFolder) -> str | None:
 
 
 def overlay_text(run: RunFolder) -> str | None:
-    overlay = dig(run.manifest, "overlay", "plan.overlay")
-    if not overlay:
+    overlay = run.manifest.overlay
+    files = (overlay.files or overlay.paths) if overlay else []
+    if overlay is None or not files:
         return None
-    if isinstance(overlay, dict):
-        files = overlay.get("files") or overlay.get("paths") or []
-        if not files:
-            return None
-        src = overlay.get("from") or overlay.get("source")
-        dst = overlay.get("onto") or overlay.get("target")
-        where = f" (from {src} onto {dst})" if src and dst else ""
-        return f"{', '.join(map(str, files))}{where}"
-    if isinstance(overlay, list):
-        return ", ".join(map(str, overlay))
-    return str(overlay)
+    return f"{', '.join(files)} (from {overlay.source} onto {overlay.onto})"
 
 
 def machine_text(run: RunFolder) -> str | None:
@@ -256,12 +242,15 @@ def load_text(run: RunFolder) -> str | None:
 def methodology(run: RunFolder, options: dict[str, Any]) -> list[tuple[str, str]]:
     """Label/value lines for the Methodology section, skipping what the run did not record."""
     items: list[tuple[str | None, str | None]] = [
-        ("Baseline", _ref_label(side_info(run.manifest, BASE)) or None),
-        ("Feature", _ref_label(side_info(run.manifest, HEAD)) or None),
+        ("Baseline", _ref_label(run.manifest.side(BASE)) or None),
+        ("Feature", _ref_label(run.manifest.side(HEAD)) or None),
         ("JMH", jmh_versions(run)),
         ("JDK", _per_side(run, jdk_label)),
         ("JVM flags", _per_side(run, jvm_flags)),
-        ("JMH options", " ".join(map(str, dig(run.manifest, "plan.jmh_options") or [])) or None),
+        (
+            "JMH options",
+            " ".join(map(str, (run.manifest.plan or {}).get("jmh_options") or [])) or None,
+        ),
         ("Forks × iterations", jmh_settings(run)),
         ("Forks measured", forks_text(run)),
         ("Rounds and order", rounds_text(run)),
@@ -279,8 +268,8 @@ def methodology(run: RunFolder, options: dict[str, Any]) -> list[tuple[str, str]
 def settings_text(run: RunFolder) -> str | None:
     """Each pinnable setting the run was started with and where it came from (a flag, a
     ``PERFPROOF_…`` variable, the repository's file and line, or perfproof's default)."""
-    options = dig(run.manifest, "options") or {}
-    sources = options.get("sources") if isinstance(options, dict) else None
+    options = run.manifest.options
+    sources = options.get("sources")
     if not isinstance(sources, dict) or not sources:
         return None
     parts = []
@@ -299,7 +288,7 @@ def settings_text(run: RunFolder) -> str | None:
 
 
 def _perfproof_version(run: RunFolder) -> str | None:
-    v = environment(run).perfproof_version or dig(run.manifest, "perfproof_version")
+    v = environment(run).perfproof_version or run.manifest.perfproof_version
     return str(v) if v else None
 
 

@@ -14,8 +14,6 @@ from typing import Any
 
 from perfproof.model import SIDE_WORDS
 from perfproof.process import command_line
-from perfproof.report.manifest import argv_of, dig, side_info, step_kind
-from perfproof.report.manifest import steps as manifest_steps
 from perfproof.report.rundir import BASE, HEAD, RunFolder
 
 
@@ -31,14 +29,25 @@ def _repro_dir(side: str, sha: str) -> str:
     return f"/tmp/perfproof-{SIDE_WORDS[side]}-{sha[:12]}" if sha else f"/tmp/perfproof-{side}"
 
 
-def _side_steps(run: RunFolder, side: str, kinds: tuple[str, ...]) -> list[dict[str, Any]]:
+def _side_steps(run: RunFolder, side: str, kind: str) -> list[dict[str, Any]]:
+    """The build entries (``kind`` build) or the JMH steps of one side that recorded an argv."""
+    entries = run.manifest.builds if kind == "build" else run.manifest.steps
     return [
         s
-        for s in manifest_steps(run.manifest)
-        if str(s.get("side", "")).lower() in (side, SIDE_WORDS[side])
-        and any(k in step_kind(s) for k in kinds)
+        for s in entries
+        if s.get("side") == side
+        and (kind == "build" or s.get("kind", "jmh") == kind)
         and argv_of(s)
     ]
+
+
+def argv_of(entry: dict[str, Any]) -> list[str] | None:
+    """The command a step or build ran (``argv`` for a JMH step, ``command`` for a build)."""
+    for key in ("argv", "command"):
+        value = entry.get(key)
+        if isinstance(value, list) and value:
+            return [str(v) for v in value]
+    return None
 
 
 def _rewrite(argv: list[str], prefixes: dict[str, str]) -> list[str]:
@@ -65,18 +74,15 @@ def _in_dir(directory: str, argv: list[str]) -> str:
 
 def steps(run: RunFolder) -> tuple[list[Step], str]:
     """The reproduction steps and a note saying how complete they are."""
-    repo = dig(run.manifest, "repo", "repository", "repo.path")
-    if isinstance(repo, dict):
-        repo = repo.get("path") or repo.get("root")
+    repo = run.manifest.repo
     out: list[Step] = []
     prefixes: dict[str, str] = {}
     shas: dict[str, str] = {}
     for side in (BASE, HEAD):
-        info = side_info(run.manifest, side)
-        shas[side] = str(info.get("sha") or info.get("commit") or "")
+        shas[side] = run.manifest.side(side).sha or ""
         if shas[side]:
             prefixes[shas[side]] = _repro_dir(side, shas[side])
-        for build in _side_steps(run, side, ("build",)):
+        for build in _side_steps(run, side, "build"):
             if build.get("key"):
                 # a cached build's files live under <cache>/builds/<key>/files/, laid out
                 # like the checkout
@@ -91,12 +97,12 @@ def steps(run: RunFolder) -> tuple[list[Step], str]:
                 )
             )
     for side in (BASE, HEAD):
-        for s in _side_steps(run, side, ("build",))[:1]:
+        for s in _side_steps(run, side, "build")[:1]:
             argv = _rewrite(argv_of(s) or [], prefixes)
             cwd = _rewrite([str(s.get("cwd") or _repro_dir(side, shas[side]))], prefixes)[0]
             out.append(Step(f"Build the {SIDE_WORDS[side]}", _in_dir(cwd, argv)))
     for side in (BASE, HEAD):
-        for s in _side_steps(run, side, ("jmh", "bench", "run"))[:1]:
+        for s in _side_steps(run, side, "jmh")[:1]:
             argv = _result_file(_rewrite(argv_of(s) or [], prefixes), f"{SIDE_WORDS[side]}.json")
             run_in = s.get("cwd")
             text = (
@@ -121,20 +127,18 @@ def steps(run: RunFolder) -> tuple[list[Step], str]:
     return out, note
 
 
-def _perfproof_line(run: RunFolder, repo: Any, shas: dict[str, str]) -> str | None:
-    recorded = dig(run.manifest, "command", "argv", "invocation")
-    if isinstance(recorded, list) and recorded:
-        argv = [str(a) for a in recorded]
+def _perfproof_line(run: RunFolder, repo: str | None, shas: dict[str, str]) -> str | None:
+    recorded = run.manifest.command
+    if recorded:
+        argv = list(recorded)
         # pin the refs to the commits that were measured: branches move, SHAs do not
         for flag, side in (("--base", BASE), ("--head", HEAD)):
             if flag in argv[:-1] and shas[side]:
                 argv[argv.index(flag) + 1] = shas[side]
         return command_line(argv)
-    if isinstance(recorded, str):
-        return recorded
     if repo and shas[BASE] and shas[HEAD]:
         argv = ["perfproof", "ab", "--repo", str(repo), "--base", shas[BASE], "--head", shas[HEAD]]
-        plan = dig(run.manifest, "plan") or {}
+        plan = run.manifest.plan or {}
         if plan.get("rounds"):
             argv += ["--rounds", str(plan["rounds"])]
         if plan.get("order"):

@@ -19,6 +19,7 @@ from perfproof.errors import InputError
 from perfproof.jmh.reader import load_json
 from perfproof.model.documents import loads_strict
 from perfproof.model.documents.compare import SCHEMA, CompareDocument
+from perfproof.model.documents.run import ManifestShapeError, RunManifest
 
 BASE = "base"
 HEAD = "head"
@@ -50,7 +51,8 @@ class RunFolder:
     """Everything a report reads from a run folder, as loaded JSON."""
 
     path: Path
-    manifest: dict[str, Any]
+    manifest: RunManifest
+    """Empty for a folder made from ``compare`` data (no manifest.json)."""
     results: dict[str, Any]
     compare: dict[str, Any]
     raw: list[RawFile] = field(default_factory=list)
@@ -140,9 +142,7 @@ def load_run(run_dir: str | Path) -> RunFolder:
     if not path.is_dir():
         raise InputError(f"{path}: not a run folder (no such directory)")
     manifest_path = path / "manifest.json"
-    manifest = _read_json(manifest_path) if manifest_path.is_file() else {}
-    if not isinstance(manifest, dict):
-        raise InputError(f"{manifest_path}: expected a JSON object")
+    manifest = read_manifest(manifest_path)
     raws = load_raw_files(path)
     results_path = path / "results.json"
     if results_path.is_file():
@@ -162,6 +162,20 @@ def load_run(run_dir: str | Path) -> RunFolder:
     else:
         raise InputError(f"{path}: no results.json and no raw JMH files under jmh/")
     return RunFolder(path, manifest, results, compare, raws, load_logs(path))
+
+
+def read_manifest(path: Path) -> RunManifest:
+    """The typed manifest of a run folder; an empty one when the folder has none (made from
+    ``compare`` data by hand), a hand edit named by its field path."""
+    if not path.is_file():
+        return RunManifest()
+    doc = _read_json(path)
+    if not isinstance(doc, dict):
+        raise InputError(f"{path}: expected a JSON object")
+    try:
+        return RunManifest.from_json(doc, str(path), require_schema=False)
+    except ManifestShapeError as exc:
+        raise InputError(f"{path}: {exc}") from None
 
 
 def recompute(raws: list[RawFile]) -> dict[str, Any]:

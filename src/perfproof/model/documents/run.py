@@ -218,6 +218,41 @@ class Overlay:
         )
 
 
+_NUMBER = (int, float)
+_ENTRY_FIELDS: dict[str, tuple[type, ...]] = {
+    "id": (str,), "side": (str,), "kind": (str,), "status": (str,), "result": (str,),
+    "log": (str,), "cwd": (str,), "key": (str,), "round": (int,), "argv": (list,),
+    "command": (list,), "duration_s": _NUMBER, "jmh_seconds": _NUMBER,
+    "lock_wait_s": _NUMBER, "cached": (bool,), "recordings": (list,),
+}  # fmt: skip
+"""Fields of a step or build entry that readers use, and the types perfproof writes."""
+_PLAN_FIELDS: dict[str, tuple[type, ...]] = {
+    "rounds": (int,), "order": (str,), "stopping": (str,), "benchmarks": (list,),
+    "jmh_options": (list,), "seed": (int,),
+}  # fmt: skip
+_STOPPING_FIELDS: dict[str, tuple[type, ...]] = {
+    "design": (str,), "keys": (list,), "max_rounds": (int,), "rounds_run": (int,),
+    "ended": (str,),
+}  # fmt: skip
+
+
+_TYPE_WORDS = {str: "a string", int: "a whole number", float: "a number", list: "a JSON list",
+               bool: "true or false"}  # fmt: skip
+
+
+def _check_fields(doc: JsonObject | None, where: str, types: dict[str, tuple[type, ...]]) -> None:
+    """A field present with another type than perfproof writes is a hand edit: name it."""
+    for name, kinds in (doc or {}).items():
+        expected = types.get(name)
+        if expected is None or doc is None or doc[name] is None:
+            continue
+        value = doc[name]
+        wrong_bool = isinstance(value, bool) and bool not in expected
+        if wrong_bool or not isinstance(value, expected):
+            what = " or ".join(_TYPE_WORDS[t] for t in expected)
+            raise ManifestShapeError(f"'{where}.{name}' is not {what}")
+
+
 _HEADER = ("id", "status", "created", "updated", "perfproof_version", "error", "repo")
 _BLOCKS = ("options", "plan", "build_spec", "stopping", "shard", "merged", "cluster",
            "cluster_parts", "guard")  # fmt: skip
@@ -264,8 +299,15 @@ class RunManifest:
     """Entries this version does not know, kept as they are."""
 
     def side(self, side: str) -> SideRef:
-        """The ref of ``side`` (an empty one when the run did not record it)."""
-        return self.refs.get(side) or SideRef()
+        """The ref of ``side``: from ``refs``, or an ``e2e`` run's ``sides`` (an empty one when
+        the run did not record it)."""
+        if side in self.refs:
+            return self.refs[side]
+        prepared = (self.sides or {}).get(side) or {}
+        ref, sha = prepared.get("ref"), prepared.get("sha")
+        return SideRef(
+            ref=ref if isinstance(ref, str) else None, sha=sha if isinstance(sha, str) else None
+        )
 
     def to_json(self) -> JsonObject:
         doc: JsonObject = {"schema": SCHEMA, **self.extra}
@@ -309,6 +351,14 @@ class RunManifest:
         planned = (blocks["plan"] or {}).get("steps", [])
         if _object_list(planned, "plan.steps") is None and planned is not None:
             raise ManifestShapeError("'plan.steps' is not a JSON list")
+        for name in ("steps", "builds"):
+            for i, entry in enumerate(lists[name] or []):
+                _check_fields(entry, f"{name}[{i}]", _ENTRY_FIELDS)
+        for i, entry in enumerate(planned or []):
+            _check_fields(entry, f"plan.steps[{i}]", _ENTRY_FIELDS)
+        _check_fields(blocks["plan"], "plan", _PLAN_FIELDS)
+        _check_fields(blocks["stopping"], "stopping", _STOPPING_FIELDS)
+        _object_list((blocks["stopping"] or {}).get("keys"), "stopping.keys")
         refs_doc = _object(doc.get("refs"), "refs") or {}
         refs = {str(k): SideRef.from_json(v, f"refs.{k}") for k, v in refs_doc.items()}
         kind = doc.get("kind", "ab")
