@@ -222,7 +222,7 @@ _NUMBER = (int, float)
 _ENTRY_FIELDS: dict[str, tuple[type, ...]] = {
     "id": (str,), "side": (str,), "kind": (str,), "status": (str,), "result": (str,),
     "log": (str,), "cwd": (str,), "key": (str,), "round": (int,), "argv": (list,),
-    "command": (list,), "duration_s": _NUMBER, "jmh_seconds": _NUMBER,
+    "command": (list, str), "duration_s": _NUMBER, "jmh_seconds": _NUMBER,
     "lock_wait_s": _NUMBER, "cached": (bool,), "recordings": (list,),
 }  # fmt: skip
 """Fields of a step or build entry that readers use, and the types perfproof writes."""
