@@ -103,12 +103,13 @@ def hot_classes(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="session")
 def hot_recordings(hot_classes: Path, tmp_path_factory: pytest.TempPathFactory) -> HotRecordings:
-    """Two recordings with the hot spots and two without, each made by `perfproof record`."""
+    """Three recordings with the hot spots and three without, each made by `perfproof record`
+    (two a side leave a change one degree of freedom: an interval too wide to call it)."""
     java = _java()
     out = tmp_path_factory.mktemp("recordings")
     made: dict[str, list[Path]] = {"with": [], "without": []}
     for name, extra in (("with", []), ("without", ["--no-alloc"])):
-        for i in range(2):
+        for i in range(3):
             target = out / f"{name}-{i}.jfr"
             argv = ["record", "--out", str(target), "--"]
             argv += [java, "-cp", str(hot_classes), "demo.app.Hot", RUN_MS, *extra]
