@@ -14,6 +14,7 @@ from perfproof.demo.project import write_demo_repo
 from perfproof.model.documents.prove import read_prove
 
 from .conftest import commit
+from .test_hypothesis import BENCH, PUBLISH, REPORT, write_hunt
 
 pytestmark = [pytest.mark.jvm, pytest.mark.slow, pytest.mark.timeout(420)]
 
@@ -31,9 +32,11 @@ def test_prove_finds_the_chain_without_bench_and_check_passes(
     demo: Path, tmp_path: Path, run_cli, number_changes
 ) -> None:
     out = tmp_path / "bundle"
+    hunt = write_hunt(tmp_path / "hunt", REPORT, PUBLISH)  # as `hunt` on the baseline names them
     res = run_cli(
         "prove", "--repo", demo, "--base", "baseline", "--head", "feature",
         "--jmh-args", TINY, "--max-rounds", "3", "--out", out,
+        "--hypothesis", "ErrorReporter.report", "--from", hunt,
     )  # fmt: skip
     assert res.code == 0, res.err
     doc = read_prove(out / "prove.json")
@@ -72,7 +75,15 @@ def test_prove_finds_the_chain_without_bench_and_check_passes(
     assert set(shares) == set(reached)  # each from its own recorded forks
     assert shares["perfdemo.bench.ErrorReporterBench.report"]["cpu_share"] > 0.5
     assert not any(k["beyond"] for k in shares.values())
+    profile = stages["profile"]["result"]
+    assert profile["focus"][0] == "perfdemo.ErrorReporter"
+    focus = profile["hypothesis"]
+    assert focus["id"] == REPORT.id and focus["touched"] is True
+    assert focus["cpu_share"] > 0.5 and focus["benchmark"] == BENCH
+    assert focus["per_call_gain"] > 0 and focus["ceiling_speedup"] > 0
+    assert doc["command"][-4:] == ["--hypothesis", "ErrorReporter.report", "--from", str(hunt)]
     report = (out / "report.md").read_text()
+    assert f"Hypothesis `{REPORT.id}` of the hunt" in report
     assert "| baseline | 5 | 0 | 0 | 0 |" in report
     assert "no timing above was measured with JFR on" in report
     check = run_cli("check", out / "report.md", out, "--format", "json")

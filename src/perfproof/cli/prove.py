@@ -42,6 +42,7 @@ Examples:
   perfproof prove --base main --head HEAD --bench ErrorReporterBench --out perf-evidence
   perfproof prove --base main --head HEAD --skip tests --budget 10m
   perfproof prove --resume .perfproof/prove/20260101-120000
+  perfproof prove --base main --head fix --hypothesis H3f9a0c1d2e --from .perfproof/hunt/run1
   perfproof check perf-evidence/report.md perf-evidence
 
 Exit codes: 0 done (also when no benchmark reaches the change: the bundle says so); 1 a test
@@ -100,6 +101,19 @@ _NOT_SHARED = {"resume_dir", "out", "fmt", "jfr"}
     help="any: --fail-on-regression fails on every regression, also one the change cannot "
     "reach; explained: fail (exit 1) only on regressions of benchmarks the change reaches.",
 )
+@click.option(
+    "--hypothesis",
+    metavar="ID",
+    help="A hypothesis of an earlier `perfproof hunt` this change claims to fix (its id, or "
+    "Class.method as the hunt names it): the profile diff is focused on its class and the "
+    "Amdahl section sets the hunt's prediction beside what this change measured. Needs --from.",
+)
+@click.option(
+    "--from",
+    "hunt",
+    metavar="HUNT",
+    help="The hunt the --hypothesis comes from: its folder (with hunt.json) or the JSON file.",
+)
 @click.option("--e2e-run", metavar="CMD", help="End-to-end command run on both commits.")
 @click.option(
     "--e2e-metric",
@@ -130,6 +144,8 @@ def command(
     gate: str,
     jfr: str,
     fmt: str,
+    hypothesis: str | None,
+    hunt: str | None,
     **_: object,
 ) -> None:
     """Prove one change: changed methods, callers, affected benchmarks, guard, A/B, profile
@@ -140,7 +156,8 @@ def command(
         click.echo(text, err=True)
 
     if resume_bundle:
-        own = (("--depth", "depth"), ("--e2e-run", "e2e_run"), ("--gate", "gate"))
+        own = (("--depth", "depth"), ("--e2e-run", "e2e_run"), ("--gate", "gate"),
+               ("--hypothesis", "hypothesis"), ("--from", "hunt"))  # fmt: skip
         extra = given_fixed(ctx, *AB_GROUPS, VERDICT) + [f for f, name in own if given(ctx, name)]
         if extra:
             raise InputError(f"--resume takes the bundle's own settings; drop {', '.join(extra)}")
@@ -166,6 +183,8 @@ def command(
             fail_on_regression=bool(ctx.params.get("fail_on_regression")),
             gate=gate,
             jfr=jfr,
+            hypothesis=hypothesis,
+            hunt=hunt,
         )
         outcome = start_prove(opts, say)
     _print(outcome, fmt)

@@ -14,14 +14,12 @@ exercises the changed classes, no ``--e2e-run``.
 
 from __future__ import annotations
 
-import dataclasses
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from perfproof.code.reach import DEFAULT_DEPTH
 from perfproof.errors import ExternalError, InputError, PerfproofError
 from perfproof.measure.progress import format_duration
 from perfproof.model.documents.prove import (
@@ -45,11 +43,11 @@ from perfproof.model.documents.prove_stages import (
     CallersStageResult,
     ChangesResult,
     Json,
-    opt,
-    strs,
 )
 from perfproof.pipeline.ab import AbOptions
 from perfproof.pipeline.prove_bundle import Bundle, StageClock
+from perfproof.pipeline.prove_hypothesis import load_hypothesis
+from perfproof.pipeline.prove_options import ProveOptions
 from perfproof.workspace.git import require_repo, resolve_ref
 
 if TYPE_CHECKING:
@@ -57,66 +55,6 @@ if TYPE_CHECKING:
     from perfproof.model.documents.prove_stages import StageResult
 
 Say = Callable[[str], None]
-
-
-@dataclass
-class ProveOptions:
-    """What ``prove`` was asked to do (stored in prove.json as ``options``)."""
-
-    ab: AbOptions
-    out: str | None = None
-    skip: tuple[str, ...] = ()
-    depth: int = DEFAULT_DEPTH
-    e2e_run: str | None = None
-    e2e_metric: tuple[str, ...] = ()
-    e2e_runs: int = 10
-    fail_on_regression: bool = False
-    jfr: str = "after"
-    """When the profile forks run: ``after`` the A/B, three rounds; ``every``, as many rounds
-    as the A/B ran."""
-    gate: str = "any"
-    """``any``: ``--fail-on-regression`` fails on every regression, explained or not;
-    ``explained``: only on regressions the change can explain (a regression gate of its own)."""
-
-    def to_json(self) -> Json:
-        doc: Json = {
-            f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "ab"
-        }
-        doc["skip"] = list(self.skip)
-        doc["e2e_metric"] = list(self.e2e_metric)
-        return {**doc, "ab": self.ab.to_json()}
-
-    @classmethod
-    def from_json(cls, doc: Json) -> ProveOptions:
-        return cls(
-            ab=AbOptions.from_json(opt(doc, "ab", dict) or {}),
-            out=opt(doc, "out", str),
-            skip=strs(doc, "skip"),
-            depth=opt(doc, "depth", int) or DEFAULT_DEPTH,
-            e2e_run=opt(doc, "e2e_run", str),
-            e2e_metric=strs(doc, "e2e_metric"),
-            e2e_runs=opt(doc, "e2e_runs", int) or 10,
-            fail_on_regression=bool(doc.get("fail_on_regression")),
-            gate=opt(doc, "gate", str) or "any",
-            jfr=opt(doc, "jfr", str) or "after",
-        )
-
-    def reproduce_argv(self) -> list[str]:
-        """The ``perfproof prove`` command line that repeats this chain."""
-        argv = ["perfproof", "prove", *self.ab.reproduce_argv()[2:]]
-        for stage in self.skip:
-            argv += ["--skip", stage]
-        if self.depth != DEFAULT_DEPTH:
-            argv += ["--depth", str(self.depth)]
-        if self.gate != "any":
-            argv += ["--gate", self.gate]
-        if self.jfr != "after":
-            argv += ["--jfr", self.jfr]
-        if self.e2e_run:
-            argv += ["--e2e-run", self.e2e_run, "--e2e-runs", str(self.e2e_runs)]
-            for m in self.e2e_metric:
-                argv += ["--e2e-metric", m]
-        return argv
 
 
 @dataclass
@@ -155,6 +93,9 @@ def start_prove(opts: ProveOptions, say: Say) -> ProveOutcome:
     check_skip(opts.skip)
     _check_e2e(opts)
     _check_ab(opts.ab)
+    load_hypothesis(opts.hunt, opts.hypothesis)
+    if opts.hunt:
+        opts.hunt = str(Path(opts.hunt).resolve())
     repo = require_repo(Path(opts.ab.repo).resolve())
     opts.ab.repo = str(repo)
     shas = {"base": resolve_ref(repo, opts.ab.base), "head": resolve_ref(repo, opts.ab.head)}
@@ -349,7 +290,11 @@ def _run(bundle: Bundle, opts: ProveOptions, say: Say) -> ProveOutcome:
         if ab is None:
             raise InputError("no A/B run to read recordings from")
         reached = bench.reached if bench is not None else ()
-        return measure.profile_stage(bundle, ab, chain.changes(), reached, opts.ab, chain.regexes())
+        hyp = load_hypothesis(opts.hunt, opts.hypothesis)
+        focus = (hyp, str(opts.hunt)) if hyp else None
+        return measure.profile_stage(
+            bundle, ab, chain.changes(), reached, opts.ab, chain.regexes(), opts.jfr, focus
+        )
 
     def stage_tests() -> StageResult:
         return measure.tests_stage(bundle, opts.ab, repo, shas, chain.tests())

@@ -40,6 +40,7 @@ from perfproof.model.documents.prove_stages import (
 )
 from perfproof.pipeline.ab import AbOptions, resume_ab, start_ab
 from perfproof.pipeline.prove_bundle import Bundle
+from perfproof.pipeline.prove_hypothesis import focus_of, hypothesis_focus
 from perfproof.pipeline.prove_share import key_share, recordings_by_benchmark
 from perfproof.process import run
 from perfproof.report.rundir import read_manifest
@@ -49,6 +50,7 @@ from perfproof.workspace.tests import compare_runs, run_tests
 from perfproof.workspace.worktree import ensure_worktree
 
 if TYPE_CHECKING:
+    from perfproof.model.documents.hunt import Hypothesis
     from perfproof.profile.census import Census
     from perfproof.profile.diff import DiffRow
 
@@ -214,9 +216,10 @@ def profile_stage(
     ab: AbOptions,
     regexes: Sequence[str],
     when: str = "after",
+    hypothesis: tuple[Hypothesis, str] | None = None,
 ) -> ProfileResult:
-    """Stage 5b: profile forks of both sides, their diff focused on the changed classes, and
-    Amdahl."""
+    """Stage 5b: profile forks of both sides, their diff focused on the changed classes (the
+    hunt's hypothesis's class first, with ``--hypothesis``), and Amdahl."""
     from perfproof.profile.api import run_census, run_diff
     from perfproof.profile.render import census_json, diff_json, diff_text
 
@@ -226,7 +229,7 @@ def profile_stage(
     before, after = _recordings(jfr_dir, "base"), _recordings(jfr_dir, "head")
     if not before or not after:
         raise InputError(f"{jfr_dir}: no JFR recordings of both sides to compare")
-    focus = changes.classes
+    focus = focus_of(hypothesis[0] if hypothesis else None, changes.classes)
     graph = bundle.folder("profile") / "diff-flamegraph.html"
     graph.parent.mkdir(parents=True, exist_ok=True)
     diff, written = run_diff(
@@ -234,7 +237,8 @@ def profile_stage(
     )
     diff = dataclasses.replace(diff, rows=[r for r in diff.rows if not _harness(r, reached)])
     frames = tuple(dict.fromkeys(frame_of(m) for m in changes.methods if m.kind != "removed"))
-    census, _ = run_census(before, frames, java=java) if frames else (None, [])
+    sampled = (*frames, hypothesis[0].frame) if hypothesis else frames
+    census, _ = run_census(before, sampled, java=java) if sampled else (None, [])
     gains = {str(c.get("benchmark")): per_call_gain(c) for c in ab_result.comparisons
              if c.get("metric") == "primary"}  # fmt: skip
     amdahl = []
@@ -271,6 +275,11 @@ def profile_stage(
         amdahl=tuple(amdahl),
         forks_run=str(jfr_dir.parent),
         keys=keys,
+        hypothesis=(
+            hypothesis_focus(hypothesis[0], hypothesis[1], census, gains, frames)
+            if hypothesis
+            else None
+        ),
     )
 
 

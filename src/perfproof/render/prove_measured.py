@@ -7,7 +7,11 @@ import re
 
 from perfproof.model.documents.prove import DONE
 from perfproof.model.documents.prove import BundleView as Bundle
-from perfproof.model.documents.prove_measured import E2EStageResult, ProfileResult
+from perfproof.model.documents.prove_measured import (
+    E2EStageResult,
+    HypothesisFocus,
+    ProfileResult,
+)
 from perfproof.process import command_line
 from perfproof.render.markdown import markdown_table, md_text
 from perfproof.units import percent, significant
@@ -87,7 +91,35 @@ def profile_md(bundle: Bundle) -> tuple[list[str], list[str], list[str]]:
     ]
     header = ("Method", "CPU share", "Allocation share", "Per-call speed-up", "Ceiling")
     amdahl += markdown_table(header, rows, "lrrrr") if rows else ["No changed method was sampled."]
+    if prof.hypothesis is not None:
+        amdahl[0:0] = [*hypothesis_lines(prof.hypothesis), ""]
     return alloc, diff, amdahl
+
+
+def hypothesis_lines(h: HypothesisFocus) -> list[str]:
+    """The hunt's prediction for the hypothesis beside what this change measured."""
+    text = (
+        f"Hypothesis `{h.id}` of the hunt `{h.hunt}`: `{h.method}` (`{h.where}`), whose cost "
+        f"the hunt put at a ceiling of {_share(h.predicted)} of its benchmark's time. "
+    )
+    if not h.touched:
+        text += (
+            "**This change does not edit that method**: whatever it gained comes from "
+            "elsewhere (or the hunt is of another commit). "
+        )
+    if h.cpu_share is None:
+        text += "The baseline profile forks held no CPU samples to compare."
+    else:
+        text += f"In this run's baseline profile forks it held {_share(h.cpu_share)} of the CPU"
+        if h.benchmark is not None and h.per_call_gain is not None:
+            text += (
+                f"; `{h.benchmark}` measured {_factor(h.per_call_gain)} per call, a ceiling of "
+                + (percent(h.ceiling_speedup * 100) if h.ceiling_speedup is not None else "–")
+                + " for a program shaped like the benchmark."
+            )
+        else:
+            text += "; no benchmark the hunt names was measured in this A/B."
+    return ["The profile diff above is focused on this hypothesis's class first.", "", text]
 
 
 def _profiled(prof: ProfileResult) -> str:

@@ -146,6 +146,48 @@ class AmdahlRow:
 
 
 @dataclass(frozen=True)
+class HypothesisFocus:
+    """``prove --hypothesis ID --from HUNT``: the hunt's prediction beside what this change
+    measured, so a reviewer sees whether the fix landed where the hunt said the cost was."""
+
+    id: str
+    method: str
+    frame: str
+    where: str
+    """``file:line`` of the method."""
+    hunt: str
+    """The hunt.json the hypothesis came from."""
+    predicted: float
+    """The hunt's expected gain (its discounted Amdahl ceiling, as a fraction)."""
+    touched: bool
+    """Whether the change edits the hypothesis's method (else the fix is elsewhere)."""
+    cpu_share: float | None
+    """The method's share of this baseline's profile forks (in or below it)."""
+    benchmark: str | None
+    per_call_gain: float | None
+    ceiling_speedup: float | None
+
+    def to_json(self) -> Json:
+        return dict(vars(self))
+
+    @classmethod
+    def from_json(cls, doc: Json) -> HypothesisFocus:
+        return cls(
+            need(doc, "id", str),
+            need(doc, "method", str),
+            need(doc, "frame", str),
+            str(doc.get("where") or ""),
+            str(doc.get("hunt") or ""),
+            num(doc, "predicted") or 0.0,
+            bool(doc.get("touched")),
+            num(doc, "cpu_share"),
+            opt(doc, "benchmark", str),
+            num(doc, "per_call_gain"),
+            num(doc, "ceiling_speedup"),
+        )
+
+
+@dataclass(frozen=True)
 class ProfileResult:
     """Stage 5b: the profile diff of the A/B's recordings and the Amdahl rows."""
 
@@ -162,6 +204,7 @@ class ProfileResult:
     None in a bundle whose profiles were read from the timing forks themselves."""
     keys: tuple[KeyShare, ...] = ()
     """Per reached benchmark, its own baseline share in the changed methods and its ceiling."""
+    hypothesis: HypothesisFocus | None = None
 
     @property
     def beyond(self) -> tuple[str, ...]:
@@ -180,6 +223,7 @@ class ProfileResult:
             "census": self.census,
             "flamegraph": self.flamegraph,
             "amdahl": [a.to_json() for a in self.amdahl],
+            "hypothesis": None if self.hypothesis is None else self.hypothesis.to_json(),
         }
 
     @classmethod
@@ -195,7 +239,12 @@ class ProfileResult:
             tuple(AmdahlRow.from_json(a) for a in objs(doc, "amdahl")),
             opt(doc, "forks_run", str),
             tuple(KeyShare.from_json(k) for k in objs(doc, "keys")),
+            _hypothesis(opt(doc, "hypothesis", dict)),
         )
+
+
+def _hypothesis(doc: Json | None) -> HypothesisFocus | None:
+    return None if doc is None else HypothesisFocus.from_json(doc)
 
 
 @dataclass(frozen=True)

@@ -242,7 +242,7 @@ _TYPE_WORDS = {str: "a string", int: "a whole number", float: "a number", list: 
 
 def _check_fields(doc: JsonObject | None, where: str, types: dict[str, tuple[type, ...]]) -> None:
     """A field present with another type than perfproof writes is a hand edit: name it."""
-    for name, kinds in (doc or {}).items():
+    for name in doc or {}:
         expected = types.get(name)
         if expected is None or doc is None or doc[name] is None:
             continue

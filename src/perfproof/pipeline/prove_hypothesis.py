@@ -1,0 +1,93 @@
+"""``prove --hypothesis ID --from HUNT``: the hunt's hypothesis a change claims to fix.
+
+``hunt`` ranks where a workload's time goes; ``prove`` measures a change. Joining them closes
+the loop: the profile diff is focused on the hypothesis's class first, and the Amdahl section
+sets the hunt's prediction beside the per-call speed-up this change measured, saying when the
+change does not even touch the method the hunt named (a fix somewhere else, or a stale hunt).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from perfproof.errors import InputError
+from perfproof.model.documents.hunt import Hypothesis, read_hunt
+from perfproof.model.documents.prove_measured import HypothesisFocus
+from perfproof.stats.amdahl import amdahl_ceiling
+
+if TYPE_CHECKING:
+    from perfproof.profile.census import Census
+
+HUNT_FILE = "hunt.json"
+
+
+def hunt_path(source: str) -> Path:
+    """``--from``: a hunt's folder or its ``hunt.json``."""
+    path = Path(source)
+    return path / HUNT_FILE if path.is_dir() else path
+
+
+def load_hypothesis(source: str | None, wanted: str | None) -> Hypothesis | None:
+    """The hypothesis ``wanted`` (its id, or ``Class.method`` as the hunt names it) of the hunt
+    at ``source``; both flags or neither, a missing one is exit 2 naming the flag."""
+    if wanted is None and source is None:
+        return None
+    if wanted is None:
+        raise InputError("--from HUNT needs --hypothesis ID (an id from that hunt's table)")
+    if source is None:
+        raise InputError(f"--hypothesis {wanted} needs --from HUNT (the hunt's folder or JSON)")
+    path = hunt_path(source)
+    if not path.is_file():
+        raise InputError(f"--from {source}: no {HUNT_FILE} (run perfproof hunt first)")
+    hypotheses = read_hunt(path)
+    found = [h for h in hypotheses if wanted in (h.id, h.method, h.frame)]
+    if len(found) == 1:
+        return found[0]
+    known = ", ".join(f"{h.id} ({h.method})" for h in hypotheses[:5]) or "none"
+    why = "names several hypotheses" if found else "is not one of its hypotheses"
+    raise InputError(f"--hypothesis {wanted}: {why} in {path} (top ones: {known})")
+
+
+def owner_class(h: Hypothesis) -> str:
+    """``pkg.Outer$Inner`` of the frame ``pkg.Outer$Inner.method``."""
+    return h.frame.rsplit(".", 1)[0]
+
+
+def focus_of(h: Hypothesis | None, changed: Sequence[str]) -> tuple[str, ...]:
+    """The profile diff's focus prefixes: the hypothesis's class first, then the changed ones."""
+    first = (owner_class(h),) if h is not None else ()
+    return tuple(dict.fromkeys((*first, *changed)))
+
+
+def hypothesis_focus(
+    h: Hypothesis,
+    source: str,
+    census: Census | None,
+    gains: Mapping[str, float | None],
+    changed_frames: Sequence[str],
+) -> HypothesisFocus:
+    """The hunt's prediction beside this change's measurement of the same method."""
+    cpu = None
+    if census is not None and census.cpu_samples:
+        below = sum(r.total for r in census.focus_rows if r.kind == "cpu" and r.frame == h.frame)
+        cpu = min(below / census.cpu_samples, 1.0)
+    measured = [(b, gains[b]) for b in h.benchmarks if gains.get(b) is not None]
+    bench, gain = max(measured, key=lambda bg: bg[1] or 0.0) if measured else (None, None)
+    ceiling = None
+    if cpu and gain is not None and gain > -1:
+        ceiling = amdahl_ceiling(cpu, gain).speedup
+    return HypothesisFocus(
+        id=h.id,
+        method=h.method,
+        frame=h.frame,
+        where=f"{h.file}:{h.line}",
+        hunt=str(hunt_path(source)),
+        predicted=h.expected_gain,
+        touched=h.frame in changed_frames,
+        cpu_share=cpu,
+        benchmark=bench,
+        per_call_gain=gain,
+        ceiling_speedup=ceiling,
+    )

@@ -1,0 +1,78 @@
+"""What ``perfproof prove`` was asked to do: built once from the flags, stored in prove.json as
+``options``, and read back by ``--resume`` so a resumed chain runs with the same settings."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+from perfproof.code.reach import DEFAULT_DEPTH
+from perfproof.model.documents.prove_stages import Json, opt, strs
+from perfproof.pipeline.ab import AbOptions
+
+
+@dataclass
+class ProveOptions:
+    """What ``prove`` was asked to do (stored in prove.json as ``options``)."""
+
+    ab: AbOptions
+    out: str | None = None
+    skip: tuple[str, ...] = ()
+    depth: int = DEFAULT_DEPTH
+    e2e_run: str | None = None
+    e2e_metric: tuple[str, ...] = ()
+    e2e_runs: int = 10
+    fail_on_regression: bool = False
+    jfr: str = "after"
+    """When the profile forks run: ``after`` the A/B, three rounds; ``every``, as many rounds
+    as the A/B ran."""
+    gate: str = "any"
+    """``any``: ``--fail-on-regression`` fails on every regression, explained or not;
+    ``explained``: only on regressions the change can explain (a regression gate of its own)."""
+    hypothesis: str | None = None
+    hunt: str | None = None
+    """``--hypothesis ID --from HUNT``: the hunt hypothesis the change claims to fix."""
+
+    def to_json(self) -> Json:
+        doc: Json = {
+            f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "ab"
+        }
+        doc["skip"] = list(self.skip)
+        doc["e2e_metric"] = list(self.e2e_metric)
+        return {**doc, "ab": self.ab.to_json()}
+
+    @classmethod
+    def from_json(cls, doc: Json) -> ProveOptions:
+        return cls(
+            ab=AbOptions.from_json(opt(doc, "ab", dict) or {}),
+            out=opt(doc, "out", str),
+            skip=strs(doc, "skip"),
+            depth=opt(doc, "depth", int) or DEFAULT_DEPTH,
+            e2e_run=opt(doc, "e2e_run", str),
+            e2e_metric=strs(doc, "e2e_metric"),
+            e2e_runs=opt(doc, "e2e_runs", int) or 10,
+            fail_on_regression=bool(doc.get("fail_on_regression")),
+            gate=opt(doc, "gate", str) or "any",
+            jfr=opt(doc, "jfr", str) or "after",
+            hypothesis=opt(doc, "hypothesis", str),
+            hunt=opt(doc, "hunt", str),
+        )
+
+    def reproduce_argv(self) -> list[str]:
+        """The ``perfproof prove`` command line that repeats this chain."""
+        argv = ["perfproof", "prove", *self.ab.reproduce_argv()[2:]]
+        for stage in self.skip:
+            argv += ["--skip", stage]
+        if self.depth != DEFAULT_DEPTH:
+            argv += ["--depth", str(self.depth)]
+        if self.gate != "any":
+            argv += ["--gate", self.gate]
+        if self.jfr != "after":
+            argv += ["--jfr", self.jfr]
+        if self.hypothesis and self.hunt:
+            argv += ["--hypothesis", self.hypothesis, "--from", self.hunt]
+        if self.e2e_run:
+            argv += ["--e2e-run", self.e2e_run, "--e2e-runs", str(self.e2e_runs)]
+            for m in self.e2e_metric:
+                argv += ["--e2e-metric", m]
+        return argv

@@ -1,0 +1,128 @@
+"""``prove --hypothesis ID --from HUNT``: the flags are checked before any build, and the
+hunt's hypothesis is read, found and set beside what the change measured."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import cast
+
+import pytest
+
+from perfproof.errors import InputError
+from perfproof.model.documents.hunt import GroupCost, HuntResult, Hypothesis, hunt_document
+from perfproof.model.documents.prove_measured import HypothesisFocus
+from perfproof.pipeline.prove_hypothesis import (
+    focus_of,
+    hypothesis_focus,
+    load_hypothesis,
+)
+from perfproof.profile.census import Census
+from perfproof.render.prove_measured import hypothesis_lines
+
+BENCH = "perfdemo.bench.ErrorReporterBench.report"
+
+
+def hypothesis(method: str, frame: str, gain: float, bench: str = BENCH) -> Hypothesis:
+    from perfproof.model.documents.hunt import hypothesis_id
+
+    return Hypothesis(
+        id=hypothesis_id(frame),
+        rank=1,
+        method=method,
+        frame=frame,
+        file="src/main/java/perfdemo/ErrorReporter.java",
+        line=21,
+        end_line=30,
+        expected_gain=gain,
+        costs=(GroupCost(bench, None, None, ceiling=gain, ceiling_discounted=gain),),
+        fact="allocates a String per call",
+        benchmarks=(bench,),
+    )
+
+
+def write_hunt(folder: Path, *hyps: Hypothesis) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    result = HuntResult("jmh", "ErrorReporterBench", "/repo", "baseline", "a" * 40, [],
+                        list(hyps), [])  # fmt: skip
+    (folder / "hunt.json").write_text(json.dumps(hunt_document(result)))
+    return folder
+
+
+REPORT = hypothesis("ErrorReporter.report", "perfdemo.ErrorReporter.report", 0.8)
+PUBLISH = hypothesis("EventBus.publish", "perfdemo.EventBus.publish", 0.3)
+
+
+def test_found_by_id_or_method_from_the_folder_or_the_file(tmp_path: Path) -> None:
+    hunt = write_hunt(tmp_path / "hunt", REPORT, PUBLISH)
+    assert load_hypothesis(str(hunt), REPORT.id) == REPORT
+    assert load_hypothesis(str(hunt / "hunt.json"), "EventBus.publish") == PUBLISH
+    assert load_hypothesis(None, None) is None
+
+
+@pytest.mark.parametrize(
+    ("source", "wanted", "said"),
+    [
+        ("hunt", None, "--from HUNT needs --hypothesis"),
+        (None, "H123", "--hypothesis H123 needs --from"),
+        ("nowhere", "H123", "--from nowhere: no hunt.json"),
+        ("hunt", "Hffffffffff", f"not one of its hypotheses .*{REPORT.id} \\(ErrorReporter"),
+    ],
+)
+def test_bad_flags_are_named(tmp_path: Path, source, wanted, said, monkeypatch) -> None:
+    write_hunt(tmp_path / "hunt", REPORT, PUBLISH)
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(InputError, match=said):
+        load_hypothesis(source, wanted)
+
+
+def test_a_malformed_hunt_is_bad_input(tmp_path: Path) -> None:
+    (tmp_path / "hunt.json").write_text('{"schema": "perfproof.hunt/1", "hypotheses": [{}]}')
+    with pytest.raises(InputError, match="malformed"):
+        load_hypothesis(str(tmp_path), "H1")
+
+
+def test_prove_refuses_bad_flags_before_building(run_cli, tmp_path: Path) -> None:
+    res = run_cli("prove", "--repo", tmp_path, "--base", "a", "--head", "b",
+                  "--hypothesis", "H1", "--from", tmp_path / "missing")  # fmt: skip
+    assert res.code == 2
+    assert res.err.splitlines() == [f"perfproof: error: --from {tmp_path / 'missing'}: no "
+                                    "hunt.json (run perfproof hunt first)"]  # fmt: skip
+
+
+def test_focus_puts_the_hypothesis_class_first_once() -> None:
+    changed = ("perfdemo.EventBus", "perfdemo.ErrorReporter")
+    assert focus_of(REPORT, changed) == ("perfdemo.ErrorReporter", "perfdemo.EventBus")
+    assert focus_of(None, changed) == changed
+
+
+class _Row:
+    def __init__(self, kind: str, frame: str, total: float) -> None:
+        self.kind, self.frame, self.total = kind, frame, total
+
+
+class _Census:
+    """The two fields of a census the focus reads: the sample total and the focus rows."""
+
+    def __init__(self, cpu: int, rows: list[_Row]) -> None:
+        self.cpu_samples, self.focus_rows = cpu, rows
+
+
+def test_prediction_beside_measurement() -> None:
+    census = _Census(200, [_Row("cpu", REPORT.frame, 150), _Row("alloc", REPORT.frame, 9)])
+    gains = {BENCH: 3.0, "other.Bench.x": 9.0}
+    got = hypothesis_focus(REPORT, "/h", cast(Census, census), gains, [REPORT.frame])
+    assert got.cpu_share == pytest.approx(0.75) and got.touched
+    assert got.benchmark == BENCH and got.per_call_gain == 3.0
+    # Amdahl: 1 / (0.25 + 0.75 / 4) - 1
+    assert got.ceiling_speedup == pytest.approx(1 / (0.25 + 0.75 / 4) - 1)
+    assert HypothesisFocus.from_json(json.loads(json.dumps(got.to_json()))) == got
+    text = "\n".join(hypothesis_lines(got))
+    assert REPORT.id in text and "75.0%" in text and "4.00× as fast" in text and "+128.6%" in text
+    assert "does not edit" not in text
+    elsewhere = hypothesis_focus(
+        REPORT, "/h", cast(Census, census), {}, ["perfdemo.EventBus.publish"]
+    )
+    text = "\n".join(hypothesis_lines(elsewhere))
+    assert not elsewhere.touched and "does not edit that method" in text
+    assert "no benchmark the hunt names was measured" in text
