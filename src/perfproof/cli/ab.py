@@ -89,6 +89,7 @@ def command(
     """Build two commits in isolation, run their JMH benchmarks interleaved, compare them."""
     from perfproof.measure.progress import make_reporter
     from perfproof.pipeline.ab import resume_ab, start_ab
+    from perfproof.pipeline.ab_reach import unexplained_of
 
     params, sources = settled(ctx, ctx.params["repo"])
     opts = ab_options(params, sources=sources)
@@ -119,12 +120,15 @@ def command(
         record_run_folder(Path(outcome.run_dir), db, record_branch, Path(opts.repo))
     if fail_on_regression and outcome.result.regressed:
         names = ", ".join(c.key.label() for c in outcome.result.regressed[:3])
-        raise GateFailed(f"regression: {names} (run: {outcome.run_dir})")
+        unexplained = unexplained_of(outcome.document.get("comparisons", []))
+        why = f"; not explained by the change: {', '.join(unexplained[:3])}" if unexplained else ""
+        raise GateFailed(f"regression: {names}{why} (run: {outcome.run_dir})")
 
 
 def render_outcome(outcome: AbOutcome, fmt: str) -> None:
     """Print a finished run in the chosen format; the run folder is always named (on stderr
     for json, so stdout stays one document)."""
+    from perfproof.model.documents.prove_reach import UNEXPLAINED_NOTE
     from perfproof.render.comparison import print_table
     from perfproof.report import results_section
 
@@ -138,6 +142,10 @@ def render_outcome(outcome: AbOutcome, fmt: str) -> None:
         click.echo(results_section(outcome.run_dir), nl=False)
     else:
         print_table(outcome.result)
+        for c in outcome.document.get("comparisons", []):
+            for text in c.get("warnings", []):
+                if UNEXPLAINED_NOTE in text:
+                    click.secho(f"{c['benchmark']}: {text}", fg="yellow")
     click.echo(f"\nrun folder: {outcome.run_dir}")
     click.echo(f"report: {outcome.report_path}")
     for line in profile_hints(outcome.jfr_dir, _benchmarks(outcome)):

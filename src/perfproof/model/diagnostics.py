@@ -50,6 +50,8 @@ class Kind(StrEnum):
     UNSETTLED = "unsettled"
     FAMILY = "family"
     INCONCLUSIVE = "inconclusive"
+    UNEXPLAINED = "unexplained"
+    """A verdict on a key the change does not reach (``ab`` and ``prove`` know the diff)."""
 
 
 @dataclass(frozen=True)

@@ -46,6 +46,7 @@ from perfproof.measure.store import (
 )
 from perfproof.model import SIDES
 from perfproof.model.documents.run import Overlay, RunManifest, SideRef
+from perfproof.pipeline import ab_reach
 from perfproof.pipeline.ab_options import AbOptions, check_options
 from perfproof.pipeline.cluster import run_on_cluster
 from perfproof.pipeline.looks import (
@@ -58,6 +59,7 @@ from perfproof.pipeline.looks import (
 from perfproof.report import write_reports
 from perfproof.workspace.git import require_repo, resolve_ref
 from perfproof.workspace.overlay import check_overlay_paths
+from perfproof.workspace.worktree import ensure_worktree
 
 
 @dataclass
@@ -183,7 +185,7 @@ def _execute(store: RunStore, opts: AbOptions, reporter: Reporter, verb: str = "
     store.manifest.error = None
     store.set_status(RUNNING)
     try:
-        return _measure_and_compare(store, opts, reporter)
+        return _measure_and_compare(store, opts, reporter, explain=verb == "ab")
     except KeyboardInterrupt:
         _close(store, INTERRUPTED, error="interrupted by the user")
         reporter.message(
@@ -215,7 +217,9 @@ def _close(store: RunStore, status: str, error: str | None = None) -> None:
     store.set_status(status)
 
 
-def _measure_and_compare(store: RunStore, opts: AbOptions, reporter: Reporter) -> AbOutcome:
+def _measure_and_compare(
+    store: RunStore, opts: AbOptions, reporter: Reporter, *, explain: bool = True
+) -> AbOutcome:
     plan = store.plan
     repo = Path(opts.repo)
     shas = {side: str(store.manifest.side(side).sha) for side in SIDES}
@@ -274,7 +278,7 @@ def _measure_and_compare(store: RunStore, opts: AbOptions, reporter: Reporter) -
         per_key = settings.forks * settings.fork_seconds()
         keys = apply_shard(store, parse_shard(opts.shard), keys, lambda _key: per_key)
     if opts.executor == "ray":
-        return _on_cluster(store, opts, keys, builders, reporter)
+        return _on_cluster(store, opts, keys, builders, reporter, explain)
     state, ended = measure_keys(store, scheduler, keys, reporter, keys)
     # Measured as the benchmarking ends, so the report written next can show it.
     store.manifest.environment.load_after = environment.load_average()
@@ -287,6 +291,8 @@ def _measure_and_compare(store: RunStore, opts: AbOptions, reporter: Reporter) -
         "run_dir": str(store.path),
         "stopping": stopping,
     }
+    if explain:
+        _explain(document, store, opts, reporter)
     store.write_results(document)
     report = write_reports(store.path)[0]
     _close(store, DONE)
@@ -301,6 +307,7 @@ def _on_cluster(
     keys: list[SuiteKey],
     builders: dict[str, SideBuilder],
     reporter: Reporter,
+    explain: bool,
 ) -> AbOutcome:
     """``--executor ray``: the keys measured in groups on cluster nodes, merged here."""
     artifacts = {}
@@ -319,10 +326,22 @@ def _on_cluster(
         measure=measure_keys,
     )
     store.manifest.environment.load_after = environment.load_average()
+    if explain:
+        _explain(document, store, opts, reporter)
     store.write_results(document)
     report = write_reports(store.path)[0]
     _close(store, DONE)
     return AbOutcome(store.path, result, document, report)
+
+
+def _explain(document: dict[str, Any], store: RunStore, opts: AbOptions, rep: Reporter) -> None:
+    """Each key's reach from the diff (see :mod:`perfproof.pipeline.ab_reach`)."""
+    shas = {side: str(store.manifest.side(side).sha) for side in SIDES}
+    cache_dir = cache_root(Path(opts.cache_dir) if opts.cache_dir else None)
+    head_tree = ensure_worktree(Path(opts.repo), shas["head"], cache_dir)
+    why_not = ab_reach.explain(document, Path(opts.repo), shas, head_tree)
+    if why_not:
+        rep.message(f"note: {why_not}")
 
 
 def measure_keys(

@@ -39,6 +39,7 @@ from perfproof.model.documents.prove_stages import (
     ReachedBenchmark,
 )
 from perfproof.pipeline.ab import AbOptions, resume_ab, start_ab
+from perfproof.pipeline.ab_reach import changed_files
 from perfproof.pipeline.prove_bundle import Bundle
 from perfproof.pipeline.prove_hypothesis import focus_of, hypothesis_focus
 from perfproof.pipeline.prove_share import key_share, recordings_by_benchmark
@@ -114,17 +115,6 @@ def ab_stage(
         command=tuple(opts_command(folder)),
         reach=reach,
     )
-
-
-def changed_files(repo: Path, shas: Mapping[str, str]) -> list[str]:
-    """Every file the change touches, whatever its language."""
-    from perfproof.workspace.git import git_out
-
-    names = git_out(
-        repo, "diff", "--name-only", "--no-renames", f"{shas['base']}..{shas['head']}",
-        what="git diff --name-only",
-    )  # fmt: skip
-    return [n for n in names.splitlines() if n]
 
 
 def regression_gate(ab: AbStageResult, fail_on_regression: bool, gate: str) -> list[str]:

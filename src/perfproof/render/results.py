@@ -15,7 +15,8 @@ from typing import Any
 
 from perfproof.jmh.units import THROUGHPUT_UNIT, TIME_UNIT
 from perfproof.model import ALLOC_NORM, PRIMARY, BenchKey, Comparison, Verdict
-from perfproof.model.diagnostics import ComparisonMethod
+from perfproof.model.diagnostics import ComparisonMethod, Kind
+from perfproof.model.documents.prove_reach import UNEXPLAINED_NOTE
 from perfproof.render.markdown import markdown_table
 from perfproof.stats import family
 from perfproof.units import (
@@ -175,7 +176,25 @@ def summary_line(
     parts.append(f"{len(regressed)} regressed{_span(regressed)}")
     rest = total - len(improved) - len(regressed)
     parts.append(f"{rest} unchanged or undecided")
-    return ", ".join(parts) + f" ({_conf_text(confidence, threshold, procedure)})."
+    text = ", ".join(parts) + f" ({_conf_text(confidence, threshold, procedure)})"
+    return text + _unexplained(rows) + "."
+
+
+def _unexplained(rows: list[Row]) -> str:
+    """Verdicts the change cannot explain (a note of kind ``unexplained``), counted apart."""
+    parts = []
+    for verdict, noun in ((Verdict.REGRESSED, "regression"), (Verdict.IMPROVED, "improvement")):
+        n = sum(
+            1
+            for r in rows
+            if r.verdict == verdict
+            and any(n.kind is Kind.UNEXPLAINED for n in r.comparison.diagnostics.notes or ())
+        )
+        if n:
+            parts.append(f"{n} {noun}{'s' if n > 1 else ''}")
+    if not parts:
+        return ""
+    return f"; {' and '.join(parts)} {UNEXPLAINED_NOTE} (see Warnings)"
 
 
 def _span(rows: list[Row]) -> str:

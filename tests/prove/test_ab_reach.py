@@ -1,0 +1,105 @@
+"""``ab`` knows the diff: each key gets its reach, and a verdict on a key the change does not
+reach is marked in results.json, the report's summary and warnings, and the terminal."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+from perfproof.demo.project import write_demo_repo
+from perfproof.model.documents.prove_reach import UNEXPLAINED_NOTE, KeyReach
+from perfproof.pipeline.ab_reach import annotate, reach_of_run, unexplained_of
+from perfproof.workspace.worktree import ensure_worktree
+
+REPORTER = "perfdemo.bench.ErrorReporterBench.report"
+BUS = "perfdemo.bench.EventBusBench.publishNoListeners"
+
+
+def _git(repo: Path, *args: str) -> str:
+    env = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@x.invalid", "GIT_COMMITTER_NAME": "t",
+           "GIT_COMMITTER_EMAIL": "t@x.invalid", "GIT_CONFIG_GLOBAL": "/dev/null",
+           "PATH": "/usr/bin:/bin"}  # fmt: skip
+    out = subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True,
+                         text=True, env=env)  # fmt: skip
+    return out.stdout.strip()
+
+
+def _comparisons(reporter: str, bus: str) -> list[dict[str, object]]:
+    return [
+        {"benchmark": REPORTER, "metric": "primary", "verdict": reporter},
+        {"benchmark": REPORTER, "metric": "gc.alloc.rate.norm", "verdict": reporter},
+        {"benchmark": BUS, "metric": "primary", "verdict": bus},
+    ]
+
+
+def test_reach_from_the_diff_and_the_call_graph(tmp_path: Path) -> None:
+    demo = write_demo_repo(tmp_path / "demo")
+    cache = tmp_path / "cache"
+    shas = {"base": demo.shas["baseline"], "head": demo.shas["feature"]}
+    tree = ensure_worktree(demo.path, shas["head"], cache)
+    keys = {k.benchmark: k for k in reach_of_run(demo.path, shas, tree,
+                                                 _comparisons("improved", "improved"))}  # fmt: skip
+    assert set(keys) == {REPORTER, BUS}  # primary metrics only
+    assert all(k.reached and not k.unexplained for k in keys.values())
+    assert keys[REPORTER].path[-1] == "ErrorReporter.report(short)"
+
+    # a commit that only adds a method no benchmark calls reaches neither benchmark
+    _git(demo.path, "checkout", "--quiet", "--detach", shas["head"])
+    bus = next(demo.path.rglob("EventBus.java"))
+    text = bus.read_text()
+    cut = text.rstrip().rindex("}")
+    bus.write_text(text[:cut] + '    public String debugName() { return "bus"; }\n}\n')
+    _git(demo.path, "commit", "--quiet", "-am", "debug name")
+    later = {"base": shas["head"], "head": _git(demo.path, "rev-parse", "HEAD")}
+    tree = ensure_worktree(demo.path, later["head"], cache)
+    keys = {k.benchmark: k for k in reach_of_run(demo.path, later, tree,
+                                                 _comparisons("regressed", "same"))}  # fmt: skip
+    assert not keys[REPORTER].reached and keys[REPORTER].unexplained
+    assert not keys[BUS].reached and not keys[BUS].unexplained  # "same" claims nothing
+    assert "no call path within 6 calls" in keys[REPORTER].why
+
+    # a build file reaches every benchmark
+    pom = demo.path / "pom.xml"
+    pom.write_text(pom.read_text().replace("</project>", "<!-- tuned -->\n</project>"))
+    _git(demo.path, "commit", "--quiet", "-am", "pom")
+    build = {"base": later["head"], "head": _git(demo.path, "rev-parse", "HEAD")}
+    tree = ensure_worktree(demo.path, build["head"], cache)
+    keys = {k.benchmark: k for k in reach_of_run(demo.path, build, tree,
+                                                 _comparisons("regressed", "same"))}  # fmt: skip
+    assert keys[REPORTER].reached and "outside the Java sources" in keys[REPORTER].why
+
+
+def test_an_unexplained_verdict_is_marked_in_every_output(make_run_folder, run_cli,
+                                                          tmp_path: Path) -> None:  # fmt: skip
+    run = tmp_path / "run"
+    shutil.copytree(make_run_folder("ab"), run)
+    doc = json.loads((run / "results.json").read_text())
+    primary = [c for c in doc["comparisons"] if c["metric"] == "primary"]
+    moved = next(c for c in primary if c["verdict"] in ("improved", "regressed"))
+    unreached = moved["benchmark"]
+    keys = [
+        KeyReach(str(c["benchmark"]), str(c["verdict"]), c["benchmark"] != unreached, (),
+                 "call path: X" if c["benchmark"] != unreached else "no call path within 6 calls")
+        for c in primary
+    ]  # fmt: skip
+    annotate(doc, keys)
+    expected = [c for c in primary if c["benchmark"] == unreached
+                and c["verdict"] in ("improved", "regressed")]  # fmt: skip
+    assert unexplained_of(doc["comparisons"]) == [unreached] * len(expected)
+    assert all("reach" in c for c in doc["comparisons"] if c["metric"] == "primary")
+    (run / "results.json").write_text(json.dumps(doc))
+
+    md = run_cli("report", run, "--format", "md")
+    assert md.code == 0, md.err
+    summary = next(line for line in md.out.splitlines() if line.startswith("**Summary"))
+    counts = [(v, sum(1 for c in expected if c["verdict"] == v)) for v in ("regressed", "improved")]
+    nouns = [f"{n} {'regression' if v == 'regressed' else 'improvement'}{'s' if n > 1 else ''}"
+             for v, n in counts if n]  # fmt: skip
+    assert f"; {' and '.join(nouns)} {UNEXPLAINED_NOTE} (see Warnings)." in summary
+    assert "no call path within 6 calls" in md.out
+    as_json = json.loads(run_cli("report", run, "--format", "json").out)
+    assert UNEXPLAINED_NOTE in json.dumps(as_json)
+    html = run_cli("report", run, "--format", "html")
+    assert html.code == 0 and UNEXPLAINED_NOTE in html.out
