@@ -75,10 +75,14 @@ class AbOutcome:
     """With ``--jfr``: the folder holding ``r<round>-<side>/fork-N.jfr``."""
 
 
-def start_ab(opts: AbOptions, reporter: Reporter, *, verb: str = "ab") -> AbOutcome:
+def start_ab(
+    opts: AbOptions, reporter: Reporter, *, verb: str = "ab", explain: bool = True
+) -> AbOutcome:
     """A new run: check everything cheap first, then build, list, measure, compare.
 
-    ``verb`` is the command the hints name (``guard`` runs through here too)."""
+    ``verb`` is the command the hints name (``guard`` runs through here too); ``explain``
+    gives each key its reach from the diff (:mod:`perfproof.pipeline.ab_reach`), for ``ab``
+    alone: ``prove`` computes reach itself, ``guard`` compares one commit's code."""
     repo = require_repo(Path(opts.repo).resolve())
     opts.repo = str(repo)
     jmh_opts = check_options(opts)
@@ -127,7 +131,7 @@ def start_ab(opts: AbOptions, reporter: Reporter, *, verb: str = "ab") -> AbOutc
     try:
         with store.exclusive():
             store.add_event("started")
-            return _execute(store, opts, reporter, verb)
+            return _execute(store, opts, reporter, verb, explain and verb == "ab")
     except InputError:
         # Bad input found after the folder exists (no build detected, a benchmark regex that
         # selects nothing): with nothing measured, a --resume could only fail again.
@@ -144,6 +148,7 @@ def resume_ab(
     verb: str = "ab",
     shard: str | None = None,
     ray_address: str | None = None,
+    explain: bool = True,
 ) -> AbOutcome:
     """Continue a stopped run: same options, same plan, only the unfinished steps."""
     store = RunStore.open(run_dir.resolve())
@@ -177,15 +182,17 @@ def resume_ab(
         )
     with store.exclusive():
         store.add_event("resumed", pending=[s.id for s in store.pending_steps()])
-        return _execute(store, opts, reporter, verb)
+        return _execute(store, opts, reporter, verb, explain and verb == "ab")
 
 
-def _execute(store: RunStore, opts: AbOptions, reporter: Reporter, verb: str = "ab") -> AbOutcome:
+def _execute(
+    store: RunStore, opts: AbOptions, reporter: Reporter, verb: str, explain: bool
+) -> AbOutcome:
     """Measure and compare, recording how this attempt ended (the caller holds the lock)."""
     store.manifest.error = None
     store.set_status(RUNNING)
     try:
-        return _measure_and_compare(store, opts, reporter, explain=verb == "ab")
+        return _measure_and_compare(store, opts, reporter, explain=explain)
     except KeyboardInterrupt:
         _close(store, INTERRUPTED, error="interrupted by the user")
         reporter.message(

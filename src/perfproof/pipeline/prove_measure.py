@@ -92,10 +92,10 @@ def ab_stage(
     """Stage 5a: the sequential A/B of the affected benchmarks, without the flight recorder."""
     folder = bundle.folder("ab")
     if (folder / "manifest.json").is_file():
-        outcome = resume_ab(folder, make_reporter())
+        outcome = resume_ab(folder, make_reporter(), explain=False)
     else:
         opts = dataclasses.replace(ab, bench=tuple(regexes), out=str(folder), jfr=False)
-        outcome = start_ab(opts, make_reporter())
+        outcome = start_ab(opts, make_reporter(), explain=False)
     bundle.expose_run(outcome.run_dir)
     comparisons = [c for c in outcome.document.get("comparisons", []) if isinstance(c, dict)]
     reached = benchmarks.reached if benchmarks is not None else ()
@@ -168,7 +168,7 @@ def profile_forks(bundle: Bundle, ab: AbOptions, regexes: Sequence[str], rounds:
     builds and JMH settings as the timing run, every fork recorded, none of them timed."""
     folder = bundle.folder("profile") / "forks"
     if (folder / "manifest.json").is_file():
-        outcome = resume_ab(folder, make_reporter())
+        outcome = resume_ab(folder, make_reporter(), explain=False)
     else:
         folder.parent.mkdir(parents=True, exist_ok=True)
         opts = dataclasses.replace(
@@ -181,7 +181,7 @@ def profile_forks(bundle: Bundle, ab: AbOptions, regexes: Sequence[str], rounds:
             budget=None,
             futility=None,
         )
-        outcome = start_ab(opts, make_reporter())
+        outcome = start_ab(opts, make_reporter(), explain=False)
     return Path(outcome.jfr_dir or folder / "jfr")
 
 
