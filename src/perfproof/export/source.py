@@ -154,8 +154,7 @@ def load(path: Path) -> ExportRun:
         raise InputError(f"{path}: no JMH results of the head side under jmh/")
     stamp = manifest.created or manifest.updated
     confidence = (run.compare or {}).get("confidence")
-    options = manifest.get("options")
-    machine = options.get("machine") if isinstance(options, dict) else None
+    machine = manifest.options.get("machine")
     return ExportRun(
         path=path,
         run_id=manifest.id or path.name,

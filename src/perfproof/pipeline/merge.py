@@ -238,7 +238,7 @@ def _check_key_lists(shards: list[ShardRun]) -> None:
 
 def _machine(shard: ShardRun) -> str | None:
     """The ``--machine`` name the shard was measured under (None: unnamed)."""
-    name = (shard.manifest.get("options") or {}).get("machine")
+    name = shard.manifest.options.get("machine")
     return str(name) if name else None
 
 
