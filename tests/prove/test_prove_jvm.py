@@ -82,7 +82,17 @@ def test_prove_finds_the_chain_without_bench_and_check_passes(
     assert focus["cpu_share"] > 0.5 and focus["benchmark"] == BENCH
     assert focus["per_call_gain"] > 0 and focus["ceiling_speedup"] > 0
     assert doc["command"][-4:] == ["--hypothesis", "ErrorReporter.report", "--from", str(hunt)]
+    per_op = {e["benchmark"]: e["diff"] for e in profile["per_op"]}
+    assert set(per_op) == {f"{b} [avgt]" for b in reached} or set(per_op) == {
+        f"{b} [thrpt]" for b in reached
+    }, set(per_op)
+    for diff in per_op.values():  # each benchmark's own allocation sites lead, in B/op
+        assert diff["unit"]["alloc"] == "bytes/op"
+        top = diff["rows"][0]
+        assert (top["focus_frame"] or "").startswith("perfdemo."), top
+        assert top["before_mean"] > top["after_mean"]
     report = (out / "report.md").read_text()
+    assert "Bytes per operation of `perfdemo.bench.ErrorReporterBench.report" in report
     assert f"Hypothesis `{REPORT.id}` of the hunt" in report
     assert "| baseline | 5 | 0 | 0 | 0 |" in report
     assert "no timing above was measured with JFR on" in report

@@ -40,6 +40,7 @@ from perfproof.model.documents.prove_stages import (
 )
 from perfproof.pipeline.ab import AbOptions, resume_ab, start_ab
 from perfproof.pipeline.ab_reach import changed_files
+from perfproof.pipeline.prove_alloc import alloc_per_op
 from perfproof.pipeline.prove_bundle import Bundle
 from perfproof.pipeline.prove_hypothesis import focus_of, hypothesis_focus
 from perfproof.pipeline.prove_share import key_share, recordings_by_benchmark
@@ -254,6 +255,7 @@ def profile_stage(
         )
     reached_keys = [k.benchmark for k in ab_result.reach if k.reached]
     keys = _key_shares(jfr_dir.parent, reached_keys, frozenset(frames), gains, java)
+    per_op = alloc_per_op(jfr_dir.parent, reached_keys, focus, java)
     return ProfileResult(
         before=tuple(str(p) for p in before),
         after=tuple(str(p) for p in after),
@@ -265,6 +267,7 @@ def profile_stage(
         amdahl=tuple(amdahl),
         forks_run=str(jfr_dir.parent),
         keys=keys,
+        per_op=per_op,
         hypothesis=(
             hypothesis_focus(hypothesis[0], hypothesis[1], census, gains, frames)
             if hypothesis

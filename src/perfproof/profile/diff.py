@@ -82,6 +82,13 @@ class ProfileDiff:
     warnings: list[str]
     per_second: bool = False
     """Values are per second of recording (set only when every recording knows its length)."""
+    per_operation: bool = False
+    """Allocation in bytes per benchmark operation (:func:`diff_per_operation`)."""
+
+    @property
+    def with_shares(self) -> bool:
+        """Absolute values, with each recording's share of its total beside them."""
+        return self.per_second or self.per_operation
 
 
 def apart(p: Profile) -> tuple[dict[Stack, int], dict[tuple[Stack, str], int]]:
@@ -149,17 +156,7 @@ def diff(
     ]
     if per_s:
         rows = _with_shares(rows, before, after, focus, kinds)
-    scale = _kind_scale(rows)
-    rows.sort(
-        key=lambda r: (
-            r.outside,
-            -abs(r.change) / scale[r.kind],
-            r.kind,
-            r.frame,
-            r.focus_frame or "",
-            r.cls or "",
-        )
-    )
+    _sort(rows)
     for kind in kinds:
         sides = [("before", before), ("after", after)]
         for name, profiles in sides:
@@ -175,6 +172,65 @@ def diff(
         rows=rows,
         warnings=warnings,
         per_second=per_s,
+    )
+
+
+def _sort(rows: list[DiffRow]) -> None:
+    """Largest change first (relative to the kind's scale), the outside row last."""
+    scale = _kind_scale(rows)
+    rows.sort(
+        key=lambda r: (
+            r.outside,
+            -abs(r.change) / scale[r.kind],
+            r.kind,
+            r.frame,
+            r.focus_frame or "",
+            r.cls or "",
+        )
+    )
+
+
+def diff_per_operation(
+    before: list[Profile],
+    after: list[Profile],
+    bytes_per_op: tuple[list[float], list[float]],
+    focus: tuple[str, ...] = (),
+    confidence: float = 0.95,
+) -> ProfileDiff:
+    """Allocation sites in bytes per operation, with an interval across forks.
+
+    Each recording is one fork of one benchmark, and JMH's ``-prof gc`` measured that fork's
+    bytes per operation; a site's share of the recording's allocated bytes times that figure
+    is the site's bytes per operation. Unlike bytes per second, it does not move when the
+    benchmark merely runs faster, and unlike shares it does not grow when the rest shrinks.
+    """
+    per_op_before, per_op_after = bytes_per_op
+
+    def scaled(profiles: list[Profile], per_op: list[float]) -> list[dict[RowKey, float]]:
+        shares = [_values(p, focus, ("alloc",), True, False) for p in profiles]
+        pairs = zip(shares, per_op, strict=True)
+        return [{k: v / 100.0 * n for k, v in s.items()} for s, n in pairs]
+
+    b, a = scaled(before, per_op_before), scaled(after, per_op_after)
+    keys = set().union(*b, *a)
+    rows = [
+        _row(k, [v.get(k, 0.0) for v in b], [v.get(k, 0.0) for v in a], confidence) for k in keys
+    ]
+    rows = _with_shares(rows, before, after, focus, ("alloc",))
+    _sort(rows)
+    warnings = []
+    if len(before) < 2 or len(after) < 2:
+        warnings.append("fewer than two forks on a side: changes have no interval")
+    return ProfileDiff(
+        before_sources=[p.source for p in before],
+        after_sources=[p.source for p in after],
+        focus=focus,
+        kinds=("alloc",),
+        normalized=False,
+        confidence=confidence,
+        rows=rows,
+        warnings=warnings,
+        per_operation=True,
     )
 
 

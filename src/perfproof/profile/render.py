@@ -110,6 +110,8 @@ def _units(d: ProfileDiff) -> dict[str, str]:
         return {"cpu": "% of samples", "alloc": "% of bytes"}
     if d.per_second:
         return {"cpu": "samples/s", "alloc": "bytes/s"}
+    if d.per_operation:
+        return {"cpu": "samples/op", "alloc": "bytes/op"}
     return {"cpu": "samples", "alloc": "bytes"}
 
 
@@ -261,7 +263,7 @@ def diff_text(d: ProfileDiff, top: int = 20, md: bool = False) -> str:
     def val(kind: str, v: float) -> str:
         if d.normalized:
             return f"{v:.2f}%"
-        per = "/s" if d.per_second else ""
+        per = "/s" if d.per_second else "/op" if d.per_operation else ""
         return (human_bytes(v) if kind == "alloc" else f"{v:.1f}") + per
 
     classes: dict[tuple[str, str | None], int] = {}
@@ -295,15 +297,15 @@ def diff_text(d: ProfileDiff, top: int = 20, md: bool = False) -> str:
                 val(kind, r.change) + pct,
                 ci,
             ]
-            if d.per_second:
+            if d.with_shares:
                 cells.append("-" if r.shares is None else _share_pair(r.shares))
             cells.append(r.status)
             rows.append(cells)
         headers = ["frame", "focus frame"] + (["class"] if kind == "alloc" else [])
         headers += ["before", "after", "change", f"{level} CI"]
-        headers += ["share"] if d.per_second else []
+        headers += ["share"] if d.with_shares else []
         headers += ["status"]
-        first = len(headers) - (6 if d.per_second else 5)
+        first = len(headers) - (6 if d.with_shares else 5)
         out += _table(headers, rows, md, {first, first + 1, first + 2})
         out.append("")
     unit = (
@@ -312,8 +314,12 @@ def diff_text(d: ProfileDiff, top: int = 20, md: bool = False) -> str:
         else "mean CPU samples / allocated bytes per second of recording, with each "
         "recording's share of its total beside them"
         if d.per_second
+        else "mean allocated bytes per benchmark operation (each fork's share of its bytes × "
+        "the bytes per operation JMH measured in that fork), with the shares beside them"
+        if d.per_operation
         else "mean CPU samples / allocated bytes per recording"
     )
-    out.append(f"values: {unit}; CI: Welch t interval of the change across recordings.")
+    across = "forks" if d.per_operation else "recordings"
+    out.append(f"values: {unit}; CI: Welch t interval of the change across {across}.")
     out += [f"warning: {w}" for w in d.warnings]
     return "\n".join(out).rstrip() + "\n"

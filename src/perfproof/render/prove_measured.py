@@ -54,12 +54,18 @@ def profile_md(bundle: Bundle) -> tuple[list[str], list[str], list[str]]:
     if prof is None:
         reason = skipped(bundle, "profile") or ""
         return [reason], [reason], [reason]
-    alloc = [
+    alloc = [_profiled(prof), ""]
+    for entry in prof.per_op:
+        sites = _part(entry.diff_md, "alloc")
+        if sites:
+            alloc += [f"Bytes per operation of `{entry.benchmark}` by allocation site "
+                      "(baseline → feature, interval across forks):", "", *sites, ""]  # fmt: skip
+    alloc += [
         "Bytes per operation are in the B/op column of the results above (JMH `-prof gc`). "
-        "Allocation sites from the JFR recordings (baseline → feature):",
+        + ("Across all profiled benchmarks, a" if prof.per_op else "A")
+        + "llocation sites from the JFR recordings (baseline → feature):",
         "",
     ]
-    alloc[0:0] = [_profiled(prof), ""]
     diff_md = prof.diff_md
     alloc += _part(diff_md, "alloc") or ["No allocation samples in the recordings."]
     diff = [

@@ -146,6 +146,24 @@ class AmdahlRow:
 
 
 @dataclass(frozen=True)
+class AllocPerOp:
+    """One benchmark entry's allocation sites in bytes per operation, baseline → feature
+    (a profile diff document and its Markdown)."""
+
+    benchmark: str
+    diff: Json
+    diff_md: str
+
+    def to_json(self) -> Json:
+        return {"benchmark": self.benchmark, "diff": self.diff, "diff_md": self.diff_md}
+
+    @classmethod
+    def from_json(cls, doc: Json) -> AllocPerOp:
+        return cls(need(doc, "benchmark", str), opt(doc, "diff", dict) or {},
+                   str(doc.get("diff_md") or ""))  # fmt: skip
+
+
+@dataclass(frozen=True)
 class HypothesisFocus:
     """``prove --hypothesis ID --from HUNT``: the hunt's prediction beside what this change
     measured, so a reviewer sees whether the fix landed where the hunt said the cost was."""
@@ -205,6 +223,8 @@ class ProfileResult:
     keys: tuple[KeyShare, ...] = ()
     """Per reached benchmark, its own baseline share in the changed methods and its ceiling."""
     hypothesis: HypothesisFocus | None = None
+    per_op: tuple[AllocPerOp, ...] = ()
+    """Per reached benchmark entry, its allocation sites in bytes per operation."""
 
     @property
     def beyond(self) -> tuple[str, ...]:
@@ -224,6 +244,7 @@ class ProfileResult:
             "flamegraph": self.flamegraph,
             "amdahl": [a.to_json() for a in self.amdahl],
             "hypothesis": None if self.hypothesis is None else self.hypothesis.to_json(),
+            "per_op": [a.to_json() for a in self.per_op],
         }
 
     @classmethod
@@ -240,6 +261,7 @@ class ProfileResult:
             opt(doc, "forks_run", str),
             tuple(KeyShare.from_json(k) for k in objs(doc, "keys")),
             _hypothesis(opt(doc, "hypothesis", dict)),
+            tuple(AllocPerOp.from_json(a) for a in objs(doc, "per_op")),
         )
 
 
