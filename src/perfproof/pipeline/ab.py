@@ -186,7 +186,7 @@ def resume_ab(
 
 
 def _execute(
-    store: RunStore, opts: AbOptions, reporter: Reporter, verb: str, explain: bool
+    store: RunStore, opts: AbOptions, reporter: Reporter, verb: str = "ab", explain: bool = True
 ) -> AbOutcome:
     """Measure and compare, recording how this attempt ended (the caller holds the lock)."""
     store.manifest.error = None
