@@ -50,8 +50,7 @@ class Kind(StrEnum):
     UNSETTLED = "unsettled"
     FAMILY = "family"
     INCONCLUSIVE = "inconclusive"
-    UNEXPLAINED = "unexplained"
-    """A verdict on a key the change does not reach (``ab`` and ``prove`` know the diff)."""
+    UNEXPLAINED = "unexplained"  # a verdict on a key the change does not reach
 
 
 @dataclass(frozen=True)
