@@ -140,3 +140,19 @@ def test_unimodal_power_is_what_it_was_without_the_rule() -> None:
         with_rule = (play(paths, 1, DESIGN, ALPHA, "bh", THETA).code == seq.LOWER).mean()
         plain = play(paths, 1, DESIGN, ALPHA, "bh", THETA, bimodal_rule=False)
         assert abs(with_rule - (plain.code == seq.LOWER).mean()) < 0.01, (effect, sd)
+
+
+@pytest.mark.parametrize("factor", [0.5, 0.04])
+def test_a_large_clean_shift_is_decided_at_the_first_look_or_held_as_shapes(factor) -> None:
+    """Fork sd 2% and every head fork `factor` of the base: the forks split by side exactly as
+    two code shapes met by chance would. A two-fold step is a shape a JIT can take, so it is
+    held for more forks; a 25-fold one (the demo's fixes) is the change and is decided at the
+    first look, as it was before the rule."""
+    rng = np.random.default_rng(23)
+    paths = simulate(rng, 2000, DESIGN, 1.0, math.log(factor), 0.02)
+    played = play(paths, 1, DESIGN, ALPHA, "bh", THETA)
+    first = (played.code == seq.LOWER) & (played.look == 1)
+    if factor < 1 / bimodal.MAX_SHAPE_RATIO:
+        assert first.mean() > 0.99
+    else:
+        assert first.mean() < 0.01 and (played.code == seq.LOWER).mean() > 0.99

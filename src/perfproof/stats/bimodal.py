@@ -23,8 +23,9 @@ sides, where they lie (*within-group shift*). An improvement or regression that 
 on the pooled forks stands only when one of them agrees with it at the same nominal level as
 the look's interval: Boschloo's exact test on the 2×2 table of side × group (valid whatever the
 shapes' shares, because the groups are found blind to the sides), or Welch's t inside a group
-with at least two forks of each side. Otherwise the key is *held*: the look does not decide it
-and it runs more forks, so that chance occupancy alone never makes a verdict. Holding only ever
+with at least two forks of each side. Otherwise the key is *held* (when its groups are close
+enough to be code shapes at all, :data:`MAX_SHAPE_RATIO`): the look does not decide it and it
+runs more forks, so that chance occupancy alone never makes a verdict. Holding only ever
 removes a decision at a look, so the sequential design's guarantee stands.
 """
 
@@ -44,6 +45,12 @@ from perfproof.stats.welch import welch_where_tested
 
 MIN_GROUP = 2
 """Values in each group: a single far value is an outlier, not a second code shape."""
+MAX_SHAPE_RATIO = 3.0
+"""Groups whose means are further apart than this factor are not taken for two code shapes of
+one build. The shapes a JIT settles into (inlining, loop layout, contended or not) differ by
+tens of percent up to about two-fold (JCTools' CAT counter: 15 against 26–33 ns/op); a clean
+split of 26× or 2600× between the sides (the demo's two fixes) is the change itself, and holding
+it for occupancy would leave every large effect inconclusive at a few forks a side."""
 LEVEL = 0.01
 """Nominal false-positive rate of the detector on one normal group."""
 LEVELS_FILE = "bimodal_levels.json"
@@ -289,4 +296,5 @@ def support(
         | ((low_p <= level) & (np.sign(low_d) == direction))
         | ((high_p <= level) & (np.sign(high_d) == direction))
     )
-    return Support(occ, low_p, high_p, s.bimodal & decisive & ~agrees)
+    shapes = s.bimodal & (s.high_mean - s.low_mean <= np.log(MAX_SHAPE_RATIO))
+    return Support(occ, low_p, high_p, shapes & decisive & ~agrees)
