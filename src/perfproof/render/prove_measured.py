@@ -116,12 +116,15 @@ def hypothesis_lines(h: HypothesisFocus) -> list[str]:
     if h.cpu_share is None:
         text += "The baseline profile forks held no CPU samples to compare."
     else:
-        text += f"In this run's baseline profile forks it held {_share(h.cpu_share)} of the CPU"
+        text += (
+            f"In this run's baseline profile forks (every profiled benchmark) it held "
+            f"{_share(h.cpu_share)} of the CPU"
+        )
         if h.benchmark is not None and h.per_call_gain is not None:
             text += (
                 f"; `{h.benchmark}` measured {_factor(h.per_call_gain)} per call, a ceiling of "
                 + (percent(h.ceiling_speedup * 100) if h.ceiling_speedup is not None else "–")
-                + " for a program shaped like the benchmark."
+                + " for a program shaped like the profiled benchmarks."
             )
         else:
             text += "; no benchmark the hunt names was measured in this A/B."
