@@ -81,8 +81,8 @@ def test_replay_of_real_jmh_forks_split_into_rounds(run_cli, tmp_path) -> None:
     """Real JMH 1.37 data (streamEmpty vs loopEmpty, 4 forks each, -prof gc), one fork per
     round file: bytes/op is decided exactly, and the fork that starts at ~15 µs/op before
     settling is left out as unwarmed. The time's forks, pooled, fall in two groups split by
-    side; with 3 usable base forks and 4 head forks two code shapes met by chance would do
-    that 1.6% of the time, so the time stays inconclusive and says why."""
+    side, as two code shapes met by chance would; but 7 µs against 2 ns is three thousand-fold,
+    far beyond what two shapes of one build differ by, so the change is decided, not held."""
     recorded = json.loads((FIXTURES / "jmh-1.37-empty-f4-gc.json").read_text())
     for side, method in (("base", "streamEmpty"), ("head", "loopEmpty")):
         entries = [e for e in recorded if e["benchmark"].endswith(method)]
@@ -105,20 +105,12 @@ def test_replay_of_real_jmh_forks_split_into_rounds(run_cli, tmp_path) -> None:
     assert r.code == 0, r.err
     doc = json.loads(r.out)
     (entry,) = doc["sequential"]["entries"]
-    assert entry["verdicts"] == {"primary": "inconclusive", "gc.alloc.rate.norm": "improved"}
+    assert entry["verdicts"] == {"primary": "improved", "gc.alloc.rate.norm": "improved"}
     assert entry["excluded_forks"] == {"base": [0]}
     primary = next(c for c in doc["comparisons"] if c["metric"] == "primary")
-    groups = primary["diagnostics"]["fork_groups"]
-    assert groups["held"] and (groups["base_low"], groups["head_high"]) == (0, 0)
-    assert any(
-        w.startswith("bimodal: 0 of 3 base forks in the fast group, 4 of 4 head forks")
-        and w.endswith("no verdict after the last look")
-        for w in primary["warnings"]
-    )
-    # the estimate is the pooled one (the base forks jump between ~1 and ~15 µs/op); no
-    # change is ruled out, so the interval reaches 1
-    assert primary["delta_pct"] < -99.0 and primary["ratio_ci"][0] < 0.01
-    assert primary["ratio_ci"][1] == 1.0
+    assert primary["diagnostics"].get("fork_groups") is None  # not two shapes: the change
+    assert not any(w.startswith("bimodal:") for w in primary["warnings"])
+    assert primary["delta_pct"] < -99.0 and primary["ratio_ci"][1] < 1.0
     assert primary["diagnostics"]["sequential"]["decided"]
 
 
@@ -214,9 +206,9 @@ def test_a_first_round_of_three_forks_is_the_first_look(run_cli, make_jmh_entry,
 
 def test_replay_of_recorded_rounds_finds_the_real_change(run_cli, tmp_path) -> None:
     """Five real rounds with 3 × 200 ms of warm-up on a loaded 2-core machine: the stream →
-    loop change is improved in bytes/op; in time its usable forks (4 base, 5 head) fall in
-    two groups split by side, not yet beyond chance at the key's level, so it is held
-    inconclusive with the groups; ``sum`` (same code) is never improved/regressed."""
+    loop change is improved in bytes/op and in time (its usable forks, 4 base and 5 head, fall
+    in two groups split by side, but thousands of times apart: the change, not two code
+    shapes); ``sum`` (same code) is never improved/regressed."""
     folder = _recorded_rounds(tmp_path, "rounds-wi3-200ms")
     r = run_cli(
         "compare", "--sequential", f"{folder}/*-base.json", f"{folder}/*-head.json",
@@ -226,20 +218,17 @@ def test_replay_of_recorded_rounds_finds_the_real_change(run_cli, tmp_path) -> N
     doc = json.loads(r.out)
     entries = {e["benchmark"]: e for e in doc["sequential"]["entries"]}
     assert entries["fx.Codes.empty"]["verdicts"] == {
-        "primary": "inconclusive",
+        "primary": "improved",
         "gc.alloc.rate.norm": "improved",
     }
     assert entries["fx.Codes.sum"]["verdicts"]["primary"] not in ("improved", "regressed")
     time = next(c for c in doc["comparisons"] if c["benchmark"] == "fx.Codes.empty")
-    assert time["method"] == "fork-level, sequential" and time["ratio_ci"][1] == 1.0
-    groups = time["diagnostics"]["fork_groups"]
-    assert groups["held"] and groups["p_within_low"] is None and groups["p_within_high"] is None
-    assert (groups["base_low"], groups["base_high"], groups["head_low"]) == (0, 4, 5)
+    assert time["method"] == "fork-level, sequential" and time["ratio_ci"][1] < 1.0
+    assert time["diagnostics"].get("fork_groups") is None
     table = run_cli(
         "compare", "--sequential", f"{folder}/*-base.json", f"{folder}/*-head.json",
     )  # fmt: skip
-    assert "two groups: fast 0 base / 5 head, held" in table.out
-    assert "bimodal: 0 of 4 base forks in the fast group, 5 of 5 head forks" in table.out
+    assert "fast 0 base / 5 head" not in table.out and "bimodal: 0 of 4" not in table.out
 
 
 def test_futility_option(run_cli, make_jmh_entry, tmp_path) -> None:

@@ -8,7 +8,9 @@ shape and the head forks in the other, it sees a large difference with a small s
 calls it a change, which no number of looks at three forks per side can tell from a real one
 (BENCHMARKS.md, "Fork means in two code shapes").
 
-**Detection.** The pooled values are split in two by 2-means (the cut of the sorted values that
+**Detection.** (Groups that split exactly by side and lie further apart than
+:data:`MAX_SHAPE_RATIO` are not two shapes but the change, and are not called bimodal.) The
+pooled values are split in two by 2-means (the cut of the sorted values that
 leaves the least spread inside the groups, each group at least :data:`MIN_GROUP` values), and
 the statistic is the ratio of the spread between the groups to the spread inside them (B/W).
 For values from one normal distribution the statistic does not depend on the mean or the sd,
@@ -23,9 +25,8 @@ sides, where they lie (*within-group shift*). An improvement or regression that 
 on the pooled forks stands only when one of them agrees with it at the same nominal level as
 the look's interval: Boschloo's exact test on the 2×2 table of side × group (valid whatever the
 shapes' shares, because the groups are found blind to the sides), or Welch's t inside a group
-with at least two forks of each side. Otherwise the key is *held* (when its groups are close
-enough to be code shapes at all, :data:`MAX_SHAPE_RATIO`): the look does not decide it and it
-runs more forks, so that chance occupancy alone never makes a verdict. Holding only ever
+with at least two forks of each side. Otherwise the key is *held*: the look does not decide it
+and it runs more forks, so that chance occupancy alone never makes a verdict. Holding only ever
 removes a decision at a look, so the sequential design's guarantee stands.
 """
 
@@ -158,6 +159,12 @@ def split_rows(rows: ForkRows, level: float = LEVEL) -> Splits:
     with np.errstate(invalid="ignore"):
         low_mean = np.nansum(np.where(low, rows.values, 0.0), axis=1) / np.sum(low, axis=1)
         high_mean = np.nansum(np.where(high, rows.values, 0.0), axis=1) / np.sum(high, axis=1)
+    # split exactly by side and further apart than two shapes of one build: the change itself
+    by_side = (np.sum(low & rows.head, axis=1) == 0) | (np.sum(low & ~rows.head, axis=1) == 0)
+    by_side &= (np.sum(high & rows.head, axis=1) == 0) | (np.sum(high & ~rows.head, axis=1) == 0)
+    with np.errstate(invalid="ignore"):
+        too_far = high_mean - low_mean > np.log(MAX_SHAPE_RATIO)
+    bimodal &= ~(by_side & too_far)
     return Splits(
         n=n,
         statistic=stat,
@@ -296,5 +303,4 @@ def support(
         | ((low_p <= level) & (np.sign(low_d) == direction))
         | ((high_p <= level) & (np.sign(high_d) == direction))
     )
-    shapes = s.bimodal & (s.high_mean - s.low_mean <= np.log(MAX_SHAPE_RATIO))
-    return Support(occ, low_p, high_p, shapes & decisive & ~agrees)
+    return Support(occ, low_p, high_p, s.bimodal & decisive & ~agrees)
