@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from perfproof.export.source import ExportFile, ExportOptions, ExportRun, display_name
 from perfproof.model.documents import dumps
 
@@ -28,9 +30,12 @@ def render(run: ExportRun, options: ExportOptions) -> dict[str, ExportFile]:
             "value": value.mean,
         }
         if value.lo is not None and value.hi is not None:
-            # the action shows ``range`` as the benchmark tools it reads print it: ``± 1.23``
+            # the action shows ``range`` as the benchmark tools it reads print it: ``± 1.23``,
+            # in plain digits (``± 2.25847e+06`` is not a number those tools print)
             half = max(value.hi - value.mean, value.mean - value.lo)
-            entry["range"] = f"± {half:.6g}"
+            entry["range"] = "± " + np.format_float_positional(
+                half, precision=6, unique=False, fractional=False, trim="-"
+            )
         interval = (
             f"{run.confidence:.0%} CI {value.lo:.6g} to {value.hi:.6g}; "
             if value.lo is not None and value.hi is not None
