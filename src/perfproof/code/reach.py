@@ -16,7 +16,7 @@ class. Everywhere else the climb stays conservative.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -48,6 +48,11 @@ class Reach:
     """Readable labels, benchmark first, changed method last."""
     changed: str
     """Label of the changed method reached."""
+    via_dispatch: bool = False
+    """Reached only through calls to a declaration the reached method overrides: whether the
+    benchmark runs the changed override depends on the receiver's class at run time."""
+    dispatch: str = ""
+    """With ``via_dispatch``: the first such call on the path, ``Caller(...) → Super.m(...)``."""
 
     @property
     def depth(self) -> int:
@@ -59,11 +64,24 @@ class Reach:
         return f"^{re.escape(self.benchmark)}$"
 
     def to_json(self) -> dict[str, Any]:
-        return {"benchmark": self.benchmark, "path": list(self.path), "changed": self.changed}
+        doc: dict[str, Any] = {
+            "benchmark": self.benchmark,
+            "path": list(self.path),
+            "changed": self.changed,
+        }
+        if self.via_dispatch:
+            doc.update(via_dispatch=True, dispatch=self.dispatch)
+        return doc
 
     @classmethod
     def from_json(cls, doc: dict[str, Any]) -> Reach:
-        return cls(doc["benchmark"], tuple(doc["path"]), doc["changed"])
+        return cls(
+            doc["benchmark"],
+            tuple(doc["path"]),
+            doc["changed"],
+            bool(doc.get("via_dispatch")),
+            str(doc.get("dispatch") or ""),
+        )
 
 
 def label(project: Project, key: MethodKey) -> str:
@@ -147,19 +165,18 @@ def dispatching_sites(
     return labels, found
 
 
-def affected_benchmarks(
+def _walk(
     project: Project,
-    root: Path,
-    changed: Iterable[MethodKey],
-    max_depth: int = DEFAULT_DEPTH,
-) -> list[Reach]:
-    """Benchmarks from which a changed method is reachable within ``max_depth`` calls."""
-    benchmarks = benchmark_methods(project, root)
-    if not benchmarks:
-        return []
-    sites = SiteIndex(project, eager=True)
-    start = [k for k in dict.fromkeys(changed) if k[0] in project.types]
-    parent: dict[MethodKey, MethodKey | None] = dict.fromkeys(start)
+    benchmarks: Mapping[MethodKey, str],
+    sites: SiteIndex,
+    start: list[MethodKey],
+    max_depth: int,
+    dispatch: bool,
+) -> dict[MethodKey, tuple[MethodKey, str] | None]:
+    """Breadth-first parents: caller → (callee, the supertype declaration the call named, or
+    ``""`` when it named the callee itself). Without ``dispatch`` only calls naming the
+    callee's own declaration are followed."""
+    parent: dict[MethodKey, tuple[MethodKey, str] | None] = dict.fromkeys(start)
     frontier = list(start)
     for _ in range(max_depth):
         if len(parent) > MAX_METHODS:
@@ -168,28 +185,54 @@ def affected_benchmarks(
         for key in frontier:
             if key in benchmarks:
                 continue  # a benchmark is an end of the walk, not a step in it
-            for target in _targets(project, key):
+            targets = _targets(project, key)
+            for i, target in enumerate(targets if dispatch else targets[:1]):
                 result = find_callers(project, target, sites, read_source=False)
+                via = label(project, (target.fqn, key[1], key[2])) if i else ""
                 for site in result.sites:
                     if site.receiver is not None and not runs(project, site.receiver, key):
                         continue  # the receiver's class runs another override
                     caller = site.caller_key
                     if len(caller) != 3 or caller in parent:
                         continue  # a static initialiser, or already reached
-                    parent[caller] = key
+                    parent[caller] = (key, via)
                     following.append(caller)
         if not following:
             break
         frontier = following
+    return parent
+
+
+def affected_benchmarks(
+    project: Project,
+    root: Path,
+    changed: Iterable[MethodKey],
+    max_depth: int = DEFAULT_DEPTH,
+) -> list[Reach]:
+    """Benchmarks from which a changed method is reachable within ``max_depth`` calls. A
+    benchmark that only a walk through calls to a supertype's declaration reaches is marked
+    ``via_dispatch``, with the first such call on its path."""
+    benchmarks = benchmark_methods(project, root)
+    if not benchmarks:
+        return []
+    sites = SiteIndex(project, eager=True)
+    start = [k for k in dict.fromkeys(changed) if k[0] in project.types]
+    parent = _walk(project, benchmarks, sites, start, max_depth, dispatch=True)
+    direct = _walk(project, benchmarks, sites, start, max_depth, dispatch=False)
     out: list[Reach] = []
     for key, name in sorted(benchmarks.items(), key=lambda kv: kv[1]):
         if key not in parent:
             continue
         chain = [key]
-        up = parent[key]
-        while up is not None:
+        dispatch = ""
+        step = parent[key]
+        while step is not None:
+            up, via = step
+            if via and not dispatch:
+                dispatch = f"{label(project, chain[-1])} → {via}"
             chain.append(up)
-            up = parent[up]
+            step = parent[up]
         labels = tuple(label(project, k) for k in chain)
-        out.append(Reach(name, labels, labels[-1]))
+        only = key not in direct
+        out.append(Reach(name, labels, labels[-1], only, dispatch if only else ""))
     return out

@@ -111,11 +111,18 @@ def benchmarks_stage(
         and label(project, k) not in reached_methods
         and not affected_benchmarks(project, root, [k], depth)
     ]
+    found = tuple(
+        ReachedBenchmark(r.benchmark, tuple(r.path), r.changed, r.via_dispatch, r.dispatch)
+        for r in reached
+    )
+    # the benchmarks only dynamic dispatch reaches go last: the call graph cannot say they
+    # run the changed override, so they are the first a cut in the A/B's list should drop
+    ordered = sorted(found, key=lambda r: r.via_dispatch)
     return BenchmarksResult(
         source="--bench" if bench else "call graph",
         depth=depth,
-        reached=tuple(ReachedBenchmark(r.benchmark, tuple(r.path), r.changed) for r in reached),
-        regexes=tuple(bench) if bench else tuple(r.regex for r in reached),
+        reached=tuple(ordered),
+        regexes=tuple(bench) if bench else tuple(r.regex for r in ordered),
         unreached=tuple(unreached),
     )
 

@@ -175,7 +175,10 @@ def _benchmarks_md(bundle: Bundle) -> list[str]:
     if bench.reached:
         out += ["Benchmarks that reach a changed method, with one shortest call path each:", ""]
     for r in bench.reached:
-        out.append(f"- `{r.benchmark}`: " + " → ".join(f"`{p}`" for p in r.path))
+        line = f"- `{r.benchmark}`: " + " → ".join(f"`{p}`" for p in r.path)
+        if r.via_dispatch:
+            line += f" — reached only through dynamic dispatch at `{r.dispatch}`; measured last"
+        out.append(line)
     if not bench.regexes:
         out.append(f"**{NO_BENCHMARK}.**")
     if bench.unreached:

@@ -10,6 +10,7 @@ shape is refused naming the field, never read as a traceback.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Protocol, TypeVar
@@ -217,9 +218,70 @@ class ReachedBenchmark:
     benchmark: str
     path: tuple[str, ...]
     changed: str
+    via_dispatch: bool = False
+    """Reached only through a call to a declaration the reached method overrides (dynamic
+    dispatch): the call graph cannot say which override the benchmark runs."""
+    dispatch: str = ""
+    """With ``via_dispatch``: that call, ``Caller(...) → Super.m(...)``."""
 
     def to_json(self) -> Json:
-        return {"benchmark": self.benchmark, "path": list(self.path), "changed": self.changed}
+        doc: Json = {"benchmark": self.benchmark, "path": list(self.path), "changed": self.changed}
+        doc["via_dispatch"] = self.via_dispatch
+        if self.via_dispatch:
+            doc["dispatch"] = self.dispatch
+        return doc
+
+    @classmethod
+    def from_json(cls, doc: Json) -> ReachedBenchmark:
+        return cls(
+            need(doc, "benchmark", str),
+            strs(doc, "path"),
+            need(doc, "changed", str),
+            bool(doc.get("via_dispatch")),
+            str(doc.get("dispatch") or ""),
+        )
+
+    @property
+    def regex(self) -> str:
+        """A JMH include regex that selects exactly this benchmark."""
+        return f"^{re.escape(self.benchmark)}$"
+
+
+@dataclass(frozen=True)
+class DispatchSkip:
+    """A benchmark reached only through dynamic dispatch that ``--reach profile`` left out of
+    the A/B: its baseline recording never sampled the changed methods."""
+
+    benchmark: str
+    dispatch: str
+    cpu_samples: int
+    """The recording's CPU samples outside the JVM's own work (none of them in the change)."""
+    recording: str
+
+    @property
+    def reason(self) -> str:
+        return (
+            f"reached only through dynamic dispatch at {self.dispatch}; the baseline profile "
+            f"never sampled the changed code: 0 of {self.cpu_samples} samples, no allocation"
+        )
+
+    def to_json(self) -> Json:
+        return {
+            "benchmark": self.benchmark,
+            "dispatch": self.dispatch,
+            "cpu_samples": self.cpu_samples,
+            "recording": self.recording,
+            "reason": self.reason,
+        }
+
+    @classmethod
+    def from_json(cls, doc: Json) -> DispatchSkip:
+        return cls(
+            need(doc, "benchmark", str),
+            str(doc.get("dispatch") or ""),
+            need(doc, "cpu_samples", int),
+            str(doc.get("recording") or ""),
+        )
 
 
 @dataclass(frozen=True)
@@ -243,10 +305,7 @@ class BenchmarksResult:
 
     @classmethod
     def from_json(cls, doc: Json) -> BenchmarksResult:
-        reached = tuple(
-            ReachedBenchmark(need(r, "benchmark", str), strs(r, "path"), need(r, "changed", str))
-            for r in objs(doc, "reached")
-        )
+        reached = tuple(ReachedBenchmark.from_json(r) for r in objs(doc, "reached"))
         return cls(
             need(doc, "source", str),
             need(doc, "depth", int),
