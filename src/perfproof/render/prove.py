@@ -177,7 +177,10 @@ def _benchmarks_md(bundle: Bundle) -> list[str]:
     for r in bench.reached:
         line = f"- `{r.benchmark}`: " + " → ".join(f"`{p}`" for p in r.path)
         if r.via_dispatch:
-            line += f" — reached only through dynamic dispatch at `{r.dispatch}`; measured last"
+            line += (
+                f" — reached only through dynamic dispatch at `{r.dispatch}`: the call graph "
+                "cannot say it runs the changed override; listed last"
+            )
         out.append(line)
     if not bench.regexes:
         out.append(f"**{NO_BENCHMARK}.**")
