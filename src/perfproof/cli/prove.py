@@ -41,6 +41,7 @@ Examples:
   perfproof prove --base main --head my-branch
   perfproof prove --base main --head HEAD --bench ErrorReporterBench --out perf-evidence
   perfproof prove --base main --head HEAD --skip tests --budget 10m
+  perfproof prove --base main --head HEAD --reach profile
   perfproof prove --resume .perfproof/prove/20260101-120000
   perfproof prove --base main --head fix --hypothesis H3f9a0c1d2e --from .perfproof/hunt/run1
   perfproof check perf-evidence/report.md perf-evidence
@@ -94,6 +95,16 @@ _NOT_SHARED = {"resume_dir", "out", "fmt", "jfr"}
     "on each side once the A/B is decided; every, as many rounds as the A/B ran.",
 )
 @click.option(
+    "--reach",
+    type=click.Choice(("graph", "profile")),
+    default="graph",
+    show_default=True,
+    help="Benchmarks the call graph reaches only through dynamic dispatch (a call to an "
+    "interface method the changed class implements): graph measures them, listed last; profile "
+    "first records one round of them (BUNDLE/reach) and leaves out of the A/B those whose "
+    "baseline profile never samples the changed methods.",
+)
+@click.option(
     "--gate",
     type=click.Choice(("any", "explained")),
     default="any",
@@ -142,6 +153,7 @@ def command(
     e2e_metric: tuple[str, ...],
     e2e_runs: int,
     gate: str,
+    reach: str,
     jfr: str,
     fmt: str,
     hypothesis: str | None,
@@ -157,7 +169,8 @@ def command(
 
     if resume_bundle:
         own = (("--depth", "depth"), ("--e2e-run", "e2e_run"), ("--gate", "gate"),
-               ("--hypothesis", "hypothesis"), ("--from", "hunt"))  # fmt: skip
+               ("--reach", "reach"), ("--hypothesis", "hypothesis"),
+               ("--from", "hunt"))  # fmt: skip
         extra = given_fixed(ctx, *AB_GROUPS, VERDICT) + [f for f, name in own if given(ctx, name)]
         if extra:
             raise InputError(f"--resume takes the bundle's own settings; drop {', '.join(extra)}")
@@ -183,6 +196,7 @@ def command(
             fail_on_regression=bool(ctx.params.get("fail_on_regression")),
             gate=gate,
             jfr=jfr,
+            reach=reach,
             hypothesis=hypothesis,
             hunt=hunt,
         )

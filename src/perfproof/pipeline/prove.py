@@ -14,6 +14,7 @@ exercises the changed classes, no ``--e2e-run``.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -42,6 +43,7 @@ from perfproof.model.documents.prove_stages import (
     BenchmarksResult,
     CallersStageResult,
     ChangesResult,
+    DispatchSkip,
     Json,
 )
 from perfproof.pipeline.ab import AbOptions
@@ -195,6 +197,13 @@ class _Chain:
     def ab(self) -> AbStageResult | None:
         return self.bundle.read("ab", AbStageResult.from_json)
 
+    def measured(self) -> tuple[str, ...]:
+        """The regexes the A/B measured: ``--reach profile`` may have left some out."""
+        from perfproof.pipeline.prove_dispatch import measured
+
+        ab = self.ab()
+        return measured(self.regexes(), ab.left_out if ab is not None else ())
+
     def tests(self) -> list[str]:
         """Test classes of the feature that exercise the changed classes."""
         from perfproof.pipeline.prove_code import select_tests
@@ -223,6 +232,8 @@ def _skip_reason(name: str, chain: _Chain) -> str | None:
         return "no test exercises the changed classes (none calls them or is named after them)"
     if name == "profile" and b.status("ab") != DONE:
         return "no A/B run to read recordings from"
+    if name == "profile" and not chain.measured():
+        return "--reach profile left every benchmark out of the A/B"
     if name == "e2e" and not opts.e2e_run:
         return "not asked for (--e2e-run CMD --e2e-metric NAME=REGEX)"
     return None
@@ -281,9 +292,18 @@ def _run(bundle: Bundle, opts: ProveOptions, say: Say) -> ProveOutcome:
         return measure.guard_stage(bundle, opts.ab, files, code.classes_in(project, files))
 
     def stage_ab() -> StageResult:
-        return measure.ab_stage(
-            bundle, opts.ab, chain.regexes(), chain.changes(), chain.benchmarks(), shas
+        from perfproof.pipeline.prove_dispatch import measured, probe_dispatch
+
+        left_out: tuple[DispatchSkip, ...] = ()
+        if opts.reach == "profile":
+            left_out = probe_dispatch(bundle, opts.ab, chain.benchmarks(), chain.changes())
+        regexes = measured(chain.regexes(), left_out)
+        if not regexes:  # an empty --bench would select every benchmark
+            return AbStageResult("", "", None, (), (), (), (), left_out)
+        result = measure.ab_stage(
+            bundle, opts.ab, regexes, chain.changes(), chain.benchmarks(), shas
         )
+        return dataclasses.replace(result, left_out=left_out)
 
     def stage_profile() -> StageResult:
         bench, ab = chain.benchmarks(), chain.ab()
@@ -293,7 +313,7 @@ def _run(bundle: Bundle, opts: ProveOptions, say: Say) -> ProveOutcome:
         hyp = load_hypothesis(opts.hunt, opts.hypothesis)
         focus = (hyp, str(opts.hunt)) if hyp else None
         return measure.profile_stage(
-            bundle, ab, chain.changes(), reached, opts.ab, chain.regexes(), opts.jfr, focus
+            bundle, ab, chain.changes(), reached, opts.ab, chain.measured(), opts.jfr, focus
         )
 
     def stage_tests() -> StageResult:
@@ -316,7 +336,8 @@ def _run(bundle: Bundle, opts: ProveOptions, say: Say) -> ProveOutcome:
         from perfproof.report import ab_section
 
         ab = chain.ab()
-        return write_bundle_reports(bundle, ab_section(ab.run_dir) if ab is not None else None)
+        section = ab_section(ab.run_dir) if ab is not None and ab.run_dir else None
+        return write_bundle_reports(bundle, section)
 
     stages: dict[str, Callable[[], StageResult]] = {
         "changes": stage_changes,

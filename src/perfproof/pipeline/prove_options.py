@@ -29,6 +29,10 @@ class ProveOptions:
     gate: str = "any"
     """``any``: ``--fail-on-regression`` fails on every regression, explained or not;
     ``explained``: only on regressions the change can explain (a regression gate of its own)."""
+    reach: str = "graph"
+    """``graph``: measure every benchmark the call graph reaches, those only dynamic dispatch
+    reaches listed last; ``profile``: first record those on the baseline and leave out the
+    ones whose profile never samples the changed code."""
     hypothesis: str | None = None
     hunt: str | None = None
     """``--hypothesis ID --from HUNT``: the hunt hypothesis the change claims to fix."""
@@ -54,6 +58,7 @@ class ProveOptions:
             fail_on_regression=bool(doc.get("fail_on_regression")),
             gate=opt(doc, "gate", str) or "any",
             jfr=opt(doc, "jfr", str) or "after",
+            reach=opt(doc, "reach", str) or "graph",
             hypothesis=opt(doc, "hypothesis", str),
             hunt=opt(doc, "hunt", str),
         )
@@ -69,6 +74,8 @@ class ProveOptions:
             argv += ["--gate", self.gate]
         if self.jfr != "after":
             argv += ["--jfr", self.jfr]
+        if self.reach != "graph":
+            argv += ["--reach", self.reach]
         if self.hypothesis and self.hunt:
             argv += ["--hypothesis", self.hypothesis, "--from", self.hunt]
         if self.e2e_run:

@@ -28,7 +28,7 @@ from perfproof.model.documents.prove_stages import (
 from perfproof.process import command_line
 from perfproof.render.markdown import markdown_table, md_text
 from perfproof.render.prove_measured import e2e_md, profile_md, skipped
-from perfproof.render.prove_reach import reach_md, unexplained_line
+from perfproof.render.prove_reach import left_out_md, reach_md, unexplained_line
 from perfproof.storage import write_text_atomic
 
 SECTIONS = (
@@ -255,7 +255,14 @@ def render_markdown(bundle: Bundle, ab: AbSection | None) -> str:
     body = {
         "What changed": _changes_md(bundle),
         "Callers": _callers_md(bundle),
-        "Results": [*_benchmarks_md(bundle), "", *results, "", *reach_md(bundle)],
+        "Results": [
+            *_benchmarks_md(bundle),
+            *(["", *left_out_md(bundle)] if left_out_md(bundle) else []),
+            "",
+            *results,
+            "",
+            *reach_md(bundle),
+        ],
         "Allocation": alloc,
         "Profile diff": diff,
         "Amdahl": amdahl,

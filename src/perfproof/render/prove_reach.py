@@ -61,6 +61,16 @@ def reach_md(bundle: Bundle) -> list[str]:
     return out + markdown_table(header, rows, "lllrrl")
 
 
+def left_out_md(bundle: Bundle) -> list[str]:
+    """The benchmarks ``--reach profile`` left out of the A/B, each with its reason."""
+    ab = bundle.read("ab", AbStageResult.from_json)
+    if ab is None or not ab.left_out:
+        return []
+    out = ["Left out of the A/B (`--reach profile`):", ""]
+    out += [f"- `{s.benchmark}`: {md_text(s.reason)}" for s in ab.left_out]
+    return out
+
+
 def _share(share: KeyShare | None) -> str:
     if share is None:
         return "–"

@@ -11,7 +11,15 @@ from dataclasses import dataclass
 
 from perfproof.model.changes import TestChange
 from perfproof.model.documents.prove_reach import KeyReach, KeyShare
-from perfproof.model.documents.prove_stages import Json, need, num, objs, opt, strs
+from perfproof.model.documents.prove_stages import (
+    DispatchSkip,
+    Json,
+    need,
+    num,
+    objs,
+    opt,
+    strs,
+)
 
 
 @dataclass(frozen=True)
@@ -78,6 +86,9 @@ class AbStageResult:
     command: tuple[str, ...]
     reach: tuple[KeyReach, ...] = ()
     """Per measured benchmark, whether the change reaches it and can explain its verdict."""
+    left_out: tuple[DispatchSkip, ...] = ()
+    """``--reach profile``: benchmarks dynamic dispatch alone reaches whose baseline profile
+    never sampled the change, not measured."""
 
     @property
     def explained_regressed(self) -> tuple[str, ...]:
@@ -94,6 +105,7 @@ class AbStageResult:
             "comparisons": list(self.comparisons),
             "regressed": list(self.regressed),
             "command": list(self.command),
+            "left_out": [s.to_json() for s in self.left_out],
         }
 
     @classmethod
@@ -106,6 +118,7 @@ class AbStageResult:
             strs(doc, "regressed"),
             strs(doc, "command"),
             tuple(KeyReach.from_json(k) for k in objs(doc, "reach")),
+            tuple(DispatchSkip.from_json(s) for s in objs(doc, "left_out")),
         )
 
 

@@ -1,0 +1,42 @@
+"""``prove --reach``: checked by the command line, kept in prove.json, repeated by the
+reproduce line, and the benchmarks it leaves out are named with their reason."""
+
+from __future__ import annotations
+
+from perfproof.model.documents.prove_measured import AbStageResult
+from perfproof.model.documents.prove_stages import DispatchSkip
+from perfproof.pipeline.ab import AbOptions
+from perfproof.pipeline.prove_dispatch import measured
+from perfproof.pipeline.prove_options import ProveOptions
+
+
+def test_reach_round_trips_and_is_repeated() -> None:
+    opts = ProveOptions(ab=AbOptions(base="a", head="b"), reach="profile")
+    back = ProveOptions.from_json(opts.to_json())
+    assert back.reach == "profile"
+    argv = back.reproduce_argv()
+    assert argv[argv.index("--reach") + 1] == "profile"
+    assert "--reach" not in ProveOptions(ab=AbOptions(base="a", head="b")).reproduce_argv()
+    assert ProveOptions.from_json({"ab": {"base": "a", "head": "b"}}).reach == "graph"
+
+
+def test_an_unknown_reach_is_refused(run_cli) -> None:
+    res = run_cli("prove", "--base", "a", "--head", "b", "--reach", "calls")
+    assert res.code == 2
+    assert "--reach" in res.err and "calls" in res.err
+
+
+def test_left_out_benchmarks_leave_the_ab_and_keep_their_reason() -> None:
+    skip = DispatchSkip(
+        "p.B.publish", "Bus.publish(int) → Listener.onEvent(int)", 412, "reach/x.jfr"
+    )
+    assert skip.reason == (
+        "reached only through dynamic dispatch at Bus.publish(int) → Listener.onEvent(int); "
+        "the baseline profile never sampled the changed code: 0 of 412 samples, no allocation"
+    )
+    regexes = (r"^p\.B\.record$", r"^p\.B\.publish$")
+    assert measured(regexes, [skip]) == (r"^p\.B\.record$",)
+    result = AbStageResult("ab", "r.md", None, (), (), (), (), (skip,))
+    back = AbStageResult.from_json(result.to_json())
+    assert back.left_out == (skip,)
+    assert result.to_json()["left_out"][0]["reason"] == skip.reason
