@@ -16,9 +16,8 @@ def demo_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture
 def tiny_demo(demo_cache: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """The demo's own code path with settings small enough for a test (6 rounds, 0.1 s): a
-    many-fold effect is decided once each side has 5 forks, a round before the last."""
+    """The demo's own code path with settings small enough for a test (4 rounds, 0.1 s)."""
     monkeypatch.setenv("XDG_CACHE_HOME", str(demo_cache))
-    monkeypatch.setattr("perfproof.demo.run.DEMO_MAX_ROUNDS", 6)
+    monkeypatch.setattr("perfproof.demo.run.DEMO_MAX_ROUNDS", 4)
     monkeypatch.setattr("perfproof.demo.run.DEMO_JMH_ARGS", "-wi 1 -w 100ms -i 2 -r 100ms")
     yield

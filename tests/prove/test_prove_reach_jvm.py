@@ -73,14 +73,12 @@ def test_an_unreached_regression_is_marked_and_gate_explained_passes(
     out = tmp_path / "bundle"
     res = run_cli(
         "prove", "--repo", repo, "--base", base, "--head", head, "--bench", "ReflectiveBench",
-        "--jmh-args", TINY, "--max-rounds", "5", "--skip", "tests", "--skip", "profile",
+        "--jmh-args", TINY, "--max-rounds", "3", "--skip", "tests", "--skip", "profile",
         "--fail-on-regression", "--gate", "explained", "--out", out,
     )  # fmt: skip
     assert res.code == 0, res.err
     ab = read_prove(out / "prove.json")["stages"]["ab"]["result"]
-    # 200× the work: a real regression the call graph cannot see. Its forks split by side, so
-    # the looks wait for 5 forks a side, when two code shapes met by chance are ruled out
-    assert ab["regressed"], ab
+    assert ab["regressed"], ab  # 200× the work: a real regression the call graph cannot see
     (key,) = ab["reach"]
     assert key["verdict"] == "regressed" and not key["reached"] and key["unexplained"]
     report = (out / "report.md").read_text()

@@ -7,11 +7,9 @@ what perfproof's verdicts mean and to trust that a calm result is calm.
 
 Both runs use the sequential design ``perfproof ab`` uses by default: after every round each
 benchmark's verdict is looked at, and a benchmark whose verdict is in stops. The feature's
-many-fold effects are decided at round 5 (five forks a side: with three or four, two code
-shapes met by chance could split the forks by side as cleanly, so the looks wait) and the run
-ends there, a round before its most; the A/A control has nothing to find, and runs with the
-futility stop switched off (``--futility 0``) to show the whole design: it runs to its most
-rounds (six) and ends
+many-fold effects are decided at the first look (round 3, three forks a side) and the run
+ends there; the A/A control has nothing to find, and runs with the futility stop switched off
+(``--futility 0``) to show the whole design: it runs to its most rounds (five) and ends
 ``inconclusive`` or ``same``, never ``improved``/``regressed``. Forks are short (3 × 0.5 s
 warm-up, 4 × 0.5 s measurement), about 10 s per step: about a minute of benchmarking for the
 feature, under two minutes for the control, plus three small Maven builds.
@@ -45,7 +43,7 @@ from perfproof.pipeline.ab import AbOptions, AbOutcome, start_ab
 from perfproof.pipeline.hunt import HuntOutcome
 from perfproof.pipeline.prove import ProveOptions, ProveOutcome, start_prove
 
-DEMO_MAX_ROUNDS = 6
+DEMO_MAX_ROUNDS = 5
 DEMO_JMH_ARGS = "-f 1 -wi 3 -w 500ms -i 4 -r 500ms"
 DEMO_HUNT_FORKS = 3
 
