@@ -42,6 +42,10 @@ def test_reach_from_the_diff_and_the_call_graph(tmp_path: Path) -> None:
     keys = {k.benchmark: k for k in reach_of_run(demo.path, shas, tree,
                                                  _comparisons("improved", "improved"))}  # fmt: skip
     assert set(keys) == {REPORTER, BUS}  # primary metrics only
+    kotlin = [
+        {"benchmark": "perfdemo.bench.KtBench.run", "metric": "primary", "verdict": "regressed"}
+    ]
+    assert reach_of_run(demo.path, shas, tree, kotlin) == ()  # unknown to the index: no claim
     assert all(k.reached and not k.unexplained for k in keys.values())
     assert keys[REPORTER].path[-1] == "ErrorReporter.report(short)"
 

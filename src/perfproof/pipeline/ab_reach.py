@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from perfproof.code.reach import DEFAULT_DEPTH
+from perfproof.code.reach import DEFAULT_DEPTH, benchmark_methods
 from perfproof.errors import PerfproofError
 from perfproof.model.diagnostics import Kind
 from perfproof.model.documents.prove_reach import (
@@ -48,11 +48,17 @@ def reach_of_run(
     comparisons: Sequence[Mapping[str, object]],
     depth: int = DEFAULT_DEPTH,
 ) -> tuple[KeyReach, ...]:
-    """Each primary comparison's reach, from the diff and the head checkout's call graph."""
+    """Each primary comparison's reach, from the diff and the head checkout's call graph.
+
+    Only benchmarks the index knows get one: a benchmark it cannot see (written in Kotlin or
+    Scala, generated, or named differently) is not shown unreached, which would call its
+    verdict unexplained for want of an index."""
     changes = changes_stage(repo, shas["base"], shas["head"])
-    found = benchmarks_stage(head_project(head_tree), head_tree, changes, (), depth)
+    project = head_project(head_tree)
+    known = set(benchmark_methods(project, head_tree).values())
+    found = benchmarks_stage(project, head_tree, changes, (), depth)
     return reach_of_keys(
-        comparisons,
+        [c for c in comparisons if str(c.get("benchmark")) in known],
         {r.benchmark: r.path for r in found.reached},
         outside_java(changed_files(repo, shas)),
         changes.in_scope("benchmark"),
