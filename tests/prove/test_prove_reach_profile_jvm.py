@@ -106,9 +106,12 @@ public class ShapeBench {
 """
 
 
+@pytest.mark.parametrize("direct", [True, False], ids=["with-direct", "dispatch-only"])
 def test_reach_profile_leaves_out_a_benchmark_that_never_runs_the_change(
-    tmp_path: Path, prove_cache: Path, run_cli
+    tmp_path: Path, prove_cache: Path, run_cli, direct: bool
 ) -> None:
+    """Without a directly reached benchmark, nothing is left to measure: the A/B runs
+    nothing (an empty ``--bench`` would select every benchmark) and the chain still ends."""
     if shutil.which("mvn") is None or shutil.which("java") is None:
         pytest.skip("needs Maven and a JDK")
     repo = write_demo_repo(tmp_path / "project").path
@@ -121,7 +124,9 @@ def test_reach_profile_leaves_out_a_benchmark_that_never_runs_the_change(
             square: SQUARE % "side * side",
             main + "Circle.java": CIRCLE,
             main + "Shapes.java": SHAPES,
-            main + "bench/ShapeBench.java": BENCH,
+            main + "bench/ShapeBench.java": BENCH
+            if direct
+            else BENCH.replace("@Benchmark\n    public double square", "public double square"),
         },
         "shapes",
     )
@@ -129,8 +134,8 @@ def test_reach_profile_leaves_out_a_benchmark_that_never_runs_the_change(
     out = tmp_path / "bundle"
     res = run_cli(
         "prove", "--repo", repo, "--base", base, "--head", head, "--reach", "profile",
-        "--jmh-args", TINY, "--rounds", "2", "--skip", "tests", "--skip", "profile",
-        "--out", out,
+        "--jmh-args", TINY, "--rounds", "2", "--skip", "tests", "--out", out,
+        *(("--skip", "profile") if direct else ()),
     )  # fmt: skip
     assert res.code == 0, res.err
     doc = read_prove(out / "prove.json")
@@ -138,14 +143,22 @@ def test_reach_profile_leaves_out_a_benchmark_that_never_runs_the_change(
     circles, sq = "perfdemo.bench.ShapeBench.circles", "perfdemo.bench.ShapeBench.square"
     assert reached[circles]["via_dispatch"] is True
     assert reached[circles]["dispatch"] == "Shapes.total(Shape[]) → Shape.area()"
-    assert reached[sq]["via_dispatch"] is False
+    assert (sq in reached) is direct
+    assert not direct or reached[sq]["via_dispatch"] is False
     ab = doc["stages"]["ab"]["result"]
     (left,) = ab["left_out"]
     assert left["benchmark"] == circles and left["cpu_samples"] > 0
     assert (out / left["recording"]).is_file()
     assert (out / "reach" / "manifest.json").is_file()
     measured = {c["benchmark"] for c in ab["comparisons"]}
-    assert measured == {sq}
+    assert measured == ({sq} if direct else set())
+    assert "prove: left out of the A/B: " + circles in res.err
+    if not direct:
+        assert ab["run_dir"] == "" and not (out / "ab").exists()
+        assert (
+            doc["stages"]["profile"]["reason"]
+            == "--reach profile left every benchmark out of the A/B"
+        )
     report = (out / "report.md").read_text()
     assert "Left out of the A/B (`--reach profile`)" in report
     assert (

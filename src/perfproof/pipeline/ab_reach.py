@@ -105,10 +105,7 @@ def unexplained_of(comparisons: Sequence[Mapping[str, object]]) -> list[str]:
     return [
         str(c.get("benchmark"))
         for c in comparisons
-        if any(
-            isinstance(n, dict) and n.get("kind") == str(Kind.UNEXPLAINED)
-            for n in _notes(c)
-        )
+        if any(isinstance(n, dict) and n.get("kind") == str(Kind.UNEXPLAINED) for n in _notes(c))
     ]
 
 

@@ -297,6 +297,8 @@ def _run(bundle: Bundle, opts: ProveOptions, say: Say) -> ProveOutcome:
         left_out: tuple[DispatchSkip, ...] = ()
         if opts.reach == "profile":
             left_out = probe_dispatch(bundle, opts.ab, chain.benchmarks(), chain.changes())
+            for skip in left_out:
+                say(f"prove: left out of the A/B: {skip.benchmark} ({skip.reason})")
         regexes = measured(chain.regexes(), left_out)
         if not regexes:  # an empty --bench would select every benchmark
             return AbStageResult("", "", None, (), (), (), (), left_out)

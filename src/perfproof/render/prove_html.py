@@ -32,8 +32,8 @@ figure { margin: 1em 0; } svg { max-width: 100%; height: auto; }
 
 def _plots(bundle: Bundle) -> list[str]:
     ab = bundle.read("ab", AbStageResult.from_json)
-    if ab is None:
-        return []
+    if ab is None or not ab.run_dir:
+        return []  # no A/B ran: --reach profile left every benchmark out
     page = Path(ab.run_dir) / "report.html"
     try:
         text = page.read_text(encoding="utf-8")
