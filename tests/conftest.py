@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -361,3 +362,43 @@ def tiny_pom() -> Callable[[str], str]:
     """``tiny_pom(name)``: a Maven project on JDK 17 with JMH 1.37 and its annotation
     processor, no shade plugin (perfproof runs the thin jar on Maven's classpath)."""
     return lambda name: _TINY_POM.format(name=name)
+
+
+# ------------------------------------------------------------------ the built distribution
+
+
+@pytest.fixture(scope="session")
+def built_wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The sdist and wheel built from a copy of the tracked sources, as a clean clone would."""
+    import shutil
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[1]
+    out = tmp_path_factory.mktemp("dist")
+    src = tmp_path_factory.mktemp("src") / "perfproof"
+    listed = subprocess.run(["git", "-C", str(root), "ls-files", "-z"], capture_output=True,
+                            check=True).stdout.decode().split("\0")  # fmt: skip
+    for rel in filter(None, listed):
+        if (root / rel).is_file():
+            (src / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(root / rel, src / rel)
+    subprocess.run([sys.executable, "-m", "build", "--outdir", str(out), str(src)],
+                   capture_output=True, check=True)  # fmt: skip
+    return out
+
+
+@pytest.fixture(scope="session")
+def wheel_venv(built_wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A fresh virtual environment with the built wheel installed (its dependencies come from
+    this interpreter's site-packages: no download in a test); returns its ``bin`` folder."""
+    import subprocess
+    import sys
+
+    venv = tmp_path_factory.mktemp("wheel-venv") / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], check=True)
+    (wheel,) = built_wheel.glob("*.whl")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "-q", "--no-index",
+                    "--no-deps", str(wheel)], check=True, env=env)  # fmt: skip
+    return venv / "bin"

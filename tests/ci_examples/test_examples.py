@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import sqlite3
 import subprocess
@@ -82,7 +83,12 @@ def _git(repo: Path, *args: str) -> None:
 
 
 def _gate(
-    project: Path, out: Path, target: str, cache: Path, db: Path | None = None
+    project: Path,
+    out: Path,
+    target: str,
+    cache: Path,
+    db: Path | None = None,
+    bin_dir: Path | None = None,
 ) -> subprocess.CompletedProcess[str]:
     env = {
         **os.environ,
@@ -97,15 +103,38 @@ def _gate(
     env.pop("PERFPROOF_DB", None)
     if db is not None:
         env["PERFPROOF_DB"] = str(db)  # the script then records the run too
+    if bin_dir is not None:  # the installed wheel's perfproof, not this checkout's
+        env["PATH"] = f"{bin_dir}{os.pathsep}{env.get('PATH', '')}"
+        env.pop("PYTHONPATH", None)
     return subprocess.run(["bash", str(GATE)], env=env, capture_output=True, text=True, timeout=600)
+
+
+def _job_summary(run_parent: Path, bin_dir: Path) -> str:
+    """The GitHub example's "Job summary" step, run as the workflow runs it (from the folder
+    holding ``perfproof-run``), into a $GITHUB_STEP_SUMMARY file of its own."""
+    from ruamel.yaml import YAML
+
+    workflow = YAML(typ="safe").load((EXAMPLES / "github" / "perf-gate.yml").read_text())
+    steps = [s for job in workflow["jobs"].values() for s in job.get("steps", [])]
+    (step,) = [s for s in steps if s.get("name") == "Job summary"]
+    summary = run_parent / "step-summary.md"
+    env = {**os.environ, "GITHUB_STEP_SUMMARY": str(summary),
+           "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"}  # fmt: skip
+    env.pop("PYTHONPATH", None)
+    done = subprocess.run(["bash", "-eo", "pipefail", "-c", step["run"]], cwd=run_parent, env=env,
+                          capture_output=True, text=True, timeout=120)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    return summary.read_text()
 
 
 @pytest.mark.jvm
 @pytest.mark.slow
 @pytest.mark.timeout(900)
-def test_gate_fails_a_planted_regression_and_passes_an_aa_pair(tmp_path, tmp_path_factory):
-    if shutil.which("perfproof") is None:
-        pytest.skip("the perfproof command is not on PATH (pip install -e .)")
+def test_gate_fails_a_planted_regression_and_passes_an_aa_pair(
+    tmp_path, tmp_path_factory, wheel_venv
+):
+    """The gate script and the job summary step, run with the wheel built from this checkout
+    installed in a fresh venv, as a CI job installs the pinned perfproof."""
     from perfproof.demo.project import write_demo_repo
 
     cache = tmp_path_factory.getbasetemp() / "perfproof-cache"  # shared with the demo tests
@@ -117,21 +146,26 @@ def test_gate_fails_a_planted_regression_and_passes_an_aa_pair(tmp_path, tmp_pat
     _git(project, "commit", "-q", "-m", "Back to boxed maps")
 
     db = tmp_path / "history.sqlite"
-    regressed = _gate(project, tmp_path / "run-pr", "feature", cache, db)
+    run_pr = tmp_path / "pr" / "perfproof-run"
+    regressed = _gate(project, run_pr, "feature", cache, db, wheel_venv)
     assert regressed.returncode == 1, regressed.stderr
-    manifest = json.loads((tmp_path / "run-pr" / "manifest.json").read_text())
+    summary = _job_summary(run_pr.parent, wheel_venv)
+    assert re.search(r"\b[1-9]\d* regressed", summary.replace("**", "")), summary
+    manifest = json.loads((run_pr / "manifest.json").read_text())
     base = manifest["refs"]["base"]
     assert (base["ref"], base["sha"]) == ("merge-base:feature", demo.shas["feature"])
-    results = json.loads((tmp_path / "run-pr" / "results.json").read_text())
+    results = json.loads((run_pr / "results.json").read_text())
     verdicts = {c["verdict"] for c in results["comparisons"]}
     assert "regressed" in verdicts
-    assert (tmp_path / "run-pr" / "report.md").is_file()
+    assert (run_pr / "report.md").is_file()
     with sqlite3.connect(db) as conn:  # recorded even though the gate failed
         rows = conn.execute("SELECT commit_sha, base_sha, base_ref FROM runs").fetchall()
     assert rows == [(manifest["refs"]["head"]["sha"], demo.shas["feature"], "merge-base:feature")]
 
     # A/A: docs-only changes nothing but README; its merge-base with feature is feature
     _git(project, "checkout", "-q", "docs-only")
-    same = _gate(project, tmp_path / "run-aa", "feature", cache)
+    run_aa = tmp_path / "aa" / "perfproof-run"
+    same = _gate(project, run_aa, "feature", cache, bin_dir=wheel_venv)
     assert same.returncode == 0, same.stderr
-    assert "regressed" not in (tmp_path / "run-aa" / "results.json").read_text()
+    assert "regressed" not in (run_aa / "results.json").read_text()
+    assert "0 regressed" in _job_summary(run_aa.parent, wheel_venv).replace("**", "")

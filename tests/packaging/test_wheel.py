@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 import zipfile
@@ -19,25 +18,9 @@ FIXTURES = ROOT / "tests" / "fixtures" / "jmh"
 pytestmark = pytest.mark.slow
 
 
-@pytest.fixture(scope="module")
-def dist(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("dist")
-    src = tmp_path_factory.mktemp("src") / "perfproof"
-    # build from a copy of the tracked sources, as a clean clone would
-    files = (
-        subprocess.run(["git", "-C", str(ROOT), "ls-files", "-z"], capture_output=True, check=True)
-        .stdout.decode()
-        .split("\0")
-    )
-    for rel in filter(None, files):
-        if (ROOT / rel).is_file():
-            (src / rel).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(ROOT / rel, src / rel)
-    subprocess.run(
-        [sys.executable, "-m", "build", "--outdir", str(out), str(src)],
-        capture_output=True, check=True,
-    )  # fmt: skip
-    return out
+@pytest.fixture
+def dist(built_wheel: Path) -> Path:
+    return built_wheel
 
 
 def test_twine_accepts_the_metadata(dist: Path) -> None:
@@ -64,19 +47,13 @@ def test_the_wheel_carries_the_java_helper_templates_and_demo(dist: Path) -> Non
     assert any(n.endswith("licenses/LICENSE") for n in names)
 
 
-def test_the_wheel_runs_from_a_fresh_venv(dist: Path, tmp_path: Path) -> None:
-    (wheel,) = dist.glob("*.whl")
-    venv = tmp_path / "venv"
-    # the dependencies come from this interpreter's site-packages: no download in a test
-    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], check=True)
-    py = venv / "bin" / "python"
+def test_the_wheel_runs_from_a_fresh_venv(wheel_venv: Path) -> None:
+    py = wheel_venv / "python"
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    subprocess.run([str(py), "-m", "pip", "install", "-q", "--no-index", "--no-deps", str(wheel)],
-                   check=True, env=env)  # fmt: skip
     where = subprocess.run([str(py), "-c", "import perfproof; print(perfproof.__file__)"],
                            capture_output=True, text=True, check=True, env=env).stdout  # fmt: skip
-    assert where.startswith(str(venv)), where
-    exe = venv / "bin" / "perfproof"
+    assert where.startswith(str(wheel_venv.parent)), where
+    exe = wheel_venv / "perfproof"
     helped = subprocess.run([str(exe), "demo", "--help"], capture_output=True, text=True, env=env)
     assert helped.returncode == 0 and "demo" in helped.stdout, helped.stderr
     compared = subprocess.run(
