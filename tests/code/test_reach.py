@@ -100,3 +100,30 @@ def test_depth_bound_and_unreached_changes(tmp_path: Path) -> None:
     assert affected_benchmarks(project, root, [("p.Codec", "unused", ("int",))]) == []
     shallow = affected_benchmarks(project, root, [("p.Table", "lookup", ("int",))], max_depth=2)
     assert [r.benchmark for r in shallow] == ["p.bench.CodecBench.encode"]
+
+
+def test_a_group_benchmark_is_named_after_its_group(tmp_path: Path) -> None:
+    """JMH runs ``@Group("rw")`` methods together as one benchmark ``Class.rw`` (JCTools'
+    CountersBenchmark): the reach of either method is the group's."""
+    files = {
+        **FILES,
+        "src/jmh/java/p/bench/GroupBench.java": """package p.bench;
+import org.openjdk.jmh.annotations.*;
+import p.Codec;
+public class GroupBench {
+    Codec codec = new Codec();
+    @Benchmark
+    @Group("rw")
+    public int write() { return codec.encode(2); }
+    @Benchmark @Group(value = "rw") @GroupThreads(2)
+    public int read() { return 1; }
+}
+""",
+    }
+    root = write_sources(tmp_path, files)
+    project = open_project(root)
+    names = set(benchmark_methods(project, root).values())
+    assert "p.bench.GroupBench.rw" in names
+    assert not {"p.bench.GroupBench.write", "p.bench.GroupBench.read"} & names
+    found = affected_benchmarks(project, root, [("p.Table", "lookup", ("int",))])
+    assert "p.bench.GroupBench.rw" in {r.benchmark for r in found}

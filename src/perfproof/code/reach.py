@@ -36,6 +36,10 @@ otherwise pull in the whole repository, and the benchmarks near the change are f
 
 MethodKey = tuple[str, str, tuple[str, ...]]
 _BENCHMARK = re.compile(rb"@(?:org\.openjdk\.jmh\.annotations\.)?Benchmark\b")
+_GROUP = re.compile(
+    rb'@(?:org\.openjdk\.jmh\.annotations\.)?Group\s*\(\s*(?:value\s*=\s*)?"([^"]+)"'
+)
+"""``@Group("rw")``: JMH names the benchmark after the group, not after each method in it."""
 
 
 @dataclass(frozen=True)
@@ -107,7 +111,9 @@ def benchmark_methods(project: Project, root: Path) -> dict[MethodKey, str]:
                 continue
             header = src[m.start : m.end].split(b"{", 1)[0]
             if _BENCHMARK.search(header):
-                found[(m.owner, m.name, m.params)] = f"{m.owner}.{m.name}"
+                group = _GROUP.search(header)
+                name = group.group(1).decode() if group else m.name
+                found[(m.owner, m.name, m.params)] = f"{m.owner}.{name}"
     return found
 
 
