@@ -118,6 +118,18 @@ def pg_url(pg_cluster: str) -> str:
 # ----------------------------------------------------------------------------- synthetic data
 
 
+@pytest.fixture
+def db_for(tmp_path: Path, request: pytest.FixtureRequest):
+    """``db_for("sqlite")`` → a file path; ``db_for("postgresql")`` → a fresh database URL."""
+
+    def _db(kind: str) -> str:
+        if kind == "sqlite":
+            return str(tmp_path / "history.sqlite")
+        return request.getfixturevalue("pg_url")
+
+    return _db
+
+
 def jmh_entry(benchmark: str, forks: np.ndarray, params: dict[str, str] | None = None) -> dict:
     """One JMH ``-rf json`` entry (avgt, ns/op) whose rawData is ``forks`` (forks × iterations)."""
     rows = [[float(v) for v in fork] for fork in forks]

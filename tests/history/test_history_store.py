@@ -7,25 +7,12 @@ import sqlite3
 import subprocess
 import sys
 import textwrap
-from pathlib import Path
 
 import numpy as np
 import pytest
 from tests.history.conftest import jmh_entry, noisy_forks, write_jmh
 
 BACKENDS = ("sqlite", "postgresql")
-
-
-@pytest.fixture
-def db_for(tmp_path: Path, request: pytest.FixtureRequest):
-    """``db_for("sqlite")`` → a file path; ``db_for("postgresql")`` → a fresh database URL."""
-
-    def _db(kind: str) -> str:
-        if kind == "sqlite":
-            return str(tmp_path / "history.sqlite")
-        return request.getfixturevalue("pg_url")
-
-    return _db
 
 
 @pytest.mark.parametrize("backend", BACKENDS)

@@ -23,16 +23,6 @@ def _no_machine_variable(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("PERFPROOF_MACHINE", raising=False)
 
 
-@pytest.fixture
-def db_for(tmp_path: Path, request: pytest.FixtureRequest):
-    def _db(kind: str) -> str:
-        if kind == "sqlite":
-            return str(tmp_path / "history.sqlite")
-        return request.getfixturevalue("pg_url")
-
-    return _db
-
-
 def _names(db: str) -> list[tuple[str | None, str]]:
     from perfproof.history.db import open_db, resolve_target
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
@@ -13,16 +12,6 @@ BACKENDS = ("sqlite", "postgresql")
 @pytest.fixture(autouse=True)
 def _no_machine_variable(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("PERFPROOF_MACHINE", raising=False)
-
-
-@pytest.fixture
-def db_for(tmp_path: Path, request: pytest.FixtureRequest):
-    def _db(kind: str) -> str:
-        if kind == "sqlite":
-            return str(tmp_path / "history.sqlite")
-        return request.getfixturevalue("pg_url")
-
-    return _db
 
 
 def _count(db: str, sql: str) -> int:
