@@ -298,3 +298,29 @@ def test_the_real_design_stops_a_large_effect_early_and_never_judges_aa_keys(
     verdicts = {suite_key_of(k): d.comparisons[0].verdict for k, d in state.decisions.items()}
     assert verdicts[planted] == "improved"
     assert not {verdicts[k] for k in KEYS if k != planted} & {"improved", "regressed"}
+
+
+def test_a_budget_cuts_the_keys_measured_last_first(tmp_path: Path) -> None:
+    """``prove`` measures last the benchmarks only dynamic dispatch reaches: when a round of
+    every undecided key would overrun the budget, those keys are left undecided and the round
+    runs the others; without them the loop stops at the budget a round earlier."""
+    import io
+
+    def estimate(step) -> float:  # 2.5 s a key, as JMH's time grows with the keys a step runs
+        return 2.5 * (len(step.selection.members()) if step.selection is not None else len(KEYS))
+
+    ran = {}
+    for last in (frozenset(), frozenset({"fx.Codes.sum"})):
+        store = new_store(tmp_path / str(len(last)), rounds=10, budget_s=16.0)
+        loop = RoundLoop(store, FakeJmh(store, []).run_steps, estimate, KEYS, look_by_rule({}),
+                         PlainReporter(io.StringIO()), last=last)  # fmt: skip
+        state, ended = loop.run()
+        assert ended == BUDGET
+        ran[last] = (store.plan, state)
+    plain, _ = ran[frozenset()]
+    assert plain.planned_rounds == 2
+    cut, state = ran[frozenset({"fx.Codes.sum"})]
+    assert cut.planned_rounds == 3
+    r3 = {k.label() for s in cut.steps if s.round == 3 for k in s.selection.members()}
+    assert r3 == {"fx.Codes.loopEmpty(n=16)", "fx.Codes.loopEmpty(n=128)"}
+    assert {k.benchmark for k in state.undecided(KEYS)} == {"fx.Codes.loopEmpty", "fx.Codes.sum"}

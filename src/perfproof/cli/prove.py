@@ -100,7 +100,8 @@ _NOT_SHARED = {"resume_dir", "out", "fmt", "jfr"}
     default="graph",
     show_default=True,
     help="Benchmarks the call graph reaches only through dynamic dispatch (a call to an "
-    "interface method the changed class implements): graph measures them, listed last; profile "
+    "interface method the changed class implements): graph measures them last (a --budget cut "
+    "falls on them first); profile "
     "first records one round of them (BUNDLE/reach) and leaves out of the A/B those whose "
     "baseline profile never samples the changed methods.",
 )

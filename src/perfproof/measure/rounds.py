@@ -198,10 +198,14 @@ class RoundLoop:
     """The suite's keys measured on both sides (what the run decides about)."""
     looker: Looker
     reporter: Reporter
+    last: frozenset[str] = frozenset()
+    """Benchmarks measured last: when a round does not fit the budget, their keys are the
+    first left undecided (``prove``: those only dynamic dispatch reaches)."""
 
     def run(self) -> tuple[SequentialState, str]:
         """Run until done; returns the final state and why the loop ended."""
         state = SequentialState()
+        cut: set[SuiteKey] = set()
         while True:
             pending = self.store.pending_steps()
             if pending:
@@ -211,15 +215,26 @@ class RoundLoop:
             plan = self.store.plan
             if plan.stopping == FIXED:
                 return state, FIXED_DESIGN
-            undecided = state.undecided(self.keys)
+            undecided = [k for k in state.undecided(self.keys) if k not in cut]
             if not undecided:
-                return state, ALL_DECIDED
+                return state, BUDGET if cut else ALL_DECIDED
             next_round = plan.planned_rounds + 1
             if next_round > plan.rounds:
                 return state, MAX_ROUNDS
             steps = round_steps(plan, next_round, group_keys(undecided), catch_up_parts(state))
             if not self._fits(plan, steps):
-                return state, BUDGET
+                kept = [k for k in undecided if k.benchmark not in self.last]
+                if not kept or len(kept) == len(undecided):
+                    return state, BUDGET
+                steps = round_steps(plan, next_round, group_keys(kept), catch_up_parts(state))
+                if not self._fits(plan, steps):
+                    return state, BUDGET
+                cut.update(k for k in undecided if k.benchmark in self.last)
+                self.reporter.message(
+                    f"budget: {len(undecided) - len(kept)} key(s) measured last are left "
+                    f"undecided so that the other {len(kept)} fit round {next_round}"
+                )
+                undecided = kept
             if state.decisions:
                 said = f"{len(self.keys) - len(undecided)} of {len(self.keys)} keys decided"
             else:

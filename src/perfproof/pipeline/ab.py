@@ -381,6 +381,7 @@ def measure_keys(
         keys,
         looker_for(plan),
         reporter,
+        last=frozenset(AbOptions.from_json(store.manifest.options).measure_last),
     )
     return loop.run()
 

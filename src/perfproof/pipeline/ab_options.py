@@ -75,6 +75,8 @@ class AbOptions:
     """``local``, or ``ray``: key groups measured on the nodes of a Ray cluster."""
     ray_address: str | None = None
     machine: str | None = None
+    measure_last: tuple[str, ...] = ()
+    """Benchmarks whose keys a budget cuts first (set by ``prove``; not a flag)."""
     """The machine or testbed name (runner kind) the run measures on: the history files the
     run under it (``--record``, ``history record``), so runners of different kinds never share
     a series. None: unnamed."""
@@ -99,6 +101,7 @@ class AbOptions:
         doc["bench"] = list(self.bench)
         doc["overlay"] = list(self.overlay)
         doc["build_args"] = list(self.build_args)
+        doc["measure_last"] = list(self.measure_last)
         return doc
 
     @classmethod
@@ -108,6 +111,7 @@ class AbOptions:
         values["bench"] = tuple(values.get("bench") or ())
         values["overlay"] = tuple(values.get("overlay") or ())
         values["build_args"] = tuple(values.get("build_args") or ())
+        values["measure_last"] = tuple(values.get("measure_last") or ())
         for name, enum in (("build", BuildKind), ("order", Order), ("executor", Executor)):
             if name in values:
                 try:

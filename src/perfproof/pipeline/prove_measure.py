@@ -95,7 +95,11 @@ def ab_stage(
     if (folder / "manifest.json").is_file():
         outcome = resume_ab(folder, make_reporter(), explain=False)
     else:
-        opts = dataclasses.replace(ab, bench=tuple(regexes), out=str(folder), jfr=False)
+        last = tuple(r.benchmark for r in (benchmarks.reached if benchmarks else ())
+                     if r.via_dispatch)  # fmt: skip
+        opts = dataclasses.replace(
+            ab, bench=tuple(regexes), out=str(folder), jfr=False, measure_last=last
+        )
         outcome = start_ab(opts, make_reporter(), explain=False)
     bundle.expose_run(outcome.run_dir)
     comparisons = [c for c in outcome.document.get("comparisons", []) if isinstance(c, dict)]

@@ -31,8 +31,8 @@ class ProveOptions:
     ``explained``: only on regressions the change can explain (a regression gate of its own)."""
     reach: str = "graph"
     """``graph``: measure every benchmark the call graph reaches, those only dynamic dispatch
-    reaches listed last; ``profile``: first record those on the baseline and leave out the
-    ones whose profile never samples the changed code."""
+    reaches measured last (a budget cuts them first); ``profile``: first record those on the
+    baseline and leave out the ones whose profile never samples the changed code."""
     hypothesis: str | None = None
     hunt: str | None = None
     """``--hypothesis ID --from HUNT``: the hunt hypothesis the change claims to fix."""

@@ -179,7 +179,7 @@ def _benchmarks_md(bundle: Bundle) -> list[str]:
         if r.via_dispatch:
             line += (
                 f" — reached only through dynamic dispatch at `{r.dispatch}`: the call graph "
-                "cannot say it runs the changed override; listed last"
+                "cannot say it runs the changed override; measured last (a budget cuts it first)"
             )
         out.append(line)
     if not bench.regexes:
