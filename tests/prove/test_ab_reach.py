@@ -107,3 +107,18 @@ def test_an_unexplained_verdict_is_marked_in_every_output(make_run_folder, run_c
     assert UNEXPLAINED_NOTE in json.dumps(as_json)
     html = run_cli("report", run, "--format", "html")
     assert html.code == 0 and UNEXPLAINED_NOTE in html.out
+
+
+def test_a_failing_reach_costs_the_run_nothing(tmp_path: Path, monkeypatch) -> None:
+    """Reach annotates a run whose forks are measured: a failure in it is a note, not a
+    lost run."""
+    from perfproof.pipeline import ab_reach
+
+    def broken(*_a: object, **_k: object) -> None:
+        raise TypeError("index went wrong")
+
+    monkeypatch.setattr(ab_reach, "reach_of_run", broken)
+    doc = {"comparisons": _comparisons("regressed", "same")}
+    why = ab_reach.explain(doc, tmp_path, {"base": "a", "head": "b"}, tmp_path)
+    assert why == "the change's reach was not computed: TypeError: index went wrong"
+    assert all("reach" not in c for c in doc["comparisons"])

@@ -91,11 +91,13 @@ def explain(
     head_tree: Path,
 ) -> str | None:
     """Annotate ``document`` in place; a reason when the call graph could not be built (the
-    verdicts then stand without reach, and the run says why)."""
+    verdicts then stand without reach, and the run says why). Reach only annotates a run
+    whose forks are all measured, so no failure of it may cost the run its results."""
     try:
         keys = reach_of_run(repo, shas, head_tree, document.get("comparisons", []))
-    except (PerfproofError, OSError, ValueError) as exc:
-        return f"the change's reach was not computed: {exc}"
+    except Exception as exc:  # see the docstring
+        kind = "" if isinstance(exc, PerfproofError | OSError) else f"{type(exc).__name__}: "
+        return f"the change's reach was not computed: {kind}{exc}"
     annotate(document, keys)
     return None
 
