@@ -381,7 +381,7 @@ def measure_keys(
         keys,
         looker_for(plan),
         reporter,
-        last=frozenset(AbOptions.from_json(store.manifest.options).measure_last),
+        last=frozenset(str(b) for b in store.manifest.options.get("measure_last") or ()),
     )
     return loop.run()
 
