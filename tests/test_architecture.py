@@ -130,10 +130,9 @@ STATS_IO_METHODS = frozenset(
 )
 STATS_IO_MODULES = frozenset({"subprocess", "os", "shutil", "socket", "sqlite3", "pathlib", "io"})
 STATS_ALLOWED_IO = {
-    ("stats/sequential.py", "read_text"): "reads the calibration table shipped inside the "
-    "package (importlib.resources), a constant of the code rather than input",
-    ("stats/bimodal.py", "read_text"): "reads the null quantiles shipped inside the package "
-    "(importlib.resources), a constant of the code rather than input",
+    ("stats/tables.py", "read_text"): "reads the calibration tables shipped inside the package "
+    "(importlib.resources: the sequential α′ grid, the bimodal null quantiles), constants of "
+    "the code rather than input",
 }
 
 CLI_FORBIDDEN_IMPORTS = frozenset({"numpy", "scipy"})

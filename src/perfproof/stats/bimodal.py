@@ -33,15 +33,14 @@ removes a decision at a look, so the sequential design's guarantee stands.
 from __future__ import annotations
 
 import functools
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from importlib import resources
 from typing import Any
 
 import numpy as np
 from scipy import stats as _stats
 
+from perfproof.stats.tables import shipped_table
 from perfproof.stats.welch import welch_where_tested
 
 MIN_GROUP = 2
@@ -194,14 +193,9 @@ def null_statistics(rng: np.random.Generator, n: int, draws: int) -> np.ndarray:
     return np.concatenate(out)
 
 
-@functools.cache
 def levels_table() -> dict[str, Any]:
-    """The shipped null quantiles (read once)."""
-    text = resources.files("perfproof.stats").joinpath(LEVELS_FILE).read_text(encoding="utf-8")
-    table: dict[str, Any] = json.loads(text)
-    if table.get("schema") != LEVELS_SCHEMA:
-        raise ValueError(f"{LEVELS_FILE}: unexpected schema {table.get('schema')!r}")
-    return table
+    """The shipped null quantiles."""
+    return shipped_table(LEVELS_FILE, LEVELS_SCHEMA)
 
 
 @functools.cache

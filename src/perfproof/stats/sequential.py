@@ -23,11 +23,8 @@ levels fall back to Bonferroni across looks (α′ = α/K), which is valid witho
 
 from __future__ import annotations
 
-import functools
-import json
 import math
 from dataclasses import dataclass
-from importlib import resources
 from typing import Any
 
 import numpy as np
@@ -35,6 +32,7 @@ from scipy import special
 
 from perfproof.stats import bimodal, family
 from perfproof.stats.ratio import bound_exp_rows
+from perfproof.stats.tables import shipped_table
 from perfproof.stats.welch import welch_where_tested
 
 LEVELS_FILE = "sequential_levels.json"
@@ -65,14 +63,9 @@ class Schedule:
         return f"{self.first_forks}+{self.forks_per_look}"
 
 
-@functools.cache
 def levels_table() -> dict[str, Any]:
-    """The shipped calibration (read once)."""
-    text = resources.files("perfproof.stats").joinpath(LEVELS_FILE).read_text(encoding="utf-8")
-    table: dict[str, Any] = json.loads(text)
-    if table.get("schema") != LEVELS_SCHEMA:
-        raise ValueError(f"{LEVELS_FILE}: unexpected schema {table.get('schema')!r}")
-    return table
+    """The shipped calibration."""
+    return shipped_table(LEVELS_FILE, LEVELS_SCHEMA)
 
 
 def _calibrated(schedule: Schedule) -> tuple[np.ndarray, np.ndarray]:
