@@ -92,63 +92,51 @@ def run(
     chunks: list[str] = []
     err_chunks: list[str] = []
     start = time.monotonic()
+    lock = threading.Lock()
+    timer = None
+    timed_out = threading.Event()
     try:
+        proc, interrupted = _start(
+            args,
+            cwd=cwd,
+            env=full_env,
+            with_stdin=stdin_text is not None,
+            merge_stderr=merge_stderr,
+        )
         try:
-            proc = subprocess.Popen(
-                args,
-                cwd=cwd,
-                env=full_env,
-                stdin=subprocess.PIPE if stdin_text is not None else subprocess.DEVNULL,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.STDOUT if merge_stderr else subprocess.PIPE,
-                text=True,
-                encoding="utf-8",
-                errors="replace",
-                bufsize=1,
-                start_new_session=True,
-            )
-        except FileNotFoundError as exc:
-            raise InputError(f"program not found: {args[0]}") from exc
-        except PermissionError as exc:
-            raise InputError(f"program is not executable: {args[0]}") from exc
-        except NotADirectoryError as exc:
-            raise InputError(f"working directory does not exist: {cwd}") from exc
+            if interrupted:
+                raise KeyboardInterrupt
 
-        lock = threading.Lock()
+            def pump_stderr() -> None:
+                assert proc.stderr is not None
+                for line in proc.stderr:
+                    with lock:
+                        err_chunks.append(line)
+                        if log_file is not None:
+                            log_file.write(line)
+                            log_file.flush()
 
-        def pump_stderr() -> None:
-            assert proc.stderr is not None
-            for line in proc.stderr:
-                with lock:
-                    err_chunks.append(line)
-                    if log_file is not None:
-                        log_file.write(line)
-                        log_file.flush()
+            err_thread = None
+            if not merge_stderr:
+                err_thread = threading.Thread(target=pump_stderr, daemon=True)
+                err_thread.start()
+            if stdin_text is not None:
+                assert proc.stdin is not None
+                try:
+                    proc.stdin.write(stdin_text)
+                    proc.stdin.close()
+                except BrokenPipeError:
+                    pass
 
-        err_thread = None
-        if not merge_stderr:
-            err_thread = threading.Thread(target=pump_stderr, daemon=True)
-            err_thread.start()
-        if stdin_text is not None:
-            assert proc.stdin is not None
-            try:
-                proc.stdin.write(stdin_text)
-                proc.stdin.close()
-            except BrokenPipeError:
-                pass
+            if timeout is not None:
 
-        timer = None
-        timed_out = threading.Event()
-        if timeout is not None:
+                def on_timeout() -> None:
+                    timed_out.set()
+                    _kill_group(proc)
 
-            def on_timeout() -> None:
-                timed_out.set()
-                _kill_group(proc)
-
-            timer = threading.Timer(timeout, on_timeout)
-            timer.daemon = True
-            timer.start()
-        try:
+                timer = threading.Timer(timeout, on_timeout)
+                timer.daemon = True
+                timer.start()
             assert proc.stdout is not None
             for line in proc.stdout:
                 with lock:
@@ -194,6 +182,52 @@ def run(
     finally:
         if log_file is not None:
             log_file.close()
+
+
+def _start(
+    args: list[str],
+    *,
+    cwd: str | os.PathLike[str] | None,
+    env: dict[str, str] | None,
+    with_stdin: bool,
+    merge_stderr: bool,
+) -> tuple[subprocess.Popen[str], bool]:
+    """Start the child in its own process group; say whether Ctrl-C came while it started.
+
+    Ctrl-C landing while Popen forks and execs would raise before Popen returns the child, so
+    nobody could stop it and a JMH JVM would outlive perfproof. In the main thread (the only
+    one Ctrl-C reaches) SIGINT is held for the few milliseconds of the start and reported
+    afterwards, once the caller holds the child and can stop it.
+    """
+    held: list[int] = []
+    previous = signal.getsignal(signal.SIGINT)
+    hold = threading.current_thread() is threading.main_thread() and previous is not None
+    if hold:
+        signal.signal(signal.SIGINT, lambda signum, _frame: held.append(signum))
+    try:
+        proc = subprocess.Popen(
+            args,
+            cwd=cwd,
+            env=env,
+            stdin=subprocess.PIPE if with_stdin else subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT if merge_stderr else subprocess.PIPE,
+            text=True,
+            encoding="utf-8",
+            errors="replace",
+            bufsize=1,
+            start_new_session=True,
+        )
+    except FileNotFoundError as exc:
+        raise InputError(f"program not found: {args[0]}") from exc
+    except PermissionError as exc:
+        raise InputError(f"program is not executable: {args[0]}") from exc
+    except NotADirectoryError as exc:
+        raise InputError(f"working directory does not exist: {cwd}") from exc
+    finally:
+        if hold:
+            signal.signal(signal.SIGINT, previous)
+    return proc, bool(held)
 
 
 def _last_line(text: str) -> str:

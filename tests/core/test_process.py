@@ -1,4 +1,8 @@
+import os
+import signal
+import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -61,3 +65,33 @@ def test_separate_stderr_keeps_stdout_clean(tmp_path: Path) -> None:
 
 def test_command_line_quotes_for_copy_paste() -> None:
     assert command_line(["java", "-jar", "a b.jar", "-p", "x=1"]) == "java -jar 'a b.jar' -p x=1"
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def test_ctrl_c_while_the_child_starts_still_stops_the_child(monkeypatch, tmp_path) -> None:
+    """Ctrl-C landing inside Popen (after the fork, before it returns) must not orphan the child."""
+    started: list[int] = []
+    real_popen = subprocess.Popen
+
+    def popen_hit_by_ctrl_c(*args, **kwargs):  # type: ignore[no-untyped-def]
+        proc = real_popen(*args, **kwargs)
+        started.append(proc.pid)
+        os.kill(os.getpid(), signal.SIGINT)  # delivered while Popen has not yet returned
+        time.sleep(0.2)
+        return proc
+
+    monkeypatch.setattr(subprocess, "Popen", popen_hit_by_ctrl_c)
+    with pytest.raises(KeyboardInterrupt):
+        run([sys.executable, "-c", "import time; time.sleep(60)"], log_path=tmp_path / "x.log")
+    assert len(started) == 1
+    deadline = time.monotonic() + 10
+    while _alive(started[0]) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _alive(started[0]), "the child outlived the interrupted run"
