@@ -12,6 +12,7 @@ import pytest
 from perfproof.errors import InputError
 from perfproof.model.documents.hunt import GroupCost, HuntResult, Hypothesis, hunt_document
 from perfproof.model.documents.prove_measured import HypothesisFocus
+from perfproof.model.documents.prove_reach import KeyShare
 from perfproof.pipeline.prove_hypothesis import (
     focus_of,
     hypothesis_focus,
@@ -126,3 +127,21 @@ def test_prediction_beside_measurement() -> None:
     text = "\n".join(hypothesis_lines(elsewhere))
     assert not elsewhere.touched and "does not edit that method" in text
     assert "no benchmark the hunt names was measured" in text
+
+
+def test_the_hunts_own_benchmark_gives_the_share_when_its_forks_hold_enough_samples() -> None:
+    """A method can be most of one benchmark and nothing in the others: the ceiling is about
+    the hunt's benchmark, so its own forks' share wins over the share across all of them."""
+    census = _Census(1000, [_Row("cpu", REPORT.frame, 100)])  # 10 % across every benchmark
+    gains = {BENCH: 1.0}
+    own = KeyShare(BENCH, 0.8, None, 400, None, 1.0, False)
+    got = hypothesis_focus(REPORT, "/h", cast(Census, census), gains, [REPORT.frame], own)
+    assert got.cpu_share == pytest.approx(0.8) and got.share_of == BENCH
+    assert got.ceiling_speedup == pytest.approx(1 / (0.2 + 0.8 / 2) - 1)
+    text = "\n".join(hypothesis_lines(got))
+    assert f"`{BENCH}`'s" in text and "80.0%" in text and "every profiled" not in text
+    assert HypothesisFocus.from_json(json.loads(json.dumps(got.to_json()))) == got
+    few = KeyShare(BENCH, 0.8, None, 50, None, 1.0, False)  # too few samples to trust
+    pooled = hypothesis_focus(REPORT, "/h", cast(Census, census), gains, [REPORT.frame], few)
+    assert pooled.cpu_share == pytest.approx(0.1) and pooled.share_of is None
+    assert "every profiled benchmark" in "\n".join(hypothesis_lines(pooled))

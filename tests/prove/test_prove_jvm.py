@@ -79,7 +79,8 @@ def test_prove_finds_the_chain_without_bench_and_check_passes(
     assert profile["focus"][0] == "perfdemo.ErrorReporter"
     focus = profile["hypothesis"]
     assert focus["id"] == REPORT.id and focus["touched"] is True
-    assert focus["cpu_share"] > 0.1 and focus["benchmark"] == BENCH  # of both benchmarks' forks
+    # tiny forks hold too few samples for the hunt's own benchmark: the share is of all of them
+    assert focus["cpu_share"] > 0.1 and focus["benchmark"] == BENCH
     assert focus["per_call_gain"] > 0 and focus["ceiling_speedup"] > 0
     assert doc["command"][-4:] == ["--hypothesis", "ErrorReporter.report", "--from", str(hunt)]
     per_op = {e["benchmark"]: e["diff"] for e in profile["per_op"]}

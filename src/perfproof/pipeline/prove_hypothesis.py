@@ -15,9 +15,11 @@ from typing import TYPE_CHECKING
 from perfproof.errors import InputError
 from perfproof.model.documents.hunt import Hypothesis, read_hunt
 from perfproof.model.documents.prove_measured import HypothesisFocus
+from perfproof.pipeline.prove_share import MIN_SAMPLES
 from perfproof.stats.amdahl import amdahl_ceiling
 
 if TYPE_CHECKING:
+    from perfproof.model.documents.prove_reach import KeyShare
     from perfproof.profile.census import Census
 
 HUNT_FILE = "hunt.json"
@@ -61,20 +63,40 @@ def focus_of(h: Hypothesis | None, changed: Sequence[str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys((*first, *changed)))
 
 
+def hunt_benchmark(
+    h: Hypothesis, gains: Mapping[str, float | None]
+) -> tuple[str | None, float | None]:
+    """The benchmark the hunt names that this A/B measured (the largest per-call gain if
+    several), with that gain."""
+    measured = [(b, g) for b in h.benchmarks if (g := gains.get(b)) is not None]
+    if not measured:
+        return None, None
+    return max(measured, key=lambda bg: bg[1])
+
+
 def hypothesis_focus(
     h: Hypothesis,
     source: str,
     census: Census | None,
     gains: Mapping[str, float | None],
     changed_frames: Sequence[str],
+    own: KeyShare | None = None,
 ) -> HypothesisFocus:
-    """The hunt's prediction beside this change's measurement of the same method."""
+    """The hunt's prediction beside this change's measurement of the same method.
+
+    The share comes from the hunt's own benchmark's baseline profile forks when they hold
+    enough samples (``own``): Amdahl's ceiling is about that program, and a method can be
+    half of one benchmark and nothing in the others. Otherwise it is taken across every
+    profiled benchmark, and the report says so.
+    """
+    bench, gain = hunt_benchmark(h, gains)
     cpu = None
-    if census is not None and census.cpu_samples:
+    share_of = None
+    if own is not None and own.cpu_share is not None and own.samples >= MIN_SAMPLES:
+        cpu, share_of = own.cpu_share, own.benchmark
+    elif census is not None and census.cpu_samples:
         below = sum(r.total for r in census.focus_rows if r.kind == "cpu" and r.frame == h.frame)
         cpu = min(below / census.cpu_samples, 1.0)
-    measured = [(b, gains[b]) for b in h.benchmarks if gains.get(b) is not None]
-    bench, gain = max(measured, key=lambda bg: bg[1] or 0.0) if measured else (None, None)
     ceiling = None
     if cpu and gain is not None and gain > -1:
         ceiling = amdahl_ceiling(cpu, gain).speedup
@@ -90,4 +112,5 @@ def hypothesis_focus(
         benchmark=bench,
         per_call_gain=gain,
         ceiling_speedup=ceiling,
+        share_of=share_of,
     )

@@ -42,7 +42,7 @@ from perfproof.pipeline.ab import AbOptions, resume_ab, start_ab
 from perfproof.pipeline.ab_reach import changed_files
 from perfproof.pipeline.prove_alloc import alloc_per_op
 from perfproof.pipeline.prove_bundle import Bundle
-from perfproof.pipeline.prove_hypothesis import focus_of, hypothesis_focus
+from perfproof.pipeline.prove_hypothesis import focus_of, hunt_benchmark, hypothesis_focus
 from perfproof.pipeline.prove_share import key_share, recordings_by_benchmark
 from perfproof.process import run
 from perfproof.report.rundir import read_manifest
@@ -273,7 +273,14 @@ def profile_stage(
         keys=keys,
         per_op=per_op,
         hypothesis=(
-            hypothesis_focus(hypothesis[0], hypothesis[1], census, gains, frames)
+            hypothesis_focus(
+                hypothesis[0],
+                hypothesis[1],
+                census,
+                gains,
+                frames,
+                _own_share(jfr_dir.parent, hypothesis[0], gains, java),
+            )
             if hypothesis
             else None
         ),
@@ -301,6 +308,17 @@ def _key_shares(
         for b, recs in wanted.items()
         if recs
     )
+
+
+def _own_share(
+    run_dir: Path, h: Hypothesis, gains: Mapping[str, float | None], java: str | None
+) -> KeyShare | None:
+    """The hypothesis method's share of the hunt's own benchmark's baseline profile forks."""
+    bench, _ = hunt_benchmark(h, gains)
+    if bench is None:
+        return None
+    shares = _key_shares(run_dir, [bench], frozenset({h.frame}), gains, java)
+    return shares[0] if shares else None
 
 
 def _harness(row: DiffRow, reached: Sequence[ReachedBenchmark]) -> bool:

@@ -116,15 +116,19 @@ def hypothesis_lines(h: HypothesisFocus) -> list[str]:
     if h.cpu_share is None:
         text += "The baseline profile forks held no CPU samples to compare."
     else:
+        forks = f"`{h.share_of}`'s" if h.share_of else "(every profiled benchmark)"
         text += (
-            f"In this run's baseline profile forks (every profiled benchmark) it held "
-            f"{_share(h.cpu_share)} of the CPU"
+            f"In this run's baseline profile forks {forks} it held {_share(h.cpu_share)} of the CPU"
         )
         if h.benchmark is not None and h.per_call_gain is not None:
             text += (
                 f"; `{h.benchmark}` measured {_factor(h.per_call_gain)} per call, a ceiling of "
                 + (percent(h.ceiling_speedup * 100) if h.ceiling_speedup is not None else "–")
-                + " for a program shaped like the profiled benchmarks."
+                + (
+                    " for that benchmark."
+                    if h.share_of
+                    else " for a program shaped like the profiled benchmarks."
+                )
             )
         else:
             text += "; no benchmark the hunt names was measured in this A/B."

@@ -197,6 +197,9 @@ class HypothesisFocus:
     benchmark: str | None
     per_call_gain: float | None
     ceiling_speedup: float | None
+    share_of: str | None = None
+    """The benchmark whose own baseline profile forks gave ``cpu_share``; None when it is
+    taken across every profiled benchmark."""
 
     def to_json(self) -> Json:
         return dict(vars(self))
@@ -215,6 +218,7 @@ class HypothesisFocus:
             opt(doc, "benchmark", str),
             num(doc, "per_call_gain"),
             num(doc, "ceiling_speedup"),
+            opt(doc, "share_of", str),
         )
 
 
