@@ -127,3 +127,27 @@ public class GroupBench {
     assert not {"p.bench.GroupBench.write", "p.bench.GroupBench.read"} & names
     found = affected_benchmarks(project, root, [("p.Table", "lookup", ("int",))])
     assert "p.bench.GroupBench.rw" in {r.benchmark for r in found}
+
+
+def test_a_nested_class_benchmark_is_named_as_jmh_names_it(tmp_path: Path) -> None:
+    """JMH names a benchmark of a nested class ``Outer.Inner.method`` (dots, not ``$``)."""
+    files = {
+        **FILES,
+        "src/jmh/java/p/bench/Outer.java": """package p.bench;
+import org.openjdk.jmh.annotations.*;
+import p.Codec;
+public class Outer {
+    @State(Scope.Benchmark)
+    public static class Inner {
+        Codec codec = new Codec();
+        @Benchmark
+        public int enc() { return codec.encode(2); }
+    }
+}
+""",
+    }
+    root = write_sources(tmp_path, files)
+    project = open_project(root)
+    assert "p.bench.Outer.Inner.enc" in set(benchmark_methods(project, root).values())
+    found = affected_benchmarks(project, root, [("p.Table", "lookup", ("int",))])
+    assert "p.bench.Outer.Inner.enc" in {r.benchmark for r in found}

@@ -7,7 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from perfproof.model.documents.prove_stages import ReachedBenchmark
+from perfproof.pipeline.prove_measure import _harness
 from perfproof.pipeline.prove_share import key_share, recordings_by_benchmark, upper_share
+from perfproof.profile.diff import DiffRow
 from perfproof.profile.stacks import Profile
 
 BENCH = ("org.openjdk.jmh.Runner.run", "acme.bench.CodecBench.encode")
@@ -76,3 +79,17 @@ def test_jfr_every_profiles_as_many_rounds_as_the_timing_run_measured(tmp_path: 
     opts = ProveOptions.from_json({"ab": {"base": "a", "head": "b"}, "jfr": "every"})
     assert opts.jfr == "every" and opts.reproduce_argv()[-2:] == ["--jfr", "every"]
     assert ProveOptions.from_json(opts.to_json()).jfr == "every"
+
+
+def _row(frame: str) -> DiffRow:
+    return DiffRow("cpu", frame, None, None, (1.0,), (0.0,), 1.0, 0.0, -1.0, None, None)
+
+
+def test_the_benchmarks_own_frames_are_left_out_of_the_diff_nested_ones_too() -> None:
+    """JFR names a nested benchmark class ``Outer$Inner``, JMH ``Outer.Inner``: both are the
+    benchmark, whose share only mirrors what the change did below it."""
+    reached = [ReachedBenchmark("p.bench.Outer.Inner.enc", ("a", "b"), "Codec.encode(int)")]
+    assert _harness(_row("p.bench.Outer$Inner.enc"), reached)
+    assert _harness(_row("p.bench.jmh_generated.Outer_Inner_enc_jmhTest.enc_avgt"), reached)
+    assert not _harness(_row("p.Codec.encode"), reached)
+    assert not _harness(_row("p.bench.Outer.helper"), reached)

@@ -329,7 +329,7 @@ def _harness(row: DiffRow, reached: Sequence[ReachedBenchmark]) -> bool:
     for frame in (row.frame, row.focus_frame or ""):
         if ".jmh_generated." in frame or frame.startswith("org.openjdk.jmh."):
             return True
-        if any(frame.startswith(c + ".") for c in classes):
+        if any(frame.replace("$", ".").startswith(c + ".") for c in classes):  # JMH: Outer.Inner
             return True
     return False
 
