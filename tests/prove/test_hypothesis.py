@@ -3,7 +3,9 @@ hunt's hypothesis is read, found and set beside what the change measured."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import re
 from pathlib import Path
 from typing import cast
 
@@ -145,3 +147,81 @@ def test_the_hunts_own_benchmark_gives_the_share_when_its_forks_hold_enough_samp
     pooled = hypothesis_focus(REPORT, "/h", cast(Census, census), gains, [REPORT.frame], few)
     assert pooled.cpu_share == pytest.approx(0.1) and pooled.share_of is None
     assert "every profiled benchmark" in "\n".join(hypothesis_lines(pooled))
+
+
+SET_FILES = {
+    "src/main/java/p/OpenSet.java": """package p;
+import java.util.AbstractSet;
+import java.util.Iterator;
+public class OpenSet<E> extends AbstractSet<E> {
+    @Override public boolean contains(Object o) { return o == null; }
+    @Override public Iterator<E> iterator() { return null; }
+    @Override public int size() { return 0; }
+}
+""",
+    "src/jmh/java/p/bench/SetBench.java": """package p.bench;
+import java.util.Set;
+import org.openjdk.jmh.annotations.*;
+@State(Scope.Thread)
+public class SetBench {
+    @Param("p.OpenSet") String type;
+    Set<Object> set;
+    @Setup @SuppressWarnings("unchecked")
+    public void make() throws Exception {
+        set = (Set<Object>) Class.forName(type).getDeclaredConstructor().newInstance();
+    }
+    @Benchmark public boolean contains() { return set.contains(this); }
+}
+""",
+}
+SET_BENCH = "p.bench.SetBench.contains"
+
+
+def _set_hypothesis() -> Hypothesis:
+    """What a hunt of SetBench records: the method's cost under the key (the call graph of
+    the hunt found no benchmark reaching it)."""
+    h = hypothesis(
+        "OpenSet.contains", "p.OpenSet.contains", 0.4, f"{SET_BENCH}(type=p.OpenSet) [avgt]"
+    )
+    return dataclasses.replace(h, benchmarks=(), path=("SetBench.contains",))
+
+
+def test_the_hunts_recordings_reach_what_the_call_graph_cannot(tmp_path: Path) -> None:
+    """A call through a JDK interface on an instance made by reflection: no call path, yet the
+    hunt's recordings saw the benchmark run the method, so prove measures it."""
+    from tests.code.conftest import write_sources
+
+    from perfproof.code.query import open_project
+    from perfproof.model.changes import ChangedMethod
+    from perfproof.model.documents.prove_stages import ChangesResult
+    from perfproof.pipeline.prove_bundle import Bundle
+    from perfproof.pipeline.prove_code import benchmarks_stage
+    from perfproof.render.prove import _benchmarks_md
+
+    root = write_sources(tmp_path / "src", SET_FILES)
+    project = open_project(root)
+    edit = ChangedMethod("p.OpenSet", "contains", ("Object",), "modified",
+                         "src/main/java/p/OpenSet.java", (5, 5))  # fmt: skip
+    changes = ChangesResult((edit,), ("p.OpenSet",), {"production": (edit.file,)})
+    plain = benchmarks_stage(project, root, changes, ())
+    assert plain.reached == () and plain.unreached == (edit.label,)  # the call graph alone
+
+    hunt = write_hunt(tmp_path / "hunt", _set_hypothesis())
+    got = benchmarks_stage(project, root, changes, (), hunt=(_set_hypothesis(), str(hunt)))
+    (reached,) = got.reached
+    assert reached.benchmark == SET_BENCH and reached.changed == edit.label
+    assert reached.path == ("SetBench.contains", edit.label)
+    assert reached.seen_in == str(hunt / "hunt.json") and got.unreached == ()
+    assert got.regexes == (f"^{re.escape(SET_BENCH)}$",)
+    assert type(reached).from_json(json.loads(json.dumps(reached.to_json()))) == reached
+    bundle = Bundle.create(tmp_path / "b", {}, {"base": {"ref": "a"}, "head": {"ref": "b"}})
+    bundle.finish("benchmarks", got, 0.1)
+    text = "\n".join(_benchmarks_md(bundle))
+    assert f"`{SET_BENCH}`: `SetBench.contains` → `{edit.label}`" in text
+    assert f"seen in the recordings of the hunt `{hunt / 'hunt.json'}`" in text
+
+    other = ChangedMethod("p.OpenSet", "size", (), "modified", edit.file, (7, 7))
+    elsewhere = ChangesResult((other,), ("p.OpenSet",), {"production": (edit.file,)})
+    assert (
+        benchmarks_stage(project, root, elsewhere, (), hunt=(_set_hypothesis(), "h")).reached == ()
+    )

@@ -33,6 +33,7 @@ __all__ = [
     "SideSamples",
     "Unmatched",
     "Verdict",
+    "benchmark_of_label",
 ]
 
 PRIMARY = "primary"
@@ -76,6 +77,12 @@ class BenchKey:
         if self.metric != PRIMARY:
             text += f" {self.metric}"
         return text
+
+
+def benchmark_of_label(label: str) -> str:
+    """The JMH benchmark a :meth:`BenchKey.label` (or a bare benchmark name) is of: what a
+    JMH include regex can select (it never sees the @Param values or the mode)."""
+    return label.split("(", 1)[0].split(" ", 1)[0]
 
 
 @dataclass(frozen=True)

@@ -53,6 +53,11 @@ class ChangedMethod:
     def key(self) -> tuple[str, str, tuple[str, ...]]:
         return self.owner, self.name, self.params
 
+    @property
+    def frame(self) -> str:
+        """The method as a profile names its frames: ``pkg.Class.method``."""
+        return f"{self.owner}.{self.name}"
+
     def to_json(self) -> dict[str, Any]:
         return {
             "method": self.label,

@@ -10,7 +10,9 @@ from typing import Literal
 
 from perfproof.code.callers import SiteIndex
 from perfproof.code.project import Project
+from perfproof.model import benchmark_of_label
 from perfproof.model.documents.hunt import (
+    UNNAMED_GROUPS,
     Change,
     GroupCost,
     Hypothesis,
@@ -109,7 +111,7 @@ def fact(
         text += f" at {where}:" + ", ".join(str(n) for n in sorted({n for n, _ in lines}))
     else:
         text += f" in {where}:{d.method.line}-{d.method.end_line}"
-    group = "" if best.group in ("recordings", "command") else f" of {_short(best.group)}"
+    group = "" if best.group in UNNAMED_GROUPS else f" of {_short(best.group)}"
     return f"{text}{group}", lines
 
 
@@ -145,8 +147,10 @@ def analyse(
             callers = callers_of(project, site_index, d)
             pattern = pattern_of(d)
             benchmarks = reaching(project, root, d)
-            measured = [c.group for c in costs if c.group not in ("recordings", "command")]
-            measured_in.update(measured)
+            named = [c.group for c in costs if c.group not in UNNAMED_GROUPS]
+            measured_in.update(named)
+            # a group is a key (with its @Param values and mode); JMH selects benchmarks
+            measured = list(dict.fromkeys(benchmark_of_label(g) for g in named))
             chosen = [b for b in measured if b in benchmarks] or measured or benchmarks
             if prove is not None and chosen:
                 line = prove_line(prove.repo, prove.base, chosen, prove.extra)

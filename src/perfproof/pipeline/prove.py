@@ -282,7 +282,9 @@ def _run(bundle: Bundle, opts: ProveOptions, say: Say) -> ProveOutcome:
 
     def stage_benchmarks() -> StageResult:
         project, root = chain.project()
-        out = code.benchmarks_stage(project, root, chain.changes(), opts.ab.bench, opts.depth)
+        hyp = load_hypothesis(opts.hunt, opts.hypothesis)
+        hunt = (hyp, str(opts.hunt)) if hyp is not None else None
+        out = code.benchmarks_stage(project, root, chain.changes(), opts.ab.bench, opts.depth, hunt)
         clock.estimates = _estimates(opts, len(out.regexes))
         return out
 

@@ -22,6 +22,7 @@ from perfproof.code.project import Project
 from perfproof.code.query import open_project
 from perfproof.code.reach import DEFAULT_DEPTH, affected_benchmarks, dispatching_sites
 from perfproof.code.render import callers_doc
+from perfproof.model.documents.hunt import Hypothesis
 from perfproof.model.documents.prove_stages import (
     BenchmarksResult,
     CallerCounts,
@@ -31,6 +32,7 @@ from perfproof.model.documents.prove_stages import (
     ReachedBenchmark,
     ViaSupertype,
 )
+from perfproof.pipeline.prove_hypothesis import hunt_reach
 
 TEST_NAME_PATTERNS = ("{}Test", "{}Tests", "Test{}", "{}IT")
 """Test classes named after a production class (the convention of JUnit projects)."""
@@ -94,8 +96,13 @@ def benchmarks_stage(
     changes: ChangesResult,
     bench: tuple[str, ...],
     depth: int = DEFAULT_DEPTH,
+    hunt: tuple[Hypothesis, str] | None = None,
 ) -> BenchmarksResult:
-    """Stage 3: the benchmarks that reach a changed method, or the user's ``--bench``."""
+    """Stage 3: the benchmarks that reach a changed method, or the user's ``--bench``.
+
+    With ``prove --hypothesis`` (``hunt``: the hypothesis and its hunt), the benchmarks whose
+    recordings showed the hypothesis's method count as reaching it when the change edits it,
+    even where the call graph finds no path."""
     keys = [m.key for m in methods_of(changes) if m.kind != REMOVED]
     reached = affected_benchmarks(project, root, keys, depth)
     reached_methods = {r.changed for r in reached}
@@ -115,6 +122,10 @@ def benchmarks_stage(
         ReachedBenchmark(r.benchmark, tuple(r.path), r.changed, r.via_dispatch, r.dispatch)
         for r in reached
     )
+    if hunt is not None:
+        seen = hunt_reach(hunt[0], hunt[1], methods_of(changes), {r.benchmark for r in found})
+        found += seen
+        unreached = [u for u in unreached if u not in {r.changed for r in seen}]
     # the benchmarks only dynamic dispatch reaches go last: the call graph cannot say they
     # run the changed override, so they are the first a cut in the A/B's list should drop
     ordered = sorted(found, key=lambda r: r.via_dispatch)

@@ -25,7 +25,6 @@ from perfproof.model.documents.prove_stages import (
 )
 from perfproof.pipeline.ab import AbOptions, resume_ab, start_ab
 from perfproof.pipeline.prove_bundle import Bundle
-from perfproof.pipeline.prove_measure import frame_of
 from perfproof.pipeline.prove_share import key_share, recordings_by_benchmark
 
 
@@ -59,7 +58,7 @@ def probe_dispatch(
     if benchmarks is None or benchmarks.source != "call graph":
         return ()  # the user's --bench is measured as asked
     only = [r for r in benchmarks.reached if r.via_dispatch]
-    frames = frozenset(frame_of(m) for m in changes.methods if m.kind != "removed")
+    frames = frozenset(m.frame for m in changes.methods if m.kind != "removed")
     if not only or not frames:
         return ()
     by_bench = recordings_by_benchmark(reach_forks(bundle, ab, [r.regex for r in only]))

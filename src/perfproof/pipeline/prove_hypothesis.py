@@ -8,13 +8,16 @@ change does not even touch the method the hunt named (a fix somewhere else, or a
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from perfproof.code.changes import REMOVED
 from perfproof.errors import InputError
+from perfproof.model.changes import ChangedMethod
 from perfproof.model.documents.hunt import Hypothesis, read_hunt
 from perfproof.model.documents.prove_measured import HypothesisFocus
+from perfproof.model.documents.prove_stages import ReachedBenchmark
 from perfproof.pipeline.prove_share import MIN_SAMPLES
 from perfproof.stats.amdahl import amdahl_ceiling
 
@@ -63,12 +66,36 @@ def focus_of(h: Hypothesis | None, changed: Sequence[str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys((*first, *changed)))
 
 
+def hunt_reach(
+    h: Hypothesis, source: str, changed: Sequence[ChangedMethod], known: Collection[str]
+) -> tuple[ReachedBenchmark, ...]:
+    """The benchmarks the hunt's recordings showed running the hypothesis's method, when the
+    change edits that method and the call graph found no path from them (``known`` are those
+    it found): a recorded stack is evidence the call graph cannot overrule."""
+    edited = [
+        m
+        for m in changed
+        if m.kind != REMOVED and m.frame.replace("$", ".") == h.frame.replace("$", ".")
+    ]
+    if not edited:
+        return ()
+    label = edited[0].label
+    path = (*reversed(h.path), label)
+    where = str(hunt_path(source))
+    return tuple(
+        ReachedBenchmark(b, path, label, seen_in=where)
+        for b in h.profiled_benchmarks
+        if b not in known
+    )
+
+
 def hunt_benchmark(
     h: Hypothesis, gains: Mapping[str, float | None]
 ) -> tuple[str | None, float | None]:
     """The benchmark the hunt names that this A/B measured (the largest per-call gain if
     several), with that gain."""
-    measured = [(b, g) for b in h.benchmarks if (g := gains.get(b)) is not None]
+    named = dict.fromkeys((*h.benchmarks, *h.profiled_benchmarks))
+    measured = [(b, g) for b in named if (g := gains.get(b)) is not None]
     if not measured:
         return None, None
     return max(measured, key=lambda bg: bg[1])

@@ -23,7 +23,6 @@ from typing import TYPE_CHECKING
 
 from perfproof.errors import ExternalError, InputError
 from perfproof.measure.progress import make_reporter
-from perfproof.model.changes import ChangedMethod
 from perfproof.model.documents.prove_measured import (
     AbStageResult,
     AmdahlRow,
@@ -198,11 +197,6 @@ def per_call_gain(comparison: Mapping[str, object]) -> float | None:
     return 1.0 / ratio - 1.0 if comparison.get("direction") == "lower" else ratio - 1.0
 
 
-def frame_of(method: ChangedMethod) -> str:
-    """The JFR frame name of a changed method: ``pkg.Class.method`` (``$`` for nested)."""
-    return f"{method.owner}.{method.name}"
-
-
 def profile_stage(
     bundle: Bundle,
     ab_result: AbStageResult,
@@ -231,7 +225,7 @@ def profile_stage(
         before, after, focus, java=java, per_second=True, flamegraph=graph, replicate=_step
     )
     diff = dataclasses.replace(diff, rows=[r for r in diff.rows if not _harness(r, reached)])
-    frames = tuple(dict.fromkeys(frame_of(m) for m in changes.methods if m.kind != "removed"))
+    frames = tuple(dict.fromkeys(m.frame for m in changes.methods if m.kind != "removed"))
     sampled = (*frames, hypothesis[0].frame) if hypothesis else frames
     census, _ = run_census(before, sampled, java=java) if sampled else (None, [])
     gains = {str(c.get("benchmark")): per_call_gain(c) for c in ab_result.comparisons
@@ -240,7 +234,7 @@ def profile_stage(
     for m in changes.methods:
         if m.kind == "removed" or census is None:
             continue
-        frame = frame_of(m)
+        frame = m.frame
         cpu = _share(census, "cpu", frame, census.cpu_samples)
         alloc = _share(census, "alloc", frame, census.alloc_bytes)
         bench = next((r.benchmark for r in reached if r.changed == m.label), None)

@@ -181,6 +181,11 @@ def _benchmarks_md(bundle: Bundle) -> list[str]:
                 f" — reached only through dynamic dispatch at `{r.dispatch}`: the call graph "
                 "cannot say it runs the changed override; measured last (a budget cuts it first)"
             )
+        if r.seen_in:
+            line += (
+                f" — seen in the recordings of the hunt `{r.seen_in}`; the call graph finds no "
+                "path (a call through a JDK interface, or reflection)"
+            )
         out.append(line)
     if not bench.regexes:
         out.append(f"**{NO_BENCHMARK}.**")

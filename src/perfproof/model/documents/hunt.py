@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from perfproof.errors import InputError
+from perfproof.model import benchmark_of_label
 from perfproof.model.documents import json_safe, read_document, schema_id
 
 NAME = "hunt"
@@ -21,6 +22,8 @@ MAJOR = 1
 SCHEMA = schema_id(NAME, MAJOR)
 
 WorkloadKind = Literal["jmh", "command", "recordings"]
+UNNAMED_GROUPS = ("recordings", "command")
+"""The one group of a workload that is not JMH: it names no benchmark."""
 Measure = Literal["ns/op", "ceiling"]
 
 
@@ -154,6 +157,14 @@ class Hypothesis:
     """JMH benchmarks that reach the method (call graph)."""
     prove: str | None = None
     """A ready ``perfproof prove`` command line for the fix."""
+
+    @property
+    def profiled_benchmarks(self) -> tuple[str, ...]:
+        """The JMH benchmarks whose recordings showed the cost (@Param values and mode left
+        out): evidence that they run the method, where the call graph may see no path (a
+        call through a JDK interface, reflection)."""
+        named = (c.group for c in self.costs if c.group not in UNNAMED_GROUPS)
+        return tuple(dict.fromkeys(benchmark_of_label(g) for g in named))
 
     def to_json(self) -> dict[str, Any]:
         return {

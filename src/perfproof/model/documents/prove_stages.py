@@ -223,12 +223,18 @@ class ReachedBenchmark:
     dispatch): the call graph cannot say which override the benchmark runs."""
     dispatch: str = ""
     """With ``via_dispatch``: that call, ``Caller(...) → Super.m(...)``."""
+    seen_in: str = ""
+    """The hunt.json whose recordings showed this benchmark running the changed method, when
+    the call graph found no path (a call through a JDK interface, reflection): ``path`` is
+    then the recorded stack's."""
 
     def to_json(self) -> Json:
         doc: Json = {"benchmark": self.benchmark, "path": list(self.path), "changed": self.changed}
         doc["via_dispatch"] = self.via_dispatch
         if self.via_dispatch:
             doc["dispatch"] = self.dispatch
+        if self.seen_in:
+            doc["seen_in"] = self.seen_in
         return doc
 
     @classmethod
@@ -239,6 +245,7 @@ class ReachedBenchmark:
             need(doc, "changed", str),
             bool(doc.get("via_dispatch")),
             str(doc.get("dispatch") or ""),
+            str(doc.get("seen_in") or ""),
         )
 
     @property
