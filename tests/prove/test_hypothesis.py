@@ -132,21 +132,36 @@ def test_prediction_beside_measurement() -> None:
 
 
 def test_the_hunts_own_benchmark_gives_the_share_when_its_forks_hold_enough_samples() -> None:
-    """A method can be most of one benchmark and nothing in the others: the ceiling is about
-    the hunt's benchmark, so its own forks' share wins over the share across all of them."""
+    """A method can be most of one benchmark and nothing in the others: the hunt's benchmark's
+    own forks give the share, and the ceiling is what removing the method would give it."""
     census = _Census(1000, [_Row("cpu", REPORT.frame, 100)])  # 10 % across every benchmark
     gains = {BENCH: 1.0}
-    own = KeyShare(BENCH, 0.8, None, 400, None, 1.0, False)
+    own = KeyShare(BENCH, 0.8, None, 400, 4.0, 1.0, False)
     got = hypothesis_focus(REPORT, "/h", cast(Census, census), gains, [REPORT.frame], own)
     assert got.cpu_share == pytest.approx(0.8) and got.share_of == BENCH
-    assert got.ceiling_speedup == pytest.approx(1 / (0.2 + 0.8 / 2) - 1)
+    assert got.ceiling_speedup == 4.0 and not got.beyond_ceiling
     text = "\n".join(hypothesis_lines(got))
-    assert f"`{BENCH}`'s" in text and "80.0%" in text and "every profiled" not in text
+    assert (
+        f"forks of `{BENCH}` it held" in text and "80.0%" in text and "every profiled" not in text
+    )
+    assert "at most +400.0% faster" in text and "within it" in text
     assert HypothesisFocus.from_json(json.loads(json.dumps(got.to_json()))) == got
-    few = KeyShare(BENCH, 0.8, None, 50, None, 1.0, False)  # too few samples to trust
+    few = KeyShare(BENCH, 0.8, None, 50, 4.0, 1.0, False)  # too few samples to trust
     pooled = hypothesis_focus(REPORT, "/h", cast(Census, census), gains, [REPORT.frame], few)
     assert pooled.cpu_share == pytest.approx(0.1) and pooled.share_of is None
+    assert pooled.ceiling_speedup == pytest.approx(1 / (0.9 + 0.1 / 2) - 1)  # Amdahl
     assert "every profiled benchmark" in "\n".join(hypothesis_lines(pooled))
+
+
+def test_a_gain_beyond_what_removing_the_method_could_give_is_said() -> None:
+    """JCTools' OpenHashSet.contains: 3.4 % of its benchmark's samples (ceiling +5.3 %), yet
+    the benchmark ran 1.52x as fast: the sampler cannot place a nanosecond call."""
+    gains = {BENCH: 0.52}
+    own = KeyShare(BENCH, 0.034, None, 940, 0.053, 0.52, False)
+    got = hypothesis_focus(REPORT, "/h", None, gains, [REPORT.frame], own)
+    assert got.beyond_ceiling
+    text = "\n".join(hypothesis_lines(got))
+    assert "**beyond that ceiling**" in text and "lower bound" in text
 
 
 SET_FILES = {

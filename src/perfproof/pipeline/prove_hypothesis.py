@@ -112,21 +112,24 @@ def hypothesis_focus(
     """The hunt's prediction beside this change's measurement of the same method.
 
     The share comes from the hunt's own benchmark's baseline profile forks when they hold
-    enough samples (``own``): Amdahl's ceiling is about that program, and a method can be
-    half of one benchmark and nothing in the others. Otherwise it is taken across every
-    profiled benchmark, and the report says so.
+    enough samples (``own``), as the hunt's own prediction did: a method can be half of one
+    benchmark and nothing in the others. Its ceiling is then what removing the method would
+    give that benchmark, which the benchmark's measured gain can be set against (Amdahl with
+    the benchmark's own gain as the per-call one would be circular). Otherwise the share is
+    taken across every profiled benchmark and the ceiling is Amdahl's for a program of that
+    shape, with the benchmark's gain as the method's per-call speed-up; the report says which.
     """
     bench, gain = hunt_benchmark(h, gains)
     cpu = None
     share_of = None
+    ceiling = None
     if own is not None and own.cpu_share is not None and own.samples >= MIN_SAMPLES:
-        cpu, share_of = own.cpu_share, own.benchmark
+        cpu, share_of, ceiling = own.cpu_share, own.benchmark, own.ceiling
     elif census is not None and census.cpu_samples:
         below = sum(r.total for r in census.focus_rows if r.kind == "cpu" and r.frame == h.frame)
         cpu = min(below / census.cpu_samples, 1.0)
-    ceiling = None
-    if cpu and gain is not None and gain > -1:
-        ceiling = amdahl_ceiling(cpu, gain).speedup
+        if cpu and gain is not None and gain > -1:
+            ceiling = amdahl_ceiling(cpu, gain).speedup
     return HypothesisFocus(
         id=h.id,
         method=h.method,

@@ -116,19 +116,27 @@ def hypothesis_lines(h: HypothesisFocus) -> list[str]:
     if h.cpu_share is None:
         text += "The baseline profile forks held no CPU samples to compare."
     else:
-        forks = f"`{h.share_of}`'s" if h.share_of else "(every profiled benchmark)"
+        forks = f"of `{h.share_of}`" if h.share_of else "(every profiled benchmark)"
         text += (
             f"In this run's baseline profile forks {forks} it held {_share(h.cpu_share)} of the CPU"
         )
-        if h.benchmark is not None and h.per_call_gain is not None:
+        ceiling = percent(h.ceiling_speedup * 100) if h.ceiling_speedup is not None else "–"
+        if h.share_of and h.per_call_gain is not None:
+            text += (
+                f", so removing it entirely would make that benchmark at most {ceiling} faster; it "
+                f"measured {_factor(h.per_call_gain)}"
+            )
+            text += (
+                " — **beyond that ceiling**: the recordings under-attribute this method (it may "
+                "be inlined into the benchmark's loop, or each call too short for the sampler to "
+                "place), so its share is a lower bound here."
+                if h.beyond_ceiling
+                else ", within it."
+            )
+        elif h.benchmark is not None and h.per_call_gain is not None:
             text += (
                 f"; `{h.benchmark}` measured {_factor(h.per_call_gain)} per call, a ceiling of "
-                + (percent(h.ceiling_speedup * 100) if h.ceiling_speedup is not None else "–")
-                + (
-                    " for that benchmark."
-                    if h.share_of
-                    else " for a program shaped like the profiled benchmarks."
-                )
+                f"{ceiling} for a program shaped like the profiled benchmarks."
             )
         else:
             text += "; no benchmark the hunt names was measured in this A/B."

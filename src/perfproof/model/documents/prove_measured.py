@@ -198,8 +198,21 @@ class HypothesisFocus:
     per_call_gain: float | None
     ceiling_speedup: float | None
     share_of: str | None = None
-    """The benchmark whose own baseline profile forks gave ``cpu_share``; None when it is
-    taken across every profiled benchmark."""
+    """The benchmark whose own baseline profile forks gave ``cpu_share``; ``ceiling_speedup``
+    is then the most removing the method could give that benchmark (at the share's upper
+    bound). None: the share is across every profiled benchmark and the ceiling is Amdahl's
+    with ``per_call_gain``."""
+
+    @property
+    def beyond_ceiling(self) -> bool:
+        """The hunt's benchmark gained more than removing the method could give it: the
+        recordings under-attribute the method."""
+        return (
+            self.share_of is not None
+            and self.ceiling_speedup is not None
+            and self.per_call_gain is not None
+            and self.per_call_gain > self.ceiling_speedup
+        )
 
     def to_json(self) -> Json:
         return dict(vars(self))
