@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from perfproof.cli.options import emit_json
+from perfproof.cli.options import emit_json, stdout_format_option
 from perfproof.errors import InputError
 
 EPILOG = """\b
@@ -64,14 +64,9 @@ Exit codes: 0 done; 2 bad input (unknown format, not a run folder), one line on 
     "has the six benchstat needs to test, else iterations (narrower intervals: iterations of "
     "one fork are not independent).",
 )
-@click.option(
-    "--format",
-    "output",
-    type=click.Choice(("text", "json")),
-    default="text",
-    show_default=True,
-    help="What stdout says: a line per file written, or one JSON object (perfproof.export/1, "
-    "see below) with the paths, keys, rows and the runs' ids, commits and machines.",
+@stdout_format_option(
+    "What stdout says: a line per file written, or one JSON object (perfproof.export/1, "
+    "see below) with the paths, keys, rows and the runs' ids, commits and machines."
 )
 def command(
     run_dirs: tuple[str, ...],

@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from perfproof.cli.options import emit_json
+from perfproof.cli.options import emit_json, stdout_format_option
 from perfproof.errors import InputError
 
 DB_HELP = (
@@ -148,14 +148,9 @@ def _git_head() -> str:
     help=MACHINE_HELP + " A run folder measured with `ab --machine` keeps its own name unless "
     "--machine is given.",
 )
-@click.option(
-    "--format",
-    "output",
-    type=click.Choice(("text", "json")),
-    default="text",
-    show_default=True,
-    help="What stdout says: a line per record, or one JSON object (perfproof.history-record/1, "
-    "see below) with each record's run id, commit, machine and counts.",
+@stdout_format_option(
+    "What stdout says: a line per record, or one JSON object (perfproof.history-record/1, "
+    "see below) with each record's run id, commit, machine and counts."
 )
 @db_option
 def record_command(

@@ -29,6 +29,19 @@ def format_option(choices: tuple[str, ...] = FORMATS, default: str = "table") ->
     )
 
 
+def stdout_format_option(help: str) -> Any:
+    """``--format text|json`` of a verb whose results are files: what stdout says about them
+    (a line each, or one JSON document); passed as ``output``."""
+    return click.option(
+        "--format",
+        "output",
+        type=click.Choice(("text", "json")),
+        default="text",
+        show_default=True,
+        help=help,
+    )
+
+
 def emit_json(doc: Any) -> None:
     """Print a JSON document to stdout: strict JSON (NaN and infinities become null)."""
     sys.stdout.write(dumps(doc))

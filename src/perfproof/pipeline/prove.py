@@ -267,6 +267,7 @@ def _estimates(opts: ProveOptions, benchmarks: int) -> dict[str, float]:
 def _run(bundle: Bundle, opts: ProveOptions, say: Say) -> ProveOutcome:
     from perfproof.pipeline import prove_code as code
     from perfproof.pipeline import prove_measure as measure
+    from perfproof.pipeline.prove_profile import profile_stage
 
     repo = Path(opts.ab.repo)
     shas = {side: bundle.doc["refs"][side]["sha"] for side in ("base", "head")}
@@ -316,7 +317,7 @@ def _run(bundle: Bundle, opts: ProveOptions, say: Say) -> ProveOutcome:
         reached = bench.reached if bench is not None else ()
         hyp = load_hypothesis(opts.hunt, opts.hypothesis)
         focus = (hyp, str(opts.hunt)) if hyp else None
-        return measure.profile_stage(
+        return profile_stage(
             bundle, ab, chain.changes(), reached, opts.ab, chain.measured(), opts.jfr, focus
         )
 
