@@ -93,3 +93,12 @@ def test_the_benchmarks_own_frames_are_left_out_of_the_diff_nested_ones_too() ->
     assert _harness(_row("p.bench.jmh_generated.Outer_Inner_enc_jmhTest.enc_avgt"), reached)
     assert not _harness(_row("p.Codec.encode"), reached)
     assert not _harness(_row("p.bench.Outer.helper"), reached)
+
+
+def test_a_changed_method_of_a_nested_class_is_found_in_jfrs_spelling():
+    """The index names ``Outer.Inner.m``, JFR ``Outer$Inner.m``: the share is the same method's
+    (before, a nested serializer's change had a share of 0 and ``--reach profile`` left its
+    benchmark out as never running it)."""
+    nested = Profile("p", cpu={(*BENCH, "acme.Codecs$Big.read"): 30, (*BENCH, "acme.X.y"): 70})
+    share = key_share("b", [nested], frozenset({"acme.Codecs.Big.read"}), None)
+    assert share.cpu_share == pytest.approx(0.3) and share.samples == 100

@@ -19,7 +19,7 @@ from scipy import special
 
 from perfproof.model.documents.prove_reach import KeyShare
 from perfproof.profile.outside import outside
-from perfproof.profile.stacks import Profile
+from perfproof.profile.stacks import Profile, source_name
 from perfproof.report.rundir import read_manifest
 
 FAR_BEYOND = 10.0
@@ -56,7 +56,8 @@ def recordings_by_benchmark(run_dir: Path) -> dict[str, dict[str, list[Path]]]:
 
 
 def _inside(stack: Sequence[str], frames: frozenset[str]) -> bool:
-    return any(f in frames for f in stack)
+    """Whether a stack holds one of ``frames`` (spelled by :func:`source_name`)."""
+    return any(source_name(f) in frames for f in stack)
 
 
 def upper_share(inside: int, total: int, confidence: float = CONFIDENCE) -> float:
@@ -74,6 +75,7 @@ def key_share(
 ) -> KeyShare:
     """The changed frames' share of one benchmark's baseline samples and bytes (the JVM's and
     the harness's own work left out), its ceiling, and whether ``gain`` is far beyond it."""
+    frames = frozenset(source_name(f) for f in frames)
     total = inside = 0
     bytes_total = bytes_inside = 0
     for p in profiles:

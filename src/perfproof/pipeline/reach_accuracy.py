@@ -28,18 +28,12 @@ from perfproof.code.reach import DEFAULT_DEPTH, benchmark_methods
 from perfproof.model import benchmark_of_label
 from perfproof.model.documents.prove_stages import BenchmarksResult, ChangesResult
 from perfproof.profile.outside import outside
-from perfproof.profile.stacks import Profile
+from perfproof.profile.stacks import Profile, source_name
 
 Reach = Literal["direct", "via dispatch", "none"]
 DIRECT: Reach = "direct"
 DISPATCH: Reach = "via dispatch"
 NONE: Reach = "none"
-
-
-def frame_name(frame: str) -> str:
-    """One spelling of a method frame for matching: JFR writes a nested class ``Outer$Inner``
-    where the source index writes ``Outer.Inner``."""
-    return frame.replace("$", ".")
 
 
 @dataclass(frozen=True)
@@ -66,12 +60,12 @@ class Seen:
 
 def seen_in(profiles: Iterable[Profile], frames: Iterable[str]) -> Seen:
     """Count one benchmark's samples and bytes, and those under a changed frame."""
-    wanted = {frame_name(f) for f in frames}
+    wanted = {source_name(f) for f in frames}
     samples = changed = changed_bytes = 0
     methods: set[str] = set()
 
     def hit(stack: Sequence[str]) -> bool:
-        names = {frame_name(f) for f in stack} & wanted
+        names = {source_name(f) for f in stack} & wanted
         methods.update(names)
         return bool(names)
 

@@ -32,6 +32,13 @@ def normalize_frame(name: str) -> str:
     return name
 
 
+def source_name(frame: str) -> str:
+    """A frame spelled as the source index spells a method (``pkg.Outer.Inner.m``): JFR names
+    a nested class ``Outer$Inner``, the index ``Outer.Inner``, so a changed method of a nested
+    class is matched against recordings in this spelling on both sides."""
+    return frame.replace("$", ".")
+
+
 @dataclass
 class Profile:
     """One recording's stacks: CPU samples per stack and allocated bytes per stack and class."""
