@@ -1,6 +1,6 @@
-"""Calls through a supertype whose receiver's class the source fixes: a final field or an
-effectively final local initialised with ``new C(...)`` runs only ``C``'s method (own or
-inherited), so the walk must not report a path from such a call to another override."""
+"""Calls through a supertype whose receiver's class the source fixes: a field every assignment
+gives a ``new C(...)`` or an effectively final local initialised so runs only ``C``'s method
+(own or inherited), so the walk must not report a path from such a call to another override."""
 
 from __future__ import annotations
 
@@ -10,9 +10,10 @@ from tests.code.conftest import write_sources
 
 from perfproof.code.binding import Target
 from perfproof.code.callers import find_callers
+from perfproof.code.graph import runs
 from perfproof.code.index import index_file
 from perfproof.code.query import open_project
-from perfproof.code.reach import affected_benchmarks, runs
+from perfproof.code.reach import affected_benchmarks
 
 BENCH = "src/jmh/java/p/bench/"
 FILES = {
@@ -99,14 +100,22 @@ import p.FastCodec;
 import p.SlowCodec;
 public class UnknownBench {
     Codec open = new FastCodec();
+    Codec quiet = new FastCodec();
     static int use(Codec c) { return c.read(1); }
     @Benchmark public int parameter() { return use(new FastCodec()); }
     @Benchmark public int nonFinal() { return open.read(1); }
+    @Benchmark public int effectivelyFinal() { return quiet.read(1); }
     @Benchmark public int reassigned(boolean slow) {
         Codec c = new FastCodec();
         if (slow) { c = new SlowCodec(); }
         return c.read(1);
     }
+}
+""",
+    BENCH + "Reconfigure.java": """package p.bench;
+import p.SlowCodec;
+final class Reconfigure {
+    static void slow(UnknownBench bench) { bench.open = new SlowCodec(); }
 }
 """,
 }
@@ -141,6 +150,7 @@ def test_the_created_class_and_what_it_inherits_stay_reached(tmp_path: Path) -> 
         "p.bench.LocalBench.created",
         "p.bench.LocalBench.constant",
         "p.bench.InheritBench.inherited",
+        "p.bench.UnknownBench.effectivelyFinal",
     }
     # SpecialCodec overrides read: its final field runs SpecialCodec.read, not FastCodec's
     assert reached(root, "p.SpecialCodec") == UNKNOWN | {"p.bench.InheritBench.overridden"}
@@ -177,7 +187,8 @@ def test_callers_still_count_the_site_for_the_supertype(tmp_path: Path) -> None:
     assert by_caller["LocalBench.constant"] == "p.FastCodec"
     assert by_caller["InheritBench.inherited"] == "p.TunedCodec"
     assert by_caller["UnknownBench.use"] is None
-    assert by_caller["UnknownBench.nonFinal"] is None
+    assert by_caller["UnknownBench.nonFinal"] is None  # another file assigns it
+    assert by_caller["UnknownBench.effectivelyFinal"] == "p.FastCodec"  # nothing else does
     assert by_caller["UnknownBench.reassigned"] is None
 
 
@@ -188,6 +199,9 @@ class A {
     S open = new B();
     final S anonymous = new B() { };
     final S made = make();
+    S swapped = new B();
+    private S set;
+    A() { set = new B(); }
     void m(S param) {
         S local = new B();
         local.run();
@@ -203,30 +217,35 @@ class A {
         param.run();
         new B().run();
         ((S) param).run();
+        set.run();
     }
-    void other() { S local = param(); local.run(); }
+    void other() { S local = param(); local.run(); swapped = new C(); }
 }
 """
     f = index_file("q/A.java", src)
-    assert {fd.name: fd.new for fd in f.fields} == {
-        "kept": "B",
-        "open": "",
-        "anonymous": "",
-        "made": "",
+    # ``open`` is never assigned in its file, but other files may: the project decides
+    assert {fd.name: (fd.new, fd.open) for fd in f.fields} == {
+        "kept": ("B", False),
+        "open": ("B", True),
+        "anonymous": ("", False),
+        "made": ("", False),
+        "swapped": ("", False),
+        "set": ("B", False),
     }
     calls = [(s.line, s.recv_text, s.recv_new) for s in f.sites(("run",))]
     assert calls == [
-        (9, "local", "B"),
-        (11, "moved", ""),
-        (14, "fixed", "B"),
-        (15, "kept", "B"),
-        (16, "kept", "B"),
-        (17, "open", ""),
-        (18, "anonymous", ""),
-        (19, "param", ""),
-        (20, "B", "B"),
-        (21, "S", ""),
-        (23, "local", ""),
+        (12, "local", "B"),
+        (14, "moved", ""),
+        (17, "fixed", "B"),
+        (18, "kept", "B"),
+        (19, "kept", "B"),
+        (20, "open", ""),
+        (21, "anonymous", ""),
+        (22, "param", ""),
+        (23, "B", "B"),
+        (24, "S", ""),
+        (25, "set", "B"),
+        (27, "local", ""),
     ]
 
 

@@ -20,6 +20,9 @@ from perfproof.code.model import CallSite, FileIndex, MethodDecl
 from perfproof.code.project import Project
 
 CONSTRUCTOR = "<init>"
+TYPE_VARIABLE = "type-variable"
+"""How a site binds whose receiver is typed by a type variable: the index keeps no bounds, so
+it may be any class with the method, as a call through the bound's declaration would."""
 
 
 @dataclass(frozen=True)
@@ -176,6 +179,9 @@ class Matcher:
         if typ is None:
             return self._likely(f)
         resolved = self.p.resolve(f, owner, typ)
+        if resolved is None and _TYPE_VARIABLE.fullmatch(typ):
+            # ``E enc`` with ``<E extends Encoder<Integer>>``: any class within the bound
+            return ("likely", TYPE_VARIABLE) if self.sees_target(f) else None
         return ("exact", "typed-receiver") if self.is_target_type(resolved) else None
 
     def _field(self, f: FileIndex, owner: str, name: str) -> tuple[str, str] | None:

@@ -14,6 +14,7 @@ import hashlib
 
 from tree_sitter import Node
 
+from perfproof.code.fields import FieldFacts, FieldWrite, field_write, fix_fields
 from perfproof.code.model import (
     CallSite,
     FieldDecl,
@@ -102,6 +103,7 @@ def index_file(path: str, src: bytes) -> FileIndex:
         list(run_rules(unit)),
         jmh,
         test_framework,
+        unit.assigned,
     )
 
 
@@ -132,6 +134,8 @@ class _Sweep(SiteSweep):
         self.type_ranges: list[tuple[int, int, str]] = []
         self.methods: list[MethodDecl] = []
         self.fields: list[FieldDecl] = []
+        self.field_facts: list[FieldFacts] = []
+        self.field_writes: list[FieldWrite] = []
         self.field_types: dict[tuple[str, str], str] = {}
         self.decls: list[Decl] = []
         self.calls: list[CallSite] = []
@@ -168,13 +172,14 @@ class _Sweep(SiteSweep):
             "ctorcall": self._ctorcall,
             "anon": self._anon,
             "constant": self._constant,
-            "assign": self.nodes["assign"].append,
+            "assign": self._assign,
             "update": self.nodes["update"].append,
         }
         for start, _neg_end, name, node in nodes:
             while self.stack and self.stack[-1].end <= start:
                 self.stack.pop()
             handlers[name](node)
+        self.fields, assigned = fix_fields(self.fields, self.field_facts, self.field_writes)
         self._resolve_pending()
         return Unit(
             self.path,
@@ -191,9 +196,14 @@ class _Sweep(SiteSweep):
             self.calls,
             self.invocations,
             self.nodes,
+            assigned,
         )
 
     # scope helpers -------------------------------------------------------------------------
+
+    def _owners(self) -> tuple[str, ...]:
+        """The named types around the current node, innermost first."""
+        return tuple(s.fqn for s in reversed(self.stack) if s.kind == "type")
 
     def _owner(self) -> str:
         for scope in reversed(self.stack):
@@ -277,10 +287,8 @@ class _Sweep(SiteSweep):
             for pname, ptype in params:
                 self._add_field(fqn, pname, ptype, False, line(node))
 
-    def _add_field(
-        self, owner: str, name: str, full_type: str, static: bool, line: int, new: str = ""
-    ) -> None:
-        self.fields.append(FieldDecl(owner, name, erase(full_type), static, line, erase(new)))
+    def _add_field(self, owner: str, name: str, full_type: str, static: bool, line: int) -> None:
+        self.fields.append(FieldDecl(owner, name, erase(full_type), static, line))
         self.field_types[(owner, name)] = full_type
 
     def _method(self, node: Node) -> None:
@@ -348,6 +356,7 @@ class _Sweep(SiteSweep):
         in_interface = node.type == "constant_declaration"
         static = in_interface or has_modifier(node, "static")
         final = in_interface or has_modifier(node, "final")
+        private = has_modifier(node, "private")
         full_type = text(node.child_by_field_name("type"))
         has_value = False
         for child in node.named_children:
@@ -355,8 +364,10 @@ class _Sweep(SiteSweep):
                 name = text(child.child_by_field_name("name"))
                 dims = text(child.child_by_field_name("dimensions"))
                 value = child.child_by_field_name("value")
-                new = (created(value) or "") if final else ""
-                self._add_field(owner, name, full_type + dims, static, line(child), new)
+                given = None if value is None else erase(created(value) or "")
+                facts = FieldFacts(len(self.fields), final, private, given)
+                self.field_facts.append(facts)
+                self._add_field(owner, name, full_type + dims, static, line(child))
                 has_value = has_value or value is not None
         if has_value:
             name = "<clinit>" if static else "<init>"
@@ -426,6 +437,12 @@ class _Sweep(SiteSweep):
         if owner and not self._in_anonymous():
             name = text(node.child_by_field_name("name"))
             self._add_field(owner, name, owner.rsplit(".", 1)[-1], True, line(node))
+
+    def _assign(self, node: Node) -> None:
+        self.nodes["assign"].append(node)
+        write = field_write(node, lambda name: self._lookup_local(name)[0], self._owners())
+        if write is not None:
+            self.field_writes.append(write)
 
     def _anon(self, node: Node) -> None:
         self.stack.append(Scope(node.end_byte, "anon"))

@@ -60,11 +60,12 @@ class FieldDecl(NamedTuple):
     static: bool
     line: int
     new: str = ""
-    """The class the field always holds, erased, when it is ``final`` and initialised with
-    ``new C(...)`` (no anonymous body); empty otherwise. A final field with an initializer is
-    never assigned again (JLS 8.3.1.2), so every call through it runs ``C``'s method. A
-    non-final field may be assigned by any code that sees it (other files, subclasses, JMH
-    ``@Setup`` methods), which the index does not follow, so it records nothing."""
+    """The class the field always holds, erased, when its initialiser and every assignment to
+    it in the file are ``new C(...)`` of one ``C`` (no anonymous body); empty otherwise (see
+    :mod:`perfproof.code.fields`)."""
+    open: bool = False
+    """With ``new``: the field is neither final nor private, so code in other files may assign
+    it too, and ``new`` holds only if none does (:meth:`Project.field_class` checks)."""
 
 
 class CallSite(NamedTuple):
@@ -172,8 +173,9 @@ class FileIndex:
         findings: list[RawFinding],
         jmh: bool,
         test_framework: bool,
+        assigned: tuple[str, ...] = (),
     ) -> FileIndex:
-        detail = (_rows(imports), _rows(methods), _rows(fields), _rows(findings))
+        detail = (_rows(imports), _rows(methods), _rows(fields), _rows(findings), assigned)
         return cls(
             path,
             digest,
@@ -226,6 +228,14 @@ class FileIndex:
     @property
     def findings(self) -> tuple[RawFinding, ...]:
         return self._part(3, RawFinding)
+
+    @property
+    def assigned(self) -> tuple[str, ...]:
+        """Names of fields this file assigns through a path (``state.enc = ...``): the
+        assignments another class's field may get from here (:mod:`perfproof.code.fields`)."""
+        if self._decoded is None:
+            self._decoded = list(pickle.loads(self._detail))
+        return self._decoded[4]
 
     def method_key(self, index: int) -> tuple[str, str, tuple[str, ...]]:
         """(owner, name, parameter types) of one method without building every record."""

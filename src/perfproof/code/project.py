@@ -28,6 +28,7 @@ class Project:
     _fields: dict[str, dict[str, str]] = field(default_factory=dict)
     _supers: dict[str, tuple[str, ...]] = field(default_factory=dict)
     _names: dict[tuple[str, str, str], str | None] = field(default_factory=dict)
+    _assigned: dict[str, list[str]] | None = None
 
     @classmethod
     def build(cls, files: Iterable[FileIndex], scopes: dict[str, str]) -> Project:
@@ -177,16 +178,30 @@ class Project:
         return None
 
     def field_class(self, owner: str, name: str) -> str | None:
-        """The repository class the field ``name`` visible in ``owner`` always holds (a final
-        field initialised with ``new C(...)``, :attr:`FieldDecl.new`), resolved where it is
-        declared; ``None`` when it may hold any subtype of its declared type."""
+        """The repository class the field ``name`` visible in ``owner`` always holds (every
+        value its file gives it is ``new C(...)``, :attr:`FieldDecl.new`, and no other file
+        assigns it), resolved where it is declared; ``None`` when it may hold any subtype of
+        its declared type."""
         found = self.find_field(owner, name)
         if found is None:
             return None
         holder = found[0]
         f = self.type_file[holder]
-        new = next((fd.new for fd in f.fields if fd.owner == holder and fd.name == name), "")
-        return self.resolve(f, holder, new) if new else None
+        decl = next((fd for fd in f.fields if fd.owner == holder and fd.name == name), None)
+        if decl is None or not decl.new:
+            return None
+        if decl.open and any(path != f.path for path in self.assigned_in(name)):
+            return None
+        return self.resolve(f, holder, decl.new)
+
+    def assigned_in(self, name: str) -> list[str]:
+        """Files assigning a field called ``name`` through a path (``state.enc = ...``)."""
+        if self._assigned is None:
+            self._assigned = defaultdict(list)
+            for f in self.files:
+                for field_name in f.assigned:
+                    self._assigned[field_name].append(f.path)
+        return self._assigned.get(name, [])
 
     def declares(self, fqn: str, name: str, arity: int | None = None) -> bool:
         return any(

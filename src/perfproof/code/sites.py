@@ -7,12 +7,13 @@ file says it, the receiver's declared type. Kept apart so each half stays readab
 the sweep's scope stack.
 
 A receiver's exact class (``CallSite.recv_new``) is recorded only where Java fixes it: ``new
-C().m()``; a final field initialised with ``new C(...)``; and a local initialised with ``new
-C(...)`` that is effectively final (JLS 4.12.4: never the left side of an assignment or an
-increment). That last check is by name over the whole method or lambda declaring the local
-(a local cannot be assigned outside it, and a nested lambda or anonymous class may not assign
-it at all), so a same-named variable elsewhere in the method only makes the record more
-cautious. An anonymous class body (``new C() { ... }``) may override anything: no record.
+C().m()``; a field of this file that always holds a ``new C(...)``
+(:mod:`perfproof.code.fields`); and a local initialised with ``new C(...)`` that is
+effectively final (JLS 4.12.4: never the left side of an assignment or an increment). That
+last check is by name over the whole method or lambda declaring the local (a local cannot be
+assigned outside it, and a nested lambda or anonymous class may not assign it at all), so a
+same-named variable elsewhere in the method only makes the record more cautious. An anonymous
+class body (``new C() { ... }``) may override anything: no record.
 """
 
 from __future__ import annotations
@@ -184,7 +185,8 @@ class SiteSweep:
 
     def _resolve_pending(self) -> None:
         """Receivers named like a field of this file get the field's declared type (and its
-        exact class, for a final field initialised with ``new``); receivers that are locals
+        exact class, :attr:`FieldDecl.new`, unless the field is open to other files, which
+        only the whole repository can tell); receivers that are locals
         initialised with ``new`` but assigned again lose their exact class."""
         own = {(f.owner, f.name): f for f in self.fields}
         for index in self._pending:
@@ -192,6 +194,8 @@ class SiteSweep:
             owner = site.owner
             while owner:
                 decl = own.get((owner, site.recv_text))
+                if decl is not None and decl.open:
+                    break  # its class holds only if no other file assigns it: the project decides
                 if decl is not None:
                     self.calls[index] = site._replace(
                         recv="var", recv_type=decl.type, recv_new=decl.new

@@ -50,6 +50,8 @@ class Unit:
     """Method invocation nodes by method name."""
     nodes: dict[str, list[Node]]
     """Other captured nodes by kind: new, assign, update."""
+    assigned: tuple[str, ...] = ()
+    """Field names assigned through a path (:attr:`FileIndex.assigned`)."""
 
     def invoked(self, *names: str) -> list[Node]:
         """Invocation nodes of any of ``names`` in source order."""

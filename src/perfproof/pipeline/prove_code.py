@@ -18,9 +18,10 @@ from perfproof.code.binding import CONSTRUCTOR, Target
 from perfproof.code.callers import SiteIndex, find_callers
 from perfproof.code.changes import REMOVED, ChangedMethod, changed_methods
 from perfproof.code.classify import BENCHMARK, PRODUCTION, TEST
+from perfproof.code.graph import dispatching_sites, label
 from perfproof.code.project import Project
 from perfproof.code.query import open_project
-from perfproof.code.reach import DEFAULT_DEPTH, affected_benchmarks, dispatching_sites
+from perfproof.code.reach import DEFAULT_DEPTH, affected_benchmarks
 from perfproof.code.render import callers_doc
 from perfproof.model.documents.hunt import Hypothesis
 from perfproof.model.documents.prove_stages import (
@@ -106,8 +107,6 @@ def benchmarks_stage(
     keys = [m.key for m in methods_of(changes) if m.kind != REMOVED]
     reached = affected_benchmarks(project, root, keys, depth)
     reached_methods = {r.changed for r in reached}
-    from perfproof.code.reach import label
-
     # one shortest path is kept per benchmark, so a changed method missing from the kept paths
     # may still be reached (by a longer path, or from a benchmark another change reaches
     # first): only a walk of its own says it is not

@@ -1,0 +1,187 @@
+"""The call graph as the reach walk reads it: who calls a method, and whether surely.
+
+The index stores call sites, not edges; :func:`perfproof.code.callers.find_callers` tells which
+sites bind to a declaration. A method ``M`` is called by:
+
+- every site binding to ``M``'s own declaration;
+- every site binding to a declaration ``M`` overrides (``Encoder.encode`` for
+  ``VarIntEncoder.encode``, also when the supertype's parameter is a type variable:
+  ``Serializer<T>.write(Kryo, Output, T)`` is overridden by ``write(Kryo, Output,
+  BigDecimal)``) whose receiver may run ``M``. Such an edge is *dispatch* — which override
+  runs is decided at run time — unless the source fixes the receiver's class
+  (:meth:`perfproof.code.binding.Matcher.receiver_class`) to one that runs ``M``; then it is as
+  sure as a call naming ``M`` (``s.enc.encode(...)`` with ``final Encoder<Integer> enc = new
+  VarIntEncoder()``). A fixed receiver of another class (the decoy ``new FixedEncoder()``)
+  gives no edge at all. A receiver typed by a type variable (``E enc`` with ``<E extends
+  Encoder<Integer>>``) is a dispatch edge through the declaration overridden;
+- for an instance initialiser, every constructor call of its class, whatever its arguments
+  (the initialiser runs in each), and for a class's initialiser or no-argument constructor,
+  every constructor of its direct subclasses (``super()`` is implicit in them).
+
+The walk asks for each method's callers once per search, and both of its passes (all edges,
+sure edges only) share the answers.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from typing import NamedTuple
+
+from perfproof.code.binding import CONSTRUCTOR, TYPE_VARIABLE, Target
+from perfproof.code.callers import Site, SiteIndex, find_callers
+from perfproof.code.project import Project
+
+MethodKey = tuple[str, str, tuple[str, ...]]
+_TYPE_VARIABLE = re.compile(r"[A-Z][A-Z0-9]?")
+_PRIMITIVES = frozenset({"byte", "short", "char", "int", "long", "float", "double", "boolean"})
+
+
+class Edge(NamedTuple):
+    """One caller of a method."""
+
+    caller: MethodKey
+    via: str
+    """``""`` when the call surely runs the method (it names it, or its receiver's class is
+    fixed to one that runs it); otherwise the label of the supertype declaration it names."""
+
+
+def label(project: Project, key: MethodKey) -> str:
+    owner, name, params = key
+    cls = project.label(owner)
+    if name == CONSTRUCTOR:
+        return f"new {cls}({', '.join(params)})"
+    return f"{cls}.{name}({', '.join(params)})"
+
+
+def _same_type(a: str, b: str) -> bool:
+    dims_a, dims_b = a.count("[]"), b.count("[]")
+    base_a, base_b = a.replace("[]", ""), b.replace("[]", "")
+    if base_a == base_b and dims_a == dims_b:
+        return True
+    if base_a.rsplit(".", 1)[-1] == base_b.rsplit(".", 1)[-1] and dims_a == dims_b:
+        return True  # a qualified and a simple name of one type
+    for var, other, var_dims, other_dims in ((a, b, dims_a, dims_b), (b, a, dims_b, dims_a)):
+        base_var, base_other = var.replace("[]", ""), other.replace("[]", "")
+        # ``T`` stands for any reference type: ``T`` matches ``int[]`` but not ``int``
+        reference = other_dims > var_dims or base_other not in _PRIMITIVES
+        if _TYPE_VARIABLE.fullmatch(base_var) and other_dims >= var_dims and reference:
+            return True
+    return False
+
+
+def same_parameters(own: tuple[str, ...], declared: tuple[str, ...]) -> bool:
+    """Whether a method with parameters ``own`` overrides a same-named one with ``declared``:
+    the erased types agree, a type variable (``T``) standing for any reference type."""
+    return len(own) == len(declared) and all(map(_same_type, own, declared))
+
+
+def runs(project: Project, cls: str, key: MethodKey) -> bool:
+    """Whether a call on an instance of exactly ``cls`` can run the method ``key``: its
+    class is ``cls`` or a supertype of it and no type in between overrides it. Constructors
+    and static methods do not dispatch on the receiver, so they always can. An abstract
+    declaration never runs on a concrete class; the implementations a change touches are
+    changed methods of their own."""
+    owner, name, params = key
+    if name == CONSTRUCTOR or owner == cls:
+        return True
+    if any(m.static for m in project.methods_of(owner) if m.name == name and m.params == params):
+        return True
+    lineage = project.ancestors(cls)
+    if owner not in lineage:
+        return False
+    for between in (cls, *lineage):
+        if between == owner or not project.is_subtype(between, owner):
+            continue
+        if any(
+            m.kind == "method" and m.name == name and same_parameters(m.params, params)
+            for m in project.methods_of(between)
+        ):
+            return False  # ``between`` overrides it, and ``cls`` runs that one
+    return True
+
+
+def declarations(project: Project, key: MethodKey) -> list[Target]:
+    """The method's own declaration and, for a method, those it overrides in repository
+    types. An instance initialiser (and a no-argument constructor beside one: the two share
+    a key) is run by every constructor, so its own target takes any argument count."""
+    owner, name, params = key
+    if owner not in project.types:
+        return []
+    if name == CONSTRUCTOR:
+        init = not params and any(m.kind == "init" for m in project.methods_of(owner))
+        return [Target(owner, name, None if init else len(params))]
+    out = [Target(owner, name, len(params))]
+    for sup in project.ancestors(owner):
+        if any(
+            m.name == name and m.kind == "method" and same_parameters(params, m.params)
+            for m in project.methods_of(sup)
+        ):
+            out.append(Target(sup, name, len(params)))
+    return out
+
+
+class CallGraph:
+    """Callers of methods of one project, computed on demand and kept for the search."""
+
+    def __init__(self, project: Project, sites: SiteIndex | None = None) -> None:
+        self.project = project
+        self.sites = sites or SiteIndex(project, eager=True)
+        self._callers: dict[MethodKey, list[Edge]] = {}
+        self._subclasses: dict[str, list[str]] | None = None
+
+    def callers(self, key: MethodKey) -> list[Edge]:
+        if key not in self._callers:
+            self._callers[key] = self._find(key)
+        return self._callers[key]
+
+    def _find(self, key: MethodKey) -> list[Edge]:
+        p = self.project
+        edges: list[Edge] = []
+        targets = declarations(p, key)
+        for i, target in enumerate(targets):
+            via = label(p, (target.fqn, key[1], key[2])) if i else ""
+            result = find_callers(p, target, self.sites, read_source=False)
+            for site in result.sites:
+                if site.receiver is not None and not runs(p, site.receiver, key):
+                    continue  # the receiver's class runs another override
+                if not i and site.via == TYPE_VARIABLE and len(targets) > 1:
+                    continue  # bounded by a supertype: found again, as dispatch, through it
+                if len(site.caller_key) != 3:
+                    continue  # a static initialiser: runs once, not per operation
+                edges.append(Edge(site.caller_key, "" if site.receiver else via))
+        owner, name, params = key
+        if name == CONSTRUCTOR and not params:
+            for sub in self.subclasses(owner):
+                ctors = [m for m in p.methods_of(sub) if m.kind == "constructor"]
+                keys = [(sub, CONSTRUCTOR, m.params) for m in ctors] or [(sub, CONSTRUCTOR, ())]
+                edges.extend(Edge(k, "") for k in keys)
+        return list(dict.fromkeys(edges))
+
+    def subclasses(self, fqn: str) -> list[str]:
+        """Repository classes naming ``fqn`` as their superclass."""
+        if self._subclasses is None:
+            found: dict[str, list[str]] = defaultdict(list)
+            p = self.project
+            for t in p.types.values():
+                if t.superclass and t.kind == "class":
+                    sup = p.resolve(p.type_file[t.fqn], t.outer or "", t.superclass)
+                    if sup is not None and sup != t.fqn:
+                        found[sup].append(t.fqn)
+            self._subclasses = found
+        return self._subclasses.get(fqn, [])
+
+
+def dispatching_sites(
+    project: Project, key: MethodKey, sites: SiteIndex
+) -> tuple[list[str], list[Site]]:
+    """Calls that reach the method ``key`` through a declaration it overrides: the labels of
+    those supertype declarations, and the sites calling them whose receiver may run ``key``
+    (unknown class, or one that runs it). A method called only through its interface has no
+    call naming it, yet its callers are all of these."""
+    found: list[Site] = []
+    supers = declarations(project, key)[1:]
+    for target in supers:
+        result = find_callers(project, target, sites, read_source=False)
+        found += [s for s in result.sites if s.receiver is None or runs(project, s.receiver, key)]
+    return [label(project, (t.fqn, key[1], key[2])) for t in supers], found
