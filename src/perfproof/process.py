@@ -156,6 +156,11 @@ def run(
         finally:
             if timer is not None:
                 timer.cancel()
+            # the child's pipes are this process's file descriptors: leaving them to the
+            # garbage collector leaks one per command (a ResourceWarning) in a long run
+            for stream in (proc.stdin, proc.stdout, proc.stderr):
+                if stream is not None:
+                    stream.close()
         duration = time.monotonic() - start
         if log_file is not None:
             log_file.write(f"# exit {proc.returncode} after {duration:.1f}s\n")

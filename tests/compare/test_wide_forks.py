@@ -16,7 +16,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from perfproof.stats.ratio import bound_exp, bound_exp_rows, log_ratio
+from perfproof.model.bounds import bound_exp
+from perfproof.stats.ratio import bound_exp_rows, log_ratio
 from perfproof.units.percentages import delta_with_interval
 
 

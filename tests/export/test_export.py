@@ -169,7 +169,7 @@ def test_otava_csv_one_row_per_run(ab_run, make_run_folder, run_cli, tmp_path):
     out = tmp_path / "otava"
     assert run_cli("export", ab_run, make_run_folder("ab"), "--to", "otava", "--out", out).code == 0
     assert sorted(p.name for p in out.iterdir()) == ["otava.csv", "otava.yaml"]
-    rows = list(csv.DictReader((out / "otava.csv").open()))
+    rows = list(csv.DictReader((out / "otava.csv").read_text().splitlines()))
     assert len(rows) == 2 and rows[0]["commit"].startswith("9a8b7c6d")
     means = _entry_means(_head(ab_run), "fx.Codes.sum", "16")
     assert float(rows[0]["fx.Codes.sum(n=16) [ns/op]"]) == pytest.approx(np.mean(means), rel=1e-5)

@@ -95,7 +95,7 @@ def test_otava_counts_runs_and_columns(ab_run, make_run_folder, run_cli, tmp_pat
     other = make_run_folder("ab")
     doc = _json(run_cli("export", ab_run, other, "--to", "otava", "--out", out,
                         "--format", "json"))  # fmt: skip
-    rows = list(csv.DictReader((out / "otava.csv").open()))
+    rows = list(csv.DictReader((out / "otava.csv").read_text().splitlines()))
     f, config = doc["files"]
     assert f["path"] == str(out / "otava.csv") and config["path"] == str(out / "otava.yaml")
     assert f["rows"] == len(rows) == 2

@@ -92,8 +92,8 @@ def _analyze(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_no_missing_cells_a_late_benchmark_gets_its_own_file(exported):
-    main = list(csv.DictReader((exported / "otava.csv").open()))
-    late = list(csv.DictReader((exported / "otava-2.csv").open()))
+    main = list(csv.DictReader((exported / "otava.csv").read_text().splitlines()))
+    late = list(csv.DictReader((exported / "otava-2.csv").read_text().splitlines()))
     assert len(main) == RUNS and len(late) == RUNS - 3
     assert all(v for row in main + late for v in row.values())  # no empty cell anywhere
     assert "fx.Codes.sum(n=16) [ns/op]" in main[0]
@@ -137,8 +137,8 @@ def test_otava_aborts_on_the_empty_cell_the_export_never_writes(exported, tmp_pa
     """Why the late benchmark has its own file: one table with an empty cell stops Otava."""
     copy = tmp_path / "onetable"
     shutil.copytree(exported, copy)
-    rows = list(csv.DictReader((copy / "otava.csv").open()))
-    late = {r["commit"]: r for r in csv.DictReader((copy / "otava-2.csv").open())}
+    rows = list(csv.DictReader((copy / "otava.csv").read_text().splitlines()))
+    late = {r["commit"]: r for r in csv.DictReader((copy / "otava-2.csv").read_text().splitlines())}
     names = [*rows[0], *(n for n in next(iter(late.values())) if n not in rows[0])]
     with (copy / "otava.csv").open("w", newline="") as f:
         writer = csv.DictWriter(f, fieldnames=names, restval="", lineterminator="\n")

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from perfproof.jmh.console import warmup_scores
+from perfproof.model import RatioBounds
 from perfproof.report import plots, render
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -22,11 +23,13 @@ def _external_refs(svg: str) -> list[str]:
 
 def test_forest_plot_is_log_scale_with_threshold_band_and_verdicts() -> None:
     rows = [
-        plots.ForestRow("Codes.sum n=16", 0.82, 0.80, 0.84, "improved"),
-        plots.ForestRow("Codes.sum n=128", 1.12, 1.07, 1.17, "regressed"),
-        plots.ForestRow("Thr.concat", 1.0, float("nan"), float("nan"), "inconclusive"),
+        plots.ForestRow("Codes.sum n=16", 0.82, RatioBounds(0.80, 0.84), "improved"),
+        plots.ForestRow("Codes.sum n=128", 1.12, RatioBounds(1.07, 1.17), "regressed"),
+        plots.ForestRow("Thr.concat", 1.0, RatioBounds.read(None, None), "inconclusive"),
     ]
-    svg = plots.forest(rows, 0.01)
+    plot = plots.forest(rows, 0.01)
+    svg = plot.svg
+    assert plot.off_chart == ("Thr.concat",)
     root = ET.fromstring(svg)
     assert root.tag == f"{SVG}svg"
     texts = [t.text or "" for t in root.iter(f"{SVG}text")]
@@ -35,6 +38,42 @@ def test_forest_plot_is_log_scale_with_threshold_band_and_verdicts() -> None:
     assert "log scale" in " ".join(texts)
     assert _external_refs(svg) == []
     assert "<?xml" not in svg and "DOCTYPE" not in svg and "<metadata" not in svg
+
+
+def _arrows(svg: str) -> int:
+    """How many arrow heads (interval ends off the axis) a forest plot draws."""
+    return len(re.findall(r'<g id="[^"]*off-chart-\d+"', svg))
+
+
+@pytest.mark.parametrize("threshold", [0.0, 0.01, 0.5, 0.6, 0.99])
+def test_forest_of_unbounded_intervals_renders_with_arrows_at_any_threshold(
+    threshold: float,
+) -> None:
+    """Every interval unbounded (two forks a side, a strict look), some past any float ratio:
+    the plot still renders on a bounded axis, each cut end an arrow at the limit."""
+    inf = float("inf")
+    rows = [
+        plots.ForestRow("open both", 1.4, RatioBounds.unbounded(), "inconclusive"),
+        plots.ForestRow("open above", 2.0, RatioBounds(0.3, inf), "inconclusive"),
+        plots.ForestRow("huge", 1e300, RatioBounds.of_logs(-2000.0, 2000.0), "inconclusive"),
+        plots.ForestRow("tiny", 1e-300, RatioBounds(0.0, 1e-200), "inconclusive"),
+    ]
+    left, right = plots.forest_limits(rows, threshold)
+    assert 0 < left < 1 - threshold and 1 + threshold < right
+    assert right / left <= plots.AXIS_REACH**2 * 10
+    plot = plots.forest(rows, threshold)
+    assert plot.off_chart == ("open both", "open above", "huge", "tiny")
+    texts = [t.text or "" for t in ET.fromstring(plot.svg).iter(f"{SVG}text")]
+    assert "open both" in texts and "inconclusive" in texts
+    assert _arrows(plot.svg) == 2 + 1 + 2 + 1
+
+
+def test_forest_arrows_only_where_an_interval_leaves_the_axis() -> None:
+    bounded = [plots.ForestRow("a", 1.1, RatioBounds(1.05, 1.15), "regressed")]
+    assert plots.forest(bounded, 0.01).off_chart == ()
+    assert _arrows(plots.forest(bounded, 0.01).svg) == 0
+    one_open = [*bounded, plots.ForestRow("b", 1.1, RatioBounds(0.9, float("inf")), "x")]
+    assert _arrows(plots.forest(one_open, 0.01).svg) == 1
 
 
 def test_figures_are_deterministic_and_ids_unique_per_figure() -> None:

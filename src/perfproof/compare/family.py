@@ -21,9 +21,9 @@ from perfproof.compare.jmhview import jmh_scores
 from perfproof.compare.pending import Pending
 from perfproof.compare.result import CompareOptions
 from perfproof.model import Comparison, Side, Verdict
+from perfproof.model.bounds import log_bound
 from perfproof.model.diagnostics import Diagnostics, Note, WithoutUnsettled
 from perfproof.stats import family, strategies
-from perfproof.stats.ratio import bound_exp
 from perfproof.stats.verdict import decide
 from perfproof.stats.welch import t_critical
 
@@ -64,12 +64,10 @@ def at_level(effect: strategies.Effect, nominal: float, confidence: float) -> st
         return e
     scale = t_critical(confidence, e.df) / t_critical(nominal, e.df)
     if e.lo > 0 and e.ratio > 0:
-        centre = (math.log(e.lo) + math.log(e.hi)) / 2
-        if math.isclose(centre, math.log(e.ratio), rel_tol=1e-9, abs_tol=1e-12):
-            half = (math.log(e.hi) - math.log(e.lo)) / 2 * scale
-            return strategies.Effect(
-                e.ratio, bound_exp(centre - half), bound_exp(centre + half), e.p_value, e.df
-            )
+        log_lo, log_hi = e.bounds.logs()
+        if math.isclose((log_lo + log_hi) / 2, log_bound(e.ratio), rel_tol=1e-9, abs_tol=1e-12):
+            lo, hi = e.bounds.widened(e.ratio, scale)
+            return strategies.Effect(e.ratio, lo, hi, e.p_value, e.df)
     half = (e.hi - e.lo) / 2 * scale
     return strategies.Effect(e.ratio, e.ratio - half, e.ratio + half, e.p_value, e.df)
 
@@ -132,9 +130,9 @@ def _build(
         base=p.base_facts.summary,
         head=p.head_facts.summary,
         ratio=e.ratio,
-        ratio_ci=(e.lo, e.hi),
+        ratio_ci=e.bounds,
         delta_pct=_pct(e.ratio),
-        delta_ci_pct=(_pct(e.lo), _pct(e.hi)),
+        delta_ci_pct=e.bounds.percent(),
         verdict=verdict,
         p_value=e.p_value,
         p_holm=adjusted if opt.family == "holm" and j is not None else None,

@@ -80,11 +80,11 @@ from perfproof.compare.sequential_forks import (
     without,
 )
 from perfproof.model import BenchKey, Comparison, Direction, Samples, Verdict
+from perfproof.model.bounds import RatioBounds, bound_exp
 from perfproof.model.diagnostics import ComparisonMethod, ForkGroups, SequentialLook
 from perfproof.stats import bimodal
 from perfproof.stats import family as procedures
 from perfproof.stats import sequential as seq
-from perfproof.stats.ratio import bound_exp
 from perfproof.units import percent
 
 
@@ -279,7 +279,7 @@ def _finish(
     verdict = _verdict(j.code, c.direction)
     futile = j.code == seq.FUTILE and not short
     decided = verdict is not None or last or futile
-    lo, hi = (bound_exp(j.lo), bound_exp(j.hi)) if j.tested else (0.0, math.inf)
+    lo, hi = RatioBounds.of_logs(j.lo, j.hi) if j.tested else RatioBounds.unbounded()
     if j.groups is not None and j.groups.held:
         # chance occupancy of two groups explains the pooled difference, so no change is
         # ruled out: the interval shown reaches 1, as every undecided interval does
@@ -324,9 +324,9 @@ def _finish(
     return replace(
         c,
         ratio=bound_exp(j.diff) if j.tested else c.ratio,
-        ratio_ci=(lo, hi),
+        ratio_ci=RatioBounds(lo, hi),
         delta_pct=(bound_exp(j.diff) - 1.0) * 100.0 if j.tested else c.delta_pct,
-        delta_ci_pct=((lo - 1.0) * 100.0, (hi - 1.0) * 100.0),
+        delta_ci_pct=RatioBounds(lo, hi).percent(),
         verdict=verdict,
         p_value=j.p_nominal,
         p_holm=j.adjusted,

@@ -15,7 +15,7 @@ import numpy as np
 
 from perfproof.errors import InputError
 from perfproof.model import PRIMARY, BenchKey, Samples
-from perfproof.stats.ratio import bound_exp
+from perfproof.model.bounds import bound_exp
 from perfproof.stats.welch import mean_interval
 
 DEFAULT_CONFIDENCE = 0.99

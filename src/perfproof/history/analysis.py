@@ -22,7 +22,7 @@ import numpy as np
 
 from perfproof.history import edivisive
 from perfproof.history.store import Point, Series
-from perfproof.stats.ratio import bound_exp
+from perfproof.model.bounds import bound_exp
 from perfproof.stats.welch import mean_interval, welch
 
 

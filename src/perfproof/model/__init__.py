@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from perfproof.model.bounds import RatioBounds
 from perfproof.model.diagnostics import ComparisonMethod, Diagnostics, JmhScores
 from perfproof.model.enums import SIDE_WORDS, SIDES, Direction, Side, Verdict
 
@@ -28,6 +29,7 @@ __all__ = [
     "Estimate",
     "JmhScore",
     "JmhScores",
+    "RatioBounds",
     "Samples",
     "Side",
     "SideSamples",
@@ -168,7 +170,8 @@ class Comparison:
     base: Estimate
     head: Estimate
     ratio: float
-    ratio_ci: tuple[float, float]
+    ratio_ci: RatioBounds
+    """head/base's interval, unbounded on a side the data cannot bound (0 or ``inf``)."""
     delta_pct: float
     delta_ci_pct: tuple[float, float]
     verdict: Verdict

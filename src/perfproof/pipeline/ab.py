@@ -56,7 +56,7 @@ from perfproof.pipeline.looks import (
     final_comparison,
     looker_for,
 )
-from perfproof.report import write_reports
+from perfproof.report import FILE_NAMES, write_reports
 from perfproof.workspace.git import require_repo, resolve_ref
 from perfproof.workspace.overlay import check_overlay_paths
 from perfproof.workspace.worktree import ensure_worktree
@@ -301,7 +301,8 @@ def _measure_and_compare(
     if explain:
         _explain(document, store, opts, reporter)
     store.write_results(document)
-    report = write_reports(store.path)[0]
+    write_reports(store.path, say=reporter.message)
+    report = store.path / FILE_NAMES["md"]
     _close(store, DONE)
     return AbOutcome(
         store.path, result, document, report, jfr_dir=store.jfr_dir() if opts.jfr else None
@@ -336,7 +337,8 @@ def _on_cluster(
     if explain:
         _explain(document, store, opts, reporter)
     store.write_results(document)
-    report = write_reports(store.path)[0]
+    write_reports(store.path, say=reporter.message)
+    report = store.path / FILE_NAMES["md"]
     _close(store, DONE)
     return AbOutcome(store.path, result, document, report)
 

@@ -353,7 +353,8 @@ def write_merged(
     if write_report:
         from perfproof.report import write_reports
 
-        outcome.report_path = write_reports(out)[0]
+        written = write_reports(out)
+        outcome.report_path = next((p for p in written if p.suffix == ".md"), None)
     return outcome
 
 

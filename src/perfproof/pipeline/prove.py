@@ -338,9 +338,15 @@ def _run(bundle: Bundle, opts: ProveOptions, say: Say) -> ProveOutcome:
 
     def stage_report() -> StageResult:
         from perfproof.render.prove import write_bundle_reports
-        from perfproof.report import ab_section
+        from perfproof.report import ab_section, missing_reports, write_reports
 
         ab = chain.ab()
+        if ab is not None and ab.run_dir:
+            # a report of the A/B that failed to render while it ran is rendered again here,
+            # so --resume brings it (and the plots this bundle's page takes from it) back
+            missing = missing_reports(ab.run_dir)
+            if missing:
+                write_reports(ab.run_dir, missing, say=say)
         section = ab_section(ab.run_dir) if ab is not None and ab.run_dir else None
         return write_bundle_reports(bundle, section)
 

@@ -6,9 +6,13 @@
 
 from __future__ import annotations
 
+import sys
+import traceback
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from perfproof.errors import PerfproofError
 from perfproof.storage import write_text_atomic
 
 if TYPE_CHECKING:
@@ -119,13 +123,60 @@ def input_files(run_dir: str | Path) -> list[Path]:
     return found
 
 
-def write_reports(run_dir: str | Path, formats: tuple[str, ...] = ("md", "html")) -> list[Path]:
-    """Write report.md and report.html (atomically) into the run folder; return their paths.
+def write_reports(
+    run_dir: str | Path,
+    formats: tuple[str, ...] = ("md", "html"),
+    say: Callable[[str], None] | None = None,
+) -> list[Path]:
+    """Write report.md and report.html (atomically) into the run folder; return the paths
+    written.
 
-    Raises :class:`perfproof.errors.InputError` when the folder has no results to report.
+    They are written after the measuring, whose results are already complete on disk, so a
+    format that fails to render (a bug) must not take the run with it: that file is skipped
+    with one line naming it (``say``, stderr by default; the traceback goes to the run's
+    logs/), the others are written, and the caller goes on. ``perfproof report RUN --format
+    F``, or ``--resume``, renders it again. Raises :class:`perfproof.errors.InputError` when the
+    folder has no results to report.
     """
     run, ctx = _load(run_dir)
-    return [
-        write_text_atomic(Path(run_dir) / FILE_NAMES[fmt], _render(run, ctx, fmt))
-        for fmt in formats
-    ]
+    written = []
+    for fmt in formats:
+        name = FILE_NAMES[fmt]
+        try:
+            text = _render(run, ctx, fmt)
+        except PerfproofError:
+            raise
+        except Exception as exc:
+            (say or _to_stderr)(skipped_line(Path(run_dir), name, fmt, exc))
+            continue
+        written.append(write_text_atomic(Path(run_dir) / name, text))
+    return written
+
+
+def missing_reports(
+    run_dir: str | Path, formats: tuple[str, ...] = ("md", "html")
+) -> tuple[str, ...]:
+    """The formats among ``formats`` whose file the run folder lacks (one skipped earlier)."""
+    return tuple(f for f in formats if not (Path(run_dir) / FILE_NAMES[f]).is_file())
+
+
+def skipped_line(run_dir: Path, name: str, fmt: str, exc: BaseException) -> str:
+    """The one line of an output that failed to render; the traceback is kept beside the
+    run's logs (the only place besides the run folder perfproof writes to is its cache)."""
+    log = run_dir / "logs" / f"{name}.error.log"
+    where = ""
+    try:
+        log.parent.mkdir(parents=True, exist_ok=True)
+        write_text_atomic(log, "".join(traceback.format_exception(exc)))
+        where = f"traceback in {log}; "
+    except OSError:
+        pass
+    return (
+        f"perfproof: skipped {name}: {type(exc).__name__}: {exc} (a bug in perfproof; the "
+        f"run's results are complete; {where}retry with: perfproof report {run_dir} "
+        f"--format {fmt} --out {run_dir / name})"
+    )
+
+
+def _to_stderr(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)

@@ -11,7 +11,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from perfproof.model import PRIMARY, BenchKey, Comparison, Direction, Samples
+from perfproof.model import PRIMARY, BenchKey, Comparison, Direction, RatioBounds, Samples
 from perfproof.report import plots
 from perfproof.report.context import ReportContext, Row, params_label, short_name
 from perfproof.report.rundir import BASE, HEAD, RunFolder
@@ -57,20 +57,35 @@ def forest_figure(ctx: ReportContext) -> Figure | None:
                 plots.ForestRow(
                     row_label(table.benchmark, row),
                     _num(c.ratio),
-                    _num(c.ratio_ci[0]),
-                    _num(c.ratio_ci[1]),
+                    RatioBounds.read(_num(c.ratio_ci[0]), _num(c.ratio_ci[1])),
                     row.verdict,
                 )
             )
     if not rows:
         return None
     threshold = float(ctx.options.get("threshold") or 0.01)
+    plot = plots.forest(rows, threshold)
     caption = (
         "Ratio feature / baseline per comparison with its interval (log scale); the shaded "
         f"band is the ±{threshold * 100:g}% practical threshold. Left of 1 is lower "
-        "(better for time and bytes, worse for throughput)."
+        "(better for time and bytes, worse for throughput)." + _off_chart(plot.off_chart, len(rows))
     )
-    return Figure("fig-forest", caption, plots.forest(rows, threshold))
+    return Figure("fig-forest", caption, plot.svg)
+
+
+def _off_chart(labels: tuple[str, ...], total: int) -> str:
+    """The caption's sentence on intervals drawn with an arrow: those the data leave unbounded
+    on a side, or that reach past the axis."""
+    if not labels:
+        return ""
+    n = len(labels)
+    which = "Every interval" if n == total else f"{n} of {total} intervals"
+    named = "" if n == total or n > 3 else " (" + "; ".join(labels) + ")"
+    return (
+        f" {which}{named} reach{'es' if n == 1 else ''} past the chart on a side: an arrow "
+        "marks the side the data leave unbounded or that lies beyond the axis (the tables "
+        "give the numbers)."
+    )
 
 
 def bytes_figure(ctx: ReportContext) -> Figure | None:

@@ -24,6 +24,7 @@ from matplotlib.figure import Figure
 if TYPE_CHECKING:
     from matplotlib.typing import RcKeyType
 
+from perfproof.model.bounds import RatioBounds, bound_exp, log_bound
 from perfproof.units import bytes_value
 
 BASE_COLOR = "#3b6ea5"
@@ -80,13 +81,19 @@ def ratio_ticks(lo: float, hi: float, min_gap: float = 0.08) -> list[float]:
 
 @dataclass(frozen=True)
 class ForestRow:
-    """One comparison in the forest plot: ratio head/base and its interval."""
+    """One comparison in the forest plot: ratio head/base and its interval, which may be
+    unbounded on either side."""
 
     label: str
     ratio: float
-    lo: float
-    hi: float
+    bounds: RatioBounds
     verdict: str
+
+
+AXIS_REACH = 1000.0
+"""The forest's ratio axis never reaches past ×1000 or ÷1000: an interval wider than that
+(two forks a side, a strict per-look level) would squash every other row into a dot, so its
+ends are drawn as arrows at the axis limit instead."""
 
 
 @dataclass(frozen=True)
@@ -147,12 +154,34 @@ def _figure(width: float, height: float) -> Figure:
         return Figure(figsize=(width, height), layout="constrained")
 
 
-def forest(rows: Sequence[ForestRow], threshold: float, salt: str = "forest") -> str:
-    """Ratios with intervals on a log axis, one row per comparison, threshold band shaded."""
+@dataclass(frozen=True)
+class ForestPlot:
+    """The forest plot and the labels of the rows whose interval reaches past its axis (drawn
+    as arrows at the limit), for the caption to say so."""
+
+    svg: str
+    off_chart: tuple[str, ...]
+
+
+def forest_limits(rows: Sequence[ForestRow], threshold: float) -> tuple[float, float]:
+    """The ratio axis: every point estimate and bounded end that lies within ×/÷
+    :data:`AXIS_REACH`, the threshold band, padded by 8% of the log span on each side."""
+    values = [1.0 - threshold, 1.0 + threshold]
+    for r in rows:
+        values += [v for v in (r.ratio, *r.bounds) if 0.0 < v < math.inf]
+    reach = [min(max(v, 1.0 / AXIS_REACH), AXIS_REACH) for v in values]
+    lo, hi = log_bound(min(reach)), log_bound(max(reach))
+    pad = max(hi - lo, 0.05) * 0.08
+    return bound_exp(lo - pad), bound_exp(hi + pad)
+
+
+def forest(rows: Sequence[ForestRow], threshold: float, salt: str = "forest") -> ForestPlot:
+    """Ratios with intervals on a log axis, one row per comparison, threshold band shaded; an
+    interval end off the axis (unbounded, or past :data:`AXIS_REACH`) is an arrow at the limit."""
     with matplotlib.rc_context(RC):
         fig = _figure(7.5, 0.9 + 0.32 * max(1, len(rows)))
         ax = fig.add_subplot()
-        finite = [r for r in rows if math.isfinite(r.ratio) and r.ratio > 0]
+        left, right = forest_limits(rows, threshold)
         ax.axvspan(
             1 - threshold,
             1 + threshold,
@@ -162,13 +191,22 @@ def forest(rows: Sequence[ForestRow], threshold: float, salt: str = "forest") ->
         )
         ax.axvline(1.0, color="#666666", lw=0.8, zorder=1)
         ys = np.arange(len(rows))[::-1]
+        off_chart: list[str] = []
+        arrows = 0
         for y, r in zip(ys, rows, strict=True):
-            if r not in finite:
+            if not 0.0 < r.ratio < math.inf:
                 continue
-            lo = r.lo if math.isfinite(r.lo) and r.lo > 0 else r.ratio
-            hi = r.hi if math.isfinite(r.hi) and r.hi > 0 else r.ratio
-            ax.plot([lo, hi], [y, y], color=INK, lw=1.4, zorder=2)
-            ax.plot([r.ratio], [y], "o", color=INK, ms=4, zorder=3)
+            shown = r.bounds.on_axis(left, right)
+            ax.plot([shown.lo, shown.hi], [y, y], color=INK, lw=1.4, zorder=2)
+            for cut, x, marker in ((shown.cut_lo, left, "<"), (shown.cut_hi, right, ">")):
+                if cut:
+                    arrows += 1
+                    (arrow,) = ax.plot([x], [y], marker, color=INK, ms=5, zorder=3, clip_on=False)
+                    arrow.set_gid(f"off-chart-{arrows}")
+            if shown.cut_lo or shown.cut_hi:
+                off_chart.append(r.label)
+            point = RatioBounds(r.ratio, r.ratio).on_axis(left, right)
+            ax.plot([point.lo], [y], "o", color=INK, ms=4, zorder=3, clip_on=False)
             ax.annotate(
                 r.verdict,
                 (1.0, y),
@@ -179,13 +217,8 @@ def forest(rows: Sequence[ForestRow], threshold: float, salt: str = "forest") ->
                 fontsize=8,
             )
         ax.set_xscale("log")
-        values = [v for r in finite for v in (r.ratio, r.lo, r.hi) if math.isfinite(v) and v > 0]
-        values += [1 - threshold * 2, 1 + threshold * 2]
-        lo_lim, hi_lim = min(values), max(values)
-        pad = (math.log(hi_lim) - math.log(lo_lim)) * 0.08
-        ax.set_xlim(math.exp(math.log(lo_lim) - pad), math.exp(math.log(hi_lim) + pad))
-        lo_x, hi_x = ax.get_xlim()
-        ticks = ratio_ticks(lo_x, hi_x)
+        ax.set_xlim(left, right)
+        ticks = ratio_ticks(left, right)
         ax.xaxis.set_major_locator(matplotlib.ticker.FixedLocator(ticks))
         ax.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: f"{v:g}"))
         ax.xaxis.set_minor_locator(matplotlib.ticker.NullLocator())
@@ -193,7 +226,7 @@ def forest(rows: Sequence[ForestRow], threshold: float, salt: str = "forest") ->
         ax.set_ylim(-0.7, len(rows) - 0.3)
         ax.set_xlabel("ratio feature / baseline (log scale); interval per comparison")
         ax.legend(loc="lower left", bbox_to_anchor=(0, 1.0), frameon=False, fontsize=8)
-        return to_svg(fig, salt)
+        return ForestPlot(to_svg(fig, salt), tuple(off_chart))
 
 
 def _jitter(n: int, width: float) -> np.ndarray:

@@ -22,30 +22,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from perfproof.model.bounds import RatioBounds, bound_exp
 from perfproof.stats.welch import WelchResult, mean_interval, welch, welch_rows
-
-LARGEST_LOG = math.log(np.finfo(float).max)
-"""Past this a log bound has no float ratio: it is unbounded, not an error."""
-
-
-def bound_exp(log_value: float) -> float:
-    """``exp`` of a log-scale estimate or bound, ``inf`` where the float range ends.
-
-    With two forks on a side and a strict per-look level, Welch's interval on log fork means
-    can reach thousands in log space; ``math.exp`` would raise. Such a bound says only that
-    the data cannot bound the ratio, and every reader already treats ``inf`` that way
-    (``null`` in JSON, ``>999%`` in text).
-    """
-    if math.isnan(log_value):
-        return math.nan
-    if log_value > LARGEST_LOG:
-        return math.inf
-    return math.exp(log_value)
 
 
 def bound_exp_rows(log_values: np.ndarray) -> np.ndarray:
-    """:func:`bound_exp` for whole arrays, without numpy's overflow warning on stderr."""
-    with np.errstate(over="ignore"):
+    """:func:`~perfproof.model.bounds.bound_exp` for whole arrays, without numpy's overflow
+    warning on stderr."""
+    with np.errstate(over="ignore", under="ignore"):
         return np.asarray(np.exp(log_values))
 
 
@@ -101,7 +85,8 @@ def log_ratio(base: np.ndarray, head: np.ndarray, confidence: float) -> RatioEst
     y = np.asarray(head, dtype=float)
     check_positive(x, y)
     w = welch(np.log(x), np.log(y), confidence)
-    return RatioEstimate(bound_exp(w.diff), bound_exp(w.lo), bound_exp(w.hi), w.p_value, w.df, w.se)
+    lo, hi = RatioBounds.of_logs(w.lo, w.hi)
+    return RatioEstimate(bound_exp(w.diff), lo, hi, w.p_value, w.df, w.se)
 
 
 @dataclass(frozen=True)

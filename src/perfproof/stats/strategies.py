@@ -31,7 +31,7 @@ from typing import Protocol
 
 import numpy as np
 
-from perfproof.model import Estimate
+from perfproof.model import Estimate, RatioBounds
 from perfproof.model.diagnostics import ComparisonMethod
 from perfproof.stats.forks import Forks, fork_means, moments
 from perfproof.stats.ratio import ratio_or_difference
@@ -50,6 +50,11 @@ class Effect:
     hi: float
     p_value: float
     df: float
+
+    @property
+    def bounds(self) -> RatioBounds:
+        """The interval as the type every later layer carries."""
+        return RatioBounds(self.lo, self.hi)
 
 
 class Strategy(Protocol):

@@ -25,6 +25,7 @@ from perfproof.model import (
     Unmatched,
     Verdict,
 )
+from perfproof.model.bounds import RatioBounds
 from perfproof.model.diagnostics import ComparisonMethod, Diagnostics, JmhScores
 from perfproof.model.documents import check_document, json_safe, schema_id
 
@@ -193,10 +194,10 @@ def comparison_from_json(c: Any, r: _Reader, where: str) -> Comparison:
     c = r.obj(c, where)
     key = _key_from_json(c, r, where)
     ratio = r.number(c, "ratio", f"{where}.ratio", nullable=True)
-    ratio_ci = r.pair(c, "ratio_ci", f"{where}.ratio_ci")
+    ratio_ci = RatioBounds.read(*r.pair(c, "ratio_ci", f"{where}.ratio_ci"))
     delta_ci = r.pair(c, "delta_ci_pct", f"{where}.delta_ci_pct", default=None)
     if delta_ci is None:
-        delta_ci = ((ratio_ci[0] - 1) * 100, (ratio_ci[1] - 1) * 100)
+        delta_ci = ratio_ci.percent()
     delta = r.number(c, "delta_pct", f"{where}.delta_pct", nullable=True, default=None)
     p_holm = r.number(c, "p_holm", f"{where}.p_holm", nullable=True, default=None)
     p_value = r.number(c, "p_value", f"{where}.p_value", nullable=True, default=None)
