@@ -2,7 +2,8 @@
 
     python3 benchmarks/sequential_power.py             # the BENCHMARKS.md table (about 1 min)
     python3 benchmarks/sequential_power.py --paths 4000
-    python3 benchmarks/sequential_power.py --bimodal   # A/A with fork means in two code shapes
+    python3 benchmarks/sequential_power.py --bimodal   # A/A with fork means in two code shapes,
+                                                       # and clean 1.3–3× splits, reached or not
     python3 benchmarks/sequential_power.py --first-forks 2   # first look at 2 forks per side
 
 For no change (A/A: the share of false improved/regressed) and true changes of −3/−5/−10/−30%,
@@ -54,15 +55,18 @@ def fixed_power(paths: Paths, schedule: seq.Schedule, effect: float) -> float:
 
 def bimodal(rng: np.random.Generator, paths: int) -> None:
     """A/A when fork means split between two code shapes 10% apart (within-shape sd 1%):
-    the sequential design with its bimodal-forks rule, without it, and fixed designs of 3 and
-    12 forks per side (one Welch test, no rule); then the mean forks per side the sequential
-    design ran with the rule."""
+    the sequential design with its bimodal-forks rule on a key the change does not reach (or
+    whose reach is not known: the hold applies; an A/A run's empty diff reaches nothing), the
+    same on a key the change reaches but does not move (a clean split by side is then taken as
+    the change), without the rule, and fixed designs of 3 and 12 forks per side (one Welch
+    test, no rule); then the mean forks per side the sequential design ran with the rule.
+    Then :func:`clean_splits`."""
     schedule = DESIGNS[0][0]
     print(
-        "\n| minority shape share | sequential (≤ 12 forks) | without the bimodal rule "
-        "| fixed 3 forks | fixed 12 forks | mean forks/side |"
+        "\n| minority shape share | sequential, not reached (≤ 12 forks) | sequential, reached "
+        "| without the bimodal rule | fixed 3 forks | fixed 12 forks | mean forks/side |"
     )
-    print("|---:|---:|---:|---:|---:|---:|")
+    print("|---:|---:|---:|---:|---:|---:|---:|")
 
     def draw(shape: tuple[int, ...], share: float) -> np.ndarray:
         return rng.standard_normal(shape) * 0.01 + np.where(rng.random(shape) < share, 0.1, 0.0)
@@ -71,10 +75,12 @@ def bimodal(rng: np.random.Generator, paths: int) -> None:
         stream = [draw((schedule.forks_at(schedule.max_looks), paths), share) for _ in range(2)]
         simulated = paths_from_streams((stream[0], None), (stream[1], None), schedule)
         rates = []
-        for rule in (True, False):
-            played = play(simulated, 1, schedule, ALPHA, "bh", THETA, bimodal_rule=rule)
+        for rule, reached in ((True, False), (True, True), (False, False)):
+            played = play(
+                simulated, 1, schedule, ALPHA, "bh", THETA, bimodal_rule=rule, reached=reached
+            )
             rates.append(np.isin(played.code, (seq.LOWER, seq.HIGHER)).mean())
-            if rule:
+            if rule and not reached:
                 forks = (schedule.first_forks + (played.look - 1) * schedule.forks_per_look).mean()
         fixed = []
         for n in (3, 12):
@@ -82,9 +88,39 @@ def bimodal(rng: np.random.Generator, paths: int) -> None:
             alarm = ((w.lo > 0) | (w.hi < 0)) & (np.abs(np.expm1(w.diff)) > THETA)
             fixed.append(alarm.mean())
         print(
-            f"| {share:.0%} | {rates[0]:.2%} | {rates[1]:.2%} | {fixed[0]:.2%} | {fixed[1]:.2%} "
-            f"| {forks:.1f} |"
+            f"| {share:.0%} | {rates[0]:.2%} | {rates[1]:.2%} | {rates[2]:.2%} | {fixed[0]:.2%} "
+            f"| {fixed[1]:.2%} | {forks:.1f} |"
         )
+    clean_splits(rng, paths // 3)
+
+
+def clean_splits(rng: np.random.Generator, paths: int) -> None:
+    """Real changes of 1.3–3× whose forks split cleanly by side (every head fork faster),
+    fork sd 1% and 3%: the share decided ``improved`` at the first look (3 forks per side)
+    when the change reaches the key, when it does not (held until the occupancy test can
+    decide), and without the rule; and the mean forks per side each spent."""
+    schedule = DESIGNS[0][0]
+    print(
+        "\n| change | fork sd | first look, reached | first look, not reached "
+        "| first look, no rule | forks/side reached | forks/side not reached |"
+    )
+    print("|---:|---:|---:|---:|---:|---:|---:|")
+    for factor in (1.3, 1.5, 2.0, 2.3, 3.0):
+        for sd in (0.01, 0.03):
+            simulated = simulate(rng, paths, schedule, 1.0, -math.log(factor), sd)
+            first, forks = [], []
+            for rule, reached in ((True, True), (True, False), (False, False)):
+                played = play(
+                    simulated, 1, schedule, ALPHA, "bh", THETA, bimodal_rule=rule, reached=reached
+                )
+                first.append(((played.code == seq.LOWER) & (played.look == 1)).mean())
+                forks.append(
+                    (schedule.first_forks + (played.look - 1) * schedule.forks_per_look).mean()
+                )
+            print(
+                f"| {factor:g}× | {sd:.0%} | {first[0]:.1%} | {first[1]:.1%} | {first[2]:.1%} "
+                f"| {forks[0]:.1f} | {forks[1]:.1f} |"
+            )
 
 
 def main() -> None:

@@ -326,3 +326,31 @@ def test_aa_forks_in_two_code_shapes_split_by_side_at_first_are_never_called_cha
         w.startswith("bimodal: 2 of 6 base forks in the fast group, 4 of 6 head")
         for w in c.warnings
     )
+
+
+@pytest.mark.parametrize("reached", [True, False, None])
+def test_a_clean_split_is_decided_at_the_first_look_only_where_the_change_reaches(reached):
+    """The same forks as above (all base slow, all head fast, 3 a side): decided at the first
+    look when the change reaches the benchmark, held when no call path reaches it or reach is
+    not known (files compared without a repository), each saying which applied."""
+    rng = np.random.default_rng(1)
+    rounds = _rounds(rng, {"big": 0.6, "none": 1.0}, 8)
+    reach = None if reached is None else {"big": reached, "none": False}
+    first = look(_pairs(rounds, 3), 1, DESIGN, {}, reach)
+    big = next(d for d in first.values() if d.key.benchmark == "big")
+    c = big.comparisons[0]
+    groups = c.diagnostics.fork_groups
+    assert groups is not None and groups.reached is reached
+    assert big.decided is bool(reached) and groups.explained is bool(reached)
+    assert groups.held is not bool(reached)
+    said = next(w for w in c.warnings if w.startswith("bimodal:"))
+    if reached:
+        assert c.verdict is Verdict.IMPROVED and c.ratio_ci[1] < 1.0
+        assert "the change reaches this benchmark" in said
+        assert "1 decided as the change's clean split" in methodology(DESIGN, first)
+    else:
+        assert c.verdict is Verdict.INCONCLUSIVE
+        why = "no static call path" if reached is False else "reach is not known"
+        assert why in said
+    back = type(c.diagnostics).from_json(c.diagnostics.to_json())
+    assert back.fork_groups == groups

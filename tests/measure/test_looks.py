@@ -81,3 +81,38 @@ def test_a_budget_that_ends_before_the_first_look_is_warned_about() -> None:
     assert budget_shortfall(fixed, 80.0) is None
     two_forks = dataclasses.replace(plan(6, "-f", "2"), budget_s=200.0)
     assert budget_shortfall(two_forks, 90.0) is None  # the first look is after round 2
+
+
+def test_a_budget_that_ends_after_one_fork_a_side_leaves_every_key_undecided(tmp_path) -> None:
+    """One round fits the budget: the head is 5% slower in every iteration, which iterations
+    pooled as if independent would call regressed; with one fork a side no key gets a verdict,
+    each says how far the run got, and a gate names them."""
+    import dataclasses
+    import io
+
+    from perfproof.compare.undecided import unlooked
+    from perfproof.measure.progress import PlainReporter
+    from perfproof.measure.rounds import BUDGET, RoundLoop
+    from perfproof.model import Verdict
+    from perfproof.pipeline.looks import final_comparison
+
+    from .test_rounds import KEYS, FakeJmh, new_store
+
+    store = new_store(tmp_path)
+    store.init_steps(dataclasses.replace(store.plan, budget_s=8.0))
+    loop = RoundLoop(
+        store,
+        FakeJmh(store, []).run_steps,
+        lambda step: 10.0,
+        KEYS,
+        looker_for(store.plan),
+        PlainReporter(io.StringIO()),
+    )
+    state, ended = loop.run()
+    assert ended == BUDGET and store.plan.planned_rounds == 1
+    result, _ = final_comparison(store, state, ended)
+    primary = [c for c in result.comparisons if c.key.metric == "primary"]
+    assert primary and all(c.verdict is Verdict.INCONCLUSIVE for c in result.comparisons)
+    assert all(c.warnings[0] == "undecided: budget ended after 1 fork a side" for c in primary)
+    assert all(c.ratio_ci[0] <= 1.0 <= c.ratio_ci[1] for c in primary)
+    assert len(unlooked(result.comparisons)) == len(result.comparisons)

@@ -133,7 +133,7 @@ def test_decided_keys_leave_the_plan_and_later_rounds_select_the_rest(tmp_path: 
     store = new_store(tmp_path)
     argvs: list[list[str]] = []
     state, ended = loop_for(store, argvs, RULE).run()
-    assert ended == MAX_ROUNDS
+    assert ended == f"{MAX_ROUNDS}: 1 key undecided after the last look"
     plan = store.plan
     by_round = {r: [s for s in plan.steps if s.round == r] for r in range(1, plan.rounds + 1)}
     # round 1 runs the suite as the user selected it; rounds 2 and 3 all four keys still
@@ -169,6 +169,40 @@ def test_the_loop_ends_when_every_key_is_decided(tmp_path: Path) -> None:
     state, ended = loop_for(store, [], rule).run()
     assert ended == ALL_DECIDED and store.plan.planned_rounds == 3
     assert set(state.stopped) == set(KEYS)
+
+
+def test_keys_that_ran_out_of_looks_are_not_called_decided(tmp_path: Path) -> None:
+    """The last look stops every key; one still without a verdict (not ``settled``) makes the
+    run end "1 key undecided after the last look", and the manifest does not call it decided."""
+    store = new_store(tmp_path, rounds=3)
+    rule = {"loopEmpty@16": 2, "loopEmpty@128": 2, "sum@16": 2, "sum@128": 3}
+    inner = look_by_rule(rule)
+
+    @dataclass
+    class OutOfLooks:
+        key: object
+        decided: bool
+        look: int
+        settled: bool
+        note: str = ""
+
+    def look(base, head, look_no, previous):
+        out = inner(base, head, look_no, previous)
+        return {
+            k: OutOfLooks(k, d.decided, d.look, d.decided and "sum" not in k.benchmark)
+            if not isinstance(d, OutOfLooks)
+            else d
+            for k, d in out.items()
+        }
+
+    loop = loop_for(store, [], rule)
+    loop.looker = look
+    state, ended = loop.run()
+    assert ended == "2 keys undecided after the last look"
+    rows = {e["key"]: e for e in state.to_json(KEYS, ended)["keys"]}
+    assert rows["fx.Codes.sum(n=16)"]["stopped_round"] is not None
+    assert not rows["fx.Codes.sum(n=16)"]["decided"]
+    assert rows["fx.Codes.loopEmpty(n=16)"]["decided"]
 
 
 def test_a_not_cross_product_round_runs_several_parts(tmp_path: Path) -> None:

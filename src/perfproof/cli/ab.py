@@ -55,7 +55,9 @@ Examples:
   perfproof ab --base main --head HEAD --executor ray --ray-address head:6379
   perfproof ab --resume .perfproof/runs/20260101-120000-ab12
 
-Exit codes: 0 done; 1 --fail-on-regression saw a regression; 2 bad input (unknown ref, bad
+Exit codes: 0 done; 1 --fail-on-regression saw a regression, or could not look at a key
+(the run ended before it had 2 forks a side: "undecided: budget ended after N forks a side");
+2 bad input (unknown ref, bad
 flag, a --bench regex that selects nothing); 3 a build or JMH step failed (the message names
 the side, the step and the log). Ctrl-C stops cleanly; continue with --resume.
 """
@@ -66,7 +68,12 @@ the side, the step and the log). Ctrl-C stops cleanly; continue with --resume.
 )
 @flags(*AB_GROUPS, VERDICT)
 @format_option()
-@click.option("--fail-on-regression", is_flag=True, help="Exit 1 if any comparison regressed.")
+@click.option(
+    "--fail-on-regression",
+    is_flag=True,
+    help="Exit 1 if any comparison regressed, or if the run ended before a key had 2 forks "
+    "a side (a regression there is not ruled out).",
+)
 @click.option(
     "--resume",
     "resume_dir",
@@ -87,6 +94,7 @@ def command(
     **_: object,
 ) -> None:
     """Build two commits in isolation, run their JMH benchmarks interleaved, compare them."""
+    from perfproof.compare.undecided import unlooked as undecided_keys
     from perfproof.measure.progress import make_reporter
     from perfproof.pipeline.ab import resume_ab, start_ab
     from perfproof.pipeline.ab_reach import unexplained_of
@@ -118,6 +126,13 @@ def command(
     render_outcome(outcome, fmt)
     if record:
         record_run_folder(Path(outcome.run_dir), db, record_branch, Path(opts.repo))
+    unlooked = undecided_keys(outcome.result.comparisons)
+    if fail_on_regression and unlooked and not outcome.result.regressed:
+        raise GateFailed(
+            f"--fail-on-regression could not look at {len(unlooked)} key(s) "
+            f"({unlooked[0].key.label()}: {unlooked[0].warnings[0]}): a regression there is not "
+            f"ruled out (run: {outcome.run_dir})"
+        )
     if fail_on_regression and outcome.result.regressed:
         names = ", ".join(c.key.label() for c in outcome.result.regressed[:3])
         unexplained = unexplained_of(outcome.document.get("comparisons", []))

@@ -78,13 +78,26 @@ def fork_groups(g: ForkGroups, direction: Direction, unit: str, last: bool) -> N
         f"bimodal: {fast_base} of {nb} base forks in the fast group, {fast_head} of {nh} head "
         f"forks (fast near {quantity(fast, unit)}, slow near {quantity(slow, unit)})"
     )
+    if g.explained:
+        return Note(
+            Kind.BIMODAL,
+            f"{where}; the groups split exactly by side and the change reaches this benchmark: "
+            "taken as the change's effect and decided at the normal look",
+        )
     if not g.held:
         return Note(Kind.BIMODAL, f"{where}; groups found in both sides' forks pooled")
     then = "no verdict after the last look" if last else "more forks before any verdict"
+    why = {
+        None: "the change's reach is not known here, so a split by side is not taken as it",
+        False: "no static call path from this benchmark to the changed code, so the split "
+        "is not taken as the change",
+        True: "the groups do not split exactly by side",
+    }[g.reached]
     return Note(
         Kind.BIMODAL,
         f"{where}; the difference rests on which group the forks fell in, not on a shift "
-        f"inside a group nor an occupancy beyond chance (exact test p={g.p_occupancy:.2g}): {then}",
+        f"inside a group nor an occupancy beyond chance (exact test p={g.p_occupancy:.2g}) "
+        f"({why}): {then}",
     )
 
 

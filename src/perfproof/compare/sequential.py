@@ -12,7 +12,7 @@ forks_per_look=1, metrics=DEFAULT_METRICS)``
     or two degrees of freedom and even a −30% change rarely clears a 1% design there, while
     every look spends part of α; starting at 3 reaches the same verdicts with the same forks in
     fewer rounds (BENCHMARKS.md, "Sequential design").
-``look(pairs, look_no, design, previous) -> dict[BenchKey, KeyDecision]``
+``look(pairs, look_no, design, previous, reach=None) -> dict[BenchKey, KeyDecision]``
     ``pairs`` holds, for every key still measured (entry × metric), the two sides' ``Samples``
     with *all* forks so far; ``look_no`` is 1-based; ``previous`` is the result of the last
     look (``{}`` at the first). It returns one ``KeyDecision`` per entry (benchmark × mode ×
@@ -20,7 +20,9 @@ forks_per_look=1, metrics=DEFAULT_METRICS)``
     forks stay in the record; they left the plan), the others are judged now. A pure function
     of the forks and the look number, so a resumed run recomputes the same state by calling it
     again round by round (``compare.sequential_replay.replay`` does so for round files), and
-    the looks already taken count.
+    the looks already taken count. ``reach`` maps a benchmark name to whether the change
+    reaches it (fixed before the first look, from the code alone); a benchmark it does not
+    name, or ``None`` (files compared without a repository), has no known reach.
 ``KeyDecision``
     ``decided`` (the entry leaves the plan; at the last look every entry is decided),
     ``look`` (the look at which it stopped, or the current look), ``comparisons`` (one per
@@ -63,7 +65,7 @@ check both.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -102,6 +104,16 @@ class KeyDecision:
     p_sequential: dict[str, float] = field(default_factory=dict)
     """Per metric, the sequential p-value the family used (absent for exact comparisons)."""
 
+    @property
+    def settled(self) -> bool:
+        """Left the plan with a verdict on every metric or a futility stop: ``decided`` alone
+        is also true of an entry that merely ran out of looks, still ``inconclusive``."""
+        return self.decided and all(
+            c.verdict is not Verdict.INCONCLUSIVE
+            or bool(c.diagnostics.sequential and c.diagnostics.sequential.futile)
+            for c in self.comparisons
+        )
+
 
 # --------------------------------------------------------------------------------- a look
 
@@ -111,6 +123,7 @@ def look(
     look_no: int,
     design: SequentialDesign,
     previous: dict[BenchKey, KeyDecision],
+    reach: Mapping[str, bool] | None = None,
 ) -> dict[BenchKey, KeyDecision]:
     """Judge every undecided entry at look ``look_no`` (1-based); see the module docstring."""
     if not 1 <= look_no <= design.max_looks:
@@ -137,7 +150,7 @@ def look(
         for m in metrics
         if m in previous[entry].p_sequential
     ]
-    judged = _judge_family(comparisons, usable, frozen, design, look_no)
+    judged = _judge_family(comparisons, usable, frozen, design, look_no, reach)
     # decided entries, and any undecided one the caller did not pass, carry over unchanged
     out = {k: d for k, d in previous.items() if d.decided or k not in grouped}
     for entry in grouped:
@@ -199,10 +212,12 @@ def _judge_family(
     frozen: list[float],
     design: SequentialDesign,
     look_no: int,
+    reach: Mapping[str, bool] | None = None,
 ) -> dict[int, _Judged]:
     """The look for every statistical comparison (by ``id``), in one family with the
     sequential p-values of the comparisons decided earlier (``frozen``)."""
     live = [c for cs in comparisons.values() for c in cs if c.method is not ComparisonMethod.EXACT]
+    known = [None if reach is None else reach.get(c.key.benchmark) for c in live]
     base = [log_fork_means(c, "base", usable) for c in live]
     head = [log_fork_means(c, "head", usable) for c in live]
     live_rows = seq.look_rows(base, head)
@@ -221,9 +236,10 @@ def _judge_family(
         tested=np.concatenate([live_rows.tested, np.zeros(k, dtype=bool)]),
     )
     frozen_p = np.concatenate([np.full(n, np.nan), np.asarray(frozen, dtype=float)])
+    reached = np.array([r is True for r in known] + [False] * k, dtype=bool)
     j = seq.judge(
         rows, frozen_p, design.schedule, design.alpha, design.family, design.threshold,
-        look_no, design.futility, forks,
+        look_no, design.futility, forks, reached,
     )  # fmt: skip
     assert j.groups is not None and j.support is not None
     return {
@@ -232,7 +248,7 @@ def _judge_family(
             float(j.seq_p[i]), float(j.adjusted[i]), float(j.interval_alpha[i]),
             float(j.per_look[i]), int(j.code[i]), bool(rows.tested[i]),
             None if j.conditional_power is None else float(j.conditional_power[i]),
-            fork_groups(j.groups, j.support, i),
+            fork_groups(j.groups, j.support, i, known[i]),
         )
         for i, c in enumerate(live)
     }  # fmt: skip
@@ -407,8 +423,13 @@ def methodology(design: SequentialDesign, decisions: dict[BenchKey, KeyDecision]
         " Where a comparison's fork means, both sides pooled, fell in two groups (2-means; "
         f"{bimodal.LEVEL * 100:g}% of single normal groups are called two), an improvement or "
         "regression stood only when the occupancy of the groups (Boschloo's exact test) or a "
-        "shift inside a group (Welch) agreed with it at the same per-look level; otherwise the "
-        f"comparison ran more forks. {len(groups)} comparison(s) ended with two groups, "
-        f"{sum(g.held for g in groups)} of them without a verdict for that reason."
+        "shift inside a group (Welch) agreed with it at the same per-look level, or the groups "
+        "split exactly by side on a benchmark the change reaches (the change itself); otherwise "
+        f"the comparison ran more forks. {len(groups)} comparison(s) ended with two groups, "
+        f"{sum(g.held for g in groups)} of them without a verdict for that reason"
     )
+    explained = sum(g.explained for g in groups)
+    if explained:
+        text += f", {explained} decided as the change's clean split"
+    text += "."
     return text

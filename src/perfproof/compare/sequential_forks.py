@@ -113,8 +113,11 @@ def left_out_note(excluded: dict[str, list[int]], decided: bool) -> str:
     )
 
 
-def fork_groups(s: bimodal.Splits, support: bimodal.Support, i: int) -> ForkGroups | None:
-    """Row ``i`` of a look's 2-means split as the typed diagnostic (None: not bimodal)."""
+def fork_groups(
+    s: bimodal.Splits, support: bimodal.Support, i: int, reached: bool | None = None
+) -> ForkGroups | None:
+    """Row ``i`` of a look's 2-means split as the typed diagnostic (None: not bimodal), with
+    whether the change reaches the key (None: not known)."""
     if not bool(s.bimodal[i]):
         return None
     counts = [int(x[i]) for x in (s.base_low, s.base_high, s.head_low, s.head_high)]
@@ -132,4 +135,6 @@ def fork_groups(s: bimodal.Splits, support: bimodal.Support, i: int) -> ForkGrou
         p_within_low=float(support.low_p[i]) if tested[0] else None,
         p_within_high=float(support.high_p[i]) if tested[1] else None,
         held=bool(support.held[i]),
+        reached=reached,
+        explained=bool(support.explained[i]),
     )

@@ -27,6 +27,7 @@ from perfproof.model import BenchKey, Samples
 
 ALL_DECIDED = "all keys decided"
 MAX_ROUNDS = "most rounds reached"
+UNDECIDED_AFTER_LAST = "undecided after the last look"
 BUDGET = "time budget reached"
 FIXED_DESIGN = "fixed design: every round runs every key"
 
@@ -37,6 +38,16 @@ Looker = Callable[[dict[BenchKey, Samples], dict[BenchKey, Samples], int, dict[A
 
 The decisions are the sequential design's ``KeyDecision`` values (``decided``, ``look``,
 ``note``, ``rerun``); a round before the design's first look returns none."""
+
+
+def settled(decision: Any) -> bool:
+    """A decision with a verdict or a futility stop (not merely out of looks)."""
+    return bool(getattr(decision, "settled", getattr(decision, "decided", False)))
+
+
+def undecided_after_last(count: int) -> str:
+    """How a run ends whose last look left keys without a verdict or a futility stop."""
+    return f"{count} key{'s' if count != 1 else ''} {UNDECIDED_AFTER_LAST}"
 
 
 def needs_rerun(decision: Any) -> bool:
@@ -74,8 +85,10 @@ class SequentialState:
     ) -> dict[str, Any]:
         """The manifest's and results' record: at which round each key stopped, and why.
 
-        ``stopped_round`` is the round after which the key left the plan (None: never decided,
-        e.g. the budget ran out); ``early`` says it stopped before the plan's most rounds.
+        ``stopped_round`` is the round after which the key left the plan (None: it never
+        did, e.g. the budget ran out); ``decided`` that it left with a verdict or a futility
+        stop (a key still ``inconclusive`` after the last look left the plan undecided);
+        ``early`` that it stopped before the plan's most rounds.
         """
         most = plan.rounds if plan is not None else None
         entries = []
@@ -87,7 +100,7 @@ class SequentialState:
                     "key": key.label(),
                     **key.to_json(),
                     "stopped_round": self.stopped.get(key),
-                    "decided": key in self.stopped,
+                    "decided": key in self.stopped and all(settled(d) for d in decisions),
                     "early": most is not None and key in self.stopped and self.stopped[key] < most,
                     "notes": notes,
                 }
@@ -217,10 +230,10 @@ class RoundLoop:
                 return state, FIXED_DESIGN
             undecided = [k for k in state.undecided(self.keys) if k not in cut]
             if not undecided:
-                return state, BUDGET if cut else ALL_DECIDED
+                return state, BUDGET if cut else self._all_stopped(state)
             next_round = plan.planned_rounds + 1
             if next_round > plan.rounds:
-                return state, MAX_ROUNDS
+                return state, f"{MAX_ROUNDS}: {undecided_after_last(len(undecided))}"
             steps = round_steps(plan, next_round, group_keys(undecided), catch_up_parts(state))
             if not self._fits(plan, steps):
                 kept = [k for k in undecided if k.benchmark not in self.last]
@@ -244,6 +257,16 @@ class RoundLoop:
                 f"{len(undecided)} undecided"
             )
             self.store.add_steps(plan.with_steps(steps), steps)
+
+    def _all_stopped(self, state: SequentialState) -> str:
+        """Every key left the plan: all with a verdict or a futility stop, or some still
+        undecided when the last look was taken."""
+        open_keys = [
+            key
+            for key in self.keys
+            if not all(settled(d) for k, d in state.decisions.items() if key.holds(k))
+        ]
+        return undecided_after_last(len(open_keys)) if open_keys else ALL_DECIDED
 
     def _fits(self, plan: Plan, steps: list) -> bool:
         """Whether the next round ends within the budget, by the estimate scaled by how long

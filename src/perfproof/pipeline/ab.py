@@ -289,7 +289,7 @@ def _measure_and_compare(
     state, ended = measure_keys(store, scheduler, keys, reporter, keys)
     # Measured as the benchmarking ends, so the report written next can show it.
     store.manifest.environment.load_after = environment.load_average()
-    result, method = final_comparison(store, state)
+    result, method = final_comparison(store, state, ended)
     stopping = {**state.to_json(keys, ended, store.plan), "methodology": method}
     store.manifest.stopping = stopping
     store.save()

@@ -9,18 +9,20 @@ run's comparison, so the run loop itself holds no statistics.
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from typing import Any
 
 from perfproof.compare import CompareOptions, CompareResult, compare_sides
 from perfproof.compare.match import match
 from perfproof.compare.sequential import KeyDecision, look, methodology
 from perfproof.compare.sequential_design import FIRST_FORKS, SequentialDesign
+from perfproof.compare.undecided import forks_a_side, too_few_forks, undecided_note
 from perfproof.errors import InputError
 from perfproof.jmh.reader import read_results
 from perfproof.measure.plan import FIXED, Plan
-from perfproof.measure.rounds import Looker, SequentialState
+from perfproof.measure.rounds import BUDGET, Looker, SequentialState
 from perfproof.measure.store import RunStore
-from perfproof.model import BenchKey, Samples
+from perfproof.model import BenchKey, Comparison, Samples
 from perfproof.units import eta as format_duration
 
 
@@ -140,19 +142,26 @@ def _never(
     return {}
 
 
-def final_comparison(store: RunStore, state: SequentialState) -> tuple[CompareResult, str]:
+def final_comparison(
+    store: RunStore, state: SequentialState, ended: str | None = None
+) -> tuple[CompareResult, str]:
     """The run's comparison and its methodology sentence on the design (empty when fixed).
 
     A sequential run shows, for every entry, the comparison of the look at which it stopped
     (or of the last look taken), with the interval its verdict was decided on; every fork
     measured is in it. A fixed run, or one stopped before its first look, is compared once,
-    over all forks.
+    over all forks. A sequential run (or any run its budget ended) never gives a key a verdict
+    from fewer than two forks a side (:mod:`perfproof.compare.undecided`).
     """
     plan = store.plan
     base = read_results(store.finished_result_files("base"))
     head = read_results(store.finished_result_files("head"))
+    why = "budget ended" if ended == BUDGET else "the run ended"
     if plan.stopping == FIXED or not state.decisions:
-        return compare_sides(base, head, fixed_options(store)), ""
+        result = compare_sides(base, head, fixed_options(store))
+        if plan.stopping != FIXED or ended == BUDGET:
+            result.comparisons = too_few_forks(result.comparisons, why)
+        return result, ""
     design = _design_of(plan)
     decisions: dict[BenchKey, KeyDecision] = state.decisions
     options = CompareOptions(
@@ -163,6 +172,17 @@ def final_comparison(store: RunStore, state: SequentialState) -> tuple[CompareRe
     )
     _, unmatched = match(base, head, options.normalised_metrics())
     comparisons = [c for _, d in sorted(decisions.items()) for c in d.comparisons]
+    comparisons = too_few_forks(comparisons, why)
+    if ended == BUDGET:
+        open_keys = {k for k, d in decisions.items() if not d.decided}
+        comparisons = [_budget_note(c) if c.key.entry() in open_keys else c for c in comparisons]
     notes = [n for side in (base, head) for s in side.values() for n in s.notes]
     result = CompareResult(comparisons, unmatched, options, list(dict.fromkeys(notes)))
     return result, methodology(design, decisions)
+
+
+def _budget_note(c: Comparison) -> Comparison:
+    """An entry the budget ended before its verdict: says so first among its warnings."""
+    if any(w.startswith("undecided:") for w in c.warnings):
+        return c
+    return replace(c, warnings=[undecided_note(forks_a_side(c), "budget ended"), *c.warnings])

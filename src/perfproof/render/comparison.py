@@ -105,6 +105,7 @@ def _tags(c: Comparison) -> list[str]:
     if d.fork_groups is not None:
         fast_base, fast_head = d.fork_groups.fast(c.direction)
         held = ", held" if d.fork_groups.held else ""
+        held += ", split by the change" if d.fork_groups.explained else ""
         tags.append(f"two groups: fast {fast_base} base / {fast_head} head{held}")
     if c.verdict is Verdict.INCONCLUSIVE and c.mde_pct is not None:
         tags.append(f"mde ±{c.mde_pct:.3g}%" if c.mde_pct < 1000 else "mde >999%")

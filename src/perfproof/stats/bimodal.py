@@ -28,6 +28,16 @@ shapes' shares, because the groups are found blind to the sides), or Welch's t i
 with at least two forks of each side. Otherwise the key is *held*: the look does not decide it
 and it runs more forks, so that chance occupancy alone never makes a verdict. Holding only ever
 removes a decision at a look, so the sequential design's guarantee stands.
+
+**Unless the change explains the split.** When the change reaches the benchmark (a static call
+path, or a change outside the Java sources) and the groups split exactly by side (every base
+fork in one, every head fork in the other), the split is what a real change leaves: the new
+code runs in one shape, the old in another. Holding it cost real 1.3–2.3× effects three more
+rounds each, so such a key is decided at the normal look. The hold stays where the change
+cannot explain the split: keys it does not reach, and keys whose reach is not known (``compare``
+on files, without a repository). An A/A run has an empty diff and reaches nothing, so its
+guarantee is the held one; what a change that runs in a bimodal benchmark without moving it
+risks is measured in BENCHMARKS.md ("Fork means in two code shapes").
 """
 
 from __future__ import annotations
@@ -159,11 +169,9 @@ def split_rows(rows: ForkRows, level: float = LEVEL) -> Splits:
         low_mean = np.nansum(np.where(low, rows.values, 0.0), axis=1) / np.sum(low, axis=1)
         high_mean = np.nansum(np.where(high, rows.values, 0.0), axis=1) / np.sum(high, axis=1)
     # split exactly by side and further apart than two shapes of one build: the change itself
-    by_side = (np.sum(low & rows.head, axis=1) == 0) | (np.sum(low & ~rows.head, axis=1) == 0)
-    by_side &= (np.sum(high & rows.head, axis=1) == 0) | (np.sum(high & ~rows.head, axis=1) == 0)
     with np.errstate(invalid="ignore"):
         too_far = high_mean - low_mean > np.log(MAX_SHAPE_RATIO)
-    bimodal &= ~(by_side & too_far)
+    bimodal &= ~(_by_side(low, high, rows.head) & too_far)
     return Splits(
         n=n,
         statistic=stat,
@@ -177,6 +185,22 @@ def split_rows(rows: ForkRows, level: float = LEVEL) -> Splits:
         within_sd=np.sqrt(within / np.maximum(n - 2, 1)),
         low=low,
     )
+
+
+def _by_side(low: np.ndarray, high: np.ndarray, head: np.ndarray) -> np.ndarray:
+    """Rows whose groups each hold forks of one side only."""
+    low_one = (np.sum(low & head, axis=1) == 0) | (np.sum(low & ~head, axis=1) == 0)
+    high_one = (np.sum(high & head, axis=1) == 0) | (np.sum(high & ~head, axis=1) == 0)
+    return np.asarray(low_one & high_one, dtype=bool)
+
+
+def by_side(s: Splits) -> np.ndarray:
+    """Bimodal rows whose two groups split exactly by side: every base fork in one group,
+    every head fork in the other (the pattern a change that moves the benchmark leaves)."""
+    one_side = (np.minimum(s.base_low, s.head_low) == 0) & (
+        np.minimum(s.base_high, s.head_high) == 0
+    )
+    return np.asarray(s.bimodal & one_side, dtype=bool)
 
 
 # ----------------------------------------------------------------------- null quantiles
@@ -226,12 +250,15 @@ def threshold(n: np.ndarray, level: float = LEVEL) -> np.ndarray:
 class Support:
     """Per key, why a pooled verdict of a bimodal key stands (or not): Boschloo's p on side ×
     group, Welch's p inside the low and the high group (1 where a group lacks two forks of a
-    side), and ``held``: the verdict rests on nothing but which group the forks fell in."""
+    side), ``held``: the verdict rests on nothing but which group the forks fell in, and
+    ``explained``: the groups split exactly by side on a key the change reaches, so the split
+    is taken as the change and the look decides as it would without the rule."""
 
     occupancy_p: np.ndarray
     low_p: np.ndarray
     high_p: np.ndarray
     held: np.ndarray
+    explained: np.ndarray
 
 
 def occupancy_p(s: Splits) -> np.ndarray:
@@ -278,11 +305,18 @@ def _within_group(rows: ForkRows, member: np.ndarray) -> tuple[np.ndarray, np.nd
 
 
 def support(
-    rows: ForkRows, s: Splits, diff: np.ndarray, decisive: np.ndarray, level: np.ndarray
+    rows: ForkRows,
+    s: Splits,
+    diff: np.ndarray,
+    decisive: np.ndarray,
+    level: np.ndarray,
+    reached: np.ndarray | None = None,
 ) -> Support:
     """For each key whose pooled look is ``decisive`` (an improvement or regression with log
     ratio ``diff``): does the occupancy or a within-group shift agree with it at nominal
-    ``level``? A bimodal key that is decisive with neither is held."""
+    ``level``? A bimodal key that is decisive with neither is held, unless the change
+    ``reached`` it (True per row; None: reach not known, every row held) and its forks split
+    exactly by side: that is what a change leaves on the benchmarks it runs in."""
     direction = np.sign(diff)
     occ = occupancy_p(s)
     nb = np.maximum(s.base_low + s.base_high, 1)
@@ -297,4 +331,6 @@ def support(
         | ((low_p <= level) & (np.sign(low_d) == direction))
         | ((high_p <= level) & (np.sign(high_d) == direction))
     )
-    return Support(occ, low_p, high_p, s.bimodal & decisive & ~agrees)
+    clean = by_side(s)
+    explained = clean & (np.zeros_like(clean) if reached is None else np.asarray(reached, bool))
+    return Support(occ, low_p, high_p, s.bimodal & decisive & ~agrees & ~explained, explained)

@@ -197,6 +197,7 @@ def judge(
     look: int = 0,
     futility: float = 0.0,
     forks: bimodal.ForkRows | None = None,
+    reached: np.ndarray | None = None,
 ) -> Judgement:
     """Decide one look for every family (row) at once.
 
@@ -215,7 +216,9 @@ def judge(
     the flattened ``rows``), a key whose pooled forks fall in two groups keeps an
     improvement or regression only when the occupancy of the groups or a shift inside one
     agrees with it at the key's per-look level (:mod:`perfproof.stats.bimodal`); otherwise it
-    continues. Like futility, this only ever removes a decision.
+    continues. Like futility, this only ever removes a decision. ``reached`` (True where the
+    change reaches the key, same shape as ``rows``; None: not known) exempts a key whose forks
+    split exactly by side from the hold (:func:`perfproof.stats.bimodal.support`).
     """
     seq_p = np.where(rows.tested, sequential_p(rows.p_value, schedule), 1.0)
     seq_p = np.where(np.isnan(frozen), seq_p, frozen)
@@ -229,7 +232,12 @@ def judge(
         groups = bimodal.split_rows(forks)
         decisive = np.isin(code, (LOWER, HIGHER)).reshape(-1)
         held = bimodal.support(
-            forks, groups, np.reshape(rows.diff, -1), decisive, np.reshape(per_look, -1)
+            forks,
+            groups,
+            np.reshape(rows.diff, -1),
+            decisive,
+            np.reshape(per_look, -1),
+            None if reached is None else np.reshape(reached, -1),
         )
         code = np.where(held.held.reshape(code.shape), CONTINUE, code).astype(np.int8)
     cp = None

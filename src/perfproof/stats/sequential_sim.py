@@ -243,12 +243,14 @@ def play(
     threshold: float,
     futility: float = 0.0,
     bimodal_rule: bool = True,
+    reached: bool = False,
 ) -> Played:
     """Run the sequential design over simulated paths grouped into families of ``keys``.
 
     The same :func:`perfproof.stats.sequential.judge` as a real run decides every look,
     with the bimodal-forks rule when the paths carry their fork means (``bimodal_rule``
-    False: without it, to show what it changes); a key that stops keeps its sequential
+    False: without it, to show what it changes; ``reached``: every key is one the change
+    reaches, so a clean split by side is not held); a key that stops keeps its sequential
     p-value in the family at later looks.
     """
     rows = paths.p_value.shape[0]
@@ -267,7 +269,10 @@ def play(
             tested=tested.reshape(shape),
         )
         forks = paths.forks.at(k) if bimodal_rule and paths.forks is not None else None
-        j = seq.judge(look_rows, frozen, schedule, alpha, method, threshold, k + 1, futility, forks)
+        j = seq.judge(
+            look_rows, frozen, schedule, alpha, method, threshold, k + 1, futility, forks,
+            np.full(shape, reached) if forks is not None else None,
+        )  # fmt: skip
         newly = np.isnan(frozen) & (j.code != seq.CONTINUE)
         code[newly] = j.code[newly]
         look[newly] = k + 1

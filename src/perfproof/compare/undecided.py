@@ -1,0 +1,77 @@
+"""No verdict from fewer than two forks a side: what a run that ended too early may say.
+
+With one fork per side there is no fork-to-fork spread to test against: the fallback compares
+iterations as if independent, and iterations of one JVM share its JIT decisions and heap
+layout, so its interval is far too narrow (DESIGN.md, "Statistics"). A run that stopped
+before a key had two forks a side (its ``--budget`` ended, or every other fork was left out
+as not warmed up) leaves that key *undecided*, with an interval that bounds nothing, and says
+how far it got; a gate (``--fail-on-regression``) must then say it could not look rather
+than pass.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import replace
+
+from perfproof.model import PRIMARY, BenchKey, Comparison, Verdict
+
+MIN_FORKS = 2
+"""Forks per side below which no comparison gets a verdict in a run."""
+
+
+def forks_a_side(c: Comparison) -> int:
+    """The fewer forks of the two sides."""
+    return min(c.base.forks, c.head.forks)
+
+
+def undecided_note(forks: int, why: str) -> str:
+    """The one sentence an undecided key carries: ``why`` the run ended, and how far it got."""
+    return f"undecided: {why} after {forks} fork{'s' if forks != 1 else ''} a side"
+
+
+def too_few_forks(comparisons: Sequence[Comparison], why: str) -> list[Comparison]:
+    """Every comparison of an entry with fewer than :data:`MIN_FORKS` forks on a side (its
+    primary metric's, which every metric of the entry shares) made undecided
+    (``inconclusive``, unbounded interval, the note first among its warnings); the others as
+    they were. ``why`` names what ended the run (``"budget ended"``)."""
+    forks = _entry_forks(comparisons)
+    out = []
+    for c in comparisons:
+        n = forks[c.key.entry()]
+        if n >= MIN_FORKS:
+            out.append(c)
+            continue
+        note = undecided_note(n, why)
+        kept = [w for w in c.warnings if not w.startswith(("undecided:", "inconclusive:"))]
+        out.append(
+            replace(
+                c,
+                verdict=Verdict.INCONCLUSIVE,
+                ratio_ci=(0.0, math.inf),
+                delta_ci_pct=(-100.0, math.inf),
+                warnings=[note, *kept],
+            )
+        )
+    return out
+
+
+def unlooked(comparisons: Sequence[Comparison]) -> list[Comparison]:
+    """The comparisons no look could judge, for want of two forks a side (a gate names them:
+    a regression there is not ruled out, as it is by an interval inside ±θ)."""
+    forks = _entry_forks(comparisons)
+    return [
+        c
+        for c in comparisons
+        if forks[c.key.entry()] < MIN_FORKS and any(w.startswith("undecided:") for w in c.warnings)
+    ]
+
+
+def _entry_forks(comparisons: Sequence[Comparison]) -> dict[BenchKey, int]:
+    """Forks a side of each entry: its primary metric's (any metric's when it has none)."""
+    forks: dict[BenchKey, int] = {}
+    for c in comparisons:
+        if c.key.metric == PRIMARY or c.key.entry() not in forks:
+            forks[c.key.entry()] = forks_a_side(c)
+    return forks
