@@ -69,6 +69,12 @@ def bimodal(
     )
 
 
+def explained(g: ForkGroups) -> bool:
+    """Split exactly by side on a key the change reaches: taken as the change, not held."""
+    clean = min(g.base_low, g.head_low) == min(g.base_high, g.head_high) == 0
+    return bool(g.reached) and clean and not g.held
+
+
 def fork_groups(g: ForkGroups, direction: Direction, unit: str, last: bool) -> Note:
     """The pooled fork means in two groups: how each side fell, and what that allows."""
     fast_base, fast_head = g.fast(direction)
@@ -78,7 +84,7 @@ def fork_groups(g: ForkGroups, direction: Direction, unit: str, last: bool) -> N
         f"bimodal: {fast_base} of {nb} base forks in the fast group, {fast_head} of {nh} head "
         f"forks (fast near {quantity(fast, unit)}, slow near {quantity(slow, unit)})"
     )
-    if g.explained:
+    if explained(g):
         return Note(
             Kind.BIMODAL,
             f"{where}; the groups split exactly by side and the change reaches this benchmark: "

@@ -428,7 +428,7 @@ def methodology(design: SequentialDesign, decisions: dict[BenchKey, KeyDecision]
         f"the comparison ran more forks. {len(groups)} comparison(s) ended with two groups, "
         f"{sum(g.held for g in groups)} of them without a verdict for that reason"
     )
-    explained = sum(g.explained for g in groups)
+    explained = sum(notes.explained(g) for g in groups)
     if explained:
         text += f", {explained} decided as the change's clean split"
     text += "."

@@ -136,5 +136,4 @@ def fork_groups(
         p_within_high=float(support.high_p[i]) if tested[1] else None,
         held=bool(support.held[i]),
         reached=reached,
-        explained=bool(support.explained[i]),
     )

@@ -108,9 +108,7 @@ class ForkGroups:
     (``p_occupancy``), Welch's p inside each group (None where a side had fewer than two forks
     there) and ``held``: the pooled verdict rested on which group the forks fell in alone, so
     the key was not decided and ran more forks (or ended inconclusive at the last look).
-    ``reached``: whether the change reaches the benchmark (None: not known, as for files
-    compared without a repository); ``explained``: the groups split exactly by side on a key
-    the change reaches, so the split was taken as the change and not held.
+    ``reached``: the change reaches the benchmark (None: not known).
     """
 
     low: float
@@ -125,7 +123,6 @@ class ForkGroups:
     p_within_high: float | None
     held: bool
     reached: bool | None = None
-    explained: bool = False
 
     def fast(self, direction: Direction) -> tuple[int, int]:
         """(base, head) forks in the fast group: the low one when lower is better."""
@@ -196,13 +193,8 @@ class JmhScores:
     """Fields of another shape or another writer, kept as read."""
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "base_score": self.base_score,
-            "base_error": self.base_error,
-            "head_score": self.head_score,
-            "head_error": self.head_error,
-            "overlap": self.overlap,
-        }
+        names = ("base_score", "base_error", "head_score", "head_error", "overlap")
+        out: dict[str, Any] = {name: getattr(self, name) for name in names}
         if self.recomputed is not None:
             out["recomputed"] = self.recomputed
         out.update(self.extra)
@@ -393,9 +385,8 @@ def _bimodal(v: Any) -> Bimodal:
 
 def _fork_groups(v: Any) -> ForkGroups:
     g = _dict(v)
-    if len(g) not in (11, 13):  # 11: written before reach was known to the rule
+    if len(g) not in (11, 12):  # 11: written before reach was known to the rule
         raise KeyError(sorted(g))
-    reached, explained = _flag(g.get("reached")), _flag(g.get("explained", False))
     low, high, p_occupancy = _number(g["low"]), _number(g["high"]), _number(g["p_occupancy"])
     held = _flag(g["held"])
     if low is None or high is None or p_occupancy is None or held is None:
@@ -412,8 +403,7 @@ def _fork_groups(v: Any) -> ForkGroups:
         p_within_low=_number(g["p_within_low"]),
         p_within_high=_number(g["p_within_high"]),
         held=held,
-        reached=reached,
-        explained=bool(explained),
+        reached=_flag(g.get("reached")),
     )
 
 

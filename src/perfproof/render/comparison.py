@@ -16,6 +16,7 @@ from rich.table import Table
 from rich.text import Text
 
 from perfproof.compare import CompareResult
+from perfproof.compare.notes import explained
 from perfproof.model import ALLOC_NORM, PRIMARY, Comparison, Side, Verdict
 from perfproof.model.diagnostics import ComparisonMethod, JmhScores
 from perfproof.render import results
@@ -105,7 +106,7 @@ def _tags(c: Comparison) -> list[str]:
     if d.fork_groups is not None:
         fast_base, fast_head = d.fork_groups.fast(c.direction)
         held = ", held" if d.fork_groups.held else ""
-        held += ", split by the change" if d.fork_groups.explained else ""
+        held += ", split by the change" if explained(d.fork_groups) else ""
         tags.append(f"two groups: fast {fast_base} base / {fast_head} head{held}")
     if c.verdict is Verdict.INCONCLUSIVE and c.mde_pct is not None:
         tags.append(f"mde ±{c.mde_pct:.3g}%" if c.mde_pct < 1000 else "mde >999%")
