@@ -11,11 +11,10 @@ than pass.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import replace
 
-from perfproof.model import PRIMARY, BenchKey, Comparison, Verdict
+from perfproof.model import PRIMARY, BenchKey, Comparison, RatioBounds, Verdict
 
 MIN_FORKS = 2
 """Forks per side below which no comparison gets a verdict in a run."""
@@ -49,8 +48,8 @@ def too_few_forks(comparisons: Sequence[Comparison], why: str) -> list[Compariso
             replace(
                 c,
                 verdict=Verdict.INCONCLUSIVE,
-                ratio_ci=(0.0, math.inf),
-                delta_ci_pct=(-100.0, math.inf),
+                ratio_ci=RatioBounds.unbounded(),
+                delta_ci_pct=RatioBounds.unbounded().percent(),
                 warnings=[note, *kept],
             )
         )
