@@ -116,3 +116,32 @@ def test_a_budget_that_ends_after_one_fork_a_side_leaves_every_key_undecided(tmp
     assert all(c.warnings[0] == "undecided: budget ended after 1 fork a side" for c in primary)
     assert all(c.ratio_ci[0] <= 1.0 <= c.ratio_ci[1] for c in primary)
     assert len(unlooked(result.comparisons)) == len(result.comparisons)
+
+
+@pytest.mark.parametrize(
+    ("kind", "decided"),
+    [
+        ("static path", True),
+        ("seen in a recording", True),
+        ("no static path", False),
+        (None, False),
+    ],
+)
+def test_the_looks_use_the_reach_known_before_them(kind, decided) -> None:
+    """All base forks slow, all head fast: the reach the run recorded before its first look
+    decides whether the looker takes the clean split as the change (a path or a recording) or
+    holds it (no static path, or nothing known)."""
+    import numpy as np
+    from tests.compare.test_sequential import _pairs, _rounds
+
+    from perfproof.model.reach import BenchReach, Reach, RunReach
+
+    rounds = _rounds(np.random.default_rng(1), {"big": 0.6}, 3)
+    base = {b.key: b for b, _ in _pairs(rounds, 3)}
+    head = {h.key: h for _, h in _pairs(rounds, 3)}
+    reach = None if kind is None else RunReach({"big": BenchReach("big", Reach(kind), "")})
+    decisions = looker_for(plan(8, "-f", "1"), reach)(base, head, 3, {})
+    assert [d.decided for d in decisions.values()] == [decided]
+    failed = RunReach({"big": BenchReach("big", Reach.STATIC_PATH, "")}, error="index failed")
+    held = looker_for(plan(8, "-f", "1"), failed)(base, head, 3, {})
+    assert [d.decided for d in held.values()] == [False]  # a reach that failed knows nothing

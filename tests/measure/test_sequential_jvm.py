@@ -55,6 +55,12 @@ def test_a_decided_key_leaves_the_plan_and_resume_keeps_the_looks(ab_env, run_cl
     assert verdicts[("publishNoListeners", "primary")]["verdict"] == "improved"
     assert verdicts[("report", "primary")]["verdict"] not in ("improved", "regressed")
     assert doc["stopping"] == m["stopping"]
+    # the change's reach is in the manifest for the looks: a static path to the changed bus,
+    # none to the reporter (whose code the change leaves alone)
+    reach = {r["benchmark"]: r for r in m["reach"]["benchmarks"]}
+    assert reach["perfdemo.bench.EventBusBench.publishNoListeners"]["kind"] == "static path"
+    assert reach["perfdemo.bench.ErrorReporterBench.report"]["kind"] == "no static path"
+    assert "no static call path found" in reach["perfdemo.bench.ErrorReporterBench.report"]["why"]
 
     # a run stopped in its last round: resume runs only the missing step and takes the same
     # looks again from the forks on disk (the ones before the gap count as taken)

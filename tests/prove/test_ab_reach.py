@@ -10,7 +10,8 @@ from pathlib import Path
 
 from perfproof.demo.project import write_demo_repo
 from perfproof.model.documents.prove_reach import UNEXPLAINED_NOTE, KeyReach
-from perfproof.pipeline.ab_reach import annotate, reach_of_run, unexplained_of
+from perfproof.model.reach import Reach
+from perfproof.pipeline.ab_reach import annotate, reach_of_run, static_reach, unexplained_of
 from perfproof.workspace.worktree import ensure_worktree
 
 REPORTER = "perfdemo.bench.ErrorReporterBench.report"
@@ -26,6 +27,15 @@ def _git(repo: Path, *args: str) -> str:
     return out.stdout.strip()
 
 
+KT = "perfdemo.bench.KtBench.run"
+
+
+def _keys(repo: Path, shas: dict[str, str], tree: Path, verdicts: tuple[str, str]) -> dict:
+    reach = static_reach(repo, shas, tree, [REPORTER, BUS, KT])
+    assert reach.of(KT).kind is Reach.NOT_INDEXED or reach.of(KT).kind is Reach.OUTSIDE_JAVA
+    return {k.benchmark: k for k in reach_of_run(reach, _comparisons(*verdicts))}
+
+
 def _comparisons(reporter: str, bus: str) -> list[dict[str, object]]:
     return [
         {"benchmark": REPORTER, "metric": "primary", "verdict": reporter},
@@ -39,13 +49,13 @@ def test_reach_from_the_diff_and_the_call_graph(tmp_path: Path) -> None:
     cache = tmp_path / "cache"
     shas = {"base": demo.shas["baseline"], "head": demo.shas["feature"]}
     tree = ensure_worktree(demo.path, shas["head"], cache)
-    keys = {k.benchmark: k for k in reach_of_run(demo.path, shas, tree,
-                                                 _comparisons("improved", "improved"))}  # fmt: skip
+    reach = static_reach(demo.path, shas, tree, [REPORTER, BUS, KT])
+    assert reach.of(REPORTER).kind is Reach.STATIC_PATH
+    assert reach.of(KT).kind is Reach.NOT_INDEXED  # unknown to the index: no claim
+    kotlin = [{"benchmark": KT, "metric": "primary", "verdict": "regressed"}]
+    assert reach_of_run(reach, kotlin) == ()
+    keys = {k.benchmark: k for k in reach_of_run(reach, _comparisons("improved", "improved"))}
     assert set(keys) == {REPORTER, BUS}  # primary metrics only
-    kotlin = [
-        {"benchmark": "perfdemo.bench.KtBench.run", "metric": "primary", "verdict": "regressed"}
-    ]
-    assert reach_of_run(demo.path, shas, tree, kotlin) == ()  # unknown to the index: no claim
     assert all(k.reached and not k.unexplained for k in keys.values())
     assert keys[REPORTER].path[-1] == "ErrorReporter.report(short)"
 
@@ -58,11 +68,10 @@ def test_reach_from_the_diff_and_the_call_graph(tmp_path: Path) -> None:
     _git(demo.path, "commit", "--quiet", "-am", "debug name")
     later = {"base": shas["head"], "head": _git(demo.path, "rev-parse", "HEAD")}
     tree = ensure_worktree(demo.path, later["head"], cache)
-    keys = {k.benchmark: k for k in reach_of_run(demo.path, later, tree,
-                                                 _comparisons("regressed", "same"))}  # fmt: skip
+    keys = _keys(demo.path, later, tree, ("regressed", "same"))
     assert not keys[REPORTER].reached and keys[REPORTER].unexplained
     assert not keys[BUS].reached and not keys[BUS].unexplained  # "same" claims nothing
-    assert "no call path within 6 calls" in keys[REPORTER].why
+    assert "no static call path found within 6 calls" in keys[REPORTER].why
 
     # a build file reaches every benchmark
     pom = demo.path / "pom.xml"
@@ -70,8 +79,7 @@ def test_reach_from_the_diff_and_the_call_graph(tmp_path: Path) -> None:
     _git(demo.path, "commit", "--quiet", "-am", "pom")
     build = {"base": later["head"], "head": _git(demo.path, "rev-parse", "HEAD")}
     tree = ensure_worktree(demo.path, build["head"], cache)
-    keys = {k.benchmark: k for k in reach_of_run(demo.path, build, tree,
-                                                 _comparisons("regressed", "same"))}  # fmt: skip
+    keys = _keys(demo.path, build, tree, ("regressed", "same"))
     assert keys[REPORTER].reached and "outside the Java sources" in keys[REPORTER].why
 
 
@@ -117,8 +125,11 @@ def test_a_failing_reach_costs_the_run_nothing(tmp_path: Path, monkeypatch) -> N
     def broken(*_a: object, **_k: object) -> None:
         raise TypeError("index went wrong")
 
-    monkeypatch.setattr(ab_reach, "reach_of_run", broken)
+    monkeypatch.setattr(ab_reach, "static_reach", broken)
+    reach = ab_reach.reach_before_looks(tmp_path, {"base": "a", "head": "b"}, tmp_path, [BUS])
+    assert reach.error == "the change's reach was not computed: TypeError: index went wrong"
+    assert reach.of(BUS).kind is Reach.NOT_INDEXED and not reach.reaches(BUS)
     doc = {"comparisons": _comparisons("regressed", "same")}
-    why = ab_reach.explain(doc, tmp_path, {"base": "a", "head": "b"}, tmp_path)
-    assert why == "the change's reach was not computed: TypeError: index went wrong"
+    why = ab_reach.explain(doc, reach)
+    assert why == reach.error
     assert all("reach" not in c for c in doc["comparisons"])

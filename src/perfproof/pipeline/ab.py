@@ -46,6 +46,7 @@ from perfproof.measure.store import (
 )
 from perfproof.model import SIDES
 from perfproof.model.documents.run import Overlay, RunManifest, SideRef
+from perfproof.model.reach import RunReach
 from perfproof.pipeline import ab_reach
 from perfproof.pipeline.ab_options import AbOptions, check_options
 from perfproof.pipeline.cluster import run_on_cluster
@@ -76,13 +77,19 @@ class AbOutcome:
 
 
 def start_ab(
-    opts: AbOptions, reporter: Reporter, *, verb: str = "ab", explain: bool = True
+    opts: AbOptions,
+    reporter: Reporter,
+    *,
+    verb: str = "ab",
+    explain: bool = True,
+    reach: RunReach | None = None,
 ) -> AbOutcome:
     """A new run: check everything cheap first, then build, list, measure, compare.
 
     ``verb`` is the command the hints name (``guard`` runs through here too); ``explain``
     gives each key its reach from the diff (:mod:`perfproof.pipeline.ab_reach`), for ``ab``
-    alone: ``prove`` computes reach itself, ``guard`` compares one commit's code."""
+    alone: ``prove`` computes reach itself and hands it in as ``reach`` (kept in the manifest
+    for the looks), ``guard`` compares one commit's code."""
     repo = require_repo(Path(opts.repo).resolve())
     opts.repo = str(repo)
     jmh_opts = check_options(opts)
@@ -123,6 +130,7 @@ def start_ab(
             command=opts.reproduce_argv(),
             build_spec=spec.to_json(),
             overlay=Overlay(paths=list(opts.overlay)),
+            reach=reach.to_json() if reach is not None else None,
         ),
     )
     store.init_steps(plan)
@@ -269,6 +277,8 @@ def _measure_and_compare(
     env.jmh_versions = dict(versions)
     env.jmh_version = " / ".join(sorted({v for v in versions.values() if v})) or None
     store.manifest.benchmarks = {side: list(targets[side].benchmarks) for side in SIDES}
+    if explain and store.manifest.reach is None:
+        _reach_before_looks(store, opts, reporter)
     store.save()
     scheduler = Scheduler(
         store,
@@ -343,14 +353,33 @@ def _on_cluster(
     return AbOutcome(store.path, result, document, report)
 
 
-def _explain(document: dict[str, Any], store: RunStore, opts: AbOptions, rep: Reporter) -> None:
-    """Each key's reach from the diff (see :mod:`perfproof.pipeline.ab_reach`)."""
+def _reach_before_looks(store: RunStore, opts: AbOptions, rep: Reporter) -> None:
+    """Each benchmark's reach from the diff, in the manifest before the first look (see
+    :mod:`perfproof.pipeline.ab_reach`): the looks and the report both read it from there."""
     shas = {side: str(store.manifest.side(side).sha) for side in SIDES}
     cache_dir = cache_root(Path(opts.cache_dir) if opts.cache_dir else None)
     head_tree = ensure_worktree(Path(opts.repo), shas["head"], cache_dir)
-    why_not = ab_reach.explain(document, Path(opts.repo), shas, head_tree)
-    if why_not:
-        rep.message(f"note: {why_not}")
+    listed = store.manifest.benchmarks or {}
+    names = [*listed.get("base", ()), *listed.get("head", ())]
+    reach = ab_reach.reach_before_looks(Path(opts.repo), shas, head_tree, names)
+    store.manifest.reach = reach.to_json()
+    if reach.error:
+        rep.message(f"note: {reach.error}")
+
+
+def run_reach(store: RunStore) -> RunReach | None:
+    """The reach the run recorded before its first look (None: not computed, e.g. ``guard``,
+    ``prove``'s own runs, a run started by an older version)."""
+    return RunReach.from_json(store.manifest.reach)
+
+
+def _explain(document: dict[str, Any], store: RunStore, opts: AbOptions, rep: Reporter) -> None:
+    """Each key's reach, known before the looks, written onto its comparison."""
+    if store.manifest.reach is None:  # a run started before reach was computed up front
+        _reach_before_looks(store, opts, rep)
+    reach = run_reach(store)
+    if reach is not None:
+        ab_reach.explain(document, reach)
 
 
 def measure_keys(
@@ -381,7 +410,7 @@ def measure_keys(
         scheduler.run_steps,
         scheduler.estimate,
         keys,
-        looker_for(plan),
+        looker_for(plan, run_reach(store)),
         reporter,
         last=frozenset(str(b) for b in store.manifest.options.get("measure_last") or ()),
     )

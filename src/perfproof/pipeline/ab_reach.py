@@ -11,7 +11,7 @@ effect without being told.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -22,9 +22,10 @@ from perfproof.model.documents.prove_reach import (
     MOVED,
     UNEXPLAINED_NOTE,
     KeyReach,
+    bench_reach,
     outside_java,
-    reach_of_keys,
 )
+from perfproof.model.reach import RunReach
 from perfproof.pipeline.prove_code import benchmarks_stage, changes_stage, head_project
 from perfproof.workspace.git import git_out
 
@@ -41,29 +42,59 @@ def changed_files(repo: Path, shas: Mapping[str, str]) -> list[str]:
     return [n for n in names.splitlines() if n]
 
 
-def reach_of_run(
+def static_reach(
     repo: Path,
     shas: Mapping[str, str],
     head_tree: Path,
-    comparisons: Sequence[Mapping[str, object]],
+    benchmarks: Iterable[str],
     depth: int = DEFAULT_DEPTH,
-) -> tuple[KeyReach, ...]:
-    """Each primary comparison's reach, from the diff and the head checkout's call graph.
+) -> RunReach:
+    """Each listed benchmark's reach from the diff and the head checkout's call graph.
 
-    Only benchmarks the index knows get one: a benchmark it cannot see (written in Kotlin or
-    Scala, generated, or named differently) is not shown unreached, which would call its
-    verdict unexplained for want of an index."""
+    Only benchmarks the index knows get one (a change outside the Java sources reaches the
+    others too): a benchmark it cannot see (written in Kotlin or Scala, generated, or named
+    differently) stays ``not indexed`` rather than being shown unreached for want of an index."""
     changes = changes_stage(repo, shas["base"], shas["head"])
     project = head_project(head_tree)
     known = set(benchmark_methods(project, head_tree).values())
     found = benchmarks_stage(project, head_tree, changes, (), depth)
-    return reach_of_keys(
-        [c for c in comparisons if str(c.get("benchmark")) in known],
-        {r.benchmark: r.path for r in found.reached},
-        outside_java(changed_files(repo, shas)),
-        changes.in_scope("benchmark"),
-        depth,
+    paths = {r.benchmark: r.path for r in found.reached}
+    dispatch = {r.benchmark: r.dispatch for r in found.reached if r.via_dispatch}
+    other = outside_java(changed_files(repo, shas))
+    bench_files = changes.in_scope("benchmark")
+    return RunReach(
+        {
+            b: bench_reach(b, paths, other, bench_files, depth, dispatch)
+            for b in dict.fromkeys(benchmarks)
+            if b in known or other
+        }
     )
+
+
+def reach_before_looks(
+    repo: Path, shas: Mapping[str, str], head_tree: Path, benchmarks: Iterable[str]
+) -> RunReach:
+    """:func:`static_reach`, or a reach that knows nothing and says why: reach informs the
+    looks and the words of a run, so no failure of it may cost the run its measurements."""
+    try:
+        return static_reach(repo, shas, head_tree, benchmarks)
+    except Exception as exc:  # see the docstring
+        kind = "" if isinstance(exc, PerfproofError | OSError) else f"{type(exc).__name__}: "
+        return RunReach(error=f"the change's reach was not computed: {kind}{exc}")
+
+
+def reach_of_run(
+    reach: RunReach, comparisons: Sequence[Mapping[str, object]]
+) -> tuple[KeyReach, ...]:
+    """Each primary comparison's reach and verdict, for the benchmarks the reach knows."""
+    out = []
+    for c in comparisons:
+        bench = str(c.get("benchmark"))
+        if c.get("metric") not in (None, "primary") or bench not in reach.benchmarks:
+            continue
+        r = reach.of(bench)
+        out.append(KeyReach(bench, str(c.get("verdict")), r.reaches, r.path, r.why))
+    return tuple(out)
 
 
 def annotate(document: dict[str, Any], keys: Sequence[KeyReach]) -> None:
@@ -84,21 +115,12 @@ def annotate(document: dict[str, Any], keys: Sequence[KeyReach]) -> None:
             c.setdefault("warnings", []).append(text)
 
 
-def explain(
-    document: dict[str, Any],
-    repo: Path,
-    shas: Mapping[str, str],
-    head_tree: Path,
-) -> str | None:
-    """Annotate ``document`` in place; a reason when the call graph could not be built (the
-    verdicts then stand without reach, and the run says why). Reach only annotates a run
-    whose forks are all measured, so no failure of it may cost the run its results."""
-    try:
-        keys = reach_of_run(repo, shas, head_tree, document.get("comparisons", []))
-    except Exception as exc:  # see the docstring
-        kind = "" if isinstance(exc, PerfproofError | OSError) else f"{type(exc).__name__}: "
-        return f"the change's reach was not computed: {kind}{exc}"
-    annotate(document, keys)
+def explain(document: dict[str, Any], reach: RunReach) -> str | None:
+    """Annotate ``document`` in place with the reach known before the looks; the reason when
+    it could not be computed (the verdicts then stand without reach, and the run says why)."""
+    if reach.error:
+        return reach.error
+    annotate(document, reach_of_run(reach, document.get("comparisons", [])))
     return None
 
 

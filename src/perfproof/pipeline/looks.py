@@ -23,6 +23,7 @@ from perfproof.measure.plan import FIXED, Plan
 from perfproof.measure.rounds import BUDGET, Looker, SequentialState
 from perfproof.measure.store import RunStore
 from perfproof.model import BenchKey, Comparison, Samples
+from perfproof.model.reach import RunReach
 from perfproof.units import eta as format_duration
 
 
@@ -114,13 +115,19 @@ def _design_of(plan: Plan) -> SequentialDesign:
     return design_for(plan)
 
 
-def looker_for(plan: Plan) -> Looker:
-    """One look per round of a sequential plan; a fixed plan never stops a key early."""
+def looker_for(plan: Plan, reach: RunReach | None = None) -> Looker:
+    """One look per round of a sequential plan; a fixed plan never stops a key early.
+
+    ``reach`` is what the run knows, before its first look, about whether the change runs in
+    each benchmark (None when nothing is known, as for ``compare`` on files without a
+    repository): a clean split of forks by side is the signature of a real change only where
+    the change runs, so the looks hold it everywhere else."""
     if plan.stopping == FIXED:
         return _never
     design = _design_of(plan)
     first = first_look_round(plan)
     metrics = CompareOptions(metrics=design.metrics).normalised_metrics()
+    known = reach.flags() if reach is not None else None
 
     def look_at(
         base: dict[BenchKey, Samples],
@@ -131,7 +138,7 @@ def looker_for(plan: Plan) -> Looker:
         if round_no < first:
             return {}
         pairs, _ = match(base, head, metrics)
-        return look(pairs, round_no - first + 1, design, previous)
+        return look(pairs, round_no - first + 1, design, previous, known)
 
     return look_at
 

@@ -27,8 +27,9 @@ from perfproof.model.documents.prove_measured import (
     GuardStageResult,
     TestsResult,
 )
-from perfproof.model.documents.prove_reach import outside_java, reach_of_keys
+from perfproof.model.documents.prove_reach import bench_reach, outside_java, reach_of_keys
 from perfproof.model.documents.prove_stages import BenchmarksResult, ChangesResult
+from perfproof.model.reach import BenchReach, Reach, RunReach
 from perfproof.pipeline.ab import AbOptions, resume_ab, start_ab
 from perfproof.pipeline.ab_reach import changed_files
 from perfproof.pipeline.prove_bundle import Bundle
@@ -82,7 +83,7 @@ def ab_stage(
         opts = dataclasses.replace(
             ab, bench=tuple(regexes), out=str(folder), jfr=False, measure_last=last
         )
-        outcome = start_ab(opts, make_reporter(), explain=False)
+        outcome = start_ab(opts, make_reporter(), explain=False, reach=run_reach(benchmarks))
     bundle.expose_run(outcome.run_dir)
     comparisons = [c for c in outcome.document.get("comparisons", []) if isinstance(c, dict)]
     reached = benchmarks.reached if benchmarks is not None else ()
@@ -102,6 +103,24 @@ def ab_stage(
         command=tuple(opts_command(folder)),
         reach=reach,
     )
+
+
+def run_reach(benchmarks: BenchmarksResult | None) -> RunReach | None:
+    """The reach the A/B's looks may rely on: the benchmarks the call graph (or a recording)
+    reaches; every other benchmark stays unknown to them."""
+    if benchmarks is None:
+        return None
+    found = {}
+    for r in benchmarks.reached:
+        if r.seen_in:
+            why = f"a recording ({r.seen_in}) saw it run {r.changed}"
+            found[r.benchmark] = BenchReach(r.benchmark, Reach.RECORDED, why, r.path)
+        else:
+            dispatch = {r.benchmark: r.dispatch} if r.via_dispatch else None
+            found[r.benchmark] = bench_reach(
+                r.benchmark, {r.benchmark: r.path}, (), (), benchmarks.depth, dispatch
+            )
+    return RunReach(found)
 
 
 def regression_gate(ab: AbStageResult, fail_on_regression: bool, gate: str) -> list[str]:

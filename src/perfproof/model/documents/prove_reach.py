@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from perfproof.model.documents.prove_stages import Json, need, num, opt, strs
+from perfproof.model.reach import MISSED_BY, BenchReach, Reach
 
 MOVED = ("improved", "regressed")
 """The verdicts that claim the change moved the key."""
@@ -114,6 +115,35 @@ def _own_source(bench: str, bench_files: Sequence[str]) -> str | None:
     tail = cls.replace(".", "/") + ".java"
     simple = "/" + cls.rsplit(".", 1)[-1] + ".java"
     return next((f for f in bench_files if f.endswith(tail) or f.endswith(simple)), None)
+
+
+def bench_reach(
+    bench: str,
+    paths: Mapping[str, Sequence[str]],
+    other_files: Sequence[str],
+    bench_files: Sequence[str] = (),
+    depth: int | None = None,
+    dispatch: Mapping[str, str] | None = None,
+) -> BenchReach:
+    """One benchmark's static reach: ``paths`` maps each benchmark the call graph reaches to
+    one call path (benchmark first); ``bench_files`` are the changed benchmark sources (a
+    benchmark whose own code changed is reached by that change); ``dispatch`` names, for a
+    benchmark reached only through dynamic dispatch, the call the search went through."""
+    own = _own_source(bench, bench_files)
+    if bench in paths:
+        path = tuple(paths[bench])
+        through = (dispatch or {}).get(bench)
+        how = f" (through dynamic dispatch: {through})" if through else ""
+        return BenchReach(bench, Reach.STATIC_PATH, "call path: " + " → ".join(path) + how, path)
+    if own is not None:
+        return BenchReach(bench, Reach.STATIC_PATH, f"its own source changed: {own}")
+    if other_files:
+        shown = ", ".join(other_files[:3]) + (" …" if len(other_files) > 3 else "")
+        why = f"a change outside the Java sources reaches every benchmark: {shown}"
+        return BenchReach(bench, Reach.OUTSIDE_JAVA, why)
+    within = f" within {depth} calls" if depth is not None else ""
+    why = f"no static call path found{within} from this benchmark to a changed method ({MISSED_BY})"
+    return BenchReach(bench, Reach.NO_STATIC_PATH, why)
 
 
 def reach_of_keys(

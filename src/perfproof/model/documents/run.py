@@ -255,7 +255,7 @@ def _check_fields(doc: JsonObject | None, where: str, types: dict[str, tuple[typ
 
 _HEADER = ("id", "status", "created", "updated", "perfproof_version", "error", "repo")
 _BLOCKS = ("options", "plan", "build_spec", "stopping", "shard", "merged", "cluster",
-           "cluster_parts", "guard")  # fmt: skip
+           "cluster_parts", "guard", "reach")  # fmt: skip
 _LISTS = ("steps", "builds", "history", "shards")
 
 
@@ -293,6 +293,9 @@ class RunManifest:
     cluster: JsonObject | None = None
     cluster_parts: JsonObject | None = None
     guard: JsonObject | None = None
+    reach: JsonObject | None = None
+    """``ab``: each benchmark's reach from the diff, known before the first look
+    (:class:`perfproof.model.reach.RunReach`)."""
     sides: dict[str, JsonObject] | None = None
     """``e2e``: each side's prepared checkout and commands."""
     extra: JsonObject = field(default_factory=dict)
@@ -406,6 +409,7 @@ class RunManifest:
             cluster=blocks["cluster"],
             cluster_parts=blocks["cluster_parts"],
             guard=blocks["guard"],
+            reach=blocks["reach"],
             sides=sides,
             extra={k: v for k, v in doc.items() if k not in known},
         )

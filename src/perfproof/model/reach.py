@@ -1,0 +1,140 @@
+"""Whether a change can move a benchmark, and how strongly that is known: its reach.
+
+Reach decides how a verdict reads (a key the change moves is the change's effect; one it never
+runs is something else) and how the sequential looks treat a clean split of forks by side (the
+signature of a real change where the change runs, a reason to wait where it does not). Each
+source of it is as strong as it is, and the kind says which:
+
+- a static call path from the benchmark to a changed method is a hypothesis (reflection,
+  lambdas, dynamic dispatch and field types can hide a path or invent one);
+- a recording whose samples or allocations fall in the changed code is evidence it runs;
+- a recording with enough samples and none in the changed code is evidence it does not;
+- no static path is only that: the search found none, which is not evidence the change never
+  runs there;
+- a benchmark the source index does not know (Kotlin, Scala, generated code) has no reach at all.
+
+A change outside the Java sources (a build file, a resource, a dependency version) can move
+anything: it reaches every benchmark.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+
+class Reach(StrEnum):
+    """What is known about whether a change runs in one benchmark (see the module docstring)."""
+
+    STATIC_PATH = "static path"
+    """A call path from the benchmark to a changed method, or the benchmark's own source changed."""
+    OUTSIDE_JAVA = "outside java"
+    """A change outside the Java sources: it reaches every benchmark."""
+    RECORDED = "seen in a recording"
+    """A recording of the benchmark sampled (or saw allocate) a changed method."""
+    NOT_RECORDED = "not in a recording"
+    """A recording with enough samples of the benchmark has none in a changed method."""
+    NO_STATIC_PATH = "no static path"
+    """The call graph finds no path and nothing was recorded to say more."""
+    NOT_INDEXED = "not indexed"
+    """The source index does not know the benchmark: nothing is known."""
+
+    @property
+    def reaches(self) -> bool:
+        """The change can move the benchmark: a path, a recording, or a non-Java change."""
+        return self in (Reach.STATIC_PATH, Reach.OUTSIDE_JAVA, Reach.RECORDED)
+
+    @property
+    def shown_not_to_run(self) -> bool:
+        """A recording shows the change never runs there: the only kind that supports
+        calling a verdict "not explained by the change"."""
+        return self is Reach.NOT_RECORDED
+
+
+MISSED_BY = "reflection, lambdas, dynamic dispatch or field types can hide a path"
+"""Why "no static path" is not "not reached", in the words every report uses."""
+
+
+@dataclass(frozen=True)
+class BenchReach:
+    """One benchmark method's reach (every key of it, whatever its @Param values)."""
+
+    benchmark: str
+    kind: Reach
+    why: str
+    """How it is reached or why not, in the words a report prints."""
+    path: tuple[str, ...] = ()
+    """One shortest static call path, benchmark first; empty for every other kind."""
+
+    @property
+    def reaches(self) -> bool:
+        return self.kind.reaches
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "benchmark": self.benchmark,
+            "kind": str(self.kind),
+            "reaches": self.reaches,
+            "why": self.why,
+            "path": list(self.path),
+        }
+
+    @classmethod
+    def from_json(cls, doc: Mapping[str, Any]) -> BenchReach:
+        return cls(
+            str(doc["benchmark"]),
+            Reach(str(doc["kind"])),
+            str(doc.get("why") or ""),
+            tuple(str(p) for p in doc.get("path") or ()),
+        )
+
+
+@dataclass(frozen=True)
+class RunReach:
+    """The reach of every benchmark a run measures, known before its first look.
+
+    ``error`` says why it could not be computed (then every benchmark is ``not indexed``)."""
+
+    benchmarks: dict[str, BenchReach] = field(default_factory=dict)
+    error: str | None = None
+
+    def of(self, benchmark: str) -> BenchReach:
+        """The reach of a benchmark method (``not indexed`` for one the run does not know)."""
+        found = self.benchmarks.get(benchmark)
+        if found is not None:
+            return found
+        why = self.error or "the source index does not know this benchmark"
+        return BenchReach(benchmark, Reach.NOT_INDEXED, why)
+
+    def reaches(self, benchmark: str) -> bool:
+        """The change can move this benchmark (a path, a recording or a non-Java change)."""
+        return self.of(benchmark).reaches
+
+    def flags(self) -> dict[str, bool] | None:
+        """Benchmark → whether the change reaches it, for the benchmarks something is known
+        of (None when reach could not be computed at all): the sequential looks' input."""
+        if self.error:
+            return None
+        return {b: r.reaches for b, r in self.benchmarks.items() if r.kind is not Reach.NOT_INDEXED}
+
+    def with_recordings(self, found: Iterable[BenchReach]) -> RunReach:
+        """This reach with what recordings showed put in place of the static kind."""
+        merged = dict(self.benchmarks)
+        merged.update({r.benchmark: r for r in found})
+        return RunReach(merged, self.error)
+
+    def to_json(self) -> dict[str, Any]:
+        doc: dict[str, Any] = {"benchmarks": [r.to_json() for r in self.benchmarks.values()]}
+        if self.error:
+            doc["error"] = self.error
+        return doc
+
+    @classmethod
+    def from_json(cls, doc: Mapping[str, Any] | None) -> RunReach | None:
+        if not doc:
+            return None
+        found = [BenchReach.from_json(r) for r in doc.get("benchmarks") or ()]
+        error = doc.get("error")
+        return cls({r.benchmark: r for r in found}, str(error) if error else None)
