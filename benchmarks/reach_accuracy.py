@@ -64,7 +64,8 @@ def table(acc: Accuracy) -> str:
         f"change {len(acc.running)}, reached {len(acc.reached())} "
         f"({len(acc.reached(DISPATCH))} only via dispatch)",
         f"recall {_pct(acc.recall)}, precision {_pct(acc.precision())} "
-        f"(direct {_pct(acc.precision('direct'))}, via dispatch {_pct(acc.precision(DISPATCH))})",
+        f"(direct {_pct(acc.precision('direct'))}, via dispatch {_pct(acc.precision(DISPATCH))}; "
+        f"with the dispatch-only ones confirmed by a recording {_pct(acc.precision_confirmed)})",
     ]
     for r in acc.missed:
         lines.append(f"MISSED {r.benchmark}: records {', '.join(r.seen.methods if r.seen else ())}")

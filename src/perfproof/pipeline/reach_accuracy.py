@@ -162,6 +162,15 @@ class Accuracy:
         rows = self.reached(reach)
         return _share(sum(r.runs for r in rows), len(rows))
 
+    @property
+    def precision_confirmed(self) -> float | None:
+        """Precision of what ``prove`` measures when the benchmarks only dispatch reaches are
+        confirmed by a recording first (``--reach profile``): the direct ones, and the
+        dispatch-only ones whose recording shows the change. It stands on the confirming
+        round's recording agreeing with this one."""
+        rows = [r for r in self.reached() if r.reach == DIRECT or r.runs]
+        return _share(sum(r.runs for r in rows), len(rows))
+
     def to_json(self) -> dict[str, Any]:
         return {
             "benchmarks": len(self.rows),
@@ -172,6 +181,7 @@ class Accuracy:
             "precision": self.precision(),
             "precision_direct": self.precision(DIRECT),
             "precision_dispatch": self.precision(DISPATCH),
+            "precision_dispatch_confirmed": self.precision_confirmed,
             "missed": [r.benchmark for r in self.missed],
             "reached_not_running": [r.benchmark for r in self.over],
             "not_judged": [r.benchmark for r in self.not_judged],
