@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from perfproof.compare import notes
-from perfproof.compare.sequential import SequentialDesign, look, methodology, needs_rerun
+from perfproof.compare.sequential import SequentialDesign, look, needs_rerun
+from perfproof.compare.sequential_method import methodology
 from perfproof.compare.sequential_replay import ReplaySettings, replay
 from perfproof.model import ALLOC_NORM, BenchKey, Direction, Samples, Verdict
 from perfproof.stats.simulate import hierarchical
@@ -355,3 +356,45 @@ def test_a_clean_split_is_decided_at_the_first_look_only_where_the_change_reache
         assert why in said
     back = type(c.diagnostics).from_json(c.diagnostics.to_json())
     assert back.fork_groups == groups
+
+
+def test_a_fork_left_out_once_does_not_hold_back_the_futility_stop_for_good() -> None:
+    """An unchanged key whose first base fork never warmed up (left out, replaced next round):
+    once each side has the first look's usable forks again, futility may stop it, and the stop
+    says the smallest change the run could have seen. Before, one fork left out in round 1 kept
+    the key running to the last look."""
+    rng = np.random.default_rng(5)
+    design = SequentialDesign(max_looks=8, futility=0.05)
+    rounds = _rounds(rng, {"none": 1.0}, 11)
+    key = next(iter(rounds[0][0]))
+    cold = rounds[0][0][key].forks[0].copy()
+    cold[:3] *= 4.0  # the first iterations far from the rest of their own fork
+    rounds[0][0][key] = replace(rounds[0][0][key], forks=[cold])
+    decisions: dict = {}
+    for k in range(1, design.max_looks + 1):
+        decisions = look(_pairs(rounds, 2 + k), k, design, decisions)
+        if decisions[key].decided:
+            break
+    d = decisions[key]
+    assert d.excluded == {"base": [0]}
+    assert d.decided and d.look < design.max_looks and d.settled
+    c = d.comparisons[0]
+    assert c.verdict is Verdict.INCONCLUSIVE and c.diagnostics.sequential.futile
+    said = next(w for w in c.warnings if w.startswith("stopped at look"))
+    assert "the smallest change it could have seen: ±" in said
+    assert c.mde_pct is not None and 0 < c.mde_pct < 50
+
+
+def test_a_key_out_of_looks_says_what_it_could_have_seen_and_is_not_settled() -> None:
+    rng = np.random.default_rng(6)
+    design = SequentialDesign(max_looks=2)
+    rounds = _rounds(rng, {"none": 1.0}, 4, sd=0.2)
+    decisions: dict = {}
+    for k in (1, 2):
+        decisions = look(_pairs(rounds, 2 + k), k, design, decisions)
+    d = next(iter(decisions.values()))
+    assert d.decided and not d.settled
+    c = d.comparisons[0]
+    assert any(
+        w.startswith("inconclusive after 2 looks") and "could have seen: ±" in w for w in c.warnings
+    )

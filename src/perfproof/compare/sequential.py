@@ -31,7 +31,7 @@ forks_per_look=1, metrics=DEFAULT_METRICS)``
     many extra forks to run next round so that the side catches up with the plan).
 ``needs_rerun(decisions) -> dict[BenchKey, dict[str, int]]``
     The undecided entries that need extra forks next round, per side.
-``methodology(design, decisions) -> str``
+``sequential_method.methodology(design, decisions) -> str``
     One paragraph saying exactly what was done, for the report's methodology section.
 
 How a look decides (each step is in ``stats.sequential``):
@@ -81,11 +81,10 @@ from perfproof.compare.sequential_forks import (
     unwarmed_forks,
     without,
 )
-from perfproof.model import BenchKey, Comparison, Direction, Samples, Verdict
+from perfproof.model import PRIMARY, BenchKey, Comparison, Direction, Samples, Verdict
 from perfproof.model.bounds import RatioBounds, bound_exp
 from perfproof.model.diagnostics import ComparisonMethod, ForkGroups, SequentialLook
 from perfproof.stats import bimodal
-from perfproof.stats import family as procedures
 from perfproof.stats import sequential as seq
 from perfproof.units import percent
 
@@ -154,7 +153,7 @@ def look(
     # decided entries, and any undecided one the caller did not pass, carry over unchanged
     out = {k: d for k, d in previous.items() if d.decided or k not in grouped}
     for entry in grouped:
-        short = bool(excluded[entry]) and any(excluded[entry].values())
+        short = _short(usable[entry], design)
         new = [_finish(c, judged.get(id(c)), look_no, last, design, short)
                for c in comparisons.get(entry, [])]  # fmt: skip
         final = sorted([*kept[entry].values(), *new], key=lambda c: _metric_rank(c, design))
@@ -204,6 +203,8 @@ class _Judged:
     tested: bool
     conditional_power: float | None = None
     groups: ForkGroups | None = None
+    mde: float = math.inf
+    """The smallest |log ratio| the look's interval would exclude 1 for at 80% power."""
 
 
 def _judge_family(
@@ -242,6 +243,7 @@ def _judge_family(
         look_no, design.futility, forks, reached,
     )  # fmt: skip
     assert j.groups is not None and j.support is not None
+    mde = seq.detectable(rows, j.per_look)
     return {
         id(c): _Judged(
             float(rows.diff[i]), float(j.lo[i]), float(j.hi[i]), float(rows.p_value[i]),
@@ -249,6 +251,7 @@ def _judge_family(
             float(j.per_look[i]), int(j.code[i]), bool(rows.tested[i]),
             None if j.conditional_power is None else float(j.conditional_power[i]),
             fork_groups(j.groups, j.support, i, known[i]),
+            float(mde[i]),
         )
         for i, c in enumerate(live)
     }  # fmt: skip
@@ -285,9 +288,11 @@ def _finish(
 ) -> Comparison:
     """The comparison with the sequential interval and verdict, and what the look did.
 
-    ``short``: forks of this entry were left out as not warmed up and are being run again, so
-    its spread is judged on too few forks; the futility stop waits for the replacements (it
-    only ever stops *without* a verdict, so continuing costs time, never the error rate).
+    ``short``: forks left out as not warmed up leave a side of this entry with fewer usable
+    forks than the first look had, so its spread is judged on too few; the futility stop waits
+    for the replacements (it only ever stops *without* a verdict, so continuing costs time,
+    never the error rate). A fork left out in an earlier round and replaced since no longer
+    holds the stop back (it did, for the whole run, when any fork had ever been left out).
     """
     if j is None:  # exact bytes/op: its own rule decides at the first look
         c.diagnostics.sequential = SequentialLook(look_no, decided=True, rule="exact")
@@ -314,10 +319,14 @@ def _finish(
                 f"stopped at look {look_no} of {design.max_looks} without a verdict: were the "
                 f"current estimate true, the last look would decide in "
                 f"{(j.conditional_power or 0.0) * 100:.1f}% of runs (futility below "
-                f"{design.futility * 100:g}%); {_no_change_beyond(bound)}"
+                f"{design.futility * 100:g}%); {_no_change_beyond(bound)}; "
+                f"{_could_have_seen(j, c)}"
             )
         elif last and j.tested:
-            warnings.append(f"inconclusive after {look_no} looks: {_no_change_beyond(bound)}")
+            warnings.append(
+                f"inconclusive after {look_no} looks: {_no_change_beyond(bound)}; "
+                f"{_could_have_seen(j, c)}"
+            )
         elif not j.tested:
             warnings.append("fewer than two usable forks on a side: not tested at this look")
     diagnostics = replace(
@@ -341,6 +350,7 @@ def _finish(
         c,
         ratio=bound_exp(j.diff) if j.tested else c.ratio,
         ratio_ci=RatioBounds(lo, hi),
+        mde_pct=_pct_or_none(j.mde) if j.tested else c.mde_pct,
         delta_pct=(bound_exp(j.diff) - 1.0) * 100.0 if j.tested else c.delta_pct,
         delta_ci_pct=RatioBounds(lo, hi).percent(),
         verdict=verdict,
@@ -350,6 +360,29 @@ def _finish(
         warnings=warnings,
         diagnostics=diagnostics,
     )
+
+
+def _short(members: list[tuple[Samples, Samples]], design: SequentialDesign) -> bool:
+    """A side of the entry has fewer usable forks than the first look (see ``_finish``)."""
+    return any(
+        min(len(b.forks), len(h.forks)) < design.first_forks
+        for b, h in members
+        if b.key.metric == PRIMARY
+    )
+
+
+def _pct_or_none(log_value: float) -> float | None:
+    pct = (bound_exp(log_value) - 1.0) * 100.0
+    return pct if math.isfinite(pct) else None
+
+
+def _could_have_seen(j: _Judged, c: Comparison) -> str:
+    """The smallest change the forks used would have found (80% power, the look's level)."""
+    forks = min(c.base.forks, c.head.forks)
+    if not math.isfinite(j.mde) or j.mde >= math.log(11.0):
+        return f"with {forks} forks a side it could see no change below ±999%"
+    pct = percent(math.expm1(j.mde) * 100.0, 1, sign=False)
+    return f"the smallest change it could have seen: ±{pct} (80% power, {forks} forks a side)"
 
 
 def _note(final: list[Comparison], look_no: int, last: bool, decided: bool) -> str:
@@ -375,61 +408,3 @@ def _decided(c: Comparison) -> bool:
 def _metric_rank(c: Comparison, design: SequentialDesign) -> tuple[int, str]:
     names = list(design.metrics)
     return (names.index(c.key.metric) if c.key.metric in names else len(names), c.key.metric)
-
-
-# ------------------------------------------------------------------------------ reporting
-
-
-def methodology(design: SequentialDesign, decisions: dict[BenchKey, KeyDecision]) -> str:
-    """What the sequential design did, in the words a report's methodology should use."""
-    s = design.schedule
-    levels = seq.per_look_level(design.alpha, s)
-    stopped = sum(1 for d in decisions.values() if d.decided and d.look < design.max_looks)
-    excluded = sum(len(v) for d in decisions.values() for v in d.excluded.values())
-    name = procedures.DESCRIPTIONS[design.family]
-    text = (
-        f"Sequential design with up to {design.max_looks} looks ({s.first_forks} forks per side "
-        f"at the first look, {s.forks_per_look} more per look): at each look every undecided "
-        f"comparison got a repeated confidence interval for the log ratio (Welch's t on log "
-        f"fork means) at a nominal level constant across looks (Pocock-type; "
-        f"{(1 - float(levels)) * 100:.4g}% per look for one comparison), calibrated by Monte "
-        f"Carlo so that the chance of any false improved/regressed over all looks stays ≤ "
-        f"{design.alpha * 100:g}% at fork-variance ratios 1 to 3 between the sides. "
-        f"{name} ran at every look on sequential p-values of all statistical comparisons "
-        f"(decided ones included), and each interval is shown at the level it was decided on. "
-        f"A comparison stopped when its interval excluded 1 (improved/regressed beyond "
-        f"±{design.threshold * 100:g}%, negligible within) or lay inside "
-        f"±{design.threshold * 100:g}% (same); {stopped} of {len(decisions)} entries stopped "
-        f"before the last look. Bytes/op was compared exactly (0.5 B or 0.1%)."
-    )
-    if design.futility > 0:
-        text += (
-            f" An entry also stopped, without a verdict, when the chance that the last look "
-            f"would give one (were its current estimate true) fell below "
-            f"{design.futility * 100:g}%; this cannot add false alarms."
-        )
-    if excluded:
-        text += (
-            f" {excluded} fork(s) whose first iterations had not settled were left out, kept "
-            "in the record and run again."
-        )
-    groups = [
-        c.diagnostics.fork_groups
-        for d in decisions.values()
-        for c in d.comparisons
-        if c.diagnostics.fork_groups is not None
-    ]
-    text += (
-        " Where a comparison's fork means, both sides pooled, fell in two groups (2-means; "
-        f"{bimodal.LEVEL * 100:g}% of single normal groups are called two), an improvement or "
-        "regression stood only when the occupancy of the groups (Boschloo's exact test) or a "
-        "shift inside a group (Welch) agreed with it at the same per-look level, or the groups "
-        "split exactly by side on a benchmark the change reaches (the change itself); otherwise "
-        f"the comparison ran more forks. {len(groups)} comparison(s) ended with two groups, "
-        f"{sum(g.held for g in groups)} of them without a verdict for that reason"
-    )
-    explained = sum(notes.explained(g) for g in groups)
-    if explained:
-        text += f", {explained} decided as the change's clean split"
-    text += "."
-    return text

@@ -20,8 +20,9 @@ from typing import Any
 
 from perfproof.compare.match import match
 from perfproof.compare.result import DEFAULT_METRICS, CompareOptions
-from perfproof.compare.sequential import KeyDecision, look, methodology
+from perfproof.compare.sequential import KeyDecision, look
 from perfproof.compare.sequential_design import SequentialDesign
+from perfproof.compare.sequential_method import methodology
 from perfproof.errors import InputError
 from perfproof.jmh.names import normalise_metric
 from perfproof.jmh.reader import ForkLedger, expand_spec, read_file

@@ -14,8 +14,9 @@ from typing import Any
 
 from perfproof.compare import CompareOptions, CompareResult, compare_sides
 from perfproof.compare.match import match
-from perfproof.compare.sequential import KeyDecision, look, methodology
+from perfproof.compare.sequential import KeyDecision, look
 from perfproof.compare.sequential_design import FIRST_FORKS, SequentialDesign
+from perfproof.compare.sequential_method import methodology
 from perfproof.compare.undecided import forks_a_side, too_few_forks, undecided_note
 from perfproof.errors import InputError
 from perfproof.jmh.reader import read_results

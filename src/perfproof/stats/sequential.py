@@ -282,6 +282,16 @@ def conditional_power(
     return np.where(tested, cp, 1.0)
 
 
+def detectable(rows: LookRows, per_look: np.ndarray, power: float = 0.8) -> np.ndarray:
+    """The smallest true |log ratio| whose repeated interval at this look's nominal level
+    would exclude 1 with probability ``power``, given the forks used: what a key that stops
+    without a verdict could have seen (infinite where a key was not tested)."""
+    df = np.where(rows.tested, rows.df, 1.0)
+    q = special.stdtrit(df, 1.0 - np.asarray(per_look) / 2.0) + special.stdtrit(df, power)
+    se = np.where(rows.tested, rows.se, np.inf)
+    return np.asarray(np.where(se > 0, q * se, 0.0))
+
+
 # ------------------------------------------------------------------------------- outcome
 
 CONTINUE, LOWER, HIGHER, NEGLIGIBLE, SAME, FUTILE = 0, 1, 2, 3, 4, 5

@@ -1,0 +1,70 @@
+"""What a sequential design did, in the words a report's methodology uses.
+
+Its own module beside the look (``sequential``): the paragraph reads the design and the final
+decisions only.
+"""
+
+from __future__ import annotations
+
+from perfproof.compare import notes
+from perfproof.compare.sequential import KeyDecision
+from perfproof.compare.sequential_design import SequentialDesign
+from perfproof.model import BenchKey
+from perfproof.stats import bimodal
+from perfproof.stats import family as procedures
+from perfproof.stats import sequential as seq
+
+
+def methodology(design: SequentialDesign, decisions: dict[BenchKey, KeyDecision]) -> str:
+    """What the sequential design did, in the words a report's methodology should use."""
+    s = design.schedule
+    levels = seq.per_look_level(design.alpha, s)
+    stopped = sum(1 for d in decisions.values() if d.decided and d.look < design.max_looks)
+    excluded = sum(len(v) for d in decisions.values() for v in d.excluded.values())
+    name = procedures.DESCRIPTIONS[design.family]
+    text = (
+        f"Sequential design with up to {design.max_looks} looks ({s.first_forks} forks per side "
+        f"at the first look, {s.forks_per_look} more per look): at each look every undecided "
+        f"comparison got a repeated confidence interval for the log ratio (Welch's t on log "
+        f"fork means) at a nominal level constant across looks (Pocock-type; "
+        f"{(1 - float(levels)) * 100:.4g}% per look for one comparison), calibrated by Monte "
+        f"Carlo so that the chance of any false improved/regressed over all looks stays ≤ "
+        f"{design.alpha * 100:g}% at fork-variance ratios 1 to 3 between the sides. "
+        f"{name} ran at every look on sequential p-values of all statistical comparisons "
+        f"(decided ones included), and each interval is shown at the level it was decided on. "
+        f"A comparison stopped when its interval excluded 1 (improved/regressed beyond "
+        f"±{design.threshold * 100:g}%, negligible within) or lay inside "
+        f"±{design.threshold * 100:g}% (same); {stopped} of {len(decisions)} entries stopped "
+        f"before the last look. Bytes/op was compared exactly (0.5 B or 0.1%)."
+    )
+    if design.futility > 0:
+        text += (
+            f" An entry also stopped, without a verdict, when the chance that the last look "
+            f"would give one (were its current estimate true) fell below "
+            f"{design.futility * 100:g}%; this cannot add false alarms."
+        )
+    if excluded:
+        text += (
+            f" {excluded} fork(s) whose first iterations had not settled were left out, kept "
+            "in the record and run again."
+        )
+    groups = [
+        c.diagnostics.fork_groups
+        for d in decisions.values()
+        for c in d.comparisons
+        if c.diagnostics.fork_groups is not None
+    ]
+    text += (
+        " Where a comparison's fork means, both sides pooled, fell in two groups (2-means; "
+        f"{bimodal.LEVEL * 100:g}% of single normal groups are called two), an improvement or "
+        "regression stood only when the occupancy of the groups (Boschloo's exact test) or a "
+        "shift inside a group (Welch) agreed with it at the same per-look level, or the groups "
+        "split exactly by side on a benchmark the change reaches (the change itself); otherwise "
+        f"the comparison ran more forks. {len(groups)} comparison(s) ended with two groups, "
+        f"{sum(g.held for g in groups)} of them without a verdict for that reason"
+    )
+    explained = sum(notes.explained(g) for g in groups)
+    if explained:
+        text += f", {explained} decided as the change's clean split"
+    text += "."
+    return text
