@@ -398,3 +398,13 @@ def test_a_key_out_of_looks_says_what_it_could_have_seen_and_is_not_settled() ->
     assert any(
         w.startswith("inconclusive after 2 looks") and "could have seen: ±" in w for w in c.warnings
     )
+
+
+def test_a_replay_with_the_runs_reach_decides_a_clean_split_at_the_first_look() -> None:
+    """Recorded rounds replayed as ``compare --sequential`` does (no reach: held) and with the
+    reach an ``ab`` run recorded before its first look (decided at round 3)."""
+    rounds = _rounds(np.random.default_rng(1), {"big": 0.6}, 6)
+    held = replay(rounds, ReplaySettings(max_looks=4), "test")
+    reached = replay(rounds, ReplaySettings(max_looks=4, reach={"big": True}), "test")
+    (h,), (r,) = held.decisions.values(), reached.decisions.values()
+    assert r.decided and held.stopped_at_round(h) > reached.stopped_at_round(r) == 3

@@ -13,7 +13,7 @@ ignored: the adaptive run would not have measured them.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -59,6 +59,9 @@ class ReplaySettings:
     metrics: tuple[str, ...] = DEFAULT_METRICS
     max_looks: int | None = None
     futility: float = 0.0
+    reach: Mapping[str, bool] | None = None
+    """Benchmark → whether the change reaches it, as the run knew before its first look (None:
+    files without a repository, where nothing is known and a clean split by side is held)."""
 
 
 def read_rounds(
@@ -169,7 +172,7 @@ def replay(
             break
         looks += 1
         pairs, unmatched = match(base, head, metrics)
-        decisions = look(pairs, looks, design, decisions)
+        decisions = look(pairs, looks, design, decisions, settings.reach)
         if all(d.decided for d in decisions.values()):
             if r < len(rounds):
                 notes.append(

@@ -1,0 +1,81 @@
+"""Replay an ``ab`` run's recorded rounds with and without the change's reach (timing-free).
+
+The looks are a pure function of the forks, so replaying a run folder's ``jmh/`` rounds through
+the sequential design gives, on real forks, what a run would have decided at each look: here
+once with no reach known (as ``perfproof compare --sequential`` on files: the bimodal-forks rule
+holds every clean split by side) and once with the reach the run recorded in its manifest before
+its first look (as ``perfproof ab`` now does: a clean split on a benchmark the change reaches is
+decided at the normal look). It prints, per key, the verdict and the round it stopped at in each
+replay, and how many keys each decided at the first look.
+
+    python3 benchmarks/replay_reach.py RUN_DIR [--rounds 3] [--reach all]
+
+``--rounds N`` replays the first N rounds only (a fixed run's rounds hold every key, so the
+first three are what a sequential run's first look sees); ``--reach all`` treats every
+benchmark as reached (for a run folder written before reach was recorded, when the change is
+known to reach them all).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from perfproof.compare.sequential_replay import ReplaySettings, read_rounds, replay
+from perfproof.model import PRIMARY
+from perfproof.model.reach import RunReach
+
+
+def _files(run: Path, side: str, rounds: int | None) -> list[Path]:
+    found = sorted(run.glob(f"jmh/*-{side}*.json"), key=lambda p: p.name)
+    by_round: dict[str, list[Path]] = {}
+    for p in found:
+        by_round.setdefault(p.name.split("-", 1)[0], []).append(p)
+    keep = sorted(by_round)[:rounds] if rounds else sorted(by_round)
+    # one file per round and side: a round split into parts is read part by part, in order
+    return [p for r in keep for p in by_round[r][:1]]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("run", type=Path)
+    parser.add_argument("--rounds", type=int, default=None)
+    parser.add_argument("--reach", choices=("manifest", "all"), default="manifest")
+    args = parser.parse_args()
+    manifest = json.loads((args.run / "manifest.json").read_text())
+    rounds = read_rounds(
+        _files(args.run, "base", args.rounds), _files(args.run, "head", args.rounds)
+    )
+    names = {k.benchmark for b, _ in rounds for k in b}
+    if args.reach == "all":
+        flags: dict[str, bool] | None = dict.fromkeys(names, True)
+    else:
+        known = RunReach.from_json(manifest.get("reach"))
+        flags = known.flags() if known is not None else None
+    results = {}
+    for label, reach in (("no reach known", None), ("with reach", flags)):
+        r = replay(rounds, ReplaySettings(futility=0.05, reach=reach), str(args.run))
+        results[label] = r
+    said = "none recorded" if flags is None else f"{sum(flags.values())} of {len(flags)} reached"
+    print(f"run {args.run}: {len(rounds)} round(s) replayed; benchmarks: {said}")
+    print(f"\n| key | {' | '.join(results)} |\n|---|" + "---|" * len(results))
+    first = dict.fromkeys(results, 0)
+    keys = sorted(next(iter(results.values())).decisions)
+    for key in keys:
+        cells = []
+        for label, r in results.items():
+            d = r.decisions[key]
+            c = next(c for c in d.comparisons if c.key.metric == PRIMARY)
+            held = c.diagnostics.fork_groups is not None and c.diagnostics.fork_groups.held
+            when = f"r{r.stopped_at_round(d)}" if d.decided else "undecided"
+            cells.append(f"{c.verdict} {c.delta_pct:+.1f}% {when}{' (held)' if held else ''}")
+            if d.settled and d.look == 1 and str(c.verdict) in ("improved", "regressed"):
+                first[label] += 1
+        print(f"| {key.label()} | " + " | ".join(cells) + " |")
+    print("\nimproved/regressed at the first look: "
+          + ", ".join(f"{label} {n}" for label, n in first.items()))  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()
