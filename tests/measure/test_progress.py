@@ -166,3 +166,23 @@ def test_the_listing_is_read_once_for_names_keys_and_counts() -> None:
     assert names == ["fx.Codes.loopEmpty", "fx.Codes.sum", "fx.Thr.concat"]
     assert {k.benchmark for k in suite_keys(noisy)} == set(names)
     assert count_benchmarks(noisy) == len(suite_keys(noisy)) == 2 + 2 * 3 + 1
+
+
+def test_a_sequential_runs_step_total_is_an_upper_bound_and_says_so() -> None:
+    """A sequential run's step total is what is left if no key stopped: printed as "at most"
+    and "≤", so a total that falls as keys stop is read as the bound it is."""
+    settings = JmhSettings(forks=1, warmup_iterations=0, warmup_s=0, iterations=1,
+                           measurement_s=1.0)  # fmt: skip
+    out = io.StringIO()
+    rep = PlainReporter(out)
+    rep.start_run(100.0, 20, at_most=True)
+    rep.start_step("round 1 base", 5.0, settings)
+    rep.end_step("round 1 base", "done", 5.0)
+    lines = out.getvalue().splitlines()
+    assert lines[0].startswith("at most 20 JMH steps (keys leave once decided)")
+    assert lines[1].startswith("[1/≤20] round 1 base") and lines[2].startswith("[1/≤20]")
+    exact = io.StringIO()
+    fixed = PlainReporter(exact)
+    fixed.start_run(10.0, 2)
+    fixed.start_step("round 1 base", 5.0, settings)
+    assert exact.getvalue().splitlines()[1].startswith("[1/2] round 1 base")

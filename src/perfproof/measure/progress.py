@@ -142,7 +142,10 @@ class Reporter(Protocol):
 
     def message(self, text: str) -> None: ...
 
-    def start_run(self, total_estimate_s: float, steps: int) -> None: ...
+    def start_run(self, total_estimate_s: float, steps: int, at_most: bool = False) -> None:
+        """What is ahead: ``steps`` JMH steps, exactly, or ``at_most`` that many (a sequential
+        run, whose keys leave the plan once decided)."""
+        ...
 
     def start_step(self, label: str, estimate_s: float, settings: JmhSettings) -> None: ...
 
@@ -166,12 +169,18 @@ class _Accounting:
         self.done_actual_s = 0.0
         self.tracker: StepTracker | None = None
         self.step_started = 0.0
+        self.at_most = False
 
-    def begin(self, total_estimate_s: float, steps: int) -> None:
+    def begin(self, total_estimate_s: float, steps: int, at_most: bool = False) -> None:
         """What is still ahead; called again when a sequential run plans its next round, so
         the bar and ETA count finished work plus the undecided keys only."""
         self.total_s = self.done_estimate_s + total_estimate_s
         self.steps = self.finished + steps
+        self.at_most = at_most
+
+    def counter(self, step: int) -> str:
+        """``[step/total]``, the total marked ``≤`` when it is the plan's upper bound."""
+        return f"[{step}/{'≤' if self.at_most else ''}{self.steps}]"
 
     def start(self, estimate_s: float, settings: JmhSettings) -> None:
         self.tracker = StepTracker(settings, estimate_s)
@@ -209,14 +218,19 @@ class PlainReporter:
     def message(self, text: str) -> None:
         self._say(text)
 
-    def start_run(self, total_estimate_s: float, steps: int) -> None:
-        self.acc.begin(total_estimate_s, steps)
-        self._say(f"{steps} JMH steps, about {format_duration(total_estimate_s)} of benchmarking")
+    def start_run(self, total_estimate_s: float, steps: int, at_most: bool = False) -> None:
+        self.acc.begin(total_estimate_s, steps, at_most)
+        count = (
+            f"at most {steps} JMH steps (keys leave once decided)"
+            if at_most
+            else f"{steps} JMH steps"
+        )
+        self._say(f"{count}, about {format_duration(total_estimate_s)} of benchmarking")
 
     def start_step(self, label: str, estimate_s: float, settings: JmhSettings) -> None:
         self.acc.start(estimate_s, settings)
         self._say(
-            f"[{self.acc.finished + 1}/{self.acc.steps}] {label} "
+            f"{self.acc.counter(self.acc.finished + 1)} {label} "
             f"(about {format_duration(estimate_s)}, ETA {format_duration(self.acc.eta_s())})"
         )
 
@@ -227,7 +241,7 @@ class PlainReporter:
     def end_step(self, label: str, status: str, duration_s: float, waited_s: float = 0.0) -> None:
         self.acc.end(duration_s, waited_s)
         self._say(
-            f"[{self.acc.finished}/{self.acc.steps}] {label}: "
+            f"{self.acc.counter(self.acc.finished)} {label}: "
             f"{status} in {_took(duration_s, waited_s)}"
         )
 
@@ -278,8 +292,8 @@ class RichReporter:
     def message(self, text: str) -> None:
         self.console.print(text)
 
-    def start_run(self, total_estimate_s: float, steps: int) -> None:
-        self.acc.begin(total_estimate_s, steps)
+    def start_run(self, total_estimate_s: float, steps: int, at_most: bool = False) -> None:
+        self.acc.begin(total_estimate_s, steps, at_most)
         self._refresh()
 
     def start_step(self, label: str, estimate_s: float, settings: JmhSettings) -> None:
@@ -288,7 +302,7 @@ class RichReporter:
             self.started = True
         self.acc.start(estimate_s, settings)
         self.progress.update(
-            self.task, description=f"[{self.acc.finished + 1}/{self.acc.steps}] {label}"
+            self.task, description=f"{self.acc.counter(self.acc.finished + 1)} {label}"
         )
         self._refresh()
 
