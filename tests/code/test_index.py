@@ -71,7 +71,16 @@ def test_package_imports_and_types():
         "a.b.Handler.Point",
         "a.b.Handler.Kind",
         "a.b.Handler.Nested",
+        "a.b.Handler$1",  # new Runnable() { ... }: named as javac names it
+        "a.b.Handler.Kind$1",  # the body of the enum constant A
     }
+    anonymous = types["a.b.Handler$1"]
+    assert (anonymous.kind, anonymous.outer, anonymous.superclass) == (
+        "anonymous",
+        "a.b.Handler",
+        "Runnable",
+    )
+    assert types["a.b.Handler.Kind$1"].superclass == "Kind"
     handler = types["a.b.Handler"]
     assert handler.superclass == "Base"
     assert handler.interfaces == ("Runnable", "Comparable")
@@ -87,7 +96,10 @@ def test_methods_fields_and_initialisers():
     assert ("Handler", "<clinit>", (), "clinit") in methods  # static block and static field
     assert ("Point", "<init>", (), "constructor") in methods  # compact constructor
     assert ("Kind", "g", (), "method") in methods
-    assert not [m for m in methods if m[1] in ("f", "run") and m[0] != "Handler"]
+    # an anonymous class's methods are its own, not the enclosing class's
+    assert ("Handler$1", "run", (), "method") in methods
+    assert ("Kind$1", "f", (), "method") in methods
+    assert not [m for m in methods if m[1] == "f" and m[0] == "Kind"]
     handle = next(m for m in idx.methods if m.name == "handle")
     assert handle.varargs and handle.accepts(2) and handle.accepts(5) and not handle.accepts(1)
     fields = {(f.name, f.type, f.static) for f in idx.fields}
@@ -125,10 +137,10 @@ def test_enclosing_methods_and_kinds():
     refs = [s for s in sites if s.kind == "ref"]
     assert [(r.name, r.recv, r.recv_text) for r in refs] == [("forCode", "name", "Errors")]
     anon = [s for s in sites if s.name == "forCode" and s.recv == "none"]
-    assert {idx.methods[s.method].name for s in anon} == {
-        "<clinit>",
-        "handle",
-    }  # anon run -> handle
+    assert {(idx.methods[s.method].name, s.owner) for s in anon} == {
+        ("<clinit>", "a.b.Handler"),
+        ("run", "a.b.Handler$1"),  # inside the anonymous Runnable's run
+    }
 
 
 def test_comments_and_strings_are_not_call_sites():

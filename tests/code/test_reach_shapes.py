@@ -36,7 +36,7 @@ def reached() -> dict[str, Reach]:
 
 def test_the_fixture_marks_every_shape() -> None:
     marks = expected()
-    assert len(marks) == 13
+    assert len(marks) == 14
     assert set(marks.values()) == {"direct", "dispatch", "none"}
 
 
@@ -68,6 +68,13 @@ def test_the_state_field_path_names_the_override_and_the_helper(
     assert factory.dispatch == "EncodeBench.factory(FactoryState) → Encoder.encode(Integer, byte[])"
     generic = reached["reachfix.bench.ShapesBench.generic"]
     assert generic.dispatch == "Pipeline.push(int) → Encoder.encode(Integer, byte[])"
+    # an anonymous class is a type of its own, named as javac names it, whose method
+    # overrides the interface's; the method creating it is charged with what it does
+    anonymous = reached["reachfix.bench.ShapesBench.anonymousImplementation"]
+    assert anonymous.path[1] == "Encoders$1.sizeOf(int)"
+    assert anonymous.dispatch == "ShapesBench.anonymousImplementation() → Sizer.sizeOf(int)"
+    inline = reached["reachfix.bench.ShapesBench.anonymousClass"]
+    assert inline.path[1] == "ShapesBench$1.getAsInt()" and not inline.via_dispatch
     initialiser = reached["reachfix.bench.ShapesBench.initialiser"]
     assert initialiser.path[1:3] == ("new TaggedFrame()", "new Frame()")
 

@@ -41,9 +41,13 @@ def test_frames_resolve_to_their_declarations(tmp_path: Path) -> None:
     nested = sources.resolve("p.Scale$Table.bump")
     assert nested is not None and nested.label == "Scale.Table.bump"
     assert (nested.file, nested.line, nested.end_line) == ("src/main/java/p/Scale.java", 19, 22)
-    # an enum constant's body is an anonymous class: charged to the method it implements
+    # an enum constant's body is an anonymous class, indexed under the name javac gives it
     body = sources.resolve("p.Scale$1.max")
-    assert body is not None and body.label == "Scale.max"
+    assert body is not None and body.label == "Scale$1.max"
+    assert (body.line, body.end_line) == (8, 11)
+    # one the index does not know is charged to the method it implements
+    unknown = sources.resolve("p.Scale$7.max")
+    assert unknown is not None and unknown.label == "Scale.max"
     assert sources.resolve("p.Other.max") is None
     assert sources.resolve("java.util.HashMap.merge") is None
     d = sources.by_frame["p.Scale$Table.bump"]

@@ -14,6 +14,7 @@ sites bind to a declaration. A method ``M`` is called by:
   VarIntEncoder()``). A fixed receiver of another class (the decoy ``new FixedEncoder()``)
   gives no edge at all. A receiver typed by a type variable (``E enc`` with ``<E extends
   Encoder<Integer>>``) is a dispatch edge through the declaration overridden;
+- for a method of an anonymous class, the method creating the instance (:func:`creator`);
 - for an instance initialiser, every constructor call of its class, whatever its arguments
   (the initialiser runs in each), and for a class's initialiser or no-argument constructor,
   every constructor of its direct subclasses (``super()`` is implicit in them).
@@ -121,6 +122,25 @@ def declarations(project: Project, key: MethodKey) -> list[Target]:
     return out
 
 
+def creator(project: Project, key: MethodKey) -> MethodKey | None:
+    """For a method of an anonymous class, the method whose body creates the instance: it is
+    charged with what the instance's methods do, as with a lambda's body (the instance is
+    mostly handed to code outside the repository, a JDK executor or stream, that calls it)."""
+    t = project.types.get(key[0])
+    if t is None or t.kind != "anonymous":
+        return None
+    f = project.type_file[key[0]]
+    own = next((m for m in project.methods_of(key[0]) if (m.name, m.params) == key[1:]), None)
+    if own is None:
+        return None
+    around = [
+        (m.end - m.start, i)
+        for i, m in enumerate(f.methods)
+        if m.owner != key[0] and m.start <= own.start < m.end
+    ]
+    return f.method_key(min(around)[1]) if around else None
+
+
 class CallGraph:
     """Callers of methods of one project, computed on demand and kept for the search."""
 
@@ -151,6 +171,9 @@ class CallGraph:
                     continue  # a static initialiser: runs once, not per operation
                 edges.append(Edge(site.caller_key, "" if site.receiver else via))
         owner, name, params = key
+        made = creator(p, key)
+        if made is not None:
+            edges.append(Edge(made, ""))
         if name == CONSTRUCTOR and not params:
             for sub in self.subclasses(owner):
                 ctors = [m for m in p.methods_of(sub) if m.kind == "constructor"]

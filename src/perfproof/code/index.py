@@ -25,7 +25,15 @@ from perfproof.code.model import (
 )
 from perfproof.code.rules import run_rules
 from perfproof.code.sites import Scope, SiteSweep, created, inferred
-from perfproof.code.syntax import captures, erase, has_modifier, line, parser, text
+from perfproof.code.syntax import (
+    captures,
+    erase,
+    formal_parameters,
+    has_modifier,
+    line,
+    parser,
+    text,
+)
 from perfproof.code.unit import Decl, Unit
 
 _QUERY = """
@@ -107,24 +115,6 @@ def index_file(path: str, src: bytes) -> FileIndex:
     )
 
 
-def _params(params: Node | None) -> tuple[list[tuple[str, str]], bool]:
-    """(name, full type) of each formal parameter, and whether the last is varargs."""
-    out: list[tuple[str, str]] = []
-    varargs = False
-    if params is None:
-        return out, varargs
-    for p in params.named_children:
-        if p.type == "formal_parameter":
-            out.append((text(p.child_by_field_name("name")), text(p.child_by_field_name("type"))))
-        elif p.type == "spread_parameter":
-            typ = next((c for c in p.named_children if c.type not in ("modifiers",)), None)
-            decl = next((c for c in p.named_children if c.type == "variable_declarator"), None)
-            name = text(decl.child_by_field_name("name")) if decl is not None else ""
-            out.append((name, text(typ) + "[]"))
-            varargs = True
-    return out, varargs
-
-
 class _Sweep(SiteSweep):
     def __init__(self, path: str, src: bytes, root: Node) -> None:
         self.path, self.src, self.root = path, src, root
@@ -136,6 +126,7 @@ class _Sweep(SiteSweep):
         self.fields: list[FieldDecl] = []
         self.field_facts: list[FieldFacts] = []
         self.field_writes: list[FieldWrite] = []
+        self._anonymous: dict[str, int] = {}
         self.field_types: dict[tuple[str, str], str] = {}
         self.decls: list[Decl] = []
         self.calls: list[CallSite] = []
@@ -207,7 +198,7 @@ class _Sweep(SiteSweep):
 
     def _owner(self) -> str:
         for scope in reversed(self.stack):
-            if scope.kind == "type":
+            if scope.kind in ("type", "anon"):
                 return scope.fqn
         return ""
 
@@ -283,7 +274,7 @@ class _Sweep(SiteSweep):
         self.type_ranges.append((node.start_byte, node.end_byte, fqn))
         self.stack.append(Scope(node.end_byte, "type", fqn=fqn))
         if kind == "record":
-            params, _ = _params(node.child_by_field_name("parameters"))
+            params, _ = formal_parameters(node.child_by_field_name("parameters"))
             for pname, ptype in params:
                 self._add_field(fqn, pname, ptype, False, line(node))
 
@@ -292,13 +283,7 @@ class _Sweep(SiteSweep):
         self.field_types[(owner, name)] = full_type
 
     def _method(self, node: Node) -> None:
-        params, varargs = _params(node.child_by_field_name("parameters"))
-        if self._in_anonymous():
-            # a method of an anonymous class: its body belongs to the enclosing method
-            self.stack.append(Scope(node.end_byte, "lambda", start=node.start_byte))
-            for pname, ptype in params:
-                self._declare(pname, ptype, "param", node.start_byte)
-            return
+        params, varargs = formal_parameters(node.child_by_field_name("parameters"))
         owner = self._owner()
         returns = ""
         if node.type == "method_declaration":
@@ -445,4 +430,17 @@ class _Sweep(SiteSweep):
             self.field_writes.append(write)
 
     def _anon(self, node: Node) -> None:
-        self.stack.append(Scope(node.end_byte, "anon"))
+        """An enum constant's body: an anonymous subclass of the enum."""
+        self._open_anonymous(node, self._owner().rsplit(".", 1)[-1])
+
+    def _open_anonymous(self, body: Node, supertype: str) -> None:
+        """An anonymous class body: a type of its own, named as javac names it (``Outer$1``,
+        numbered in source order within the enclosing class), whose methods override the
+        supertype's; :mod:`perfproof.code.graph` links them to the method creating it."""
+        outer = self._owner()
+        number = self._anonymous.get(outer, 0) + 1
+        self._anonymous[outer] = number
+        fqn = f"{outer}${number}"
+        name = fqn.rsplit(".", 1)[-1]
+        self.types.append(TypeDecl(fqn, name, "anonymous", outer, erase(supertype), (), line(body)))
+        self.stack.append(Scope(body.end_byte, "anon", fqn=fqn))

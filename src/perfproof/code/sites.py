@@ -69,6 +69,8 @@ class SiteSweep:
 
         def _lookup_local(self, name: str) -> tuple[bool, str | None]: ...
 
+        def _open_anonymous(self, body: Node, supertype: str) -> None: ...
+
     def _site(self, kind: str, name: str, n_args: int, node: Node, recv: Receiver) -> None:
         recv_kind, recv_text, recv_type, *rest = recv
         recv_new = rest[0] if rest else ""
@@ -157,7 +159,7 @@ class SiteSweep:
         )
         for child in node.children:
             if child.type == "class_body":
-                self.stack.append(Scope(child.end_byte, "anon"))
+                self._open_anonymous(child, typ)
 
     def _ref(self, node: Node) -> None:
         named = node.named_children

@@ -104,3 +104,21 @@ def has_modifier(node: Node, word: str) -> bool:
 def line(node: Node) -> int:
     """1-based source line of ``node``, as every record and message counts lines."""
     return node.start_point[0] + 1
+
+
+def formal_parameters(params: Node | None) -> tuple[list[tuple[str, str]], bool]:
+    """(name, full type) of each formal parameter, and whether the last is varargs."""
+    out: list[tuple[str, str]] = []
+    varargs = False
+    if params is None:
+        return out, varargs
+    for p in params.named_children:
+        if p.type == "formal_parameter":
+            out.append((text(p.child_by_field_name("name")), text(p.child_by_field_name("type"))))
+        elif p.type == "spread_parameter":
+            typ = next((c for c in p.named_children if c.type not in ("modifiers",)), None)
+            decl = next((c for c in p.named_children if c.type == "variable_declarator"), None)
+            name = text(decl.child_by_field_name("name")) if decl is not None else ""
+            out.append((name, text(typ) + "[]"))
+            varargs = True
+    return out, varargs
