@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from perfproof.cli.options import emit_json, format_option
+from perfproof.cli.options import OUT_DIR, emit_json, format_option
 
 EPILOG = """Writes a small Maven + JMH 1.37 project into a fresh git repository (commits
 `baseline`, `feature`, `docs-only`), then runs `perfproof ab` twice with its sequential design:
@@ -30,8 +30,7 @@ Examples:
 @click.command("demo", epilog=EPILOG, short_help="Run the whole A/B job on a sample project.")
 @click.option(
     "--out",
-    metavar="DIR",
-    type=click.Path(file_okay=False),
+    type=OUT_DIR,
     help="Keep everything in DIR: the project at DIR/project, runs under DIR/runs/ "
     "(default: a new temporary folder).",
 )

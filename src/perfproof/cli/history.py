@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 import click
 
 from perfproof.cli.history_record import db_option, record_command
-from perfproof.cli.options import CONFIDENCE, THRESHOLD, emit_json
+from perfproof.cli.options import CONFIDENCE, OUT_FILE, THRESHOLD, emit_json
 from perfproof.errors import GateFailed, InputError
 
 if TYPE_CHECKING:
@@ -135,9 +135,9 @@ def _selection(func: Callable[..., Any]) -> Callable[..., Any]:
         show_default=True,
         help="Output format.",
     )(func)
-    func = click.option(
-        "--out", metavar="FILE", help="Write the output to FILE instead of stdout."
-    )(func)
+    func = click.option("--out", type=OUT_FILE, help="Write the output to FILE instead of stdout.")(
+        func
+    )
     return db_option(func)
 
 

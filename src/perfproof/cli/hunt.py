@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from perfproof.cli.options import emit_json
+from perfproof.cli.options import OUT_DIR_PATH, emit_json
 from perfproof.errors import InputError
 from perfproof.measure.lock import DEFAULT_LOCK_TIMEOUT_S
 
@@ -79,7 +79,7 @@ benchmark matches, a truncated recording); 3 a build, JMH or the command failed.
     help="An earlier hunt.json (or its folder): which hypotheses are new, gone, changed.",
 )  # fmt: skip
 @click.option(
-    "--out", type=click.Path(path_type=Path), metavar="DIR",
+    "--out", type=OUT_DIR_PATH,
     help="Output folder, new or empty (default <repo>/.perfproof/hunt/<id>).",
 )  # fmt: skip
 @click.option(

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from perfproof.cli.options import emit_json, format_option
+from perfproof.cli.options import OUT_DIR, emit_json, format_option
 from perfproof.cli.pinned import settled
 from perfproof.cli.run_flags import VERDICT, flags
 from perfproof.errors import GateFailed
@@ -31,7 +31,7 @@ manifest listing each shard's machine; raw JMH files are copied to DIR/jmh/s<I>.
     context_settings={"max_content_width": 100},
 )
 @click.argument("run_dirs", nargs=-1, required=True, metavar="RUN_DIR...")
-@click.option("--out", required=True, metavar="DIR", help="The merged run folder (new or empty).")
+@click.option("--out", required=True, type=OUT_DIR, help="The merged run folder (new or empty).")
 @format_option()
 @click.option("--fail-on-regression", is_flag=True, help="Exit 1 if any comparison regressed.")
 @flags(VERDICT)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -76,6 +77,32 @@ THRESHOLD = Fraction(check_threshold)
 
 FUTILITY = Fraction(check_threshold)
 """``--futility`` of the sequential design: 5% or 0.05, in [0, 1)."""
+
+
+class OutputPath(click.ParamType):
+    """The ``--out`` (or ``--collapsed``, ``--flamegraph``) of every verb, judged before any
+    work as ``cat > PATH`` would judge it (:mod:`perfproof.storage`): a file output refuses a
+    trailing ``/``, a folder and a read-only file; a folder output refuses ``-`` and a file.
+    The value comes back as typed (a ``str``, or a ``Path`` with ``as_path``)."""
+
+    def __init__(self, folder: bool = False, as_path: bool = False) -> None:
+        self.folder = folder
+        self.as_path = as_path
+        self.name = "DIR" if folder else "FILE"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        from perfproof.storage import check_output_file, check_output_folder
+
+        flag = param.opts[0] if param is not None else "--out"
+        text = os.fspath(value)
+        (check_output_folder if self.folder else check_output_file)(text, flag)
+        return Path(text) if self.as_path else text
+
+
+OUT_FILE = OutputPath()
+OUT_FILE_PATH = OutputPath(as_path=True)
+OUT_DIR = OutputPath(folder=True)
+OUT_DIR_PATH = OutputPath(folder=True, as_path=True)
 
 
 def check_record(record: bool, db: str | None, repo: str | None, **flags: str | None) -> None:

@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from perfproof.cli.options import CONFIDENCE, emit_json, format_option
+from perfproof.cli.options import CONFIDENCE, OUT_FILE, emit_json, format_option
 
 CENSUS_EPILOG = """Examples:
 
@@ -112,12 +112,11 @@ def command() -> None:
 @format_option()
 @click.option(
     "--collapsed",
-    type=click.Path(dir_okay=False),
-    help="Write collapsed stacks here (with --kind both: NAME.cpu.EXT and NAME.alloc.EXT).",
+    type=OUT_FILE,
+    help="Write collapsed stacks here (with --kind both: NAME.cpu.EXT and NAME.alloc.EXT; "
+    "'-', /dev/stdout, a device or a FIFO gets both kinds in one stream).",
 )
-@click.option(
-    "--flamegraph", type=click.Path(dir_okay=False), help="Write an interactive flame graph (HTML)."
-)
+@click.option("--flamegraph", type=OUT_FILE, help="Write an interactive flame graph (HTML).")
 @JAVA
 @COLLAPSED_KIND
 def census_command(recordings: tuple[str, ...], fmt: str, top: int, **opts: Any) -> None:
@@ -203,7 +202,7 @@ class _DiffCommand(click.Command):
 )
 @click.option(
     "--flamegraph",
-    type=click.Path(dir_okay=False),
+    type=OUT_FILE,
     help="Write a differential flame graph (HTML).",
 )
 @JAVA

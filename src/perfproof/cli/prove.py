@@ -11,7 +11,7 @@ from pathlib import Path
 import click
 
 from perfproof.cli.ab import command as ab_command
-from perfproof.cli.options import emit_json
+from perfproof.cli.options import OUT_DIR, emit_json
 from perfproof.cli.pinned import settled
 from perfproof.cli.run_flags import AB_GROUPS, VERDICT, ab_options, given, given_fixed
 from perfproof.errors import GateFailed, InputError
@@ -62,7 +62,7 @@ _NOT_SHARED = {"resume_dir", "out", "fmt", "jfr"}
 )
 @click.option(
     "--out",
-    metavar="DIR",
+    type=OUT_DIR,
     help="Bundle folder (default <repo>/.perfproof/prove/<time>).",
 )
 @click.option(

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import click
 
-from perfproof.cli.options import emit_json, format_option
+from perfproof.cli.options import OUT_FILE, emit_json, format_option
+from perfproof.errors import InputError
 
 EPILOG = """Examples:
 
@@ -29,7 +30,11 @@ Exit codes: 0 recorded; 2 bad input; 3 the command failed (the recording is kept
     context_settings={"ignore_unknown_options": True},
 )
 @click.option(
-    "--out", "out", required=True, type=click.Path(dir_okay=False), help="Recording to write."
+    "--out",
+    "out",
+    required=True,
+    type=OUT_FILE,
+    help="Recording to write ('-' for stdout; a device or FIFO is written directly).",
 )
 @click.option(
     "--settings",
@@ -62,7 +67,11 @@ def command(
     Put the command after `--`. Its output goes to stderr so stdout stays for perfproof.
     """
     from perfproof.profile.record import record
+    from perfproof.storage import is_stdout, is_stream
 
+    if fmt == "json" and is_stdout(out):
+        raise InputError(f"--format json: stdout carries the recording (--out {out}); name a file")
+    say = (lambda line: click.echo(line, err=True)) if is_stdout(out) else click.echo
     rec = record(
         Path(out),
         list(command_argv),
@@ -81,6 +90,7 @@ def command(
             }
         )
     else:
-        click.echo(f"recorded {rec.path} ({rec.size / 1e6:.1f} MB)")
-        click.echo(f"command: {rec.command}")
-        click.echo(f"next: perfproof profile {rec.path} --focus YOUR.PACKAGE")
+        say(f"recorded {rec.path} ({rec.size / 1e6:.1f} MB)")
+        say(f"command: {rec.command}")
+        if not is_stream(rec.path):
+            say(f"next: perfproof profile {rec.path} --focus YOUR.PACKAGE")

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from perfproof.cli.options import format_option
+from perfproof.cli.options import OUT_FILE_PATH, format_option
 from perfproof.errors import InputError
 from perfproof.report.markdown import DEFAULT_MAX_CHARS
 
@@ -33,8 +33,8 @@ names one of its inputs.
 @format_option(("md", "html", "json"), default="md")
 @click.option(
     "--out",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="Write the report to FILE (atomically) instead of stdout.",
+    type=OUT_FILE_PATH,
+    help="Write the report to FILE (atomically; '-' for stdout) instead of stdout.",
 )
 @click.option(
     "--max-chars",

@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 
 import click
 
-from perfproof.cli.options import CONFIDENCE, FUTILITY, THRESHOLD
+from perfproof.cli.options import CONFIDENCE, FUTILITY, OUT_DIR, THRESHOLD
 from perfproof.errors import InputError
 from perfproof.history.records import machine_name
 from perfproof.measure.lock import DEFAULT_LOCK_TIMEOUT_S
@@ -252,7 +252,7 @@ RUN = (
     Flag(
         "out",
         ("--out",),
-        {"metavar": "DIR", "help": "Run folder (default <repo>/.perfproof/runs/<id>)."},
+        {"type": OUT_DIR, "help": "Run folder (default <repo>/.perfproof/runs/<id>)."},
     ),
     Flag(
         "jfr",

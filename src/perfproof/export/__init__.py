@@ -15,6 +15,7 @@ from perfproof.errors import InputError
 from perfproof.export import bencher, github_action, gobench, otava
 from perfproof.export.source import ExportFile, ExportOptions, ExportRun, load
 from perfproof.model import ALLOC_NORM, PRIMARY
+from perfproof.storage import check_output_file, check_output_folder
 
 DEFAULT_METRICS = (PRIMARY, ALLOC_NORM)
 
@@ -58,6 +59,7 @@ def export(
     check_format(fmt)
     _refuse_repeated(paths)
     runs = [load(p) for p in paths]
+    _refuse_copies(runs)
     files = FORMATS[fmt](runs, ExportOptions(metrics, samples))
     if not files:
         raise InputError(f"{paths[0]}: nothing to export in this format")
@@ -79,8 +81,10 @@ def targets(
             raise InputError(f"--out -: {fmt or 'this format'} writes a folder; name a folder")
         if Path(out).exists() and not Path(out).is_dir():
             raise InputError(f"--out {out}: {fmt or 'this format'} writes a folder; name a folder")
+        check_output_folder(out, "--out")
         placed = {Path(out) / name: file for name, file in files.items()}
     else:
+        check_output_file(out, "--out")
         placed = {Path(out): next(iter(files.values()))}
     inputs = {p for run in runs for p in run.inputs}
     for target in placed:
@@ -100,6 +104,21 @@ def targets(
                 "or under its export/"
             )
     return placed
+
+
+def _refuse_copies(runs: list[ExportRun]) -> None:
+    """A copy of a run folder is the same run (its id, time and commits): exported twice it
+    would be two identical rows, one measurement counted as two points of a series."""
+    seen: dict[tuple[str, str], ExportRun] = {}
+    for run in runs:
+        if not run.run_id:
+            continue
+        ident = (run.run_id, run.time)
+        if ident in seen:
+            raise InputError(
+                f"{run.path}: the same run as {seen[ident].path} (run {run.run_id}), given twice"
+            )
+        seen[ident] = run
 
 
 def _refuse_repeated(paths: list[Path]) -> None:

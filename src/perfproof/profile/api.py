@@ -18,7 +18,7 @@ from perfproof.profile.flamegraph import Graph, diff_graph, graph, write_flamegr
 from perfproof.profile.load import expand, load_profiles, refuse_repeated
 from perfproof.profile.stacks import Profile, normalize_prefix
 from perfproof.stats.verdict import check_confidence
-from perfproof.storage import refuse_overwriting_inputs
+from perfproof.storage import is_stream, refuse_overwriting_inputs
 
 KINDS = {"both": ("cpu", "alloc"), "cpu": ("cpu",), "alloc": ("alloc",)}
 UNITS = {"cpu": "samples", "alloc": "bytes"}
@@ -80,7 +80,7 @@ def run_census(
     outputs: dict[str, Path | None] = {"--flamegraph": flamegraph}
     if collapsed is not None:
         outputs["--collapsed"] = collapsed
-        for k in KINDS[kind]:
+        for k in KINDS[kind] if not is_stream(collapsed) else ():
             outputs[f"--collapsed ({k})"] = suffixed(collapsed, k)
     refuse_overwriting_inputs(outputs, inputs)
     profiles = load_profiles(paths, java, alloc_leaf_is_class=collapsed_kind == "alloc")
@@ -96,10 +96,14 @@ def run_census(
     written: list[Path] = []
     merged = merge(profiles)
     if collapsed is not None:
-        for k in kinds:
-            target = collapsed if len(kinds) == 1 else suffixed(collapsed, k)
-            text = format_cpu(merged.cpu) if k == "cpu" else format_alloc(merged.alloc)
-            written.append(write_collapsed(target, text))
+        texts = {
+            k: format_cpu(merged.cpu) if k == "cpu" else format_alloc(merged.alloc) for k in kinds
+        }
+        if len(kinds) == 1 or is_stream(collapsed):  # one stream holds both (marked _[a])
+            written.append(write_collapsed(collapsed, "".join(texts.values())))
+        else:
+            for k, text in texts.items():
+                written.append(write_collapsed(suffixed(collapsed, k), text))
     if flamegraph is not None:
         graphs: list[Graph] = []
         for k in kinds:

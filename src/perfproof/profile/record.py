@@ -3,7 +3,9 @@
 ``record`` adds exactly one option, ``-XX:StartFlightRecording=…``, right after the java
 executable and leaves the rest of the user's command as typed, so what is measured is the
 user's program. The recording is written under a temporary name next to the target and
-renamed when the JVM is done, so ``--out`` never holds a half-written file.
+renamed when the JVM is done, so ``--out`` never holds a half-written file; a device, a FIFO,
+``/dev/stdout`` or ``-`` gets it copied in when the JVM is done (``cat > PATH``, see
+:mod:`perfproof.storage`), from a temporary folder of its own.
 """
 
 from __future__ import annotations
@@ -11,14 +13,16 @@ from __future__ import annotations
 import math
 import os
 import re
+import shutil
 import struct
+import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from perfproof.errors import ExternalError, InputError
 from perfproof.process import command_line, run
-from perfproof.storage import refuse_overwriting_inputs
+from perfproof.storage import check_output_file, is_stream, move_file, refuse_overwriting_inputs
 
 SETTINGS = ("profile", "default")
 _JAVA_NAMES = re.compile(r"^java(?:\.exe)?$|^javaw(?:\.exe)?$")
@@ -93,27 +97,36 @@ def record(
 
     A command that fails still leaves whatever recording the JVM wrote, and the error names it.
     """
-    out = out.absolute()
-    _check_option_path(out, "--out")
-    if out.is_dir():
-        raise InputError(f"--out {out}: is a folder; name the .jfr file to write")
-    refuse_overwriting_inputs({"--out": out}, _named_files(argv))
-    out.parent.mkdir(parents=True, exist_ok=True)
-    partial = out.with_name(f".{out.name}.{os.getpid()}.partial.jfr")
+    check_output_file(out, "--out")  # a read-only folder is found before the JVM runs
+    stream = is_stream(out)
+    if not stream:
+        out = Path(os.path.realpath(out)) if out.is_symlink() else out.absolute()
+        _check_option_path(out, "--out")
+        refuse_overwriting_inputs({"--out": out}, _named_files(argv))
+        out.parent.mkdir(parents=True, exist_ok=True)
+    own = None if not stream and os.access(out.parent, os.W_OK) else Path(tempfile.mkdtemp())
+    folder = own if own is not None else out.parent
+    partial = folder / f".{out.name}.{os.getpid()}.partial.jfr"
+    _check_option_path(partial, "temporary folder")
     full = with_jfr(argv, jfr_option(partial, settings, duration_s, stack_depth))
     shown = command_line(with_jfr(argv, jfr_option(out, settings, duration_s, stack_depth)))
     try:
-        result = run(full, on_line=on_line, capture=False, timeout=timeout, what=argv[0])
-    except BaseException:
-        _move_if_present(partial, out)
-        raise
-    kept = _move_if_present(partial, out)
+        try:
+            result = run(full, on_line=on_line, capture=False, timeout=timeout, what=argv[0])
+        except BaseException:
+            _move_if_present(partial, out)
+            raise
+        size = partial.stat().st_size if partial.is_file() else 0
+        kept = _move_if_present(partial, out)
+    finally:
+        if own is not None:
+            shutil.rmtree(own, ignore_errors=True)
     if result.returncode != 0:
         where = f"; recording kept at {out}" if kept else "; no recording was written"
         raise ExternalError(f"{shown} exited with code {result.returncode}{where}")
     if not kept:
         raise ExternalError(f"the JVM exited without writing a recording ({shown})")
-    return Recording(out, shown, result.returncode, out.stat().st_size)
+    return Recording(out, shown, result.returncode, size)
 
 
 def _named_files(argv: Sequence[str]) -> list[Path]:
@@ -128,7 +141,7 @@ def _named_files(argv: Sequence[str]) -> list[Path]:
 
 def _move_if_present(partial: Path, out: Path) -> bool:
     if partial.is_file():
-        os.replace(partial, out)
+        move_file(partial, out)
         return True
     return False
 
