@@ -125,7 +125,10 @@ def iso_time(text: str | None, flag: str = "--time") -> str:
             ) from None
         if moment.tzinfo is None:
             moment = moment.replace(tzinfo=UTC)
-    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    try:  # 9999-12-31T23:59:59-23:59 is past the last moment a datetime holds in UTC
+        return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    except OverflowError:
+        raise InputError(f"{flag} {text}: out of range in UTC (years 1 to 9999)") from None
 
 
 def _rows(side: str, commit: str | None, samples: dict[BenchKey, Samples]) -> list[SampleRow]:

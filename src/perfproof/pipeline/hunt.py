@@ -31,7 +31,7 @@ from perfproof.pipeline.hunt_source import SourceMap
 from perfproof.profile.attribute import attribute, combine, runs_project_code
 from perfproof.profile.census import merge
 from perfproof.profile.flamegraph import graph, render_html
-from perfproof.profile.load import expand, load_profiles
+from perfproof.profile.load import expand, load_profiles, refuse_repeated
 from perfproof.profile.stacks import Profile
 from perfproof.render.hunt import hunt_markdown
 from perfproof.render.hunt_html import hunt_html
@@ -70,6 +70,7 @@ class HuntOutcome:
 def recordings_workload(paths: list[Path], java: str | None) -> Workload:
     """``--jfr FILE…``: each file one fork of one workload (JFR or collapsed stacks)."""
     files = expand(paths)
+    refuse_repeated(files, "--jfr")  # one recording counted as two forks narrows the interval
     profiles = load_profiles(files, java)
     if not any(p.cpu or p.alloc for p in profiles):
         raise InputError(

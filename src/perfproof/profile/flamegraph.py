@@ -9,6 +9,8 @@ that vanished stay visible, and its colour is the change (red grew, blue shrank)
 
 from __future__ import annotations
 
+import json
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from importlib import resources
@@ -16,6 +18,8 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
+from jinja2.utils import htmlsafe_json_dumps
+from markupsafe import Markup
 
 from perfproof.model.documents import json_safe
 from perfproof.profile.stacks import Stack
@@ -68,14 +72,23 @@ def _encode(root: _Node, root_name: str, diff: bool) -> tuple[list, list[str]]:
             names.append(n)
         return i
 
-    def enc(name: str, node: _Node) -> list:
-        kids = [enc(k, c) for k, c in node.kids.items() if c.value >= cutoff and c.value > 0]
+    def enc(name: str, node: _Node, kids: list) -> list:
         out: list = [name_id(name), _round(node.value), kids]
         if diff:
             out += [_round(node.before), _round(node.after)]
         return out
 
-    return enc(root_name, root), names
+    # iterative: JFR keeps stacks up to 2048 frames deep, past Python's recursion limit
+    top: list = enc(root_name, root, [])
+    todo = [(root, top[2])]
+    while todo:
+        node, into = todo.pop()
+        for k, c in node.kids.items():
+            if c.value >= cutoff and c.value > 0:
+                kid = enc(k, c, [])
+                into.append(kid)
+                todo.append((c, kid[2]))
+    return top, names
 
 
 def _round(x: float) -> float | int:
@@ -147,9 +160,41 @@ def render_html(graphs: list[Graph], title: str, subtitle: str = "") -> str:
         resources.files("perfproof.profile") / "templates" / "flamegraph.html.j2"
     ).read_text("utf-8")
     env = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined)
-    env.policies["json.dumps_kwargs"] = {"separators": (",", ":"), "allow_nan": False}
-    data = json_safe({"graphs": [g.data for g in graphs]})
+    dumps_kwargs = {"separators": (",", ":"), "allow_nan": False}
+    parts = []
+    for g in graphs:  # each tree written by hand: json nests one call per level
+        rest = htmlsafe_json_dumps(
+            json_safe({k: v for k, v in g.data.items() if k != "root"}), **dumps_kwargs
+        )
+        parts.append('{"root":' + _tree_json(g.data["root"]) + "," + str(rest)[1:])
+    data = Markup('{"graphs":[' + ",".join(parts) + "]}")
     return env.from_string(template_text).render(title=title, subtitle=subtitle, data=data)
+
+
+def _tree_json(root: list) -> str:
+    """``[name, value, [kids…], before?, after?]`` as JSON without recursion: the tree holds
+    only numbers (names are indexes), so nothing in it needs escaping for HTML."""
+    out: list[str] = []
+    todo: list[Any] = [root]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, str):
+            out.append(item)
+            continue
+        head = f"[{_number(item[0])},{_number(item[1])},["
+        tail = "".join(f",{_number(x)}" for x in item[3:]) + "]"
+        kids = item[2]
+        todo.append("]" + tail)
+        for i in range(len(kids) - 1, -1, -1):
+            todo.append(kids[i])
+            if i:
+                todo.append(",")
+        out.append(head)
+    return "".join(out)
+
+
+def _number(x: float) -> str:
+    return json.dumps(x if math.isfinite(x) else 0, allow_nan=False)
 
 
 def write_flamegraph(path: Path, graphs: list[Graph], title: str, subtitle: str = "") -> Path:

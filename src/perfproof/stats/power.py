@@ -123,8 +123,14 @@ def standardised_mde(
     if power <= alpha:
         return 0.0
     hi = t_quantile(1.0 - alpha / 2.0, float(min(n_a, n_b) - 1)) + 4.0
-    while _power_std(hi, n_a, n_b, share_a, alpha) < power:
+    for _ in range(64):  # a finite start reaches the power long before; inf never does
+        if not math.isfinite(hi):
+            return math.inf
+        if _power_std(hi, n_a, n_b, share_a, alpha) >= power:
+            break
         hi *= 2.0
+    else:
+        return math.inf
     return float(
         optimize.brentq(
             lambda d: _power_std(d, n_a, n_b, share_a, alpha) - power, 0.0, hi, xtol=1e-12
@@ -215,7 +221,10 @@ def mde_log(variance: float, forks: int, alpha: float, power: float = DEFAULT_PO
 def mde_pct(variance: float, forks: int, alpha: float, power: float = DEFAULT_POWER) -> float:
     """The minimal detectable effect as a percentage change of the ratio."""
     d = mde_log(variance, forks, alpha, power)
-    return math.expm1(d) * 100.0 if math.isfinite(d) else math.inf
+    return math.expm1(d) * 100.0 if d < _LOG_MAX else math.inf  # expm1 overflows past ~709
+
+
+_LOG_MAX = math.log(1e300)
 
 
 def forks_needed(

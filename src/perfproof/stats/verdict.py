@@ -31,6 +31,11 @@ def check_confidence(value: float, flag: str = "--confidence", shown: object = N
     if not 0.5 <= value < 1.0:
         text = f"{value:g}" if shown is None else shown
         raise InputError(f"{flag} {text}: must be in {CONFIDENCE_RANGE}, e.g. 99% or 0.99")
+    if 1.0 - (1.0 - value) / 2.0 >= 1.0:  # 0.9999999999999999: α/2 is lost next to 1
+        text = f"{value!r}" if shown is None else shown
+        raise InputError(
+            f"{flag} {text}: too close to 1 for a finite interval (α/2 rounds to 0); e.g. 99.9%"
+        )
     return value
 
 
@@ -76,11 +81,14 @@ def parse_fraction(flag: str, text: str) -> float:
     """
     raw = text.strip()
     try:
-        if raw.endswith("%"):
-            return float(raw[:-1]) / 100.0
-        value = float(raw)
+        value = float(raw[:-1] if raw.endswith("%") else raw)
     except ValueError:
-        raise InputError(f"{flag} {text}: not a number (use e.g. 1% or 0.01)") from None
+        value = math.nan
+    if not math.isfinite(value):  # inf, nan: no share at all, with or without %
+        what = "not a number" if math.isnan(value) else "not a finite number"
+        raise InputError(f"{flag} {text}: {what} (use e.g. 1% or 0.01)")
+    if raw.endswith("%"):
+        return value / 100.0
     if value >= 1.0:
         raise InputError(f"{flag} {text}: ambiguous, write {raw}% or {value / 100:g}")
     return value
