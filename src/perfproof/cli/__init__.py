@@ -112,18 +112,24 @@ def cli(debug: bool) -> None:
     """perfproof turns a claimed JVM performance change into evidence a reviewer can trust."""
 
 
+def one_line(message: str) -> str:
+    """The error on one line, always: a benchmark or file name holding a newline is shown
+    with it escaped (``\\n``), so the last stderr line is the whole error for CI to parse."""
+    return message.replace("\r", "\\r").replace("\n", "\\n")
+
+
 def main(argv: list[str] | None = None) -> int:
     """Console entry point: run the CLI and map errors to exit codes with one-line messages."""
     args = list(sys.argv[1:] if argv is None else argv)
     try:
         cli.main(args=args, prog_name="perfproof", standalone_mode=False)
     except PerfproofError as exc:
-        click.echo(f"perfproof: error: {exc}", err=True)
+        click.echo(f"perfproof: error: {one_line(str(exc))}", err=True)
         return exc.exit_code
     except OSError as exc:
         # a path the user named (an --out, a folder) that cannot be read or written
         where = f"{exc.filename}: " if exc.filename else ""
-        click.echo(f"perfproof: error: {where}{exc.strerror or exc}", err=True)
+        click.echo(f"perfproof: error: {one_line(f'{where}{exc.strerror or exc}')}", err=True)
         return EXIT_INPUT
     except click.exceptions.Abort:
         click.echo("perfproof: interrupted", err=True)

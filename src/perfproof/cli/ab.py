@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 import click
 
 from perfproof.cli.history_record import record_options, record_run_folder
-from perfproof.cli.options import check_record, emit_json, format_option
+from perfproof.cli.options import check_record, db_source, emit_json, format_option
 from perfproof.cli.pinned import settled
 from perfproof.cli.run_flags import (
     AB_GROUPS,
@@ -103,7 +103,7 @@ def command(
     opts = ab_options(params, sources=sources)
     chosen_db = params.get("db") if record else db  # --db alone is refused without --record
     db = chosen_db if isinstance(chosen_db, str) else None
-    check_record(record, db, opts.repo, branch=record_branch)
+    check_record(record, db, opts.repo, db_source(sources.get("db")), branch=record_branch)
     reporter = make_reporter()
     try:
         if resume_dir:

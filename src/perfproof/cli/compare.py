@@ -9,6 +9,7 @@ from perfproof.cli.options import (
     CONFIDENCE,
     THRESHOLD,
     check_record,
+    db_source,
     emit_json,
     format_option,
     parse_fraction,
@@ -111,14 +112,25 @@ def command(
     futility: str | None = None,
 ) -> None:
     """Compare two sets of JMH JSON results, benchstat-style, with fork-level statistics."""
+    if no_holm and family is not None and family != "none":
+        raise InputError(f"--no-holm is --family none; it contradicts --family {family}")
+    pinned, sources = settled(ctx, None)
+    chosen_db = pinned.get("db") if record else db  # --db alone is refused without --record
+    db = chosen_db if isinstance(chosen_db, str) else None
+    db_from = db_source(sources.get("db"))
     check_record(
-        record, db, None, commit=record_commit, branch=record_branch, machine=record_machine
+        record,
+        db,
+        None,
+        db_from,
+        commit=record_commit,
+        branch=record_branch,
+        machine=record_machine,
     )
     if record_machine is not None:
         from perfproof.history.records import check_machine
 
         record_machine = check_machine(record_machine)
-    pinned, _ = settled(ctx, None, skip={"db"})
     options = CompareOptions(
         confidence=float(str(pinned["confidence"])),
         threshold=float(str(pinned["threshold"])),

@@ -105,10 +105,21 @@ OUT_DIR = OutputPath(folder=True)
 OUT_DIR_PATH = OutputPath(folder=True, as_path=True)
 
 
-def check_record(record: bool, db: str | None, repo: str | None, **flags: str | None) -> None:
+def db_source(source: str | None) -> str:
+    """How an error names the history database: ``--db``, or where it was pinned (a file's
+    line or a variable), as :func:`perfproof.cli.pinned.settled` reports it."""
+    if source is None or source in ("flag", "default"):
+        return "--db"
+    return f"{source.removeprefix('environment ')}: history-db"
+
+
+def check_record(
+    record: bool, db: str | None, repo: str | None, db_from: str = "--db", **flags: str | None
+) -> None:
     """``--record`` and its companions judged before any work: a flag that only means
     something with ``--record`` is refused without it, and the database is resolved (an
-    unsupported URL refused) before anything is built or measured, not after."""
+    unsupported URL refused, a file that cannot be written found) before anything is built or
+    measured, not after. ``db_from`` names where ``db`` came from (a flag, a pinned line)."""
     from perfproof.history.db import resolve_target
 
     given = {"--db": db, **{f"--{name}": value for name, value in flags.items()}}
@@ -117,4 +128,8 @@ def check_record(record: bool, db: str | None, repo: str | None, **flags: str | 
         if stray:
             raise InputError(f"{stray[0]}: only with --record (add --record or drop it)")
         return
-    resolve_target(db, Path(repo) if repo else None)
+    target = resolve_target(db, Path(repo) if repo else None)
+    if target.kind == "sqlite":  # a database under /proc is found now, not after the work
+        from perfproof.storage import check_output_file
+
+        check_output_file(target.location, db_from if db else "history database")

@@ -50,7 +50,10 @@ names one of its inputs.
     help="With --format md: the short form for a CI job summary ($GITHUB_STEP_SUMMARY): the "
     "summary line and one line per improved or regressed key.",
 )
-def command(run_dir: Path, fmt: str, out: Path | None, max_chars: int, summary: bool) -> None:
+@click.pass_context
+def command(
+    ctx: click.Context, run_dir: Path, fmt: str, out: Path | None, max_chars: int, summary: bool
+) -> None:
     """Render the report of RUN_DIR: summary, results per @Param, methodology, reproduction
     commands, warnings and JMH's raw tables (HTML adds inline plots; JSON is
     perfproof.report/1)."""
@@ -59,6 +62,11 @@ def command(run_dir: Path, fmt: str, out: Path | None, max_chars: int, summary: 
 
     if summary and fmt != "md":
         raise InputError(f"--summary: a Markdown form; drop --format {fmt}")
+    if (
+        fmt != "md"
+        and ctx.get_parameter_source("max_chars") is click.core.ParameterSource.COMMANDLINE
+    ):
+        raise InputError(f"--max-chars: fits the Markdown page only; drop it with --format {fmt}")
     if out is not None and out.resolve() in {p.resolve() for p in input_files(run_dir)}:
         raise InputError(f"--out {out}: is an input of this report; write the report elsewhere")
     if fmt == "md":

@@ -49,6 +49,16 @@ def _text(value: object, where: str) -> Value:
     raise InputError(f"{where}: expected a non-empty string, got {value!r}")
 
 
+def _arguments(value: object, where: str) -> Value:
+    """A command-line string (``jmh-args``): split now, so unbalanced quotes name the file."""
+    text = _text(value, where)
+    try:
+        shlex.split(str(text))
+    except ValueError as exc:
+        raise InputError(f"{where}: cannot split {text!r}: {exc}") from None
+    return text
+
+
 def _texts(value: object, where: str) -> Value:
     if isinstance(value, str):
         return tuple(shlex.split(value))
@@ -95,7 +105,7 @@ def _keys() -> tuple[Key, ...]:
         Key("threshold", "threshold", _fraction(check_threshold)),
         Key("confidence", "confidence", _fraction(check_confidence)),
         Key("family", "family", _family),
-        Key("jmh-args", "jmh_args", _text),
+        Key("jmh-args", "jmh_args", _arguments),
         Key("module", "module", _text),
         Key("build-args", "build_args", _texts),
         Key("budget", "budget", _budget),
@@ -125,14 +135,25 @@ class PinnedFile:
 
 
 def _line_of(text: str, key: str, nested: bool) -> int:
-    """The line of ``key = …`` in the perfproof table (tomllib keeps no positions)."""
+    """The line of ``key`` in the perfproof table (tomllib keeps no positions): ``key = …``,
+    a dotted ``key.x = …``, a table ``[key]`` (``[tool.perfproof.key]``); else the first line
+    naming it as a key anywhere (an inline table, ``tool.perfproof.key = …``); 0 if none."""
+    table = list(TABLE) if nested else []
+    name = rf"[\"']?{re.escape(key)}[\"']?"
     inside = not nested
-    for number, line in enumerate(text.splitlines(), start=1):
-        header = re.match(r"^\s*\[([^\[\]]+)\]\s*(#.*)?$", line)
+    lines = text.splitlines()
+    for number, line in enumerate(lines, start=1):
+        header = re.match(r"^\s*\[\[?([^\[\]]+)\]\]?\s*(#.*)?$", line)
         if header:
-            inside = header.group(1).replace(" ", "").replace('"', "") == ".".join(TABLE)
+            parts = [p.strip().strip("\"'") for p in header.group(1).split(".")]
+            if parts[: len(table) + 1] == [*table, key]:
+                return number
+            inside = parts == table
             continue
-        if inside and re.match(rf"^\s*[\"']?{re.escape(key)}[\"']?\s*=", line):
+        if inside and re.match(rf"^\s*{name}\s*[=.]", line):
+            return number
+    for number, line in enumerate(lines, start=1):
+        if re.search(rf"(^|[\s.{{,]){name}\s*[=.]", line):
             return number
     return 0
 
@@ -161,7 +182,7 @@ def read_pinned(root: Path | None) -> PinnedFile:
     values: dict[str, tuple[Value, int]] = {}
     for name, raw in table.items():
         line = _line_of(text, name, nested)
-        where = f"{path}:{line}: {name}"
+        where = f"{path}:{line}: {name}" if line else f"{path}: {name}"
         if name not in KEYS:
             known = ", ".join(KEYS)
             raise InputError(f"{where}: not a setting perfproof knows (one of {known})")

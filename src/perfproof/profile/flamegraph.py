@@ -160,11 +160,12 @@ def render_html(graphs: list[Graph], title: str, subtitle: str = "") -> str:
         resources.files("perfproof.profile") / "templates" / "flamegraph.html.j2"
     ).read_text("utf-8")
     env = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined)
-    dumps_kwargs = {"separators": (",", ":"), "allow_nan": False}
     parts = []
     for g in graphs:  # each tree written by hand: json nests one call per level
         rest = htmlsafe_json_dumps(
-            json_safe({k: v for k, v in g.data.items() if k != "root"}), **dumps_kwargs
+            json_safe({k: v for k, v in g.data.items() if k != "root"}),
+            separators=(",", ":"),
+            allow_nan=False,
         )
         parts.append('{"root":' + _tree_json(g.data["root"]) + "," + str(rest)[1:])
     data = Markup('{"graphs":[' + ",".join(parts) + "]}")

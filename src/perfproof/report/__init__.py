@@ -68,6 +68,11 @@ def render_pr_markdown(run_dir: str | Path, max_chars: int | None, summary: bool
 
     ctx = _load(run_dir)[1]
     text = render_summary(ctx) if summary else render_markdown(ctx, max_chars)
+    if max_chars is not None and len(text) > max_chars and summary:
+        raise InputError(
+            f"--max-chars {max_chars}: the summary alone takes {len(text):,} characters (one "
+            "line per improved or regressed key); raise --max-chars, or --max-chars 0 for no limit"
+        )
     if max_chars is not None and len(text) > max_chars:
         raise InputError(
             f"--max-chars {max_chars}: the report's summary, results tables and reproduction "
