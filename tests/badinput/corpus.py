@@ -10,6 +10,8 @@ from __future__ import annotations
 from cases_copies import COPIES
 from cases_documents import CHECK, COMPARE, REPORT
 from cases_door import DOOR
+from cases_extremes import AT_THE_EDGES
+from cases_like_cat import LIKE_CAT
 from cases_outputs import EXPORT_OUTPUTS, NOT_A_JVM
 from cases_profiles import CALLERS, DIFF, PROFILE, RECORD, SCAN
 from cases_runs import AB, DEMO, E2E, GUARD, LATER, TOP
@@ -33,4 +35,6 @@ CASES = [
     *EXPORT_OUTPUTS,
     *NOT_A_JVM,
     *COPIES,
+    *LIKE_CAT,
+    *AT_THE_EDGES,
 ]

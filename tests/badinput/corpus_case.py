@@ -18,6 +18,7 @@ class Case:
     contract allows both); ``message`` a regex the one ``perfproof: error:`` line must match
     (for exit 0 and 1: a regex the combined output must match). ``forbid`` must not appear in
     the output. File names starting with ``fifo:`` become named pipes fed once by a thread;
+    ``ro:`` makes a file read-only (0444), or a name ending in ``/`` a read-only folder (0555);
     ``repo`` makes ``{d}/repo`` a git repository with a ``main`` and a ``feature`` commit;
     ``run`` copies a fixture run folder (``"ab"`` or ``"compare"``) to ``{d}/run``.
     ``strict_json`` parses stdout as strict JSON; ``xfail`` names the module holding a known

@@ -105,9 +105,16 @@ def _prepare(case: Case, d: Path, make_run_folder: Callable[[str], Path]) -> lis
             os.mkfifo(path)
             fifos.append((path, data))
             continue
-        path = d / name
+        read_only = name.startswith("ro:")
+        path = d / name.removeprefix("ro:")
+        if read_only and name.endswith("/"):  # a folder no file can be made in
+            path.mkdir(parents=True)
+            path.chmod(0o555)
+            continue
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(data)
+        if read_only:
+            path.chmod(0o444)
     if case.repo:
         _make_repo(d / "repo")
     if case.run:
@@ -116,7 +123,7 @@ def _prepare(case: Case, d: Path, make_run_folder: Callable[[str], Path]) -> lis
 
 
 def _argv(case: Case, d: Path) -> list[str]:
-    return [a.replace("{d}", str(d)).replace("fifo:", "") for a in case.argv]
+    return [a.replace("{d}", str(d)).replace("fifo:", "").replace("ro:", "") for a in case.argv]
 
 
 PARAMS = [

@@ -149,3 +149,18 @@ def test_otava_aborts_on_the_empty_cell_the_export_never_writes(exported, tmp_pa
     result = _analyze(copy)
     # Otava 0.8 logs the abort and skips the test (exit status 0 all the same)
     assert "Could not convert value in column fx.Codes.streamEmpty" in result.stderr
+
+
+def test_a_copy_of_a_run_is_refused_not_written_as_a_second_row(
+    run_cli, make_run_folder, tmp_path: Path
+) -> None:
+    """A copied run folder is the same measurement: two identical rows would be two points."""
+    run = make_run_folder("ab")
+    copy = tmp_path / "copy-of-run"
+    shutil.copytree(run, copy)
+    out = tmp_path / "otava"
+    res = run_cli("export", run, copy, "--to", "otava", "--out", out)
+    assert res.code == 2, res.err
+    [line] = res.err.strip().splitlines()
+    assert line.startswith(f"perfproof: error: {copy}: the same run as {run}")
+    assert not out.exists()

@@ -131,10 +131,47 @@ def test_recordings_of_both_sides_of_an_ab_run_are_named(
 ) -> None:
     for side in ("base", "head"):
         (tmp_path / "jfr" / f"r1-{side}").mkdir(parents=True)
-        (tmp_path / "jfr" / f"r1-{side}" / "fork-1.collapsed").write_text(stacks(10, 10))
+        # two forks never record the same bytes: a copy would be refused as given twice
+        weight = 10 if side == "base" else 11
+        (tmp_path / "jfr" / f"r1-{side}" / "fork-1.collapsed").write_text(stacks(weight, 10))
     files = sorted((tmp_path / "jfr").rglob("*.collapsed"))
     res = run_cli("hunt", "--repo", demo, "--jfr", files[0], "--jfr", files[1],
                   "--out", tmp_path / "o", "--format", "json")  # fmt: skip
     assert res.code == 0, res.err
     [warning] = [w for w in json.loads(res.out)["warnings"] if "sides of an A/B run" in w]
     assert "base, head" in warning
+
+
+def test_a_recording_given_twice_is_refused_as_profile_refuses_it(
+    run_cli, demo: Path, tmp_path: Path
+) -> None:
+    """One recording counted as two forks would narrow every share's interval to nothing."""
+    one = tmp_path / "a.collapsed"
+    one.write_text(stacks(300, 100))
+    copy = tmp_path / "copy.collapsed"
+    copy.write_bytes(one.read_bytes())
+    link = tmp_path / "link.collapsed"
+    link.symlink_to(one)
+    folder = tmp_path / "recs"
+    folder.mkdir()
+    (folder / "fork-1.jfr").write_bytes(b"FLR\0" + b"\1" * 60)
+    for pair in ((one, one), (one, copy), (one, link), (folder, folder / "fork-1.jfr")):
+        out = tmp_path / f"out-{pair[1].name}"
+        res = run_cli("hunt", "--repo", demo, "--jfr", pair[0], "--jfr", pair[1], "--out", out)
+        assert res.code == 2, res.err
+        [line] = res.err.strip().splitlines()
+        assert line.startswith("perfproof: error: --jfr: ") and "is the same recording as" in line
+        assert not out.exists()
+
+
+def test_a_stack_deeper_than_the_recursion_limit_is_hunted(
+    run_cli, demo: Path, tmp_path: Path
+) -> None:
+    """JFR keeps up to 2048 frames (--stack-depth); the flame graph is built without recursion."""
+    chain = ";".join(f"perfdemo.Deep.level{i}" for i in range(2048))
+    deep = tmp_path / "deep.collapsed"
+    deep.write_text(f"{LOOP};{chain};perfdemo.ErrorReporter.report 50\n" + stacks(300, 100))
+    res = run_cli("hunt", "--repo", demo, "--jfr", deep, "--out", tmp_path / "h")
+    assert res.code == 0, res.err
+    page = (tmp_path / "h" / "flamegraph.html").read_text()
+    assert page.count("[") > 2048 and "perfdemo.Deep.level2047" in page

@@ -41,7 +41,7 @@ def test_unwritable_out_names_the_file(
     res = run_cli("report", make_run_folder("compare"), "--out", out)
     assert res.code == 2
     (line,) = res.err.splitlines()
-    assert line.startswith(f"perfproof: error: {out}: cannot write: ")
+    assert line == f"perfproof: error: --out {out}: {blocker} is a file, not a folder"
     assert res.out == ""
 
 

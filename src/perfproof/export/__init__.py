@@ -8,6 +8,7 @@ tools, one file per direction), ``benchstat`` (Go benchmark text, read by benchs
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 from pathlib import Path
 
@@ -107,18 +108,21 @@ def targets(
 
 
 def _refuse_copies(runs: list[ExportRun]) -> None:
-    """A copy of a run folder is the same run (its id, time and commits): exported twice it
-    would be two identical rows, one measurement counted as two points of a series."""
-    seen: dict[tuple[str, str], ExportRun] = {}
+    """A copy of a run folder is the same run (the same measurements in its files): exported
+    twice it would be two identical rows, one measurement counted as two points of a series."""
+    seen: dict[str, ExportRun] = {}
     for run in runs:
-        if not run.run_id:
-            continue
-        ident = (run.run_id, run.time)
-        if ident in seen:
+        digest = hashlib.sha256()
+        for path in sorted(run.inputs, key=lambda p: p.name):
+            try:
+                digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+            except OSError:
+                continue
+        first = seen.setdefault(digest.hexdigest(), run)
+        if first is not run and run.inputs:
             raise InputError(
-                f"{run.path}: the same run as {seen[ident].path} (run {run.run_id}), given twice"
+                f"{run.path}: the same run as {first.path} (the same measurements), given twice"
             )
-        seen[ident] = run
 
 
 def _refuse_repeated(paths: list[Path]) -> None:

@@ -83,10 +83,9 @@ def parse_fraction(flag: str, text: str) -> float:
     try:
         value = float(raw[:-1] if raw.endswith("%") else raw)
     except ValueError:
-        value = math.nan
-    if not math.isfinite(value):  # inf, nan: no share at all, with or without %
-        what = "not a number" if math.isnan(value) else "not a finite number"
-        raise InputError(f"{flag} {text}: {what} (use e.g. 1% or 0.01)")
+        raise InputError(f"{flag} {text}: not a number (use e.g. 1% or 0.01)") from None
+    if math.isinf(value):  # no share at all, with or without % (NaN: the range refuses it)
+        raise InputError(f"{flag} {text}: not a finite number (use e.g. 1% or 0.01)")
     if raw.endswith("%"):
         return value / 100.0
     if value >= 1.0:
