@@ -75,3 +75,34 @@ def test_merge_judges_with_the_pinned_threshold_and_says_so(
     }
     report = (out / "report.md").read_text()
     assert f"threshold 40% ({root / 'perfproof.toml'}:2); confidence 95% (flag)" in report
+
+
+@pytest.mark.parametrize("threshold", ["50%", "60%", "99%"])
+def test_merge_at_a_wide_threshold_writes_every_report(
+    kit, tmp_path: Path, run_cli, threshold: str
+) -> None:
+    """A band of ±50% or wider reaches 0 on the ratio axis: the plot's limits stay positive."""
+    shards = kit.write_shards(tmp_path, 2)
+    out = tmp_path / "merged"
+    res = run_cli("merge", *map(str, shards), "--out", out, "--threshold", threshold)
+    assert res.code == 0, res.err
+    assert "<svg" in (out / "report.html").read_text()
+    for fmt in ("html", "md", "json"):
+        again = run_cli("report", out, "--format", fmt)
+        assert again.code == 0, again.err
+
+
+def test_merge_with_a_pinned_wide_threshold_writes_every_report(
+    kit, tmp_path: Path, run_cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = tmp_path / "r"
+    root.mkdir()
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    (root / "perfproof.toml").write_text('threshold = "60%"\n')
+    shards = kit.write_shards(tmp_path, 2)
+    monkeypatch.chdir(root)
+    monkeypatch.delenv("PERFPROOF_THRESHOLD", raising=False)
+    out = tmp_path / "merged"
+    res = run_cli("merge", *map(str, shards), "--out", out)
+    assert res.code == 0, res.err
+    assert "<svg" in (out / "report.html").read_text()
