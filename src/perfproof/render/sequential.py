@@ -37,6 +37,8 @@ def _rows(r: Replay) -> list[tuple[str, ...]]:
         forks = f"{primary.base.forks}/{primary.head.forks}"
         if d.decided and d.look < r.design.max_looks:
             stopped = f"look {d.look} (round {r.stopped_at_round(d)})"
+        elif d.decided and not d.settled:
+            stopped = f"undecided after the last look {d.look} (round {r.stopped_at_round(d)})"
         elif d.decided:
             stopped = f"last look {d.look} (round {r.stopped_at_round(d)})"
         else:
