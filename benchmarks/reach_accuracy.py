@@ -11,9 +11,10 @@ the dispatch-only ones apart. The logic lives in :mod:`perfproof.pipeline.reach_
         --base 3e7f4991^ --head 3e7f4991 --module benchmarks --bench BigDecimalBenchmark \\
         --jmh-args "-wi 2 -w 1s -i 2 -r 1s" --out /tmp/reach-kryo
 
-``--seen OUT/seen.json`` reuses an earlier recording (the truth does not change when the call
-graph does), so a new call graph is measured again in seconds; ``--static-only`` prints the
-reach alone. Prints a Markdown table; writes ``accuracy.json`` and ``seen.json`` into --out.
+``--seen OUT/seen.json`` (repeatable) reuses earlier recordings (the truth does not change
+when the call graph does), so a new call graph is measured again in seconds; ``--static-only``
+prints the reach alone. Prints a Markdown table; writes ``accuracy.json`` and ``seen.json``
+into --out.
 """
 
 from __future__ import annotations
@@ -85,7 +86,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--jmh-args", default="-wi 2 -w 1s -i 2 -r 1s")
     ap.add_argument("--java")
     ap.add_argument("--out", type=Path, required=True)
-    ap.add_argument("--seen", type=Path, help="seen.json of an earlier run: do not record")
+    ap.add_argument(
+        "--seen", type=Path, action="append", default=[],
+        help="seen.json of an earlier run (repeatable, e.g. two selections): do not record",
+    )  # fmt: skip
     ap.add_argument("--static-only", action="store_true")
     ap.add_argument("--format", choices=("md", "json"), default="md")
     args = ap.parse_args(argv)
@@ -103,8 +107,9 @@ def main(argv: list[str] | None = None) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     seen: dict[str, Seen] = {}
     if args.seen:
-        doc = json.loads(args.seen.read_text(encoding="utf-8"))
-        seen = {b: Seen(**{**v, "methods": tuple(v["methods"])}) for b, v in doc.items()}
+        for path in args.seen:
+            doc = json.loads(path.read_text(encoding="utf-8"))
+            seen |= {b: Seen(**{**v, "methods": tuple(v["methods"])}) for b, v in doc.items()}
     elif not args.static_only:
         from perfproof.pipeline.hunt_jmh import jmh_workload
 
