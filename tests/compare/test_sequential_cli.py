@@ -106,7 +106,9 @@ def test_replay_of_real_jmh_forks_split_into_rounds(run_cli, tmp_path) -> None:
     doc = json.loads(r.out)
     (entry,) = doc["sequential"]["entries"]
     assert entry["verdicts"] == {"primary": "improved", "gc.alloc.rate.norm": "improved"}
-    assert entry["excluded_forks"] == {"base": [0]}
+    # base fork 1 started unsettled: its first iterations are left out, the fork counts
+    assert entry["excluded_forks"] == {} and list(entry["trimmed_forks"]) == ["base"]
+    assert list(entry["trimmed_forks"]["base"]) == ["0"]
     primary = next(c for c in doc["comparisons"] if c["metric"] == "primary")
     assert primary["diagnostics"].get("fork_groups") is None  # not two shapes: the change
     assert not any(w.startswith("bimodal:") for w in primary["warnings"])
@@ -158,8 +160,9 @@ def _recorded_rounds(tmp_path: Path, folder: str) -> Path:
 
 def test_replay_of_recorded_rounds_with_too_short_warm_up(run_cli, tmp_path) -> None:
     """Six real rounds (JMH 1.37, one fork per side per round, 100 ms of warm-up): many forks
-    start far above their settled level and are left out; ``sum`` runs the same code on both
-    sides and never comes out improved/regressed; bytes/op 4,736 → 0 is decided exactly."""
+    start far above their settled level and count with their steady iterations; ``sum`` runs
+    the same code on both sides and never comes out improved/regressed; bytes/op 4,736 → 0 is
+    decided exactly."""
     folder = _recorded_rounds(tmp_path, "rounds-wi1-100ms")
     r = run_cli(
         "compare", "--sequential", f"{folder}/*-base.json", f"{folder}/*-head.json",
@@ -178,8 +181,8 @@ def test_replay_of_recorded_rounds_with_too_short_warm_up(run_cli, tmp_path) -> 
         and c["params"] == {"n": "16"}
     )  # fmt: skip
     assert alloc["verdict"] == "improved" and alloc["diagnostics"]["sequential"]["look"] == 1
-    # head fork 3 of empty(n=16) ran 1,605 ns/op, then 17 and 12: never warmed up
-    assert 2 in entries[("fx.Codes.empty", "16")]["excluded_forks"]["head"]
+    # head fork 3 of empty(n=16) ran 1,605 ns/op, then 17 and 12: it counts with 17 and 12
+    assert entries[("fx.Codes.empty", "16")]["trimmed_forks"]["head"]["2"] == 1
     warned = [w for c in doc["comparisons"] for w in c["warnings"] if "not warmed up" in w]
     assert warned
 

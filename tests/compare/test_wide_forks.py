@@ -34,13 +34,14 @@ def _flat(level: float) -> list[float]:
 
 @pytest.fixture
 def wide_rounds(tmp_path: Path, make_jmh_entry) -> Path:
-    """Three rounds, one fork per side each; base's first fork has not settled (left out),
-    its other two sit at 1e-6 and 1e8 ns/op; head is steady at 100 ns/op."""
+    """Three rounds, one fork per side each; base's first fork has not settled (its first
+    three iterations are left out of its mean), its other two sit at 1e-100 and 1e100 ns/op;
+    head is steady at 100 ns/op."""
     unsettled = [5000.0, 5000.0, 5000.0, *_flat(100.0)[:7]]
     rounds = {
         1: (unsettled, _flat(100.0)),
-        2: (_flat(1e-6), _flat(101.0)),
-        3: (_flat(1e8), _flat(100.5)),
+        2: (_flat(1e-100), _flat(101.0)),
+        3: (_flat(1e100), _flat(100.5)),
     }
     folder = tmp_path / "rounds"
     folder.mkdir()

@@ -68,6 +68,8 @@ class FakeJmh:
 
     store: RunStore
     argvs: list[list[str]]
+    lock_wait_s: float = 0.0
+    """Seconds each step waited for another JMH's lock before its 2 s of JMH."""
 
     def run_steps(self, steps: list[Step]) -> None:
         plan = self.store.plan
@@ -76,7 +78,8 @@ class FakeJmh:
             self.argvs.append(argv)
             path = self.store.result_path(step)
             path.write_text(json.dumps(entries_for(step, KEYS)))
-            self.store.update_step(step, status=DONE, duration_s=2.0)
+            self.store.update_step(step, status=DONE, duration_s=2.0 + self.lock_wait_s,
+                                   jmh_seconds=2.0, lock_wait_s=self.lock_wait_s)  # fmt: skip
 
 
 def look_by_rule(stop_after: dict[str, int]):
@@ -247,6 +250,23 @@ def test_the_budget_stops_before_a_round_that_would_overrun(tmp_path: Path) -> N
     assert ended == BUDGET and store.plan.planned_rounds == 2
 
 
+def test_waiting_for_the_jmh_lock_is_not_charged_to_the_budget(tmp_path: Path) -> None:
+    """Each step waits 60 s for another job's JMH, then runs 2 s: the budget of 15 s still
+    buys the same two rounds as on a quiet machine, and the run says what was not counted."""
+    import io
+
+    store = new_store(tmp_path, rounds=10, budget_s=15.0)
+    said = io.StringIO()
+    loop = RoundLoop(store, FakeJmh(store, [], lock_wait_s=60.0).run_steps, lambda s: 10.0,
+                     KEYS, look_by_rule(RULE), PlainReporter(said))  # fmt: skip
+    _, ended = loop.run()
+    assert ended == BUDGET and store.plan.planned_rounds == 2
+    assert (
+        "budget: 8s of --budget 15s measured (the time JMH ran; 4m00s waiting for the JMH "
+        "lock not counted)" in said.getvalue()
+    )
+
+
 def test_an_unwarmed_fork_is_run_again_in_the_next_round(tmp_path: Path) -> None:
     store = new_store(tmp_path, rounds=3)
     base_look = look_by_rule({"loopEmpty@16": 2, "loopEmpty@128": 2, "sum@16": 2,
@@ -308,7 +328,8 @@ def test_the_real_design_stops_a_large_effect_early_and_never_judges_aa_keys(
                     e["primaryMetric"]["rawData"] = [[float(x) for x in fork]]
                     e["secondaryMetrics"] = {}
                 self.store.result_path(step).write_text(json.dumps(entries))
-                self.store.update_step(step, status=DONE, duration_s=2.0)
+                self.store.update_step(step, status=DONE, duration_s=2.0 + self.lock_wait_s,
+                                   jmh_seconds=2.0, lock_wait_s=self.lock_wait_s)  # fmt: skip
 
     import io
 

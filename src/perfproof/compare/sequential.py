@@ -36,9 +36,11 @@ forks_per_look=1, metrics=DEFAULT_METRICS)``
 
 How a look decides (each step is in ``stats.sequential``):
 
-1. A fork whose first measurement iterations had not settled (``warmup.unwarmed``, judged
-   from its own trace, blind to its side) is left out of every metric of its entry, kept in
-   the record with a note, and re-run next round.
+1. A fork whose first measurement iterations had not settled (``warmup.unsettled_prefixes``,
+   judged from its own trace, blind to its side) counts with its steady iterations: the
+   unsettled ones are left out of its mean in every metric of its entry, with a note. Only a
+   fork with fewer than two steady iterations left is left out whole, kept in the record, and
+   re-run next round (``compare.sequential_forks`` says why this is sound).
 2. Each statistical comparison gets Welch's t on the log fork means of the usable forks, and
    its nominal p-value becomes a *sequential* p-value (the smallest overall α whose calibrated
    design rejects at this look). Keys decided earlier keep theirs; keys without two usable
@@ -78,7 +80,8 @@ from perfproof.compare.sequential_forks import (
     log_fork_means,
     rerun_counts,
     skeletons,
-    unwarmed_forks,
+    trimmed_note,
+    unsettled_forks,
     without,
 )
 from perfproof.model import PRIMARY, BenchKey, Comparison, Direction, Samples, Verdict
@@ -99,6 +102,8 @@ class KeyDecision:
     comparisons: list[Comparison]
     note: str = ""
     excluded: dict[str, list[int]] = field(default_factory=dict)
+    trimmed: dict[str, dict[int, int]] = field(default_factory=dict)
+    """Per side, fork index → unsettled first iterations left out of that fork's mean."""
     rerun: dict[str, int] = field(default_factory=dict)
     p_sequential: dict[str, float] = field(default_factory=dict)
     """Per metric, the sequential p-value the family used (absent for exact comparisons)."""
@@ -134,12 +139,13 @@ def look(
             continue
         grouped.setdefault(b.key.entry(), []).append((b, h))
     kept = {entry: _decided_metrics(previous.get(entry)) for entry in grouped}
-    usable, excluded = {}, {}
+    usable, unsettled = {}, {}
     for entry, members in grouped.items():
-        excluded[entry] = unwarmed_forks(members)
+        unsettled[entry] = unsettled_forks(members)
         usable[entry] = [
-            without(b, h, excluded[entry]) for b, h in members if b.key.metric not in kept[entry]
+            without(b, h, unsettled[entry]) for b, h in members if b.key.metric not in kept[entry]
         ]
+    excluded = {entry: u.excluded for entry, u in unsettled.items()}
     comparisons = skeletons(usable, grouped, design)
     # the family: every statistical comparison in the plan, decided or not
     frozen = [p for d in previous.values() if d.decided for p in d.p_sequential.values()]
@@ -161,6 +167,9 @@ def look(
         if excluded[entry] and any(excluded[entry].values()):
             for c in new:
                 c.warnings.append(left_out_note(excluded[entry], decided))
+        if any(unsettled[entry].trimmed.values()):
+            for c in new:
+                c.warnings.append(trimmed_note(unsettled[entry]))
         before = previous[entry].p_sequential if kept[entry] else {}
         p_seq = {m: p for m, p in before.items() if m in kept[entry]}
         p_seq.update({c.key.metric: judged[id(c)].seq_p for c in comparisons.get(entry, [])
@@ -172,6 +181,7 @@ def look(
             comparisons=final,
             note=_note(final, look_no, last, decided),
             excluded={s: v for s, v in excluded[entry].items() if v},
+            trimmed={s: dict(v) for s, v in unsettled[entry].trimmed.items() if v},
             rerun=rerun_counts(grouped[entry], excluded[entry], look_no, design)
             if not decided
             else {},

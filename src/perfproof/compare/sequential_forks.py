@@ -1,13 +1,20 @@
 """Which forks of an entry a look may use, and what the run loop must measure again.
 
-A fork whose first iterations had not settled is left out of every metric of its entry (the
-judgement is the fork's own trace, blind to its side) and the side is run again next round
-until it has the forks the plan says; comparisons are built from the usable forks only.
+A fork whose first iterations had not settled (a leading run far from the rest of its own
+trace, ``stats.warmup``) keeps its steady iterations: those first iterations are left out of
+its mean in every metric of its entry, and the fork counts like any other. That is sound for
+the same reason dropping it was: the judgement is the fork's own trace, blind to its side, so
+under A/A the trimmed forks are a random share of both sides; and the fork is still the unit of
+replication: it gives the look one mean, of one JVM, whose spread across forks is what Welch's
+t measures (a trimmed mean over fewer iterations is a little noisier, which the spread of fork
+means carries into the interval). Only a fork left with fewer than ``MIN_STEADY`` steady
+iterations is left out whole and its side run again next round until it has the forks the plan
+says. Before, every such fork was dropped and re-run: a fork of JVM time for nothing.
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -18,7 +25,7 @@ from perfproof.model import PRIMARY, SIDES, BenchKey, Comparison, Samples
 from perfproof.model.diagnostics import ForkGroups
 from perfproof.stats import bimodal
 from perfproof.stats.forks import fork_means
-from perfproof.stats.warmup import unwarmed
+from perfproof.stats.warmup import unsettled_prefixes
 
 if TYPE_CHECKING:
     from perfproof.compare.sequential_design import SequentialDesign
@@ -26,23 +33,52 @@ if TYPE_CHECKING:
 Members = list[tuple[Samples, Samples]]
 
 
-def unwarmed_forks(members: Members) -> dict[str, list[int]]:
-    """Forks of the entry whose primary trace never settled, per side (judged fork by fork)."""
+MIN_STEADY = 2
+"""Steady iterations a fork must keep to count with their mean (one says nothing of a level)."""
+
+
+@dataclass(frozen=True)
+class Unsettled:
+    """Per side, the forks of an entry whose first iterations had not settled."""
+
+    trimmed: dict[str, dict[int, int]] = field(default_factory=dict)
+    """Fork index → leading iterations left out of its mean (the fork counts)."""
+    excluded: dict[str, list[int]] = field(default_factory=dict)
+    """Forks left out whole: too few steady iterations after the unsettled start."""
+    shape: dict[str, list[int]] = field(default_factory=dict)
+    """Iterations per fork of the primary metric: a metric of the same shape is cut alike."""
+
+    def any(self) -> bool:
+        return any(self.trimmed.values()) or any(self.excluded.values())
+
+
+def unsettled_forks(members: Members) -> Unsettled:
+    """The forks of the entry whose primary trace started unsettled (judged fork by fork)."""
     primary = next(((b, h) for b, h in members if b.key.metric == PRIMARY), members[0])
-    return {
-        side: [i for i, bad in enumerate(unwarmed(s.forks, worse_side(s))) if bad]
-        for side, s in zip(SIDES, primary, strict=True)
-    }
+    sides = list(zip(SIDES, primary, strict=True))
+    out = Unsettled(shape={side: [len(f) for f in s.forks] for side, s in sides})
+    for side, s in sides:
+        prefixes = unsettled_prefixes(s.forks, worse_side(s))
+        for i, (k, fork) in enumerate(zip(prefixes, s.forks, strict=True)):
+            if k == 0:
+                continue
+            if len(fork) - k >= MIN_STEADY:
+                out.trimmed.setdefault(side, {})[i] = k
+            else:
+                out.excluded.setdefault(side, []).append(i)
+    return out
 
 
-def without(b: Samples, h: Samples, excluded: dict[str, list[int]]) -> tuple[Samples, Samples]:
-    """Both sides without the excluded forks (when the metric has one array per fork)."""
+def without(b: Samples, h: Samples, unsettled: Unsettled) -> tuple[Samples, Samples]:
+    """Both sides with the unsettled starts left out of their forks and the forks left out
+    whole removed, in every metric that has one array per fork of the primary's length."""
     out = []
-    primary_forks = {"base": len(b.forks), "head": len(h.forks)}
     for side, s in zip(SIDES, (b, h), strict=True):
-        drop = set(excluded.get(side, []))
-        if drop and len(s.forks) == primary_forks[side]:
-            s = replace(s, forks=[f for i, f in enumerate(s.forks) if i not in drop])
+        drop = set(unsettled.excluded.get(side, []))
+        cut = unsettled.trimmed.get(side, {})
+        if (drop or cut) and [len(f) for f in s.forks] == unsettled.shape.get(side):
+            forks = [f[cut.get(i, 0) :] for i, f in enumerate(s.forks) if i not in drop]
+            s = replace(s, forks=forks)
         out.append(s)
     return out[0], out[1]
 
@@ -100,6 +136,21 @@ def rerun_counts(
     return {side: planned - n for side, n in usable.items() if planned > n}
 
 
+def trimmed_note(unsettled: Unsettled) -> str:
+    """What a look did with forks that started unsettled but kept enough steady iterations."""
+    where = "; ".join(
+        f"{side} " + ", ".join(
+            f"fork {i + 1} ({k} of {unsettled.shape[side][i]})" for i, k in sorted(cut.items())
+        )
+        for side, cut in unsettled.trimmed.items()
+        if cut
+    )  # fmt: skip
+    return (
+        f"first iterations not warmed up (far from the rest of their own fork) left out of the "
+        f"fork's mean: {where}; those forks count with their steady iterations"
+    )
+
+
 def left_out_note(excluded: dict[str, list[int]], decided: bool) -> str:
     where = "; ".join(
         f"{side} fork{'s' if len(idx) > 1 else ''} {', '.join(str(i + 1) for i in idx)}"
@@ -108,8 +159,8 @@ def left_out_note(excluded: dict[str, list[int]], decided: bool) -> str:
     )
     then = "" if decided else ", to be run again next round"
     return (
-        f"left out as not warmed up (first iterations far from the rest of their own fork): "
-        f"{where}; kept in the record{then}"
+        f"left out as not warmed up (first iterations far from the rest of their own fork, "
+        f"fewer than {MIN_STEADY} steady ones after them): {where}; kept in the record{then}"
     )
 
 

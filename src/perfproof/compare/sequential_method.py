@@ -9,6 +9,7 @@ from __future__ import annotations
 from perfproof.compare import notes
 from perfproof.compare.sequential import KeyDecision
 from perfproof.compare.sequential_design import SequentialDesign
+from perfproof.compare.sequential_forks import MIN_STEADY
 from perfproof.model import BenchKey
 from perfproof.stats import bimodal
 from perfproof.stats import family as procedures
@@ -21,6 +22,7 @@ def methodology(design: SequentialDesign, decisions: dict[BenchKey, KeyDecision]
     levels = seq.per_look_level(design.alpha, s)
     stopped = sum(1 for d in decisions.values() if d.decided and d.look < design.max_looks)
     excluded = sum(len(v) for d in decisions.values() for v in d.excluded.values())
+    trimmed = sum(len(v) for d in decisions.values() for v in d.trimmed.values())
     name = procedures.DESCRIPTIONS[design.family]
     text = (
         f"Sequential design with up to {design.max_looks} looks ({s.first_forks} forks per side "
@@ -43,10 +45,18 @@ def methodology(design: SequentialDesign, decisions: dict[BenchKey, KeyDecision]
             f"would give one (were its current estimate true) fell below "
             f"{design.futility * 100:g}%; this cannot add false alarms."
         )
+    if trimmed:
+        text += (
+            f" {trimmed} fork(s) started unsettled (a leading run of iterations far from the "
+            "rest of their own trace, judged fork by fork and blind to the side): those "
+            "iterations were left out of the fork's mean and the fork counted with its steady "
+            "iterations."
+        )
     if excluded:
         text += (
-            f" {excluded} fork(s) whose first iterations had not settled were left out, kept "
-            "in the record and run again."
+            f" {excluded} fork(s) whose first iterations had not settled, with fewer than "
+            f"{MIN_STEADY} steady ones after them, were left out, kept in the record and run "
+            "again."
         )
     groups = [
         c.diagnostics.fork_groups

@@ -252,6 +252,9 @@ def replay_summary(r: Replay) -> dict[str, Any]:
                 "round": r.stopped_at_round(d),
                 "verdicts": {c.key.metric: str(c.verdict) for c in d.comparisons},
                 "excluded_forks": d.excluded,
+                "trimmed_forks": {
+                    side: {str(i): k for i, k in cut.items()} for side, cut in d.trimmed.items()
+                },
                 "note": d.note,
             }
             for d in r.decisions.values()

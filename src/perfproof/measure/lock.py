@@ -15,7 +15,7 @@ import re
 import struct
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,6 +23,21 @@ DEFAULT_LOCK_PATH = Path("/tmp/jmh.lock")
 DEFAULT_LOCK_TIMEOUT_S = 900.0
 LOCKED_MARKER = "Another JMH instance might be running"
 _LOCK_PATH_IN_MESSAGE = re.compile(r"JMH lock \(([^)]+)\)")
+_TMPDIR_OPTION = re.compile(r"(?:^|\s)-Djava\.io\.tmpdir=(\S+)")
+JAVA_OPTION_VARIABLES = ("JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS")
+"""Variables whose JVM options every JMH process picks up, in the order the JVM reads them."""
+
+
+def lock_path_for(env: Mapping[str, str] | None = None) -> Path:
+    """Where JMH's lock is: ``<java.io.tmpdir>/jmh.lock``, moved when every JVM is given a
+    ``java.io.tmpdir`` through ``JAVA_TOOL_OPTIONS`` or ``JDK_JAVA_OPTIONS`` (the later one
+    read wins, as in the JVM). perfproof waits and queues on the lock its JMH will take."""
+    found = DEFAULT_LOCK_PATH
+    values = os.environ if env is None else env
+    for name in JAVA_OPTION_VARIABLES:
+        for match in _TMPDIR_OPTION.finditer(values.get(name, "")):
+            found = Path(match.group(1)) / "jmh.lock"
+    return found
 
 
 @dataclass(frozen=True)
@@ -93,10 +108,13 @@ def wait_for_lock(
     clock: Callable[[], float] = time.monotonic,
     sleep: Callable[[float], None] = time.sleep,
     prober: Callable[[Path], LockState] = probe,
+    on_poll: Callable[[float, LockState], None] | None = None,
 ) -> float:
     """Block until nobody holds ``path`` or ``timeout_s`` passes; return the seconds waited.
 
-    ``on_wait`` receives one message when waiting starts (so the user sees why nothing moves).
+    ``on_wait`` receives one message when waiting starts (so the user sees why nothing moves);
+    ``on_poll`` gets the seconds waited and the lock's state at every poll while it is held,
+    so a live display can say who holds it now and for how long.
     Returns ``-1`` when the timeout expired with the lock still held.
     """
     start = clock()
@@ -112,10 +130,13 @@ def wait_for_lock(
     )
     while True:
         waited = clock() - start
+        if on_poll is not None:
+            on_poll(waited, state)
         if waited >= timeout_s:
             return -1.0
         sleep(min(poll_s, max(0.0, timeout_s - waited)))
-        if not prober(path).held:
+        state = prober(path)
+        if not state.held:
             return clock() - start
 
 

@@ -9,6 +9,7 @@ thin: a rich live display on a terminal, plain lines otherwise (logs, CI, tests)
 
 from __future__ import annotations
 
+import math
 import sys
 import time
 from dataclasses import dataclass
@@ -23,6 +24,9 @@ FORK_OVERHEAD_S = 0.8
 """JVM start, benchmark setup and result hand-over per fork (measured ~0.5-1 s on 2 cores)."""
 
 HOST_OVERHEAD_S = 1.0
+
+PLAIN_WAIT_EVERY_S = 30.0
+"""How often a plain log repeats a lock wait's line (a terminal rewrites it at every poll)."""
 """The JMH host JVM: start, benchmark discovery, writing results."""
 
 
@@ -151,6 +155,11 @@ class Reporter(Protocol):
 
     def line(self, text: str) -> None: ...
 
+    def waiting(self, text: str) -> None:
+        """A step waits for JMH's lock: ``text`` is the current state, rebuilt at every poll
+        (who holds the lock, for how long, the queue), shown until the step starts."""
+        ...
+
     def end_step(
         self, label: str, status: str, duration_s: float, waited_s: float = 0.0
     ) -> None: ...
@@ -210,6 +219,7 @@ class PlainReporter:
     def __init__(self, stream: TextIO | None = None) -> None:
         self.stream = stream or sys.stderr
         self.acc = _Accounting()
+        self._waiting_said = -math.inf
 
     def _say(self, text: str) -> None:
         self.stream.write(text + "\n")
@@ -238,8 +248,15 @@ class PlainReporter:
         if self.acc.tracker is not None:
             self.acc.tracker.feed(text)
 
+    def waiting(self, text: str) -> None:
+        now = time.monotonic()
+        if now - self._waiting_said >= PLAIN_WAIT_EVERY_S:
+            self._waiting_said = now
+            self._say(text)
+
     def end_step(self, label: str, status: str, duration_s: float, waited_s: float = 0.0) -> None:
         self.acc.end(duration_s, waited_s)
+        self._waiting_said = -math.inf
         self._say(
             f"{self.acc.counter(self.acc.finished)} {label}: "
             f"{status} in {_took(duration_s, waited_s)}"
@@ -311,6 +328,10 @@ class RichReporter:
             self.acc.tracker.feed(text)
         if text.strip():
             self.last.plain = text.strip()[:200]
+        self._refresh()
+
+    def waiting(self, text: str) -> None:
+        self.last.plain = text[:200]
         self._refresh()
 
     def end_step(self, label: str, status: str, duration_s: float, waited_s: float = 0.0) -> None:

@@ -4,7 +4,8 @@ After every round the sequential design looks at all forks measured so far (raw 
 never rewritten); a key whose verdicts are all in leaves the plan, and the next round is planned
 for the undecided keys only, as JMH include regexes and ``-p`` values (several JMH processes per
 side when they are not one cross product). The loop ends when every key is decided, at the most
-rounds, or when the next round would not fit in the time budget.
+rounds, or when the next round would not fit in the time budget, which counts the time JMH ran
+(:func:`measuring_seconds`), never the time spent waiting for another JMH's lock.
 
 The state is never stored as such: it is recomputed from the forks on disk by taking the looks
 again, round by round, so a resumed run continues with the looks it already took and a run
@@ -14,7 +15,7 @@ through a :data:`Looker`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,6 +25,7 @@ from perfproof.measure.plan import FIXED, Plan, round_steps
 from perfproof.measure.progress import Reporter
 from perfproof.measure.store import DONE, RunStore
 from perfproof.model import BenchKey, Samples
+from perfproof.units import eta as format_duration
 
 ALL_DECIDED = "all keys decided"
 MAX_ROUNDS = "most rounds reached"
@@ -188,14 +190,36 @@ def catch_up_parts(state: SequentialState) -> list[tuple[str, int, Selection]]:
     ]
 
 
-def spent_seconds(store: RunStore, field: str = "duration_s") -> float:
-    """Wall clock of measurement so far: the finished steps' durations (kept across resumes);
-    ``jmh_seconds`` for JMH's own time, without waits for another JMH's lock."""
-    return sum(
-        float(e.get(field) or e.get("duration_s") or 0.0)
-        for e in store.manifest.steps
-        if e.get("status") == DONE
-    )
+def measuring_seconds(steps: Iterable[dict[str, Any]]) -> float:
+    """What ``--budget`` is charged: the seconds JMH itself ran in the finished steps (kept
+    across resumes), never the time a step waited for another JMH's lock or its turn in the
+    queue. Every JMH process recorded as a step counts, whatever it is for (a round's part, a
+    catch-up, a recording step); a step written before JMH's own time was recorded counts its
+    duration less its lock wait."""
+    total = 0.0
+    for e in steps:
+        if e.get("status") != DONE:
+            continue
+        ran = e.get("jmh_seconds")
+        if ran is None:
+            ran = float(e.get("duration_s") or 0.0) - float(e.get("lock_wait_s") or 0.0)
+        total += max(float(ran), 0.0)
+    return total
+
+
+def lock_wait_seconds(steps: Iterable[dict[str, Any]]) -> float:
+    """Seconds the run's steps waited for another JMH's lock (not charged to the budget)."""
+    return sum(float(e.get("lock_wait_s") or 0.0) for e in steps)
+
+
+def lock_holders(steps: Iterable[dict[str, Any]]) -> list[str]:
+    """Who held the JMH lock while the run's steps waited, first seen first."""
+    out: list[str] = []
+    for e in steps:
+        for who in e.get("lock_holders") or []:
+            if str(who) not in out:
+                out.append(str(who))
+    return out
 
 
 @dataclass
@@ -240,10 +264,10 @@ class RoundLoop:
             if not self._fits(plan, steps):
                 kept = [k for k in undecided if k.benchmark not in self.last]
                 if not kept or len(kept) == len(undecided):
-                    return state, BUDGET
+                    return self._budget_ends(state, plan)
                 steps = round_steps(plan, next_round, group_keys(kept), catch_up_parts(state))
                 if not self._fits(plan, steps):
-                    return state, BUDGET
+                    return self._budget_ends(state, plan)
                 cut.update(k for k in undecided if k.benchmark in self.last)
                 self.reporter.message(
                     f"budget: {len(undecided) - len(kept)} key(s) measured last are left "
@@ -275,13 +299,26 @@ class RoundLoop:
         the finished steps took against theirs."""
         if plan.budget_s is None:
             return True
-        spent = spent_seconds(self.store)
-        ran = spent_seconds(self.store, "jmh_seconds")
+        spent = measuring_seconds(self.store.manifest.steps)
         done = [s for s in plan.steps if self.store.is_finished(s)]
         estimated = sum(self.estimate(s) for s in done)
-        scale = min(max(ran / estimated, 0.5), 3.0) if estimated > 0 and ran > 0 else 1.0
+        scale = min(max(spent / estimated, 0.5), 3.0) if estimated > 0 and spent > 0 else 1.0
         need = scale * sum(self.estimate(s) for s in steps)
         return spent + need <= plan.budget_s
+
+    def _budget_ends(self, state: SequentialState, plan: Plan) -> tuple[SequentialState, str]:
+        """End the loop for the budget, saying what it was charged and what it was not."""
+        steps = self.store.manifest.steps
+        spent, waited = measuring_seconds(steps), lock_wait_seconds(steps)
+        budget = format_duration(plan.budget_s or 0.0)
+        not_counted = ""
+        if waited >= 1:
+            not_counted = f"; {format_duration(waited)} waiting for the JMH lock not counted"
+        self.reporter.message(
+            f"budget: {format_duration(spent)} of --budget {budget} measured (the time JMH "
+            f"ran{not_counted}); the next round would not fit"
+        )
+        return state, BUDGET
 
     def _announce(self, pending: list) -> None:
         """Tell the reporter what is ahead: the pending steps, and at most the rounds left for
@@ -292,7 +329,7 @@ class RoundLoop:
         per_round = sum(self.estimate(s) for s in pending if s.round == pending[-1].round)
         most = now + rounds_left * per_round
         if plan.budget_s is not None:
-            most = min(most, max(plan.budget_s - spent_seconds(self.store), now))
+            most = min(most, max(plan.budget_s - measuring_seconds(self.store.manifest.steps), now))
         steps_per_round = len([s for s in pending if s.round == pending[-1].round])
         ahead = len(pending) + rounds_left * steps_per_round
         sequential = plan.stopping != FIXED

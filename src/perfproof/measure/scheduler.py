@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from perfproof.errors import ExternalError
-from perfproof.measure import lock, lock_queue
+from perfproof.measure import lock, lock_queue, lock_status
 from perfproof.measure.argv import append_jvm_args, step_argv, with_forks
 from perfproof.measure.plan import Plan, Step
 from perfproof.measure.progress import JmhSettings, Reporter, estimate_step_seconds
@@ -146,7 +146,7 @@ class Scheduler:
         settings: JmhSettings,
         lock_timeout_s: float,
         java_home: str | None,
-        lock_path: Path = lock.DEFAULT_LOCK_PATH,
+        lock_path: Path | None = None,
         jfr_dir: Path | None = None,
         jfr_delay_s: float | None = None,
     ) -> None:
@@ -156,10 +156,13 @@ class Scheduler:
         self.settings = settings
         self.lock_timeout_s = lock_timeout_s
         self.java_home = java_home
-        self.lock_path = lock_path
+        self.lock_path = lock_path or lock.lock_path_for()
         self.jfr_dir = jfr_dir
         self.jfr_delay_s = jfr_delay_s
         """Seconds after a fork's start its recording begins (``hunt`` skips warm-up)."""
+        self._wait_began = 0.0
+        self._holders: list[str] = []
+        """Who held the lock while the current step waited (recorded with the step)."""
 
     def estimate(self, step: Step) -> float:
         """Expected seconds of a step: the keys it runs × forks × fork length."""
@@ -240,6 +243,7 @@ class Scheduler:
             res.returncode,
             jmh_seconds=round(res.duration_s, 3),
             lock_wait_s=round(lock_wait, 3),
+            **({"lock_holders": list(self._holders)} if self._holders else {}),
             entries=len(entries or []),
         )
         self.reporter.end_step(label, DONE, time.monotonic() - started, waited_s=lock_wait)
@@ -284,6 +288,8 @@ class Scheduler:
                 announced = True
 
         ticket = lock_queue.take(self.lock_path, f"{self.store.path.name}, step {step.id}")
+        self._wait_began = time.monotonic()
+        self._holders = []
         try:
             waited += self._wait_turn(ticket, step, deadline, log_path, announce)
             if ticket is not None:
@@ -312,10 +318,26 @@ class Scheduler:
                     f"waits its turn (up to {self.lock_timeout_s:.0f}s)"
                 )
                 told = True
+            self._show_wait(None, before)
             if time.monotonic() >= deadline:
                 self._lock_timeout(step, log_path)
             time.sleep(min(0.2, max(0.0, deadline - time.monotonic())))
         return time.monotonic() - began
+
+    def _show_wait(
+        self, state: lock.LockState | None, ahead: list[lock_queue.Ticket] | None = None
+    ) -> None:
+        """The live line of the wait (rebuilt at every poll), and who held the lock."""
+        line = lock_status.waiting_line(
+            time.monotonic() - self._wait_began, state, ahead or [], self.lock_path
+        )
+        self.reporter.waiting(line)
+        holders = [t.what for t in (ahead or [])[:1]]
+        if state is not None and state.held:
+            holders.append(lock_status.holder_name(state))
+        for who in holders:
+            if who not in self._holders and len(self._holders) < 5:
+                self._holders.append(who)
 
     def _run_when_free(
         self,
@@ -356,7 +378,13 @@ class Scheduler:
         self, step: Step, deadline: float, log_path: Path, announce: Callable[[str], None]
     ) -> float:
         remaining = deadline - time.monotonic()
-        waited = lock.wait_for_lock(self.lock_path, max(remaining, 0.0), on_wait=announce)
+
+        def on_poll(_waited: float, state: lock.LockState) -> None:
+            self._show_wait(state)
+
+        waited = lock.wait_for_lock(
+            self.lock_path, max(remaining, 0.0), on_wait=announce, on_poll=on_poll
+        )
         if waited < 0:
             self._lock_timeout(step, log_path)
         return waited

@@ -17,7 +17,13 @@ from perfproof.compare.sequential_replay import Replay, replay_summary
 from perfproof.render import comparison as compare_render
 from perfproof.render.markdown import markdown_table, md_text
 
-HEADERS = ("entry", "stopped", "forks used (base/head)", "verdicts", "left out (unwarmed)")
+HEADERS = (
+    "entry",
+    "stopped",
+    "forks used (base/head)",
+    "verdicts",
+    "unwarmed start left out (iterations)",
+)
 
 
 def as_result(r: Replay) -> CompareResult:
@@ -45,8 +51,11 @@ def _rows(r: Replay) -> list[tuple[str, ...]]:
             stopped = f"undecided after look {d.look}"
         verdicts = ", ".join(f"{c.key.metric}: {c.verdict}" for c in d.comparisons)
         left_out = "; ".join(
-            f"{side} fork {', '.join(str(i + 1) for i in idx)}" for side, idx in d.excluded.items()
-        )
+            [f"{side} fork {', '.join(str(i + 1) for i in idx)} (whole)"
+             for side, idx in d.excluded.items()]
+            + [f"{side} " + ", ".join(f"fork {i + 1} ({k})" for i, k in sorted(cut.items()))
+               for side, cut in d.trimmed.items()]
+        )  # fmt: skip
         out.append((d.key.label(), stopped, forks, verdicts, left_out or "-"))
     return out
 

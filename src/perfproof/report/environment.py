@@ -14,6 +14,7 @@ from typing import Any
 
 from perfproof.jmh.entries import fork_count
 from perfproof.jmh.reader import entry_key
+from perfproof.measure.rounds import lock_holders, lock_wait_seconds, measuring_seconds
 from perfproof.model.documents.run import Environment, SideRef
 from perfproof.report.rundir import BASE, HEAD, RunFolder
 from perfproof.units import duration, fraction_pct
@@ -160,6 +161,28 @@ def stopping_text(run: RunFolder) -> str | None:
     return f"{text}; ended after round {ran}: {stop.get('ended')}"
 
 
+def measuring_text(run: RunFolder) -> str | None:
+    """The time JMH ran (what ``--budget`` counts) and, apart, the time the steps waited for
+    another process's JMH lock and who held it: a run on a shared machine says where its wall
+    clock went and that the wait bought no measurement."""
+    steps = run.manifest.steps
+    if not steps:
+        return None
+    ran, waited = measuring_seconds(steps), lock_wait_seconds(steps)
+    budget = (run.manifest.plan or {}).get("budget_s")
+    if not budget and waited < 1.0:
+        return None  # the JMH time is in the step lines; nothing else to tell apart
+    text = f"JMH ran {duration(ran)}"
+    if budget:
+        text += f" of a --budget of {duration(float(budget))} (the budget counts this time only)"
+    if waited >= 1.0:
+        holders = lock_holders(steps)
+        text += f"; {duration(waited)} waiting for the JMH lock, not counted"
+        if holders:
+            text += f" (held by {', '.join(holders[:3])}" + (", …)" if len(holders) > 3 else ")")
+    return text
+
+
 def forks_text(run: RunFolder) -> str:
     """Forks each benchmark had on each side, counted per key over every raw file: a merged
     run's files come from several shards, each with its own keys, so adding up the files
@@ -255,6 +278,7 @@ def methodology(run: RunFolder, options: dict[str, Any]) -> list[tuple[str, str]
         ("Forks measured", forks_text(run)),
         ("Rounds and order", rounds_text(run)),
         ("Stopping", stopping_text(run)),
+        ("Measuring time", measuring_text(run)),
         ("Builds", builds_text(run)),
         ("Overlay", overlay_text(run)),
         ("Machine", machine_text(run)),

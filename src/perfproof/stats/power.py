@@ -219,7 +219,8 @@ def mde_log(variance: float, forks: int, alpha: float, power: float = DEFAULT_PO
 
 
 def mde_pct(variance: float, forks: int, alpha: float, power: float = DEFAULT_POWER) -> float:
-    """The minimal detectable effect as a percentage change of the ratio."""
+    """The minimal detectable effect as a percentage change of the ratio (unbounded past the
+    float range: forks decades apart detect nothing)."""
     d = mde_log(variance, forks, alpha, power)
     return math.expm1(d) * 100.0 if d < _LOG_MAX else math.inf  # expm1 overflows past ~709
 

@@ -23,7 +23,7 @@ import numpy as np
 from perfproof.stats import bimodal
 from perfproof.stats import sequential as seq
 from perfproof.stats.sequential import Schedule
-from perfproof.stats.warmup import unwarmed
+from perfproof.stats.warmup import unsettled_prefixes
 from perfproof.stats.welch import welch_where_tested
 
 
@@ -103,11 +103,13 @@ def trace_stream(
     cold_share: float,
     iterations: int,
     iteration_sd: float,
-) -> tuple[tuple[np.ndarray, np.ndarray], np.ndarray, np.ndarray]:
+    trim: bool = False,
+) -> tuple[tuple[np.ndarray, np.ndarray | None], np.ndarray, np.ndarray]:
     """A side's forks as iteration traces (time per op, lower is better): a share of them
     start 1.5–5× slower for their first one or two iterations. The real detector
-    (:func:`perfproof.stats.warmup.unwarmed`) judges every trace alone; the forks it flags are
-    left out. Returns (log fork means, usable), which forks were cold, and which were flagged."""
+    (:func:`perfproof.stats.warmup.unsettled_prefixes`) judges every trace alone; the forks
+    it flags are left out, or with ``trim`` keep the mean of their steady iterations (what a
+    look does). Returns (log fork means, usable), which forks were cold, which were flagged."""
     level = rng.standard_normal((capacity, paths)) * sd + shift
     noise = rng.standard_normal((capacity, paths, iterations)) * iteration_sd
     traces = 100.0 * np.exp(level[..., None] + noise)
@@ -116,7 +118,13 @@ def trace_stream(
     factor = rng.uniform(1.5, 5.0, (capacity, paths))
     leading = np.arange(iterations) < prefix[..., None]
     traces = np.where(cold[..., None] & leading, traces * factor[..., None], traces)
-    flagged = np.array(unwarmed(traces.reshape(-1, iterations), "above")).reshape(capacity, paths)
+    prefixes = unsettled_prefixes(traces.reshape(-1, iterations), "above")
+    cut = np.array(prefixes).reshape(capacity, paths)
+    flagged = cut > 0
+    if trim:
+        steady = np.arange(iterations) >= cut[..., None]
+        means = (traces * steady).sum(axis=-1) / steady.sum(axis=-1)
+        return (np.log(means), None), cold, flagged
     # an undetected cold fork keeps its slow start in its mean, as it would in a real run
     values = np.log(traces.mean(axis=-1))
     return (values, ~flagged), cold, flagged
@@ -188,20 +196,24 @@ def simulate(
     unwarmed: float = 0.0,
     iterations: int = 0,
     iteration_sd: float = 0.01,
+    trim: bool = False,
 ) -> Paths:
     """``paths`` sequential comparisons with a true log ratio ``effect`` (0 for A/A).
 
     With ``iterations`` = 0 a fork is its log mean and a share ``unwarmed`` of forks is left
     out at random; with ``iterations`` > 0 every fork is an iteration trace, a share
-    ``unwarmed`` of them starts slow, and the real detector decides which ones to leave out.
+    ``unwarmed`` of them starts slow, and the real detector decides which ones to leave out
+    (``trim``: whose unsettled first iterations to leave out of the fork's mean).
     """
     last = schedule.forks_at(schedule.max_looks)
     # room for the re-runs of excluded forks: far more than a path ever needs
     capacity = last + (int(np.ceil(last * unwarmed * 3)) + 8 if unwarmed > 0 else 0)
     head_sd = fork_sd * float(np.sqrt(variance_ratio))
     if iterations:
-        b = trace_stream(rng, paths, capacity, fork_sd, 0.0, unwarmed, iterations, iteration_sd)
-        h = trace_stream(rng, paths, capacity, head_sd, effect, unwarmed, iterations, iteration_sd)
+        b = trace_stream(rng, paths, capacity, fork_sd, 0.0, unwarmed, iterations,
+                         iteration_sd, trim)  # fmt: skip
+        h = trace_stream(rng, paths, capacity, head_sd, effect, unwarmed, iterations,
+                         iteration_sd, trim)  # fmt: skip
         return paths_from_streams(b[0], h[0], schedule)
     base = _side_stream(rng, paths, capacity, fork_sd, 0.0, unwarmed)
     head = _side_stream(rng, paths, capacity, head_sd, effect, unwarmed)

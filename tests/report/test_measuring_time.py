@@ -1,0 +1,31 @@
+"""The report's line on measuring time: what --budget counted, and the lock waits apart."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+from perfproof.report.environment import measuring_text
+
+
+def run_with(steps: list[dict], budget_s: float | None) -> SimpleNamespace:
+    return SimpleNamespace(manifest=SimpleNamespace(steps=steps, plan={"budget_s": budget_s}))
+
+
+def test_lock_waits_are_told_apart_from_the_time_the_budget_counts() -> None:
+    steps = [
+        {"status": "done", "duration_s": 214.0, "jmh_seconds": 10.0, "lock_wait_s": 204.0,
+         "lock_holders": ["pid 4121 (java -jar benchmarks.jar)"]},
+        {"status": "done", "duration_s": 11.0, "jmh_seconds": 11.0, "lock_wait_s": 0.0},
+        {"status": "failed", "duration_s": 3.0, "lock_wait_s": 0.0},
+    ]  # fmt: skip
+    text = measuring_text(run_with(steps, 180.0))  # type: ignore[arg-type]
+    assert text == (
+        "JMH ran 21.0 s of a --budget of 3 min 00 s (the budget counts this time only); "
+        "3 min 24 s waiting for the JMH lock, not counted (held by pid 4121 (java -jar "
+        "benchmarks.jar))"
+    )
+
+
+def test_a_quiet_run_without_a_budget_adds_no_line() -> None:
+    steps = [{"status": "done", "duration_s": 11.0, "jmh_seconds": 11.0, "lock_wait_s": 0.0}]
+    assert measuring_text(run_with(steps, None)) is None  # type: ignore[arg-type]
