@@ -8,10 +8,18 @@ import shutil
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from perfproof.demo.project import write_demo_repo
-from perfproof.model.documents.prove_reach import UNEXPLAINED_NOTE, KeyReach
-from perfproof.model.reach import Reach
-from perfproof.pipeline.ab_reach import annotate, reach_of_run, static_reach, unexplained_of
+from perfproof.model.documents.prove_reach import NO_PATH_NOTE, UNEXPLAINED_NOTE, bench_reach
+from perfproof.model.reach import BenchReach, Reach, RunReach
+from perfproof.pipeline.ab_reach import (
+    annotate,
+    reach_of_run,
+    static_reach,
+    unconfirmed_of,
+    unexplained_of,
+)
 from perfproof.workspace.worktree import ensure_worktree
 
 REPORTER = "perfdemo.bench.ErrorReporterBench.report"
@@ -69,8 +77,10 @@ def test_reach_from_the_diff_and_the_call_graph(tmp_path: Path) -> None:
     later = {"base": shas["head"], "head": _git(demo.path, "rev-parse", "HEAD")}
     tree = ensure_worktree(demo.path, later["head"], cache)
     keys = _keys(demo.path, later, tree, ("regressed", "same"))
-    assert not keys[REPORTER].reached and keys[REPORTER].unexplained
-    assert not keys[BUS].reached and not keys[BUS].unexplained  # "same" claims nothing
+    # no static path is no evidence the change never runs there: never "not explained"
+    assert not keys[REPORTER].reached and not keys[REPORTER].unexplained
+    assert keys[REPORTER].unconfirmed and keys[REPORTER].reach is Reach.NO_STATIC_PATH
+    assert not keys[BUS].reached and not keys[BUS].unconfirmed  # "same" claims nothing
     assert "no static call path found within 6 calls" in keys[REPORTER].why
 
     # a build file reaches every benchmark
@@ -83,38 +93,52 @@ def test_reach_from_the_diff_and_the_call_graph(tmp_path: Path) -> None:
     assert keys[REPORTER].reached and "outside the Java sources" in keys[REPORTER].why
 
 
-def test_an_unexplained_verdict_is_marked_in_every_output(make_run_folder, run_cli,
-                                                          tmp_path: Path) -> None:  # fmt: skip
+@pytest.mark.parametrize("recorded", [True, False], ids=["recorded-absent", "no-static-path"])
+def test_a_verdict_the_change_may_not_explain_is_marked_in_every_output(
+    make_run_folder, run_cli, tmp_path: Path, recorded: bool
+) -> None:
+    """A moved verdict on a benchmark the call graph does not reach: "not explained by the
+    change" only with a recording that shows the change never runs there; without one, "no
+    static call path found" and why a path can be missed. Never "noise"."""
     run = tmp_path / "run"
     shutil.copytree(make_run_folder("ab"), run)
     doc = json.loads((run / "results.json").read_text())
     primary = [c for c in doc["comparisons"] if c["metric"] == "primary"]
     moved = next(c for c in primary if c["verdict"] in ("improved", "regressed"))
     unreached = moved["benchmark"]
-    keys = [
-        KeyReach(str(c["benchmark"]), str(c["verdict"]), c["benchmark"] != unreached, (),
-                 "call path: X" if c["benchmark"] != unreached else "no call path within 6 calls")
-        for c in primary
-    ]  # fmt: skip
-    annotate(doc, keys)
+    absent = "its baseline recording has 412 CPU samples and none in the changed code"
+    others = {b: BenchReach(b, Reach.STATIC_PATH, "call path: X", ("X",))
+              for b in {str(c["benchmark"]) for c in primary} - {unreached}}  # fmt: skip
+    static = bench_reach(unreached, {}, (), depth=6)
+    mine = BenchReach(unreached, Reach.NOT_RECORDED, absent) if recorded else static
+    annotate(doc, RunReach({**others, unreached: mine}))
     expected = [c for c in primary if c["benchmark"] == unreached
                 and c["verdict"] in ("improved", "regressed")]  # fmt: skip
-    assert unexplained_of(doc["comparisons"]) == [unreached] * len(expected)
+    shown = unexplained_of(doc["comparisons"])
+    assert shown == ([unreached] * len(expected) if recorded else [])
+    assert unconfirmed_of(doc["comparisons"]) == ([] if recorded else [unreached] * len(expected))
     assert all("reach" in c for c in doc["comparisons"] if c["metric"] == "primary")
     (run / "results.json").write_text(json.dumps(doc))
 
     md = run_cli("report", run, "--format", "md")
     assert md.code == 0, md.err
+    assert "noise" not in md.out
     summary = next(line for line in md.out.splitlines() if line.startswith("**Summary"))
     counts = [(v, sum(1 for c in expected if c["verdict"] == v)) for v in ("regressed", "improved")]
     nouns = [f"{n} {'regression' if v == 'regressed' else 'improvement'}{'s' if n > 1 else ''}"
              for v, n in counts if n]  # fmt: skip
-    assert f"; {' and '.join(nouns)} {UNEXPLAINED_NOTE} (see Warnings)." in summary
-    assert "no call path within 6 calls" in md.out
+    if recorded:
+        words = f"{UNEXPLAINED_NOTE}: a recording shows the changed code never runs"
+        assert absent in md.out
+    else:
+        words = f"with {NO_PATH_NOTE}, not confirmed by a recording"
+        assert UNEXPLAINED_NOTE not in md.out
+        assert "no static call path found within 6 calls" in md.out and "reflection" in md.out
+    assert f"; {' and '.join(nouns)} {words} (see Warnings)." in summary
     as_json = json.loads(run_cli("report", run, "--format", "json").out)
-    assert UNEXPLAINED_NOTE in json.dumps(as_json)
+    assert (UNEXPLAINED_NOTE in json.dumps(as_json)) is recorded
     html = run_cli("report", run, "--format", "html")
-    assert html.code == 0 and UNEXPLAINED_NOTE in html.out
+    assert html.code == 0 and words in html.out and "noise" not in html.out
 
 
 def test_a_failing_reach_costs_the_run_nothing(tmp_path: Path, monkeypatch) -> None:

@@ -76,7 +76,9 @@ def test_jfr_every_profiles_as_many_rounds_as_the_timing_run_measured(tmp_path: 
     (tmp_path / "manifest.json").write_text(json.dumps({"steps": steps}))
     assert timing_rounds(str(tmp_path)) == 4  # the fifth round never ran
     assert timing_rounds(str(tmp_path / "missing")) == PROFILE_ROUNDS
-    opts = ProveOptions.from_json({"ab": {"base": "a", "head": "b"}, "jfr": "every"})
+    opts = ProveOptions.from_json(
+        {"ab": {"base": "a", "head": "b"}, "jfr": "every", "reach": "profile"}
+    )
     assert opts.jfr == "every" and opts.reproduce_argv()[-2:] == ["--jfr", "every"]
     assert ProveOptions.from_json(opts.to_json()).jfr == "every"
 

@@ -11,13 +11,17 @@ from perfproof.pipeline.prove_options import ProveOptions
 
 
 def test_reach_round_trips_and_is_repeated() -> None:
-    opts = ProveOptions(ab=AbOptions(base="a", head="b"), reach="profile")
+    opts = ProveOptions(ab=AbOptions(base="a", head="b"), reach="static")
     back = ProveOptions.from_json(opts.to_json())
-    assert back.reach == "profile"
+    assert back.reach == "static"
     argv = back.reproduce_argv()
-    assert argv[argv.index("--reach") + 1] == "profile"
-    assert "--reach" not in ProveOptions(ab=AbOptions(base="a", head="b")).reproduce_argv()
-    assert ProveOptions.from_json({"ab": {"base": "a", "head": "b"}}).reach == "graph"
+    assert argv[argv.index("--reach") + 1] == "static"
+    default = ProveOptions(ab=AbOptions(base="a", head="b"))
+    assert default.reach == "profile" and "--reach" not in default.reproduce_argv()
+    # a bundle written when the graph alone chose (named "graph", or before the option) resumes so
+    assert ProveOptions.from_json({"ab": {"base": "a", "head": "b"}}).reach == "static"
+    old = {"ab": {"base": "a", "head": "b"}, "reach": "graph"}
+    assert ProveOptions.from_json(old).reach == "static"
 
 
 def test_an_unknown_reach_is_refused(run_cli) -> None:

@@ -1,4 +1,5 @@
-"""Verdicts the change can explain: reach per key, the count apart, and the regression gate."""
+"""Verdicts the change can explain: reach per key, words as strong as the evidence, the count
+apart, and the regression gate."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from perfproof.model.documents.prove_reach import (
     reach_of_keys,
     unexplained_summary,
 )
+from perfproof.model.reach import BenchReach, Reach
 from perfproof.pipeline.prove_measure import regression_gate
 
 QUEUE = "jctools.bench.QueueThroughput.offer"
@@ -30,8 +32,11 @@ def test_an_unreached_key_cannot_explain_a_moved_verdict():
     by = {k.benchmark: k for k in keys}
     assert len(keys) == 2  # secondary metrics are judged with their key
     assert by[CODEC].reached and by[CODEC].path == PATH and not by[CODEC].unexplained
-    assert not by[QUEUE].reached and by[QUEUE].unexplained
-    assert "within 6 calls" in by[QUEUE].why
+    # the call graph alone finds no path: said as such, never "not explained" or "noise"
+    assert not by[QUEUE].reached and not by[QUEUE].unexplained and by[QUEUE].unconfirmed
+    assert "no static call path found within 6 calls" in by[QUEUE].why
+    assert "reflection, lambdas, dynamic dispatch or field types" in by[QUEUE].why
+    assert "noise" not in by[QUEUE].why
     # a verdict that claims nothing needs no explanation
     (quiet,) = reach_of_keys([_cmp(QUEUE, "no change")], {}, ())
     assert not quiet.reached and not quiet.unexplained
@@ -46,17 +51,33 @@ def test_a_change_outside_the_java_sources_or_to_the_benchmark_itself_reaches_it
     assert KeyReach.from_json(bench.to_json()) == bench
 
 
-def test_the_summary_counts_unexplained_verdicts_apart():
+def _recorded_absent(bench: str, verdict: str) -> KeyReach:
+    why = "its baseline recording has 412 CPU samples and none in the changed code"
+    return KeyReach.of(BenchReach(bench, Reach.NOT_RECORDED, why), verdict)
+
+
+def test_the_summary_counts_verdicts_apart_in_words_of_their_evidence():
     keys = reach_of_keys(
         [_cmp(QUEUE, "regressed"), _cmp(CODEC, "regressed"), _cmp("x.Y.z", "improved")],
         {CODEC: PATH},
         (),
     )
     assert unexplained_summary(keys, "Reach") == (
-        "1 regression and 1 improvement not explained by the change: likely JIT/layout "
-        "noise — see Reach"
+        "1 regression and 1 improvement with no static call path found to the change, not "
+        "confirmed by a recording — see Reach"
     )
     assert unexplained_summary(keys[1:2], "Reach") is None
+    shown = (_recorded_absent(QUEUE, "regressed"), *keys[1:])
+    assert unexplained_summary(shown, "Reach") == (
+        "1 regression not explained by the change; 1 improvement with no static call path "
+        "found to the change, not confirmed by a recording — see Reach"
+    )
+    assert KeyReach.from_json(shown[0].to_json()) == shown[0]
+    assert shown[0].to_json()["kind"] == "not in a recording"
+    # a recording that runs the changed code explains the verdict: nothing to count apart
+    seen = KeyReach.of(BenchReach(QUEUE, Reach.RECORDED, "its base recording runs it"), "improved")
+    assert seen.reached and not seen.unexplained and not seen.unconfirmed
+    assert unexplained_summary((seen,), "Reach") is None
 
 
 def _ab(regressed: tuple[str, ...], reach: tuple[KeyReach, ...]) -> AbStageResult:
@@ -64,7 +85,7 @@ def _ab(regressed: tuple[str, ...], reach: tuple[KeyReach, ...]) -> AbStageResul
 
 
 def test_the_gate_fails_on_an_unexplained_regression_unless_told_to_gate_explained_only():
-    keys = reach_of_keys([_cmp(QUEUE, "regressed")], {}, ())
+    keys = (_recorded_absent(QUEUE, "regressed"),)
     ab = _ab((QUEUE + "(capacity=128)",), keys)
     (fail,) = regression_gate(ab, True, "any")
     assert "1 not explained by the change" in fail and "--gate explained" in fail
@@ -74,8 +95,12 @@ def test_the_gate_fails_on_an_unexplained_regression_unless_told_to_gate_explain
 
 
 def test_gate_explained_still_fails_on_a_regression_the_change_reaches():
-    keys = reach_of_keys([_cmp(QUEUE, "regressed"), _cmp(CODEC, "regressed")], {CODEC: PATH}, ())
+    keys = reach_of_keys([_cmp(CODEC, "regressed")], {CODEC: PATH}, ())
+    keys = (_recorded_absent(QUEUE, "regressed"), *keys)
     ab = _ab((QUEUE, CODEC), keys)
     assert ab.explained_regressed == (CODEC,)
+    # no static path is no evidence: --gate explained still fails on such a regression
+    unconfirmed = reach_of_keys([_cmp(QUEUE, "regressed")], {}, ())
+    assert _ab((QUEUE,), unconfirmed).explained_regressed == (QUEUE,)
     assert regression_gate(ab, False, "explained") == [f"regression: {CODEC}"]
     assert AbStageResult.from_json(ab.to_json()).reach == keys

@@ -22,6 +22,7 @@ from perfproof.cli.run_flags import (
 from perfproof.errors import GateFailed, InputError
 from perfproof.measure.jfr_hints import profile_hints
 from perfproof.measure.plan import DEFAULT_MAX_ROUNDS
+from perfproof.pipeline.ab_options import Explain
 
 if TYPE_CHECKING:
     from perfproof.pipeline.ab import AbOutcome
@@ -81,6 +82,17 @@ the side, the step and the log). Ctrl-C stops cleanly; continue with --resume.
     type=click.Path(file_okay=False),
     help="Continue a stopped run: only unfinished steps are run.",
 )
+@click.option(
+    "--explain",
+    type=click.Choice([e.value for e in Explain]),
+    default=Explain.RECORD.value,
+    show_default=True,
+    help="A key decided improved or regressed that no static call path from its benchmark "
+    "reaches: record one fork a side of that benchmark with JFR (after the timing forks, "
+    "never among them; counted in --budget) to see whether the changed code runs there, "
+    "before the report is written. off: record nothing, and such a verdict says only that no "
+    "static call path was found. Example: perfproof ab --base main --head HEAD --explain off",
+)
 @record_options(with_commit=False)
 @click.pass_context
 def command(
@@ -97,7 +109,8 @@ def command(
     from perfproof.compare.undecided import unlooked as undecided_keys
     from perfproof.measure.progress import make_reporter
     from perfproof.pipeline.ab import resume_ab, start_ab
-    from perfproof.pipeline.ab_reach import unexplained_of
+    from perfproof.pipeline.ab_reach import unconfirmed_of, unexplained_of
+    from perfproof.pipeline.reach_record import record_unreached
 
     params, sources = settled(ctx, ctx.params["repo"])
     opts = ab_options(params, sources=sources)
@@ -107,7 +120,9 @@ def command(
     reporter = make_reporter()
     try:
         if resume_dir:
-            extra = given_fixed(ctx, *AB_GROUPS, VERDICT)
+            extra = given_fixed(ctx, *AB_GROUPS, VERDICT) + (
+                ["--explain"] if given(ctx, "explain") else []
+            )
             if extra:
                 raise InputError(f"--resume takes the run's own settings; drop {', '.join(extra)}")
             outcome = resume_ab(
@@ -116,11 +131,12 @@ def command(
                 lock_timeout=opts.lock_timeout if given(ctx, "lock_timeout") else None,
                 shard=opts.shard,
                 ray_address=opts.ray_address,
+                recorder=record_unreached,
             )
         else:
             if not opts.base or not opts.head:
                 raise InputError("--base and --head are required (or --resume RUN_DIR)")
-            outcome = start_ab(opts, reporter)
+            outcome = start_ab(opts, reporter, recorder=record_unreached)
     finally:
         reporter.close()
     render_outcome(outcome, fmt)
@@ -135,15 +151,18 @@ def command(
         )
     if fail_on_regression and outcome.result.regressed:
         names = ", ".join(c.key.label() for c in outcome.result.regressed[:3])
-        unexplained = unexplained_of(outcome.document.get("comparisons", []))
+        comparisons = outcome.document.get("comparisons", [])
+        unexplained, unconfirmed = unexplained_of(comparisons), unconfirmed_of(comparisons)
         why = f"; not explained by the change: {', '.join(unexplained[:3])}" if unexplained else ""
+        if unconfirmed:
+            why += f"; no static call path found to the change: {', '.join(unconfirmed[:3])}"
         raise GateFailed(f"regression: {names}{why} (run: {outcome.run_dir})")
 
 
 def render_outcome(outcome: AbOutcome, fmt: str) -> None:
     """Print a finished run in the chosen format; the run folder is always named (on stderr
     for json, so stdout stays one document)."""
-    from perfproof.model.documents.prove_reach import UNEXPLAINED_NOTE
+    from perfproof.model.diagnostics import Kind
     from perfproof.render.comparison import print_table
     from perfproof.report import results_section
 
@@ -157,10 +176,11 @@ def render_outcome(outcome: AbOutcome, fmt: str) -> None:
         click.echo(results_section(outcome.run_dir), nl=False)
     else:
         print_table(outcome.result)
+        reach_kinds = (str(Kind.UNEXPLAINED), str(Kind.NO_PATH))
         for c in outcome.document.get("comparisons", []):
-            for text in c.get("warnings", []):
-                if UNEXPLAINED_NOTE in text:
-                    click.secho(f"{c['benchmark']}: {text}", fg="yellow")
+            for note in (c.get("diagnostics") or {}).get("notes") or []:
+                if isinstance(note, dict) and note.get("kind") in reach_kinds:
+                    click.secho(f"{c['benchmark']}: {note.get('text')}", fg="yellow")
     click.echo(f"\nrun folder: {outcome.run_dir}")
     click.echo(f"report: {outcome.report_path}")
     for line in profile_hints(outcome.jfr_dir, _benchmarks(outcome)):

@@ -41,7 +41,7 @@ Examples:
   perfproof prove --base main --head my-branch
   perfproof prove --base main --head HEAD --bench ErrorReporterBench --out perf-evidence
   perfproof prove --base main --head HEAD --skip tests --budget 10m
-  perfproof prove --base main --head HEAD --reach profile
+  perfproof prove --base main --head HEAD --reach static   # no recorded round first
   perfproof prove --resume .perfproof/prove/20260101-120000
   perfproof prove --base main --head fix --hypothesis H3f9a0c1d2e --from .perfproof/hunt/run1
   perfproof check perf-evidence/report.md perf-evidence
@@ -96,14 +96,14 @@ _NOT_SHARED = {"resume_dir", "out", "fmt", "jfr"}
 )
 @click.option(
     "--reach",
-    type=click.Choice(("graph", "profile")),
-    default="graph",
+    type=click.Choice(("profile", "static")),
+    default="profile",
     show_default=True,
     help="Benchmarks the call graph reaches only through dynamic dispatch (a call to an "
-    "interface method the changed class implements): graph measures them last (a --budget cut "
-    "falls on them first); profile "
-    "first records one round of them (BUNDLE/reach) and leaves out of the A/B those whose "
-    "baseline profile never samples the changed methods.",
+    "interface method the changed class implements): profile first records one fork a side of "
+    "them (BUNDLE/reach) and leaves out of the A/B those whose baseline profile never samples "
+    "the changed methods; static measures them all, last (a --budget cut falls on them first). "
+    "Example: perfproof prove --base main --head HEAD --reach static",
 )
 @click.option(
     "--gate",

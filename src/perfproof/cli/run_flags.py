@@ -24,6 +24,7 @@ from perfproof.pipeline.ab_options import (
     AbOptions,
     BuildKind,
     Executor,
+    Explain,
     Order,
     check_lock_timeout,
 )
@@ -425,6 +426,7 @@ def ab_options(params: Mapping[str, object], **fixed: object) -> AbOptions:
         out=text("out"),
         lock_timeout=DEFAULT_LOCK_TIMEOUT_S if lock_timeout is None else lock_timeout,
         jfr=bool(p.get("jfr")),
+        explain=Explain(text("explain") or Explain.RECORD),
         shard=text("shard"),
         executor=Executor(text("executor") or Executor.LOCAL),
         ray_address=text("ray_address"),

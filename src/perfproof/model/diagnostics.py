@@ -50,7 +50,8 @@ class Kind(StrEnum):
     UNSETTLED = "unsettled"
     FAMILY = "family"
     INCONCLUSIVE = "inconclusive"
-    UNEXPLAINED = "unexplained"  # a verdict on a key the change does not reach
+    UNEXPLAINED = "unexplained"  # a verdict on a key a recording shows the change never runs in
+    NO_PATH = "no-static-path"  # a verdict on a key no static call path leads to, unconfirmed
 
 
 @dataclass(frozen=True)

@@ -99,6 +99,10 @@ class RunReach:
 
     benchmarks: dict[str, BenchReach] = field(default_factory=dict)
     error: str | None = None
+    recorded: str | None = None
+    """The folder (inside the run's) of the recorded forks that confirmed or denied reach."""
+    recorded_s: float | None = None
+    """The JMH seconds those recorded forks took (part of the run's time, never timed)."""
 
     def of(self, benchmark: str) -> BenchReach:
         """The reach of a benchmark method (``not indexed`` for one the run does not know)."""
@@ -123,12 +127,15 @@ class RunReach:
         """This reach with what recordings showed put in place of the static kind."""
         merged = dict(self.benchmarks)
         merged.update({r.benchmark: r for r in found})
-        return RunReach(merged, self.error)
+        return RunReach(merged, self.error, self.recorded, self.recorded_s)
 
     def to_json(self) -> dict[str, Any]:
         doc: dict[str, Any] = {"benchmarks": [r.to_json() for r in self.benchmarks.values()]}
         if self.error:
             doc["error"] = self.error
+        if self.recorded is not None:
+            doc["recorded"] = self.recorded
+            doc["recorded_s"] = self.recorded_s
         return doc
 
     @classmethod
@@ -136,5 +143,10 @@ class RunReach:
         if not doc:
             return None
         found = [BenchReach.from_json(r) for r in doc.get("benchmarks") or ()]
-        error = doc.get("error")
-        return cls({r.benchmark: r for r in found}, str(error) if error else None)
+        error, recorded, seconds = doc.get("error"), doc.get("recorded"), doc.get("recorded_s")
+        return cls(
+            {r.benchmark: r for r in found},
+            str(error) if error else None,
+            str(recorded) if recorded else None,
+            float(seconds) if isinstance(seconds, int | float) else None,
+        )

@@ -60,7 +60,6 @@ from perfproof.pipeline.looks import (
 from perfproof.report import FILE_NAMES, write_reports
 from perfproof.workspace.git import require_repo, resolve_ref
 from perfproof.workspace.overlay import check_overlay_paths
-from perfproof.workspace.worktree import ensure_worktree
 
 
 @dataclass
@@ -83,13 +82,15 @@ def start_ab(
     verb: str = "ab",
     explain: bool = True,
     reach: RunReach | None = None,
+    recorder: ab_reach.Recorder | None = None,
 ) -> AbOutcome:
     """A new run: check everything cheap first, then build, list, measure, compare.
 
     ``verb`` is the command the hints name (``guard`` runs through here too); ``explain``
     gives each key its reach from the diff (:mod:`perfproof.pipeline.ab_reach`), for ``ab``
     alone: ``prove`` computes reach itself and hands it in as ``reach`` (kept in the manifest
-    for the looks), ``guard`` compares one commit's code."""
+    for the looks), ``guard`` compares one commit's code. ``recorder`` records the decided
+    keys no static path leads to before the report (``ab`` alone, unless ``--explain off``)."""
     repo = require_repo(Path(opts.repo).resolve())
     opts.repo = str(repo)
     jmh_opts = check_options(opts)
@@ -139,7 +140,7 @@ def start_ab(
     try:
         with store.exclusive():
             store.add_event("started")
-            return _execute(store, opts, reporter, verb, explain and verb == "ab")
+            return _execute(store, opts, reporter, verb, explain and verb == "ab", recorder)
     except InputError:
         # Bad input found after the folder exists (no build detected, a benchmark regex that
         # selects nothing): with nothing measured, a --resume could only fail again.
@@ -157,6 +158,7 @@ def resume_ab(
     shard: str | None = None,
     ray_address: str | None = None,
     explain: bool = True,
+    recorder: ab_reach.Recorder | None = None,
 ) -> AbOutcome:
     """Continue a stopped run: same options, same plan, only the unfinished steps."""
     store = RunStore.open(run_dir.resolve())
@@ -190,17 +192,22 @@ def resume_ab(
         )
     with store.exclusive():
         store.add_event("resumed", pending=[s.id for s in store.pending_steps()])
-        return _execute(store, opts, reporter, verb, explain and verb == "ab")
+        return _execute(store, opts, reporter, verb, explain and verb == "ab", recorder)
 
 
 def _execute(
-    store: RunStore, opts: AbOptions, reporter: Reporter, verb: str = "ab", explain: bool = True
+    store: RunStore,
+    opts: AbOptions,
+    reporter: Reporter,
+    verb: str = "ab",
+    explain: bool = True,
+    recorder: ab_reach.Recorder | None = None,
 ) -> AbOutcome:
     """Measure and compare, recording how this attempt ended (the caller holds the lock)."""
     store.manifest.error = None
     store.set_status(RUNNING)
     try:
-        return _measure_and_compare(store, opts, reporter, explain=explain)
+        return _measure_and_compare(store, opts, reporter, explain, recorder)
     except KeyboardInterrupt:
         _close(store, INTERRUPTED, error="interrupted by the user")
         reporter.message(
@@ -233,7 +240,11 @@ def _close(store: RunStore, status: str, error: str | None = None) -> None:
 
 
 def _measure_and_compare(
-    store: RunStore, opts: AbOptions, reporter: Reporter, *, explain: bool = True
+    store: RunStore,
+    opts: AbOptions,
+    reporter: Reporter,
+    explain: bool,
+    recorder: ab_reach.Recorder | None,
 ) -> AbOutcome:
     plan = store.plan
     repo = Path(opts.repo)
@@ -278,7 +289,7 @@ def _measure_and_compare(
     env.jmh_version = " / ".join(sorted({v for v in versions.values() if v})) or None
     store.manifest.benchmarks = {side: list(targets[side].benchmarks) for side in SIDES}
     if explain and store.manifest.reach is None:
-        _reach_before_looks(store, opts, reporter)
+        ab_reach.reach_before_run(store, opts, reporter)
     store.save()
     scheduler = Scheduler(
         store,
@@ -295,7 +306,7 @@ def _measure_and_compare(
         per_key = settings.forks * settings.fork_seconds()
         keys = apply_shard(store, parse_shard(opts.shard), keys, lambda _key: per_key)
     if opts.executor == "ray":
-        return _on_cluster(store, opts, keys, builders, reporter, explain)
+        return _on_cluster(store, opts, keys, builders, reporter, explain, recorder)
     state, ended = measure_keys(store, scheduler, keys, reporter, keys)
     # Measured as the benchmarking ends, so the report written next can show it.
     store.manifest.environment.load_after = environment.load_average()
@@ -309,7 +320,7 @@ def _measure_and_compare(
         "stopping": stopping,
     }
     if explain:
-        _explain(document, store, opts, reporter)
+        ab_reach.explain_run(document, store, opts, reporter, recorder)
     store.write_results(document)
     write_reports(store.path, say=reporter.message)
     report = store.path / FILE_NAMES["md"]
@@ -326,6 +337,7 @@ def _on_cluster(
     builders: dict[str, SideBuilder],
     reporter: Reporter,
     explain: bool,
+    recorder: ab_reach.Recorder | None,
 ) -> AbOutcome:
     """``--executor ray``: the keys measured in groups on cluster nodes, merged here."""
     artifacts = {}
@@ -345,41 +357,12 @@ def _on_cluster(
     )
     store.manifest.environment.load_after = environment.load_average()
     if explain:
-        _explain(document, store, opts, reporter)
+        ab_reach.explain_run(document, store, opts, reporter, recorder)
     store.write_results(document)
     write_reports(store.path, say=reporter.message)
     report = store.path / FILE_NAMES["md"]
     _close(store, DONE)
     return AbOutcome(store.path, result, document, report)
-
-
-def _reach_before_looks(store: RunStore, opts: AbOptions, rep: Reporter) -> None:
-    """Each benchmark's reach from the diff, in the manifest before the first look (see
-    :mod:`perfproof.pipeline.ab_reach`): the looks and the report both read it from there."""
-    shas = {side: str(store.manifest.side(side).sha) for side in SIDES}
-    cache_dir = cache_root(Path(opts.cache_dir) if opts.cache_dir else None)
-    head_tree = ensure_worktree(Path(opts.repo), shas["head"], cache_dir)
-    listed = store.manifest.benchmarks or {}
-    names = [*listed.get("base", ()), *listed.get("head", ())]
-    reach = ab_reach.reach_before_looks(Path(opts.repo), shas, head_tree, names)
-    store.manifest.reach = reach.to_json()
-    if reach.error:
-        rep.message(f"note: {reach.error}")
-
-
-def run_reach(store: RunStore) -> RunReach | None:
-    """The reach the run recorded before its first look (None: not computed, e.g. ``guard``,
-    ``prove``'s own runs, a run started by an older version)."""
-    return RunReach.from_json(store.manifest.reach)
-
-
-def _explain(document: dict[str, Any], store: RunStore, opts: AbOptions, rep: Reporter) -> None:
-    """Each key's reach, known before the looks, written onto its comparison."""
-    if store.manifest.reach is None:  # a run started before reach was computed up front
-        _reach_before_looks(store, opts, rep)
-    reach = run_reach(store)
-    if reach is not None:
-        ab_reach.explain(document, reach)
 
 
 def measure_keys(
@@ -410,7 +393,7 @@ def measure_keys(
         scheduler.run_steps,
         scheduler.estimate,
         keys,
-        looker_for(plan, run_reach(store)),
+        looker_for(plan, ab_reach.run_reach(store)),
         reporter,
         last=frozenset(str(b) for b in store.manifest.options.get("measure_last") or ()),
     )

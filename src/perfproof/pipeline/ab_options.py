@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import asdict, dataclass, field
+from enum import StrEnum
 from typing import Any
 
 from perfproof.compare import CompareOptions
@@ -34,7 +35,17 @@ from perfproof.workspace.spec import BuildKind, BuildSpec
 DEFAULT_CONFIDENCE = 0.99
 DEFAULT_THRESHOLD = 0.01
 
-__all__ = ["AbOptions", "BuildKind", "Executor", "Order", "check_options"]
+__all__ = ["AbOptions", "BuildKind", "Executor", "Explain", "Order", "check_options"]
+
+
+class Explain(StrEnum):
+    """``--explain``: what ``ab`` does about a verdict no static call path leads to."""
+
+    RECORD = "record"
+    """Record one fork a side of its benchmark with JFR before the report is written: the
+    recording says whether the changed code runs there."""
+    OFF = "off"
+    """Record nothing: such a verdict says only that no static call path was found."""
 
 
 @dataclass
@@ -69,6 +80,8 @@ class AbOptions:
     lock_timeout: float = DEFAULT_LOCK_TIMEOUT_S
     cache_dir: str | None = None
     jfr: bool = False
+    explain: Explain = Explain.RECORD
+    """Whether a decided key with no static call path is recorded to confirm or deny reach."""
     shard: str | None = None
     """``I/N``: measure only shard I of the suite's N parts (``perfproof merge`` joins them)."""
     executor: Executor = Executor.LOCAL
@@ -112,7 +125,9 @@ class AbOptions:
         values["overlay"] = tuple(values.get("overlay") or ())
         values["build_args"] = tuple(values.get("build_args") or ())
         values["measure_last"] = tuple(values.get("measure_last") or ())
-        for name, enum in (("build", BuildKind), ("order", Order), ("executor", Executor)):
+        enums = (("build", BuildKind), ("order", Order), ("executor", Executor),
+                 ("explain", Explain))  # fmt: skip
+        for name, enum in enums:
             if name in values:
                 try:
                     values[name] = enum(values[name])
@@ -170,6 +185,8 @@ class AbOptions:
             argv.append("--fresh-builds")
         if self.jfr:
             argv.append("--jfr")
+        if self.explain != Explain.RECORD:
+            argv += ["--explain", str(self.explain)]
         if self.shard:
             argv += ["--shard", self.shard]
         if self.executor != "local":

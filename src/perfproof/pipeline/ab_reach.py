@@ -1,22 +1,30 @@
-"""Whether the change can explain each verdict of an ``ab`` run: the reach of every key.
+"""Whether the change can explain each verdict of an ``ab`` run: the reach of every benchmark.
 
 ``ab`` measures two commits of one repository, so it knows the diff as well as ``prove`` does.
-A key the diff never reaches (no call path from its benchmark to a changed method, no change
-outside the Java sources) cannot be moved by it: an ``improved`` or ``regressed`` there is JIT,
-code-layout or machine noise that passed the test. Such a verdict keeps its word (the
-statistics said so) but gets a note of kind ``unexplained`` in results.json, the reports and
-the terminal, and the summary counts it apart, so a reviewer is never shown it as the change's
-effect without being told.
+Each benchmark's static reach is computed before the first look (the looks hold a clean split
+of forks by side only where the change does not reach) and kept in the manifest. After the
+comparison, a key decided ``improved`` or ``regressed`` that no static call path leads to is
+recorded (one JFR fork a side, outside the timing forks: :mod:`perfproof.pipeline.reach_record`)
+before the report is written, and its words follow the evidence: "not explained by the change"
+only where the baseline recording shows the changed code never runs; "no static call path
+found", with why a path can be missed, where nothing says more; nothing at all where the
+recording shows the change running. The notes reach results.json, the reports, the terminal
+and the ``--fail-on-regression`` message.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from perfproof.code.reach import DEFAULT_DEPTH, benchmark_methods
+from perfproof.env.cache import cache_root
 from perfproof.errors import PerfproofError
+from perfproof.measure.progress import Reporter, parse_settings
+from perfproof.measure.store import RunStore
+from perfproof.model import SIDES
 from perfproof.model.diagnostics import Kind
 from perfproof.model.documents.prove_reach import (
     MOVED,
@@ -25,9 +33,12 @@ from perfproof.model.documents.prove_reach import (
     bench_reach,
     outside_java,
 )
-from perfproof.model.reach import RunReach
+from perfproof.model.reach import Reach, RunReach
+from perfproof.pipeline.ab_options import AbOptions, Explain
 from perfproof.pipeline.prove_code import benchmarks_stage, changes_stage, head_project
+from perfproof.units import eta as format_duration
 from perfproof.workspace.git import git_out
+from perfproof.workspace.worktree import ensure_worktree
 
 REACH_FIELD = "reach"
 """The field each primary comparison of results.json gets: reached, why, path."""
@@ -92,48 +103,160 @@ def reach_of_run(
         bench = str(c.get("benchmark"))
         if c.get("metric") not in (None, "primary") or bench not in reach.benchmarks:
             continue
-        r = reach.of(bench)
-        out.append(KeyReach(bench, str(c.get("verdict")), r.reaches, r.path, r.why))
+        out.append(KeyReach.of(reach.of(bench), str(c.get("verdict"))))
     return tuple(out)
 
 
-def annotate(document: dict[str, Any], keys: Sequence[KeyReach]) -> None:
-    """Give each primary comparison of a results document its reach (a benchmark method's,
-    whatever its @Param values), and a verdict the change cannot explain a note saying so
-    (every output shows the notes)."""
-    by_bench = {k.benchmark: k for k in keys}
+def annotate(document: dict[str, Any], reach: RunReach) -> None:
+    """Give each primary comparison of a results document its benchmark's reach (whatever
+    its @Param values), and a verdict the change may not explain a note of the evidence's
+    strength (every output shows the notes)."""
     for c in document.get("comparisons", []):
-        key = by_bench.get(str(c.get("benchmark")))
-        if key is None or c.get("metric") not in (None, "primary"):
+        bench = str(c.get("benchmark"))
+        if c.get("metric") not in (None, "primary") or bench not in reach.benchmarks:
             continue
-        c[REACH_FIELD] = {"reached": key.reached, "why": key.why, "path": list(key.path)}
+        r = reach.of(bench)
+        c[REACH_FIELD] = {"kind": str(r.kind), "reached": r.reaches, "why": r.why,
+                          "path": list(r.path)}  # fmt: skip
         verdict = str(c.get("verdict"))
-        if verdict in MOVED and not key.reached:
-            text = f"{verdict} but {UNEXPLAINED_NOTE} ({key.why})"
-            notes = c.setdefault("diagnostics", {}).setdefault("notes", [])
-            notes.append({"kind": str(Kind.UNEXPLAINED), "text": text})
-            c.setdefault("warnings", []).append(text)
+        if verdict not in MOVED:
+            continue
+        if r.kind.shown_not_to_run:
+            note = (Kind.UNEXPLAINED, f"{verdict} but {UNEXPLAINED_NOTE}: {r.why}")
+        elif r.kind is Reach.NO_STATIC_PATH:
+            note = (Kind.NO_PATH, f"{verdict}, but {r.why}")
+        else:
+            continue
+        notes = c.setdefault("diagnostics", {}).setdefault("notes", [])
+        notes.append({"kind": str(note[0]), "text": note[1]})
+        c.setdefault("warnings", []).append(note[1])
 
 
 def explain(document: dict[str, Any], reach: RunReach) -> str | None:
-    """Annotate ``document`` in place with the reach known before the looks; the reason when
-    it could not be computed (the verdicts then stand without reach, and the run says why)."""
+    """Annotate ``document`` in place; the reason when reach could not be computed (the
+    verdicts then stand without reach, and the run says why)."""
     if reach.error:
         return reach.error
-    annotate(document, reach_of_run(reach, document.get("comparisons", [])))
+    annotate(document, reach)
     return None
 
 
-def unexplained_of(comparisons: Sequence[Mapping[str, object]]) -> list[str]:
-    """Labels of the comparisons whose verdict the change cannot explain."""
+def to_record(document: Mapping[str, Any], reach: RunReach) -> list[str]:
+    """The benchmarks of the keys decided ``improved`` or ``regressed`` with no static path."""
+    return list(
+        dict.fromkeys(
+            str(c.get("benchmark"))
+            for c in document.get("comparisons", [])
+            if c.get("metric") in (None, "primary")
+            and str(c.get("verdict")) in MOVED
+            and reach.of(str(c.get("benchmark"))).kind is Reach.NO_STATIC_PATH
+        )
+    )
+
+
+def noted(comparisons: Sequence[Mapping[str, object]], kind: Kind) -> list[str]:
+    """Benchmarks of the comparisons holding a note of ``kind``."""
     return [
         str(c.get("benchmark"))
         for c in comparisons
-        if any(isinstance(n, dict) and n.get("kind") == str(Kind.UNEXPLAINED) for n in _notes(c))
+        if any(isinstance(n, dict) and n.get("kind") == str(kind) for n in _notes(c))
     ]
+
+
+def unexplained_of(comparisons: Sequence[Mapping[str, object]]) -> list[str]:
+    """Benchmarks of the comparisons whose verdict a recording shows the change cannot explain."""
+    return noted(comparisons, Kind.UNEXPLAINED)
+
+
+def unconfirmed_of(comparisons: Sequence[Mapping[str, object]]) -> list[str]:
+    """Benchmarks of the comparisons whose verdict no static path leads to, unrecorded."""
+    return noted(comparisons, Kind.NO_PATH)
 
 
 def _notes(c: Mapping[str, object]) -> list[object]:
     diag = c.get("diagnostics")
     notes = diag.get("notes") if isinstance(diag, dict) else None
     return notes if isinstance(notes, list) else []
+
+
+Recorder = Callable[[RunStore, AbOptions, RunReach, Sequence[str], Reporter], RunReach]
+"""Records the given benchmarks (one fork a side) and returns the reach with what the
+recordings showed (:func:`perfproof.pipeline.reach_record.record_unreached`)."""
+
+
+def reach_before_run(store: RunStore, opts: AbOptions, rep: Reporter) -> None:
+    """Each listed benchmark's reach from the diff, in the manifest before the first look:
+    the looks and the report both read it from there."""
+    shas = {side: str(store.manifest.side(side).sha) for side in SIDES}
+    cache_dir = cache_root(Path(opts.cache_dir) if opts.cache_dir else None)
+    head_tree = ensure_worktree(Path(opts.repo), shas["head"], cache_dir)
+    listed = store.manifest.benchmarks or {}
+    names = [*listed.get("base", ()), *listed.get("head", ())]
+    reach = reach_before_looks(Path(opts.repo), shas, head_tree, names)
+    store.manifest.reach = reach.to_json()
+    if reach.error:
+        rep.message(f"note: {reach.error}")
+
+
+def run_reach(store: RunStore) -> RunReach | None:
+    """The reach the run recorded (None: not computed, e.g. ``guard``, a run of ``prove``
+    that knew none, a run started by an older version)."""
+    return RunReach.from_json(store.manifest.reach)
+
+
+def explain_run(
+    document: dict[str, Any],
+    store: RunStore,
+    opts: AbOptions,
+    rep: Reporter,
+    recorder: Recorder | None,
+) -> None:
+    """The run's reach on its comparisons, after recording the decided keys no static path
+    leads to (unless ``--explain off``, no recorder, or the budget has no time left)."""
+    if store.manifest.reach is None:  # a run started before reach was computed up front
+        reach_before_run(store, opts, rep)
+    reach = run_reach(store)
+    if reach is None or reach.error:
+        return
+    wanted = to_record(document, reach)
+    if wanted and reach.recorded is None:
+        why_not = _why_not_recorded(document, store, opts, wanted, recorder)
+        if why_not is None and recorder is not None:
+            reach = recorder(store, opts, reach, wanted, rep)
+        else:
+            reach = reach.with_recordings(
+                replace(reach.of(b), why=f"{reach.of(b).why}; not recorded: {why_not}")
+                for b in wanted
+            )
+        store.manifest.reach = reach.to_json()
+        store.save()
+    explain(document, reach)
+
+
+def _why_not_recorded(
+    document: Mapping[str, Any],
+    store: RunStore,
+    opts: AbOptions,
+    wanted: Sequence[str],
+    recorder: Recorder | None,
+) -> str | None:
+    """Why the benchmarks will not be recorded, or None when they will be. The recorded
+    forks count in ``--budget``: they run only when the time left covers them."""
+    if opts.explain == Explain.OFF or recorder is None:
+        return "--explain off"
+    budget = store.plan.budget_s
+    if budget is None:
+        return None
+    spent = sum(float(s.get("jmh_seconds") or 0.0) for s in store.manifest.steps)
+    keys = {
+        (c.get("benchmark"), tuple(sorted((c.get("params") or {}).items())))
+        for c in document.get("comparisons", [])
+        if str(c.get("benchmark")) in wanted
+    }
+    need = 2 * len(keys) * parse_settings(store.plan.jmh_options).fork_seconds()
+    if spent + need <= budget:
+        return None
+    return (
+        f"--budget {format_duration(budget)} leaves {format_duration(max(budget - spent, 0))}, "
+        f"and one recorded fork a side of {len(keys)} key(s) takes about {format_duration(need)}"
+    )

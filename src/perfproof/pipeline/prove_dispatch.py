@@ -1,10 +1,11 @@
-"""``prove --reach profile``: look before measuring a benchmark only dynamic dispatch reaches.
+"""``prove --reach profile`` (the default): look before measuring a benchmark only dynamic
+dispatch reaches.
 
 The call graph reaches such a benchmark through a call to a supertype's declaration (an
 interface method the changed class implements); which override runs is decided at run time,
 so the benchmark may never run the changed code at all, and measuring it spends the A/B's
-time on a key the change cannot move. Before the A/B, one recorded round of just those
-benchmarks (in ``BUNDLE/reach``, the same builds and JMH settings, JFR on) shows which ones
+time on a key the change cannot move. Before the A/B, one recorded fork a side of just those
+benchmarks (in ``BUNDLE/reach``, the same builds and other JMH settings, JFR on) shows which ones
 do: a benchmark whose baseline recording has CPU samples but none of them, and no allocation,
 in a changed method is left out of the A/B, and the report says so with the counts. A
 benchmark with no usable recording, or any sample in the change, is measured as usual.
@@ -12,7 +13,6 @@ benchmark with no usable recording, or any sample in the change, is measured as 
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from collections.abc import Sequence
 from pathlib import Path
@@ -23,30 +23,16 @@ from perfproof.model.documents.prove_stages import (
     ChangesResult,
     DispatchSkip,
 )
-from perfproof.pipeline.ab import AbOptions, resume_ab, start_ab
+from perfproof.pipeline.ab import AbOptions
 from perfproof.pipeline.prove_bundle import Bundle
 from perfproof.pipeline.prove_share import key_share, recordings_by_benchmark
+from perfproof.pipeline.reach_record import recorded_round
 
 
 def reach_forks(bundle: Bundle, ab: AbOptions, regexes: Sequence[str]) -> Path:
-    """One recorded round of the given benchmarks on both sides, in ``BUNDLE/reach`` (resumed
-    when a stopped chain already started it)."""
-    folder = bundle.folder("reach")
-    if (folder / "manifest.json").is_file():
-        outcome = resume_ab(folder, make_reporter(), explain=False)
-    else:
-        opts = dataclasses.replace(
-            ab,
-            bench=tuple(regexes),
-            out=str(folder),
-            jfr=True,
-            rounds=1,
-            max_rounds=None,
-            budget=None,
-            futility=None,
-        )
-        outcome = start_ab(opts, make_reporter(), explain=False)
-    return outcome.run_dir
+    """One recorded round of the given benchmarks on both sides, one fork a side, in
+    ``BUNDLE/reach`` (:func:`perfproof.pipeline.reach_record.recorded_round`)."""
+    return recorded_round(bundle.folder("reach"), ab, regexes, make_reporter())
 
 
 def probe_dispatch(

@@ -29,10 +29,11 @@ class ProveOptions:
     gate: str = "any"
     """``any``: ``--fail-on-regression`` fails on every regression, explained or not;
     ``explained``: only on regressions the change can explain (a regression gate of its own)."""
-    reach: str = "graph"
-    """``graph``: measure every benchmark the call graph reaches, those only dynamic dispatch
-    reaches measured last (a budget cuts them first); ``profile``: first record those on the
-    baseline and leave out the ones whose profile never samples the changed code."""
+    reach: str = "profile"
+    """``profile`` (the default): record the benchmarks only dynamic dispatch reaches, one fork
+    a side, before the A/B, and leave out the ones whose baseline profile never samples the
+    changed code; ``static``: measure every benchmark the call graph reaches, those only
+    dynamic dispatch reaches measured last (a budget cuts them first)."""
     hypothesis: str | None = None
     hunt: str | None = None
     """``--hypothesis ID --from HUNT``: the hunt hypothesis the change claims to fix."""
@@ -58,7 +59,8 @@ class ProveOptions:
             fail_on_regression=bool(doc.get("fail_on_regression")),
             gate=opt(doc, "gate", str) or "any",
             jfr=opt(doc, "jfr", str) or "after",
-            reach=opt(doc, "reach", str) or "graph",
+            # a bundle written before the recorded round was the default measured by the graph
+            reach=_reach(opt(doc, "reach", str)),
             hypothesis=opt(doc, "hypothesis", str),
             hunt=opt(doc, "hunt", str),
         )
@@ -74,7 +76,7 @@ class ProveOptions:
             argv += ["--gate", self.gate]
         if self.jfr != "after":
             argv += ["--jfr", self.jfr]
-        if self.reach != "graph":
+        if self.reach != "profile":
             argv += ["--reach", self.reach]
         if self.hypothesis and self.hunt:
             argv += ["--hypothesis", self.hypothesis, "--from", self.hunt]
@@ -83,3 +85,9 @@ class ProveOptions:
             for m in self.e2e_metric:
                 argv += ["--e2e-metric", m]
         return argv
+
+
+def _reach(value: str | None) -> str:
+    """A bundle written before the recorded round was the default was chosen by the graph
+    alone (``graph``, or no entry at all): it resumes as ``static``."""
+    return "static" if value in (None, "graph") else str(value)

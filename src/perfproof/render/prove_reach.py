@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from perfproof.model.documents.prove import BundleView as Bundle
 from perfproof.model.documents.prove_measured import AbStageResult, ProfileResult
-from perfproof.model.documents.prove_reach import KeyShare, unexplained_summary
+from perfproof.model.documents.prove_reach import KeyReach, KeyShare, unexplained_summary
+from perfproof.model.reach import Reach
 from perfproof.render.markdown import markdown_table, md_text
 from perfproof.units import percent, significant
 
@@ -34,22 +35,25 @@ def reach_md(bundle: Bundle) -> list[str]:
         share = shares.get(k.benchmark)
         beyond = share is not None and share.beyond and k.verdict == "improved"
         verdict = k.verdict + (" — **not explained by the change**" if k.unexplained else "")
+        verdict += " — *no static call path found*" if k.unconfirmed else ""
         verdict += " — **far beyond its ceiling**" if beyond else ""
         rows.append(
             (
                 f"`{k.benchmark}`",
                 verdict,
-                "yes" if k.reached else "no",
+                _reached(k),
                 _share(share),
-                _ceiling(share, k.reached),
+                _ceiling(share, k),
                 md_text(k.why),
             )
         )
     out = [
-        "**Reach.** A benchmark the change does not reach cannot be moved by it: an "
-        "`improved` or `regressed` there is JIT, code-layout or machine noise, marked "
-        "*not explained by the change*. Share: the changed methods' part of the benchmark's own "
-        "baseline CPU samples and allocated bytes in the recorded forks; ceiling: the speed-up "
+        "**Reach.** A call path is a hypothesis and its absence no proof (reflection, lambdas, "
+        "dynamic dispatch and field types can hide one): a verdict no static call path leads "
+        "to is marked *no static call path found*; only a recording that shows the changed "
+        "code never runs in a benchmark makes its verdict *not explained by the change*. "
+        "Share: the changed methods' part of the benchmark's own baseline CPU samples and "
+        "allocated bytes in the recorded forks; ceiling: the speed-up "
         "removing that code entirely would give (Amdahl, at the upper end of the share's "
         "interval); an improvement far beyond its ceiling, on enough baseline samples, is not "
         "explained either.",
@@ -81,9 +85,20 @@ def _share(share: KeyShare | None) -> str:
     return " / ".join(cells)
 
 
-def _ceiling(share: KeyShare | None, reached: bool) -> str:
-    if not reached:
-        return "none: cannot move it"
+def _reached(k: KeyReach) -> str:
+    """Yes, no, or how strongly it is known either way."""
+    if k.reach is Reach.STATIC_PATH:
+        return "yes"
+    if k.reach is Reach.NOT_RECORDED:
+        return "no (recorded)"
+    return str(k.reach)
+
+
+def _ceiling(share: KeyShare | None, k: KeyReach) -> str:
+    if k.reach.shown_not_to_run:
+        return "none: never runs the change"
+    if not k.reached:
+        return "–"
     if share is None:
         return "–"
     if share.ceiling is None:
@@ -100,6 +115,11 @@ def unexplained_keys(bundle: Bundle) -> list[str]:
         f"{k.benchmark}: {k.verdict}, not explained by the change ({k.why})"
         for k in (ab.reach if ab is not None else ())
         if k.unexplained
+    ]
+    out += [
+        f"{k.benchmark}: {k.verdict}, but {k.why}"
+        for k in (ab.reach if ab is not None else ())
+        if k.unconfirmed
     ]
     out += [
         f"{k.benchmark}: improved far beyond the change's ceiling, not explained by the change"

@@ -16,7 +16,7 @@ from typing import Any
 from perfproof.jmh.units import THROUGHPUT_UNIT, TIME_UNIT
 from perfproof.model import ALLOC_NORM, PRIMARY, BenchKey, Comparison, Verdict
 from perfproof.model.diagnostics import ComparisonMethod, Kind
-from perfproof.model.documents.prove_reach import UNEXPLAINED_NOTE
+from perfproof.model.documents.prove_reach import NO_PATH_NOTE, UNEXPLAINED_NOTE
 from perfproof.render.markdown import markdown_table
 from perfproof.stats import family
 from perfproof.units import (
@@ -181,20 +181,27 @@ def summary_line(
 
 
 def _unexplained(rows: list[Row]) -> str:
-    """Verdicts the change cannot explain (a note of kind ``unexplained``), counted apart."""
-    parts = []
-    for verdict, noun in ((Verdict.REGRESSED, "regression"), (Verdict.IMPROVED, "improvement")):
-        n = sum(
-            1
-            for r in rows
-            if r.verdict == verdict
-            and any(n.kind is Kind.UNEXPLAINED for n in r.comparison.diagnostics.notes or ())
-        )
-        if n:
-            parts.append(f"{n} {noun}{'s' if n > 1 else ''}")
-    if not parts:
-        return ""
-    return f"; {' and '.join(parts)} {UNEXPLAINED_NOTE} (see Warnings)"
+    """Verdicts the change may not explain, counted apart and in words of the evidence's
+    strength: a recording showed the changed code never runs there (``unexplained``), or
+    no static call path leads there and nothing was recorded (``no-static-path``)."""
+    out = ""
+    for kind, words in (
+        (Kind.UNEXPLAINED, f"{UNEXPLAINED_NOTE}: a recording shows the changed code never runs"),
+        (Kind.NO_PATH, f"with {NO_PATH_NOTE}, not confirmed by a recording"),
+    ):
+        parts = []
+        for verdict, noun in ((Verdict.REGRESSED, "regression"), (Verdict.IMPROVED, "improvement")):
+            n = sum(
+                1
+                for r in rows
+                if r.verdict == verdict
+                and any(n.kind is kind for n in r.comparison.diagnostics.notes or ())
+            )
+            if n:
+                parts.append(f"{n} {noun}{'s' if n > 1 else ''}")
+        if parts:
+            out += f"; {' and '.join(parts)} {words} (see Warnings)"
+    return out
 
 
 def _span(rows: list[Row]) -> str:

@@ -1,15 +1,17 @@
 """Whether the change can explain each key's verdict: its reach, and the verdicts it cannot.
 
-A benchmark the diff never reaches cannot be moved by it: an ``improved`` or ``regressed`` on
-such a key is JIT, code-layout or machine noise that happened to pass the test, and a reviewer
-who is shown it as the change's effect stops trusting the rest of the report. A change outside
-the Java sources (a build file, a resource, a dependency version, a JVM flag) can move
-anything, so it reaches every benchmark.
+A benchmark the change never runs in cannot be moved by it, and a reviewer shown such a
+verdict as the change's effect stops trusting the rest of the report. The words are only as
+strong as the evidence (:mod:`perfproof.model.reach`): "not explained by the change" needs a
+recording that shows the changed code never runs there; a call graph that finds no path says
+only "no static call path found", and why a path can be missed. A change outside the Java
+sources (a build file, a resource, a dependency version, a JVM flag) can move anything, so it
+reaches every benchmark.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from perfproof.model.documents.prove_stages import Json, need, num, opt, strs
@@ -21,7 +23,10 @@ MOVED = ("improved", "regressed")
 NOT_CODE = (".md", ".txt", ".adoc", ".rst", ".html", ".png", ".svg", ".jpg")
 """Changed files that no build reads: documentation and pictures."""
 
-UNEXPLAINED_NOTE = "not explained by the change: likely JIT/layout noise"
+UNEXPLAINED_NOTE = "not explained by the change"
+"""Said of a verdict only where a recording shows the changed code never runs."""
+NO_PATH_NOTE = "no static call path found to the change"
+"""Said of a verdict where the call graph finds no path and no recording says more."""
 
 
 @dataclass(frozen=True)
@@ -36,11 +41,25 @@ class KeyReach:
     or reached through a change outside the Java sources."""
     why: str
     """How it is reached, or why not, in words a report prints."""
+    kind: str = ""
+    """The :class:`Reach` kind; empty in documents written before kinds (then a path or
+    nothing)."""
+
+    @property
+    def reach(self) -> Reach:
+        if self.kind:
+            return Reach(self.kind)
+        return Reach.STATIC_PATH if self.reached else Reach.NO_STATIC_PATH
 
     @property
     def unexplained(self) -> bool:
-        """A verdict that claims a change on a key the change cannot move."""
-        return self.verdict in MOVED and not self.reached
+        """A verdict that claims a change where a recording shows the change never runs."""
+        return self.verdict in MOVED and self.reach.shown_not_to_run
+
+    @property
+    def unconfirmed(self) -> bool:
+        """A verdict that claims a change where no static path leads and nothing was recorded."""
+        return self.verdict in MOVED and self.reach is Reach.NO_STATIC_PATH
 
     def to_json(self) -> Json:
         return {
@@ -50,6 +69,7 @@ class KeyReach:
             "path": list(self.path),
             "why": self.why,
             "unexplained": self.unexplained,
+            "kind": str(self.reach),
         }
 
     @classmethod
@@ -60,7 +80,12 @@ class KeyReach:
             need(doc, "reached", bool),
             strs(doc, "path"),
             str(doc.get("why") or ""),
+            str(doc.get("kind") or ""),
         )
+
+    @classmethod
+    def of(cls, r: BenchReach, verdict: str) -> KeyReach:
+        return cls(r.benchmark, verdict, r.reaches, r.path, r.why, str(r.kind))
 
 
 @dataclass(frozen=True)
@@ -156,44 +181,37 @@ def reach_of_keys(
     """Per primary comparison, its reach: ``paths`` maps each benchmark the call graph
     reaches to one call path (benchmark first); ``bench_files`` are the changed benchmark
     sources (a benchmark whose own code changed is reached by that change)."""
-    out = []
-    for c in comparisons:
-        if c.get("metric") not in (None, "primary"):
-            continue
-        bench = str(c.get("benchmark"))
-        verdict = str(c.get("verdict"))
-        own = _own_source(bench, bench_files)
-        if bench in paths:
-            path = tuple(paths[bench])
-            out.append(KeyReach(bench, verdict, True, path, "call path: " + " → ".join(path)))
-        elif own is not None:
-            out.append(KeyReach(bench, verdict, True, (), f"its own source changed: {own}"))
-        elif other_files:
-            shown = ", ".join(other_files[:3]) + (" …" if len(other_files) > 3 else "")
-            why = f"a change outside the Java sources reaches every benchmark: {shown}"
-            out.append(KeyReach(bench, verdict, True, (), why))
-        else:
-            within = f" within {depth} calls" if depth is not None else ""
-            why = f"no call path{within} from this benchmark to a changed method"
-            out.append(KeyReach(bench, verdict, False, (), why))
-    return tuple(out)
+    return tuple(
+        KeyReach.of(bench_reach(str(c.get("benchmark")), paths, other_files, bench_files, depth),
+                    str(c.get("verdict")))
+        for c in comparisons
+        if c.get("metric") in (None, "primary")
+    )  # fmt: skip
 
 
 def unexplained_summary(
     keys: Sequence[KeyReach], see: str, beyond: Sequence[str] = ()
 ) -> str | None:
-    """The summary's count of verdicts the change cannot explain, counted apart: verdicts on
-    keys it does not reach, and improvements far beyond the ceiling (``beyond``)."""
+    """The summary's counts of verdicts the change cannot explain, apart from the rest:
+    verdicts on keys a recording shows the change never runs in, improvements far beyond the
+    ceiling (``beyond``), and, in words of their own, verdicts no static path leads to."""
+    shown = _count(
+        keys, lambda k: k.unexplained or (k.verdict == "improved" and k.benchmark in beyond)
+    )
+    unconfirmed = _count(keys, lambda k: k.unconfirmed)
+    parts = []
+    if shown:
+        parts.append(f"{shown} {UNEXPLAINED_NOTE}")
+    if unconfirmed:
+        parts.append(f"{unconfirmed} with {NO_PATH_NOTE}, not confirmed by a recording")
+    return f"{'; '.join(parts)} — see {see}" if parts else None
+
+
+def _count(keys: Sequence[KeyReach], which: Callable[[KeyReach], bool]) -> str | None:
+    """ "2 regressions and 1 improvement" among the keys ``which`` selects."""
     parts = []
     for verdict, noun in (("regressed", "regression"), ("improved", "improvement")):
-        n = sum(
-            1
-            for k in keys
-            if k.verdict == verdict
-            and (k.unexplained or (verdict == "improved" and k.benchmark in beyond))
-        )
+        n = sum(1 for k in keys if k.verdict == verdict and which(k))
         if n:
             parts.append(f"{n} {noun}{'s' if n > 1 else ''}")
-    if not parts:
-        return None
-    return f"{' and '.join(parts)} {UNEXPLAINED_NOTE} — see {see}"
+    return " and ".join(parts) or None
