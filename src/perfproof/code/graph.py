@@ -148,7 +148,16 @@ class CallGraph:
         self.project = project
         self.sites = sites or SiteIndex(project, eager=True)
         self._callers: dict[MethodKey, list[Edge]] = {}
+        self._sites: dict[Target, list[Site]] = {}
         self._subclasses: dict[str, list[str]] | None = None
+
+    def sites_of(self, target: Target) -> list[Site]:
+        """Sites binding to one declaration: an interface method is the declaration of every
+        implementation the walk meets, so it is asked for once."""
+        if target not in self._sites:
+            found = find_callers(self.project, target, self.sites, read_source=False)
+            self._sites[target] = found.sites
+        return self._sites[target]
 
     def callers(self, key: MethodKey) -> list[Edge]:
         if key not in self._callers:
@@ -161,8 +170,7 @@ class CallGraph:
         targets = declarations(p, key)
         for i, target in enumerate(targets):
             via = label(p, (target.fqn, key[1], key[2])) if i else ""
-            result = find_callers(p, target, self.sites, read_source=False)
-            for site in result.sites:
+            for site in self.sites_of(target):
                 if site.receiver is not None and not runs(p, site.receiver, key):
                     continue  # the receiver's class runs another override
                 if not i and site.via == TYPE_VARIABLE and len(targets) > 1:

@@ -29,6 +29,7 @@ class Project:
     _supers: dict[str, tuple[str, ...]] = field(default_factory=dict)
     _names: dict[tuple[str, str, str], str | None] = field(default_factory=dict)
     _assigned: dict[str, list[str]] | None = None
+    _ancestors: dict[str, list[str]] = field(default_factory=dict)
 
     @classmethod
     def build(cls, files: Iterable[FileIndex], scopes: dict[str, str]) -> Project:
@@ -153,6 +154,11 @@ class Project:
 
     def ancestors(self, fqn: str) -> list[str]:
         """All repository supertypes, nearest first."""
+        if fqn not in self._ancestors:
+            self._ancestors[fqn] = self._lineage(fqn)
+        return self._ancestors[fqn]
+
+    def _lineage(self, fqn: str) -> list[str]:
         seen: list[str] = []
         queue = list(self.supertypes(fqn))
         while queue:
