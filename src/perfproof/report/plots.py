@@ -71,10 +71,10 @@ RATIO_TICKS = (
 
 def ratio_ticks(lo: float, hi: float, min_gap: float = 0.08) -> list[float]:
     """Preferred ticks inside [lo, hi], none closer than ``min_gap`` of the log span."""
-    span = math.log(hi) - math.log(lo)
+    span = log_bound(hi) - log_bound(lo)
     chosen: list[float] = []
     for t in RATIO_TICKS:
-        if lo <= t <= hi and all(abs(math.log(t / c)) >= min_gap * span for c in chosen):
+        if lo <= t <= hi and all(abs(log_bound(t / c)) >= min_gap * span for c in chosen):
             chosen.append(t)
     return sorted(chosen)
 

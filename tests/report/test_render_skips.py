@@ -1,0 +1,79 @@
+"""A report that fails to render after the measuring costs that one file, never the run."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+import perfproof.report.html
+from perfproof.report import missing_reports, write_reports
+
+SRC = Path(__file__).resolve().parents[2] / "src" / "perfproof"
+
+
+def _broken_plot(*_args: object, **_kwargs: object) -> str:
+    raise OverflowError("math range error")
+
+
+def test_a_failing_format_is_skipped_with_one_line_and_rendered_again(
+    make_run_folder: Callable[[str], Path],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+) -> None:
+    import shutil
+
+    run = tmp_path / "run"
+    shutil.copytree(make_run_folder("ab"), run)
+    for name in ("report.md", "report.html"):
+        (run / name).unlink(missing_ok=True)
+    said: list[str] = []
+    with monkeypatch.context() as m:
+        # the bug the real 43-key run met: the HTML's figure overflowed after measuring
+        m.setattr(perfproof.report.html, "render_html", _broken_plot)
+        written = write_reports(run, say=said.append)
+    assert written == [run / "report.md"] and (run / "report.md").is_file()
+    assert not (run / "report.html").exists()
+    (line,) = said
+    assert line.startswith("perfproof: skipped report.html: OverflowError: math range error")
+    assert f"perfproof report {run} --format html" in line and "\n" not in line
+    trace = run / "logs" / "report.html.error.log"
+    assert "Traceback" in trace.read_text() and str(trace) in line
+    assert missing_reports(run) == ("html",)
+    assert write_reports(run, missing_reports(run)) == [run / "report.html"]
+    assert missing_reports(run) == ()
+
+
+def test_the_default_line_goes_to_stderr(
+    make_run_folder: Callable[[str], Path],
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+) -> None:
+    import shutil
+
+    run = tmp_path / "run"
+    shutil.copytree(make_run_folder("ab"), run)
+    monkeypatch.setattr(perfproof.report.html, "render_html", _broken_plot)
+    write_reports(run)
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.count("\n") == 1 and "skipped report.html" in captured.err
+
+
+RAW_BOUND = re.compile(r"\bmath\.(exp|log)\(")
+
+
+def test_no_exp_or_log_of_a_raw_bound_outside_the_statistics() -> None:
+    """``exp``/``log`` of a ratio bound can overflow or meet 0: only the statistics (on data)
+    and the bounds type (saturating) call them; every other layer asks the type."""
+    found = [
+        f"{p.relative_to(SRC)}:{n}"
+        for p in SRC.rglob("*.py")
+        if p.parts[-2] != "stats" and p.name != "bounds.py"
+        for n, text in enumerate(p.read_text().splitlines(), 1)
+        if RAW_BOUND.search(text)
+    ]
+    assert found == []
