@@ -211,7 +211,7 @@ def forest(rows: Sequence[ForestRow], threshold: float, salt: str = "forest") ->
                 r.verdict,
                 (1.0, y),
                 xycoords=("axes fraction", "data"),
-                xytext=(4, 0),
+                xytext=(8, 0),
                 textcoords="offset points",
                 va="center",
                 fontsize=8,
