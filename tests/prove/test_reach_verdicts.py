@@ -104,3 +104,24 @@ def test_gate_explained_still_fails_on_a_regression_the_change_reaches():
     assert _ab((QUEUE,), unconfirmed).explained_regressed == (QUEUE,)
     assert regression_gate(ab, False, "explained") == [f"regression: {CODEC}"]
     assert AbStageResult.from_json(ab.to_json()).reach == keys
+
+
+def test_the_gate_says_it_could_not_look_at_a_key_the_budget_left_at_one_fork():
+    """No regression, but one key the run ended before it had 2 forks a side: the gate fails
+    and says why, instead of passing silently; a key with 3 forks a side left undecided by the
+    budget does not fail it (its interval bounds the change)."""
+    from perfproof.compare.undecided import undecided_note
+
+    def comparison(forks: int) -> dict:
+        return {
+            "benchmark": QUEUE, "params": {"capacity": str(forks)}, "metric": "primary",
+            "base": {"forks": forks}, "head": {"forks": forks}, "verdict": "inconclusive",
+            "warnings": [undecided_note(forks, "budget ended")],
+        }  # fmt: skip
+
+    one = AbStageResult("run", "report.md", None, (comparison(1),), (), ())
+    (fail,) = regression_gate(one, True, "any")
+    assert "could not look at 1 key(s)" in fail and f"{QUEUE}(capacity=1)" in fail
+    assert regression_gate(one, False, "any") == []
+    three = AbStageResult("run", "report.md", None, (comparison(3),), (), ())
+    assert regression_gate(three, True, "any") == []

@@ -11,7 +11,7 @@ than pass.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from perfproof.model import PRIMARY, BenchKey, Comparison, RatioBounds, Verdict
@@ -74,3 +74,26 @@ def _entry_forks(comparisons: Sequence[Comparison]) -> dict[BenchKey, int]:
         if c.key.metric == PRIMARY or c.key.entry() not in forks:
             forks[c.key.entry()] = forks_a_side(c)
     return forks
+
+
+def unlooked_in(comparisons: Sequence[Mapping[str, object]]) -> list[str]:
+    """:func:`unlooked` on the comparisons of a written results document: the labels of the
+    primary comparisons no look could judge (for gates that read a run folder)."""
+    out = []
+    for c in comparisons:
+        if c.get("metric") not in (None, PRIMARY):
+            continue
+        sides = [c.get(side) for side in ("base", "head")]
+        forks = [s.get("forks") if isinstance(s, Mapping) else None for s in sides]
+        warnings = c.get("warnings")
+        said = isinstance(warnings, list) and any(
+            isinstance(w, str) and w.startswith("undecided:") for w in warnings
+        )
+        counted = [f for f in forks if isinstance(f, int)]
+        if said and counted and min(counted) < MIN_FORKS:
+            params = c.get("params")
+            at = (
+                ", ".join(f"{k}={v}" for k, v in params.items()) if isinstance(params, dict) else ""
+            )
+            out.append(f"{c.get('benchmark')}({at})" if at else str(c.get("benchmark")))
+    return out

@@ -18,6 +18,7 @@ import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from perfproof.compare.undecided import unlooked_in
 from perfproof.errors import ExternalError, InputError
 from perfproof.measure.progress import make_reporter
 from perfproof.model.documents.prove_measured import (
@@ -131,6 +132,12 @@ def regression_gate(ab: AbStageResult, fail_on_regression: bool, gate: str) -> l
     unexplained = [r for r in ab.regressed if r not in explained]
     if gate == "explained":
         return [f"regression: {', '.join(explained[:3])}"] if explained else []
+    unlooked = unlooked_in(ab.comparisons)
+    if fail_on_regression and unlooked and not ab.regressed:
+        return [
+            f"--fail-on-regression could not look at {len(unlooked)} key(s) ({unlooked[0]}: "
+            "the run ended before it had 2 forks a side): a regression there is not ruled out"
+        ]
     if not fail_on_regression or not ab.regressed:
         return []
     text = f"regression: {', '.join(ab.regressed[:3])}"
