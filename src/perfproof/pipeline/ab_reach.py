@@ -222,8 +222,13 @@ def explain_run(
     if wanted and reach.recorded is None:
         why_not = _why_not_recorded(document, store, opts, wanted, recorder)
         if why_not is None and recorder is not None:
-            reach = recorder(store, opts, reach, wanted, rep)
-        else:
+            try:
+                reach = recorder(store, opts, reach, wanted, rep)
+            except Exception as exc:  # the measured run must not be lost to its explanation
+                known = isinstance(exc, PerfproofError | OSError)
+                why_not = f"the recording failed: {'' if known else type(exc).__name__ + ': '}{exc}"
+                rep.message(f"note: {why_not}")
+        if why_not is not None:
             reach = reach.with_recordings(
                 replace(reach.of(b), why=f"{reach.of(b).why}; not recorded: {why_not}")
                 for b in wanted

@@ -24,6 +24,7 @@ from perfproof.measure.progress import Reporter
 from perfproof.measure.store import RunStore
 from perfproof.model.reach import BenchReach, Reach, RunReach
 from perfproof.pipeline.ab import AbOptions, resume_ab, start_ab
+from perfproof.pipeline.cluster import Executor
 from perfproof.pipeline.prove_share import key_share, recordings_by_benchmark, upper_share
 from perfproof.report.rundir import read_manifest
 from perfproof.units import percent
@@ -72,6 +73,8 @@ def recorded_round(folder: Path, ab: AbOptions, regexes: Sequence[str], reporter
         budget=None,
         futility=None,
         shard=None,
+        executor=Executor.LOCAL,
+        ray_address=None,
         measure_last=(),
     )
     return start_ab(opts, reporter, explain=False).run_dir
