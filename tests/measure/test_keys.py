@@ -142,3 +142,50 @@ def test_bench_regex_is_checked_at_the_door() -> None:
             check_bench_regexes([bad])
     with pytest.raises(InputError, match="--bench"):
         check_bench_regexes([""])
+
+
+def _grid(bench: str = "fx.B.run") -> list[SuiteKey]:
+    return [SuiteKey(bench, (("a", a), ("b", b))) for a in ("1", "2") for b in ("x", "y")]
+
+
+def test_one_invocation_when_the_decided_keys_it_adds_cost_less_than_a_jvm_start() -> None:
+    from perfproof.measure.keys import cover_keys
+
+    suite = _grid()
+    undecided = [suite[0], suite[3]]  # (1, x) and (2, y): no cross product of their own
+    cheap = cover_keys(undecided, suite, key_s=0.4, start_s=1.0)
+    (one,) = cheap.selections
+    assert one.params == (("a", ("1", "2")), ("b", ("x", "y"))) and cheap.why == []
+    # a key's forks cost more than a JVM start: two invocations, and the log says why
+    dear = cover_keys(undecided, suite, key_s=4.3, start_s=1.0)
+    assert [s.members() for s in dear.selections] == [[suite[0]], [suite[3]]]
+    (why,) = dear.why
+    assert why == (
+        "fx.B.run: 2 JMH invocations a side; one would also run 2 decided key(s) "
+        "(about 9s of forks a side) against about 1s for the further JVM start(s)"
+    )
+
+
+def test_combinations_the_suite_lacks_are_never_run_to_save_a_start() -> None:
+    from perfproof.measure.keys import cover_keys
+
+    suite = _grid()[:3]  # (2, y) was never listed (the user's -p left it out)
+    undecided = [suite[1], suite[2]]  # (1, y) and (2, x)
+    cover = cover_keys(undecided, suite, key_s=0.01, start_s=1.0)
+    assert len(cover.selections) == 2
+    assert cover.why == [
+        "fx.B.run: 2 JMH invocations a side; the values its keys need do not "
+        "make one cross product of the suite's keys"
+    ]
+
+
+def test_a_join_that_adds_one_cheap_key_is_taken_before_a_dearer_one() -> None:
+    from perfproof.measure.keys import cover_keys
+
+    suite = [SuiteKey("fx.C.run", (("n", n),)) for n in ("1", "2", "3")]
+    line = cover_keys(suite, suite, key_s=100.0, start_s=1.0)
+    assert len(line.selections) == 1  # one parameter: always one cross product, nothing added
+    grid = _grid("fx.C.run")
+    three = [grid[0], grid[1], grid[2]]  # every key but (2, y)
+    cover = cover_keys(three, grid, key_s=0.5, start_s=1.0)
+    assert len(cover.selections) == 1 and cover.why == []

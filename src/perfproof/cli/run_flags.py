@@ -199,8 +199,9 @@ DESIGN = (
         ("--budget",),
         {
             "metavar": "DURATION",
-            "help": "Wall clock of measurement not to exceed (90s, 15m, 1h): no round starts "
-            "that would end after it; keys still undecided then stay inconclusive.",
+            "help": "Time of measurement not to exceed (90s, 15m, 1h): the time JMH runs, not "
+            "the time waiting for another JMH's lock; no round starts that would end after it; "
+            "keys still undecided then stay inconclusive.",
         },
     ),
     Flag(

@@ -173,6 +173,97 @@ def group_keys(keys: Iterable[SuiteKey]) -> list[Selection]:
     return sorted(selections)
 
 
+@dataclass(frozen=True)
+class Cover:
+    """The selections of a round, and why a benchmark still needs more than one of them."""
+
+    selections: list[Selection]
+    why: list[str]
+
+
+def cover_keys(
+    keys: Iterable[SuiteKey], suite: Iterable[SuiteKey], key_s: float, start_s: float
+) -> Cover:
+    """``group_keys``, then per benchmark one JMH invocation for all its keys whenever that is
+    cheaper: the cross product of the values its undecided keys need may also hold keys already
+    decided (any key of ``suite``), each costing ``key_s`` of forks a side to run for nothing,
+    against ``start_s`` for every further JVM start it saves. Boxes of one benchmark are joined
+    pairwise, cheapest first, while a join costs no more than the start it saves. A benchmark
+    left with several invocations gets a reason in ``why``, with the figures."""
+    wanted = sorted(set(keys))
+    known = set(suite) | set(wanted)
+    by_bench: dict[str, list[_Box]] = {}
+    for sel in group_keys(wanted):
+        box = tuple((name, frozenset(values)) for name, values in sel.params)
+        for bench in sel.benchmarks:
+            by_bench.setdefault(bench, []).append(box)
+    why: list[str] = []
+    shared: dict[_Box, list[str]] = {}
+    for bench, boxes in sorted(by_bench.items()):
+        boxes, extra = _join_cheap(bench, boxes, known, key_s, start_s)
+        if len(boxes) > 1 and extra is not None:
+            why.append(
+                f"{bench}: {len(boxes)} JMH invocations a side; one would also run {extra} "
+                f"decided key(s) (about {extra * key_s:.0f}s of forks a side) against about "
+                f"{(len(boxes) - 1) * start_s:.0f}s for the further JVM start(s)"
+            )
+        elif len(boxes) > 1:
+            why.append(f"{bench}: {len(boxes)} JMH invocations a side; the values its keys "
+                       "need do not make one cross product of the suite's keys")  # fmt: skip
+        for box in boxes:
+            shared.setdefault(box, []).append(bench)
+    selections = [
+        Selection(tuple(sorted(b)), tuple((n, _ordered(v)) for n, v in box))
+        for box, b in shared.items()
+    ]
+    return Cover(sorted(selections), why)
+
+
+def _join_cheap(
+    bench: str, boxes: list[_Box], known: set[SuiteKey], key_s: float, start_s: float
+) -> tuple[list[_Box], int | None]:
+    """Join boxes while the decided keys a join adds cost no more than the start it saves;
+    returns the boxes and, when more than one is left, the extra keys of joining them all
+    (None: that join would run combinations the suite does not have)."""
+    boxes = sorted(set(boxes), key=_box_sort)
+    while len(boxes) > 1:
+        best: tuple[int, int, int] | None = None
+        for i, j in itertools.combinations(range(len(boxes)), 2):
+            extra = _extra(bench, _hull(boxes[i], boxes[j]), [boxes[i], boxes[j]], known)
+            if extra is not None and (best is None or extra < best[0]):
+                best = (extra, i, j)
+        if best is None or best[0] * key_s > start_s:
+            break
+        _, i, j = best
+        boxes = sorted([b for k, b in enumerate(boxes) if k not in (i, j)]
+                       + [_hull(boxes[i], boxes[j])], key=_box_sort)  # fmt: skip
+    if len(boxes) == 1:
+        return boxes, 0
+    hull = boxes[0]
+    for box in boxes[1:]:
+        hull = _hull(hull, box)
+    return boxes, _extra(bench, hull, boxes, known)
+
+
+def _hull(a: _Box, b: _Box) -> _Box:
+    """The smallest box holding both (same parameter names)."""
+    return tuple((n, va | vb) for (n, va), (_, vb) in zip(a, b, strict=True))
+
+
+def _extra(bench: str, hull: _Box, parts: list[_Box], known: set[SuiteKey]) -> int | None:
+    """Keys of ``hull`` in none of ``parts``; None when one of them is not a key of the suite."""
+    names = [n for n, _ in hull]
+    inside = {combo for part in parts for combo in itertools.product(*(sorted(v) for _, v in part))}
+    extra = 0
+    for combo in itertools.product(*(sorted(v) for _, v in hull)):
+        if combo in inside:
+            continue
+        if SuiteKey(bench, tuple(zip(names, combo, strict=True))) not in known:
+            return None
+        extra += 1
+    return extra
+
+
 def _merge_boxes(boxes: list[_Box]) -> list[_Box]:
     boxes = sorted(set(boxes), key=_box_sort)
     merged = True

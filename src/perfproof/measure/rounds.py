@@ -20,9 +20,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from perfproof.jmh.reader import read_results
-from perfproof.measure.keys import Selection, SuiteKey, group_keys, suite_key_of
-from perfproof.measure.plan import FIXED, Plan, round_steps
-from perfproof.measure.progress import Reporter
+from perfproof.measure.keys import Cover, Selection, SuiteKey, cover_keys, group_keys, suite_key_of
+from perfproof.measure.plan import FIXED, Plan, Step, round_steps
+from perfproof.measure.progress import HOST_OVERHEAD_S, Reporter
 from perfproof.measure.store import DONE, RunStore
 from perfproof.model import BenchKey, Samples
 from perfproof.units import eta as format_duration
@@ -260,12 +260,14 @@ class RoundLoop:
             next_round = plan.planned_rounds + 1
             if next_round > plan.rounds:
                 return state, f"{MAX_ROUNDS}: {undecided_after_last(len(undecided))}"
-            steps = round_steps(plan, next_round, group_keys(undecided), catch_up_parts(state))
+            cover = self._cover(undecided)
+            steps = round_steps(plan, next_round, cover.selections, catch_up_parts(state))
             if not self._fits(plan, steps):
                 kept = [k for k in undecided if k.benchmark not in self.last]
                 if not kept or len(kept) == len(undecided):
                     return self._budget_ends(state, plan)
-                steps = round_steps(plan, next_round, group_keys(kept), catch_up_parts(state))
+                cover = self._cover(kept)
+                steps = round_steps(plan, next_round, cover.selections, catch_up_parts(state))
                 if not self._fits(plan, steps):
                     return self._budget_ends(state, plan)
                 cut.update(k for k in undecided if k.benchmark in self.last)
@@ -282,7 +284,18 @@ class RoundLoop:
                 f"after round {next_round - 1}: {said}; round {next_round} runs the "
                 f"{len(undecided)} undecided"
             )
+            for why in cover.why:
+                self.reporter.message(f"round {next_round}: {why}")
             self.store.add_steps(plan.with_steps(steps), steps)
+
+    def _cover(self, keys: list[SuiteKey]) -> Cover:
+        """The round's JMH invocations for ``keys``: one per benchmark where running a few
+        decided @Param combinations along costs less than another JVM start."""
+        one = keys[0]
+        probe = Step(0, 0, "base", 1, Selection((one.benchmark,), tuple(
+            (name, (value,)) for name, value in one.params)))  # fmt: skip
+        key_s = max(self.estimate(probe) - HOST_OVERHEAD_S, 0.0)
+        return cover_keys(keys, self.keys, key_s, HOST_OVERHEAD_S)
 
     def _all_stopped(self, state: SequentialState) -> str:
         """Every key left the plan: all with a verdict or a futility stop, or some still
