@@ -68,6 +68,22 @@ def test_export_and_profile_out_dev_stdout_append(
     assert not list(Path("/dev").glob("stdout.*"))
 
 
+def test_history_and_flamegraph_out_dev_stdout_append(
+    tmp_path: Path, make_run_folder: Callable[[str], Path]
+) -> None:
+    db = tmp_path / "history.sqlite"
+    run = make_run_folder("ab")
+    done = _perfproof("history", "record", run, "--db", db, stdout=subprocess.PIPE, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    for verb in ("show", "changes"):
+        text = _appended(tmp_path, "history", verb, "--db", db, "--out", "/dev/stdout")
+        assert text.startswith("# kept from an earlier step\n") and len(text) > 40
+    rec = tmp_path / "a.collapsed"
+    rec.write_text(COLLAPSED)
+    text = _appended(tmp_path, "profile", rec, "--flamegraph", "/dev/stdout", "--format", "json")
+    assert text.startswith("# kept from an earlier step\n") and "</html>" in text
+
+
 def test_profile_collapsed_dev_null_makes_no_file_in_dev(tmp_path: Path) -> None:
     rec = tmp_path / "a.collapsed"
     rec.write_text(COLLAPSED + ALLOC)
