@@ -12,8 +12,10 @@ sites bind to a declaration. A method ``M`` is called by:
   (:meth:`perfproof.code.binding.Matcher.receiver_class`) to one that runs ``M``; then it is as
   sure as a call naming ``M`` (``s.enc.encode(...)`` with ``final Encoder<Integer> enc = new
   VarIntEncoder()``). A fixed receiver of another class (the decoy ``new FixedEncoder()``)
-  gives no edge at all. A receiver typed by a type variable (``E enc`` with ``<E extends
-  Encoder<Integer>>``) is a dispatch edge through the declaration overridden;
+  gives no edge at all. A site binding to ``M`` itself only by name, its receiver's type
+  unknown (an untyped lambda parameter, a type variable as in ``E enc`` with ``<E extends
+  Encoder<Integer>>``, a generic result), is a dispatch edge too when ``M`` overrides
+  something: any class with the method may receive it;
 - for a method of an anonymous class, the method creating the instance (:func:`creator`);
 - for an instance initialiser, every constructor call of its class, whatever its arguments
   (the initialiser runs in each), and for a class's initialiser or no-argument constructor,
@@ -29,7 +31,7 @@ import re
 from collections import defaultdict
 from typing import NamedTuple
 
-from perfproof.code.binding import CONSTRUCTOR, TYPE_VARIABLE, Target
+from perfproof.code.binding import CONSTRUCTOR, Target
 from perfproof.code.callers import Site, SiteIndex, find_callers
 from perfproof.code.project import Project
 
@@ -168,16 +170,19 @@ class CallGraph:
         p = self.project
         edges: list[Edge] = []
         targets = declarations(p, key)
+        overridden = label(p, (targets[1].fqn, key[1], key[2])) if len(targets) > 1 else ""
         for i, target in enumerate(targets):
-            via = label(p, (target.fqn, key[1], key[2])) if i else ""
+            named = label(p, (target.fqn, key[1], key[2])) if i else ""
             for site in self.sites_of(target):
                 if site.receiver is not None and not runs(p, site.receiver, key):
                     continue  # the receiver's class runs another override
-                if not i and site.via == TYPE_VARIABLE and len(targets) > 1:
-                    continue  # bounded by a supertype: found again, as dispatch, through it
                 if len(site.caller_key) != 3:
                     continue  # a static initialiser: runs once, not per operation
-                edges.append(Edge(site.caller_key, "" if site.receiver else via))
+                # a receiver whose type cannot be told (an untyped lambda parameter, a type
+                # variable, a generic result) may be any class with the method
+                guessed = not i and site.confidence == "likely"
+                via = "" if site.receiver else overridden if guessed else named
+                edges.append(Edge(site.caller_key, via))
         owner, name, params = key
         made = creator(p, key)
         if made is not None:
