@@ -10,13 +10,14 @@ from pathlib import Path
 
 import pytest
 
+from perfproof.code.external import external_supertypes
 from perfproof.code.graph import same_parameters
 from perfproof.code.query import open_project
 from perfproof.code.reach import Reach, affected_benchmarks
 
 FIXTURE = Path(__file__).parent.parent / "fixtures" / "java" / "reach" / "base"
 HELPER = ("reachfix.VarIntEncoder", "packBits", ("int", "byte[]"))
-_MARK = re.compile(r"public int (\w+)\(.*// reach: (direct|dispatch|none)")
+_MARK = re.compile(r"public \w+ (\w+)\(.*// reach: (direct|dispatch|none)")
 
 
 def expected() -> dict[str, str]:
@@ -36,7 +37,7 @@ def reached() -> dict[str, Reach]:
 
 def test_the_fixture_marks_every_shape() -> None:
     marks = expected()
-    assert len(marks) == 14
+    assert len(marks) == 17
     assert set(marks.values()) == {"direct", "dispatch", "none"}
 
 
@@ -75,6 +76,10 @@ def test_the_state_field_path_names_the_override_and_the_helper(
     assert anonymous.dispatch == "ShapesBench.anonymousImplementation() → Sizer.sizeOf(int)"
     inline = reached["reachfix.bench.ShapesBench.anonymousClass"]
     assert inline.path[1] == "ShapesBench$1.getAsInt()" and not inline.via_dispatch
+    # a call through java.util.Queue reaches the repository class extending AbstractQueue
+    jdk = reached["reachfix.bench.ShapesBench.jdkInterface"]
+    assert jdk.dispatch == "ShapesBench.jdkInterface() → Queue.offer(Integer)"
+    assert jdk.path[1] == "SizeQueue.offer(Integer)"
     initialiser = reached["reachfix.bench.ShapesBench.initialiser"]
     assert initialiser.path[1:3] == ("new TaggedFrame()", "new Frame()")
 
@@ -97,3 +102,15 @@ def test_an_override_may_fill_a_type_variable(
     own: tuple[str, ...], declared: tuple[str, ...], overrides: bool
 ) -> None:
     assert same_parameters(own, declared) is overrides
+
+
+def test_the_jdk_types_a_class_extends_are_known_by_their_supertypes() -> None:
+    project = open_project(FIXTURE)
+    assert external_supertypes(project, "reachfix.SizeQueue") == {
+        "AbstractQueue",
+        "AbstractCollection",
+        "Queue",
+        "Collection",
+        "Iterable",
+    }
+    assert external_supertypes(project, "reachfix.VarIntEncoder") == frozenset()

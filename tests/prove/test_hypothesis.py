@@ -185,7 +185,9 @@ public class SetBench {
     public void make() throws Exception {
         set = (Set<Object>) Class.forName(type).getDeclaredConstructor().newInstance();
     }
-    @Benchmark public boolean contains() { return set.contains(this); }
+    @Benchmark public boolean contains() {
+        return java.util.Collections.unmodifiableSet(set).contains(this);
+    }
 }
 """,
 }
@@ -202,8 +204,9 @@ def _set_hypothesis() -> Hypothesis:
 
 
 def test_the_hunts_recordings_reach_what_the_call_graph_cannot(tmp_path: Path) -> None:
-    """A call through a JDK interface on an instance made by reflection: no call path, yet the
-    hunt's recordings saw the benchmark run the method, so prove measures it."""
+    """A call through a JDK wrapper (``Collections.unmodifiableSet``) of an instance made by
+    reflection: no call path, yet the hunt's recordings saw the benchmark run the method, so
+    prove measures it."""
     from tests.code.conftest import write_sources
 
     from perfproof.code.query import open_project

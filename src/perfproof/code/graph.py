@@ -16,6 +16,9 @@ sites bind to a declaration. A method ``M`` is called by:
   unknown (an untyped lambda parameter, a type variable as in ``E enc`` with ``<E extends
   Encoder<Integer>>``, a generic result), is a dispatch edge too when ``M`` overrides
   something: any class with the method may receive it;
+- for an override of a method of a type outside the repository (``SpscArrayQueue.offer``
+  overriding ``java.util.Queue.offer``), the calls on receivers declared with that type
+  (:mod:`perfproof.code.external`), as dispatch;
 - for a method of an anonymous class, the method creating the instance (:func:`creator`);
 - for an instance initialiser, every constructor call of its class, whatever its arguments
   (the initialiser runs in each), and for a class's initialiser or no-argument constructor,
@@ -31,8 +34,10 @@ import re
 from collections import defaultdict
 from typing import NamedTuple
 
-from perfproof.code.binding import CONSTRUCTOR, Target
+from perfproof.code.binding import CONSTRUCTOR, Matcher, Target
 from perfproof.code.callers import Site, SiteIndex, find_callers
+from perfproof.code.external import external_sites, external_supertypes
+from perfproof.code.model import CallSite, FileIndex
 from perfproof.code.project import Project
 
 MethodKey = tuple[str, str, tuple[str, ...]]
@@ -151,6 +156,7 @@ class CallGraph:
         self.sites = sites or SiteIndex(project, eager=True)
         self._callers: dict[MethodKey, list[Edge]] = {}
         self._sites: dict[Target, list[Site]] = {}
+        self._external: dict[str, list[tuple[FileIndex, CallSite, str]]] = {}
         self._subclasses: dict[str, list[str]] | None = None
 
     def sites_of(self, target: Target) -> list[Site]:
@@ -183,6 +189,7 @@ class CallGraph:
                 guessed = not i and site.confidence == "likely"
                 via = "" if site.receiver else overridden if guessed else named
                 edges.append(Edge(site.caller_key, via))
+        edges += self._through_external(key)
         owner, name, params = key
         made = creator(p, key)
         if made is not None:
@@ -193,6 +200,34 @@ class CallGraph:
                 keys = [(sub, CONSTRUCTOR, m.params) for m in ctors] or [(sub, CONSTRUCTOR, ())]
                 edges.extend(Edge(k, "") for k in keys)
         return list(dict.fromkeys(edges))
+
+    def _through_external(self, key: MethodKey) -> list[Edge]:
+        """Calls on a receiver declared with a type outside the repository that the method's
+        class extends or implements (:mod:`perfproof.code.external`)."""
+        p = self.project
+        owner, name, params = key
+        if name == CONSTRUCTOR or any(
+            m.static for m in p.methods_of(owner) if m.name == name and m.params == params
+        ):
+            return []
+        supers = external_supertypes(p, owner)
+        if not supers:
+            return []
+        if name not in self._external:
+            self._external[name] = list(external_sites(p, self.sites.named((name,))))
+        matcher = Matcher(p, Target(owner, name, len(params)))
+        edges: list[Edge] = []
+        for f, site, typ in self._external[name]:
+            if typ not in supers or site.arity not in (-1, len(params)):
+                continue
+            fixed = matcher.receiver_class(f, site)
+            if (site.recv_new and fixed is None) or (fixed and not runs(p, fixed, key)):
+                continue  # a class outside the repository, or one running another override
+            if site.method < 0:
+                continue
+            caller = f.method_key(site.method)
+            edges.append(Edge(caller, "" if fixed else f"{typ}.{name}({', '.join(params)})"))
+        return edges
 
     def subclasses(self, fqn: str) -> list[str]:
         """Repository classes naming ``fqn`` as their superclass."""
