@@ -315,6 +315,8 @@ def _ab_while_lock_held(ab_env, run_cli, out: Path, hold_s: float, timeout_s: st
     finally:
         holder.kill()
         holder.wait()
+        if holder.stdout is not None:
+            holder.stdout.close()
 
 
 def test_jmh_lock_held_elsewhere_times_out_without_forcing(ab_env, run_cli, tmp_path):

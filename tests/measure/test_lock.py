@@ -53,6 +53,8 @@ def test_probe_sees_another_process_holding_the_lock(tmp_path: Path) -> None:
     finally:
         holder.kill()
         holder.wait()
+        if holder.stdout is not None:
+            holder.stdout.close()
     assert not probe(path).held
 
 
@@ -104,6 +106,8 @@ def test_real_wait_on_a_real_holder(tmp_path: Path) -> None:
     start = time.monotonic()
     waited = wait_for_lock(path, 20, on_wait=said.append, poll_s=0.1)
     holder.wait()
+    if holder.stdout is not None:
+        holder.stdout.close()
     assert 0.3 < waited < 10 and time.monotonic() - start < 10
     assert said and "held" in said[0]
 

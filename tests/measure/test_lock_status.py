@@ -106,6 +106,8 @@ def test_a_real_holder_is_found_by_pid_with_its_command(tmp_path: Path) -> None:
     finally:
         holder.kill()
         holder.wait()
+        if holder.stdout is not None:
+            holder.stdout.close()
 
 
 def test_the_lock_moves_with_a_tmpdir_every_jvm_is_given() -> None:

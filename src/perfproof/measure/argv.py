@@ -75,6 +75,18 @@ def with_forks(options: tuple[str, ...], forks: int | None) -> tuple[str, ...]:
     return (*out, "-f", str(forks))
 
 
+def with_warmup(options: tuple[str, ...], iterations: int | None) -> tuple[str, ...]:
+    """``options`` with JMH's ``-wi`` set to ``iterations`` (unchanged when None)."""
+    if iterations is None:
+        return options
+    out = list(options)
+    for i, token in enumerate(out[:-1]):
+        if token == "-wi":
+            out[i + 1] = str(iterations)
+            return tuple(out)
+    return (*out, "-wi", str(iterations))
+
+
 def append_jvm_args(options: tuple[str, ...], value: str) -> tuple[str, ...]:
     """``options`` with ``value`` (JVM options, space-separated) added to the forks' command line.
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 import re
 import shlex
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
@@ -75,6 +75,9 @@ class Step:
     forks: int | None = None
     """Forks of this step when not the plan's ``-f``: a catch-up step that runs again the
     forks a look left out because they never warmed up."""
+    warmup: int | None = None
+    """Warm-up iterations of this step when not the plan's ``-wi``: chosen per benchmark from
+    the first round's traces (``measure.warmup_choice``)."""
 
     @property
     def id(self) -> str:
@@ -101,6 +104,8 @@ class Step:
             doc["selection"] = self.selection.to_json()
         if self.forks is not None:
             doc["forks"] = self.forks
+        if self.warmup is not None:
+            doc["warmup_iterations"] = self.warmup
         return doc
 
     @classmethod
@@ -113,6 +118,7 @@ class Step:
             int(doc.get("part", 1)),
             Selection.from_json(selection) if selection else None,
             int(doc["forks"]) if doc.get("forks") is not None else None,
+            int(doc["warmup_iterations"]) if doc.get("warmup_iterations") is not None else None,
         )
 
 
@@ -231,6 +237,7 @@ def round_steps(
     round_no: int,
     selections: list[Selection],
     catch_up: Sequence[tuple[str, int, Selection]] = (),
+    warmups: Mapping[str, int] | None = None,
 ) -> list[Step]:
     """The steps of a later round of a sequential plan: only the selected keys.
 
@@ -238,19 +245,38 @@ def round_steps(
     back to back, in the round's side order (ABBA alternates it round by round), so the two
     forks of every key stay close in time whatever the number of parts. ``catch_up`` adds, per
     (side, forks, selection), a step on one side that runs again forks a look left out.
+    ``warmups`` gives benchmarks their own ``-wi``: a selection whose benchmarks differ in it
+    becomes one step per warm-up.
     """
     if not 1 <= round_no <= plan.rounds:
         raise ValueError(f"round {round_no} is outside 1..{plan.rounds}")
     pair = side_order(round_no, plan.order, plan.seed)[-1]
     steps: list[Step] = []
     start = len([s for s in plan.steps if s.round < round_no])
-    many = len(selections) + len(catch_up) > 1
-    for part, selection in enumerate(selections, start=1):
+    parts = [p for sel in selections for p in _by_warmup(sel, warmups or {})]
+    extra = [(side, forks, p) for side, forks, sel in catch_up
+             for p in _by_warmup(sel, warmups or {})]  # fmt: skip
+    many = len(parts) + len(extra) > 1
+    for part, (selection, wi) in enumerate(parts, start=1):
         for side in pair:
-            steps.append(Step(start + len(steps), round_no, side, part if many else 1, selection))
-    for part, (side, forks, selection) in enumerate(catch_up, start=len(selections) + 1):
-        steps.append(Step(start + len(steps), round_no, side, part, selection, forks))
+            steps.append(Step(start + len(steps), round_no, side, part if many else 1, selection,
+                              warmup=wi))  # fmt: skip
+    for part, (side, forks, (selection, wi)) in enumerate(extra, start=len(parts) + 1):
+        steps.append(Step(start + len(steps), round_no, side, part, selection, forks, wi))
     return steps
+
+
+def _by_warmup(
+    selection: Selection, warmups: Mapping[str, int]
+) -> list[tuple[Selection, int | None]]:
+    """The selection split so that every part's benchmarks share one warm-up."""
+    groups: dict[int | None, list[str]] = {}
+    for bench in selection.benchmarks:
+        groups.setdefault(warmups.get(bench), []).append(bench)
+    return [
+        (Selection(tuple(b), selection.params), wi)
+        for wi, b in sorted(groups.items(), key=lambda g: -1 if g[0] is None else g[0])
+    ]
 
 
 def restrict_first_round(plan: Plan, selections: list[Selection]) -> Plan:

@@ -22,8 +22,10 @@ from typing import Any
 from perfproof.jmh.reader import read_results
 from perfproof.measure.keys import Cover, Selection, SuiteKey, cover_keys, group_keys, suite_key_of
 from perfproof.measure.plan import FIXED, Plan, Step, round_steps
-from perfproof.measure.progress import HOST_OVERHEAD_S, Reporter
+from perfproof.measure.progress import HOST_OVERHEAD_S, Reporter, parse_settings
 from perfproof.measure.store import DONE, RunStore
+from perfproof.measure.warmup_choice import chosen_warmups
+from perfproof.measure.warmup_choice import describe as describe_warmups
 from perfproof.model import BenchKey, Samples
 from perfproof.units import eta as format_duration
 
@@ -240,6 +242,9 @@ class RoundLoop:
     first left undecided (``prove``: those only dynamic dispatch reaches)."""
     _bound: int | None = None
     """The step total last announced: an upper bound that falls as keys stop."""
+    choose_warmup: bool = True
+    """Give each benchmark's later rounds the warm-up its round-1 forks showed it needs."""
+    _warmup_said: bool = False
 
     def run(self) -> tuple[SequentialState, str]:
         """Run until done; returns the final state and why the loop ended."""
@@ -261,13 +266,16 @@ class RoundLoop:
             if next_round > plan.rounds:
                 return state, f"{MAX_ROUNDS}: {undecided_after_last(len(undecided))}"
             cover = self._cover(undecided)
-            steps = round_steps(plan, next_round, cover.selections, catch_up_parts(state))
+            warmups = self._warmups(plan)
+            steps = round_steps(plan, next_round, cover.selections, catch_up_parts(state),
+                                warmups)  # fmt: skip
             if not self._fits(plan, steps):
                 kept = [k for k in undecided if k.benchmark not in self.last]
                 if not kept or len(kept) == len(undecided):
                     return self._budget_ends(state, plan)
                 cover = self._cover(kept)
-                steps = round_steps(plan, next_round, cover.selections, catch_up_parts(state))
+                steps = round_steps(plan, next_round, cover.selections, catch_up_parts(state),
+                                    warmups)  # fmt: skip
                 if not self._fits(plan, steps):
                     return self._budget_ends(state, plan)
                 cut.update(k for k in undecided if k.benchmark in self.last)
@@ -287,6 +295,20 @@ class RoundLoop:
             for why in cover.why:
                 self.reporter.message(f"round {next_round}: {why}")
             self.store.add_steps(plan.with_steps(steps), steps)
+
+    def _warmups(self, plan: Plan) -> dict[str, int]:
+        """Each benchmark's warm-up for the rounds after the first, from round 1's traces
+        (said once: the choice is the same every round, and after a resume)."""
+        if not self.choose_warmup:
+            return {}
+        settings = parse_settings(plan.jmh_options)
+        warmups = chosen_warmups(
+            side_forks(self.store, "base", 1), side_forks(self.store, "head", 1), settings
+        )
+        if warmups and not self._warmup_said:
+            self.reporter.message(describe_warmups(warmups, settings))
+        self._warmup_said = True
+        return warmups
 
     def _cover(self, keys: list[SuiteKey]) -> Cover:
         """The round's JMH invocations for ``keys``: one per benchmark where running a few

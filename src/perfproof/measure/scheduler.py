@@ -26,7 +26,7 @@ from typing import Any
 
 from perfproof.errors import ExternalError
 from perfproof.measure import lock, lock_queue, lock_status
-from perfproof.measure.argv import append_jvm_args, step_argv, with_forks
+from perfproof.measure.argv import append_jvm_args, step_argv, with_forks, with_warmup
 from perfproof.measure.plan import Plan, Step
 from perfproof.measure.progress import JmhSettings, Reporter, estimate_step_seconds
 from perfproof.measure.store import DONE, FAILED, INTERRUPTED, RUNNING, RunStore, now_iso
@@ -166,12 +166,15 @@ class Scheduler:
 
     def estimate(self, step: Step) -> float:
         """Expected seconds of a step: the keys it runs × forks × fork length."""
+        settings = self.settings
+        if step.warmup is not None:
+            settings = replace(settings, warmup_iterations=step.warmup)
         if step.forks is not None and step.selection is not None:
-            settings = replace(self.settings, forks=step.forks)
+            settings = replace(settings, forks=step.forks)
             return estimate_step_seconds(settings, len(step.selection.members()))
         if step.selection is not None:
-            return estimate_step_seconds(self.settings, len(step.selection.members()))
-        return estimate_step_seconds(self.settings, self.targets[step.side].benchmark_count)
+            return estimate_step_seconds(settings, len(step.selection.members()))
+        return estimate_step_seconds(settings, self.targets[step.side].benchmark_count)
 
     def run_pending(self) -> None:
         """Run every unfinished step; stops at the first failure (finished steps stay)."""
@@ -254,7 +257,7 @@ class Scheduler:
         Recording: the step's folder is emptied first, since anything in it comes from an
         attempt that did not finish (a fork's recording dumped on Ctrl-C, say).
         """
-        options = with_forks(plan.jmh_options, step.forks)
+        options = with_warmup(with_forks(plan.jmh_options, step.forks), step.warmup)
         if self.jfr_dir is None:
             return options
         folder = step_folder(self.jfr_dir, step.round, step.jfr_side)
