@@ -48,8 +48,9 @@ Examples:
 
 Exit codes: 0 done (also when no benchmark reaches the change: the bundle says so); 1 a test
 that passes on the baseline fails on the feature, or --fail-on-regression saw a regression or
-could not look at a key (the A/B ended before it had 2 forks a side); 2 bad input; 3 a build or run failed in a stage (the message names the stage and the log; fix
-it and continue with --resume).
+could not look at a key (the A/B ended before it had 2 forks a side); 2 bad input; 3 a build
+or run failed in a stage (the message names the stage and the log; fix it and continue with
+--resume).
 """
 
 _NOT_SHARED = {"resume_dir", "out", "fmt", "jfr"}

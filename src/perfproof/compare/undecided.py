@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from perfproof.model import PRIMARY, BenchKey, Comparison, RatioBounds, Verdict
+from perfproof.model.diagnostics import Kind
 
 MIN_FORKS = 2
 """Forks per side below which no comparison gets a verdict in a run."""
@@ -43,7 +44,14 @@ def too_few_forks(comparisons: Sequence[Comparison], why: str) -> list[Compariso
             out.append(c)
             continue
         note = undecided_note(n, why)
-        kept = [w for w in c.warnings if not w.startswith(("undecided:", "inconclusive:"))]
+        # the iteration fallback's note describes an interval no longer shown
+        fallback = {x.text for x in c.diagnostics.notes or [] if x.kind is Kind.ONE_FORK}
+        kept = [
+            w
+            for w in c.warnings
+            if not w.startswith(("undecided:", "inconclusive:")) and w not in fallback
+        ]
+        left = [x for x in c.diagnostics.notes or [] if x.kind is not Kind.ONE_FORK]
         out.append(
             replace(
                 c,
@@ -51,6 +59,7 @@ def too_few_forks(comparisons: Sequence[Comparison], why: str) -> list[Compariso
                 ratio_ci=RatioBounds.unbounded(),
                 delta_ci_pct=RatioBounds.unbounded().percent(),
                 warnings=[note, *kept],
+                diagnostics=replace(c.diagnostics, notes=left if c.diagnostics.notes else None),
             )
         )
     return out
