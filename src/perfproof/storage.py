@@ -15,6 +15,7 @@ import shutil
 import stat
 import sys
 import tempfile
+import traceback
 from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Any
@@ -303,3 +304,21 @@ def _same_file(a: Path, b: Path) -> bool:
     except OSError:
         pass
     return a.resolve() == b.resolve()
+
+
+def skipped_output(folder: Path, name: str, exc: BaseException, retry: str) -> str:
+    """The one line of an output that failed to render, with the command that renders it
+    again; the traceback is kept in the folder's logs/ (perfproof writes nowhere else but its
+    cache)."""
+    log = folder / "logs" / f"{name}.error.log"
+    where = ""
+    try:
+        log.parent.mkdir(parents=True, exist_ok=True)
+        write_text_atomic(log, "".join(traceback.format_exception(exc)))
+        where = f"traceback in {log}; "
+    except OSError:
+        pass
+    return (
+        f"perfproof: skipped {name}: {type(exc).__name__}: {exc} (a bug in perfproof; the "
+        f"results are complete; {where}retry with: {retry})"
+    )

@@ -66,7 +66,7 @@ def test_the_default_line_goes_to_stderr(
 RAW_BOUND = re.compile(r"\bmath\.(exp|log)\(")
 
 
-CONSUMERS = ("report", "render", "export", "history", "audit", "pipeline")
+CONSUMERS = ("report", "render", "export", "history", "audit")
 """The layers that show, store or export intervals someone else computed."""
 
 
@@ -82,3 +82,26 @@ def test_no_exp_or_log_of_a_raw_bound_in_the_layers_that_show_them() -> None:
         if RAW_BOUND.search(text)
     ]
     assert found == []
+
+
+def test_a_prove_page_that_fails_leaves_the_pr_body(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    import shutil
+
+    import perfproof.render.prove_html
+    from perfproof.model.documents.prove import BundleView, read_prove
+    from perfproof.render.prove import write_bundle_reports
+    from perfproof.report import ab_section
+
+    bundle = tmp_path / "bundle"
+    shutil.copytree(Path(__file__).parents[1] / "fixtures" / "runs" / "demo-prove-bundle", bundle)
+    view = BundleView(bundle, read_prove(bundle / "prove.json"))
+    said: list[str] = []
+    monkeypatch.setattr(perfproof.render.prove_html, "render_html", _broken_plot)
+    result = write_bundle_reports(view, ab_section(bundle / "ab"), say=said.append)
+    assert result.markdown == str(bundle / "report.md") and result.html == ""
+    assert (bundle / "report.md").is_file() and not (bundle / "report.html").exists()
+    (line,) = said
+    assert line.startswith("perfproof: skipped report.html: OverflowError")
+    assert f"retry with: perfproof prove --resume {bundle}" in line

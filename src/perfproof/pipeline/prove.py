@@ -348,7 +348,7 @@ def _run(bundle: Bundle, opts: ProveOptions, say: Say) -> ProveOutcome:
             if missing:
                 write_reports(ab.run_dir, missing, say=say)
         section = ab_section(ab.run_dir) if ab is not None and ab.run_dir else None
-        return write_bundle_reports(bundle, section)
+        return write_bundle_reports(bundle, section, say=say)
 
     stages: dict[str, Callable[[], StageResult]] = {
         "changes": stage_changes,

@@ -11,8 +11,11 @@ numbers it checks for ``ab``.
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 
+from perfproof.errors import PerfproofError
 from perfproof.model.documents.prove import NO_BENCHMARK, STAGES, TITLES
 from perfproof.model.documents.prove import BundleView as Bundle
 from perfproof.model.documents.prove_measured import (
@@ -29,7 +32,7 @@ from perfproof.process import command_line
 from perfproof.render.markdown import markdown_table, md_text
 from perfproof.render.prove_measured import e2e_md, profile_md, skipped
 from perfproof.render.prove_reach import left_out_md, reach_md, unexplained_line
-from perfproof.storage import write_text_atomic
+from perfproof.storage import skipped_output, write_text_atomic
 
 SECTIONS = (
     "What changed",
@@ -308,13 +311,29 @@ def _reproduce(bundle: Bundle, ab: AbSection | None) -> list[str]:
     return out
 
 
-def write_bundle_reports(bundle: Bundle, ab: AbSection | None) -> ReportResult:
+def write_bundle_reports(
+    bundle: Bundle, ab: AbSection | None, say: Callable[[str], None] | None = None
+) -> ReportResult:
     """Write report.md and report.html into the bundle; their paths (and the summary line
-    they open with) are the stage result."""
+    they open with) are the stage result. The page is the Markdown dressed up: when it fails to
+    render (a bug) the PR body still stands, so the page is skipped with one line (``say``,
+    stderr by default), its path left empty, and ``prove --resume`` renders it again."""
     from perfproof.render.prove_html import render_html
 
     md = render_markdown(bundle, ab)
     md_path = write_text_atomic(bundle.path / "report.md", md)
-    html_path = write_text_atomic(bundle.path / "report.html", render_html(bundle, md))
+    html_path = ""
+    try:
+        html_path = str(write_text_atomic(bundle.path / "report.html", render_html(bundle, md)))
+    except PerfproofError:
+        raise
+    except Exception as exc:
+        retry = f"perfproof prove --resume {bundle.path}"
+        line = skipped_output(bundle.path, "report.html", exc, retry)
+        (say or _to_stderr)(line)
     summary = summary_line(bundle, ab.summary if ab else None)
-    return ReportResult(str(md_path), str(html_path), summary)
+    return ReportResult(str(md_path), html_path, summary)
+
+
+def _to_stderr(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)

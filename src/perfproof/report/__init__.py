@@ -7,13 +7,12 @@
 from __future__ import annotations
 
 import sys
-import traceback
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from perfproof.errors import PerfproofError
-from perfproof.storage import write_text_atomic
+from perfproof.storage import skipped_output, write_text_atomic
 
 if TYPE_CHECKING:
     from perfproof.render.prove import AbSection
@@ -152,7 +151,8 @@ def write_reports(
         except PerfproofError:
             raise
         except Exception as exc:
-            (say or _to_stderr)(skipped_line(Path(run_dir), name, fmt, exc))
+            retry = f"perfproof report {run_dir} --format {fmt} --out {Path(run_dir) / name}"
+            (say or _to_stderr)(skipped_output(Path(run_dir), name, exc, retry))
             continue
         written.append(write_text_atomic(Path(run_dir) / name, text))
     return written
@@ -163,24 +163,6 @@ def missing_reports(
 ) -> tuple[str, ...]:
     """The formats among ``formats`` whose file the run folder lacks (one skipped earlier)."""
     return tuple(f for f in formats if not (Path(run_dir) / FILE_NAMES[f]).is_file())
-
-
-def skipped_line(run_dir: Path, name: str, fmt: str, exc: BaseException) -> str:
-    """The one line of an output that failed to render; the traceback is kept beside the
-    run's logs (the only place besides the run folder perfproof writes to is its cache)."""
-    log = run_dir / "logs" / f"{name}.error.log"
-    where = ""
-    try:
-        log.parent.mkdir(parents=True, exist_ok=True)
-        write_text_atomic(log, "".join(traceback.format_exception(exc)))
-        where = f"traceback in {log}; "
-    except OSError:
-        pass
-    return (
-        f"perfproof: skipped {name}: {type(exc).__name__}: {exc} (a bug in perfproof; the "
-        f"run's results are complete; {where}retry with: perfproof report {run_dir} "
-        f"--format {fmt} --out {run_dir / name})"
-    )
 
 
 def _to_stderr(line: str) -> None:
