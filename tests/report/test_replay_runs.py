@@ -123,3 +123,13 @@ def test_compare_again_from_the_raw_files(
             assert rounds < 3 and replay.err.count("\n") == 1, replay.err
             assert "nothing to replay" in replay.err
         _clean(replay, 0, 2)
+
+
+def test_a_run_of_unbounded_intervals_plots_them_with_arrows(tmp_path: Path) -> None:
+    """One fork a side leaves every interval unbounded: the forest still renders, with an
+    arrow at each end, and its caption says so."""
+    from perfproof.report import render
+
+    page = render(RUNS / "kryo-budget-cut-1-round", "html")
+    assert "Every interval reaches past the chart on a side" in page
+    assert page.count("off-chart-") >= 2 * 24

@@ -82,7 +82,8 @@ def _off_chart(labels: tuple[str, ...], total: int) -> str:
     which = "Every interval" if n == total else f"{n} of {total} intervals"
     named = "" if n == total or n > 3 else " (" + "; ".join(labels) + ")"
     return (
-        f" {which}{named} reach{'es' if n == 1 else ''} past the chart on a side: an arrow "
+        f" {which}{named} reach{'es' if n == 1 or n == total else ''} past the chart on a "
+        "side: an arrow "
         "marks the side the data leave unbounded or that lies beyond the axis (the tables "
         "give the numbers)."
     )
