@@ -7,8 +7,10 @@ from types import SimpleNamespace
 from perfproof.report.environment import measuring_text
 
 
-def run_with(steps: list[dict], budget_s: float | None) -> SimpleNamespace:
-    return SimpleNamespace(manifest=SimpleNamespace(steps=steps, plan={"budget_s": budget_s}))
+def run_with(steps: list[dict], budget_s: float | None, reach: dict | None = None):
+    return SimpleNamespace(
+        manifest=SimpleNamespace(steps=steps, plan={"budget_s": budget_s}, reach=reach)
+    )
 
 
 def test_lock_waits_are_told_apart_from_the_time_the_budget_counts() -> None:
@@ -29,3 +31,12 @@ def test_lock_waits_are_told_apart_from_the_time_the_budget_counts() -> None:
 def test_a_quiet_run_without_a_budget_adds_no_line() -> None:
     steps = [{"status": "done", "duration_s": 11.0, "jmh_seconds": 11.0, "lock_wait_s": 0.0}]
     assert measuring_text(run_with(steps, None)) is None  # type: ignore[arg-type]
+
+
+def test_the_forks_recorded_to_see_what_the_change_reaches_count_as_measuring() -> None:
+    steps = [{"status": "done", "duration_s": 11.0, "jmh_seconds": 11.0, "lock_wait_s": 0.0}]
+    text = measuring_text(run_with(steps, 60.0, {"recorded_s": 9.0}))  # type: ignore[arg-type]
+    assert text is not None and text.startswith(
+        "JMH ran 20.0 s (9.0 s of it recording forks to see what the change reaches) of a "
+        "--budget of 1 min 00 s"
+    )

@@ -23,6 +23,7 @@ from perfproof.code.reach import DEFAULT_DEPTH, benchmark_methods
 from perfproof.env.cache import cache_root
 from perfproof.errors import PerfproofError
 from perfproof.measure.progress import Reporter, parse_settings
+from perfproof.measure.rounds import measuring_seconds
 from perfproof.measure.store import RunStore
 from perfproof.model import SIDES
 from perfproof.model.diagnostics import Kind
@@ -252,7 +253,7 @@ def _why_not_recorded(
     budget = store.plan.budget_s
     if budget is None:
         return None
-    spent = sum(float(s.get("jmh_seconds") or 0.0) for s in store.manifest.steps)
+    spent = measuring_seconds(store.manifest.steps)
     keys = {
         (c.get("benchmark"), tuple(sorted((c.get("params") or {}).items())))
         for c in document.get("comparisons", [])

@@ -21,6 +21,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 from perfproof.measure.progress import Reporter
+from perfproof.measure.rounds import measuring_seconds
 from perfproof.measure.store import RunStore
 from perfproof.model.reach import BenchReach, Reach, RunReach
 from perfproof.pipeline.ab import AbOptions, resume_ab, start_ab
@@ -152,7 +153,7 @@ def record_unreached(
     run_dir = recorded_round(store.path / EXPLAIN_FOLDER, opts, regexes, reporter)
     found = recorded_reach(run_dir, [reach.of(b) for b in benchmarks], frames, opts.java)
     steps = read_manifest(run_dir / "manifest.json").steps
-    seconds = sum(float(s.get("jmh_seconds") or 0.0) for s in steps)
+    seconds = measuring_seconds(steps)
     return dataclasses.replace(
         reach.with_recordings(found), recorded=EXPLAIN_FOLDER, recorded_s=round(seconds, 3)
     )

@@ -169,10 +169,13 @@ def measuring_text(run: RunFolder) -> str | None:
     if not steps:
         return None
     ran, waited = measuring_seconds(steps), lock_wait_seconds(steps)
+    recorded = float((run.manifest.reach or {}).get("recorded_s") or 0.0)
     budget = (run.manifest.plan or {}).get("budget_s")
     if not budget and waited < 1.0:
         return None  # the JMH time is in the step lines; nothing else to tell apart
-    text = f"JMH ran {duration(ran)}"
+    text = f"JMH ran {duration(ran + recorded)}"
+    if recorded:
+        text += f" ({duration(recorded)} of it recording forks to see what the change reaches)"
     if budget:
         text += f" of a --budget of {duration(float(budget))} (the budget counts this time only)"
     if waited >= 1.0:
