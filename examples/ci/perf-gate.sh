@@ -17,6 +17,9 @@
 #   PERFPROOF_ROUNDS    rounds of both sides [perfproof's default]
 #   PERFPROOF_JMH_ARGS  JMH options [perfproof's default]
 #   PERFPROOF_DB        history database; when set, the run is recorded there too
+#   PERFPROOF_JUNIT     JUnit XML file for the CI's test report (one test case per key,
+#                       failed when its time or bytes/op regressed); written even when the
+#                       gate fails [none]
 set -euo pipefail
 
 target="${PERFPROOF_TARGET:?set PERFPROOF_TARGET to the target branch, e.g. origin/main}"
@@ -29,5 +32,6 @@ if [ -n "${PERFPROOF_MODULE:-}" ]; then args+=(--module "$PERFPROOF_MODULE"); fi
 if [ -n "${PERFPROOF_ROUNDS:-}" ]; then args+=(--rounds "$PERFPROOF_ROUNDS"); fi
 if [ -n "${PERFPROOF_JMH_ARGS:-}" ]; then args+=(--jmh-args "$PERFPROOF_JMH_ARGS"); fi
 if [ -n "${PERFPROOF_DB:-}" ]; then args+=(--record); fi
+if [ -n "${PERFPROOF_JUNIT:-}" ]; then args+=(--junit "$PERFPROOF_JUNIT"); fi
 
 exec perfproof "${args[@]}"

@@ -78,7 +78,9 @@ def test_fail_on_regression(run_cli, make_jmh_entry, write_jmh) -> None:
     r = run_cli("compare", a, b, "--fail-on-regression")
     assert r.code == 1
     assert "regressed" in r.out
-    assert r.err.startswith("perfproof: error: --fail-on-regression: 1 regressed: x.Slow.m")
+    assert r.err.startswith(
+        "perfproof: error: --fail-on-regression: 1 key regressed (1 in time): x.Slow.m"
+    )
     assert run_cli("compare", a, b).code == 0  # without the gate a regression is just reported
     assert run_cli("compare", b, a, "--fail-on-regression").code == 0  # improvement passes
 

@@ -146,7 +146,7 @@ def test_commit_url_links_table_rows_change_points_and_point_tooltips(
     assert hrefs <= plot_links  # each run's marker in the plots links to its commit
     tips = re.findall(r"<title>(commit [^<]+)</title>", page)
     assert len(tips) == 3 * RUNS
-    assert any(_commit(STEP_RUN)[:10] in t and f"{_day(STEP_RUN)}T02:00:00Z" in t for t in tips)
+    assert any(_commit(STEP_RUN)[:12] in t and f"{_day(STEP_RUN)}T02:00:00Z" in t for t in tips)
 
 
 def test_without_commit_url_commits_are_short_hashes_not_links(
@@ -154,7 +154,7 @@ def test_without_commit_url_commits_are_short_hashes_not_links(
 ) -> None:
     page = _page(run_cli, history, tmp_path / "h.html")
     assert '<a class="commit"' not in page and 'xlink:href="http' not in page
-    assert f'<code title="{_commit(1)}">{_commit(1)[:10]}</code>' in page
+    assert f'<code title="{_commit(1)}">{_commit(1)[:12]}</code>' in page
     assert _commit(1) not in re.sub(r'title="[^"]*"', "", page)  # never the full hash as text
 
 

@@ -342,7 +342,7 @@ def test_fail_on_regression_gates_with_exit_1(ab_env, run_cli, tmp_path):
                   "--order", "random", "--seed", "5", "--fail-on-regression",
                   "--out", tmp_path / "run")  # fmt: skip
     assert res.code == 1, res.err
-    assert "regression: perfdemo.bench.EventBusBench.publishNoListeners" in res.err
+    assert "regressed" in res.err and "perfdemo.bench.EventBusBench.publishNoListeners" in res.err
     m = manifest(tmp_path / "run")
     assert m["status"] == "done" and m["plan"]["order"] == "random" and m["plan"]["seed"] == 5
 

@@ -12,6 +12,7 @@ from perfproof.render.markdown import markdown_table, md_cell
 from perfproof.units import (
     MISSING,
     choose_scale,
+    delta_with_interval,
     percent,
     percent_range,
     quantity,
@@ -55,18 +56,38 @@ def test_spread_is_relative_like_benchstat() -> None:
     v = 1_039_327_051.0
     assert relative_spread(v, (v * 0.959, v * 1.041)) == "± 4.1%"
     assert relative_spread(v, (v - 155_863_234, v + 155_863_234)) == "± 15%"
-    assert relative_spread(1.0, (-20.0, 22.0)) == "± >999%"
+    assert relative_spread(1.0, (-20.0, 22.0)) == "± 2,100%"  # never capped
     scale = choose_scale("ops/s", v)
     assert value_spread(v, (v * 0.959, v * 1.041), scale) == "1.04 G ops/s ± 4.1%"
+
+
+def test_a_wide_or_lopsided_side_is_written_as_its_ends() -> None:
+    """``± 591%`` looks symmetric; the ends show where the interval really lies."""
+    scale = choose_scale("ns/op", 12_800.0)
+    assert value_spread(12_800.0, (5_210.0, 88_400.0), scale) == "12.8 µs/op [5.21, 88.4]"
+    assert value_spread(100.0, (-491.0, 691.0), choose_scale("ns/op", 100.0)) == (
+        "100 ns/op [-491, 691]"
+    )
+    assert value_spread(100.0, (97.0, 103.0), choose_scale("ns/op", 100.0)) == "100 ns/op ± 3.0%"
 
 
 def test_percentages() -> None:
     assert percent(12.04) == "+12.0%"
     assert percent(-50.0) == "-50.0%"
     assert percent(-99.97) == "-99.97%"
-    assert percent(5000.0) == ">+999%"
+    assert percent(5000.0) == "×51.0"
+    assert percent(1830.0) == "×19.3"
+    assert percent(1500.0, sign=False) == "1,500%"
     assert percent(math.inf) == "+∞"
     assert percent_range(28.2, 127.9) == "+28% to +128%"
+    assert percent_range(-94.83, -12.0) == "×0.0517 to ×0.880"
+
+
+def test_large_effects_are_ratios_with_their_interval() -> None:
+    assert delta_with_interval(1830.0, (1610.0, 2050.0)) == "×19.3 [17.1, 21.5]"
+    assert delta_with_interval(-94.83, (-95.69, -93.8)) == "×0.0517 [0.0431, 0.0620]"
+    assert delta_with_interval(50.0, (-10.0, 5000.0)) == "×1.50 [0.900, 51.0]"
+    assert delta_with_interval(-12.3, (-14.1, -10.5)) == "-12.3% [-14.1, -10.5]"
     assert percent_range(30.2, 29.9) == "+30%"
 
 

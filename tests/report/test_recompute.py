@@ -32,10 +32,16 @@ FACTORS = {
 NUM = r"[-+]?[\d,]+(?:\.\d+)?"
 
 
+RATIO_NUM = rf"{NUM}(?:e[-+]\d+)?"
+"""A ratio's bound may be far from 1: ``2.39e-05``."""
+
+
 def _num(text: str) -> tuple[float, float]:
     """Value and half a unit in its last printed place."""
     clean = text.replace(",", "").replace("+", "")
-    decimals = len(clean.split(".")[1]) if "." in clean else 0
+    mantissa, _, exponent = clean.partition("e")
+    decimals = len(mantissa.split(".")[1]) if "." in mantissa else 0
+    decimals -= int(exponent or 0)
     return float(clean), 0.5 * 10.0**-decimals
 
 
@@ -72,33 +78,43 @@ def _find(doc: dict[str, Any], bench: str, params: dict[str, str], metric: str) 
 
 
 def _check_spread(text: str, estimate: float, half: float) -> None:
-    """``± 4.1%`` is the half-width relative to the estimate; past 999% only a bound."""
-    if text == ">999":
-        assert half / abs(estimate) * 100 >= 1000
-    else:
-        assert _close(text, half / abs(estimate) * 100), (text, estimate, half)
+    """``± 4.1%`` is the half-width relative to the estimate."""
+    assert _close(text, half / abs(estimate) * 100), (text, estimate, half)
 
 
 def _check_side(cell: str, side: dict[str, Any]) -> int:
-    m = re.fullmatch(rf"({NUM}) ((?:[kMG] )?\S+) ± ({NUM}|>999)%", cell)
+    """``412 ns/op ± 4.1%``, or a wide interval as its ends: ``12.8 µs/op [5.21, 88.4]``."""
+    lo, hi = side["ci"]
+    ends = re.fullmatch(rf"({NUM}) ((?:[kMG] )?\S+) \[({NUM}), ({NUM})\]", cell)
+    if ends:
+        factor = FACTORS[ends.group(2)]
+        assert _close(ends.group(1), side["estimate"], factor), (cell, side)
+        assert _close(ends.group(3), lo, factor) and _close(ends.group(4), hi, factor), cell
+        return 3
+    m = re.fullmatch(rf"({NUM}) ((?:[kMG] )?\S+) ± ({NUM})%", cell)
     assert m, cell
     factor = FACTORS[m.group(2)]
-    lo, hi = side["ci"]
     assert _close(m.group(1), side["estimate"], factor), (cell, side)
     _check_spread(m.group(3), side["estimate"], (hi - lo) / 2)
     return 2
 
 
-def _bound(text: str, truth: float) -> int:
-    if text in (">+999", "<-999"):
-        assert (truth >= 999.5) if text.startswith(">") else (truth <= -999.5), (text, truth)
-        return 1  # the 999 of the bound, checked
-    assert _close(text, truth), (text, truth)
+def _bound(text: str, truth: float | None) -> int:
+    if text == "∞":
+        assert truth is None  # unbounded: null in results.json
+        return 1
+    assert truth is not None and _close(text, truth), (text, truth)
     return 1
 
 
 def _check_delta(cell: str, c: dict[str, Any]) -> int:
-    bound = rf"{NUM}|>\+999|<-999"
+    bound = rf"{NUM}|∞"
+    ratio_bound = rf"{RATIO_NUM}|∞"
+    ratio = re.fullmatch(rf"×({RATIO_NUM}) \[({ratio_bound}), ({ratio_bound})\]", cell)
+    if ratio:  # beyond ten-fold: the ratio and its interval
+        lo, hi = c["ratio_ci"]
+        assert _close(ratio.group(1), c["ratio"]), (cell, c["ratio"])
+        return 1 + _bound(ratio.group(2), lo) + _bound(ratio.group(3), hi)
     m = re.fullmatch(rf"({NUM})% \[({bound}), ({bound})\]", cell)
     assert m, cell
     assert _close(m.group(1), c["delta_pct"]), (cell, c["delta_pct"])
@@ -145,7 +161,9 @@ def test_every_results_number_traces_to_results_json(
             verified += _check_bytes(cells["B/op baseline → feature (Δ%)"], a)
             assert cells["Verdict"] == c["verdict"]
             numbers = [
-                t for cell in row[len(params_cols) :] for t in re.findall(rf"(?<![\w.]){NUM}", cell)
+                t
+                for cell in row[len(params_cols) :]
+                for t in re.findall(rf"(?<![\w.]){RATIO_NUM}", cell)
             ]
             assert verified == len(numbers), (row, numbers)
 

@@ -8,7 +8,14 @@ from typing import TYPE_CHECKING
 import click
 
 from perfproof.cli.history_record import record_options, record_run_folder
-from perfproof.cli.options import check_record, db_source, emit_json, format_option
+from perfproof.cli.options import (
+    check_record,
+    db_source,
+    emit_json,
+    format_option,
+    junit_option,
+    write_junit,
+)
 from perfproof.cli.pinned import settled
 from perfproof.cli.run_flags import (
     AB_GROUPS,
@@ -23,6 +30,7 @@ from perfproof.errors import GateFailed, InputError
 from perfproof.measure.jfr_hints import profile_hints
 from perfproof.measure.plan import DEFAULT_MAX_ROUNDS
 from perfproof.pipeline.ab_options import Explain
+from perfproof.render import gate
 
 if TYPE_CHECKING:
     from perfproof.pipeline.ab import AbOutcome
@@ -75,6 +83,7 @@ the side, the step and the log). Ctrl-C stops cleanly; continue with --resume.
     help="Exit 1 if any comparison regressed, or if the run ended before a key had 2 forks "
     "a side (a regression there is not ruled out).",
 )
+@junit_option()
 @click.option(
     "--resume",
     "resume_dir",
@@ -103,6 +112,7 @@ def command(
     record: bool,
     db: str | None,
     record_branch: str | None,
+    junit: Path | None = None,
     **_: object,
 ) -> None:
     """Build two commits in isolation, run their JMH benchmarks interleaved, compare them."""
@@ -142,6 +152,7 @@ def command(
     render_outcome(outcome, fmt)
     if record:
         record_run_folder(Path(outcome.run_dir), db, record_branch, Path(opts.repo))
+    write_junit(junit, outcome.result.comparisons, outcome.result.unmatched, "perfproof ab")
     unlooked = undecided_keys(outcome.result.comparisons)
     if fail_on_regression and unlooked and not outcome.result.regressed:
         raise GateFailed(
@@ -150,13 +161,17 @@ def command(
             f"ruled out (run: {outcome.run_dir})"
         )
     if fail_on_regression and outcome.result.regressed:
-        names = ", ".join(c.key.label() for c in outcome.result.regressed[:3])
+        where = str(Path(outcome.run_dir) / "results.json")
+        text = gate.message(gate.failures(outcome.result.regressed), where)
         comparisons = outcome.document.get("comparisons", [])
         unexplained, unconfirmed = unexplained_of(comparisons), unconfirmed_of(comparisons)
-        why = f"; not explained by the change: {', '.join(unexplained[:3])}" if unexplained else ""
+        if unexplained:
+            listed = gate.named(unexplained, gate.SHOWN, where)
+            text += f"; {len(unexplained)} not explained by the change: {listed}"
         if unconfirmed:
-            why += f"; no static call path found to the change: {', '.join(unconfirmed[:3])}"
-        raise GateFailed(f"regression: {names}{why} (run: {outcome.run_dir})")
+            listed = gate.named(unconfirmed, gate.SHOWN, where)
+            text += f"; no static call path found to the change: {listed}"
+        raise GateFailed(f"{text} (run: {outcome.run_dir})")
 
 
 def render_outcome(outcome: AbOutcome, fmt: str) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
 
 from perfproof.cli.history_record import record_compare, record_options
@@ -12,12 +14,20 @@ from perfproof.cli.options import (
     db_source,
     emit_json,
     format_option,
+    junit_option,
     parse_fraction,
+    write_junit,
 )
 from perfproof.cli.pinned import settled
 from perfproof.compare import DEFAULT_METRICS, CompareOptions, compare_document, compare_specs
 from perfproof.errors import GateFailed, InputError
+from perfproof.jmh.reader import expand_spec
+from perfproof.render import gate
 from perfproof.stats import family as procedures
+from perfproof.storage import refuse_overwriting_inputs
+
+PRINTED = "the comparison printed on stdout"
+"""Where compare's gate message sends the reader for every regressed key."""
 
 EPILOG = """\b
 Examples:
@@ -89,6 +99,7 @@ saw a regression, 2 bad input (one line naming the file or flag)."""
     help="With --sequential: also stop an entry without a verdict when the last look would "
     "decide it in fewer than this share of runs were its estimate true (e.g. 5%) [default: off].",
 )
+@junit_option()
 @record_options(with_commit=True)
 @click.pass_context
 def command(
@@ -110,8 +121,11 @@ def command(
     sequential: bool = False,
     max_looks: int | None = None,
     futility: str | None = None,
+    junit: Path | None = None,
 ) -> None:
     """Compare two sets of JMH JSON results, benchstat-style, with fork-level statistics."""
+    if junit is not None:
+        refuse_overwriting_inputs({"--junit": junit}, expand_spec(base) + expand_spec(head))
     if no_holm and family is not None and family != "none":
         raise InputError(f"--no-holm is --family none; it contradicts --family {family}")
     pinned, sources = settled(ctx, None)
@@ -143,7 +157,7 @@ def command(
         gamma = parse_fraction("--futility", futility) if futility is not None else 0.0
         if not 0.0 <= gamma < 1.0:
             raise InputError(f"--futility {futility}: must be between 0 and 1 (0% to 100%)")
-        _replay(base, head, options, max_looks, gamma, fmt, fail_on_regression)
+        _replay(base, head, options, max_looks, gamma, fmt, fail_on_regression, junit)
         return
     if max_looks is not None or futility is not None:
         raise InputError(
@@ -163,9 +177,9 @@ def command(
         record_compare(
             base, head, compare_document(result), record_commit, record_branch, db, record_machine
         )
+    write_junit(junit, result.comparisons, result.unmatched, "perfproof compare")
     if fail_on_regression and result.regressed:
-        names = ", ".join(c.key.label() for c in result.regressed)
-        raise GateFailed(f"--fail-on-regression: {len(result.regressed)} regressed: {names}")
+        raise GateFailed(gate.message(gate.failures(result.regressed), PRINTED))
 
 
 def _replay(
@@ -176,6 +190,7 @@ def _replay(
     futility: float,
     fmt: str,
     fail_on_regression: bool,
+    junit: Path | None,
 ) -> None:
     """``--sequential``: replay the rounds, render, and apply the regression gate."""
     from perfproof.compare.sequential_replay import replay_specs
@@ -188,7 +203,8 @@ def _replay(
         click.echo(replay_render.markdown(replayed), nl=False)
     else:
         replay_render.print_table(replayed)
-    regressed = replay_render.as_result(replayed).regressed
+    replayed_result = replay_render.as_result(replayed)
+    write_junit(junit, replayed_result.comparisons, replayed_result.unmatched, "perfproof compare")
+    regressed = replayed_result.regressed
     if fail_on_regression and regressed:
-        names = ", ".join(c.key.label() for c in regressed)
-        raise GateFailed(f"--fail-on-regression: {len(regressed)} regressed: {names}")
+        raise GateFailed(gate.message(gate.failures(regressed), PRINTED))

@@ -19,6 +19,8 @@ Formats:
   otava                    Apache Otava: otava.csv (one row per run; several RUN_DIRs make a
                            series; units in column names) and otava.yaml (directions);
                            cd DIR && otava analyze perfproof-all --config-file otava.yaml
+  csv                      perfproof.csv: the comparisons, one row per key and run (both
+                           sides with intervals, ratio, Δ%, verdict; canonical units)
 
 \b
 Examples:
@@ -92,7 +94,10 @@ def command(
     chosen = tuple(metrics) or DEFAULT_METRICS
     runs, files = export([Path(p) for p in run_dirs], fmt, chosen, samples)
     if out == "-" and len(files) == 1:
-        sys.stdout.write(next(iter(files.values())).text)
+        only = next(iter(files.values()))
+        sys.stdout.write(only.text)
+        for reason in only.omitted:
+            click.echo(f"interval left out: {reason}", err=True)
         return
     written = []
     for target, file in targets(runs, files, out, fmt).items():
@@ -100,6 +105,11 @@ def command(
         written.append(Written(target, file))
         if output == "text":
             click.echo(f"wrote {target}")
+            if file.omitted:
+                click.echo(
+                    f"  {len(file.omitted)} interval(s) left out, wider than the data supports "
+                    "(--format json lists them)"
+                )
     if output == "json":
         from perfproof.export.gobench import samples_mode
         from perfproof.export.source import ExportOptions

@@ -17,6 +17,7 @@ import click
 from perfproof.cli.history_record import db_option, record_command
 from perfproof.cli.options import CONFIDENCE, OUT_FILE, THRESHOLD, emit_json
 from perfproof.errors import GateFailed, InputError
+from perfproof.units import short_sha
 
 if TYPE_CHECKING:
     from perfproof.history.store import Series
@@ -333,5 +334,5 @@ def changes_cmd(
         raise GateFailed(
             f"--fail-on-change: {len(regressions)} regression shift(s), first "
             f"{render.series_title(first.series, render.named(found))} at "
-            f"{(first.point.commit or first.point.run_uid)[:12]}"
+            f"{short_sha(first.point.commit or first.point.run_uid)}"
         )

@@ -6,10 +6,11 @@ from pathlib import Path
 
 import click
 
-from perfproof.cli.options import OUT_DIR, emit_json, format_option
+from perfproof.cli.options import OUT_DIR, emit_json, format_option, junit_option, write_junit
 from perfproof.cli.pinned import settled
 from perfproof.cli.run_flags import VERDICT, flags
 from perfproof.errors import GateFailed
+from perfproof.render import gate
 
 EPILOG = """\b
 Examples:
@@ -34,6 +35,7 @@ manifest listing each shard's machine; raw JMH files are copied to DIR/jmh/s<I>.
 @click.option("--out", required=True, type=OUT_DIR, help="The merged run folder (new or empty).")
 @format_option()
 @click.option("--fail-on-regression", is_flag=True, help="Exit 1 if any comparison regressed.")
+@junit_option()
 @flags(VERDICT)
 @click.pass_context
 def command(
@@ -42,12 +44,19 @@ def command(
     out: str,
     fmt: str,
     fail_on_regression: bool,
+    junit: Path | None = None,
     **verdict: object,
 ) -> None:
     """Merge the shard runs of one suite into one run folder and report them as one family."""
     from perfproof.pipeline.merge import merge_runs
     from perfproof.render.comparison import markdown, print_table
 
+    if junit is not None:
+        from perfproof.report import input_files
+        from perfproof.storage import refuse_overwriting_inputs
+
+        shard_files = [f for d in run_dirs if Path(d).is_dir() for f in input_files(d)]
+        refuse_overwriting_inputs({"--junit": junit}, shard_files)
     params, sources = settled(ctx, None, keep_unset=True)
     chosen: dict[str, object] = {name: params[name] for name in sources}
     if sources:
@@ -66,6 +75,8 @@ def command(
         click.echo(f"run folder: {outcome.out}")
         if outcome.report_path:
             click.echo(f"report: {outcome.report_path}")
+    write_junit(junit, outcome.result.comparisons, outcome.result.unmatched, "perfproof merge")
     if fail_on_regression and outcome.result.regressed:
-        names = ", ".join(c.key.label() for c in outcome.result.regressed[:3])
-        raise GateFailed(f"regression: {names} (run: {outcome.out})")
+        found = gate.failures(outcome.result.regressed)
+        message = gate.message(found, str(Path(outcome.out) / "results.json"))
+        raise GateFailed(f"{message} (run: {outcome.out})")

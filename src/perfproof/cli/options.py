@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from perfproof.errors import InputError
 from perfproof.model.documents import dumps
 from perfproof.stats.verdict import check_confidence, check_threshold, parse_fraction
+
+if TYPE_CHECKING:
+    from perfproof.model import Comparison, Unmatched
 
 __all__ = ["parse_fraction"]
 
@@ -133,3 +136,31 @@ def check_record(
         from perfproof.storage import check_output_file
 
         check_output_file(target.location, db_from if db else "history database")
+
+
+def junit_option() -> Any:
+    """``--junit FILE``: the comparison as JUnit XML beside whatever the verb prints."""
+    return click.option(
+        "--junit",
+        type=OUT_FILE_PATH,
+        help="Also write JUnit XML to FILE for CI test reports (GitLab artifacts:reports:junit, "
+        "GitHub test reporters): one test case per key, failed when its time or bytes/op "
+        "regressed (what --fail-on-regression fails on). Written before the gate's exit code.",
+    )
+
+
+def write_junit(
+    path: Path | None,
+    comparisons: Sequence[Comparison],
+    unmatched: Sequence[Unmatched],
+    suite: str,
+) -> None:
+    """Write ``--junit`` through the one output writer (``-`` is stdout); say where on stderr."""
+    if path is None:
+        return
+    from perfproof.render.junit import junit_xml
+    from perfproof.storage import is_stdout, write_text_atomic
+
+    write_text_atomic(path, junit_xml(comparisons, unmatched, suite))
+    if not is_stdout(path):
+        click.echo(f"wrote {path}", err=True)

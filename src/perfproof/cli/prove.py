@@ -11,7 +11,7 @@ from pathlib import Path
 import click
 
 from perfproof.cli.ab import command as ab_command
-from perfproof.cli.options import OUT_DIR, emit_json
+from perfproof.cli.options import OUT_DIR, emit_json, write_junit
 from perfproof.cli.pinned import settled
 from perfproof.cli.run_flags import AB_GROUPS, VERDICT, ab_options, given, given_fixed
 from perfproof.errors import GateFailed, InputError
@@ -204,8 +204,22 @@ def command(
         )
         outcome = start_prove(opts, say)
     _print(outcome, fmt)
+    _junit(ctx.params.get("junit"), outcome)
     if outcome.gates:
         raise GateFailed("; ".join(outcome.gates) + f" (bundle: {outcome.bundle})")
+
+
+def _junit(path: object, outcome: ProveOutcome) -> None:
+    """``--junit``: the A/B stage's keys; with no A/B run (nothing measured), no test case."""
+    if not isinstance(path, Path):
+        return
+    if outcome.ab_run is None or not (outcome.ab_run / "results.json").is_file():
+        write_junit(path, [], [], "perfproof prove")
+        return
+    from perfproof.report.rundir import load_run
+
+    doc = load_run(outcome.ab_run).document
+    write_junit(path, doc.comparisons, doc.unmatched, "perfproof prove")
 
 
 def _print(outcome: ProveOutcome, fmt: str) -> None:

@@ -2,7 +2,8 @@
 
 ``bencher`` (Bencher Metric Format JSON), ``github-action-benchmark`` (its two custom JSON
 tools, one file per direction), ``benchstat`` (Go benchmark text, read by benchstat) and
-``otava`` (Apache Otava CSV with its test config). Every format exports the same fork-level numbers
+``otava`` (Apache Otava CSV with its test config) and ``csv`` (the comparisons, one row per
+key). Every format exports the same fork-level numbers
 (``export.source``); adding a format means adding one module and one line here.
 """
 
@@ -13,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from perfproof.errors import InputError
-from perfproof.export import bencher, github_action, gobench, otava
+from perfproof.export import bencher, csv_table, github_action, gobench, otava
 from perfproof.export.source import ExportFile, ExportOptions, ExportRun, load
 from perfproof.model import ALLOC_NORM, PRIMARY
 from perfproof.storage import check_output_file, check_output_folder
@@ -38,6 +39,7 @@ FORMATS: dict[str, Render] = {
     "github-action-benchmark": _one(github_action.render),
     "benchstat": gobench.render,
     "otava": otava.render,
+    "csv": csv_table.render,
 }
 
 

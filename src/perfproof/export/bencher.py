@@ -3,7 +3,8 @@
 The benchmark name carries the @Param values (``fx.Codes.sum(n=16)``), so JMH variants stay
 apart; bytes/op is a measure of its own next to latency or throughput rather than being
 dropped; ``lower_value``/``upper_value`` are the fork-level interval (absent with one fork,
-where there is no honest interval to give). Values are in perfproof's canonical units:
+where there is no honest interval to give, and when wider than 1,000× the value, which BMF
+lets a metric leave out). Values are in perfproof's canonical units:
 nanoseconds, operations per second, bytes.
 """
 
@@ -31,6 +32,7 @@ def measure_of(value: Value) -> str:
 def render(run: ExportRun, options: ExportOptions) -> dict[str, ExportFile]:
     doc: dict[str, dict[str, dict[str, float]]] = {}
     rows = 0
+    omitted = []
     for value in run.values("head"):
         if value.key.metric not in options.metrics:
             continue
@@ -38,6 +40,8 @@ def render(run: ExportRun, options: ExportOptions) -> dict[str, ExportFile]:
         if value.lo is not None and value.hi is not None:
             entry["lower_value"] = value.lo
             entry["upper_value"] = value.hi
+        elif value.omitted is not None:
+            omitted.append(f"{display_name(value.key)} {measure_of(value)}: {value.omitted}")
         doc.setdefault(display_name(value.key), {})[measure_of(value)] = entry
         rows += 1
-    return {"bencher.json": ExportFile(dumps(doc), rows, rows)}
+    return {"bencher.json": ExportFile(dumps(doc), rows, rows, tuple(omitted))}

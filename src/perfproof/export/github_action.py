@@ -3,7 +3,8 @@
 The action takes one tool per file, and a tool fixes the direction, so the export writes one
 file per direction: times and bytes/op (smaller is better) in one, throughputs in the other.
 Each entry names the benchmark with its @Param values and the metric, and gives the fork-level
-interval as ``range`` and the commit, forks and JDK as ``extra``.
+interval as ``range`` (left out, as the action allows, when wider than 1,000× the value) and
+the commit, forks and JDK as ``extra``.
 """
 
 from __future__ import annotations
@@ -14,12 +15,14 @@ import numpy as np
 
 from perfproof.export.source import ExportFile, ExportOptions, ExportRun, display_name
 from perfproof.model.documents import dumps
+from perfproof.units import short_sha
 
 FILES = {"lower": "customSmallerIsBetter.json", "higher": "customBiggerIsBetter.json"}
 
 
 def render(run: ExportRun, options: ExportOptions) -> dict[str, ExportFile]:
     out: dict[str, list[dict[str, Any]]] = {"lower": [], "higher": []}
+    omitted: dict[str, list[str]] = {"lower": [], "higher": []}
     commit = run.commits.get("head") or "unknown commit"
     for value in run.values("head"):
         if value.key.metric not in options.metrics:
@@ -41,13 +44,16 @@ def render(run: ExportRun, options: ExportOptions) -> dict[str, ExportFile]:
             if value.lo is not None and value.hi is not None
             else ""
         )
+        if value.omitted is not None:
+            omitted[value.direction].append(f"{entry['name']}: {value.omitted}")
+            interval = "interval left out: wider than 1,000× the value; "
         entry["extra"] = (
-            f"{interval}commit {commit[:12]}; {len(value.fork_means)} forks; "
+            f"{interval}commit {short_sha(commit)}; {len(value.fork_means)} forks; "
             f"JDK {run.jdk or 'unknown'}"
         )
         out[value.direction].append(entry)
     return {
-        FILES[d]: ExportFile(dumps(entries), len(entries), len(entries))
+        FILES[d]: ExportFile(dumps(entries), len(entries), len(entries), tuple(omitted[d]))
         for d, entries in out.items()
         if entries
     }

@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from perfproof.errors import InputError
-from perfproof.model import PRIMARY, BenchKey, Samples
+from perfproof.model import PRIMARY, BenchKey, Comparison, Samples
 from perfproof.model.bounds import bound_exp
 from perfproof.stats.welch import mean_interval
 
@@ -22,6 +22,14 @@ DEFAULT_CONFIDENCE = 0.99
 
 
 SAMPLES = ("auto", "forks", "iterations")
+MAX_BOUND_FACTOR = 1000.0
+"""The widest interval an export passes on: a bound beyond 1,000× its value (or below a
+1,000th of it). Two forks give Student's t one degree of freedom (t = 63.7 at 99%), and on the
+log scale that can put a bound at 10²¹ ns: a dashboard drawing it has its axis wrecked by one
+point, and the number says nothing but "the data cannot bound this". Bencher's
+``lower_value``/``upper_value`` and github-action-benchmark's ``range`` are optional, so such
+an interval is left out, and ``export --format json`` says which and why."""
+
 BENCHSTAT_MIN_SAMPLES = 6
 """benchstat prints ``± ∞ need >= 6 samples`` and does not test with fewer per side."""
 
@@ -43,6 +51,8 @@ class ExportFile:
     text: str
     keys: int
     rows: int
+    omitted: tuple[str, ...] = ()
+    """Intervals left out of the file, each ``name: reason`` (see :data:`MAX_BOUND_FACTOR`)."""
 
 
 @dataclass(frozen=True)
@@ -57,6 +67,9 @@ class Value:
     hi: float | None
     fork_means: tuple[float, ...]
     iterations: tuple[int, ...]
+    omitted: str | None = None
+    """Why the interval is left out though there are forks enough (it is wider than
+    :data:`MAX_BOUND_FACTOR` allows); None when it is given, or with one fork."""
 
 
 @dataclass
@@ -72,6 +85,8 @@ class ExportRun:
     sides: dict[str, dict[BenchKey, Samples]]
     machine: str | None = None
     """The ``--machine`` name the run was measured under (None: unnamed)."""
+    comparisons: tuple[Comparison, ...] = ()
+    """The run's comparisons as its results.json holds them (recomputed without one)."""
 
     def values(self, side: str = "head") -> list[Value]:
         found = self.sides.get(side, {})
@@ -85,6 +100,9 @@ def value_of(s: Samples, confidence: float) -> Value:
         raise InputError(f"{s.key.label()}: no measurements to export")
     iv = mean_interval(means, confidence)
     lo, hi = side_bounds(means, confidence)
+    omitted = unsupported(iv.mean, lo, hi, means.size)
+    if omitted is not None:
+        lo = hi = None
     return Value(
         s.key,
         s.unit,
@@ -94,7 +112,23 @@ def value_of(s: Samples, confidence: float) -> Value:
         hi,
         tuple(float(m) for m in means),
         tuple(len(f) for f in s.forks if len(f)),
+        omitted,
     )
+
+
+def unsupported(mean: float, lo: float | None, hi: float | None, forks: int) -> str | None:
+    """Why an interval is too wide to export (a bound beyond :data:`MAX_BOUND_FACTOR` of the
+    value, or not finite), else None. A value at zero has no factor: only finiteness counts."""
+    if lo is None or hi is None:
+        return None
+    if not (math.isfinite(lo) and math.isfinite(hi)):
+        return f"its interval is not finite ({forks} forks)"
+    if mean > 0 and (hi > mean * MAX_BOUND_FACTOR or lo * MAX_BOUND_FACTOR < mean):
+        return (
+            f"its interval {lo:.3g} to {hi:.3g} reaches beyond {MAX_BOUND_FACTOR:,.0f}× the "
+            f"value {mean:.3g} ({forks} forks): the data cannot bound it"
+        )
+    return None
 
 
 def side_bounds(means: np.ndarray, confidence: float) -> tuple[float | None, float | None]:
@@ -166,4 +200,5 @@ def load(path: Path) -> ExportRun:
         inputs=tuple(p.resolve() for p in inputs),
         sides=sides,
         machine=machine if isinstance(machine, str) and machine else None,
+        comparisons=tuple(run.document.comparisons),
     )

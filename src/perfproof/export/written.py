@@ -30,6 +30,7 @@ class Written:
             "keys": self.file.keys,
             "rows": self.file.rows,
             "bytes": len(self.file.text.encode("utf-8")),
+            "omitted_intervals": list(self.file.omitted),
         }
 
 

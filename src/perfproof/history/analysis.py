@@ -24,6 +24,7 @@ from perfproof.history import edivisive
 from perfproof.history.store import Point, Series
 from perfproof.model.bounds import bound_exp
 from perfproof.stats.welch import mean_interval, welch
+from perfproof.units import Scale, choose_scale
 
 
 @dataclass(frozen=True)
@@ -81,6 +82,13 @@ class ChangeOptions:
 
 def estimates(series: Series) -> np.ndarray:
     return np.array([float(np.mean(p.fork_means())) for p in series.points], dtype=float)
+
+
+def key_scale(s: Series) -> Scale:
+    """One unit for a key everywhere on the page (index, plot axis, tooltips, runs, shifts):
+    the one its latest estimate reads best in."""
+    values = [float(v) for v in estimates(s)]
+    return choose_scale(s.unit, values[-1] if values else None)
 
 
 def _series_seed(series: Series, seed: int) -> int:

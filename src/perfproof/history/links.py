@@ -13,9 +13,10 @@ from dataclasses import dataclass
 from urllib.parse import quote, urlsplit
 
 from perfproof.errors import InputError
+from perfproof.units import SHORT_SHA
 
 PLACEHOLDER = "{commit}"
-SHORT = 10
+SHORT = SHORT_SHA
 """Characters of a hash shown where there is no link (and as a link's text)."""
 
 

@@ -21,13 +21,13 @@ from dataclasses import dataclass
 import jinja2
 from markupsafe import Markup
 
-from perfproof.history.analysis import Change, estimates, summarise
+from perfproof.history.analysis import Change, estimates, key_scale, summarise
 from perfproof.history.links import CommitLinks, CommitRef
 from perfproof.history.render import UNNAMED, machines_note, named
 from perfproof.history.store import Series
 from perfproof.history.trend import Sparkline, sparkline, trend_svg
 from perfproof.model import PRIMARY
-from perfproof.units import percent, quantity
+from perfproof.units import Scale, percent, scaled
 from perfproof.units.percentages import delta_with_interval
 
 _ENV = jinja2.Environment(
@@ -96,12 +96,11 @@ def _relative(now: float, then: float) -> str:
     return percent((now / then - 1.0) * 100.0)
 
 
-def _flag(c: Change, links: CommitLinks) -> ChangeFlag:
-    unit = c.series.unit
+def _flag(c: Change, links: CommitLinks, scale: Scale) -> ChangeFlag:
     return ChangeFlag(
         kind=c.kind,
         delta=delta_with_interval(c.delta_pct, c.delta_ci_pct),
-        before_after=f"{quantity(c.before, unit)} → {quantity(c.after, unit)}",
+        before_after=f"{scaled(c.before, scale)} → {scaled(c.after, scale)}",
         p_value=f"{c.p_value:.3f}",
         commit=links.ref(c.point.commit),
         run=c.point.run_id or c.point.run_uid,
@@ -109,20 +108,20 @@ def _flag(c: Change, links: CommitLinks) -> ChangeFlag:
     )
 
 
-def _runs(s: Series, confidence: float, links: CommitLinks) -> tuple[RunRow, ...]:
+def _runs(s: Series, confidence: float, links: CommitLinks, scale: Scale) -> tuple[RunRow, ...]:
     rows = []
     for p in s.points:
         summary = summarise(p, confidence)
         interval = "n/a (1 fork)"
         if summary.lo is not None and summary.hi is not None:
-            interval = f"[{quantity(summary.lo, s.unit)}, {quantity(summary.hi, s.unit)}]"
+            interval = f"[{scaled(summary.lo, scale)}, {scaled(summary.hi, scale)}]"
         rows.append(
             RunRow(
                 time=p.time,
                 commit=links.ref(p.commit),
                 run=p.run_id or p.run_uid,
                 branch=p.branch or "",
-                estimate=quantity(summary.mean, s.unit),
+                estimate=scaled(summary.mean, scale),
                 interval=interval,
                 forks=summary.forks,
             )
@@ -142,6 +141,7 @@ def key_view(
     values = [float(v) for v in estimates(s)]
     latest = s.points[-1]
     anchor = f"key-{number}"
+    scale = key_scale(s)
     return KeyView(
         anchor=anchor,
         machine=(UNNAMED if s.machine is None else s.machine) if with_machine else "",
@@ -149,17 +149,17 @@ def key_view(
         params=", ".join(f"{k}={v}" for k, v in s.key.params),
         mode=s.key.mode,
         metric="" if s.key.metric == PRIMARY else s.key.metric,
-        unit=s.unit,
+        unit=scale.unit,
         direction=s.direction,
         spark=sparkline(values, [c.index for c in changes]),
-        latest=quantity(values[-1], s.unit),
+        latest=scaled(values[-1], scale),
         latest_commit=links.ref(latest.commit),
         latest_time=latest.time,
         vs_previous=_relative(values[-1], values[-2]) if len(values) > 1 else percent(None),
         vs_first=_relative(values[-1], values[0]) if len(values) > 1 else percent(None),
-        changes=tuple(_flag(c, links) for c in changes),
-        runs=_runs(s, confidence, links),
-        plot=Markup(trend_svg(s, changes, confidence, anchor, links)),
+        changes=tuple(_flag(c, links, scale) for c in changes),
+        runs=_runs(s, confidence, links, scale),
+        plot=Markup(trend_svg(s, changes, confidence, anchor, links, scale)),
     )
 
 

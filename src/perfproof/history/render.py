@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from rich.markup import escape
 
-from perfproof.history.analysis import Change, summarise
+from perfproof.history.analysis import Change, key_scale, summarise
 from perfproof.history.store import Series
-from perfproof.units import percent, quantity
+from perfproof.units import Scale, delta_with_interval, scaled, short_sha
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -183,10 +183,10 @@ def record_document(database: str, backend: str, done: Sequence[Recorded]) -> di
     }
 
 
-def _ci_text(lo: float | None, hi: float | None, unit: str) -> str:
+def _ci_text(lo: float | None, hi: float | None, scale: Scale) -> str:
     if lo is None or hi is None:
         return "n/a (1 fork)"
-    return f"[{quantity(lo, unit)}, {quantity(hi, unit)}]"
+    return f"[{scaled(lo, scale)}, {scaled(hi, scale)}]"
 
 
 def _console(width: int, file: TextIO | None) -> Console:
@@ -219,14 +219,15 @@ def print_history(
         table = Table(title=escape(title))
         for header in ("time", "commit", "branch", "estimate", f"{confidence:.0%} CI", "forks"):
             table.add_column(header, no_wrap=header != "branch")
+        scale = key_scale(s)
         for p in s.points:
             summary = summarise(p, confidence)
             table.add_row(
                 p.time,
-                (p.commit or "")[:10],
+                short_sha(p.commit),
                 p.branch or "",
-                quantity(summary.mean, s.unit),
-                _ci_text(summary.lo, summary.hi, s.unit),
+                scaled(summary.mean, scale),
+                _ci_text(summary.lo, summary.hi, scale),
                 str(summary.forks),
             )
         console.print(table)
@@ -256,14 +257,15 @@ def print_changes(
         table.add_column(header, no_wrap=True)
     for c in changes:
         lo, hi = c.delta_ci_pct
+        scale = key_scale(c.series)
         where = c.series.machine
         table.add_row(
             escape(c.series.key.label()),
             *((escape(UNNAMED if where is None else where),) if with_machine else ()),
-            (c.point.commit or c.point.run_id or "")[:12],
+            short_sha(c.point.commit or c.point.run_id),
             c.kind,
-            f"{quantity(c.before, c.series.unit)} → {quantity(c.after, c.series.unit)}",
-            f"{percent(c.delta_pct)} [{percent(lo)}, {percent(hi)}]",
+            f"{scaled(c.before, scale)} → {scaled(c.after, scale)}",
+            delta_with_interval(c.delta_pct, (lo, hi)),
             f"{c.p_value:.3f}",
         )
     console.print(table)

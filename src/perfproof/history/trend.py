@@ -24,7 +24,7 @@ from markupsafe import escape
 from perfproof.history.analysis import Change, PointSummary, summarise
 from perfproof.history.links import CommitLinks
 from perfproof.history.store import Point, Series
-from perfproof.units import quantity
+from perfproof.units import Scale, choose_scale, scaled
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -43,15 +43,15 @@ def run_moment(point: Point) -> datetime:
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
-def _tooltip(point: Point, summary: PointSummary, unit: str, links: CommitLinks) -> str:
+def _tooltip(point: Point, summary: PointSummary, scale: Scale, links: CommitLinks) -> str:
     ref = links.ref(point.commit)
     parts = [f"commit {ref.short}" if ref else f"run {point.run_id or point.run_uid}"]
     parts.append(point.time)
     if point.branch:
         parts.append(point.branch)
-    estimate = quantity(summary.mean, unit)
+    estimate = scaled(summary.mean, scale)
     if summary.lo is not None and summary.hi is not None:
-        estimate += f" [{quantity(summary.lo, unit)}, {quantity(summary.hi, unit)}]"
+        estimate += f" [{scaled(summary.lo, scale)}, {scaled(summary.hi, scale)}]"
     parts.append(estimate)
     return " · ".join(parts)
 
@@ -81,8 +81,10 @@ def trend_svg(
     confidence: float,
     salt: str,
     links: CommitLinks | None = None,
+    scale: Scale | None = None,
 ) -> str:
-    """One key's estimates over dates with interval bars; change points as dashed lines."""
+    """One key's estimates over dates with interval bars; change points as dashed lines, in
+    ``scale`` (the unit the page shows the key in; by default the one its last run reads in)."""
     import matplotlib
     import matplotlib.dates as mdates
 
@@ -96,18 +98,21 @@ def trend_svg(
         ax = fig.add_subplot()
         xs = [float(mdates.date2num(run_moment(p))) for p in s.points]
         summaries = [summarise(p, confidence) for p in s.points]
-        ys = [x.mean for x in summaries]
-        lows = [x.mean - x.lo if x.lo is not None else 0.0 for x in summaries]
-        highs = [x.hi - x.mean if x.hi is not None else 0.0 for x in summaries]
+        if scale is None:
+            scale = choose_scale(s.unit, summaries[-1].mean if summaries else None)
+        f = scale.factor
+        ys = [x.mean / f for x in summaries]
+        lows = [(x.mean - x.lo) / f if x.lo is not None else 0.0 for x in summaries]
+        highs = [(x.hi - x.mean) / f if x.hi is not None else 0.0 for x in summaries]
         ax.errorbar(xs, ys, yerr=[lows, highs], fmt="-", lw=1, color=BASE_COLOR, capsize=2)
         titles = {}
         for i, (point, summary) in enumerate(zip(s.points, summaries, strict=True)):
-            (marker,) = ax.plot([xs[i]], [summary.mean], "o", ms=3.5, color=BASE_COLOR)
+            (marker,) = ax.plot([xs[i]], [summary.mean / f], "o", ms=3.5, color=BASE_COLOR)
             marker.set_gid(f"run{i}")
             ref = links.ref(point.commit)
             if ref is not None and ref.href is not None:
                 marker.set_url(ref.href)
-            titles[f"run{i}"] = _tooltip(point, summary, s.unit, links)
+            titles[f"run{i}"] = _tooltip(point, summary, scale, links)
         top = max((y for y in ys if math.isfinite(y)), default=0.0)
         for c in changes:
             at = (xs[c.index - 1] + xs[c.index]) / 2
@@ -116,7 +121,7 @@ def trend_svg(
                 f"{c.kind} {c.delta_pct:+.1f}%", (at, top), color=HEAD_COLOR, fontsize=8, ha="left"
             )
         _date_axis(ax, xs)
-        ax.set_ylabel(s.unit)
+        ax.set_ylabel(scale.unit)
         svg = to_svg(fig, salt)
     return _with_titles(svg, salt, titles)
 

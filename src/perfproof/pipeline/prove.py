@@ -67,6 +67,8 @@ class ProveOutcome:
     report: ReportResult | None
     gates: list[str] = field(default_factory=list)
     """Reasons to exit 1: tests that broke, or a regression with --fail-on-regression."""
+    ab_run: Path | None = None
+    """The A/B stage's run folder, when the chain got that far."""
 
 
 def stage_lines(doc: Json) -> list[str]:
@@ -416,4 +418,5 @@ def _outcome(bundle: Bundle, opts: ProveOptions, say: Say) -> ProveOutcome:
     if bench is not None and not bench.regexes:
         changed = bundle.read("changes", ChangesResult.from_json)
         say(f"prove: {NO_BENCHMARK if changed is not None and changed.methods else NO_CHANGE}")
-    return ProveOutcome(bundle.path, bundle.doc, report, gates)
+    ab_run = Path(ab.run_dir) if ab is not None else None
+    return ProveOutcome(bundle.path, bundle.doc, report, gates, ab_run)

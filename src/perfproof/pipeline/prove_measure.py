@@ -35,6 +35,7 @@ from perfproof.pipeline.ab import AbOptions, resume_ab, start_ab
 from perfproof.pipeline.ab_reach import changed_files
 from perfproof.pipeline.prove_bundle import Bundle
 from perfproof.process import run
+from perfproof.render.gate import SHOWN, named, readable
 from perfproof.report.rundir import read_manifest
 from perfproof.workspace.spec import detect_build
 from perfproof.workspace.tests import compare_runs, run_tests
@@ -127,23 +128,26 @@ def run_reach(benchmarks: BenchmarksResult | None) -> RunReach | None:
 def regression_gate(ab: AbStageResult, fail_on_regression: bool, gate: str) -> list[str]:
     """The regression gate errs on the side of stopping: by default it fails on a regression
     the change cannot explain too, and says so; ``--gate explained`` fails only on explained
-    ones."""
-    explained = ab.explained_regressed
-    unexplained = [r for r in ab.regressed if r not in explained]
+    ones. Every regressed key is named by metric, a long list cut with "and N more"."""
+    where = str(Path(ab.run_dir) / "results.json")
+    explained = [readable(r) for r in ab.explained_regressed]
+    regressed = [readable(r) for r in ab.regressed]
+    unexplained = [r for r in regressed if r not in explained]
     if gate == "explained":
-        return [f"regression: {', '.join(explained[:3])}"] if explained else []
+        return [f"regression: {named(explained, SHOWN, where)}"] if explained else []
     unlooked = unlooked_in(ab.comparisons)
     if fail_on_regression and unlooked and not ab.regressed:
         return [
             f"--fail-on-regression could not look at {len(unlooked)} key(s) ({unlooked[0]}: "
             "the run ended before it had 2 forks a side): a regression there is not ruled out"
         ]
-    if not fail_on_regression or not ab.regressed:
+    if not fail_on_regression or not regressed:
         return []
-    text = f"regression: {', '.join(ab.regressed[:3])}"
+    text = f"regression: {len(regressed)} regressed: {named(regressed, SHOWN, where)}"
     if unexplained:
         text += (
-            f" ({len(unexplained)} not explained by the change: {', '.join(unexplained[:3])}; "
+            f" ({len(unexplained)} not explained by the change: "
+            f"{named(unexplained, SHOWN, where)}; "
             "--gate explained fails only on explained regressions)"
         )
     return [text]

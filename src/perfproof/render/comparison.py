@@ -22,7 +22,15 @@ from perfproof.model.diagnostics import ComparisonMethod, JmhScores
 from perfproof.render import results
 from perfproof.render.markdown import markdown_table, md_text
 from perfproof.stats.strategies import BYTES_TOLERANCE_ABS
-from perfproof.units import MISSING, delta_with_interval, percent, quantity
+from perfproof.units import (
+    MISSING,
+    choose_scale,
+    delta_with_interval,
+    needs_ends,
+    percent,
+    quantity,
+    value_spread,
+)
 from perfproof.units import relative_spread as spread
 
 VERDICT_STYLE = {
@@ -72,7 +80,8 @@ def _side(c: Comparison, which: str) -> str:
     e = c.base if which == "base" else c.head
     if c.method is ComparisonMethod.EXACT:
         return f"{e.value:,.1f}"
-    return f"{quantity(e.value, c.unit)} {spread(e.value, e.ci)}"
+    ends = needs_ends(c.base.value, c.base.ci) or needs_ends(c.head.value, c.head.ci)
+    return value_spread(e.value, e.ci, choose_scale(c.unit, c.base.value), ends)
 
 
 def _delta(c: Comparison) -> str:
@@ -109,7 +118,7 @@ def _tags(c: Comparison) -> list[str]:
         held += ", split by the change" if explained(d.fork_groups) else ""
         tags.append(f"two groups: fast {fast_base} base / {fast_head} head{held}")
     if c.verdict is Verdict.INCONCLUSIVE and c.mde_pct is not None:
-        tags.append(f"mde ±{c.mde_pct:.3g}%" if c.mde_pct < 1000 else "mde >999%")
+        tags.append(f"mde ±{c.mde_pct:.3g}%" if c.mde_pct < 1000 else f"mde ±{c.mde_pct:,.0f}%")
     return list(dict.fromkeys(tags))
 
 
@@ -235,7 +244,16 @@ def table(result: CompareResult) -> Group:
         cells = [Text(cell) for cell in row.cells()]
         cells[6].stylize(VERDICT_STYLE[row.verdict])
         main.add_row(*cells)
-    parts: list[Table | Text] = [main, Text(method_line(result), style="dim")]
+    parts: list[Table | Text] = [main]
+    means = results.geomean_rows(result.comparisons)
+    if means:
+        geo = Table(title="Geometric mean over keys", title_justify="left")
+        for header in results.GEOMEAN_HEADER:
+            geo.add_column(header, justify="left" if header == "Geometric mean" else "right")
+        for texts in means:
+            geo.add_row(*(Text(t) for t in texts))
+        parts.append(geo)
+    parts.append(Text(method_line(result), style="dim"))
     if footnotes:
         parts.append(Text("\n".join(f"[{i}] {w}" for i, w in enumerate(footnotes, 1))))
     jmh = Table(title=JMH_TITLE, title_justify="left")

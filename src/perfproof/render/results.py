@@ -13,20 +13,26 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from perfproof.compare.geomean import geomeans
 from perfproof.jmh.units import THROUGHPUT_UNIT, TIME_UNIT
 from perfproof.model import ALLOC_NORM, PRIMARY, BenchKey, Comparison, Verdict
 from perfproof.model.diagnostics import ComparisonMethod, Kind
 from perfproof.model.documents.prove_reach import NO_PATH_NOTE, UNEXPLAINED_NOTE
+from perfproof.render import gate
 from perfproof.render.markdown import markdown_table
 from perfproof.stats import family
 from perfproof.units import (
     MISSING,
     Scale,
     bytes_change,
+    bytes_value,
     choose_scale,
     delta_with_interval,
     fraction_pct,
+    needs_ends,
+    percent,
     percent_range,
+    scaled,
     value_spread,
 )
 
@@ -101,14 +107,15 @@ def sort_key(c: Comparison) -> tuple[Any, ...]:
 
 def build_row(c: Comparison, alloc: Comparison | None) -> Row:
     scale = choose_scale(c.unit, c.base.value)
+    ends = needs_ends(c.base.value, c.base.ci) or needs_ends(c.head.value, c.head.ci)
     if alloc is not None:
         bytes_text = bytes_change(alloc.base.value, alloc.head.value, alloc.delta_pct)
     else:
         bytes_text = MISSING
     return Row(
         params=dict(c.key.params),
-        baseline=value_spread(c.base.value, c.base.ci, scale),
-        feature=value_spread(c.head.value, c.head.ci, scale),
+        baseline=value_spread(c.base.value, c.base.ci, scale, ends),
+        feature=value_spread(c.head.value, c.head.ci, scale, ends),
         delta=delta_with_interval(c.delta_pct, c.delta_ci_pct),
         verdict=str(c.verdict),
         bytes=bytes_text,
@@ -305,10 +312,51 @@ def table_lines(table: Table, conf: str) -> list[str]:
     return markdown_table(header, body, align)
 
 
-def results_markdown(summary: str, tables: Sequence[Table], confidence: float | None) -> str:
-    """The summary line and the results section, exactly as ``report.md`` holds them."""
-    out = [f"**Summary:** {summary}", "", "### Results", "", *results_lines(tables, confidence)]
+FULL_LIST = "results.json of the run folder"
+"""Where a report's cut list of regressions sends the reader for the whole list."""
+
+
+def results_markdown(
+    summary: str, tables: Sequence[Table], confidence: float | None, where: str = FULL_LIST
+) -> str:
+    """The summary line, every regression by metric, and the results section, exactly as
+    ``report.md`` holds them."""
+    out = [f"**Summary:** {summary}", "", *gate.markdown_lines(table_failures(tables), where)]
+    out += ["### Results", "", *results_lines(tables, confidence)]
     return "\n".join(out)
+
+
+GEOMEAN_HEADER = ("Geometric mean", "Keys", "Baseline", "Feature", "Δ%")
+
+
+def geomean_lines(comparisons: Sequence[Comparison]) -> list[str]:
+    """benchstat's geomean row as a Markdown table; nothing when no metric has two keys."""
+    body = geomean_rows(comparisons)
+    if not body:
+        return []
+    return [*markdown_table(GEOMEAN_HEADER, body, ["l", "r", "r", "r", "r"]), ""]
+
+
+def geomean_rows(comparisons: Sequence[Comparison]) -> list[list[str]]:
+    """benchstat's geomean row: per metric, the geometric means over the keys of both sides
+    and their ratio."""
+    body = []
+    for g in geomeans(comparisons):
+        if g.metric == ALLOC_NORM:
+            sides = [f"{bytes_value(v)} B/op" for v in (g.base, g.head)]
+        else:
+            scale = choose_scale(g.unit, g.base)
+            sides = [scaled(v, scale) for v in (g.base, g.head)]
+        keys = f"{g.keys}" + (f" ({g.left_out} at zero left out)" if g.left_out else "")
+        name = gate.metric_name(g.metric, g.unit)
+        body.append([name, keys, *sides, percent((g.ratio - 1) * 100)])
+    return body
+
+
+def table_failures(tables: Sequence[Table]) -> list[gate.Failure]:
+    """What fails the regression gate among the tables' rows: time and bytes/op alike."""
+    shown = [c for t in tables for r in t.rows for c in (r.comparison, r.alloc) if c is not None]
+    return gate.failures(shown)
 
 
 def results_lines(tables: Sequence[Table], confidence: float | None) -> list[str]:
@@ -321,6 +369,8 @@ def results_lines(tables: Sequence[Table], confidence: float | None) -> list[str
         out += [f"#### `{table.benchmark}` ({mode})", "", *table_lines(table, conf), ""]
     if not tables:
         out += ["No benchmark was measured on both sides.", ""]
+    shown = [c for t in tables for r in t.rows for c in (r.comparison, r.alloc) if c is not None]
+    out += geomean_lines(shown)
     out += [
         f"Baseline and feature: mean of fork means ± the half-width of its {side_conf} interval, "
         "relative to the mean; Δ% = feature / baseline − 1 with the interval of the ratio the "

@@ -267,5 +267,5 @@ def _jmh_value(score: Any, error: Any, scale: Scale) -> str:
     score = float(score)
     if error is None or not math.isfinite(float(error)):
         return value_spread(score, None, scale)
-    err = float(error)
-    return value_spread(score, (score - err, score + err), scale)
+    err = float(error)  # JMH's own symmetric error, written as JMH prints it
+    return value_spread(score, (score - err, score + err), scale, ends=False)

@@ -17,7 +17,7 @@ from perfproof.jmh.reader import entry_key
 from perfproof.measure.rounds import lock_holders, lock_wait_seconds, measuring_seconds
 from perfproof.model.documents.run import Environment, SideRef
 from perfproof.report.rundir import BASE, HEAD, RunFolder
-from perfproof.units import duration, fraction_pct
+from perfproof.units import duration, fraction_pct, short_sha
 
 LOAD_PER_CORE = 0.5
 """Load average per core above which other work on the machine may have disturbed the run."""
@@ -52,7 +52,7 @@ def title(run: RunFolder) -> str:
 def _ref_label(info: SideRef) -> str:
     ref, sha = info.ref, info.sha
     if ref and sha and str(ref) != str(sha):
-        return f"{ref} ({str(sha)[:12]})"
+        return f"{ref} ({short_sha(str(sha))})"
     return str(ref or sha or "")[:40]
 
 

@@ -7,8 +7,10 @@ the same in a terminal, an e-mail or a review tool.
 
 from __future__ import annotations
 
+from perfproof.model import Verdict
+from perfproof.render import gate
 from perfproof.render.markdown import markdown_table, md_text
-from perfproof.render.results import results_markdown
+from perfproof.render.results import FULL_LIST, results_markdown, table_failures
 from perfproof.report.context import ReportContext
 
 
@@ -88,12 +90,13 @@ def _warnings_counted(ctx: ReportContext) -> str:
 
 
 def render_summary(ctx: ReportContext) -> str:
-    """A short form for a CI job summary: the title, the summary line, and one line per key
-    whose verdict is not ``same`` or ``inconclusive``."""
+    """A short form for a CI job summary: the title, the summary line, every key that fails
+    the regression gate by metric (bytes/op alone included), then one line per improved key."""
     out = [f"### {ctx.title}", "", ctx.summary, ""]
+    out += gate.markdown_lines(table_failures(ctx.tables), FULL_LIST)
     for table in ctx.tables:
         for row in table.rows:
-            if row.verdict.split()[0] in ("same", "inconclusive", "negligible"):
+            if row.comparison.verdict is not Verdict.IMPROVED:
                 continue
             params = ", ".join(f"{k}={v}" for k, v in row.params.items())
             name = f"{table.benchmark}({params})" if params else table.benchmark

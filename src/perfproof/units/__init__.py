@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from perfproof.units.allocation import BYTES_ZERO, bytes_change, bytes_value
 from perfproof.units.durations import duration, eta
+from perfproof.units.hashes import SHORT_SHA, short_sha
 from perfproof.units.numbers import (
     MINUS,
     MISSING,
@@ -26,9 +27,11 @@ from perfproof.units.numbers import (
 from perfproof.units.percentages import (
     delta_with_interval,
     fraction_pct,
+    is_large,
     percent,
     percent_decimals,
     percent_range,
+    ratio_text,
     relative_spread,
 )
 from perfproof.units.scale import (
@@ -37,6 +40,7 @@ from perfproof.units.scale import (
     TIME_SCALES,
     Scale,
     choose_scale,
+    needs_ends,
     quantity,
     scaled,
     value_spread,
@@ -47,6 +51,7 @@ __all__ = [
     "BYTES_ZERO",
     "MINUS",
     "MISSING",
+    "SHORT_SHA",
     "SIG_DIGITS",
     "SI_PREFIXES",
     "SI_UNITS",
@@ -61,14 +66,18 @@ __all__ = [
     "eta",
     "finite",
     "fraction_pct",
+    "is_large",
     "is_symmetric",
+    "needs_ends",
     "number",
     "percent",
     "percent_decimals",
     "percent_range",
     "quantity",
+    "ratio_text",
     "relative_spread",
     "scaled",
+    "short_sha",
     "signed",
     "significant",
     "value_spread",

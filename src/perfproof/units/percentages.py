@@ -1,44 +1,66 @@
 """Percentages: signed effects (``+12.0%``), their intervals (``-12.3% [-14.1, -10.5]``), spread
 as a share of the estimate (``± 4.1%``, as benchstat prints it) and fractions given as percent.
+Effects beyond ten-fold read as ratios (``×19.3 [17.1, 21.5]``, ``×0.0517``): ``+1,830%`` or
+``-94.83%`` make a reader do the division, and a capped ``>+999%`` hides the size entirely.
 """
 
 from __future__ import annotations
 
 import math
 
-from perfproof.units.numbers import MINUS, MISSING, finite, number, signed
+from perfproof.units.numbers import MINUS, MISSING, finite, number, signed, significant
+
+RATIO_FORM = 10.0
+"""An effect whose ratio is at least this, or at most its inverse, is written as a ratio."""
+
+
+def ratio_text(ratio: float | None) -> str:
+    """``×19.3``, ``×0.0517``, ``×∞``: a ratio with three significant digits."""
+    if ratio is None or math.isnan(ratio):
+        return MISSING
+    return f"×{significant(max(ratio, 0.0))}"
+
+
+def is_large(ratio: float | None) -> bool:
+    """Whether an effect of this ratio is written as a ratio rather than a percentage."""
+    return ratio is not None and not math.isnan(ratio) and not (1 / RATIO_FORM < ratio < RATIO_FORM)
 
 
 def relative_spread(value: float | None, ci: tuple[float, float] | None) -> str:
     """An interval's half-width as a share of its estimate: ``± 4.1%`` (benchstat's form).
 
-    Below 10% one decimal, then whole percent; an interval wider than ten times its estimate
-    carries no more information than ``± >999%``.
+    Below 10% one decimal, then whole percent (``± 1,240%``: never capped, so a reader sees
+    how little the interval says).
     """
     if value is None or ci is None or not all(finite(x) for x in (value, *ci)) or value == 0:
         return f"± {MISSING}"
     share = abs((ci[1] - ci[0]) / 2 / value) * 100
-    if share >= 1000:
-        return "± >999%"
-    return f"± {share:.1f}%" if share < 10 else f"± {share:.0f}%"
+    return f"± {share:.1f}%" if share < 10 else f"± {number(share, 0)}%"
 
 
 def percent(x: float | None, decimals: int = 1, *, sign: bool = True) -> str:
-    """A percentage: ``+12.0%``, ``-50.0%``, ``0.0%``; beyond ±999% ``>+999%``; near -100% two
+    """A percentage: ``+12.0%``, ``-50.0%``, ``0.0%``; an effect of ``+1,000%`` or more as the
+    ratio it is (``×19.3``), a share that large in whole percent (``1,250%``); near -100% two
     decimals, since -99.97% (3,000× faster) and -99.5% differ a lot."""
     if x is None or math.isnan(x):
         return MISSING
     if math.isinf(x):
         return ("+∞" if x > 0 else MINUS + "∞") if sign else ("∞" if x > 0 else MINUS + "∞")
     if abs(x) >= 1000:
-        return (">+999%" if x > 0 else "<-999%") if sign else (">999%" if x > 0 else "<-999%")
+        if sign and x > 0:
+            return ratio_text(1 + x / 100)
+        return (signed(x, 0) if sign else number(x, 0)) + "%"
     if -100.0 < x <= -99.0 and decimals < 2:
         decimals = 2
     return (signed(x, decimals) if sign else number(x, decimals)) + "%"
 
 
 def percent_range(lo: float, hi: float) -> str:
-    """``+28% to +128%``: the span of several effects, in whole percent."""
+    """``+28% to +128%``: the span of several effects, in whole percent; ``×0.0517 to
+    ×0.880`` when either end is beyond ten-fold."""
+    if is_large(1 + lo / 100) or is_large(1 + hi / 100):
+        first, last = ratio_text(1 + lo / 100), ratio_text(1 + hi / 100)
+        return first if first == last else f"{first} to {last}"
     if math.isclose(round(lo), round(hi)):
         return percent(lo, 0)
     return f"{percent(lo, 0)} to {percent(hi, 0)}"
@@ -59,19 +81,22 @@ def percent_decimals(ci_pct: tuple[float, float] | None) -> int:
 
 
 def delta_with_interval(delta_pct: float, ci_pct: tuple[float, float] | None) -> str:
-    """``-12.3% [-14.1, -10.5]``: the effect and its interval in percent.
-
-    An unbounded end (the data cannot bound the ratio) reads as the printable limit,
-    ``[-100.0, >+999]``, so the reader still sees an interval that includes no change.
+    """``-12.3% [-14.1, -10.5]``: the effect and its interval in percent; ``×19.3 [17.1, 21.5]``
+    when the effect or a bound is beyond ten-fold (an unbounded end reads ``∞``), so the reader
+    still sees an interval that includes no change, at its real size.
     """
+    if is_large(1 + delta_pct / 100) or (
+        ci_pct is not None
+        and any(not math.isnan(c) and c >= (RATIO_FORM - 1) * 100 for c in ci_pct)
+    ):
+        text = ratio_text(1 + delta_pct / 100)
+        if ci_pct is not None and not any(math.isnan(c) for c in ci_pct):
+            lo, hi = (ratio_text(1 + c / 100).removeprefix("×") for c in ci_pct)
+            text += f" [{lo}, {hi}]"
+        return text
     d = percent_decimals(ci_pct)
     text = percent(delta_pct, d)
     if ci_pct is not None and not any(math.isnan(c) for c in ci_pct):
-        lo, hi = (percent(_printable(c), d).removesuffix("%") for c in ci_pct)
+        lo, hi = (percent(c, d).removesuffix("%") for c in ci_pct)
         text += f" [{lo}, {hi}]"
     return text
-
-
-def _printable(x: float) -> float:
-    """An infinite bound as one just past the printable range (``>+999``)."""
-    return math.copysign(1000.0, x) if math.isinf(x) else x

@@ -79,8 +79,37 @@ def scaled(value: float | None, scale: Scale, digits: int = SIG_DIGITS) -> str:
     return f"{significant(value / scale.factor, digits)} {scale.unit}"
 
 
-def value_spread(value: float | None, ci: tuple[float, float] | None, scale: Scale) -> str:
-    """``1.04 G ops/s ± 4.1%``: the scaled estimate and its relative spread."""
+WIDE_SPREAD = 0.5
+"""An interval whose half-width is this share of its estimate or more is written as its two
+ends: ``± 591%`` looks symmetric and hides that the interval runs from a third of the value
+to seven times it (or below zero)."""
+
+
+def needs_ends(value: float | None, ci: tuple[float, float] | None) -> bool:
+    """Whether an interval reads wrongly as ``± share``: as wide as :data:`WIDE_SPREAD` of its
+    estimate, or lopsided around it."""
+    if value is None or ci is None or value == 0:
+        return False
+    if not all(math.isfinite(x) for x in (value, *ci)):
+        return False
+    lo, hi = ci
+    return abs(hi - lo) / 2 >= WIDE_SPREAD * abs(value) or not is_symmetric(value, lo, hi)
+
+
+def value_spread(
+    value: float | None,
+    ci: tuple[float, float] | None,
+    scale: Scale,
+    ends: bool | None = None,
+) -> str:
+    """``1.04 G ops/s ± 4.1%``: the scaled estimate and its relative spread; a wide or lopsided
+    interval as its ends in the same unit, ``12.8 µs/op [5.21, 88.4]``. ``ends`` makes the
+    choice for a whole row (both sides alike); None decides from this interval alone."""
+    if ends is None:
+        ends = needs_ends(value, ci)
+    if ends and ci is not None and all(math.isfinite(x) for x in ci):
+        lo, hi = (significant(x / scale.factor) for x in ci)
+        return f"{scaled(value, scale)} [{lo}, {hi}]"
     return f"{scaled(value, scale)} {relative_spread(value, ci)}"
 
 

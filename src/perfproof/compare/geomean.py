@@ -1,0 +1,69 @@
+"""The geometric mean across keys, as benchstat prints it below each table.
+
+A suite-wide summary a benchstat user looks for first: "over all 24 keys the feature takes
+×0.93 of the time". Ratios multiply, so their mean is geometric; it is taken per metric and
+unit (times never mix with throughputs or bytes). A key with a zero or missing value on a
+side has no logarithm and is left out, and counted. No interval is given: the keys are not a
+sample of anything, so the figure describes this suite, it does not estimate a population.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from perfproof.model import ALLOC_NORM, Comparison
+from perfproof.units import BYTES_ZERO
+
+
+@dataclass(frozen=True)
+class GeoMean:
+    """One metric's geometric means over the keys that have one on both sides."""
+
+    metric: str
+    """The key's metric (``primary`` or a secondary name such as ``gc.alloc.rate.norm``)."""
+    unit: str
+    keys: int
+    base: float
+    head: float
+    left_out: int = 0
+    """Keys of this metric and unit with a zero (for bytes/op: under half a byte), negative or
+    missing value on a side."""
+
+    @property
+    def ratio(self) -> float:
+        """Geometric mean of head/base over the keys (equals ``head / base``)."""
+        return self.head / self.base
+
+
+def _log_mean(values: list[float]) -> float:
+    return math.exp(sum(math.log(v) for v in values) / len(values))
+
+
+def geomeans(comparisons: Iterable[Comparison]) -> list[GeoMean]:
+    """Per metric and unit, in the order first met: the geometric means of both sides."""
+    groups: dict[tuple[str, str], list[Comparison]] = {}
+    for c in comparisons:
+        groups.setdefault((c.key.metric, c.unit), []).append(c)
+    out = []
+    for (metric, unit), members in groups.items():
+        floor = BYTES_ZERO if metric == ALLOC_NORM else 0.0  # JMH's noise below half a byte
+        usable = [
+            c
+            for c in members
+            if all(math.isfinite(v) and v > floor for v in (c.base.value, c.head.value))
+        ]
+        if len(usable) < 2:
+            continue  # one key is its own mean: the tables already show it
+        out.append(
+            GeoMean(
+                metric=metric,
+                unit=unit,
+                keys=len(usable),
+                base=_log_mean([c.base.value for c in usable]),
+                head=_log_mean([c.head.value for c in usable]),
+                left_out=len(members) - len(usable),
+            )
+        )
+    return out
