@@ -143,12 +143,12 @@ def test_every_number_of_a_prove_report_is_tied_to_the_bundle(
 
 def test_a_prove_summary_range_edited_by_hand_is_caught(prove_bundle: Path) -> None:
     text = (prove_bundle / "report.md").read_text()
-    m = re.search(r"faster \((-[\d.]+%) to (-[\d.]+%)\)", text)
+    m = re.search(r"faster \((×[\d.]+) to (×[\d.]+)\)", text)  # thousands-fold: ratios
     assert m is not None
-    edited = text.replace(m.group(0), f"faster (-107.22% to {m.group(2)})")
+    edited = text.replace(m.group(0), f"faster (×0.0123 to {m.group(2)})")
     result = check_text(edited, load_evidence(prove_bundle))
     assert [(x.kind, x.quoted, x.expected) for x in result.mismatches] == [
-        ("number", "-107.22%", m.group(1))
+        ("number", "×0.0123", m.group(1))
     ]
 
 

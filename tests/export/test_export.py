@@ -194,9 +194,9 @@ def test_default_goes_to_export_folder_and_inputs_are_never_overwritten(ab_run, 
 
 
 def test_unknown_format_exits_2_with_one_line(ab_run, run_cli):
-    result = run_cli("export", ab_run, "--to", "csv")
+    result = run_cli("export", ab_run, "--to", "xml")
     assert result.code == 2
     assert result.err.strip().splitlines() == [
-        "perfproof: error: --to csv: unknown export format "
-        "(one of: bencher, github-action-benchmark, benchstat, otava)"
+        "perfproof: error: --to xml: unknown export format "
+        "(one of: bencher, github-action-benchmark, benchstat, otava, csv)"
     ]

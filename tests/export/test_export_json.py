@@ -114,7 +114,7 @@ def test_text_stays_the_default(ab_run, run_cli, tmp_path):
     ("args", "says"),
     [
         (("--to", "bencher", "--out", "-"), "--format json: stdout carries the description"),
-        (("--to", "csv"), "--to csv: unknown export format"),
+        (("--to", "xml"), "--to xml: unknown export format"),
         (("--to", "bencher", "--samples", "forks"), "--samples: only for --to benchstat"),
     ],
 )

@@ -321,8 +321,13 @@ def results_markdown(
 ) -> str:
     """The summary line, every regression by metric, and the results section, exactly as
     ``report.md`` holds them."""
-    out = [f"**Summary:** {summary}", "", *gate.markdown_lines(table_failures(tables), where)]
-    out += ["### Results", "", *results_lines(tables, confidence)]
+    out = [
+        f"**Summary:** {summary}",
+        "",
+        "### Results",
+        "",
+        *results_lines(tables, confidence, where),
+    ]
     return "\n".join(out)
 
 
@@ -359,11 +364,14 @@ def table_failures(tables: Sequence[Table]) -> list[gate.Failure]:
     return gate.failures(shown)
 
 
-def results_lines(tables: Sequence[Table], confidence: float | None) -> list[str]:
-    """The results section's body: one table per benchmark and mode, then how to read them."""
+def results_lines(
+    tables: Sequence[Table], confidence: float | None, where: str = FULL_LIST
+) -> list[str]:
+    """The results section's body: every regression by metric (what fails the gate, bytes/op
+    alone included), one table per benchmark and mode, then how to read them."""
     conf = interval_label(tables, confidence)
     side_conf = fraction_pct(confidence) if confidence is not None else "the"
-    out: list[str] = []
+    out: list[str] = gate.markdown_lines(table_failures(tables), where)
     for table in tables:
         mode = MODE_NAMES.get(table.mode, table.mode)
         out += [f"#### `{table.benchmark}` ({mode})", "", *table_lines(table, conf), ""]
