@@ -241,6 +241,46 @@ def test_resume_takes_the_same_looks_again_from_the_forks_on_disk(tmp_path: Path
             assert (store.path / "jmh" / name).read_bytes() == data
 
 
+@dataclass
+class SlowStartJmh(FakeJmh):
+    """Forks of four iterations; in round 1 every ``sum`` fork starts far from its level for
+    two iterations (the slow side of the entry's mode)."""
+
+    def run_steps(self, steps: list[Step]) -> None:
+        for step in steps:
+            entries = entries_for(step, KEYS)
+            for e in entries:
+                level = e["primaryMetric"]["rawData"][0][0]
+                fork = [level, level * 1.002, level * 0.998, level * 1.001]
+                if step.round == 1 and e["benchmark"].endswith(".sum"):
+                    slow = 0.5 if e["mode"] == "thrpt" else 2.0
+                    fork[:2] = [level * slow, level * slow]
+                e["primaryMetric"]["rawData"] = [fork]
+            self.argvs.append([step.id, str(step.warmup)])
+            self.store.result_path(step).write_text(json.dumps(entries))
+            self.store.update_step(step, status=DONE, duration_s=2.0, jmh_seconds=2.0)
+
+
+def test_later_rounds_warm_up_longer_where_round_one_started_unsettled(tmp_path: Path) -> None:
+    import io
+
+    store = RunStore.create(tmp_path / "run", RunManifest(id="run", repo="/r"))
+    store.init_steps(make_plan(3, "abba", None, ("Codes",),
+                               ("-f", "1", "-wi", "3", "-w", "500ms", "-i", "4", "-r", "500ms",
+                                "-p", "n=16,128"), stopping=SEQUENTIAL))  # fmt: skip
+    said = io.StringIO()
+    argvs: list[list[str]] = []
+    never = look_by_rule({})
+    RoundLoop(store, SlowStartJmh(store, argvs).run_steps, lambda s: 10.0, KEYS, never,
+              PlainReporter(said)).run()  # fmt: skip
+    r2 = [s for s in store.plan.steps if s.round == 2]
+    by_bench = {b: s.warmup for s in r2 for b in s.selection.benchmarks}
+    # two unsettled 0.5 s iterations: two more 0.5 s warm-up iterations, both sides alike
+    assert by_bench == {"fx.Codes.loopEmpty": None, "fx.Codes.sum": 5}
+    assert sorted(s.side for s in r2 if s.warmup == 5) == ["base", "head"]
+    assert said.getvalue().count("warm-up from round 1's traces") == 1
+
+
 def test_the_budget_stops_before_a_round_that_would_overrun(tmp_path: Path) -> None:
     # every step takes 2 s against an estimate of 10 s: the estimate is scaled by at most
     # 0.5, so a round of two steps is expected to take 10 s; after round 1 (4 s) round 2 fits
