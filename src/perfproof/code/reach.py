@@ -137,11 +137,34 @@ def _walk(
     return parent
 
 
+def unreached_methods(
+    project: Project,
+    root: Path,
+    changed: Iterable[MethodKey],
+    max_depth: int = DEFAULT_DEPTH,
+    graph: CallGraph | None = None,
+) -> list[MethodKey]:
+    """The changed methods no benchmark reaches within ``max_depth`` calls. Each is walked on
+    its own: the one path kept per benchmark may end at another changed method, so missing
+    from the kept paths says nothing. The walks share one call graph."""
+    benchmarks = benchmark_methods(project, root)
+    graph = graph or CallGraph(project)
+    out: list[MethodKey] = []
+    for key in dict.fromkeys(changed):
+        if key[0] not in project.types:
+            continue
+        parent = _walk(graph, benchmarks, [key], max_depth, dispatch=True)
+        if not any(b in parent for b in benchmarks):
+            out.append(key)
+    return out
+
+
 def affected_benchmarks(
     project: Project,
     root: Path,
     changed: Iterable[MethodKey],
     max_depth: int = DEFAULT_DEPTH,
+    graph: CallGraph | None = None,
 ) -> list[Reach]:
     """Benchmarks from which a changed method is reachable within ``max_depth`` calls. A
     benchmark that only a walk through calls to a supertype's declaration reaches is marked
@@ -149,7 +172,7 @@ def affected_benchmarks(
     benchmarks = benchmark_methods(project, root)
     if not benchmarks:
         return []
-    graph = CallGraph(project)
+    graph = graph or CallGraph(project)
     start = [k for k in dict.fromkeys(changed) if k[0] in project.types]
     parent = _walk(graph, benchmarks, start, max_depth, dispatch=True)
     direct = _walk(graph, benchmarks, start, max_depth, dispatch=False)
