@@ -150,4 +150,4 @@ def _side_facts(
 
 def worse_side(s: Samples) -> str:
     """Which side of the settled level a warm-up iteration lies on for this metric."""
-    return "below" if s.direction is Direction.HIGHER else "above"
+    return warmup.worse_for(s.direction is Direction.HIGHER)

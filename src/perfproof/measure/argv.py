@@ -65,26 +65,24 @@ def without_params(options: tuple[str, ...]) -> tuple[str, ...]:
 
 def with_forks(options: tuple[str, ...], forks: int | None) -> tuple[str, ...]:
     """``options`` with JMH's ``-f`` set to ``forks`` (unchanged when None)."""
-    if forks is None:
-        return options
-    out = list(options)
-    for i, token in enumerate(out[:-1]):
-        if token == "-f":
-            out[i + 1] = str(forks)
-            return tuple(out)
-    return (*out, "-f", str(forks))
+    return _with_count(options, "-f", forks)
 
 
 def with_warmup(options: tuple[str, ...], iterations: int | None) -> tuple[str, ...]:
     """``options`` with JMH's ``-wi`` set to ``iterations`` (unchanged when None)."""
-    if iterations is None:
+    return _with_count(options, "-wi", iterations)
+
+
+def _with_count(options: tuple[str, ...], flag: str, value: int | None) -> tuple[str, ...]:
+    """``options`` with the single-valued ``flag`` set to ``value`` (unchanged when None)."""
+    if value is None:
         return options
     out = list(options)
     for i, token in enumerate(out[:-1]):
-        if token == "-wi":
-            out[i + 1] = str(iterations)
+        if token == flag:
+            out[i + 1] = str(value)
             return tuple(out)
-    return (*out, "-wi", str(iterations))
+    return (*out, flag, str(value))
 
 
 def append_jvm_args(options: tuple[str, ...], value: str) -> tuple[str, ...]:

@@ -17,7 +17,7 @@ import math
 
 from perfproof.measure.progress import JmhSettings
 from perfproof.model import PRIMARY, BenchKey, Direction, Samples
-from perfproof.stats.warmup import unsettled_prefixes
+from perfproof.stats.warmup import unsettled_prefixes, worse_for
 
 MAX_EXTRA_S = 10.0
 """At most this much warm-up is added per fork: a benchmark that needs more has a problem a
@@ -34,7 +34,7 @@ def chosen_warmups(
         for key, s in side.items():
             if key.metric != PRIMARY or not s.forks:
                 continue
-            worse = "below" if s.direction is Direction.HIGHER else "above"
+            worse = worse_for(s.direction is Direction.HIGHER)
             k = max(unsettled_prefixes(s.forks, worse), default=0)
             if k > 0:
                 needed[key.benchmark] = max(needed.get(key.benchmark, 0), k)

@@ -23,6 +23,12 @@ MIN_RELATIVE_STEP = 0.10
 MIN_RELATIVE_NOISE = 0.005
 
 
+def worse_for(higher_is_better: bool) -> str:
+    """The side of the settled level a warm-up iteration lies on: below it for throughput
+    (higher is better), above it for time and bytes per op."""
+    return "below" if higher_is_better else "above"
+
+
 def unsettled_prefix(fork: np.ndarray, worse: str = "either") -> int:
     """Number of leading iterations that all lie beyond every later iteration, and far away.
 
