@@ -396,6 +396,8 @@ def test_a_key_out_of_looks_says_what_it_could_have_seen_and_is_not_settled() ->
     d = next(iter(decisions.values()))
     assert d.decided and not d.settled
     c = d.comparisons[0]
+    # results.json says the same: the look stopped it, but nothing was decided
+    assert c.diagnostics.to_json()["sequential"]["decided"] is False
     assert any(
         w.startswith("inconclusive after 2 looks") and "could have seen: ±" in w for w in c.warnings
     )

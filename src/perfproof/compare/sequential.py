@@ -112,11 +112,7 @@ class KeyDecision:
     def settled(self) -> bool:
         """Left the plan with a verdict on every metric or a futility stop: ``decided`` alone
         is also true of an entry that merely ran out of looks, still ``inconclusive``."""
-        return self.decided and all(
-            c.verdict is not Verdict.INCONCLUSIVE
-            or bool(c.diagnostics.sequential and c.diagnostics.sequential.futile)
-            for c in self.comparisons
-        )
+        return self.decided and all(_decided(c) for c in self.comparisons)
 
 
 # --------------------------------------------------------------------------------- a look
@@ -163,7 +159,7 @@ def look(
         new = [_finish(c, judged.get(id(c)), look_no, last, design, short)
                for c in comparisons.get(entry, [])]  # fmt: skip
         final = sorted([*kept[entry].values(), *new], key=lambda c: _metric_rank(c, design))
-        decided = bool(final) and all(_decided(c) for c in final)
+        decided = bool(final) and (last or all(_decided(c) for c in final))
         if excluded[entry] and any(excluded[entry].values()):
             for c in new:
                 c.warnings.append(left_out_note(excluded[entry], decided))
@@ -309,7 +305,7 @@ def _finish(
         return c
     verdict = _verdict(j.code, c.direction)
     futile = j.code == seq.FUTILE and not short
-    decided = verdict is not None or last or futile
+    decided = verdict is not None or futile  # not merely out of looks: that leaves it open
     lo, hi = RatioBounds.of_logs(j.lo, j.hi) if j.tested else RatioBounds.unbounded()
     if j.groups is not None and j.groups.held:
         # chance occupancy of two groups explains the pooled difference, so no change is

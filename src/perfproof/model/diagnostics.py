@@ -146,8 +146,9 @@ class WithoutUnsettled:
 
 @dataclass(frozen=True)
 class SequentialLook:
-    """Where a sequential run stands for this key. An exact comparison is decided at its
-    first look (``rule`` "exact") and carries nothing else."""
+    """Where a sequential run stands for this key (``decided``: a verdict or a futility stop,
+    never a key merely out of looks). An exact comparison is decided at its first look
+    (``rule`` "exact") and carries nothing else."""
 
     look: int
     decided: bool
