@@ -14,7 +14,6 @@ asks it of the benchmarks only dynamic dispatch reaches before its A/B.
 from __future__ import annotations
 
 import dataclasses
-import math
 import re
 import shlex
 from collections.abc import Iterable, Mapping, Sequence
@@ -37,9 +36,10 @@ SHARE_SEEN = 0.05
 in a recording called "enough": with :data:`SHARE_CONFIDENCE`, a recording without a sample
 in it bounds its share below this."""
 SHARE_CONFIDENCE = 0.95
-MIN_SAMPLES = math.ceil(math.log(1 - SHARE_CONFIDENCE) / math.log(1 - SHARE_SEEN))
+MIN_SAMPLES = 59
 """Baseline CPU samples a recording needs before "none in the changed code" means something:
-59, the fewest for which a share of 5% would have shown a sample 95% of the time."""
+the fewest n with (1 − 5%)^n ≤ 1 − 95%, i.e. a share of 5% would have shown a sample 95% of
+the time."""
 
 
 def one_fork(jmh_args: str | None) -> str:
