@@ -169,3 +169,18 @@ def test_gate_fails_a_planted_regression_and_passes_an_aa_pair(
     assert same.returncode == 0, same.stderr
     assert "regressed" not in (run_aa / "results.json").read_text()
     assert "0 regressed" in _job_summary(run_aa.parent, wheel_venv).replace("**", "")
+
+
+def test_gitlab_gate_publishes_junit_and_a_job_summary():
+    """The MR widget reads the JUnit file the gate script writes (PERFPROOF_JUNIT → --junit),
+    and the job's end prints the summary that names every regressed key and keeps it."""
+    from ruamel.yaml import YAML
+
+    job = YAML(typ="safe").load(GITLAB.read_text())["perf-gate"]
+    junit = job["variables"]["PERFPROOF_JUNIT"]
+    assert job["artifacts"]["reports"]["junit"] == junit
+    assert job["artifacts"]["when"] == "always"  # a failed gate still publishes both
+    after = "\n".join(job["after_script"])
+    assert "perfproof report perfproof-run --summary --out perfproof-summary.md" in after
+    assert "perfproof-summary.md" in job["artifacts"]["paths"]
+    assert '--junit "$PERFPROOF_JUNIT"' in GATE.read_text()

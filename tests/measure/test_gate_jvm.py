@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = [pytest.mark.jvm, pytest.mark.slow]
+pytestmark = [pytest.mark.jvm, pytest.mark.slow, pytest.mark.timeout(2400)]
 
 BENCH = """package gatedemo;
 
@@ -78,7 +78,7 @@ def test_the_gate_names_every_failing_key_by_metric(run_cli, gate_repo: Path, tm
     res = run_cli(
         "ab", "--repo", gate_repo, "--base", "baseline", "--head", "feature",
         "--bench", "GateBench", "--rounds", "3", "--jmh-args", JMH_ARGS,
-        "--out", run, "--lock-timeout", "300", "--fail-on-regression", "--junit", junit,
+        "--out", run, "--lock-timeout", "1800", "--fail-on-regression", "--junit", junit,
     )  # fmt: skip
     assert res.code == 1, res.err
     (line,) = [x for x in res.err.splitlines() if x.startswith("perfproof: error:")]

@@ -48,7 +48,8 @@ names one of its inputs.
     "--summary",
     is_flag=True,
     help="With --format md: the short form for a CI job summary ($GITHUB_STEP_SUMMARY): the "
-    "summary line and one line per improved or regressed key.",
+    "summary line, every regressed key by metric (time or bytes/op; after 25, how many more), "
+    "and one line per improved key.",
 )
 @click.pass_context
 def command(

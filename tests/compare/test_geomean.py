@@ -1,0 +1,27 @@
+"""benchstat's geomean row: the geometric means over keys and their ratio, known by hand."""
+
+from __future__ import annotations
+
+import math
+
+FORKS = [[1.0, 1.001], [1.002, 1.0], [0.999, 1.0], [1.001, 1.0]]
+
+
+def _scaled(factor: float) -> list[list[float]]:
+    return [[v * factor for v in f] for f in FORKS]
+
+
+def test_the_geometric_mean_row_is_the_mean_of_logs(run_cli, make_jmh_entry, write_jmh) -> None:
+    """10 → 5 ns/op and 40 → 40 ns/op: base √(10·40) = 20, head √(5·40) = 14.1, Δ -29.3%;
+    bytes/op 0 → 0 (no allocation) has no logarithm, which leaves one key: no bytes/op row."""
+    base = write_jmh("b.json", [make_jmh_entry("x.A.a", _scaled(10), alloc=64.0),
+                                make_jmh_entry("x.A.b", _scaled(40), alloc=0.0)])  # fmt: skip
+    head = write_jmh("h.json", [make_jmh_entry("x.A.a", _scaled(5), alloc=64.0),
+                                make_jmh_entry("x.A.b", _scaled(40), alloc=0.0)])  # fmt: skip
+    md = run_cli("compare", base, head, "--format", "md").out
+    (row,) = [line for line in md.splitlines() if line.startswith("| time |")]
+    ratio = math.sqrt(5 * 40) / math.sqrt(10 * 40)
+    assert row == f"| time | 2 | 20.0 ns/op | 14.1 ns/op | {(ratio - 1) * 100:+.1f}% |"
+    assert "| bytes/op |" not in md  # one key with bytes: its own row already says it
+    table = run_cli("compare", base, head).out
+    assert "Geometric mean" in table and "14.1 ns/op" in table
