@@ -37,7 +37,7 @@ def reached() -> dict[str, Reach]:
 
 def test_the_fixture_marks_every_shape() -> None:
     marks = expected()
-    assert len(marks) == 17
+    assert len(marks) == 19
     assert set(marks.values()) == {"direct", "dispatch", "none"}
 
 

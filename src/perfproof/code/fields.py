@@ -41,8 +41,9 @@ class FieldFacts:
     final: bool
     private: bool
     initialiser: str | None
-    """``None`` without an initialiser; the erased class of ``new C(...)``, or ``""`` for any
-    other expression."""
+    """``None`` without an initialiser; else as :attr:`FieldWrite.value`."""
+    method: int
+    """Index of the initialiser's method in the file (what runs the initialiser's code)."""
 
 
 class FieldWrite(NamedTuple):
@@ -54,11 +55,35 @@ class FieldWrite(NamedTuple):
     (``state.enc = ...``), which may be a field of any class."""
     name: str
     value: str
-    """Erased class of ``new C(...)``; ``""`` for any other value."""
+    """Erased class of ``new C(...)``; :data:`FUNCTIONAL` for a lambda, a method reference or
+    an anonymous class; ``""`` for any other value."""
+    method: int
+    """Index in the file's methods of the method making the assignment, -1 if none."""
+
+
+FUNCTIONAL = "->"
+"""A value whose code runs when a method is called on the field: a lambda, a method reference,
+an anonymous class. The method assigning it is charged with that code (its body is indexed as
+part of it), so calls on the field lead to it (:attr:`FileIndex.functional`)."""
+
+
+def field_value(node: Node | None) -> str:
+    """What a field is given: see :attr:`FieldWrite.value`."""
+    while node is not None and node.type == "parenthesized_expression":
+        node = node.named_children[0] if node.named_child_count else None
+    if node is None:
+        return ""
+    if node.type in ("lambda_expression", "method_reference") or (
+        node.type == "object_creation_expression"
+        and any(c.type == "class_body" for c in node.children)
+    ):
+        return FUNCTIONAL
+    exact = created(node)
+    return erase(exact) if exact else ""
 
 
 def field_write(
-    node: Node, is_local: Callable[[str], bool], owners: tuple[str, ...]
+    node: Node, is_local: Callable[[str], bool], owners: tuple[str, ...], method: int
 ) -> FieldWrite | None:
     """The field assignment an ``assignment_expression`` may be, seen where it stands: a
     local's, or an array element's, is none."""
@@ -79,22 +104,26 @@ def field_write(
         return None
     operator = node.child_by_field_name("operator")
     simple = operator is None or text(operator) == "="
-    exact = created(node.child_by_field_name("right")) if simple else None
-    return FieldWrite(owners, name, erase(exact) if exact else "")
+    value = field_value(node.child_by_field_name("right")) if simple else ""
+    return FieldWrite(owners, name, value, method)
 
 
 def fix_fields(
     fields: list[FieldDecl], facts: list[FieldFacts], writes: list[FieldWrite]
-) -> tuple[list[FieldDecl], tuple[str, ...]]:
+) -> tuple[list[FieldDecl], tuple[str, ...], tuple[tuple[str, str, int], ...]]:
     """The file's field records with :attr:`FieldDecl.new` and :attr:`FieldDecl.open` set from
-    the declarations and every assignment in the file, and the names of fields the file may
+    the declarations and every assignment in the file; the names of fields the file may
     assign in another file's classes (through a path, or inherited), which its index keeps for
-    the repository-wide check."""
+    the repository-wide check; and the functional values it gives fields: (declaring class,
+    or ``""`` when not a class of this file, field name, index of the method giving it)."""
     declared = {(f.owner, f.name) for f in fields}
     values: dict[tuple[str, str] | str, list[str]] = {}
     elsewhere: set[str] = set()
+    functional: list[tuple[str, str, int]] = []
     for write in writes:
         holder = next((o for o in write.owners if (o, write.name) in declared), None)
+        if write.value == FUNCTIONAL and write.method >= 0:
+            functional.append((holder or "", write.name, write.method))
         if holder is None:
             # a path, or a field this file's classes inherit: any field of that name
             elsewhere.add(write.name)
@@ -104,11 +133,14 @@ def fix_fields(
     out = list(fields)
     for fact in facts:
         decl = fields[fact.index]
+        if fact.initialiser == FUNCTIONAL:
+            functional.append((decl.owner, decl.name, fact.method))
         seen = [*values.get((decl.owner, decl.name), ()), *values.get(decl.name, ())]
         if fact.initialiser is not None:
             seen.append(fact.initialiser)
         classes = set(seen)
         new = classes.pop() if len(classes) == 1 else ""
+        new = "" if new == FUNCTIONAL else new
         shut = fact.final or fact.private
         out[fact.index] = decl._replace(new=new, open=bool(new) and not shut)
-    return out, tuple(sorted(elsewhere))
+    return out, tuple(sorted(elsewhere)), tuple(functional)

@@ -19,6 +19,8 @@ sites bind to a declaration. A method ``M`` is called by:
 - for an override of a method of a type outside the repository (``SpscArrayQueue.offer``
   overriding ``java.util.Queue.offer``), the calls on receivers declared with that type
   (:mod:`perfproof.code.external`), as dispatch;
+- for a method giving a field a lambda, a method reference or an anonymous class, the calls
+  on that field;
 - for a method of an anonymous class, the method creating the instance (:func:`creator`);
 - for an instance initialiser, every constructor call of its class, whatever its arguments
   (the initialiser runs in each), and for a class's initialiser or no-argument constructor,
@@ -157,6 +159,7 @@ class CallGraph:
         self._callers: dict[MethodKey, list[Edge]] = {}
         self._sites: dict[Target, list[Site]] = {}
         self._external: dict[str, list[tuple[FileIndex, CallSite, str]]] = {}
+        self._receivers: dict[str, list[tuple[FileIndex, CallSite]]] | None = None
         self._subclasses: dict[str, list[str]] | None = None
 
     def sites_of(self, target: Target) -> list[Site]:
@@ -190,6 +193,7 @@ class CallGraph:
                 via = "" if site.receiver else overridden if guessed else named
                 edges.append(Edge(site.caller_key, via))
         edges += self._through_external(key)
+        edges += self._through_fields(key)
         owner, name, params = key
         made = creator(p, key)
         if made is not None:
@@ -228,6 +232,42 @@ class CallGraph:
             caller = f.method_key(site.method)
             edges.append(Edge(caller, "" if fixed else f"{typ}.{name}({', '.join(params)})"))
         return edges
+
+    def _through_fields(self, key: MethodKey) -> list[Edge]:
+        """Calls on a field this method gives a lambda, a method reference or an anonymous
+        class (``op = v -> pack(v)`` in ``@Setup``, ``static final IntUnaryOperator OP =
+        ...``): they run the value's code, which the index keeps as part of this method."""
+        p = self.project
+        f = p.type_file.get(key[0])
+        given = f.functional if f is not None else ()
+        if f is None or not given:
+            return []
+        mine = {i for i, m in enumerate(f.methods) if (m.owner, m.name, m.params) == key}
+        edges: list[Edge] = []
+        for holder, field_name, method in given:
+            if method not in mine:
+                continue
+            for g, site in self._on_field(field_name):
+                if site.recv in ("var", "name", "field") and holder:
+                    found = p.find_field(site.owner, field_name)
+                    if found is None or found[0] != holder:
+                        continue  # a local, or another class's field of that name
+                if site.method >= 0:
+                    edges.append(Edge(g.method_key(site.method), ""))
+        return edges
+
+    def _on_field(self, name: str) -> list[tuple[FileIndex, CallSite]]:
+        """Calls whose receiver is named ``name`` (``op.apply(x)``, ``state.op.apply(x)``),
+        for the field names some file gives a functional value."""
+        if self._receivers is None:
+            names = {n for g in self.project.files for _h, n, _m in g.functional}
+            self._receivers = {}
+            for g in self.project.files if names else ():
+                for site in g.sites():
+                    last = site.recv_text.rsplit(".", 1)[-1]
+                    if site.kind == "call" and last in names and site.recv != "path":
+                        self._receivers.setdefault(last, []).append((g, site))
+        return self._receivers.get(name, [])
 
     def subclasses(self, fqn: str) -> list[str]:
         """Repository classes naming ``fqn`` as their superclass."""

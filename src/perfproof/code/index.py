@@ -14,15 +14,8 @@ import hashlib
 
 from tree_sitter import Node
 
-from perfproof.code.fields import FieldFacts, FieldWrite, field_write, fix_fields
-from perfproof.code.model import (
-    CallSite,
-    FieldDecl,
-    FileIndex,
-    Import,
-    MethodDecl,
-    TypeDecl,
-)
+from perfproof.code.fields import FieldFacts, FieldWrite, field_value, field_write, fix_fields
+from perfproof.code.model import CallSite, FieldDecl, FileIndex, Import, MethodDecl, TypeDecl
 from perfproof.code.rules import run_rules
 from perfproof.code.sites import Scope, SiteSweep, created, inferred
 from perfproof.code.syntax import (
@@ -112,6 +105,7 @@ def index_file(path: str, src: bytes) -> FileIndex:
         jmh,
         test_framework,
         unit.assigned,
+        unit.functional,
     )
 
 
@@ -170,7 +164,9 @@ class _Sweep(SiteSweep):
             while self.stack and self.stack[-1].end <= start:
                 self.stack.pop()
             handlers[name](node)
-        self.fields, assigned = fix_fields(self.fields, self.field_facts, self.field_writes)
+        self.fields, assigned, functional = fix_fields(
+            self.fields, self.field_facts, self.field_writes
+        )
         self._resolve_pending()
         return Unit(
             self.path,
@@ -188,6 +184,7 @@ class _Sweep(SiteSweep):
             self.invocations,
             self.nodes,
             assigned,
+            functional,
         )
 
     # scope helpers -------------------------------------------------------------------------
@@ -349,8 +346,8 @@ class _Sweep(SiteSweep):
                 name = text(child.child_by_field_name("name"))
                 dims = text(child.child_by_field_name("dimensions"))
                 value = child.child_by_field_name("value")
-                given = None if value is None else erase(created(value) or "")
-                facts = FieldFacts(len(self.fields), final, private, given)
+                given = None if value is None else field_value(value)
+                facts = FieldFacts(len(self.fields), final, private, given, len(self.methods))
                 self.field_facts.append(facts)
                 self._add_field(owner, name, full_type + dims, static, line(child))
                 has_value = has_value or value is not None
@@ -425,7 +422,9 @@ class _Sweep(SiteSweep):
 
     def _assign(self, node: Node) -> None:
         self.nodes["assign"].append(node)
-        write = field_write(node, lambda name: self._lookup_local(name)[0], self._owners())
+        write = field_write(
+            node, lambda n: self._lookup_local(n)[0], self._owners(), self._method_index()
+        )
         if write is not None:
             self.field_writes.append(write)
 

@@ -174,8 +174,16 @@ class FileIndex:
         jmh: bool,
         test_framework: bool,
         assigned: tuple[str, ...] = (),
+        functional: tuple[tuple[str, str, int], ...] = (),
     ) -> FileIndex:
-        detail = (_rows(imports), _rows(methods), _rows(fields), _rows(findings), assigned)
+        detail = (
+            _rows(imports),
+            _rows(methods),
+            _rows(fields),
+            _rows(findings),
+            assigned,
+            functional,
+        )
         return cls(
             path,
             digest,
@@ -236,6 +244,15 @@ class FileIndex:
         if self._decoded is None:
             self._decoded = list(pickle.loads(self._detail))
         return self._decoded[4]
+
+    @property
+    def functional(self) -> tuple[tuple[str, str, int], ...]:
+        """Lambdas, method references and anonymous classes the file gives fields: (declaring
+        class, ``""`` when not a class of this file; field name; index of the method giving
+        it, whose body holds the value's code) (:mod:`perfproof.code.fields`)."""
+        if self._decoded is None:
+            self._decoded = list(pickle.loads(self._detail))
+        return self._decoded[5]
 
     def method_key(self, index: int) -> tuple[str, str, tuple[str, ...]]:
         """(owner, name, parameter types) of one method without building every record."""

@@ -52,6 +52,8 @@ class Unit:
     """Other captured nodes by kind: new, assign, update."""
     assigned: tuple[str, ...] = ()
     """Field names assigned through a path (:attr:`FileIndex.assigned`)."""
+    functional: tuple[tuple[str, str, int], ...] = ()
+    """Functional values given to fields (:attr:`FileIndex.functional`)."""
 
     def invoked(self, *names: str) -> list[Node]:
         """Invocation nodes of any of ``names`` in source order."""
