@@ -49,6 +49,7 @@ default of the same name; everything else is passed to JMH unchanged.
 Run folder (default <repo>/.perfproof/runs/<id>/, or --out):
   manifest.json  jmh/<round>-<side>.json  logs/  results.json  report.md
   jfr/r<round>-<side>/fork-N.jfr  (with --jfr)
+  explain/  one recorded fork a side of the keys decided with no static call path (--explain)
 
 Examples:
 
