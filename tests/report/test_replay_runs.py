@@ -57,6 +57,35 @@ def _raw(run: Path, side: str) -> str:
     return str(run / "jmh" / f"*{side}.json")
 
 
+def test_shards_merge_into_one_run(tmp_path: Path, run_cli: Callable[..., Any]) -> None:
+    shards = [
+        _copy(n, tmp_path)
+        for n in FOLDERS
+        if (RUNS / n / "manifest.json").is_file()
+        and json.loads((RUNS / n / "manifest.json").read_text()).get("shard")
+    ]
+    assert len(shards) >= 2, "the fixtures hold the shards of one run"
+    merged = tmp_path / "merged-again"
+    _clean(run_cli("merge", *shards, "--out", merged, "--format", "json"))
+    for fmt in REPORT_FORMATS:
+        _clean(run_cli("report", merged, "--format", fmt, "--out", tmp_path / f"m.{fmt}"))
+
+
+def test_the_wide_43_key_run_is_what_it_stands_for() -> None:
+    """The crash's shape: 43 keys, two forks a side, intervals past ±999%."""
+    doc = json.loads((RUNS / "wild-43-keys-2-forks-past-999" / "results.json").read_text())
+    rows = doc["comparisons"]
+    primary = [c for c in rows if c["metric"] == "primary"]
+    assert len(primary) == 43
+    assert all(c["base"]["forks"] == 2 and c["head"]["forks"] == 2 for c in rows)
+    wide = [c for c in primary if c["delta_ci_pct"][1] is None or c["delta_ci_pct"][1] > 999]
+    assert len(wide) >= 40
+
+
+def test_at_least_eight_real_shapes() -> None:
+    assert len(FOLDERS) >= 8, FOLDERS
+
+
 @pytest.mark.parametrize("name", FOLDERS)
 def test_every_report_format_and_check(
     name: str, tmp_path: Path, run_cli: Callable[..., Any]
