@@ -53,7 +53,7 @@ def test_demo_writes_project_and_both_runs(tiny_demo, run_cli, tmp_path: Path) -
         ["EventBus.publish", "ErrorReporter.report"],
     )
     after = json.loads((out / "hunt" / "feature" / "hunt.json").read_text())
-    gone = {c["method"] for c in after["changes"] if c["status"] == "gone"}
+    gone = {c["method"] for c in after["changes"] if c["status"] in ("gone", "fell")}
     assert {"ErrorReporter.report", "EventBus.publish"} <= gone
     assert "hunt on the baseline" in res.out
 

@@ -91,7 +91,7 @@ def test_compare_names_what_a_fix_removed(run_cli, demo: Path, tmp_path: Path) -
     )  # fmt: skip
     assert res.code == 0, res.err
     changes = {c["method"]: c["status"] for c in json.loads(res.out)["changes"]}
-    assert changes["ErrorReporter.report"] == "gone"
+    assert changes["ErrorReporter.report"] == "gone"  # absent from the new hunt
     assert changes["EventBus.publish"] in ("same", "changed")
 
 

@@ -1,4 +1,4 @@
-"""``--compare``: new, gone, changed and same, judged on the ceiling of the mean share."""
+"""``--compare``: new, gone, fell, changed and same, judged on the ceiling of the mean share."""
 
 from __future__ import annotations
 
@@ -19,12 +19,19 @@ def hyp(frame: str, share: float, se: float, rank: int = 1) -> Hypothesis:
     return Hypothesis(frame, rank, frame, frame, "F.java", 1, 2, gain, (cost,), "")
 
 
-def test_a_noisier_cost_is_not_gone_but_a_tenfold_smaller_one_is() -> None:
+def test_a_noisier_cost_is_the_same_a_tenfold_smaller_one_fell_and_only_an_absent_one_is_gone() -> (
+    None
+):
     before = [hyp("noisy", 0.45, 0.01), hyp("fixed", 0.40, 0.01, 2), hyp("dropped", 0.1, 0.01, 3)]
     after = [hyp("noisy", 0.45, 0.44), hyp("fixed", 0.03, 0.01, 2), hyp("fresh", 0.2, 0.01, 3)]
-    status = {c.id: c.status for c in compare_hunts(before, after)}
-    assert status == {"noisy": "same", "fixed": "gone", "dropped": "gone", "fresh": "new"}
+    changes = {c.id: c for c in compare_hunts(before, after)}
+    status = {k: c.status for k, c in changes.items()}
+    assert status == {"noisy": "same", "fixed": "fell", "dropped": "gone", "fresh": "new"}
     assert central_gain(list(after[0].costs)) > 0.8  # the mean is what is compared
+    # the word says how far a still-listed cost fell; "gone" never stands beside a listed one
+    assert changes["fixed"].label.startswith("fell ×")
+    listed = {h.id for h in after}
+    assert not [c for c in changes.values() if c.status == "gone" and c.id in listed]
 
 
 def test_a_cost_that_halved_has_changed() -> None:
@@ -44,8 +51,16 @@ def test_jmh_hunts_are_compared_on_time_per_operation() -> None:
     # the share stayed at half the samples (the rest got faster too), the time fell tenfold
     [change] = compare_hunts([timed(1200.0)], [timed(100.0)])
     assert (change.status, change.measure, change.before, change.after) == (
-        "gone",
+        "fell",
         "ns/op",
         1200.0,
         100.0,
     )
+
+
+def test_the_printed_table_says_fell_by_how_much_for_a_listed_method() -> None:
+    from perfproof.model.documents.hunt import Change
+
+    change = Change("m", "C.m", "fell", 1200.0, 100.0, "ns/op")
+    assert change.label == "fell ×12"
+    assert Change("m", "C.m", "gone", 1200.0, None, "ns/op").label == "gone"

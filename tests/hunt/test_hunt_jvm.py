@@ -74,9 +74,12 @@ def test_baseline_hot_paths_rank_first_and_the_fix_removes_them(
     changes = {
         c["method"]: c["status"] for c in json.loads((feature / "hunt.json").read_text())["changes"]
     }
-    assert changes["ErrorReporter.report"] == "gone"
-    assert changes["EventBus.publish"] == "gone"
-    assert "gone" in res.out
+    assert changes["ErrorReporter.report"] in ("gone", "fell")
+    assert changes["EventBus.publish"] in ("gone", "fell")
+    listed = {h["method"] for h in json.loads((feature / "hunt.json").read_text())["hypotheses"]}
+    assert all((status == "gone") == (method not in listed) for method, status in changes.items()
+               if status in ("gone", "fell"))  # fmt: skip
+    assert "gone" in res.out or "fell ×" in res.out
 
 
 def test_a_command_is_a_workload(run_cli, demo: Path, tmp_path: Path, cache: None) -> None:
@@ -139,4 +142,4 @@ def test_base_hunts_both_commits_and_names_what_the_change_removed(
     doc = json.loads((out / "hunt.json").read_text())
     assert doc["compared_with"] == str(out / "base" / "hunt.json")
     changes = {c["method"]: c["status"] for c in doc["changes"]}
-    assert changes["ErrorReporter.report"] == "gone"
+    assert changes["ErrorReporter.report"] in ("gone", "fell")

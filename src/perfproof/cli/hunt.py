@@ -76,7 +76,8 @@ benchmark matches, a truncated recording); 3 a build, JMH or the command failed.
 )  # fmt: skip
 @click.option(
     "--compare", "compare", type=click.Path(path_type=Path), metavar="OLD_HUNT",
-    help="An earlier hunt.json (or its folder): which hypotheses are new, gone, changed.",
+    help="An earlier hunt.json (or its folder): which hypotheses are new, gone, fell "
+    "tenfold, changed.",
 )  # fmt: skip
 @click.option(
     "--out", type=OUT_DIR_PATH,

@@ -21,9 +21,9 @@ commits, into ``<root>/prove``.
 
 It ends where a performance pull request begins: ``perfproof hunt`` on the baseline ranks
 the two hot paths the feature fixes (with file, line, callers, ceiling and the benchmark
-that reaches each), and a hunt on the feature, compared with it, shows both gone. The
-sample also holds decoys a hunt must not rank: allocation in ``@Setup``, a static
-initialiser, a buffer that grows once and is reused, a cold error path.
+that reaches each), and a hunt on the feature, compared with it, shows both gone or fallen
+tenfold. The sample also holds decoys a hunt must not rank: allocation in ``@Setup``, a
+static initialiser, a buffer that grows once and is reused, a cold error path.
 """
 
 from __future__ import annotations
@@ -119,7 +119,8 @@ def _hunts(
     root: Path, repo: DemoRepo, jmh_args: str | None, lock_timeout: float
 ) -> dict[str, HuntOutcome]:
     """Last, the hunt that would have found the feature's change: on the baseline, then on
-    the feature with ``--compare`` against the first, where both hot paths are gone."""
+    the feature with ``--compare`` against the first, where both hot paths are gone
+    or fell tenfold."""
     from perfproof.pipeline.hunt_start import HuntRequest, hunt
 
     def say(text: str) -> None:

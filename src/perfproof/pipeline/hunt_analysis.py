@@ -179,8 +179,9 @@ def analyse(
 
 
 GONE_FACTOR = 10.0
-"""A hypothesis whose ceiling fell tenfold is gone: the cost it named was removed, even if the
-method is still there and still does (much less) work."""
+"""A hypothesis whose measure fell tenfold has ``fell``: the cost it named was removed, though
+the method is still there and still does (much less) work. ``gone`` is kept for a hypothesis
+the new hunt no longer lists, so a reader never sees ``gone`` beside a method still ranked."""
 
 
 def _measures(h: Hypothesis) -> dict[Measure, float]:
@@ -196,8 +197,9 @@ def compare_hunts(old: list[Hypothesis], new: list[Hypothesis]) -> list[Change]:
 
     Compared on time per operation when both hunts measured it (JMH), else on the ceiling of
     the mean share (:func:`central_gain`); never on the discounted ceiling that ranks, so a
-    cost that only became noisier between forks has not gone. Gone: absent now, or its
-    measure fell by :data:`GONE_FACTOR` or more. Changed: it moved by more than a third (or its
+    cost that only became noisier between forks has not gone. Gone: absent now. Fell: still
+    listed, its measure down by :data:`GONE_FACTOR` or more.
+    Changed: it moved by more than a third (or its
     rank by more than two places); smaller moves are the noise of another set of forks."""
     before = {h.id: h for h in old}
     after = {h.id: h for h in new}
@@ -212,9 +214,9 @@ def compare_hunts(old: list[Hypothesis], new: list[Hypothesis]) -> list[Change]:
         was = _measures(o)
         unit = "ns/op" if "ns/op" in now and "ns/op" in was else "ceiling"
         a, b = was[unit], now[unit]
-        status: Literal["gone", "changed", "same"]
+        status: Literal["fell", "changed", "same"]
         if b * GONE_FACTOR <= a:
-            status = "gone"
+            status = "fell"
         elif abs(b - a) > max(a, b) / 3 or abs(h.rank - o.rank) > 2:
             status = "changed"
         else:

@@ -118,7 +118,7 @@ def hunt_table(h: HuntResult, top: int | None = 10) -> str:
         lines.append("")
         lines.append(f"against {h.compared_with}:")
         for ch in h.changes:
-            lines.append(f"  {ch.status:<8} {ch.id}  {ch.method}")
+            lines.append(f"  {ch.label:<10} {ch.id}  {ch.method}")
     lines += [f"warning: {w}" for w in h.warnings]
     return "\n".join(lines) + "\n"
 
@@ -234,7 +234,7 @@ def hunt_markdown(h: HuntResult, top: int | None = None) -> str:
     if h.changes is not None:
         lines += [f"### Against `{h.compared_with}`", ""]
         moved = [
-            (c.status, c.id, c.method, _measure(c.before, c.measure), _measure(c.after, c.measure))
+            (c.label, c.id, c.method, _measure(c.before, c.measure), _measure(c.after, c.measure))
             for c in h.changes
         ]
         headers = ("status", "id", "method", "before", "now")

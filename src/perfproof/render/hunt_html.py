@@ -41,7 +41,7 @@ iframe{width:100%;height:720px;border:1px solid #ccc}.warn{color:#8a5a00}
 </table>{% endif %}
 {% if h.changes is not none %}<h2>Against {{ h.compared_with }}</h2><table>
 <tr><th>status</th><th>id</th><th>method</th></tr>{% for c in h.changes %}
-<tr><td>{{ c.status }}</td><td><code>{{ c.id }}</code></td>
+<tr><td>{{ c.label }}</td><td><code>{{ c.id }}</code></td>
 <td><code>{{ c.method }}</code></td></tr>{% endfor %}
 </table>{% endif %}
 {% for w in h.warnings %}<p class="warn">warning: {{ w }}</p>{% endfor %}

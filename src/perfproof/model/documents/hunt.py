@@ -240,12 +240,19 @@ class Change:
 
     id: str
     method: str
-    status: Literal["new", "gone", "changed", "same"]
+    status: Literal["new", "gone", "fell", "changed", "same"]
     before: float | None
     after: float | None
     measure: Measure = "ceiling"
     """What ``before`` and ``after`` are: time per operation when both hunts ran JMH (shares
     of a workload whose other costs moved would mislead), else the ceiling of the mean share."""
+
+    @property
+    def label(self) -> str:
+        """The status as a reader takes it: ``fell ×12`` says by how much a listed cost fell."""
+        if self.status == "fell" and self.before and self.after:
+            return f"fell ×{self.before / self.after:.3g}"
+        return self.status
 
 
 @dataclass
