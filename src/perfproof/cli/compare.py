@@ -20,6 +20,7 @@ from perfproof.cli.options import (
 )
 from perfproof.cli.pinned import settled
 from perfproof.compare import DEFAULT_METRICS, CompareOptions, compare_document, compare_specs
+from perfproof.compare.variants import Variants, parse_pair, parse_sides_by_param
 from perfproof.errors import GateFailed, InputError
 from perfproof.jmh.reader import expand_spec
 from perfproof.render import gate
@@ -37,6 +38,8 @@ Examples:
   perfproof compare base.json head.json --metric primary --metric gc.count
   perfproof compare base.json head.json --format json --fail-on-regression
   perfproof compare --sequential 'run/jmh/*-base.json' 'run/jmh/*-head.json'
+  perfproof compare results.json --pair 'decode=decodeOpt'
+  perfproof compare results.json --sides-by-param optimized=false,true
 
 BASE and HEAD are each a JMH -rf json file, a glob, or a folder of JSON files (one file per
 round; rounds add forks). Entries match by benchmark, mode and @Params. The fork is the unit:
@@ -49,7 +52,7 @@ saw a regression, 2 bad input (one line naming the file or flag)."""
 
 @click.command(epilog=EPILOG, context_settings={"max_content_width": 100})
 @click.argument("base")
-@click.argument("head")
+@click.argument("head", required=False)
 @click.option(
     "--confidence",
     type=CONFIDENCE,
@@ -100,12 +103,30 @@ saw a regression, 2 bad input (one line naming the file or flag)."""
     "decide it in fewer than this share of runs were its estimate true (e.g. 5%) [default: off].",
 )
 @junit_option()
+@click.option(
+    "--pair",
+    "pairs",
+    multiple=True,
+    metavar="BASE=HEAD",
+    help="Two benchmarks of one result set as the sides (repeatable): 'decode=decodeOpt' "
+    "(full names or their trailing Class.method / method). Give one BASE, no HEAD.",
+)
+@click.option(
+    "--pair-suffix",
+    metavar="SUFFIX",
+    help="Every benchmark XSUFFIX of one result set is the head of benchmark X (e.g. Opt).",
+)
+@click.option(
+    "--sides-by-param",
+    metavar="NAME=BASE,HEAD",
+    help="Two values of one @Param as the sides: 'optimized=false,true'.",
+)
 @record_options(with_commit=True)
 @click.pass_context
 def command(
     ctx: click.Context,
     base: str,
-    head: str,
+    head: str | None,
     confidence: float | None,
     threshold: float | None,
     metrics: tuple[str, ...],
@@ -121,11 +142,24 @@ def command(
     sequential: bool = False,
     max_looks: int | None = None,
     futility: str | None = None,
+    pairs: tuple[str, ...] = (),
+    pair_suffix: str | None = None,
+    sides_by_param: str | None = None,
     junit: Path | None = None,
 ) -> None:
-    """Compare two sets of JMH JSON results, benchstat-style, with fork-level statistics."""
+    """Compare two sets of JMH JSON results, benchstat-style, with fork-level statistics
+    (or two variants of one set: --pair, --pair-suffix, --sides-by-param)."""
+    variants = _variants(pairs, pair_suffix, sides_by_param)
+    if variants.given() and head is not None:
+        raise InputError(
+            f"{_variant_flag(variants)} makes both sides from one result set: give BASE only "
+            f"(got {head!r} too)"
+        )
+    if not variants.given() and head is None:
+        raise InputError("missing HEAD: give BASE and HEAD, or one result set with --pair")
     if junit is not None:
-        refuse_overwriting_inputs({"--junit": junit}, expand_spec(base) + expand_spec(head))
+        inputs = expand_spec(base) + (expand_spec(head) if head is not None else [])
+        refuse_overwriting_inputs({"--junit": junit}, inputs)
     if no_holm and family is not None and family != "none":
         raise InputError(f"--no-holm is --family none; it contradicts --family {family}")
     pinned, sources = settled(ctx, None)
@@ -152,6 +186,9 @@ def command(
         family="none" if no_holm else str(pinned["family"]),
     )
     if sequential:
+        if variants.given():
+            raise InputError(f"{_variant_flag(variants)}: not with --sequential")
+        assert head is not None
         if record:
             raise InputError("--record: not with --sequential (record the finished run instead)")
         gamma = parse_fraction("--futility", futility) if futility is not None else 0.0
@@ -163,7 +200,14 @@ def command(
         raise InputError(
             f"{'--max-looks' if max_looks is not None else '--futility'}: only with --sequential"
         )
-    result = compare_specs(base, head, options)
+    if variants.given():
+        from perfproof.compare import compare_variants
+
+        result = compare_variants(base, variants, options)
+        head = base
+    else:
+        assert head is not None
+        result = compare_specs(base, head, options)
     if fmt == "json":
         emit_json(compare_document(result))
     else:
@@ -208,3 +252,22 @@ def _replay(
     regressed = replayed_result.regressed
     if fail_on_regression and regressed:
         raise GateFailed(gate.message(gate.failures(regressed), PRINTED))
+
+
+def _variants(pairs: tuple[str, ...], suffix: str | None, by_param: str | None) -> Variants:
+    """The one variant rule asked for (two kinds at once would pair entries ambiguously)."""
+    given = [flag for flag, value in (("--pair", pairs), ("--pair-suffix", suffix),
+                                      ("--sides-by-param", by_param)) if value]  # fmt: skip
+    if len(given) > 1:
+        raise InputError(f"{given[0]} and {given[1]} both make the sides: give one")
+    if suffix is not None and not suffix.strip():
+        raise InputError("--pair-suffix is empty")
+    return Variants(
+        pairs=tuple(parse_pair(p) for p in pairs),
+        suffix=suffix.strip() if suffix else None,
+        param=parse_sides_by_param(by_param) if by_param else None,
+    )
+
+
+def _variant_flag(v: Variants) -> str:
+    return "--pair" if v.pairs else "--pair-suffix" if v.suffix else "--sides-by-param"

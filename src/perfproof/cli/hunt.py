@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from perfproof.cli.options import OUT_DIR_PATH, emit_json
+from perfproof.cli.run_flags import LAUNCH, flags
 from perfproof.errors import InputError
 from perfproof.measure.lock import DEFAULT_LOCK_TIMEOUT_S
 
@@ -66,6 +67,16 @@ benchmark matches, a truncated recording); 3 a build, JMH or the command failed.
 @click.option("--build-arg", "build_args", multiple=True, metavar="ARG", help="Extra build arg.")
 @click.option("--jmh-args", metavar="ARGS", help='JMH options, e.g. "-wi 3 -i 5 -r 1s".')
 @click.option("--java", metavar="PATH", help="java executable for builds, JMH and JFR.")
+@flags(LAUNCH)
+@click.option(
+    "--overlay", multiple=True, metavar="PATH",
+    help="Copy PATH (a benchmark the fix adds) from --overlay-from onto --ref before building "
+    "it (repeatable); with --base, from --ref onto the baseline.",
+)  # fmt: skip
+@click.option(
+    "--overlay-from", metavar="REF",
+    help="Where --overlay copies from when there is no --base [default: HEAD].",
+)  # fmt: skip
 @click.option(
     "--forks", type=click.IntRange(1, 50), default=3, show_default=True,
     help="Recorded forks per benchmark (intervals need two or more).",
@@ -106,6 +117,11 @@ def command(
     build_args: tuple[str, ...],
     jmh_args: str | None,
     java: str | None,
+    maven: str | None,
+    gradle: str | None,
+    keep_checks: bool,
+    overlay: tuple[str, ...],
+    overlay_from: str | None,
     forks: int,
     top: int,
     compare: Path | None,
@@ -120,6 +136,10 @@ def command(
     if jfr and run_cmd:
         raise InputError("--jfr and --run are two workloads; give one")
     jmh_only = {"--bench": bench, "--module": module, "--build-cmd": build_cmd, "--jar": jar}
+    if overlay_from and not overlay:
+        raise InputError("--overlay-from names where --overlay copies from; give --overlay too")
+    if overlay_from and base:
+        raise InputError("with --base, --overlay copies from --ref; drop --overlay-from")
     if jfr or run_cmd:
         given = [flag for flag, value in jmh_only.items() if value]
         if given:
@@ -139,6 +159,11 @@ def command(
             build_args=build_args,
             jmh_args=jmh_args,
             java=java,
+            maven=maven or "auto",
+            gradle=gradle or "auto",
+            keep_checks=keep_checks,
+            overlay=overlay,
+            overlay_from=overlay_from,
             forks=forks,
             compare=compare,
             base=base,

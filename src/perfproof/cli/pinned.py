@@ -20,6 +20,8 @@ DEFAULTS: Mapping[str, Value | None] = {
     "jmh_args": None,
     "module": None,
     "build_args": (),
+    "maven": "auto",
+    "gradle": "auto",
     "budget": None,
     "db": None,
 }

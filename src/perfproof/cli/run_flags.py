@@ -30,6 +30,7 @@ from perfproof.pipeline.ab_options import (
 )
 from perfproof.stats import family as procedures
 from perfproof.workspace.git import MERGE_BASE
+from perfproof.workspace.launcher import GRADLE, MAVEN
 
 F = TypeVar("F", bound=Callable[..., object])
 
@@ -95,6 +96,36 @@ REFS = (
     Flag("head", ("--head",), {"metavar": "REF", "help": "Feature commit, branch or tag."}),
 )
 
+LAUNCH = (
+    Flag(
+        "maven",
+        ("--maven",),
+        {
+            "type": click.Choice(MAVEN.choices()),
+            "help": "How Maven starts: the project's ./mvnw, mvn from PATH, or auto (the "
+            "wrapper unless its Maven is not downloaded and cannot be) [default: auto].",
+        },
+    ),
+    Flag(
+        "gradle",
+        ("--gradle",),
+        {
+            "type": click.Choice(GRADLE.choices()),
+            "help": "How Gradle starts: ./gradlew, gradle from PATH, or auto [default: auto].",
+        },
+    ),
+    Flag(
+        "keep_checks",
+        ("--keep-checks",),
+        {
+            "is_flag": True,
+            "help": "Run the checks a benchmark build skips by default (javadoc, source jars, "
+            "checkstyle, enforcer, rat, spotbugs, pmd, japicmp, revapi, license, jacoco).",
+        },
+    ),
+)
+"""How the build tool is started: shared by every verb that builds (``hunt`` too)."""
+
 BUILD = (
     Flag(
         "module", ("--module",), {"metavar": "PATH", "help": "Build module holding the benchmarks."}
@@ -140,6 +171,7 @@ BUILD = (
         ("--java",),
         {"metavar": "PATH", "help": "java executable for builds and both sides."},
     ),
+    *LAUNCH,
     Flag(
         "fresh_builds",
         ("--fresh-builds",),
@@ -414,6 +446,9 @@ def ab_options(params: Mapping[str, object], **fixed: object) -> AbOptions:
         jar=text("jar"),
         classpath_file=text("classpath_file"),
         build_args=texts("build_args"),
+        maven=text("maven") or "auto",
+        gradle=text("gradle") or "auto",
+        keep_checks=bool(p.get("keep_checks")),
         rounds=integer("rounds"),
         max_rounds=integer("max_rounds"),
         budget=text("budget"),

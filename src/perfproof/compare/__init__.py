@@ -21,6 +21,7 @@ from perfproof.compare.family import finish
 from perfproof.compare.jmhview import JMH_CONFIDENCE, jmh_scores
 from perfproof.compare.match import check_inputs, check_metrics, match, nothing_to_compare
 from perfproof.compare.result import DEFAULT_METRICS, CompareOptions, CompareResult
+from perfproof.compare.variants import Variants, split
 from perfproof.jmh.reader import load_side
 from perfproof.model import BenchKey, Comparison, Samples, Unmatched
 from perfproof.model.documents.compare import (
@@ -42,6 +43,7 @@ __all__ = [
     "compare_document",
     "compare_sides",
     "compare_specs",
+    "compare_variants",
     "comparison_document",
     "document",
     "jmh_scores",
@@ -60,6 +62,17 @@ def compare_specs(base: str, head: str, options: CompareOptions) -> CompareResul
     result = compare_sides(base_side, head_side, options)
     if not result.comparisons:
         raise nothing_to_compare(base, head, base_side, head_side, result.unmatched)
+    return result
+
+
+def compare_variants(spec: str, variants: Variants, options: CompareOptions) -> CompareResult:
+    """Compare two variants measured in one result set (``--pair``, ``--sides-by-param``)."""
+    base_side, head_side = split(load_side(spec), variants)
+    check_metrics(options.metrics, base_side, head_side)
+    result = compare_sides(base_side, head_side, options)
+    if not result.comparisons:
+        raise nothing_to_compare(spec, spec, base_side, head_side, result.unmatched)
+    result.notes.insert(0, variants.describe())
     return result
 
 

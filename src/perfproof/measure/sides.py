@@ -68,6 +68,7 @@ class SideBuilder:
                 fresh=self.fresh,
                 label=self.side,
                 on_line=self.reporter.line,
+                say=self.reporter.message,
             )
         except ExternalError as exc:
             self.store.record_build(

@@ -62,6 +62,12 @@ class AbOptions:
     jar: str | None = None
     classpath_file: str | None = None
     build_args: tuple[str, ...] = ()
+    maven: str = "auto"
+    """``auto``, ``wrapper`` or ``mvn``: how Maven is started (workspace/launcher.py)."""
+    gradle: str = "auto"
+    """``auto``, ``wrapper`` or ``gradle``: how Gradle is started."""
+    keep_checks: bool = False
+    """Run the checking plugins a benchmark build skips by default (javadoc, checkstyle, …)."""
     rounds: int | None = None
     """A fixed design of exactly this many rounds, every key in every round (no early stop)."""
     max_rounds: int | None = None
@@ -147,6 +153,9 @@ class AbOptions:
             classpath_file=self.classpath_file,
             java=self.java,
             build_args=tuple(self.build_args),
+            maven=self.maven,
+            gradle=self.gradle,
+            keep_checks=self.keep_checks,
         )
 
     def reproduce_argv(self) -> list[str]:
@@ -168,6 +177,11 @@ class AbOptions:
             argv += ["--build", str(self.build)]
         for arg in self.build_args:
             argv.append(f"--build-arg={arg}")
+        for flag, launch in (("--maven", self.maven), ("--gradle", self.gradle)):
+            if launch != "auto":
+                argv += [flag, launch]
+        if self.keep_checks:
+            argv.append("--keep-checks")
         if self.rounds is not None:
             argv += ["--rounds", str(self.rounds)]
         else:

@@ -98,6 +98,18 @@ def _budget(value: object, where: str) -> Value:
     return text
 
 
+def _launcher(tool_name: str) -> Callable[[object, str], Value]:
+    def parse(value: object, where: str) -> Value:
+        from perfproof.workspace.launcher import GRADLE, MAVEN
+
+        tool = MAVEN if tool_name == "maven" else GRADLE
+        if isinstance(value, str) and value in tool.choices():
+            return value
+        raise InputError(f"{where}: expected one of {', '.join(tool.choices())}, got {value!r}")
+
+    return parse
+
+
 def _keys() -> tuple[Key, ...]:
     from perfproof.stats.verdict import check_confidence, check_threshold
 
@@ -108,6 +120,8 @@ def _keys() -> tuple[Key, ...]:
         Key("jmh-args", "jmh_args", _arguments),
         Key("module", "module", _text),
         Key("build-args", "build_args", _texts),
+        Key("maven", "maven", _launcher("maven")),
+        Key("gradle", "gradle", _launcher("gradle")),
         Key("budget", "budget", _budget),
         Key("history-db", "db", _text, "PERFPROOF_DB"),
     )

@@ -25,7 +25,7 @@ from perfproof.measure.scheduler import Scheduler, SideTarget
 from perfproof.measure.sides import SideBuilder, list_side
 from perfproof.measure.store import RunStore
 from perfproof.model import PRIMARY, BenchKey, Samples
-from perfproof.model.documents.run import RunManifest, SideRef
+from perfproof.model.documents.run import Overlay, RunManifest, SideRef
 from perfproof.pipeline.ab_options import AbOptions, check_options
 from perfproof.pipeline.hunt import Workload
 from perfproof.pipeline.hunt_rank import ForkOps
@@ -89,9 +89,15 @@ def fork_ops(result: Path) -> list[tuple[BenchKey, list[ForkOps], float | None, 
 
 
 def jmh_workload(
-    opts: AbOptions, forks: int, out_dir: Path, reporter: Reporter, lock_timeout: float
+    opts: AbOptions,
+    forks: int,
+    out_dir: Path,
+    reporter: Reporter,
+    lock_timeout: float,
+    overlay_from: str | None = None,
 ) -> Workload:
-    """Build the ref, run the selected benchmarks with ``forks`` recorded forks each."""
+    """Build the ref, run the selected benchmarks with ``forks`` recorded forks each;
+    ``overlay_from`` is the commit ``opts.overlay`` is copied from before the build."""
     repo = require_repo(Path(opts.repo).resolve())
     opts = dataclasses.replace(opts, repo=str(repo))
     sha = resolve_ref(repo, opts.head)
@@ -114,8 +120,25 @@ def jmh_workload(
     )
     store.init_steps(plan)
     cache_dir = cache_root(Path(opts.cache_dir) if opts.cache_dir else None)
-    builder = SideBuilder(SIDE, repo, sha, opts.build_spec(), jdk.path, store, reporter, cache_dir)
+    builder = SideBuilder(
+        SIDE,
+        repo,
+        sha,
+        opts.build_spec(),
+        jdk.path,
+        store,
+        reporter,
+        cache_dir,
+        overlay_from=overlay_from,
+        overlay_paths=opts.overlay if overlay_from else (),
+    )
     builder.prepare()
+    if builder.overlaid:
+        store.manifest.overlay = Overlay(
+            paths=list(opts.overlay), source=overlay_from or "", onto=SIDE,
+            files=list(builder.overlaid),
+        )  # fmt: skip
+        store.save()
     names, count, _keys = list_side(builder, plan.benchmarks, plan.jmh_options, sha)
     delay = warmup_delay(plan.jmh_options)
     scheduler = Scheduler(

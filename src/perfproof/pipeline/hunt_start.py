@@ -13,6 +13,7 @@ from perfproof.measure.store import default_runs_dir, new_run_id
 from perfproof.pipeline.ab_options import AbOptions
 from perfproof.pipeline.hunt import HuntOutcome, Say, Workload, recordings_workload, run_hunt
 from perfproof.workspace.git import require_repo, resolve_ref
+from perfproof.workspace.overlay import check_overlay_paths
 from perfproof.workspace.spec import BuildKind
 
 
@@ -30,6 +31,14 @@ class HuntRequest:
     build_args: tuple[str, ...] = ()
     jmh_args: str | None = None
     java: str | None = None
+    maven: str = "auto"
+    gradle: str = "auto"
+    keep_checks: bool = False
+    overlay: tuple[str, ...] = ()
+    """Paths copied onto --ref before it is built: a benchmark the fix adds, hunted at its
+    parent (as ``ab --overlay`` measures the baseline with the feature's benchmark)."""
+    overlay_from: str | None = None
+    """Where ``overlay`` is copied from (default HEAD; with --base, --ref)."""
     forks: int = 3
     compare: Path | None = None
     out: Path | None = None
@@ -50,6 +59,10 @@ class HuntRequest:
             build_cmd=self.build_cmd,
             jar=self.jar,
             build_args=self.build_args,
+            maven=self.maven,
+            gradle=self.gradle,
+            keep_checks=self.keep_checks,
+            overlay=self.overlay,
             jmh_args=self.jmh_args,
             java=self.java,
             lock_timeout=self.lock_timeout,
@@ -70,6 +83,11 @@ class HuntRequest:
         if self.build_kind:
             out += ["--build", self.build_kind]
         out += [f"--build-arg={a}" for a in self.build_args]
+        for flag, launch in (("--maven", self.maven), ("--gradle", self.gradle)):
+            if launch != "auto":
+                out += [flag, launch]
+        if self.keep_checks:
+            out.append("--keep-checks")
         return tuple(out)
 
 
@@ -91,6 +109,16 @@ def hunt(req: HuntRequest, say: Say) -> HuntOutcome:
         )
     sha = resolve_ref(repo, req.ref or "HEAD")
     base_sha = resolve_ref(repo, req.base) if req.base is not None else None
+    if req.overlay and base_sha is None and (req.jfr or req.run):
+        raise InputError(
+            "--overlay adds benchmark sources to build; it has no effect with "
+            f"{'--jfr' if req.jfr else '--run'}"
+        )
+    overlay_sha = None
+    if req.overlay and base_sha is None:
+        source = req.overlay_from or "HEAD"
+        overlay_sha = resolve_ref(repo, source)
+        check_overlay_paths(repo, overlay_sha, req.overlay, f"--overlay-from {source}")
     out_dir = (req.out or default_runs_dir(repo).parent / "hunt" / new_run_id()).resolve()
     if out_dir.exists() and any(out_dir.iterdir()):
         raise InputError(f"--out {out_dir}: not empty; name a new or empty folder")
@@ -99,10 +127,14 @@ def hunt(req: HuntRequest, say: Say) -> HuntOutcome:
         # the same workload on the baseline first: which hypotheses the change removed is then
         # read off the two hunts, as --compare does with a hunt kept from before
         say(f"hunting the baseline {req.base} ({base_sha[:12]}) first, into {out_dir / 'base'}")
-        before = hunt(replace(req, ref=base_sha, base=None, out=out_dir / "base"), say)
+        # a benchmark the fix adds (--overlay) is copied from --ref onto the baseline only
+        before = hunt(
+            replace(req, ref=base_sha, base=None, out=out_dir / "base", overlay_from=sha), say
+        )
+        req = replace(req, overlay=())
         compare = before.files["json"]
     try:
-        workload = _workload(req, repo, sha, out_dir, say)
+        workload = _workload(req, repo, sha, out_dir, say, overlay_sha)
     except InputError:
         # bad input found after the folder was made (a --bench that matches nothing): a
         # folder holding only a failed attempt would make the corrected command refuse it
@@ -122,7 +154,9 @@ def hunt(req: HuntRequest, say: Say) -> HuntOutcome:
     )
 
 
-def _workload(req: HuntRequest, repo: Path, sha: str, out_dir: Path, say: Say) -> Workload:
+def _workload(
+    req: HuntRequest, repo: Path, sha: str, out_dir: Path, say: Say, overlay_sha: str | None
+) -> Workload:
     workload: Workload
     if req.jfr or req.run:
         if req.jfr:
@@ -142,6 +176,11 @@ def _workload(req: HuntRequest, repo: Path, sha: str, out_dir: Path, say: Say) -
         from perfproof.pipeline.hunt_jmh import jmh_workload
 
         workload = jmh_workload(
-            req.ab_options(), req.forks, out_dir, make_reporter(), req.lock_timeout
+            req.ab_options(),
+            req.forks,
+            out_dir,
+            make_reporter(),
+            req.lock_timeout,
+            overlay_from=overlay_sha if req.overlay else None,
         )
     return workload

@@ -63,10 +63,12 @@ def build(
     label: str = "",
     on_line: Callable[[str], None] | None = None,
     timeout: float | None = None,
+    say: Callable[[str], None] | None = None,
 ) -> Artifact:
     """Build (or reuse) the artifact for the commit checked out in ``worktree``.
 
-    ``label`` names the side ("base", "head") in error messages. Failures raise
+    ``label`` names the side ("base", "head") in error messages; ``say`` prints a choice made
+    for the user (the launcher ``auto`` fell back to). Failures raise
     ExternalError naming the side, the commit and ``log_path`` (exit 3); settings that cannot
     work raise InputError (exit 2).
     """
@@ -81,9 +83,15 @@ def build(
                 _note_cache_hit(log_path, hit)
                 return _with_log(hit, log_path)
         adapter = _ADAPTERS[kind]
-        env = java_env(java_info(spec.java).home if spec.java else None)
+        # JAVA_HOME always names the JDK that runs the build: JNI modules find jni.h through
+        # it, and a build must not pick another JDK than the one that measures
+        env = java_env(java_info(spec.java).home)
         plan = adapter.plan(worktree, spec, fresh=fresh, env=env)
         what = f"{kind} build of {label + ' ' if label else ''}{sha[:12]}"
+        if plan.note:
+            if say is not None:
+                say(plan.note)
+            _append(log_path, f"# perfproof: {plan.note}\n")
         _run_plan(plan, what, log_path, on_line, timeout)
         outputs = adapter.collect(worktree, spec)
         missing = [p for p in outputs.classpath if not p.exists()]
@@ -135,6 +143,8 @@ def _run_plan(
         advice = _advice(plan, log_path)
         hint = f"; {advice}" if advice else hint
         cause = _cause(log_path, plan.cwd)
+        if advice:
+            _prepend(log_path, f"# perfproof: {advice}\n")
         raise ExternalError(f"{what} failed with exit code {res.returncode}{cause}{hint}", log_path)
 
 
@@ -155,6 +165,20 @@ def _cause(log_path: Path, root: Path) -> str:
         return ""
     found = first_error(text, root)
     return f": {found}" if found else ""
+
+
+def _append(log_path: Path, text: str) -> None:
+    before = log_path.read_text(encoding="utf-8") if log_path.is_file() else ""
+    write_text_atomic(log_path, before + text)
+
+
+def _prepend(log_path: Path, text: str) -> None:
+    """Put the diagnosis where a reader of a 5,000-line log looks first."""
+    try:
+        before = log_path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return
+    write_text_atomic(log_path, text + before)
 
 
 def _with_log(artifact: Artifact, log_path: Path, *, cached: bool = True) -> Artifact:

@@ -1,9 +1,11 @@
-"""Gradle: run the project's own wrapper on the task that makes the benchmark jar.
+"""Gradle: run the project's wrapper (or, when asked or when it cannot work, ``gradle`` from
+PATH) on the task that makes the benchmark jar.
 
-Only the wrapper is used, never a Gradle found on PATH, because Gradle versions break builds and
-the wrapper pins the one the project was written for. The wrapper downloads that distribution
-(``distributionUrl`` in gradle/wrapper/gradle-wrapper.properties) on first use, so that address
-must be reachable, or the distribution already be in ~/.gradle/wrapper/dists.
+The wrapper comes first because Gradle versions break builds and the wrapper pins the one the
+project was written for. It downloads that distribution (``distributionUrl`` in
+gradle/wrapper/gradle-wrapper.properties) on first use; when that host cannot be reached and
+the distribution is not in ~/.gradle/wrapper/dists, ``--gradle auto`` builds with the Gradle on
+PATH and says so (:mod:`.launcher`).
 The task is ``jmhJar`` when the build applies the JMH Gradle plugin and ``shadowJar`` when it
 applies the Shadow plugin; anything else needs ``--build-cmd``.
 """
@@ -11,10 +13,13 @@ applies the Shadow plugin; anything else needs ``--build-cmd``.
 from __future__ import annotations
 
 import re
+import shutil
 from pathlib import Path
 
 from perfproof.errors import InputError
+from perfproof.workspace.build_causes import diagnose
 from perfproof.workspace.jars import candidate_jars, pick_uber
+from perfproof.workspace.launcher import GRADLE, Chosen, Launcher, choose
 from perfproof.workspace.plan import BuildPlan, Outputs, module_dir
 from perfproof.workspace.spec import BuildSpec
 
@@ -23,6 +28,11 @@ _JMH_PLUGIN = re.compile(r"me\.champeau\.(gradle\.)?jmh|\bjmhJar\b|^\s*jmh\s*\{"
 _SHADOW_PLUGIN = re.compile(
     r"com\.github\.johnrengelman\.shadow|com\.gradleup\.shadow|"
     r"\bshadowJar\b"
+)
+_WRAPPER_DOWNLOAD = re.compile(
+    r"Downloading https?://\S+gradle-[\w.\-]+\.zip|Could not (download|install) Gradle|"
+    r"Exception in thread \"main\" java\.(net|io)\.\w+Exception",
+    re.I,
 )
 WRAPPER_HINT = (
     "the Gradle wrapper must be able to download its distribution (distributionUrl in "
@@ -50,15 +60,29 @@ def jar_task(worktree: Path, spec: BuildSpec) -> str:
 
 
 def plan(worktree: Path, spec: BuildSpec, *, fresh: bool, env: dict[str, str]) -> BuildPlan:
-    require_wrapper(worktree)
+    chosen = launcher(worktree, GRADLE.parse(spec.gradle))
     task = jar_task(worktree, spec)
     prefix = task_prefix(spec.module)
-    argv = ["./gradlew", "--no-daemon", "--console=plain"]
+    argv = [chosen.program, "--no-daemon", "--console=plain"]
     if fresh:
         argv.append(f"{prefix}clean")
     argv.append(f"{prefix}{task}")
     argv += list(spec.build_args)
-    return BuildPlan(argv=argv, cwd=worktree, env=env, hint=WRAPPER_HINT)
+    return BuildPlan(
+        argv=argv,
+        cwd=worktree,
+        env=env,
+        note=chosen.note,
+        advise=lambda log: failure_hint(log, wrapper=chosen.is_wrapper),
+    )
+
+
+def failure_hint(log_text: str, *, wrapper: bool) -> str:
+    """The wrapper's download as the cause only when the log shows it; else the cause class."""
+    if wrapper and _WRAPPER_DOWNLOAD.search(log_text):
+        return f"{WRAPPER_HINT}, or pass --gradle gradle to use the Gradle on PATH"
+    cause = diagnose(log_text)
+    return cause.advice() if cause else ""
 
 
 def collect(worktree: Path, spec: BuildSpec) -> Outputs:
@@ -72,10 +96,14 @@ def collect(worktree: Path, spec: BuildSpec) -> Outputs:
     return Outputs(jar=jar, classpath=[])
 
 
-def require_wrapper(worktree: Path) -> None:
-    """Only the project's own wrapper is used (see the module docstring)."""
-    if not (worktree / "gradlew").is_file():
-        raise InputError(f"Gradle build needs the wrapper ./gradlew in {worktree}")
+def launcher(worktree: Path, choice: Launcher) -> Chosen:
+    """The wrapper or ``gradle`` on PATH (see the module docstring); neither is bad input."""
+    chosen = choose(GRADLE, worktree, choice)
+    if not chosen.is_wrapper and shutil.which(GRADLE.program) is None:
+        raise InputError(
+            f"Gradle build needs the wrapper ./gradlew in {worktree} or gradle on PATH"
+        )
+    return chosen
 
 
 def task_prefix(module: str | None) -> str:
@@ -84,6 +112,6 @@ def task_prefix(module: str | None) -> str:
 
 
 def application_argv(worktree: Path, module: str | None) -> list[str]:
-    """``assemble`` an application (``perfproof e2e --build gradle``) with the wrapper."""
-    require_wrapper(worktree)
-    return ["./gradlew", "--no-daemon", "-q", f"{task_prefix(module)}assemble"]
+    """``assemble`` an application (``perfproof e2e --build gradle``)."""
+    program = launcher(worktree, Launcher.AUTO).program
+    return [program, "--no-daemon", "-q", f"{task_prefix(module)}assemble"]

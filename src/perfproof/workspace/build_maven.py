@@ -9,22 +9,56 @@ Maven resolved (sibling modules' jars included) without a second Maven start.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path, PurePosixPath
 from xml.etree import ElementTree
 
 from perfproof.errors import InputError
+from perfproof.workspace.build_causes import diagnose
 from perfproof.workspace.jars import candidate_jars, has_benchmarks, pick_uber
+from perfproof.workspace.launcher import MAVEN, Launcher, choose
 from perfproof.workspace.plan import BuildPlan, Outputs, module_dir, read_classpath_file
 from perfproof.workspace.spec import BuildSpec
 
 DEPENDENCY_PLUGIN = "org.apache.maven.plugins:maven-dependency-plugin:3.6.1"
 CLASSPATH_FILE = "target/perfproof-classpath.txt"
+WRAPPER_DOWNLOAD = re.compile(
+    r"(Exception in thread \"main\" java\.net\.\w+Exception|"
+    r"(Could not|Couldn't|Failed to) (download|fetch)|wrapper.*(download|fetch).*fail|"
+    r"curl: \(\d+\)|wget: )",
+    re.I,
+)
+"""What a wrapper prints when it cannot fetch its Maven: the hint names --maven mvn then only."""
+
+
+SKIPPED_CHECKS = (
+    "-Dmaven.javadoc.skip=true",
+    "-Dmaven.source.skip=true",
+    "-Dcheckstyle.skip=true",
+    "-Denforcer.skip=true",
+    "-Danimal.sniffer.skip=true",
+    "-Drat.skip=true",
+    "-Dspotbugs.skip=true",
+    "-Dpmd.skip=true",
+    "-Dcpd.skip=true",
+    "-Djapicmp.skip=true",
+    "-Drevapi.skip=true",
+    "-Dlicense.skip=true",
+    "-Dspotless.check.skip=true",
+    "-Djacoco.skip=true",
+)
+"""Plugins that check or document a project but leave the benchmark jar as it is. A reactor
+build of a big project spends minutes in them, and some fail on a worktree (a license header
+check that wants the .git folder, an API-compatibility check that downloads the last release);
+``--keep-checks`` runs them."""
 
 
 def plan(worktree: Path, spec: BuildSpec, *, fresh: bool, env: dict[str, str]) -> BuildPlan:
     module_dir(worktree, spec.module, ("pom.xml",))
-    mvn = maven_launcher(worktree)
-    argv = [mvn, "-B", "-ntp", "-DskipTests", *module_args(spec.module)]
+    chosen = choose(MAVEN, worktree, MAVEN.parse(spec.maven))
+    argv = [chosen.program, "-B", "-ntp", "-DskipTests", *module_args(spec.module)]
+    if not spec.keep_checks:
+        argv += SKIPPED_CHECKS
     argv += list(spec.build_args)
     argv += ["clean", "package"] if fresh else ["package"]
     argv += [
@@ -32,13 +66,12 @@ def plan(worktree: Path, spec: BuildSpec, *, fresh: bool, env: dict[str, str]) -
         f"-Dmdep.outputFile={CLASSPATH_FILE}",
         "-Dmdep.includeScope=runtime",
     ]
-    hint = "the Maven wrapper downloads Maven on first use" if mvn != "mvn" else ""
     return BuildPlan(
         argv=argv,
         cwd=worktree,
         env=env,
-        hint=hint,
-        advise=lambda log: failure_hint(worktree, spec, log),
+        note=chosen.note,
+        advise=lambda log: failure_hint(worktree, spec, log, wrapper=chosen.is_wrapper),
     )
 
 
@@ -95,8 +128,10 @@ def profiles_listing(worktree: Path, module: str) -> list[str]:
     return found
 
 
-def failure_hint(worktree: Path, spec: BuildSpec, log_text: str) -> str:
+def failure_hint(worktree: Path, spec: BuildSpec, log_text: str, *, wrapper: bool = False) -> str:
     """Advice for a failed Maven build whose log shows a known, fixable cause."""
+    if wrapper and WRAPPER_DOWNLOAD.search(log_text):
+        return "the Maven wrapper could not download Maven: pass --maven mvn to use mvn from PATH"
     if spec.module and "Could not find the selected project in the reactor" in log_text:
         ids = profiles_listing(worktree, spec.module)
         if ids:
@@ -104,7 +139,8 @@ def failure_hint(worktree: Path, spec: BuildSpec, log_text: str) -> str:
             listed = ", ".join(ids)
             return f"module {spec.module!r} is listed only in profile(s) {listed}: add {args}"
         return f"module {spec.module!r} is not in the reactor (is it in a profile? see --build-arg)"
-    return ""
+    cause = diagnose(log_text)
+    return cause.advice() if cause else ""
 
 
 def benchmark_modules(worktree: Path) -> list[str]:
@@ -119,11 +155,6 @@ def benchmark_modules(worktree: Path) -> list[str]:
     return sorted(found)
 
 
-def maven_launcher(worktree: Path) -> str:
-    """The project's Maven wrapper when it has one (it pins the Maven version), else ``mvn``."""
-    return "./mvnw" if (worktree / "mvnw").is_file() else "mvn"
-
-
 def module_args(module: str | None) -> list[str]:
     """``-pl MODULE -am``: the module and the in-repo modules it needs, built in the reactor."""
     return ["-pl", module, "-am"] if module else []
@@ -132,4 +163,5 @@ def module_args(module: str | None) -> list[str]:
 def application_argv(worktree: Path, module: str | None) -> list[str]:
     """``package`` an application (``perfproof e2e --build maven``): no JMH jar is looked for;
     what the build makes is up to the command that runs next."""
-    return [maven_launcher(worktree), "-B", "-q", "-DskipTests", *module_args(module), "package"]
+    program = choose(MAVEN, worktree, Launcher.AUTO).program
+    return [program, "-B", "-q", "-DskipTests", *module_args(module), "package"]

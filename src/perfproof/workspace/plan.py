@@ -21,6 +21,9 @@ class BuildPlan:
     """Said after a failure, when the tool has a usual cause worth naming."""
     advise: Callable[[str], str] | None = None
     """Reads the failed build's log and names a specific fix ("" when it knows none)."""
+    note: str = ""
+    """Said before the build runs (and written at the top of its log): a choice made for the
+    user, such as building with ``mvn`` because the wrapper cannot download Maven."""
 
 
 @dataclass(frozen=True)

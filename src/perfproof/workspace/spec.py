@@ -8,6 +8,7 @@ from enum import StrEnum
 from pathlib import Path
 
 from perfproof.errors import InputError
+from perfproof.workspace.launcher import GRADLE, MAVEN
 
 
 class BuildKind(StrEnum):
@@ -20,6 +21,9 @@ class BuildKind(StrEnum):
 
 
 KINDS = tuple(k.value for k in BuildKind)
+
+LAUNCH_FIELDS = ("maven", "gradle", "keep_checks")
+"""Settings of how a build is run that leave the jar as it is: kept out of the cache key."""
 
 
 @dataclass(frozen=True)
@@ -43,6 +47,12 @@ class BuildSpec:
     classpath_file: str | None = None
     java: str | None = None
     build_args: tuple[str, ...] = ()
+    maven: str = "auto"
+    """How Maven is started: ``auto``, ``wrapper`` or ``mvn`` (see :mod:`.launcher`)."""
+    gradle: str = "auto"
+    """How Gradle is started: ``auto``, ``wrapper`` or ``gradle``."""
+    keep_checks: bool = False
+    """Run the checks perfproof skips by default (javadoc, checkstyle, enforcer, …)."""
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -65,6 +75,8 @@ class BuildSpec:
             raise InputError("--build-arg is empty")
         if self.build_cmd and self.kind not in ("auto", "custom"):
             raise InputError(f"--build-cmd cannot be combined with --build {self.kind}")
+        MAVEN.parse(self.maven)
+        GRADLE.parse(self.gradle)
         if self.module is not None:
             parts = Path(self.module).parts
             if not self.module.strip() or Path(self.module).is_absolute() or ".." in parts:
@@ -75,12 +87,17 @@ class BuildSpec:
         doc["build_args"] = list(self.build_args)
         if not self.build_args:
             del doc["build_args"]  # keeps the cache keys of builds without extra arguments
+        for name in LAUNCH_FIELDS:
+            if not doc[name] or doc[name] == "auto":
+                del doc[name]
         return doc
 
     def fingerprint(self, kind: str) -> str:
         """Stable text of every setting that changes what gets built."""
         doc = {**self.to_json(), "kind": kind}
         doc.pop("java")
+        for name in LAUNCH_FIELDS:
+            doc.pop(name, None)  # which program runs the build, not what it builds
         return json.dumps(doc, sort_keys=True, allow_nan=False)
 
 
