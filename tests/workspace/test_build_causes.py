@@ -63,6 +63,27 @@ def test_each_cause_class_names_the_module_and_a_flag(
     assert flag in advice
 
 
+def test_a_real_enforcer_failure_names_the_artifact_and_the_maven_it_wants() -> None:
+    # abridged from a real reactor build of a library that requires Maven 3.9 (Maven 3.8.7 here)
+    log = (
+        "[INFO] ------------------------------------------------------------------------\n"
+        "[INFO] Reactor Summary for Apache Commons RNG 1.7-SNAPSHOT:\n"
+        "[INFO] \n"
+        "[INFO] Apache Commons RNG ................................. FAILURE [  1.210 s]\n"
+        "[INFO] Apache Commons RNG Client API ..................... SKIPPED\n"
+        "[INFO] BUILD FAILURE\n"
+        "[ERROR] Failed to execute goal org.apache.maven.plugins:maven-enforcer-plugin:3.6.2:"
+        "enforce (enforce-maven-version) on project commons-rng-parent: \n"
+        "[ERROR] Rule 0: org.apache.maven.enforcer.rules.version.RequireMavenVersion failed\n"
+        "[ERROR] Detected Maven Version: 3.8.7 is not in the allowed range [3.9,).\n"
+    )
+    found = diagnose(log)
+    assert found is not None and found.module == "commons-rng-parent"
+    assert found.cause.name == "plugin needs another Maven or JDK"
+    assert "Detected Maven Version: 3.8.7" in found.evidence
+    assert failing_module(log.split("[ERROR]")[0]) == "Apache Commons RNG"
+
+
 def test_a_plain_compile_error_has_no_cause_class() -> None:
     log = "[ERROR] /w/core/src/main/java/A.java:[3,9] cannot find symbol\n" + SUMMARY.format(
         module="core"

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 _ON_PROJECT = re.compile(r"\bon project ([\w.\-]+)")
-_REACTOR_FAILURE = re.compile(r"^\[INFO\]\s+(.+?)\s+\.{2,}\s*FAILURE\b", re.M)
+_REACTOR_FAILURE = re.compile(r"^\[INFO\][ \t]+(\S.*?)[ \t]+\.{2,}[ \t]*FAILURE\b", re.M)
 _GRADLE_TASK = re.compile(r"Execution failed for task '(:[^']*?):[\w]+'")
 
 
@@ -63,8 +63,8 @@ CLASSES = (
             r"Unsupported Java\. |requires a Java version|The plugin .* requires Maven",
             re.I,
         ),
-        "a plugin wants another Maven or JDK: pass --java with a matching JDK, or --maven "
-        "wrapper to use the project's pinned Maven",
+        "a plugin wants another Maven or JDK: put a matching Maven on PATH (or --maven wrapper "
+        "for the project's pinned one), or pass --java with a matching JDK",
     ),
     CauseClass(
         "tests",
@@ -101,15 +101,16 @@ def diagnose(log_text: str) -> BuildCause | None:
 
 
 def failing_module(log_text: str) -> str | None:
-    """The module Maven's reactor summary (or its goal error, or Gradle's task) names."""
-    summary = _REACTOR_FAILURE.search(log_text)
-    if summary:
-        return summary.group(1).strip()
+    """The module Maven's goal error names (its artifactId, what ``-pl`` takes), else the
+    reactor summary's display name, else Gradle's failing task's project."""
     for line in log_text.splitlines():
         if line.startswith("[ERROR] Failed to execute goal"):
             found = _ON_PROJECT.search(line)
             if found:
-                return found.group(1)
+                return found.group(1).rstrip(":")
+    summary = _REACTOR_FAILURE.search(log_text)
+    if summary:
+        return summary.group(1).strip()
     task = _GRADLE_TASK.search(log_text)
     return task.group(1) if task else None
 
