@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from perfproof.cli.flag import flags, given, given_fixed
 from perfproof.cli.history_record import record_options, record_run_folder
 from perfproof.cli.options import (
     check_record,
@@ -17,15 +18,7 @@ from perfproof.cli.options import (
     write_junit,
 )
 from perfproof.cli.pinned import settled
-from perfproof.cli.run_flags import (
-    AB_GROUPS,
-    DEFAULTS_TEXT,
-    VERDICT,
-    ab_options,
-    flags,
-    given,
-    given_fixed,
-)
+from perfproof.cli.run_flags import AB_GROUPS, DEFAULTS_TEXT, VERDICT, ab_options
 from perfproof.errors import GateFailed, InputError
 from perfproof.measure.jfr_hints import profile_hints
 from perfproof.measure.plan import DEFAULT_MAX_ROUNDS

@@ -6,9 +6,10 @@ from pathlib import Path
 
 import click
 
+from perfproof.cli.flag import flags, given, given_fixed
 from perfproof.cli.options import CONFIDENCE, emit_json, format_option
 from perfproof.cli.pinned import settled
-from perfproof.cli.run_flags import AB_GROUPS, ab_options, flags, given, given_fixed
+from perfproof.cli.run_flags import AB_GROUPS, ab_options
 from perfproof.errors import GateFailed, InputError
 
 EPILOG = """The baseline is built with the feature's benchmark sources overlaid (--overlay PATH,

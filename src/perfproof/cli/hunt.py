@@ -6,8 +6,9 @@ from pathlib import Path
 
 import click
 
+from perfproof.cli.flag import flags
 from perfproof.cli.options import OUT_DIR_PATH, emit_json
-from perfproof.cli.run_flags import LAUNCH, flags
+from perfproof.cli.run_flags import LAUNCH
 from perfproof.errors import InputError
 from perfproof.measure.lock import DEFAULT_LOCK_TIMEOUT_S
 

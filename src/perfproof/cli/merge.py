@@ -6,9 +6,10 @@ from pathlib import Path
 
 import click
 
+from perfproof.cli.flag import flags
 from perfproof.cli.options import OUT_DIR, emit_json, format_option, junit_option, write_junit
 from perfproof.cli.pinned import settled
-from perfproof.cli.run_flags import VERDICT, flags
+from perfproof.cli.run_flags import VERDICT
 from perfproof.errors import GateFailed
 from perfproof.render import gate
 

@@ -11,9 +11,10 @@ from pathlib import Path
 import click
 
 from perfproof.cli.ab import command as ab_command
+from perfproof.cli.flag import given, given_fixed
 from perfproof.cli.options import OUT_DIR, emit_json, write_junit
 from perfproof.cli.pinned import settled
-from perfproof.cli.run_flags import AB_GROUPS, VERDICT, ab_options, given, given_fixed
+from perfproof.cli.run_flags import AB_GROUPS, VERDICT, ab_options
 from perfproof.errors import GateFailed, InputError
 from perfproof.model.documents.prove import SKIPPABLE, BundleView
 from perfproof.pipeline.prove import ProveOutcome, stage_lines

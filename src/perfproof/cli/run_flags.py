@@ -7,12 +7,12 @@ them) is read off the same declarations, so no list of flags is written twice.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from collections.abc import Mapping
+from typing import Any
 
 import click
 
+from perfproof.cli.flag import Flag
 from perfproof.cli.options import CONFIDENCE, FUTILITY, OUT_DIR, THRESHOLD
 from perfproof.errors import InputError
 from perfproof.history.records import machine_name
@@ -32,8 +32,6 @@ from perfproof.stats import family as procedures
 from perfproof.workspace.git import MERGE_BASE
 from perfproof.workspace.launcher import GRADLE, MAVEN
 
-F = TypeVar("F", bound=Callable[..., object])
-
 DEFAULTS_TEXT = " ".join(DEFAULT_JMH_ARGS)
 
 BASE_HELP = (
@@ -41,21 +39,6 @@ BASE_HELP = (
     "origin/main) or any commit, branch or tag: the baseline."
 )
 """``--base`` of every verb that takes refs: the merge-base spelling named where it is used."""
-
-
-@dataclass(frozen=True)
-class Flag:
-    """One flag: the parameter (= ``AbOptions`` field) it fills and its click declaration."""
-
-    name: str
-    decls: tuple[str, ...]
-    attrs: Mapping[str, Any] = field(default_factory=dict)
-    """click.option's keywords (type, help, default, …), passed through unchanged."""
-    fixed_by_run: bool = True
-    """Recorded in the run folder: a resumed run refuses it (it keeps its own)."""
-
-    def option(self) -> Callable[[F], F]:
-        return click.option(*self.decls, self.name, **self.attrs)
 
 
 class Seconds(click.ParamType):
@@ -382,33 +365,6 @@ own --confidence)."""
 
 AB_GROUPS = (REFS, BUILD, JMH, DESIGN, RUN)
 """Everything ``ab`` is asked: what ``prove`` and ``guard`` take as ``ab`` spells it."""
-
-
-def flags(*groups: tuple[Flag, ...]) -> Callable[[F], F]:
-    """A decorator adding the groups' options to a click command, in the order declared."""
-
-    def wrap(func: F) -> F:
-        for group in reversed(groups):
-            for flag in reversed(group):
-                func = flag.option()(func)
-        return func
-
-    return wrap
-
-
-def fixed_by_run(*groups: tuple[Flag, ...]) -> tuple[Flag, ...]:
-    """The flags a resumed run refuses: the run folder already fixes them."""
-    return tuple(f for group in groups for f in group if f.fixed_by_run)
-
-
-def given(ctx: click.Context, name: str) -> bool:
-    """Whether the parameter ``name`` was typed on the command line (not a default)."""
-    return ctx.get_parameter_source(name) is click.core.ParameterSource.COMMANDLINE
-
-
-def given_fixed(ctx: click.Context, *groups: tuple[Flag, ...]) -> list[str]:
-    """The flags of ``groups`` given on the command line that a resumed run refuses."""
-    return [f.decls[0] for f in fixed_by_run(*groups) if given(ctx, f.name)]
 
 
 def ab_options(params: Mapping[str, object], **fixed: object) -> AbOptions:
