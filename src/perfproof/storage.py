@@ -306,11 +306,13 @@ def _same_file(a: Path, b: Path) -> bool:
     return a.resolve() == b.resolve()
 
 
-def skipped_output(folder: Path, name: str, exc: BaseException, retry: str) -> str:
+def skipped_output(
+    folder: Path, name: str, exc: BaseException, retry: str, log_name: str = ""
+) -> str:
     """The one line of an output that failed to render, with the command that renders it
-    again; the traceback is kept in the folder's logs/ (perfproof writes nowhere else but its
-    cache)."""
-    log = folder / "logs" / f"{name}.error.log"
+    again; the traceback is kept in the folder's logs/ (``log_name``, else ``NAME.error.log``;
+    perfproof writes nowhere else but its cache)."""
+    log = folder / "logs" / (log_name or f"{name}.error.log")
     where = ""
     try:
         log.parent.mkdir(parents=True, exist_ok=True)

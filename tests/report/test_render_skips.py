@@ -46,6 +46,25 @@ def test_a_failing_format_is_skipped_with_one_line_and_rendered_again(
     assert missing_reports(run) == ()
 
 
+def test_a_context_that_fails_skips_every_report_with_one_line(
+    make_run_folder: Callable[[str], Path],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+) -> None:
+    import shutil
+
+    import perfproof.report.context
+
+    run = tmp_path / "run"
+    shutil.copytree(make_run_folder("ab"), run)
+    said: list[str] = []
+    monkeypatch.setattr(perfproof.report.context, "build_context", _broken_plot)
+    assert write_reports(run, say=said.append) == []
+    (line,) = said
+    assert line.startswith("perfproof: skipped report.md, report.html: OverflowError")
+    assert (run / "logs" / "report.error.log").is_file()
+
+
 def test_the_default_line_goes_to_stderr(
     make_run_folder: Callable[[str], Path],
     monkeypatch: pytest.MonkeyPatch,

@@ -140,9 +140,19 @@ def write_reports(
     with one line naming it (``say``, stderr by default; the traceback goes to the run's
     logs/), the others are written, and the caller goes on. ``perfproof report RUN --format
     F``, or ``--resume``, renders it again. Raises :class:`perfproof.errors.InputError` when the
-    folder has no results to report.
+    folder has no results to report. When the context every format shares fails to build,
+    every report is skipped with one line naming them all.
     """
-    run, ctx = _load(run_dir)
+    try:
+        run, ctx = _load(run_dir)
+    except PerfproofError:
+        raise
+    except Exception as exc:
+        names = ", ".join(FILE_NAMES[f] for f in formats)
+        retry = f"perfproof report {run_dir} --format FORMAT, or --resume"
+        line = skipped_output(Path(run_dir), names, exc, retry, "report.error.log")
+        (say or _to_stderr)(line)
+        return []
     written = []
     for fmt in formats:
         name = FILE_NAMES[fmt]
