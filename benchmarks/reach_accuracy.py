@@ -59,8 +59,11 @@ def table(acc: Accuracy) -> str:
                                  for m in s.methods)) if s.runs else "no",
         )  # fmt: skip
         lines.append(f"| {r.benchmark} | {r.reach} | {' | '.join(cells)} |")
+    kinds = [r.reach for r in acc.rows]
     lines += [
         "",
+        f"call graph: {kinds.count('direct')} reached directly, {kinds.count(DISPATCH)} only via "
+        f"dispatch, {kinds.count('none')} not reached",
         f"benchmarks {len(acc.rows)}, judged {len(acc.judged)}, recordings showing the "
         f"change {len(acc.running)}, reached {len(acc.reached())} "
         f"({len(acc.reached(DISPATCH))} only via dispatch)",
