@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from perfproof.model.documents.prove_measured import AbStageResult
 from perfproof.model.documents.prove_stages import DispatchSkip
-from perfproof.pipeline.ab import AbOptions
+from perfproof.pipeline.ab_options import AbOptions
 from perfproof.pipeline.prove_dispatch import measured
 from perfproof.pipeline.prove_options import ProveOptions
 

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from perfproof.measure.progress import PlainReporter
-from perfproof.pipeline.ab import AbOptions, resume_ab, start_ab
+from perfproof.pipeline.ab import resume_ab, start_ab
+from perfproof.pipeline.ab_options import AbOptions
 from perfproof.pipeline.cluster import Executor
 
 pytestmark = [pytest.mark.jvm, pytest.mark.slow, pytest.mark.timeout(900)]

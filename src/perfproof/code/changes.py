@@ -22,7 +22,7 @@ from perfproof.code.classify import PRODUCTION, classify
 from perfproof.code.index import index_file
 from perfproof.code.model import FileIndex, MethodDecl
 from perfproof.model.changes import ChangedMethod
-from perfproof.workspace.git import git, git_out
+from perfproof.workspace.git import git
 
 ADDED = "added"
 REMOVED = "removed"
@@ -216,8 +216,3 @@ def _index(repo: Path, sha: str, path: str | None) -> FileIndex | None:
         return None
     src = _show(repo, sha, path)
     return index_file(path, src) if src is not None else None
-
-
-def commit_subject(repo: Path, sha: str) -> str:
-    """The first line of a commit message (for the report's summary)."""
-    return git_out(repo, "log", "-1", "--format=%s", sha)

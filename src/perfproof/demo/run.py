@@ -39,7 +39,8 @@ from perfproof.errors import InputError
 from perfproof.measure.lock import DEFAULT_LOCK_TIMEOUT_S
 from perfproof.measure.progress import Reporter
 from perfproof.measure.progress import make_reporter as default_reporter
-from perfproof.pipeline.ab import AbOptions, AbOutcome, start_ab
+from perfproof.pipeline.ab import AbOutcome, start_ab
+from perfproof.pipeline.ab_options import AbOptions
 from perfproof.pipeline.hunt import HuntOutcome
 from perfproof.pipeline.prove import ProveOptions, ProveOutcome, start_prove
 

@@ -204,10 +204,6 @@ def series(
     return [found[k] for k in sorted(found)]
 
 
-def count_runs(db: HistoryDB) -> int:
-    return int(db.query("SELECT COUNT(*) FROM runs")[0][0])
-
-
 def filed_machine(db: HistoryDB, uid: str) -> str | None:
     """The machine name the run ``uid`` is stored under: a record met again keeps the name
     it was first filed with, whatever the second attempt asked for."""

@@ -37,10 +37,6 @@ class ChangedMethod:
     signature_changed: bool = False
 
     @property
-    def simple_owner(self) -> str:
-        return self.owner.rsplit(".", 1)[-1]
-
-    @property
     def label(self) -> str:
         """``ErrorReporter.report(short)``; constructors as ``new ErrorReporter()``."""
         args = ", ".join(self.params)

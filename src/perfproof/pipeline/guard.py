@@ -25,7 +25,7 @@ from perfproof.storage import write_json_atomic
 
 if TYPE_CHECKING:
     from perfproof.measure.progress import Reporter
-    from perfproof.pipeline.ab import AbOptions
+    from perfproof.pipeline.ab_options import AbOptions
 
 JMH_IMPORT = "org.openjdk.jmh"
 VERB = "guard"

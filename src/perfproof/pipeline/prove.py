@@ -46,7 +46,7 @@ from perfproof.model.documents.prove_stages import (
     DispatchSkip,
     Json,
 )
-from perfproof.pipeline.ab import AbOptions
+from perfproof.pipeline.ab_options import AbOptions
 from perfproof.pipeline.prove_bundle import Bundle, StageClock
 from perfproof.pipeline.prove_hypothesis import load_hypothesis
 from perfproof.pipeline.prove_options import ProveOptions

@@ -31,7 +31,8 @@ from perfproof.model.documents.prove_measured import (
 from perfproof.model.documents.prove_reach import bench_reach, outside_java, reach_of_keys
 from perfproof.model.documents.prove_stages import BenchmarksResult, ChangesResult
 from perfproof.model.reach import BenchReach, Reach, RunReach
-from perfproof.pipeline.ab import AbOptions, resume_ab, start_ab
+from perfproof.pipeline.ab import resume_ab, start_ab
+from perfproof.pipeline.ab_options import AbOptions
 from perfproof.pipeline.ab_reach import changed_files
 from perfproof.pipeline.prove_bundle import Bundle
 from perfproof.process import run

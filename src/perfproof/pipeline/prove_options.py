@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from perfproof.code.reach import DEFAULT_DEPTH
 from perfproof.model.documents.prove_stages import Json, opt, strs
-from perfproof.pipeline.ab import AbOptions
+from perfproof.pipeline.ab_options import AbOptions
 
 
 @dataclass

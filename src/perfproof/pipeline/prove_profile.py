@@ -26,7 +26,8 @@ from perfproof.model.documents.prove_stages import (
     ChangesResult,
     ReachedBenchmark,
 )
-from perfproof.pipeline.ab import AbOptions, resume_ab, start_ab
+from perfproof.pipeline.ab import resume_ab, start_ab
+from perfproof.pipeline.ab_options import AbOptions
 from perfproof.pipeline.prove_alloc import alloc_per_op
 from perfproof.pipeline.prove_bundle import Bundle
 from perfproof.pipeline.prove_hypothesis import focus_of, hunt_benchmark, hypothesis_focus

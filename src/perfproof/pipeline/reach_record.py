@@ -23,7 +23,8 @@ from perfproof.measure.progress import Reporter
 from perfproof.measure.rounds import measuring_seconds
 from perfproof.measure.store import RunStore
 from perfproof.model.reach import BenchReach, Reach, RunReach
-from perfproof.pipeline.ab import AbOptions, resume_ab, start_ab
+from perfproof.pipeline.ab import resume_ab, start_ab
+from perfproof.pipeline.ab_options import AbOptions
 from perfproof.pipeline.cluster import Executor
 from perfproof.pipeline.prove_share import key_share, recordings_by_benchmark, upper_share
 from perfproof.report.rundir import read_manifest
