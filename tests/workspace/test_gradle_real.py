@@ -102,7 +102,7 @@ def test_ab_builds_and_measures_a_real_gradle_project(
     assert all(b["command"][:2] == ["./gradlew", "--no-daemon"] for b in builds)
     assert all(b["command"][-1] == "jmhJar" and b["layout"] == "uber" for b in builds)
     results = json.loads((out / "results.json").read_text())
-    keys = {c["key"]["benchmark"] for c in results["comparisons"]}
+    keys = {c["benchmark"] for c in results["comparisons"]}
     assert keys == {"g.Sum.sum"}
 
     # the same checkout with no wrapper at all: --gradle gradle builds with the one on PATH
