@@ -367,16 +367,25 @@ def test_build_options_need_refs_and_do_not_mix(run_cli, tmp_path: Path) -> None
     assert res.code == 2 and "cannot be combined with --build" in res.err
 
 
-def test_tool_build_commands(tmp_path: Path) -> None:
+def test_tool_build_commands(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from perfproof.errors import InputError
     from perfproof.pipeline.e2e_sides import tool_build_argv
+
+    tools = tmp_path / "bin"  # mvn and gradle on PATH are stand-ins: only the argv is checked
+    tools.mkdir()
+    for name in ("mvn", "gradle"):
+        (tools / name).write_text("#!/bin/sh\n")
+        (tools / name).chmod(0o755)
+    monkeypatch.setenv("PATH", str(tools))
+    assert tool_build_argv("gradle", None, tmp_path)[0] == "gradle"
+    (tools / "gradle").unlink()
 
     assert tool_build_argv("maven", "app/server", tmp_path) == (
         "mvn", "-B", "-q", "-DskipTests", "-pl", "app/server", "-am", "package",
     )  # fmt: skip
     (tmp_path / "mvnw").write_text("#!/bin/sh\n")
     assert tool_build_argv("maven", None, tmp_path)[0] == "./mvnw"
-    with pytest.raises(InputError, match="no gradlew"):
+    with pytest.raises(InputError, match=r"no gradlew in .* and no gradle on PATH"):
         tool_build_argv("gradle", None, tmp_path)
     (tmp_path / "gradlew").write_text("#!/bin/sh\n")
     assert tool_build_argv("gradle", "app/server", tmp_path)[-1] == ":app:server:assemble"

@@ -33,7 +33,9 @@ def tool_build_argv(kind: str, module: str | None, worktree: Path) -> tuple[str,
         try:
             return tuple(build_gradle.application_argv(worktree, module))
         except InputError:
-            raise InputError(f"--build gradle: no gradlew in {worktree}; use --build-cmd") from None
+            raise InputError(
+                f"--build gradle: no gradlew in {worktree} and no gradle on PATH; use --build-cmd"
+            ) from None
     raise InputError(f"--build {kind!r}: choose maven or gradle (or give --build-cmd)")
 
 
