@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from perfproof.errors import InputError
+from perfproof.measure import environment
 from perfproof.measure.plan import Plan, Step
 from perfproof.model.documents import loads_strict, parse_schema
 from perfproof.model.documents.run import SCHEMA, Environment, ManifestShapeError, RunManifest
@@ -273,6 +274,16 @@ class RunStore:
         if error is not None:
             self.manifest.error = error
         self.save()
+
+    def close(self, status: str, error: str | None = None) -> None:
+        """End this attempt with ``status``: the machine's load after the run is taken unless an
+        earlier step already did, and the error (if any) is kept for ``--resume`` to show."""
+        env = self.manifest.environment
+        if env.load_after is None:
+            env.load_after = environment.load_average()
+        if error:
+            self.manifest.error = error
+        self.set_status(status)
 
     def add_event(self, kind: str, **fields: Any) -> None:
         """Append to the run's history (started, interrupted, resumed, failed, done)."""

@@ -230,13 +230,9 @@ def _execute(
 
 
 def _close(store: RunStore, status: str, error: str | None = None) -> None:
-    env = store.manifest.environment
-    if env.load_after is None:
-        env.load_after = environment.load_average()
-    if error:
-        store.manifest.error = error
+    """End the attempt, with an entry in the run's history (``ab`` keeps one per attempt)."""
     store.add_event(status, **({"error": error} if error else {}))
-    store.set_status(status)
+    store.close(status, error)
 
 
 def _measure_and_compare(

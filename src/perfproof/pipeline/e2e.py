@@ -253,23 +253,14 @@ def execute_and_analyse(
             target.execute(store, sides, specs, timeout=opts.timeout, on_step=on_step)
             result = analyse(store, opts, specs)
         except KeyboardInterrupt:
-            _close(store, INTERRUPTED, "interrupted by the user")
+            store.close(INTERRUPTED, "interrupted by the user")
             raise
         except BaseException as exc:
-            _close(store, FAILED, str(exc) or exc.__class__.__name__)
+            store.close(FAILED, str(exc) or exc.__class__.__name__)
             raise
         store.write_results(e2e_document.to_json(result))
-        _close(store, DONE)
+        store.close(DONE)
     return result
-
-
-def _close(store: RunStore, status: str, error: str | None = None) -> None:
-    env = store.manifest.environment
-    if env.load_after is None:
-        env.load_after = environment.load_average()
-    if error:
-        store.manifest.error = error
-    store.set_status(status)
 
 
 def analyse(store: RunStore, opts: E2EOptions, specs: Sequence[MetricSpec]) -> E2EResult:
