@@ -37,8 +37,10 @@ TIERS: tuple[frozenset[str], ...] = (
     frozenset({"model"}),  # the shared types and the versioned JSON documents
     frozenset({"stats", "process", "storage"}),  # pure statistics; commands; atomic files
     frozenset({"env", "jmh"}),  # the cache and java; JMH's formats
-    frozenset({"profile", "workspace"}),  # recordings (JFR, collapsed); git, worktrees, builds
-    frozenset({"code", "measure"}),  # Java source; running JMH steps into a run folder
+    frozenset({"workspace"}),  # git, worktrees, builds
+    frozenset({"measure"}),  # running JMH steps into a run folder (JFR on, when asked)
+    frozenset({"profile"}),  # recordings (JFR, collapsed): read after measuring, never by it
+    frozenset({"code"}),  # Java source, and the profile's weight on it
     frozenset({"compare"}),  # samples → comparisons
     frozenset({"render"}),  # comparisons → text and tables
     frozenset({"report"}),  # a run folder → a report context → a page

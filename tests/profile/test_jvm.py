@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from perfproof.env.java import find_java
+from perfproof.measure.jfr_args import jmh_jfr_args, name_fork_recordings
 from perfproof.process import run
 from perfproof.profile import jdk
-from perfproof.profile.record import jmh_jfr_args, name_fork_recordings
 
 pytestmark = [pytest.mark.jvm, pytest.mark.slow]
 

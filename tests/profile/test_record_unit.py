@@ -4,12 +4,8 @@ from pathlib import Path
 import pytest
 
 from perfproof.errors import InputError
-from perfproof.profile.record import (
-    jfr_option,
-    jmh_jfr_args,
-    name_fork_recordings,
-    with_jfr,
-)
+from perfproof.measure.jfr_args import jfr_option, jmh_jfr_args, name_fork_recordings
+from perfproof.profile.record import with_jfr
 
 
 def test_option_goes_right_after_java_and_nothing_else_changes():

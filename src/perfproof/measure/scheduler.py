@@ -27,11 +27,11 @@ from typing import Any
 from perfproof.errors import ExternalError
 from perfproof.measure import lock, lock_queue, lock_status
 from perfproof.measure.argv import append_jvm_args, step_argv, with_forks, with_warmup
+from perfproof.measure.jfr_args import jmh_jfr_args, name_fork_recordings, step_folder
 from perfproof.measure.plan import Plan, Step
 from perfproof.measure.progress import JmhSettings, Reporter, estimate_step_seconds
 from perfproof.measure.store import DONE, FAILED, INTERRUPTED, RUNNING, RunStore, now_iso
 from perfproof.process import ProcessResult, command_line, run
-from perfproof.profile.record import jmh_jfr_args, name_fork_recordings, step_folder
 
 FAILURE_MARKER = "<failure>"
 

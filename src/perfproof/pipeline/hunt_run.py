@@ -16,10 +16,10 @@ import shlex
 from pathlib import Path
 
 from perfproof.errors import ExternalError, InputError
+from perfproof.measure.jfr_args import jfr_option
 from perfproof.pipeline.hunt import Say, Workload
 from perfproof.process import command_line, run
 from perfproof.profile.load import load_profiles
-from perfproof.profile.record import jfr_option
 
 TOOL_OPTIONS = "JAVA_TOOL_OPTIONS"
 

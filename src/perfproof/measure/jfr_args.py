@@ -1,0 +1,114 @@
+"""The JVM options that start a JFR recording, and the JMH arguments that give every fork of a
+measured step its own recording.
+
+Measuring needs them (``ab --jfr`` records while it measures) and so does ``perfproof record``;
+they live with measuring so that measuring does not depend on profiling, which reads the
+recordings afterwards.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+import struct
+from pathlib import Path
+
+from perfproof.errors import InputError
+
+SETTINGS = ("profile", "default")
+
+
+def check_option_path(path: Path, what: str, jmh: bool = False) -> None:
+    """Refuse a path JFR or JMH would cut in two: JFR splits its option on ',' and '=', and
+    JMH splits -jvmArgsAppend on whitespace."""
+    if any(c in str(path) for c in ",="):
+        raise InputError(f"{what} {path}: JFR paths may not contain ',' or '='")
+    if jmh and re.search(r"\s", str(path)):
+        raise InputError(f"{what} {path}: JMH splits its JVM options at spaces; use a path without")
+
+
+def jfr_option(
+    filename: Path | str,
+    settings: str = "profile",
+    duration_s: float | None = None,
+    stack_depth: int | None = None,
+    delay_s: float | None = None,
+) -> list[str]:
+    """The JVM options that start a recording written to ``filename`` when the JVM exits.
+
+    ``delay_s`` starts the recording that long after the JVM: a JMH fork's warm-up runs
+    interpreted and half-compiled code whose costs the steady state does not have."""
+    if settings not in SETTINGS:
+        raise InputError(f"--settings {settings}: want one of {', '.join(SETTINGS)}")
+    parts = [f"filename={filename}", f"settings={settings}", "dumponexit=true"]
+    if duration_s is not None:
+        if not (math.isfinite(duration_s) and duration_s > 0):
+            raise InputError(f"--duration {duration_s}: must be a positive number of seconds")
+        parts.append(f"duration={max(1, round(duration_s * 1000))}ms")
+    if delay_s is not None and delay_s > 0:
+        parts.append(f"delay={max(1, round(delay_s * 1000))}ms")
+    options = ["-XX:StartFlightRecording=" + ",".join(parts)]
+    if stack_depth is not None:
+        if not 1 <= stack_depth <= 2048:
+            raise InputError(f"--stack-depth {stack_depth}: must be between 1 and 2048")
+        options.insert(0, f"-XX:FlightRecorderOptions=stackdepth={stack_depth}")
+    return options
+
+
+def jmh_jfr_args(
+    out_dir: Path, round: int, side: str, settings: str = "profile", delay_s: float | None = None
+) -> list[str]:
+    """JMH arguments that make every fork of one step write its own recording.
+
+    Each forked JVM dumps into ``out_dir/r{round}-{side}/`` under a name JFR makes from its
+    pid (JDK 17's ``filename`` has no ``%p``; a folder is the portable way to get one file per
+    JVM). JMH's ``-prof jfr`` would keep only the last fork. Call
+    :func:`name_fork_recordings` after the step to rename them ``fork-1.jfr``, ``fork-2.jfr``…
+    in the order the forks started.
+    """
+    folder = step_folder(out_dir, round, side)
+    check_option_path(folder, "JFR folder", jmh=True)
+    folder.mkdir(parents=True, exist_ok=True)
+    options = jfr_option(str(folder) + os.sep, settings, delay_s=delay_s)
+    return ["-jvmArgsAppend", " ".join(options)]
+
+
+def step_folder(out_dir: Path, round: int, side: str) -> Path:
+    if not re.fullmatch(r"[A-Za-z0-9_.-]+", side):
+        raise InputError(f"side {side!r}: use letters, digits, '.', '_' or '-'")
+    return Path(out_dir).absolute() / f"r{round}-{side}"
+
+
+def name_fork_recordings(out_dir: Path, round: int, side: str) -> list[Path]:
+    """Rename one step's per-JVM recordings to ``fork-N.jfr`` by start time; returns them.
+
+    With several benchmarks in one step the numbering runs across them in the order JMH ran
+    them (benchmark by benchmark, fork by fork), which is also the order of its JSON results.
+    """
+    folder = step_folder(out_dir, round, side)
+    if not folder.is_dir():
+        return []
+    named = sorted(folder.glob("fork-*.jfr"), key=lambda p: int(p.stem.split("-")[1]))
+    fresh = sorted(
+        (p for p in folder.glob("*.jfr") if not p.name.startswith("fork-")), key=_start_key
+    )
+    for p in fresh:
+        target = folder / f"fork-{len(named) + 1}.jfr"
+        os.replace(p, target)
+        named.append(target)
+    return named
+
+
+def _start_key(path: Path) -> tuple[int, int, str]:
+    """A recording's start (the first chunk header's start nanos), then its pid, then its name."""
+    start = 0
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(40)
+        if len(head) == 40 and head[:4] == b"FLR\0":
+            start = struct.unpack(">q", head[32:40])[0]
+    except OSError:
+        pass
+    m = re.search(r"pid-(\d+)", path.name)
+    return (start, int(m.group(1)) if m else 0, path.name)
