@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from perfproof.errors import InputError
-from perfproof.pipeline.config import read_pinned, settle
+from perfproof.pipeline.config import both_files, read_pinned, settle
 
 OPTIONS = ("threshold", "confidence", "family", "jmh_args", "build_args")
 DEFAULTS = {"threshold": 0.01, "confidence": 0.99, "family": "bh", "jmh_args": None}
@@ -52,11 +52,88 @@ def test_flag_beats_environment_beats_file(tmp_path: Path) -> None:
     assert (found["threshold"].value, found["threshold"].source) == (0.02, "flag")
 
 
-def test_perfproof_toml_wins_over_pyproject(tmp_path: Path) -> None:
+def test_both_files_merge_key_by_key_perfproof_toml_first(tmp_path: Path) -> None:
     root = _repo(tmp_path / "r")
-    (root / "pyproject.toml").write_text("[tool.perfproof]\nthreshold = 0.05\n")
+    (root / "pyproject.toml").write_text(
+        '[project]\nname = "x"\n[tool.perfproof]\nthreshold = 0.05\nconfidence = "95%"\n'
+    )
     (root / "perfproof.toml").write_text("threshold = 0.02\n")
-    assert read_pinned(root).values["threshold"] == (0.02, 1)
+    pinned = read_pinned(root)
+    found = settle(pinned, OPTIONS, {}, DEFAULTS, environ={})
+    assert (found["threshold"].value, found["threshold"].source) == (
+        0.02,
+        f"{root / 'perfproof.toml'}:1",
+    )
+    # the key only pyproject pins is kept, not dropped with the whole table
+    assert (found["confidence"].value, found["confidence"].source) == (
+        0.95,
+        f"{root / 'pyproject.toml'}:5",
+    )
+    warning = both_files(pinned)
+    assert warning is not None
+    assert str(root / "perfproof.toml") in warning and str(root / "pyproject.toml") in warning
+    assert "pyproject.toml's threshold not used" in warning
+
+
+def test_one_file_or_a_pyproject_without_the_table_warns_of_nothing(tmp_path: Path) -> None:
+    root = _repo(tmp_path / "r")
+    (root / "pyproject.toml").write_text('[project]\nname = "x"\n[tool.ruff]\nline-length = 99\n')
+    (root / "perfproof.toml").write_text("threshold = 0.02\n")
+    pinned = read_pinned(root)
+    assert both_files(pinned) is None and pinned.paths == (root / "perfproof.toml",)
+    (root / "perfproof.toml").unlink()
+    assert read_pinned(root).values == {} and both_files(read_pinned(root)) is None
+
+
+def test_compare_json_says_where_each_setting_came_from(
+    tmp_path: Path, run_cli, fixtures_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = _repo(tmp_path / "r")
+    (root / "pyproject.toml").write_text('[tool.perfproof]\nthreshold = 0.05\nconfidence = "95%"\n')
+    (root / "perfproof.toml").write_text('# gate\nthreshold = "60%"\n')
+    rounds = fixtures_dir / "jmh" / "rounds-wi1-100ms"
+    base, head = rounds / "1-base.json", rounds / "1-head.json"
+    for name in ("THRESHOLD", "CONFIDENCE", "DB"):
+        monkeypatch.delenv(f"PERFPROOF_{name}", raising=False)
+    monkeypatch.setenv("PERFPROOF_FAMILY", "holm")
+    monkeypatch.chdir(root)
+    res = run_cli("compare", base, head, "--format", "json")
+    assert res.code == 0
+    warning = [line for line in res.err.splitlines() if line.startswith("perfproof: warning:")]
+    assert len(warning) == 1
+    assert str(root / "perfproof.toml") in warning[0] and str(root / "pyproject.toml") in warning[0]
+    settings = json.loads(res.out)["settings"]
+    assert settings["threshold"] == {"value": 0.6, "source": f"{root / 'perfproof.toml'}:2"}
+    assert settings["confidence"] == {"value": 0.95, "source": f"{root / 'pyproject.toml'}:3"}
+    assert settings["family"] == {"value": "holm", "source": "environment PERFPROOF_FAMILY"}
+    assert "db" not in settings  # no history database without --record
+    db = tmp_path / "h.sqlite"
+    res = run_cli("compare", base, head, "--format", "json", "--confidence", "90%",
+                  "--record", "--commit", "abc1234", "--db", db)  # fmt: skip
+    assert res.code == 0, res.err
+    settings = json.loads(res.out)["settings"]
+    assert settings["confidence"] == {"value": 0.9, "source": "flag"}
+    assert settings["db"] == {"value": str(db), "source": "flag"}
+
+
+def test_the_report_settings_line_names_the_history_database(tmp_path: Path) -> None:
+    from perfproof.model.documents.run import RunManifest
+    from perfproof.report.environment import settings_text
+    from perfproof.report.rundir import RunFolder
+
+    def line(options: dict[str, object]) -> str | None:
+        return settings_text(RunFolder(tmp_path, RunManifest(options=options), {}, {}))
+
+    sources = {"threshold": "default", "db": "environment PERFPROOF_DB"}
+    recorded = line({"threshold": 0.01, "history_db": "postgresql://ci:***@db/perf",
+                     "sources": sources})  # fmt: skip
+    assert recorded == (
+        "threshold 1% (default); "
+        "history database postgresql://ci:***@db/perf (environment PERFPROOF_DB)"
+    )
+    assert line({"threshold": 0.01, "history_db": None, "sources": sources}) == (
+        "threshold 1% (default)"
+    )
 
 
 @pytest.mark.parametrize(

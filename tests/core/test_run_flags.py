@@ -23,7 +23,7 @@ def test_every_ab_option_is_one_flag_of_one_group() -> None:
     assert len(names) == len(set(names))
     # cache_dir is set by library callers (tests, the demo), sources by the door itself
     # measure_last: set by prove; explain: ab's own flag (guard and prove record differently)
-    not_flags = {"cache_dir", "sources", "measure_last", "explain"}
+    not_flags = {"cache_dir", "sources", "measure_last", "explain", "history_db"}
     assert set(names) == {f.name for f in dataclasses.fields(AbOptions)} - not_flags
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -121,6 +122,10 @@ def command(
     chosen_db = params.get("db") if record else db  # --db alone is refused without --record
     db = chosen_db if isinstance(chosen_db, str) else None
     check_record(record, db, opts.repo, db_source(sources.get("db")), branch=record_branch)
+    if record:
+        from perfproof.history.db import resolve_target
+
+        opts = replace(opts, history_db=resolve_target(db, Path(opts.repo)).label)
     reporter = make_reporter()
     try:
         if resume_dir:

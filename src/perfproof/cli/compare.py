@@ -18,7 +18,7 @@ from perfproof.cli.options import (
     parse_fraction,
     write_junit,
 )
-from perfproof.cli.pinned import settled
+from perfproof.cli.pinned import settings_block, settled
 from perfproof.compare import DEFAULT_METRICS, CompareOptions, compare_document, compare_specs
 from perfproof.compare.variants import Variants, parse_pair, parse_sides_by_param
 from perfproof.errors import GateFailed, InputError
@@ -209,7 +209,15 @@ def command(
         assert head is not None
         result = compare_specs(base, head, options)
     if fmt == "json":
-        emit_json(compare_document(result))
+        settings = {**pinned, "family": options.family}
+        shown = {**sources, **({"family": "flag --no-holm"} if no_holm else {})}
+        if record:
+            from perfproof.history.db import resolve_target
+
+            settings["db"] = resolve_target(db).label
+        else:
+            shown.pop("db", None)  # no history database is used without --record
+        emit_json({**compare_document(result), "settings": settings_block(settings, shown)})
     else:
         from perfproof.render import comparison as compare_render
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 
 from perfproof.pipeline.ab_options import DEFAULT_CONFIDENCE, DEFAULT_THRESHOLD
-from perfproof.pipeline.config import KEYS, Setting, Value, read_pinned, settle
+from perfproof.pipeline.config import KEYS, Setting, Value, both_files, read_pinned, settle
 from perfproof.stats import family as procedures
 
 DEFAULTS: Mapping[str, Value | None] = {
@@ -58,10 +58,26 @@ def settled(
     source = click.core.ParameterSource.COMMANDLINE
     given = {n: ctx.params[n] for n in names if ctx.get_parameter_source(n) is source}
     defaults = {} if keep_unset else {n: DEFAULTS[n] for n in names}
-    wanted: dict[str, Setting] = settle(read_pinned(repo_root(repo)), names, given, defaults)
+    pinned_files = read_pinned(repo_root(repo))
+    warning = both_files(pinned_files)
+    if warning:
+        click.echo(f"perfproof: warning: {warning}", err=True)
+    wanted: dict[str, Setting] = settle(pinned_files, names, given, defaults)
     params = {**ctx.params, **{n: s.value for n, s in wanted.items()}}
     sources = {n: s.source for n, s in wanted.items()}
     if params.get("rounds") is not None and "budget" in sources and sources["budget"] != "flag":
         # a pinned budget belongs to the sequential design; --rounds asks for the fixed one
         params["budget"], sources["budget"] = None, "not used by --rounds"
     return params, sources
+
+
+def settings_block(
+    params: Mapping[str, object], sources: Mapping[str, str]
+) -> dict[str, dict[str, object]]:
+    """The ``settings`` of a JSON document: each settled option's value and where it came
+    from (``flag``, ``environment PERFPROOF_X``, ``perfproof.toml:3``, ``default``)."""
+    out: dict[str, dict[str, object]] = {}
+    for name, source in sources.items():
+        value = params.get(name)
+        out[name] = {"value": list(value) if isinstance(value, tuple) else value, "source": source}
+    return out

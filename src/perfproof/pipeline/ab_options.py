@@ -105,6 +105,8 @@ class AbOptions:
     """The practical threshold: smaller changes are negligible."""
     family: str = procedures.DEFAULT
     """The family procedure across the run's comparisons: bh, holm or none."""
+    history_db: str | None = None
+    """The history database the run is recorded in (``--record``; a URL's password hidden)."""
     sources: dict[str, str] = field(default_factory=dict)
     """Where each pinnable setting came from: flag, environment, the repository's file (with
     its line) or default; shown in the report's methodology."""

@@ -1,5 +1,7 @@
 """The settings a team pins in its repository: ``perfproof.toml`` at the root, or the
-``[tool.perfproof]`` table of the root's ``pyproject.toml``.
+``[tool.perfproof]`` table of the root's ``pyproject.toml``. When both pin settings they are
+merged key by key, ``perfproof.toml`` over ``pyproject.toml``, and :func:`both_files` says so
+(the door warns naming both), so a key set only in the pyproject table is never lost silently.
 
 Every pinnable setting has one key, one ``PERFPROOF_…`` variable and one flag; a value given
 on the command line beats the environment, which beats the file, which beats perfproof's
@@ -142,10 +144,13 @@ class Setting:
 
 @dataclass(frozen=True)
 class PinnedFile:
-    """The settings a repository's file pins, each with the line it is on."""
+    """The settings a repository pins, each with where it is (``perfproof.toml:3``)."""
 
-    path: Path | None
-    values: Mapping[str, tuple[Value, int]]
+    paths: tuple[Path, ...]
+    """The files read: ``perfproof.toml``, ``pyproject.toml``, or both (in that order)."""
+    values: Mapping[str, tuple[Value, str]]
+    overridden: tuple[str, ...] = ()
+    """Keys both files pin: ``perfproof.toml``'s value is the one used."""
 
 
 def _line_of(text: str, key: str, nested: bool) -> int:
@@ -172,14 +177,9 @@ def _line_of(text: str, key: str, nested: bool) -> int:
     return 0
 
 
-def read_pinned(root: Path | None) -> PinnedFile:
-    """The pinned settings of the repository at ``root`` (none when it pins nothing)."""
-    if root is None:
-        return PinnedFile(None, {})
-    own, pyproject = root / FILE, root / PYPROJECT
-    path = own if own.is_file() else pyproject if pyproject.is_file() else None
-    if path is None:
-        return PinnedFile(None, {})
+def _read_table(path: Path, nested: bool) -> dict[str, tuple[Value, str]] | None:
+    """The keys one file pins, each with its ``file:line``; None when a ``pyproject.toml``
+    has no ``[tool.perfproof]`` table (it pins nothing)."""
     try:
         text = path.read_text(encoding="utf-8")
         doc = tomllib.loads(text)
@@ -187,21 +187,50 @@ def read_pinned(root: Path | None) -> PinnedFile:
         raise InputError(f"{path}: cannot read: {exc}") from None
     except tomllib.TOMLDecodeError as exc:
         raise InputError(f"{path}: not valid TOML: {exc}") from None
-    nested = path == pyproject
     table: object = doc
     for part in TABLE if nested else ():
-        table = table.get(part, {}) if isinstance(table, dict) else None
+        if isinstance(table, dict) and part not in table:
+            return None
+        table = table.get(part) if isinstance(table, dict) else None
     if not isinstance(table, dict):
         raise InputError(f"{path}: [{'.'.join(TABLE)}] is not a table")
-    values: dict[str, tuple[Value, int]] = {}
+    values: dict[str, tuple[Value, str]] = {}
     for name, raw in table.items():
         line = _line_of(text, name, nested)
         where = f"{path}:{line}: {name}" if line else f"{path}: {name}"
         if name not in KEYS:
             known = ", ".join(KEYS)
             raise InputError(f"{where}: not a setting perfproof knows (one of {known})")
-        values[name] = (KEYS[name].parse(raw, where), line)
-    return PinnedFile(path, values)
+        values[name] = (KEYS[name].parse(raw, where), f"{path}:{line}")
+    return values
+
+
+def read_pinned(root: Path | None) -> PinnedFile:
+    """The pinned settings of the repository at ``root`` (none when it pins nothing): both
+    files merged key by key, ``perfproof.toml`` over ``[tool.perfproof]``."""
+    if root is None:
+        return PinnedFile((), {})
+    own, pyproject = root / FILE, root / PYPROJECT
+    mine = _read_table(own, nested=False) if own.is_file() else None
+    theirs = _read_table(pyproject, nested=True) if pyproject.is_file() else None
+    paths = tuple(p for p, v in ((own, mine), (pyproject, theirs)) if v is not None)
+    overridden = tuple(k for k in (mine or {}) if k in (theirs or {}))
+    return PinnedFile(paths, {**(theirs or {}), **(mine or {})}, overridden)
+
+
+def both_files(pinned: PinnedFile) -> str | None:
+    """The warning when both files pin settings (None otherwise): which wins, and which keys
+    of ``pyproject.toml`` it overrides."""
+    if len(pinned.paths) < 2:
+        return None
+    own, pyproject = pinned.paths
+    shadowed = (
+        f"; {PYPROJECT}'s {', '.join(pinned.overridden)} not used" if pinned.overridden else ""
+    )
+    return (
+        f"both {own} and [{'.'.join(TABLE)}] in {pyproject} pin settings: merged key by key, "
+        f"{FILE} first{shadowed}"
+    )
 
 
 def settle(
@@ -226,8 +255,8 @@ def settle(
         elif env.get(key.env):
             out[key.option] = Setting(key.parse(env[key.env], key.env), f"environment {key.env}")
         elif key.key in pinned.values:
-            value, line = pinned.values[key.key]
-            out[key.option] = Setting(value, f"{pinned.path}:{line}")
+            value, where = pinned.values[key.key]
+            out[key.option] = Setting(value, where)
         elif key.option in defaults:
             out[key.option] = Setting(defaults[key.option], "default")
     return out

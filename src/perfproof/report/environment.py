@@ -301,9 +301,14 @@ def settings_text(run: RunFolder) -> str | None:
         return None
     parts = []
     for name, source in sources.items():
-        if name not in options:
-            continue  # a setting of another verb's (the history database of --record)
-        value = options.get(name)
+        if name == "db":  # the history database, shown only when the run was recorded
+            if not options.get("history_db"):
+                continue
+            name, value = "history database", options["history_db"]
+        elif name not in options:
+            continue  # a setting of another verb's
+        else:
+            value = options.get(name)
         if name in ("threshold", "confidence") and isinstance(value, (int, float)):
             shown = fraction_pct(float(value))
         elif isinstance(value, list):
