@@ -22,6 +22,7 @@ from perfproof.cli.crash import (
     internal_error_line,
     write_crash_log,
 )
+from perfproof.cli.extras import missing_extra
 from perfproof.errors import EXIT_INPUT, PerfproofError
 
 # verb -> module under perfproof.cli, in the order --help lists them
@@ -147,6 +148,10 @@ def main(argv: list[str] | None = None) -> int:
         click.echo(f"perfproof: error: {message}", err=True)
         return EXIT_INPUT if exc.exit_code == 2 else exc.exit_code
     except Exception as exc:  # a bug: its own exit code, never dressed as bad input
+        missing = missing_extra(exc) if isinstance(exc, ImportError) else None
+        if missing is not None:  # an optional dependency a lighter install left out
+            click.echo(f"perfproof: error: {missing}", err=True)
+            return EXIT_INPUT
         if debug_requested(args):
             traceback.print_exc()
         click.echo(internal_error_line(exc, write_crash_log(exc, args)), err=True)
