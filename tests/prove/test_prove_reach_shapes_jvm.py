@@ -84,7 +84,7 @@ def test_ab_on_the_real_improvement_is_explained_by_the_change(
     out = tmp_path / "run"
     res = run_cli(
         "ab", "--repo", repo, "--base", base, "--head", head, "--jmh-args", TINY,
-        "--bench", "EncodeBench.stateField", "--max-rounds", "3", "--out", out,
+        "--bench", "EncodeBench.stateField", "--max-rounds", "8", "--out", out,
         "--lock-timeout", "3000",  # a shared machine's JMH queue; the timing is JMH's own
     )  # fmt: skip
     assert res.code == 0, res.err
