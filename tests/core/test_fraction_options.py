@@ -4,8 +4,8 @@ import sys
 
 import pytest
 
-from perfproof.cli.options import parse_fraction
 from perfproof.errors import InputError
+from perfproof.stats.verdict import parse_fraction
 
 
 @pytest.mark.parametrize(

@@ -18,7 +18,7 @@ from perfproof.audit.overlap import check_claims
 from perfproof.audit.quotes import BASE, BYTES_METRIC, HEAD, PRIMARY_METRIC, Parsed, Quote
 from perfproof.audit.truth import Mismatch, Reference, Truth
 from perfproof.model import SIDE_WORDS
-from perfproof.report.context import params_label, short_name
+from perfproof.render.results import params_label, short_name
 from perfproof.units import choose_scale, number, signed
 
 # ------------------------------------------------------------------------------- matching

@@ -16,7 +16,8 @@ from perfproof.audit.quotes import BASE, BYTES_METRIC, HEAD
 from perfproof.jmh.entries import compared_metrics, score_of
 from perfproof.jmh.units import canonical
 from perfproof.model import ALLOC_NORM, PRIMARY
-from perfproof.report.context import entry_key, metric_of, params_label, short_name
+from perfproof.render.results import params_label, short_name
+from perfproof.report.context import entry_key, metric_of
 from perfproof.report.rundir import RunFolder
 
 """How a mismatch names a side to a reader."""

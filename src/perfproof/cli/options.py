@@ -17,8 +17,6 @@ from perfproof.stats.verdict import check_confidence, check_threshold, parse_fra
 if TYPE_CHECKING:
     from perfproof.model import Comparison, Unmatched
 
-__all__ = ["parse_fraction"]
-
 FORMATS = ("table", "md", "json")
 
 

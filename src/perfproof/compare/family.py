@@ -16,7 +16,6 @@ from dataclasses import replace
 import numpy as np
 
 from perfproof.compare import notes
-from perfproof.compare.diagnostics import MIN_FORKS
 from perfproof.compare.jmhview import jmh_scores
 from perfproof.compare.pending import Pending
 from perfproof.compare.result import CompareOptions
@@ -27,7 +26,7 @@ from perfproof.stats import family, strategies
 from perfproof.stats.verdict import decide
 from perfproof.stats.welch import t_critical
 
-__all__ = ["MIN_FORKS", "at_level", "finish"]
+__all__ = ["at_level", "finish"]
 
 
 def finish(pending: list[Pending], options: CompareOptions) -> list[Comparison]:

@@ -19,8 +19,6 @@ from perfproof.model import PRIMARY, Comparison, Verdict
 from perfproof.model.diagnostics import ComparisonMethod
 from perfproof.model.documents.compare import CompareDocument
 from perfproof.render.results import (
-    MODE_NAMES,
-    Row,
     Table,
     build_tables,
     family_sentence,
@@ -34,17 +32,7 @@ from perfproof.report.rawtables import raw_tables
 from perfproof.report.rundir import RunFolder
 from perfproof.units import MISSING, Scale, fraction_pct, value_spread
 
-__all__ = [
-    "MODE_NAMES",
-    "ReportContext",
-    "Row",
-    "Table",
-    "build_context",
-    "entry_key",
-    "metric_of",
-    "params_label",
-    "short_name",
-]
+__all__ = ["ReportContext", "build_context", "entry_key", "metric_of"]
 
 
 @dataclass(frozen=True)

@@ -12,8 +12,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from perfproof.model import PRIMARY, BenchKey, Comparison, Direction, RatioBounds, Samples
+from perfproof.render.results import Row, params_label, short_name
 from perfproof.report import plots
-from perfproof.report.context import ReportContext, Row, params_label, short_name
+from perfproof.report.context import ReportContext
 from perfproof.report.rundir import BASE, HEAD, RunFolder
 from perfproof.report.warmuplog import read_warmups
 from perfproof.units import quantity

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import jinja2
 
-from perfproof.render.results import interval_label
+from perfproof.render.results import MODE_NAMES, interval_label
 from perfproof.report import figures
-from perfproof.report.context import MODE_NAMES, ReportContext
+from perfproof.report.context import ReportContext
 from perfproof.report.rundir import RunFolder
 
 _ENV = jinja2.Environment(

@@ -11,7 +11,8 @@ from typing import Any
 
 from perfproof.model import Estimate
 from perfproof.model.documents import json_safe
-from perfproof.report.context import ReportContext, Row
+from perfproof.render.results import Row
+from perfproof.report.context import ReportContext
 from perfproof.report.rundir import RunFolder
 
 SCHEMA = "perfproof.report/1"
