@@ -58,15 +58,15 @@ def test_a_small_suite_runs_across_both_nodes_and_merges_like_compare(
     suite, ray_cluster, tmp_path: Path
 ) -> None:
     jobs = make_jobs(suite, 2)
-    log = (tmp_path / "progress.log").open("w")
-    outcomes = executor.run_groups(
-        jobs,
-        suite.artifacts,
-        tmp_path / "parts",
-        PlainReporter(log),
-        address=ray_cluster.address,
-        measure=measure_keys,
-    )
+    with (tmp_path / "progress.log").open("w") as log:
+        outcomes = executor.run_groups(
+            jobs,
+            suite.artifacts,
+            tmp_path / "parts",
+            PlainReporter(log),
+            address=ray_cluster.address,
+            measure=measure_keys,
+        )
     assert sorted(o.index for o in outcomes) == [1, 2]
     assert len({o.node for o in outcomes}) == 2  # both JMH nodes measured
     shards = [load_shard(o.path) for o in outcomes]
