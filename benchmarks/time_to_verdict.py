@@ -31,7 +31,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 from ttv_project import PLANTED, write_project
 
-from perfproof.measure.plan import DEFAULT_MAX_ROUNDS
+from perfproof.defaults import MAX_ROUNDS
 from perfproof.measure.progress import PlainReporter
 from perfproof.pipeline.ab import AbOptions, resume_ab, start_ab
 
@@ -91,7 +91,7 @@ def main() -> int:
     parser.add_argument(
         "--max-rounds",
         type=int,
-        default=DEFAULT_MAX_ROUNDS,
+        default=MAX_ROUNDS,
         help="rounds of the fixed design = most rounds of the sequential one",
     )
     parser.add_argument("--jmh-args", default=None, help="JMH options for both runs")

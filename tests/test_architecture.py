@@ -33,7 +33,7 @@ KNOWN_OVERSIZE: dict[str, str] = {}
 KNOWN_CYCLES: dict[frozenset[str], str] = {}
 
 TIERS: tuple[frozenset[str], ...] = (
-    frozenset({"units", "errors"}),  # leaves: how numbers are spelt, exit codes
+    frozenset({"units", "errors", "defaults"}),  # leaves: numbers spelt, exit codes, defaults
     frozenset({"model"}),  # the shared types and the versioned JSON documents
     frozenset({"stats", "process", "storage"}),  # pure statistics; commands; atomic files
     frozenset({"env", "jmh"}),  # the cache and java; JMH's formats

@@ -52,11 +52,11 @@ def test_ab_stops_hopeless_keys_by_default_and_records_the_bound() -> None:
     """``ab``'s design carries the futility bound into the manifest (a resume keeps it), and
     the command that repeats the run names it when it is not the default."""
     from perfproof.compare.sequential_design import SequentialDesign
+    from perfproof.defaults import FUTILITY
     from perfproof.pipeline.ab_options import AbOptions
-    from perfproof.pipeline.looks import DEFAULT_FUTILITY
 
     p = plan(10, "-f", "1")
-    assert design_for(p).futility == DEFAULT_FUTILITY > 0
+    assert design_for(p).futility == FUTILITY > 0
     recorded = design_for(p, 0.0).to_json()
     assert SequentialDesign.from_json(recorded).futility == 0.0
     assert "--futility" not in AbOptions(base="a", head="b").reproduce_argv()

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from perfproof import defaults
 from perfproof.cli.flag import flags, given, given_fixed
 from perfproof.cli.history_record import record_options, record_run_folder
 from perfproof.cli.options import (
@@ -22,7 +23,6 @@ from perfproof.cli.pinned import settled
 from perfproof.cli.run_flags import AB_GROUPS, DEFAULTS_TEXT, VERDICT, ab_options
 from perfproof.errors import GateFailed, InputError
 from perfproof.measure.jfr_hints import profile_hints
-from perfproof.measure.plan import DEFAULT_MAX_ROUNDS
 from perfproof.pipeline.ab_options import Explain
 from perfproof.render import gate
 
@@ -33,7 +33,7 @@ EPILOG = f"""Rounds are sequential: each round runs both sides once (ABBA order)
 JMH process with `{DEFAULTS_TEXT} -prof gc` (perfproof adds `-foe true -rf json -rff FILE`).
 After every round perfproof looks at all forks so far; a benchmark × @Param key whose verdict
 is in stops, and the next round runs only the undecided keys, up to --max-rounds
-({DEFAULT_MAX_ROUNDS}) or until the next round would overrun --budget. The looks use repeated
+({defaults.MAX_ROUNDS}) or until the next round would overrun --budget. The looks use repeated
 confidence intervals, so stopping early keeps the error rate. --rounds N is the fixed design
 instead (every key in all N rounds, no early stop), for comparison with other tools. Forks are
 the unit of replication: more rounds, not a larger -f. Options in --jmh-args replace the

@@ -6,10 +6,13 @@ from pathlib import Path
 
 import click
 
+from perfproof import defaults
 from perfproof.cli.history_record import record_compare, record_options
 from perfproof.cli.options import (
     CONFIDENCE,
+    CONFIDENCE_DEFAULT,
     THRESHOLD,
+    THRESHOLD_DEFAULT,
     check_record,
     db_source,
     emit_json,
@@ -56,13 +59,15 @@ saw a regression, 2 bad input (one line naming the file or flag)."""
 @click.option(
     "--confidence",
     type=CONFIDENCE,
-    help="Confidence level 1-α of intervals and tests (0.99 or 99%) [default: 0.99, or as "
+    help="Confidence level 1-α of intervals and tests (0.99 or 99%) [default: "
+    f"{CONFIDENCE_DEFAULT}, or as "
     "pinned in perfproof.toml / PERFPROOF_CONFIDENCE].",
 )
 @click.option(
     "--threshold",
     type=THRESHOLD,
-    help="Practical threshold θ: smaller changes are 'negligible' (1% or 0.01) [default: 1%, "
+    help="Practical threshold θ: smaller changes are 'negligible' (1% or 0.01) [default: "
+    f"{THRESHOLD_DEFAULT}, "
     "or as pinned].",
 )
 @click.option(
@@ -77,7 +82,7 @@ saw a regression, 2 bad input (one line naming the file or flag)."""
     "family",
     type=click.Choice(procedures.METHODS),
     help="Family procedure across comparisons: bh (Benjamini-Hochberg, false-coverage-adjusted "
-    f"intervals), holm, or none [default: {procedures.DEFAULT}, or as pinned].",
+    f"intervals), holm, or none [default: {defaults.FAMILY}, or as pinned].",
 )
 @click.option("--no-holm", is_flag=True, help="Same as --family none (older spelling).")
 @format_option()

@@ -7,7 +7,14 @@ from typing import Any
 
 import click
 
-from perfproof.cli.options import CONFIDENCE, THRESHOLD, emit_json, format_option
+from perfproof.cli.options import (
+    CONFIDENCE,
+    CONFIDENCE_DEFAULT,
+    THRESHOLD,
+    THRESHOLD_DEFAULT,
+    emit_json,
+    format_option,
+)
 from perfproof.cli.pinned import settled
 from perfproof.cli.run_flags import BASE_HELP
 from perfproof.errors import InputError, PerfproofError
@@ -111,7 +118,7 @@ def _progress(i: int, total: int, step, duration: float, values: dict[str, float
 @click.option("--seed", default=1, show_default=True, type=int, help="Seed of --order random.")
 @click.option(
     "--confidence",
-    default="0.99",
+    default=CONFIDENCE_DEFAULT,
     show_default=True,
     type=CONFIDENCE,
     help="Confidence level of every interval (0.99 or 99%; pinned by perfproof.toml or "
@@ -120,7 +127,7 @@ def _progress(i: int, total: int, step, duration: float, values: dict[str, float
 @click.option(
     "--threshold",
     "threshold",
-    default="1%",
+    default=THRESHOLD_DEFAULT,
     show_default=True,
     type=THRESHOLD,
     help="Practical threshold: smaller changes are 'negligible'/'same' (1% or 0.01; pinned "

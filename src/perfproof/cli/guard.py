@@ -6,8 +6,9 @@ from pathlib import Path
 
 import click
 
+from perfproof import defaults
 from perfproof.cli.flag import flags, given, given_fixed
-from perfproof.cli.options import CONFIDENCE, emit_json, format_option
+from perfproof.cli.options import CONFIDENCE, CONFIDENCE_DEFAULT, emit_json, format_option
 from perfproof.cli.pinned import settled
 from perfproof.cli.run_flags import AB_GROUPS, ab_options
 from perfproof.errors import GateFailed, InputError
@@ -48,13 +49,14 @@ JMH step failed (the message names the log).
     "--min-ratio",
     type=float,
     default=None,
-    help="Smallest baseline/feature ratio that passes (oriented: > 1 = better). [default: 1.5]",
+    help="Smallest baseline/feature ratio that passes (oriented: > 1 = better). [default: "
+    f"{defaults.GUARD_MIN_RATIO:g}]",
 )
 @click.option(
     "--confidence",
     type=CONFIDENCE,
     default=None,
-    help="Confidence level of the ratio intervals (0.99 or 99%). [default: 0.99]",
+    help=f"Confidence level of the ratio intervals (0.99 or 99%). [default: {CONFIDENCE_DEFAULT}]",
 )
 @click.option(
     "--resume",
@@ -92,8 +94,8 @@ def command(
         if min_ratio is not None or kind is not None or confidence is not None:
             GuardSettings(  # the flags given are checked before the run folder is touched
                 kind or "time",
-                1.5 if min_ratio is None else min_ratio,
-                0.99 if confidence is None else confidence,
+                defaults.GUARD_MIN_RATIO if min_ratio is None else min_ratio,
+                defaults.CONFIDENCE if confidence is None else confidence,
             )
         result = resume_guard(
             Path(resume_dir),
@@ -109,8 +111,8 @@ def command(
             raise InputError("--bench REGEX is required: name the benchmark that should guard")
         settings = GuardSettings(
             kind or "time",
-            1.5 if min_ratio is None else min_ratio,
-            0.99 if confidence is None else confidence,
+            defaults.GUARD_MIN_RATIO if min_ratio is None else min_ratio,
+            defaults.CONFIDENCE if confidence is None else confidence,
         )
         result = run_guard(GuardOptions(opts, settings))
     if fmt == "json":

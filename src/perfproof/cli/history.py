@@ -14,8 +14,15 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 import click
 
+from perfproof import defaults
 from perfproof.cli.history_record import db_option, record_command
-from perfproof.cli.options import CONFIDENCE, OUT_FILE, THRESHOLD, emit_json
+from perfproof.cli.options import (
+    CONFIDENCE,
+    CONFIDENCE_DEFAULT,
+    OUT_FILE,
+    THRESHOLD,
+    emit_json,
+)
 from perfproof.errors import GateFailed, InputError
 from perfproof.units import short_sha
 
@@ -124,7 +131,7 @@ def _selection(func: Callable[..., Any]) -> Callable[..., Any]:
     func = click.option(
         "--confidence",
         type=CONFIDENCE,
-        default="0.99",
+        default=CONFIDENCE_DEFAULT,
         show_default=True,
         help="Confidence of intervals.",
     )(func)
@@ -274,7 +281,7 @@ def show_cmd(
 @click.option(
     "--threshold",
     type=THRESHOLD,
-    default="2%",
+    default=f"{defaults.CHANGE_THRESHOLD:.0%}",
     show_default=True,
     help="Smallest shift worth reporting.",
 )

@@ -6,11 +6,11 @@ from pathlib import Path
 
 import click
 
+from perfproof import defaults
 from perfproof.cli.flag import flags
 from perfproof.cli.options import OUT_DIR_PATH, emit_json
 from perfproof.cli.run_flags import LAUNCH
 from perfproof.errors import InputError
-from perfproof.measure.lock import DEFAULT_LOCK_TIMEOUT_S
 
 EPILOG = """Workloads (one of):
 
@@ -79,7 +79,7 @@ benchmark matches, a truncated recording); 3 a build, JMH or the command failed.
     help="Where --overlay copies from when there is no --base [default: HEAD].",
 )  # fmt: skip
 @click.option(
-    "--forks", type=click.IntRange(1, 50), default=3, show_default=True,
+    "--forks", type=click.IntRange(1, 50), default=defaults.HUNT_FORKS, show_default=True,
     help="Recorded forks per benchmark (intervals need two or more).",
 )  # fmt: skip
 @click.option(
@@ -96,7 +96,7 @@ benchmark matches, a truncated recording); 3 a build, JMH or the command failed.
     help="Output folder, new or empty (default <repo>/.perfproof/hunt/<id>).",
 )  # fmt: skip
 @click.option(
-    "--lock-timeout", type=click.FloatRange(min=0), default=DEFAULT_LOCK_TIMEOUT_S,
+    "--lock-timeout", type=click.FloatRange(min=0), default=defaults.LOCK_TIMEOUT_S,
     show_default=True,
     help="Seconds to wait for another JMH run to finish.",
 )  # fmt: skip

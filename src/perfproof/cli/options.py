@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from perfproof import defaults
 from perfproof.errors import InputError
 from perfproof.model.documents import dumps
 from perfproof.stats.verdict import check_confidence, check_threshold, parse_fraction
@@ -18,6 +19,11 @@ if TYPE_CHECKING:
     from perfproof.model import Comparison, Unmatched
 
 FORMATS = ("table", "md", "json")
+
+CONFIDENCE_DEFAULT = f"{defaults.CONFIDENCE:g}"
+"""perfproof's confidence level as ``--help`` shows it (``0.99``)."""
+THRESHOLD_DEFAULT = f"{defaults.THRESHOLD:.0%}"
+"""perfproof's practical threshold as ``--help`` shows it (``1%``)."""
 
 
 def format_option(choices: tuple[str, ...] = FORMATS, default: str = "table") -> Any:

@@ -9,14 +9,13 @@ from pathlib import Path
 
 import click
 
-from perfproof.pipeline.ab_options import DEFAULT_CONFIDENCE, DEFAULT_THRESHOLD
+from perfproof import defaults
 from perfproof.pipeline.config import KEYS, Setting, Value, both_files, read_pinned, settle
-from perfproof.stats import family as procedures
 
 DEFAULTS: Mapping[str, Value | None] = {
-    "threshold": DEFAULT_THRESHOLD,
-    "confidence": DEFAULT_CONFIDENCE,
-    "family": procedures.DEFAULT,
+    "threshold": defaults.THRESHOLD,
+    "confidence": defaults.CONFIDENCE,
+    "family": defaults.FAMILY,
     "jmh_args": None,
     "module": None,
     "build_args": (),

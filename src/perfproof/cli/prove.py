@@ -10,6 +10,7 @@ from pathlib import Path
 
 import click
 
+from perfproof import defaults
 from perfproof.cli.ab import command as ab_command
 from perfproof.cli.flag import given, given_fixed
 from perfproof.cli.options import OUT_DIR, emit_json, write_junit
@@ -83,7 +84,7 @@ _NOT_SHARED = {"resume_dir", "out", "fmt", "jfr"}
 @click.option(
     "--depth",
     type=click.IntRange(1, 20),
-    default=6,
+    default=defaults.DEPTH,
     show_default=True,
     help="Most calls between a benchmark and a changed method.",
 )

@@ -12,15 +12,19 @@ from typing import Any
 
 import click
 
+from perfproof import defaults
 from perfproof.cli.flag import Flag
-from perfproof.cli.options import CONFIDENCE, FUTILITY, OUT_DIR, THRESHOLD
+from perfproof.cli.options import (
+    CONFIDENCE,
+    CONFIDENCE_DEFAULT,
+    FUTILITY,
+    OUT_DIR,
+    THRESHOLD,
+    THRESHOLD_DEFAULT,
+)
 from perfproof.errors import InputError
 from perfproof.history.records import machine_name
-from perfproof.measure.lock import DEFAULT_LOCK_TIMEOUT_S
-from perfproof.measure.plan import DEFAULT_JMH_ARGS, DEFAULT_MAX_ROUNDS
 from perfproof.pipeline.ab_options import (
-    DEFAULT_CONFIDENCE,
-    DEFAULT_THRESHOLD,
     AbOptions,
     BuildKind,
     Executor,
@@ -32,7 +36,7 @@ from perfproof.stats import family as procedures
 from perfproof.workspace.git import MERGE_BASE
 from perfproof.workspace.launcher import GRADLE, MAVEN
 
-DEFAULTS_TEXT = " ".join(DEFAULT_JMH_ARGS)
+DEFAULTS_TEXT = " ".join(defaults.JMH_ARGS)
 
 BASE_HELP = (
     f"{MERGE_BASE}REF (`git merge-base REF HEAD`: where a pull request forked, e.g. "
@@ -198,7 +202,7 @@ JMH = (
         ("--lock-timeout",),
         {
             "type": SECONDS,
-            "default": DEFAULT_LOCK_TIMEOUT_S,
+            "default": defaults.LOCK_TIMEOUT_S,
             "show_default": True,
             "metavar": "S",
             "help": "Seconds to wait for another JMH holding /tmp/jmh.lock.",
@@ -226,7 +230,7 @@ DESIGN = (
             "type": FUTILITY,
             "metavar": "PCT",
             "help": "Stop an undecided key once its chance of a verdict by --max-rounds is "
-            "below PCT (default 5%; 0 runs undecided keys to --max-rounds).",
+            f"below PCT (default {defaults.FUTILITY:.0%}; 0 runs undecided keys to --max-rounds).",
         },
     ),
     Flag(
@@ -235,7 +239,7 @@ DESIGN = (
         {
             "type": int,
             "metavar": "N",
-            "help": f"Most rounds of the sequential design (default {DEFAULT_MAX_ROUNDS}).",
+            "help": f"Most rounds of the sequential design (default {defaults.MAX_ROUNDS}).",
         },
     ),
     Flag(
@@ -337,7 +341,7 @@ VERDICT = (
             "type": CONFIDENCE,
             "metavar": "LEVEL",
             "help": "Confidence level 1-α of every interval and verdict (0.99 or 99%) "
-            "[default: 0.99].",
+            f"[default: {CONFIDENCE_DEFAULT}].",
         },
     ),
     Flag(
@@ -347,7 +351,7 @@ VERDICT = (
             "type": THRESHOLD,
             "metavar": "FRACTION",
             "help": "Practical threshold: smaller changes are 'negligible' (1% or 0.01) "
-            "[default: 1%].",
+            f"[default: {THRESHOLD_DEFAULT}].",
         },
     ),
     Flag(
@@ -356,7 +360,7 @@ VERDICT = (
         {
             "type": click.Choice(procedures.METHODS),
             "help": "Family procedure across the comparisons: bh (Benjamini-Hochberg), holm "
-            f"or none [default: {procedures.DEFAULT}].",
+            f"or none [default: {defaults.FAMILY}].",
         },
     ),
 )
@@ -416,15 +420,15 @@ def ab_options(params: Mapping[str, object], **fixed: object) -> AbOptions:
         java=text("java"),
         fresh_builds=bool(p.get("fresh_builds")),
         out=text("out"),
-        lock_timeout=DEFAULT_LOCK_TIMEOUT_S if lock_timeout is None else lock_timeout,
+        lock_timeout=defaults.LOCK_TIMEOUT_S if lock_timeout is None else lock_timeout,
         jfr=bool(p.get("jfr")),
         explain=Explain(text("explain") or Explain.RECORD),
         shard=text("shard"),
         executor=Executor(text("executor") or Executor.LOCAL),
         ray_address=text("ray_address"),
         machine=machine_name(text("machine")),
-        confidence=number("confidence") or DEFAULT_CONFIDENCE,
-        threshold=DEFAULT_THRESHOLD if threshold is None else threshold,
-        family=text("family") or procedures.DEFAULT,
+        confidence=number("confidence") or defaults.CONFIDENCE,
+        threshold=defaults.THRESHOLD if threshold is None else threshold,
+        family=text("family") or defaults.FAMILY,
         sources={str(k): str(v) for k, v in sources.items()} if isinstance(sources, dict) else {},
     )

@@ -22,13 +22,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from perfproof import defaults
 from perfproof.code.classify import BENCHMARK
 from perfproof.code.graph import CallGraph, MethodKey, label
 from perfproof.code.project import Project
-
-DEFAULT_DEPTH = 6
-"""Call levels walked up from a changed method: benchmark → setup-free helper → API →
-internal → changed method is typical; deeper chains mostly reach everything."""
 
 MAX_METHODS = 20_000
 """Methods visited before the walk stops widening: a utility called from everywhere would
@@ -141,7 +138,7 @@ def unreached_methods(
     project: Project,
     root: Path,
     changed: Iterable[MethodKey],
-    max_depth: int = DEFAULT_DEPTH,
+    max_depth: int = defaults.DEPTH,
     graph: CallGraph | None = None,
 ) -> list[MethodKey]:
     """The changed methods no benchmark reaches within ``max_depth`` calls. Each is walked on
@@ -163,7 +160,7 @@ def affected_benchmarks(
     project: Project,
     root: Path,
     changed: Iterable[MethodKey],
-    max_depth: int = DEFAULT_DEPTH,
+    max_depth: int = defaults.DEPTH,
     graph: CallGraph | None = None,
 ) -> list[Reach]:
     """Benchmarks from which a changed method is reachable within ``max_depth`` calls. A

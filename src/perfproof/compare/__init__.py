@@ -15,7 +15,6 @@ from typing import Any
 
 import numpy as np
 
-from perfproof.compare.diagnostics import MIN_FORKS
 from perfproof.compare.effects import BATCH_MIN, prepare
 from perfproof.compare.family import finish
 from perfproof.compare.jmhview import JMH_CONFIDENCE, jmh_scores
@@ -34,7 +33,6 @@ __all__ = [
     "BATCH_MIN",
     "DEFAULT_METRICS",
     "JMH_CONFIDENCE",
-    "MIN_FORKS",
     "SCHEMA",
     "CompareOptions",
     "CompareResult",

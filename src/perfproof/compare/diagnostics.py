@@ -24,7 +24,9 @@ from perfproof.stats.forks import fork_means
 if TYPE_CHECKING:
     from perfproof.compare.pending import Pending, SideFacts
 
-MIN_FORKS = 3
+ADVISED_FORKS = 3
+"""Forks a side below which a fork-level comparison carries the few-forks note: its interval
+stands on a spread estimated from very few fork means."""
 
 
 def describe_strategy(p: Pending) -> None:
@@ -42,8 +44,8 @@ def describe_strategy(p: Pending) -> None:
 def diagnose(p: Pending, options: CompareOptions) -> None:
     d = p.diagnostics
     nb, nh = p.base.fork_count, p.head.fork_count
-    if p.strategy is strategies.FORK_LEVEL and min(nb, nh) < MIN_FORKS:
-        p.notes.append(notes.few_forks(nb, nh, MIN_FORKS))
+    if p.strategy is strategies.FORK_LEVEL and min(nb, nh) < ADVISED_FORKS:
+        p.notes.append(notes.few_forks(nb, nh, ADVISED_FORKS))
     comps = {side: f.components for side, _, f in p.sides() if f.components is not None}
     d.cv_fork_means = {side: finite_or_none(f.cv) for side, _, f in p.sides()}
     d.between_fork_share = {

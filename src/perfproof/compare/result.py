@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from perfproof import defaults
 from perfproof.errors import InputError
 from perfproof.jmh.names import normalise_metric
 from perfproof.model import ALLOC_NORM, PRIMARY, Comparison, Unmatched, Verdict
@@ -23,10 +24,10 @@ class CompareOptions:
     it: ``holm=False`` means ``family="none"``, ``holm=True`` means ``family="holm"``.
     """
 
-    confidence: float = 0.99
-    threshold: float = 0.01
+    confidence: float = defaults.CONFIDENCE
+    threshold: float = defaults.THRESHOLD
     metrics: tuple[str, ...] = DEFAULT_METRICS
-    family: str = procedures.DEFAULT
+    family: str = defaults.FAMILY
     holm: bool | None = None
 
     def __post_init__(self) -> None:

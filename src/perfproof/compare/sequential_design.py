@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from perfproof import defaults
 from perfproof.compare import DEFAULT_METRICS
 from perfproof.stats import family as procedures
 from perfproof.stats import sequential as seq
@@ -23,9 +24,9 @@ class SequentialDesign:
     """A sequential design: looks, their schedule, the error rate and the family procedure."""
 
     max_looks: int
-    confidence: float = 0.99
-    threshold: float = 0.01
-    family: str = procedures.DEFAULT
+    confidence: float = defaults.CONFIDENCE
+    threshold: float = defaults.THRESHOLD
+    family: str = defaults.FAMILY
     first_forks: int = FIRST_FORKS
     forks_per_look: int = 1
     metrics: tuple[str, ...] = DEFAULT_METRICS

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from perfproof import defaults
 from perfproof.compare.match import match
 from perfproof.compare.result import DEFAULT_METRICS, CompareOptions
 from perfproof.compare.sequential import KeyDecision, look
@@ -27,7 +28,6 @@ from perfproof.errors import InputError
 from perfproof.jmh.names import normalise_metric
 from perfproof.jmh.reader import ForkLedger, expand_spec, read_file
 from perfproof.model import PRIMARY, BenchKey, SideSamples, Unmatched
-from perfproof.stats import family as procedures
 from perfproof.stats import sequential as seq
 
 FIRST_LOOK_FORKS = 3
@@ -53,9 +53,9 @@ class Replay:
 class ReplaySettings:
     """What the user chose; the schedule itself comes from the files."""
 
-    confidence: float = 0.99
-    threshold: float = 0.01
-    family: str = procedures.DEFAULT
+    confidence: float = defaults.CONFIDENCE
+    threshold: float = defaults.THRESHOLD
+    family: str = defaults.FAMILY
     metrics: tuple[str, ...] = DEFAULT_METRICS
     max_looks: int | None = None
     futility: float = 0.0

@@ -17,7 +17,7 @@ from dataclasses import replace
 from perfproof.model import PRIMARY, BenchKey, Comparison, RatioBounds, Verdict
 from perfproof.model.diagnostics import Kind
 
-MIN_FORKS = 2
+VERDICT_MIN_FORKS = 2
 """Forks per side below which no comparison gets a verdict in a run."""
 
 
@@ -32,7 +32,7 @@ def undecided_note(forks: int, why: str) -> str:
 
 
 def too_few_forks(comparisons: Sequence[Comparison], why: str) -> list[Comparison]:
-    """Every comparison of an entry with fewer than :data:`MIN_FORKS` forks on a side (its
+    """Every comparison of an entry with fewer than :data:`VERDICT_MIN_FORKS` forks on a side (its
     primary metric's, which every metric of the entry shares) made undecided
     (``inconclusive``, unbounded interval, the note first among its warnings); the others as
     they were. ``why`` names what ended the run (``"budget ended"``)."""
@@ -40,7 +40,7 @@ def too_few_forks(comparisons: Sequence[Comparison], why: str) -> list[Compariso
     out = []
     for c in comparisons:
         n = forks[c.key.entry()]
-        if n >= MIN_FORKS:
+        if n >= VERDICT_MIN_FORKS:
             out.append(c)
             continue
         note = undecided_note(n, why)
@@ -72,7 +72,8 @@ def unlooked(comparisons: Sequence[Comparison]) -> list[Comparison]:
     return [
         c
         for c in comparisons
-        if forks[c.key.entry()] < MIN_FORKS and any(w.startswith("undecided:") for w in c.warnings)
+        if forks[c.key.entry()] < VERDICT_MIN_FORKS
+        and any(w.startswith("undecided:") for w in c.warnings)
     ]
 
 
@@ -99,7 +100,7 @@ def unlooked_in(comparisons: Sequence[Mapping[str, object]]) -> list[str]:
             isinstance(w, str) and w.startswith("undecided:") for w in warnings
         )
         counted = [f for f in forks if isinstance(f, int)]
-        if said and counted and min(counted) < MIN_FORKS:
+        if said and counted and min(counted) < VERDICT_MIN_FORKS:
             params = c.get("params")
             at = (
                 ", ".join(f"{k}={v}" for k, v in params.items()) if isinstance(params, dict) else ""

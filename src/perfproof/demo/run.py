@@ -34,9 +34,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from perfproof import defaults
 from perfproof.demo.project import DemoRepo, write_demo_repo
 from perfproof.errors import InputError
-from perfproof.measure.lock import DEFAULT_LOCK_TIMEOUT_S
 from perfproof.measure.progress import Reporter
 from perfproof.measure.progress import make_reporter as default_reporter
 from perfproof.pipeline.ab import AbOutcome, start_ab
@@ -87,7 +87,7 @@ def run_demo(
     make_reporter: Callable[[], Reporter] | None = None,
     max_rounds: int | None = None,
     jmh_args: str | None = None,
-    lock_timeout: float = DEFAULT_LOCK_TIMEOUT_S,
+    lock_timeout: float = defaults.LOCK_TIMEOUT_S,
 ) -> DemoOutcome:
     """Write the sample repository to ``<root>/project`` and run both comparisons.
 

@@ -13,13 +13,11 @@ from pathlib import Path
 
 import numpy as np
 
+from perfproof import defaults
 from perfproof.errors import InputError
 from perfproof.model import PRIMARY, BenchKey, Comparison, Samples
 from perfproof.model.bounds import bound_exp
 from perfproof.stats.welch import mean_interval
-
-DEFAULT_CONFIDENCE = 0.99
-
 
 SAMPLES = ("auto", "forks", "iterations")
 MAX_BOUND_FACTOR = 1000.0
@@ -196,7 +194,9 @@ def load(path: Path) -> ExportRun:
         commits={s: manifest.side(s).sha for s in ("base", "head")},
         jdk=(env.jdk or {}).get("version"),
         jmh=env.jmh_version,
-        confidence=float(confidence) if isinstance(confidence, int | float) else DEFAULT_CONFIDENCE,
+        confidence=float(confidence)
+        if isinstance(confidence, int | float)
+        else defaults.CONFIDENCE,
         inputs=tuple(p.resolve() for p in inputs),
         sides=sides,
         machine=machine if isinstance(machine, str) and machine else None,

@@ -20,6 +20,7 @@ from typing import Literal
 
 import numpy as np
 
+from perfproof import defaults
 from perfproof.history import edivisive
 from perfproof.history.store import Point, Series
 from perfproof.model.bounds import bound_exp
@@ -73,8 +74,8 @@ class Change:
 
 @dataclass(frozen=True)
 class ChangeOptions:
-    confidence: float = 0.99
-    threshold: float = 0.02
+    confidence: float = defaults.CONFIDENCE
+    threshold: float = defaults.CHANGE_THRESHOLD
     p_max: float = edivisive.DEFAULT_P_MAX
     permutations: int = edivisive.DEFAULT_PERMUTATIONS
     seed: int = 0

@@ -20,7 +20,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 DEFAULT_LOCK_PATH = Path("/tmp/jmh.lock")
-DEFAULT_LOCK_TIMEOUT_S = 900.0
 LOCKED_MARKER = "Another JMH instance might be running"
 _LOCK_PATH_IN_MESSAGE = re.compile(r"JMH lock \(([^)]+)\)")
 _TMPDIR_OPTION = re.compile(r"(?:^|\s)-Djava\.io\.tmpdir=(\S+)")

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
+from perfproof import defaults
 from perfproof.errors import InputError
 from perfproof.measure.keys import Selection
 from perfproof.model import SIDES
@@ -34,20 +35,6 @@ ORDERS = tuple(o.value for o in Order)
 FIXED = "fixed"
 SEQUENTIAL = "sequential"
 STOPPING = (FIXED, SEQUENTIAL)
-DEFAULT_MAX_ROUNDS = 10
-"""At most ten looks: ten forks a side see a 5% change at a fork-to-fork spread of 3-6%."""
-
-DEFAULT_JMH_ARGS = ("-f", "1", "-wi", "3", "-w", "500ms", "-i", "4", "-r", "500ms")
-"""Per step: one fork, 3 × 0.5 s warm-up, 4 × 0.5 s measurement (about 4 s with the JVM start).
-
-The fork is the unit of replication and fork-to-fork spread dominates on real JVMs, so more,
-shorter forks buy more evidence per minute than fewer long ones: on this kind of 2-core
-machine a 4 s fork needed about a third less machine time per side than the former 9 s fork
-(3 × 1 s + 5 × 1 s) to see a 5% change (``benchmarks/fork_length.py``, BENCHMARKS.md). Forks
-are spread over rounds rather than run back to back (one per side per round), which keeps slow
-drift of the machine balanced between the sides and lets the sequential design stop a key as
-soon as its verdict is in. Four measurement iterations leave the warm-up check a trace to judge.
-"""
 
 OWNED_OPTIONS = frozenset({"-rf", "-rff"})
 """JMH options perfproof sets itself: the result format and file must be its own."""
@@ -325,8 +312,8 @@ def jmh_options(user_args: list[str], *, gc_profiler: bool = True) -> tuple[str,
     _check_counts(user_args)
     given = {t for t in user_args if t in SINGLE_VALUED}
     merged: list[str] = []
-    defaults = [*DEFAULT_JMH_ARGS, "-foe", "true"]
-    for name, value in zip(defaults[::2], defaults[1::2], strict=True):
+    ours = [*defaults.JMH_ARGS, "-foe", "true"]
+    for name, value in zip(ours[::2], ours[1::2], strict=True):
         if name not in given:
             merged += [name, value]
     merged += user_args

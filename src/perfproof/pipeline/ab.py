@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from perfproof import __version__
+from perfproof import __version__, defaults
 from perfproof.compare import CompareOptions, CompareResult, compare_document, compare_sides
 from perfproof.env.cache import cache_root
 from perfproof.env.java import java_info
@@ -23,7 +23,6 @@ from perfproof.jmh.reader import read_results
 from perfproof.measure import environment
 from perfproof.measure.keys import SuiteKey, group_keys
 from perfproof.measure.plan import (
-    DEFAULT_MAX_ROUNDS,
     FIXED,
     SEQUENTIAL,
     make_plan,
@@ -51,7 +50,6 @@ from perfproof.pipeline import ab_reach
 from perfproof.pipeline.ab_options import AbOptions, check_options
 from perfproof.pipeline.cluster import run_on_cluster
 from perfproof.pipeline.looks import (
-    DEFAULT_FUTILITY,
     budget_shortfall,
     design_for,
     final_comparison,
@@ -104,7 +102,7 @@ def start_ab(
         # the folder goes into a JVM option that JMH splits at spaces and JFR at ',' and '='
         raise InputError(f"--jfr: run folder {run_dir} may not contain spaces, ',' or '='")
     plan = make_plan(
-        opts.rounds or opts.max_rounds or DEFAULT_MAX_ROUNDS,
+        opts.rounds or opts.max_rounds or defaults.MAX_ROUNDS,
         opts.order,
         opts.seed,
         opts.bench,
@@ -114,7 +112,7 @@ def start_ab(
     )
     opts.seed = plan.seed
     if plan.stopping == SEQUENTIAL:  # an uncalibrated schedule is refused before a build
-        futility = DEFAULT_FUTILITY if opts.futility is None else opts.futility
+        futility = defaults.FUTILITY if opts.futility is None else opts.futility
         design = design_for(plan, futility, opts.compare_options())
         plan = replace(plan, design=design.to_json())
     store = RunStore.create(

@@ -12,13 +12,12 @@ from dataclasses import asdict, dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from perfproof import defaults
 from perfproof.compare import CompareOptions
 from perfproof.errors import InputError
 from perfproof.history.records import check_machine
 from perfproof.measure.keys import check_bench_regexes
-from perfproof.measure.lock import DEFAULT_LOCK_TIMEOUT_S
 from perfproof.measure.plan import (
-    DEFAULT_MAX_ROUNDS,
     ORDERS,
     Order,
     parse_budget,
@@ -31,9 +30,6 @@ from perfproof.pipeline.cluster import Executor, check_spread_options
 from perfproof.stats import family as procedures
 from perfproof.stats.verdict import check_confidence, check_threshold
 from perfproof.workspace.spec import BuildKind, BuildSpec
-
-DEFAULT_CONFIDENCE = 0.99
-DEFAULT_THRESHOLD = 0.01
 
 __all__ = ["AbOptions", "BuildKind", "Executor", "Explain", "Order", "check_options"]
 
@@ -71,11 +67,11 @@ class AbOptions:
     rounds: int | None = None
     """A fixed design of exactly this many rounds, every key in every round (no early stop)."""
     max_rounds: int | None = None
-    """The sequential design's most rounds (default :data:`DEFAULT_MAX_ROUNDS`)."""
+    """The sequential design's most rounds (default :data:`perfproof.defaults.MAX_ROUNDS`)."""
     budget: str | None = None
     """Wall clock of measurement not to exceed (``15m``); no round starts that would end later."""
     futility: float | None = None
-    """The sequential design's futility bound (default :data:`looks.DEFAULT_FUTILITY`)."""
+    """The sequential design's futility bound (default :data:`perfproof.defaults.FUTILITY`)."""
     order: Order = Order.ABBA
     seed: int | None = None
     jmh_args: str | None = None
@@ -83,7 +79,7 @@ class AbOptions:
     java: str | None = None
     fresh_builds: bool = False
     out: str | None = None
-    lock_timeout: float = DEFAULT_LOCK_TIMEOUT_S
+    lock_timeout: float = defaults.LOCK_TIMEOUT_S
     cache_dir: str | None = None
     jfr: bool = False
     explain: Explain = Explain.RECORD
@@ -99,11 +95,11 @@ class AbOptions:
     """The machine or testbed name (runner kind) the run measures on: the history files the
     run under it (``--record``, ``history record``), so runners of different kinds never share
     a series. None: unnamed."""
-    confidence: float = DEFAULT_CONFIDENCE
+    confidence: float = defaults.CONFIDENCE
     """The confidence level 1 − α of every interval and verdict."""
-    threshold: float = DEFAULT_THRESHOLD
+    threshold: float = defaults.THRESHOLD
     """The practical threshold: smaller changes are negligible."""
-    family: str = procedures.DEFAULT
+    family: str = defaults.FAMILY
     """The family procedure across the run's comparisons: bh, holm or none."""
     history_db: str | None = None
     """The history database the run is recorded in (``--record``; a URL's password hidden)."""
@@ -187,7 +183,7 @@ class AbOptions:
         if self.rounds is not None:
             argv += ["--rounds", str(self.rounds)]
         else:
-            argv += ["--max-rounds", str(self.max_rounds or DEFAULT_MAX_ROUNDS)]
+            argv += ["--max-rounds", str(self.max_rounds or defaults.MAX_ROUNDS)]
             if self.budget:
                 argv += ["--budget", self.budget]
             if self.futility is not None:
@@ -211,11 +207,11 @@ class AbOptions:
             argv += ["--ray-address", self.ray_address]
         if self.machine:
             argv += ["--machine", self.machine]
-        if self.confidence != DEFAULT_CONFIDENCE:
+        if self.confidence != defaults.CONFIDENCE:
             argv += ["--confidence", f"{self.confidence:g}"]
-        if self.threshold != DEFAULT_THRESHOLD:
+        if self.threshold != defaults.THRESHOLD:
             argv += ["--threshold", f"{self.threshold:g}"]
-        if self.family != procedures.DEFAULT:
+        if self.family != defaults.FAMILY:
             argv += ["--family", self.family]
         return argv
 

@@ -19,7 +19,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from perfproof.code.reach import DEFAULT_DEPTH, benchmark_methods
+from perfproof import defaults
+from perfproof.code.reach import benchmark_methods
 from perfproof.env.cache import cache_root
 from perfproof.errors import PerfproofError
 from perfproof.measure.progress import Reporter, parse_settings
@@ -59,7 +60,7 @@ def static_reach(
     shas: Mapping[str, str],
     head_tree: Path,
     benchmarks: Iterable[str],
-    depth: int = DEFAULT_DEPTH,
+    depth: int = defaults.DEPTH,
 ) -> RunReach:
     """Each listed benchmark's reach from the diff and the head checkout's call graph.
 

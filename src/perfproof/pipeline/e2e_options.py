@@ -11,6 +11,7 @@ import math
 import shlex
 from dataclasses import dataclass, field
 
+from perfproof import defaults
 from perfproof.errors import InputError
 from perfproof.measure.metrics import MetricSpec, parse_metric_spec
 from perfproof.measure.plan import ORDERS
@@ -37,7 +38,7 @@ class E2EOptions:
     warmup_runs: int = 0
     order: str = "abba"
     seed: int = 1
-    confidence: float = 0.99
+    confidence: float = defaults.CONFIDENCE
     threshold_pct: float = 1.0
     target_pct: float | None = None
     amdahl_share_pct: float | None = None

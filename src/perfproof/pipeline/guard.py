@@ -131,8 +131,12 @@ def resume_guard(
     default = GuardSettings()
     settings = GuardSettings(
         kind=kind or recorded.get("kind") or default.kind,
-        min_ratio=min_ratio if min_ratio is not None else recorded.get("min_ratio", 1.5),
-        confidence=confidence if confidence is not None else recorded.get("confidence", 0.99),
+        min_ratio=min_ratio
+        if min_ratio is not None
+        else recorded.get("min_ratio", default.min_ratio),
+        confidence=confidence
+        if confidence is not None
+        else recorded.get("confidence", default.confidence),
     )
     outcome = resume_ab(run_dir, reporter or make_reporter(), lock_timeout=lock_timeout, verb=VERB)
     command = recorded.get("command") or []

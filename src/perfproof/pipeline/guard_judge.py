@@ -13,6 +13,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from perfproof import defaults
 from perfproof.compare import CompareResult
 from perfproof.errors import InputError
 from perfproof.model import ALLOC_NORM, PRIMARY, Comparison, Direction
@@ -110,8 +111,8 @@ class GuardSettings:
     """What the guard judges: its kind, the smallest passing ratio and the confidence level."""
 
     kind: str = "time"
-    min_ratio: float = 1.5
-    confidence: float = 0.99
+    min_ratio: float = defaults.GUARD_MIN_RATIO
+    confidence: float = defaults.CONFIDENCE
 
     def __post_init__(self) -> None:
         check_settings(self.kind, self.min_ratio, self.confidence)

@@ -34,7 +34,6 @@ from perfproof.workspace.git import require_repo, resolve_ref
 from perfproof.workspace.worktree import ensure_worktree
 
 SIDE = "head"
-DEFAULT_FORKS = 3
 ALLOC_NORM = "gc.alloc.rate.norm"
 
 

@@ -6,8 +6,8 @@ import shutil
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from perfproof import defaults
 from perfproof.errors import InputError
-from perfproof.measure.lock import DEFAULT_LOCK_TIMEOUT_S
 from perfproof.measure.progress import make_reporter
 from perfproof.measure.store import default_runs_dir, new_run_id
 from perfproof.pipeline.ab_options import AbOptions
@@ -39,10 +39,10 @@ class HuntRequest:
     parent (as ``ab --overlay`` measures the baseline with the feature's benchmark)."""
     overlay_from: str | None = None
     """Where ``overlay`` is copied from (default HEAD; with --base, --ref)."""
-    forks: int = 3
+    forks: int = defaults.HUNT_FORKS
     compare: Path | None = None
     out: Path | None = None
-    lock_timeout: float = DEFAULT_LOCK_TIMEOUT_S
+    lock_timeout: float = defaults.LOCK_TIMEOUT_S
     base: str | None = None
     """Hunt this commit first (into ``OUT/base``) and compare the hunt of ``ref`` with it."""
 

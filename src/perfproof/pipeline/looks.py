@@ -12,6 +12,7 @@ import math
 from dataclasses import replace
 from typing import Any
 
+from perfproof import defaults
 from perfproof.compare import CompareOptions, CompareResult, compare_sides
 from perfproof.compare.match import match
 from perfproof.compare.sequential import KeyDecision, look
@@ -62,17 +63,8 @@ def budget_shortfall(plan: Plan, round_s: float) -> str | None:
     )
 
 
-DEFAULT_FUTILITY = 0.05
-"""``ab``'s futility bound γ: an entry whose chance of a verdict by the last look (were its
-estimate the truth) is below 5% stops undecided. Unchanged keys are most of a real suite and
-would otherwise all run to ``--max-rounds``; this stops them after about four forks a side,
-adds no false verdict (it only ever stops *without* one) and costs some power near the
-detection limit (−5% at fork sd 3%: found 67% of the time instead of 78%). ``--futility 0``
-runs every undecided key to the maximum."""
-
-
 def design_for(
-    plan: Plan, futility: float = DEFAULT_FUTILITY, verdict: CompareOptions | None = None
+    plan: Plan, futility: float = defaults.FUTILITY, verdict: CompareOptions | None = None
 ) -> SequentialDesign:
     """The design of a new sequential plan: one look per round from the first with enough
     forks a side, the last look at the plan's last round.

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from perfproof import defaults
 from perfproof.errors import ExternalError, InputError, PerfproofError
 from perfproof.measure.progress import format_duration
 from perfproof.model.documents.prove import (
@@ -244,12 +245,12 @@ def _skip_reason(name: str, chain: _Chain) -> str | None:
 def _estimates(opts: ProveOptions, benchmarks: int) -> dict[str, float]:
     """Seconds each stage should take, from the JMH settings (the ETA is a guide only)."""
     try:
-        from perfproof.measure.plan import DEFAULT_MAX_ROUNDS, jmh_options, split_jmh_args
+        from perfproof.measure.plan import jmh_options, split_jmh_args
         from perfproof.measure.progress import estimate_step_seconds, parse_settings
 
         settings = parse_settings(jmh_options(split_jmh_args(opts.ab.jmh_args)))
         step = estimate_step_seconds(settings, max(benchmarks, 1))
-        rounds = opts.ab.rounds or getattr(opts.ab, "max_rounds", None) or DEFAULT_MAX_ROUNDS
+        rounds = opts.ab.rounds or getattr(opts.ab, "max_rounds", None) or defaults.MAX_ROUNDS
     except Exception:  # an estimate must never stop the chain
         step, rounds = 30.0, 3
     measure = 2 * rounds * step + 40.0

@@ -14,6 +14,7 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
+from perfproof import defaults
 from perfproof.code.binding import CONSTRUCTOR, Target
 from perfproof.code.callers import SiteIndex, find_callers
 from perfproof.code.changes import REMOVED, ChangedMethod, changed_methods
@@ -21,7 +22,7 @@ from perfproof.code.classify import BENCHMARK, PRODUCTION, TEST
 from perfproof.code.graph import CallGraph, dispatching_sites, label
 from perfproof.code.project import Project
 from perfproof.code.query import open_project
-from perfproof.code.reach import DEFAULT_DEPTH, affected_benchmarks, unreached_methods
+from perfproof.code.reach import affected_benchmarks, unreached_methods
 from perfproof.code.render import callers_doc
 from perfproof.model.documents.hunt import Hypothesis
 from perfproof.model.documents.prove_stages import (
@@ -96,7 +97,7 @@ def benchmarks_stage(
     root: Path,
     changes: ChangesResult,
     bench: tuple[str, ...],
-    depth: int = DEFAULT_DEPTH,
+    depth: int = defaults.DEPTH,
     hunt: tuple[Hypothesis, str] | None = None,
 ) -> BenchmarksResult:
     """Stage 3: the benchmarks that reach a changed method, or the user's ``--bench``.

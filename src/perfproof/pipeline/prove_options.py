@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from perfproof.code.reach import DEFAULT_DEPTH
+from perfproof import defaults
 from perfproof.model.documents.prove_stages import Json, opt, strs
 from perfproof.pipeline.ab_options import AbOptions
 
@@ -18,7 +18,7 @@ class ProveOptions:
     ab: AbOptions
     out: str | None = None
     skip: tuple[str, ...] = ()
-    depth: int = DEFAULT_DEPTH
+    depth: int = defaults.DEPTH
     e2e_run: str | None = None
     e2e_metric: tuple[str, ...] = ()
     e2e_runs: int = 10
@@ -52,7 +52,7 @@ class ProveOptions:
             ab=AbOptions.from_json(opt(doc, "ab", dict) or {}),
             out=opt(doc, "out", str),
             skip=strs(doc, "skip"),
-            depth=opt(doc, "depth", int) or DEFAULT_DEPTH,
+            depth=opt(doc, "depth", int) or defaults.DEPTH,
             e2e_run=opt(doc, "e2e_run", str),
             e2e_metric=strs(doc, "e2e_metric"),
             e2e_runs=opt(doc, "e2e_runs", int) or 10,
@@ -70,7 +70,7 @@ class ProveOptions:
         argv = ["perfproof", "prove", *self.ab.reproduce_argv()[2:]]
         for stage in self.skip:
             argv += ["--skip", stage]
-        if self.depth != DEFAULT_DEPTH:
+        if self.depth != defaults.DEPTH:
             argv += ["--depth", str(self.depth)]
         if self.gate != "any":
             argv += ["--gate", self.gate]

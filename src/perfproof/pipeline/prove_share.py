@@ -17,6 +17,7 @@ from pathlib import Path
 
 from scipy import special
 
+from perfproof import defaults
 from perfproof.model.documents.prove_reach import KeyShare
 from perfproof.profile.outside import outside
 from perfproof.profile.stacks import Profile, source_name
@@ -29,7 +30,6 @@ early made its benchmark 268× as fast on a share whose ceiling is 46×)."""
 MIN_SAMPLES = 200
 """Fewer baseline samples than this judge no improvement: a stray sample or two outside the
 changed code would set a ceiling the code never had (on the demo, 15 of 16 samples)."""
-CONFIDENCE = 0.99
 
 
 def recordings_by_benchmark(run_dir: Path) -> dict[str, dict[str, list[Path]]]:
@@ -60,7 +60,7 @@ def _inside(stack: Sequence[str], frames: frozenset[str]) -> bool:
     return any(source_name(f) in frames for f in stack)
 
 
-def upper_share(inside: int, total: int, confidence: float = CONFIDENCE) -> float:
+def upper_share(inside: int, total: int, confidence: float = defaults.CONFIDENCE) -> float:
     """The one-sided upper Clopper–Pearson bound of a share of ``inside`` in ``total``."""
     if total <= 0 or inside >= total:
         return 1.0

@@ -24,7 +24,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from perfproof.code.reach import DEFAULT_DEPTH, benchmark_methods
+from perfproof import defaults
+from perfproof.code.reach import benchmark_methods
 from perfproof.model import benchmark_of_label
 from perfproof.model.documents.prove_stages import BenchmarksResult, ChangesResult
 from perfproof.profile.outside import outside
@@ -235,7 +236,7 @@ class StaticReach:
 
 
 def static_reach(
-    repo: Path, base_sha: str, head_sha: str, head_tree: Path, depth: int = DEFAULT_DEPTH
+    repo: Path, base_sha: str, head_sha: str, head_tree: Path, depth: int = defaults.DEPTH
 ) -> StaticReach:
     """The change's methods, the benchmarks the call graph reaches from them (as ``prove``
     and ``ab`` compute them) and every benchmark of the head checkout."""

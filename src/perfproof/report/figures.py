@@ -11,6 +11,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from perfproof import defaults
 from perfproof.model import PRIMARY, BenchKey, Comparison, Direction, RatioBounds, Samples
 from perfproof.render.results import Row, params_label, short_name
 from perfproof.report import plots
@@ -64,7 +65,7 @@ def forest_figure(ctx: ReportContext) -> Figure | None:
             )
     if not rows:
         return None
-    threshold = float(ctx.options.get("threshold") or 0.01)
+    threshold = float(ctx.options.get("threshold") or defaults.THRESHOLD)
     plot = plots.forest(rows, threshold)
     caption = (
         "Ratio feature / baseline per comparison with its interval (log scale); the shaded "

@@ -34,8 +34,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from perfproof import defaults
+
 METHODS = ("bh", "holm", "none")
-DEFAULT = "bh"
 
 DESCRIPTIONS = {
     "bh": "Benjamini–Hochberg",
@@ -94,7 +95,7 @@ def bh(p_values: np.ndarray) -> np.ndarray:
     return out
 
 
-def decide(p_values: np.ndarray, alpha: float, method: str = DEFAULT) -> FamilyDecision:
+def decide(p_values: np.ndarray, alpha: float, method: str = defaults.FAMILY) -> FamilyDecision:
     """Apply ``method`` to one family of two-sided p-values at level ``alpha``.
 
     NaN p-values (a key with no test) are never selected and do not count in m.
@@ -133,7 +134,9 @@ def decide(p_values: np.ndarray, alpha: float, method: str = DEFAULT) -> FamilyD
     return FamilyDecision(method, float(alpha), selected, adjusted, interval_alpha)
 
 
-def decide_rows(p_values: np.ndarray, alpha: float, method: str = DEFAULT) -> FamilyDecision:
+def decide_rows(
+    p_values: np.ndarray, alpha: float, method: str = defaults.FAMILY
+) -> FamilyDecision:
     """:func:`decide` for many families at once: one family per row of a (families × m) array
     without NaN (what a simulation or a sequential look over complete rows needs)."""
     p = np.asarray(p_values, dtype=float)

@@ -12,7 +12,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-MIN_FORKS = 4
+SPLIT_MIN_VALUES = 4
+"""Values (fork means, or a side's iterations) below which no split into two groups is looked
+for: two groups of :data:`MIN_GROUP` each."""
 MIN_GROUP = 2
 MIN_SEPARATION = 5.0
 MIN_RELATIVE_GAP = 0.03
@@ -37,7 +39,7 @@ def bimodal_split(values: np.ndarray, min_relative_gap: float = MIN_RELATIVE_GAP
     than five times the spread inside the groups.
     """
     means = np.sort(np.asarray(values, dtype=float))
-    if means.size < MIN_FORKS or means[0] <= 0:
+    if means.size < SPLIT_MIN_VALUES or means[0] <= 0:
         return None
     if means[-1] <= means[0] * (1.0 + min_relative_gap):
         return None  # the whole range is narrower than the smallest gap that counts
