@@ -168,19 +168,24 @@ def test_the_listing_is_read_once_for_names_keys_and_counts() -> None:
     assert count_benchmarks(noisy) == len(suite_keys(noisy)) == 2 + 2 * 3 + 1
 
 
-def test_a_sequential_runs_step_total_is_an_upper_bound_and_says_so() -> None:
-    """A sequential run's step total is what is left if no key stopped: printed as "at most"
-    and "≤", so a total that falls as keys stop is read as the bound it is."""
+def test_a_sequential_run_bounds_its_rounds_not_its_steps() -> None:
+    """A sequential run's step count rises when a round splits into one JMH process per
+    benchmark and falls as keys stop, so it is said as an estimate and never as ``[n/≤N]``;
+    the rounds are the bound it keeps."""
     settings = JmhSettings(forks=1, warmup_iterations=0, warmup_s=0, iterations=1,
                            measurement_s=1.0)  # fmt: skip
     out = io.StringIO()
     rep = PlainReporter(out)
-    rep.start_run(100.0, 20, at_most=True)
-    rep.start_step("round 1 base", 5.0, settings)
-    rep.end_step("round 1 base", "done", 5.0)
+    rep.start_run(100.0, 20, rounds=10)
+    rep.start_step("round 1/≤10 base", 5.0, settings)
+    rep.end_step("round 1/≤10 base", "done", 5.0)
+    rep.start_run(90.0, 38, rounds=10)
+    rep.start_step("round 2/≤10 head", 5.0, settings)
     lines = out.getvalue().splitlines()
-    assert lines[0].startswith("at most 20 JMH steps (keys leave once decided)")
-    assert lines[1].startswith("[1/≤20] round 1 base") and lines[2].startswith("[1/≤20]")
+    assert lines[0].startswith("at most 10 rounds (keys leave once decided): about 20 JMH steps")
+    assert lines[1].startswith("[1] round 1/≤10 base") and lines[2].startswith("[1] round 1")
+    assert lines[4].startswith("[2] round 2/≤10 head")
+    assert "/≤" not in lines[1].split("]")[0] and "≤38" not in out.getvalue()
     exact = io.StringIO()
     fixed = PlainReporter(exact)
     fixed.start_run(10.0, 2)

@@ -146,9 +146,11 @@ class Reporter(Protocol):
 
     def message(self, text: str) -> None: ...
 
-    def start_run(self, total_estimate_s: float, steps: int, at_most: bool = False) -> None:
-        """What is ahead: ``steps`` JMH steps, exactly, or ``at_most`` that many (a sequential
-        run, whose keys leave the plan once decided)."""
+    def start_run(self, total_estimate_s: float, steps: int, rounds: int | None = None) -> None:
+        """What is ahead: ``steps`` JMH steps, exactly; or, for a sequential run (``rounds``
+        given: its most rounds), about that many now, fewer as keys leave the plan once
+        decided and more when a round splits into several JMH processes. Only the rounds are
+        a bound the run keeps, so only they are shown as one."""
         ...
 
     def start_step(self, label: str, estimate_s: float, settings: JmhSettings) -> None: ...
@@ -178,18 +180,20 @@ class _Accounting:
         self.done_actual_s = 0.0
         self.tracker: StepTracker | None = None
         self.step_started = 0.0
-        self.at_most = False
+        self.rounds: int | None = None
 
-    def begin(self, total_estimate_s: float, steps: int, at_most: bool = False) -> None:
+    def begin(self, total_estimate_s: float, steps: int, rounds: int | None = None) -> None:
         """What is still ahead; called again when a sequential run plans its next round, so
         the bar and ETA count finished work plus the undecided keys only."""
         self.total_s = self.done_estimate_s + total_estimate_s
         self.steps = self.finished + steps
-        self.at_most = at_most
+        self.rounds = rounds
 
     def counter(self, step: int) -> str:
-        """``[step/total]``, the total marked ``≤`` when it is the plan's upper bound."""
-        return f"[{step}/{'≤' if self.at_most else ''}{self.steps}]"
+        """``[step/total]`` when the steps are known; ``[step]`` alone for a sequential run,
+        whose step total rises and falls as keys stop and rounds split (its bound is the
+        rounds, which the step's label carries)."""
+        return f"[{step}]" if self.rounds is not None else f"[{step}/{self.steps}]"
 
     def start(self, estimate_s: float, settings: JmhSettings) -> None:
         self.tracker = StepTracker(settings, estimate_s)
@@ -228,14 +232,16 @@ class PlainReporter:
     def message(self, text: str) -> None:
         self._say(text)
 
-    def start_run(self, total_estimate_s: float, steps: int, at_most: bool = False) -> None:
-        self.acc.begin(total_estimate_s, steps, at_most)
-        count = (
-            f"at most {steps} JMH steps (keys leave once decided)"
-            if at_most
-            else f"{steps} JMH steps"
+    def start_run(self, total_estimate_s: float, steps: int, rounds: int | None = None) -> None:
+        self.acc.begin(total_estimate_s, steps, rounds)
+        if rounds is None:
+            about = format_duration(total_estimate_s)
+            self._say(f"{steps} JMH steps, about {about} of benchmarking")
+            return
+        self._say(
+            f"at most {rounds} rounds (keys leave once decided): about {steps} JMH steps and "
+            f"{format_duration(total_estimate_s)} of benchmarking if none does"
         )
-        self._say(f"{count}, about {format_duration(total_estimate_s)} of benchmarking")
 
     def start_step(self, label: str, estimate_s: float, settings: JmhSettings) -> None:
         self.acc.start(estimate_s, settings)
@@ -309,8 +315,8 @@ class RichReporter:
     def message(self, text: str) -> None:
         self.console.print(text)
 
-    def start_run(self, total_estimate_s: float, steps: int, at_most: bool = False) -> None:
-        self.acc.begin(total_estimate_s, steps, at_most)
+    def start_run(self, total_estimate_s: float, steps: int, rounds: int | None = None) -> None:
+        self.acc.begin(total_estimate_s, steps, rounds)
         self._refresh()
 
     def start_step(self, label: str, estimate_s: float, settings: JmhSettings) -> None:

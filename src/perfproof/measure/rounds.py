@@ -240,7 +240,6 @@ class RoundLoop:
     last: frozenset[str] = frozenset()
     """Benchmarks measured last: when a round does not fit the budget, their keys are the
     first left undecided (``prove``: those only dynamic dispatch reaches)."""
-    _bound: int | None = None
     """The step total last announced: an upper bound that falls as keys stop."""
     choose_warmup: bool = True
     """Give each benchmark's later rounds the warm-up its round-1 forks showed it needs."""
@@ -367,16 +366,7 @@ class RoundLoop:
             most = min(most, max(plan.budget_s - measuring_seconds(self.store.manifest.steps), now))
         steps_per_round = len([s for s in pending if s.round == pending[-1].round])
         ahead = len(pending) + rounds_left * steps_per_round
-        sequential = plan.stopping != FIXED
-        total = len([s for s in plan.steps if self.store.is_finished(s)]) + ahead
-        if sequential and self._bound is not None and total > self._bound:
-            self.reporter.message(
-                f"the step bound grew from {self._bound} to {total}: round "
-                f"{pending[-1].round} runs {steps_per_round} JMH processes (undecided keys "
-                "that are not one cross product of @Param values, or forks run again)"
-            )
-        self._bound = total
-        self.reporter.start_run(most, ahead, at_most=sequential)
+        self.reporter.start_run(most, ahead, rounds=plan.rounds if plan.stopping != FIXED else None)
 
 
 def sides_present(base_keys: Sequence[SuiteKey], head_keys: Sequence[SuiteKey]) -> list[SuiteKey]:

@@ -28,7 +28,7 @@ from perfproof.errors import ExternalError
 from perfproof.measure import lock, lock_queue, lock_status
 from perfproof.measure.argv import append_jvm_args, step_argv, with_forks, with_warmup
 from perfproof.measure.jfr_args import jmh_jfr_args, name_fork_recordings, step_folder
-from perfproof.measure.plan import Plan, Step
+from perfproof.measure.plan import FIXED, Plan, Step
 from perfproof.measure.progress import JmhSettings, Reporter, estimate_step_seconds
 from perfproof.measure.store import DONE, FAILED, INTERRUPTED, RUNNING, RunStore, now_iso
 from perfproof.process import ProcessResult, command_line, run
@@ -194,7 +194,8 @@ class Scheduler:
         log_path = self.store.step_log(step)
         with contextlib.suppress(FileNotFoundError):
             partial.unlink()
-        label = f"round {step.round} {step.side} ({step.id})"
+        most = "" if plan.stopping == FIXED else "≤"
+        label = f"round {step.round}/{most}{plan.rounds} {step.side} ({step.id})"
         if step.selection is not None:
             n = len(step.selection.members())
             label += f", {n} undecided key{'s' if n != 1 else ''}"
