@@ -181,8 +181,8 @@ def test_manifest_round_trips_through_its_type(tmp_path: Path) -> None:
     written["from_a_newer_version"] = {"x": [1, 2]}
     typed = RunManifest.from_json(written, "m")
     assert typed.kind == "ab" and typed.environment.cores == 4
-    assert typed.environment.extra == {"new": 1}  # a newer minor version's entries are kept
-    assert typed.extra == {"from_a_newer_version": {"x": [1, 2]}}
+    assert typed.environment.model_extra == {"new": 1}  # a newer minor version's entries are kept
+    assert typed.model_extra == {"from_a_newer_version": {"x": [1, 2]}}
     again = typed.to_json()
     assert again["environment"]["new"] == 1 and again["steps"] == written["steps"]
     assert {k: v for k, v in again.items() if k != "environment"} == {

@@ -17,7 +17,7 @@ family error rate by adjusting each shard on its own.
 from __future__ import annotations
 
 import shutil
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -324,7 +324,7 @@ def write_merged(
     document["machines"] = {s.machine: list(s.block.get("keys") or []) for s in shards}
     write_json_atomic(out / RESULTS, document)
     if manifest.environment == Environment():
-        manifest.environment = replace(shards[0].manifest.environment)
+        manifest.environment = shards[0].manifest.environment.model_copy(deep=True)
     manifest.environment.machines = [
         {"shard": s.spec.index, **(s.block.get("machine") or {})} for s in shards
     ]

@@ -1,0 +1,153 @@
+"""The one codec every perfproof document is read and written with (pydantic v2).
+
+A document's type is a :class:`Document` subclass; pydantic derives its reader and writer
+from the annotations, so no module writes ``from_json``/``to_json`` field by field. The
+settings are perfproof's: strict types (``"3"`` is not a whole number, ``true`` is not a
+number, a whole number is a number), fields this version does not know kept as they are on a
+round trip (a run folder written by a newer minor version still opens and is written back
+whole), and every failure turned into one line naming the field path (``steps[0].round``) and
+what perfproof writes there, never pydantic's multi-line report.
+
+Why pydantic and not msgspec: ``benchmarks/codec_choice.py`` and BENCHMARKS.md ("One codec
+library for every document").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Annotated, TypeVar
+
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    ValidationError,
+    ValidatorFunctionWrapHandler,
+    WrapValidator,
+)
+from pydantic_core import PydanticCustomError
+
+__all__ = [
+    "Document",
+    "Text",
+    "TextList",
+    "ValidationError",
+    "decode",
+    "field_path",
+    "shape_problem",
+]
+
+T = TypeVar("T", bound=BaseModel)
+
+
+class Document(BaseModel):
+    """Base of every typed document and block: strict, unknown fields kept."""
+
+    model_config = ConfigDict(
+        strict=True,
+        extra="allow",
+        populate_by_name=True,
+        validate_assignment=False,
+        arbitrary_types_allowed=False,
+    )
+
+    def dump(self) -> dict[str, object]:
+        """The JSON-ready dict: aliases as written, unset optional entries left out."""
+        return self.model_dump(mode="json", by_alias=True, exclude_none=True)
+
+
+def decode(kind: type[T], doc: object) -> T:
+    """Validate an already parsed JSON value as ``kind`` (pydantic's ValidationError on a
+    wrong shape; :func:`shape_problem` turns it into perfproof's wording)."""
+    return kind.model_validate(doc)
+
+
+def number_as_text(value: object) -> object:
+    """A number where text is expected (a hand edit of a version or an id) is kept as text."""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return str(value)
+    return value
+
+
+Text = Annotated[str, BeforeValidator(number_as_text)]
+"""A string field that also takes a number as its text, as perfproof always has."""
+
+
+def _text_list(value: object, handler: ValidatorFunctionWrapHandler) -> object:
+    try:
+        return handler(value)
+    except ValidationError:
+        raise PydanticCustomError("text_list", "a list of strings") from None
+
+
+TextList = Annotated[list[str], WrapValidator(_text_list)]
+"""A list of strings, named as one when it is not (``'command' is not a list of strings``)."""
+
+
+_WORDS: dict[str, str] = {
+    "int_type": "a whole number",
+    "int_parsing": "a whole number",
+    "int_from_float": "a whole number",
+    "float_type": "a number",
+    "float_parsing": "a number",
+    "finite_number": "a finite number",
+    "string_type": "a string",
+    "bool_type": "true or false",
+    "list_type": "a JSON list",
+    "tuple_type": "a JSON list",
+    "dict_type": "a JSON object",
+    "model_type": "a JSON object",
+    "model_attributes_type": "a JSON object",
+    "dataclass_type": "a JSON object",
+    "greater_than_equal": "a whole number of at least {ge}",
+    "literal_error": "one of {expected}",
+    "enum": "one of {expected}",
+}
+
+
+def field_path(loc: tuple[int | str, ...]) -> str:
+    """``('steps', 0, 'round')`` → ``steps[0].round``, leaving out pydantic's union tags."""
+    path = ""
+    for part in loc:
+        if isinstance(part, int):
+            path += f"[{part}]"
+        elif "[" in part or part in _TAGS:
+            continue
+        else:
+            path += f".{part}" if path else part
+    return path
+
+
+_TAGS = frozenset({"str", "int", "float", "bool", "none", "list", "dict", "tuple"})
+
+
+def shape_problem(
+    exc: ValidationError,
+    root: tuple[int | str, ...] = (),
+    words: Callable[[str], str] | None = None,
+) -> tuple[str, str]:
+    """(field path under ``root``, what perfproof expects there) of the first problem pydantic
+    found; for a missing field the second item is ``"missing"``. A union reports each
+    alternative: the one whose path goes deepest names the real problem."""
+    errors = exc.errors(include_url=False)
+    first = max(errors, key=lambda e: len(field_path(e["loc"])))
+    path = field_path((*root, *first["loc"]))
+    kind = first["type"]
+    if kind == "missing":
+        return path, "missing"
+    if kind in ("value_error", "assertion_error"):
+        return path, str(first["msg"]).removeprefix("Value error, ")
+    template = _WORDS.get(kind)
+    if template is None:
+        return path, str(first["msg"])
+    ctx = first.get("ctx") or {}
+    text = template.format(**{k: str(v).replace("'", "") for k, v in ctx.items()})
+    return path, words(text) if words is not None else text
+
+
+def problem_line(exc: ValidationError, root: tuple[int | str, ...] = ()) -> str:
+    """``'steps[0].round' is not a whole number``: the run manifest's wording."""
+    path, what = shape_problem(exc, root)
+    if what == "missing":
+        return f"'{path}' is missing"
+    return f"'{path}' is not {what}"
