@@ -19,7 +19,7 @@ import struct
 import threading
 import time
 import urllib.request
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -159,6 +159,8 @@ class PageLoad:
     failed: list[str] = field(default_factory=list)
     console_errors: list[str] = field(default_factory=list)
     screenshot: bytes = b""
+    values: list[Any] = field(default_factory=list)
+    """What each expression given to :func:`load_page` returned, in order."""
 
 
 class DevTools:
@@ -195,8 +197,9 @@ class DevTools:
             self.ws.sock.settimeout(30)
 
 
-def load_page(chromium: str, url: str, workdir: Path) -> PageLoad:
-    """Open ``url`` in a fresh headless chromium and record requests, errors and a screenshot."""
+def load_page(chromium: str, url: str, workdir: Path, evaluate: Sequence[str] = ()) -> PageLoad:
+    """Open ``url`` in a fresh headless chromium and record requests, errors and a screenshot,
+    then the value of each JavaScript expression in ``evaluate``, run in the page in order."""
     profile = workdir / "profile"
     profile.mkdir(parents=True, exist_ok=True)
     argv = [chromium, *FLAGS, f"--user-data-dir={profile}", "about:blank"]
@@ -225,6 +228,10 @@ def load_page(chromium: str, url: str, workdir: Path) -> PageLoad:
         tools.drain(0.5)
         shot = tools.call("Page.captureScreenshot", format="png")
         result = PageLoad(screenshot=base64.b64decode(shot["data"]))
+        for expression in evaluate:
+            answer = tools.call("Runtime.evaluate", expression=expression, returnByValue=True)
+            assert "exceptionDetails" not in answer, answer
+            result.values.append(answer["result"].get("value"))
         for e in tools.events:
             method, p = e.get("method"), e.get("params", {})
             if method == "Network.requestWillBeSent":
@@ -285,3 +292,74 @@ def test_browser_harness_sees_failed_requests_and_console_errors(
     assert any("broken" in e for e in page.console_errors)
     variance, _ = _pixel_spread(page.screenshot)
     assert variance < 50
+
+
+RUNS = Path(__file__).parents[1] / "fixtures" / "runs"
+
+VISIBLE_ROWS = (
+    "Array.from(document.querySelectorAll('table.results tbody tr'))"
+    ".filter(r => !r.hidden).map(r => r.cells[0].textContent.trim())"
+)
+
+
+@pytest.mark.slow
+def test_results_tables_sort_and_filter_in_the_browser(chromium: str, tmp_path: Path) -> None:
+    """The page's script on a real report of 43 keys: a click on the Δ% header sorts the rows
+    by the change (ascending, then descending on a second click), the text filter keeps the
+    rows whose @Param matches, and the verdict filter those with that verdict."""
+    import json as _json
+    import shutil as _shutil
+
+    run_dir = tmp_path / "run"
+    _shutil.copytree(RUNS / "wild-43-keys-2-forks-past-999", run_dir)
+    html = next(p for p in write_reports(run_dir) if p.suffix == ".html")
+    deltas = {
+        dict(c["params"])["n"]: c["delta_pct"]
+        for c in _json.loads((run_dir / "results.json").read_text())["comparisons"]
+        if c["metric"] == "primary"
+    }
+    click_delta = (
+        "(() => { const th = Array.from(document.querySelectorAll('table.results th'))"
+        ".find(h => h.textContent.startsWith('Δ%')); th.click();"
+        " return th.getAttribute('aria-sort'); })()"
+    )
+    set_text = (
+        "(() => { const i = document.getElementById('filter-text'); i.value = 'n=4';"
+        " i.dispatchEvent(new Event('input'));"
+        " return document.getElementById('filter-count').textContent; })()"
+    )
+    set_verdict = (
+        "(() => { const s = document.getElementById('filter-verdict'); s.value = '%s';"
+        " s.dispatchEvent(new Event('change')); return [document.getElementById('filter-count')"
+        ".textContent, document.querySelector('table.results').hidden]; })()"
+    )
+    page = load_page(
+        chromium,
+        html.as_uri(),
+        tmp_path,
+        evaluate=[
+            "document.getElementById('filter').hidden",
+            VISIBLE_ROWS,
+            click_delta,
+            VISIBLE_ROWS,
+            click_delta,
+            VISIBLE_ROWS,
+            set_text,
+            VISIBLE_ROWS,
+            set_verdict % "inconclusive",
+            set_verdict % "improved",
+        ],
+    )
+    assert page.console_errors == []
+    hidden, before, asc, up, desc, down, text_count, matched, kept, none = page.values
+    assert hidden is False
+    assert sorted(before, key=int) == before and len(before) == 43
+    assert (asc, desc) == ("ascending", "descending")
+    assert up == sorted(deltas, key=lambda n: deltas[n])
+    assert down == up[::-1]
+    assert sorted(matched) == ["4", "40", "41", "42", "43"]
+    assert text_count == "5 of 43 rows shown"
+    # every key of this run is inconclusive: the verdict filter keeps the five, and with
+    # "improved" nothing is left, so the table (and its heading) is hidden
+    assert kept == ["5 of 43 rows shown", False]
+    assert none == ["0 of 43 rows shown", True]

@@ -11,7 +11,7 @@ import pytest
 
 from perfproof.jmh.console import warmup_scores
 from perfproof.model import RatioBounds
-from perfproof.report import plots, render
+from perfproof.report import forkplot, plots, render
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -77,11 +77,11 @@ def test_forest_arrows_only_where_an_interval_leaves_the_axis() -> None:
 
 
 def test_figures_are_deterministic_and_ids_unique_per_figure() -> None:
-    base = plots.SideSeries("baseline", [[1.0, 1.1, 1.05], [1.2, 1.15, 1.18]], [[2.0, 1.4]] * 2)
-    head = plots.SideSeries("feature", [[0.9, 0.95, 0.92], [0.97, 0.99, 0.96]])
-    a1 = plots.fork_detail(base, head, "ns/op", 1.0, salt="fig-a")
-    a2 = plots.fork_detail(base, head, "ns/op", 1.0, salt="fig-a")
-    b = plots.fork_detail(base, head, "ns/op", 1.0, salt="fig-b")
+    base = forkplot.SideSeries("baseline", [[1.0, 1.1, 1.05], [1.2, 1.15, 1.18]], [[2.0, 1.4]] * 2)
+    head = forkplot.SideSeries("feature", [[0.9, 0.95, 0.92], [0.97, 0.99, 0.96]])
+    a1 = forkplot.fork_detail(base, head, "ns/op", 1.0, salt="fig-a")
+    a2 = forkplot.fork_detail(base, head, "ns/op", 1.0, salt="fig-a")
+    b = forkplot.fork_detail(base, head, "ns/op", 1.0, salt="fig-b")
     assert a1 == a2
     ids_a = set(re.findall(r'id="([^"]+)"', a1))
     ids_b = set(re.findall(r'id="([^"]+)"', b))
@@ -103,7 +103,8 @@ def test_html_holds_every_plot_inline_and_nothing_external(
 ) -> None:
     html = render(make_run_folder("ab"), "html")
     assert html.count("<svg ") == 1 + 1 + 9  # forest, bytes/op bars, one per comparison
-    assert "<script" not in html and "<link" not in html and "<img" not in html
+    assert html.count("<script") == 1 and "<script>" in html  # inline, no src
+    assert "<link" not in html and "<img" not in html
     assert "@import" not in html
     assert re.findall(r"url\((?!#)", html) == []
     assert _external_refs(html) == []
@@ -193,15 +194,52 @@ def test_strip_plot_shades_the_two_groups_of_fork_means_and_says_so(
 
 
 def test_group_bands_render_into_the_strip_plot_only_when_given() -> None:
-    base = plots.SideSeries("baseline", [[10.0, 10.1], [10.2, 10.0], [15.0, 15.2]])
-    head = plots.SideSeries("feature", [[15.1, 14.9], [15.3, 15.0], [9.9, 10.1]])
+    base = forkplot.SideSeries("baseline", [[10.0, 10.1], [10.2, 10.0], [15.0, 15.2]])
+    head = forkplot.SideSeries("feature", [[15.1, 14.9], [15.3, 15.0], [9.9, 10.1]])
     bands = [
-        plots.GroupBand(10.05, True, "fast group: base 2 of 3, head 1 of 3"),
-        plots.GroupBand(15.08, False, "slow group: base 1 of 3, head 2 of 3"),
+        forkplot.GroupBand(10.05, True, "fast group: base 2 of 3, head 1 of 3"),
+        forkplot.GroupBand(15.08, False, "slow group: base 1 of 3, head 2 of 3"),
     ]
-    shaded = plots.fork_detail(base, head, "ns/op", 1.0, salt="fig-g", groups=bands)
-    plain = plots.fork_detail(base, head, "ns/op", 1.0, salt="fig-g")
-    for color in (plots.FAST_BAND, plots.SLOW_BAND):
+    shaded = forkplot.fork_detail(base, head, "ns/op", 1.0, salt="fig-g", groups=bands)
+    plain = forkplot.fork_detail(base, head, "ns/op", 1.0, salt="fig-g")
+    for color in (forkplot.FAST_BAND, forkplot.SLOW_BAND):
         assert color in shaded and color not in plain
     assert "fast group: base 2 of 3, head 1 of 3" in shaded
     ET.fromstring(shaded)  # still well-formed SVG
+
+
+RUNS = Path(__file__).parents[1] / "fixtures" / "runs"
+
+
+def test_report_of_43_keys_is_light_with_styles_declared_once() -> None:
+    """43 keys, two forks a side: one figure per key, the forest and the bytes bars in well
+    under a megabyte (it was 3 MB for 48 keys), no element carrying its own style, and every
+    class the figures use declared once in the page's stylesheet."""
+    html = render(RUNS / "wild-43-keys-2-forks-past-999", "html")
+    assert len(html.encode()) < 500_000
+    assert html.count("<svg ") == 1 + 1 + 43
+    svgs = re.findall(r"<svg .*?</svg>", html, re.S)
+    assert not any('style="' in svg for svg in svgs)
+    style = html[html.index("<style>") : html.index("</style>")]
+    declared = re.findall(r"svg\.plot \.(s\d+) \{", style)
+    assert len(declared) == len(set(declared)) > 3
+    used = {c for svg in svgs for c in re.findall(r'class="(s\d+)"', svg)}
+    assert used == set(declared)
+    forks = [svg for svg in svgs if 'class="plot fork"' in svg]
+    assert len(forks) == 43 and max(len(svg) for svg in forks) < 8_000
+    for svg in svgs:
+        ET.fromstring(svg)
+
+
+def test_forest_holds_the_bytes_per_op_verdicts_of_keys_that_allocate() -> None:
+    """The demo run's two keys both stop allocating (2,048 and 6,401 → 0 B/op): the forest has
+    a B/op row for each beside its time row, with its own verdict, the ratio 0 an arrow."""
+    html = render(RUNS / "demo-feature-vs-baseline", "html")
+    forest = re.search(r'<figure id="fig-forest">.*?</figure>', html, re.S)
+    assert forest is not None
+    root = ET.fromstring(re.search(r"<svg .*?</svg>", forest.group(0), re.S).group(0))
+    texts = [t.text or "" for t in root.iter(f"{SVG}text")]
+    labels = [t for t in texts if t.endswith("· B/op")]
+    assert labels == ["ErrorReporterBench.report · B/op", "EventBusBench.publishNoListeners · B/op"]
+    assert texts.count("improved") == 4
+    assert "bytes/op comparisons of keys that allocate" in forest.group(0)

@@ -14,11 +14,11 @@ from typing import Any
 from perfproof import defaults
 from perfproof.model import PRIMARY, BenchKey, Comparison, Direction, RatioBounds, Samples
 from perfproof.render.results import Row, params_label, short_name
-from perfproof.report import plots
+from perfproof.report import forkplot, plots
 from perfproof.report.context import ReportContext
 from perfproof.report.rundir import BASE, HEAD, RunFolder
 from perfproof.report.warmuplog import read_warmups
-from perfproof.units import quantity
+from perfproof.units import BYTES_ZERO, quantity
 
 
 @dataclass(frozen=True)
@@ -51,28 +51,44 @@ def _samples(run: RunFolder, side: str) -> dict[BenchKey, Samples]:
 
 
 def forest_figure(ctx: ReportContext) -> Figure | None:
+    """Every comparison of the results tables on one ratio axis: time or throughput (a dot)
+    and, below it, bytes/op where either side allocates (a square), each with its verdict."""
     rows = []
     for table in ctx.tables:
         for row in table.rows:
-            c = row.comparison
-            rows.append(
-                plots.ForestRow(
-                    row_label(table.benchmark, row),
-                    _num(c.ratio),
-                    RatioBounds.read(_num(c.ratio_ci[0]), _num(c.ratio_ci[1])),
-                    row.verdict,
-                )
-            )
+            label = row_label(table.benchmark, row)
+            rows.append(_forest_row(label, row.comparison, row.verdict))
+            a = row.alloc
+            if (
+                a is not None
+                and max(abs(_num(a.base.value)), abs(_num(a.head.value))) >= BYTES_ZERO
+            ):
+                rows.append(_forest_row(f"{label} · B/op", a, str(a.verdict), True))
     if not rows:
         return None
     threshold = float(ctx.options.get("threshold") or defaults.THRESHOLD)
     plot = plots.forest(rows, threshold)
+    allocs = sum(1 for r in rows if r.bytes)
     caption = (
         "Ratio feature / baseline per comparison with its interval (log scale); the shaded "
         f"band is the ±{threshold * 100:g}% practical threshold. Left of 1 is lower "
-        "(better for time and bytes, worse for throughput)." + _off_chart(plot.off_chart, len(rows))
+        "(better for time and bytes, worse for throughput)."
+        + (
+            " Rows marked · B/op (squares) are the bytes/op comparisons of keys that "
+            "allocate, with their own verdicts."
+            if allocs
+            else ""
+        )
+        + _off_chart(plot.off_chart, len(rows))
     )
     return Figure("fig-forest", caption, plot.svg)
+
+
+def _forest_row(label: str, c: Comparison, verdict: str, alloc: bool = False) -> plots.ForestRow:
+    lo, hi = c.ratio_ci
+    return plots.ForestRow(
+        label, _num(c.ratio), RatioBounds.read(_num(lo), _num(hi)), verdict, alloc
+    )
 
 
 def _off_chart(labels: tuple[str, ...], total: int) -> str:
@@ -128,13 +144,13 @@ def fork_figures(run: RunFolder, ctx: ReportContext) -> list[Figure]:
                 warmups = warm[side].get((key.benchmark, key.params), [])
                 if len(warmups) != len(samples.forks):
                     warmups = []
-                series.append(plots.SideSeries(name, samples.forks, warmups))
+                series.append(forkplot.SideSeries(name, samples.forks, warmups))
             if len(series) != 2:
                 continue
             label = row_label(table.benchmark, row)
             fig_id = anchor(table.benchmark, row)
             bands, said = _groups(row.comparison)
-            svg = plots.fork_detail(
+            svg = forkplot.fork_detail(
                 series[0], series[1], row.scale.unit, row.scale.factor, salt=fig_id, groups=bands
             )
             caption = (
@@ -148,7 +164,7 @@ def fork_figures(run: RunFolder, ctx: ReportContext) -> list[Figure]:
     return out
 
 
-def _groups(c: Comparison) -> tuple[list[plots.GroupBand], str]:
+def _groups(c: Comparison) -> tuple[list[forkplot.GroupBand], str]:
     """The bands of a comparison whose fork means fell in two groups, and the caption's
     sentence about them (nothing when they did not)."""
     g = c.diagnostics.fork_groups
@@ -163,8 +179,8 @@ def _groups(c: Comparison) -> tuple[list[plots.GroupBand], str]:
         pairs.reverse()
     (fast, fast_n), (slow, slow_n) = pairs
     bands = [
-        plots.GroupBand(fast, True, f"fast group: {fast_n}"),
-        plots.GroupBand(slow, False, f"slow group: {slow_n}"),
+        forkplot.GroupBand(fast, True, f"fast group: {fast_n}"),
+        forkplot.GroupBand(slow, False, f"slow group: {slow_n}"),
     ]
     said = (
         f" The fork means of both sides fall in two groups (shaded): fast near "

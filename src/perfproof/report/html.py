@@ -1,18 +1,23 @@
 """The report as one self-contained HTML file: the Markdown's sections plus inline SVG plots.
 
-Everything the page needs is inside it (styles, figures as SVG elements, no scripts, fonts or
-images from elsewhere), so it can be attached to a ticket or opened offline and still look
-the same.
+Everything the page needs is inside it (styles, figures as SVG elements, one small script that
+sorts and filters the results tables; no fonts, images or scripts from elsewhere), so it can be
+attached to a ticket or opened offline and still look the same. Without scripts the tables
+simply stay as rendered. The figures' styles are declared once for the page, not repeated in
+every element, so a report of 50 keys stays well under a megabyte.
 """
 
 from __future__ import annotations
 
+import dataclasses
+
 import jinja2
 
-from perfproof.render.results import MODE_NAMES, interval_label
-from perfproof.report import figures
+from perfproof.render.results import MODE_NAMES, Row, interval_label
+from perfproof.report import figures, forkplot
 from perfproof.report.context import ReportContext
 from perfproof.report.rundir import RunFolder
+from perfproof.report.svgtext import share_styles
 
 _ENV = jinja2.Environment(
     loader=jinja2.PackageLoader("perfproof.report", "templates"),
@@ -23,9 +28,38 @@ _ENV = jinja2.Environment(
 )
 
 
+def sort_values(row: Row) -> dict[str, str]:
+    """The numbers the page's script sorts each column by (the cells show scaled text, whose
+    units differ between rows): canonical values for the sides, Δ% for the changes."""
+
+    def num(x: float | None) -> str:
+        return "" if x is None else repr(float(x))
+
+    c, a = row.comparison, row.alloc
+    return {
+        "baseline": num(c.base.value),
+        "feature": num(c.head.value),
+        "delta": num(c.delta_pct),
+        "bytes": num(a.delta_pct if a is not None else None),
+    }
+
+
+def row_tags(row: Row) -> str:
+    """What the verdict filter matches: the row's verdict and its bytes/op verdict."""
+    tags = [row.verdict]
+    if row.alloc is not None:
+        tags.append(f"bytes-{row.alloc.verdict}")
+    return " ".join(tags)
+
+
 def render_html(run: RunFolder, ctx: ReportContext) -> str:
     conf = ctx.options.get("confidence")
     conf_word = f"{float(conf) * 100:g}%" if conf is not None else ""
+    forest = figures.forest_figure(ctx)
+    bytes_fig = figures.bytes_figure(ctx)
+    drawn = [f for f in (forest, bytes_fig) if f is not None]
+    svgs, plot_css = share_styles([f.svg for f in drawn])
+    shared = {f.anchor: dataclasses.replace(f, svg=svg) for f, svg in zip(drawn, svgs, strict=True)}
     template = _ENV.get_template("report.html.j2")
     return template.render(
         ctx=ctx,
@@ -33,7 +67,10 @@ def render_html(run: RunFolder, ctx: ReportContext) -> str:
         conf=interval_label(ctx.tables, conf),
         conf_word=conf_word,
         modes=MODE_NAMES,
-        forest=figures.forest_figure(ctx),
-        bytes_fig=figures.bytes_figure(ctx),
+        forest=shared.get(forest.anchor) if forest else None,
+        bytes_fig=shared.get(bytes_fig.anchor) if bytes_fig else None,
         forks=figures.fork_figures(run, ctx),
+        plot_css=plot_css + forkplot.CSS,
+        sort_values=sort_values,
+        row_tags=row_tags,
     )

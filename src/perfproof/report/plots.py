@@ -1,4 +1,5 @@
-"""The HTML report's figures as inline SVG strings (matplotlib, no pyplot, no files).
+"""The HTML report's forest plot and bytes/op bars as inline SVG strings (matplotlib, no
+pyplot, no files); the per-fork figure of each key is :mod:`perfproof.report.forkplot`.
 
 Text stays text (``svg.fonttype = none``) so the figures are small, searchable and crisp;
 nothing refers to an outside resource, so the report opens offline. Each figure gets its own
@@ -18,13 +19,13 @@ from typing import TYPE_CHECKING, Any
 
 import matplotlib
 import numpy as np
-from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
 if TYPE_CHECKING:
     from matplotlib.typing import RcKeyType
 
 from perfproof.model.bounds import RatioBounds, bound_exp, log_bound
+from perfproof.report.svgtext import compact
 from perfproof.units import bytes_value
 
 BASE_COLOR = "#3b6ea5"
@@ -88,6 +89,8 @@ class ForestRow:
     ratio: float
     bounds: RatioBounds
     verdict: str
+    bytes: bool = False
+    """A bytes/op comparison (drawn with a square), not a time or throughput one."""
 
 
 AXIS_REACH = 1000.0
@@ -96,28 +99,9 @@ AXIS_REACH = 1000.0
 ends are drawn as arrows at the axis limit instead."""
 
 
-@dataclass(frozen=True)
-class SideSeries:
-    """One side of one comparison: measurement iterations per fork, optional warm-ups."""
-
-    name: str
-    forks: Sequence[Sequence[float] | np.ndarray]
-    warmups: Sequence[Sequence[float] | np.ndarray] = ()
-
-
-@dataclass(frozen=True)
-class GroupBand:
-    """One of two groups the fork means of both sides fall in: its level (the group's
-    geometric mean, in the metric's own unit), whether it is the fast one, and its label
-    (how many forks of each side it holds)."""
-
-    level: float
-    fast: bool
-    label: str
-
-
-def to_svg(fig: Figure, salt: str) -> str:
-    """Render a figure to an SVG element fit for inlining into HTML."""
+def to_svg(fig: Figure, salt: str, tight: bool = True) -> str:
+    """Render a figure to an SVG element fit for inlining into HTML; ``tight`` trims it to what
+    is drawn (a second drawing pass: a figure laid out by :func:`_fit` needs none)."""
     buf = io.StringIO()
     with matplotlib.rc_context({"svg.hashsalt": salt}), warnings.catch_warnings():
         # A figure with many rows (a suite with six @Param columns) can leave constrained
@@ -126,13 +110,15 @@ def to_svg(fig: Figure, salt: str) -> str:
         # An @Param value in a script the font lacks (CJK, emoji) draws as a box in the
         # plot; the tables beside it carry the exact text, so the warning is noise.
         warnings.filterwarnings("ignore", message=r"Glyph \d+ .* missing from font")
-        fig.savefig(buf, format="svg", metadata={"Date": None}, bbox_inches="tight")
+        fig.savefig(
+            buf, format="svg", metadata={"Date": None}, bbox_inches="tight" if tight else None
+        )
     text = buf.getvalue()
     text = re.sub(r"<\?xml[^>]*\?>\s*", "", text)
     text = re.sub(r"<!DOCTYPE[^>]*>\s*", "", text)
     text = re.sub(r"<metadata>.*?</metadata>\s*", "", text, flags=re.S)
     text = re.sub(r'<svg ([^>]*?)width="[^"]*" height="[^"]*"', r"<svg \1", text, count=1)
-    text = _prefix_ids(text, salt)
+    text = _prefix_ids(compact(text), salt)
     return text.replace("<svg ", f'<svg role="img" aria-label="{salt}" class="plot" ', 1).strip()
 
 
@@ -149,9 +135,33 @@ def _prefix_ids(svg: str, prefix: str) -> str:
     return re.sub(r"(#)([A-Za-z_][\w.-]*)", fix, svg)
 
 
-def _figure(width: float, height: float) -> Figure:
+CHAR_WIDTH = 0.6
+"""A generous average glyph width of a sans-serif font, as a share of its size: a browser draws
+the labels in its own font anyway, so measuring them in matplotlib's would be no truer."""
+
+PLOT_WIDTH = 300.0
+"""The least width in points the data of a row figure keep beside its labels."""
+
+
+def _text_width(texts: Sequence[str], size: float) -> float:
+    return max((len(t) for t in texts), default=0) * size * CHAR_WIDTH
+
+
+def _fit(
+    height: float, left: float, right: float, top: float = 22.0, bottom: float = 34.0
+) -> Figure:
+    """A figure of rows whose margins (in points) are set from its labels' lengths rather than
+    found by a layout engine: constrained layout and a tight bounding box each draw the whole
+    figure once more, most of a forest plot's cost. It is 7.5 inches wide, wider when long
+    labels would leave the data less than :data:`PLOT_WIDTH`."""
+    width = max(7.5 * 72, left + PLOT_WIDTH + right)
     with matplotlib.rc_context(RC):
-        return Figure(figsize=(width, height), layout="constrained")
+        fig = Figure(figsize=(width / 72, height))
+    points = height * 72
+    fig.subplots_adjust(
+        left=left / width, right=1 - right / width, top=1 - top / points, bottom=bottom / points
+    )
+    return fig
 
 
 @dataclass(frozen=True)
@@ -179,7 +189,11 @@ def forest(rows: Sequence[ForestRow], threshold: float, salt: str = "forest") ->
     """Ratios with intervals on a log axis, one row per comparison, threshold band shaded; an
     interval end off the axis (unbounded, or past :data:`AXIS_REACH`) is an arrow at the limit."""
     with matplotlib.rc_context(RC):
-        fig = _figure(7.5, 0.9 + 0.32 * max(1, len(rows)))
+        fig = _fit(
+            0.9 + 0.32 * max(1, len(rows)),
+            left=_text_width([r.label for r in rows], 9) + 12,
+            right=_text_width([r.verdict for r in rows], 8) + 14,
+        )
         ax = fig.add_subplot()
         left, right = forest_limits(rows, threshold)
         ax.axvspan(
@@ -194,19 +208,30 @@ def forest(rows: Sequence[ForestRow], threshold: float, salt: str = "forest") ->
         off_chart: list[str] = []
         arrows = 0
         for y, r in zip(ys, rows, strict=True):
-            if not 0.0 < r.ratio < math.inf:
-                continue
-            shown = r.bounds.on_axis(left, right)
-            ax.plot([shown.lo, shown.hi], [y, y], color=INK, lw=1.4, zorder=2)
-            for cut, x, marker in ((shown.cut_lo, left, "<"), (shown.cut_hi, right, ">")):
-                if cut:
-                    arrows += 1
-                    (arrow,) = ax.plot([x], [y], marker, color=INK, ms=5, zorder=3, clip_on=False)
-                    arrow.set_gid(f"off-chart-{arrows}")
-            if shown.cut_lo or shown.cut_hi:
+            point_marker = "s" if r.bytes else "o"
+            if math.isnan(r.ratio):
+                pass
+            elif not 0.0 < r.ratio < math.inf:
+                # from nothing to something (0 → 24 B/op) or the reverse: no ratio to place
+                arrows += 1
+                x, marker = (right, ">") if r.ratio > 0 else (left, "<")
+                (arrow,) = ax.plot([x], [y], marker, color=INK, ms=5, zorder=3, clip_on=False)
+                arrow.set_gid(f"off-chart-{arrows}")
                 off_chart.append(r.label)
-            point = RatioBounds(r.ratio, r.ratio).on_axis(left, right)
-            ax.plot([point.lo], [y], "o", color=INK, ms=4, zorder=3, clip_on=False)
+            else:
+                shown = r.bounds.on_axis(left, right)
+                ax.plot([shown.lo, shown.hi], [y, y], color=INK, lw=1.4, zorder=2)
+                for cut, x, marker in ((shown.cut_lo, left, "<"), (shown.cut_hi, right, ">")):
+                    if cut:
+                        arrows += 1
+                        (arrow,) = ax.plot(
+                            [x], [y], marker, color=INK, ms=5, zorder=3, clip_on=False
+                        )
+                        arrow.set_gid(f"off-chart-{arrows}")
+                if shown.cut_lo or shown.cut_hi:
+                    off_chart.append(r.label)
+                point = RatioBounds(r.ratio, r.ratio).on_axis(left, right)
+                ax.plot([point.lo], [y], point_marker, color=INK, ms=4, zorder=3, clip_on=False)
             ax.annotate(
                 r.verdict,
                 (1.0, y),
@@ -226,132 +251,7 @@ def forest(rows: Sequence[ForestRow], threshold: float, salt: str = "forest") ->
         ax.set_ylim(-0.7, len(rows) - 0.3)
         ax.set_xlabel("ratio feature / baseline (log scale); interval per comparison")
         ax.legend(loc="lower left", bbox_to_anchor=(0, 1.0), frameon=False, fontsize=8)
-        return ForestPlot(to_svg(fig, salt), tuple(off_chart))
-
-
-def _jitter(n: int, width: float) -> np.ndarray:
-    if n <= 1:
-        return np.zeros(n)
-    return np.linspace(-width, width, n)
-
-
-def fork_detail(
-    base: SideSeries,
-    head: SideSeries,
-    unit: str,
-    factor: float,
-    salt: str,
-    groups: Sequence[GroupBand] = (),
-) -> str:
-    """Per-fork strip plot (left) and per-fork iteration timeline with warm-up (right); with
-    ``groups``, the strip plot shades the band of each group of fork means and labels it."""
-    with matplotlib.rc_context(RC):
-        fig = _figure(7.5, 2.6)
-        strip_ax, time_ax = fig.subplots(1, 2, width_ratios=[1, 1.6])
-        _strip(strip_ax, (base, head), unit, factor)
-        if groups:
-            _group_bands(strip_ax, (base, head), groups, factor)
-        _timeline(time_ax, (base, head), unit, factor)
-        if _wide_range((base, head)):
-            for ax in (strip_ax, time_ax):
-                ax.set_yscale("log")
-                ax.set_ylabel(f"{unit} (log scale)")
-        return to_svg(fig, salt)
-
-
-WIDE_RANGE = 20.0
-"""Above this max/min ratio of the plotted values a linear axis flattens one side to a line."""
-
-
-def _wide_range(sides: tuple[SideSeries, SideSeries]) -> bool:
-    values = np.concatenate(
-        [np.asarray(f, dtype=float) for s in sides for f in [*s.forks, *s.warmups] if len(f)]
-    )
-    positive = values[values > 0]
-    return (
-        positive.size == values.size
-        and positive.size > 0
-        and (positive.max() / positive.min() > WIDE_RANGE)
-    )
-
-
-def _strip(ax: Axes, sides: tuple[SideSeries, SideSeries], unit: str, factor: float) -> None:
-    for i, (side, color) in enumerate(zip(sides, (BASE_COLOR, HEAD_COLOR), strict=True)):
-        offsets = _jitter(len(side.forks), 0.28)
-        for off, fork in zip(offsets, side.forks, strict=True):
-            values = np.asarray(fork, dtype=float) / factor
-            ax.plot(np.full(values.size, i + off), values, ".", color=color, alpha=0.45, ms=4)
-            ax.plot([i + off - 0.06, i + off + 0.06], [values.mean()] * 2, color=color, lw=2)
-        means = [float(np.mean(f)) / factor for f in side.forks if len(f)]
-        if means:
-            ax.plot([i - 0.38, i + 0.38], [np.mean(means)] * 2, color=INK, lw=0.8, ls="--")
-    ax.set_xticks([0, 1], [sides[0].name, sides[1].name])
-    ax.set_xlim(-0.6, 1.6)
-    ax.set_ylabel(unit)
-    ax.set_title(
-        "forks: iterations (dots), fork mean (bar), mean of fork means (dashed)",
-        fontsize=7,
-        loc="left",
-    )
-
-
-def _group_bands(
-    ax: Axes, sides: tuple[SideSeries, SideSeries], groups: Sequence[GroupBand], factor: float
-) -> None:
-    """Shade each group's band: from its lowest to its highest fork mean, a fork belonging to
-    the group whose level is nearer on the log scale (the groups are found on log means)."""
-    means = np.array([float(np.mean(f)) for s in sides for f in s.forks if len(f)])
-    levels = np.array([g.level for g in groups], dtype=float)
-    if means.size == 0 or (means <= 0).any() or (levels <= 0).any():
-        return
-    nearest = np.argmin(np.abs(np.log(means)[:, None] - np.log(levels)[None, :]), axis=1)
-    for k, group in enumerate(groups):
-        member = means[nearest == k] / factor
-        lo, hi = (member.min(), member.max()) if member.size else (group.level / factor,) * 2
-        pad = max((hi - lo) * 0.15, abs(group.level / factor) * 0.01)
-        ax.axhspan(lo - pad, hi + pad, color=FAST_BAND if group.fast else SLOW_BAND, zorder=0)
-        ax.annotate(
-            group.label,
-            (0.99, hi + pad),
-            xycoords=("axes fraction", "data"),
-            ha="right",
-            va="top",
-            fontsize=6,
-            color=INK,
-        )
-
-
-def _timeline(ax: Axes, sides: tuple[SideSeries, SideSeries], unit: str, factor: float) -> None:
-    warm_len = max((len(w) for s in sides for w in s.warmups), default=0)
-    if warm_len:
-        ax.axvspan(0.5, warm_len + 0.5, color=BAND_COLOR, zorder=0)
-        ax.annotate(
-            "warm-up",
-            (warm_len / 2 + 0.5, 1.0),
-            xycoords=("data", "axes fraction"),
-            ha="center",
-            va="top",
-            fontsize=7,
-        )
-    for side, color in zip(sides, (BASE_COLOR, HEAD_COLOR), strict=True):
-        for k, fork in enumerate(side.forks):
-            warm = list(side.warmups[k]) if k < len(side.warmups) else []
-            values = np.asarray([*warm, *fork], dtype=float) / factor
-            start = warm_len - len(warm) + 1
-            xs = np.arange(start, start + values.size)
-            ax.plot(
-                xs,
-                values,
-                "-o",
-                color=color,
-                ms=2.5,
-                lw=0.9,
-                alpha=0.8,
-                label=side.name if k == 0 else None,
-            )
-    ax.set_xlabel("iteration (warm-up, then measurement)" if warm_len else "measurement iteration")
-    ax.set_ylabel(unit)
-    ax.legend(frameon=False, fontsize=7, loc="best")
+        return ForestPlot(to_svg(fig, salt, tight=False), tuple(off_chart))
 
 
 def bytes_bars(
@@ -359,7 +259,7 @@ def bytes_bars(
 ) -> str:
     """Bytes per operation, baseline and feature side by side for each comparison."""
     with matplotlib.rc_context(RC):
-        fig = _figure(7.5, 0.9 + 0.34 * max(1, len(labels)))
+        fig = _fit(0.9 + 0.34 * max(1, len(labels)), left=_text_width(labels, 9) + 12, right=12)
         ax = fig.add_subplot()
         ys = np.arange(len(labels))[::-1]
         ax.barh(ys + 0.18, base, height=0.34, color=BASE_COLOR, label="baseline")
@@ -385,4 +285,4 @@ def bytes_bars(
             ax.set_xlim(0, top * 1.15)
             ax.set_xlabel("B/op")
         ax.legend(frameon=False, fontsize=8, loc="lower left", bbox_to_anchor=(0, 1.0), ncols=2)
-        return to_svg(fig, salt)
+        return to_svg(fig, salt, tight=False)
