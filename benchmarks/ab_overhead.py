@@ -21,6 +21,7 @@ from pathlib import Path
 
 from perfproof.demo.project import write_demo_repo
 from perfproof.demo.run import DEMO_JMH_ARGS, DEMO_MAX_ROUNDS
+from perfproof.measure.plan import parse_jmh_args
 from perfproof.measure.progress import PlainReporter
 from perfproof.model.documents.run import RunManifest
 from perfproof.pipeline.ab import AbOptions, overhead_seconds, start_ab
@@ -41,7 +42,7 @@ def main() -> int:
         head="feature",
         repo=str(repo.path),
         max_rounds=args.max_rounds,
-        jmh_args=args.jmh_args,
+        jmh_args=parse_jmh_args(args.jmh_args),
         out=str(root / "run"),
     )
     start = time.monotonic()

@@ -27,6 +27,7 @@ import sys
 from pathlib import Path
 
 from perfproof.env.cache import cache_root
+from perfproof.measure.plan import parse_jmh_args
 from perfproof.measure.progress import make_reporter
 from perfproof.pipeline.ab_options import AbOptions
 from perfproof.pipeline.reach_accuracy import (
@@ -118,7 +119,8 @@ def main(argv: list[str] | None = None) -> int:
 
         opts = AbOptions(
             base=head, head=head, repo=str(repo), bench=tuple(args.bench), module=args.module,
-            build_args=tuple(args.build_arg), jmh_args=args.jmh_args, java=args.java,
+            build_args=tuple(args.build_arg), jmh_args=parse_jmh_args(args.jmh_args),
+            java=args.java,
         )  # fmt: skip
         workload = jmh_workload(opts, 1, args.out / "record", make_reporter(), 3600.0)
         seen = seen_by_benchmark(((n, ps) for n, ps, _ in workload.groups), frames)

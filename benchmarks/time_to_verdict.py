@@ -32,6 +32,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from ttv_project import PLANTED, write_project
 
 from perfproof.defaults import MAX_ROUNDS
+from perfproof.measure.plan import parse_jmh_args
 from perfproof.measure.progress import PlainReporter
 from perfproof.pipeline.ab import AbOptions, resume_ab, start_ab
 
@@ -43,7 +44,7 @@ def run(repo: Path, out: Path, *, adaptive: bool, rounds: int, jmh_args: str | N
         repo=str(repo),
         rounds=None if adaptive else rounds,
         max_rounds=rounds if adaptive else None,
-        jmh_args=jmh_args,
+        jmh_args=parse_jmh_args(jmh_args),
         out=str(out),
     )
     log = io.StringIO()

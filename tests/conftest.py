@@ -5,9 +5,11 @@ from __future__ import annotations
 import json
 import os
 import re
+from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -83,6 +85,44 @@ def number_changes() -> Callable[[str], Iterator[tuple[int, str, str, str]]]:
     it) for every number of ``text``, its last digit moved on by one (``-99.93`` → ``-99.94``,
     ``129`` → ``120``), commit ids, versions and raw tables included."""
     return _number_changes
+
+
+# ----------------------------------------------------------------------------- parsers
+PARSERS = {
+    "perfproof.measure.plan": ("parse_budget", "parse_jmh_args", "split_jmh_args"),
+    "perfproof.measure.progress": ("parse_settings",),
+    "perfproof.measure.shard": ("parse_shard",),
+    "perfproof.stats.verdict": ("parse_fraction",),
+}
+"""The parsers of option text: each option's text should go through one of them once a run."""
+
+
+@pytest.fixture
+def parser_calls(monkeypatch: pytest.MonkeyPatch) -> Counter[tuple[str, str]]:
+    """Every call of a :data:`PARSERS` parser while the test runs, as (parser, its arguments)
+    → count. The counting parser replaces the real one wherever perfproof holds it: in its
+    module, in every module that imported it by name, and in every object of a perfproof
+    module that keeps it as an attribute (a click type, a pinned key)."""
+    import importlib
+    import sys
+
+    calls: Counter[tuple[str, str]] = Counter()
+    for module_name, names in PARSERS.items():
+        module = importlib.import_module(module_name)
+        for name in names:
+            original = getattr(module, name)
+
+            def counted(*args: object, _real: Any = original, _name: str = name) -> object:
+                calls[(_name, repr(args))] += 1
+                return _real(*args)
+
+            for held in [m for n, m in sys.modules.items() if n.startswith("perfproof")]:
+                for attr, value in list(vars(held).items()):
+                    if value is original:
+                        monkeypatch.setattr(held, attr, counted)
+                    elif getattr(value, "parse", None) is original:
+                        monkeypatch.setattr(value, "parse", counted)
+    return calls
 
 
 # ----------------------------------------------------------------------------- run folders

@@ -202,7 +202,7 @@ def test_a_pinned_budget_gives_way_to_the_fixed_design(
     assert params["budget"] is None and sources["budget"] == "not used by --rounds"
     ctx = command.make_context("ab", ["--repo", str(root)])
     params, sources = settled(ctx, root)
-    assert params["budget"] == "20m" and sources["budget"].endswith("perfproof.toml:1")
+    assert str(params["budget"]) == "20m" and sources["budget"].endswith("perfproof.toml:1")
 
 
 def test_e2e_reads_the_pinned_gate(

@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from perfproof.measure.progress import parse_settings
 from perfproof.pipeline.hunt_jmh import fork_ops, warmup_delay, with_gc_profiler
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "jmh"
@@ -51,10 +52,12 @@ def test_throughput_becomes_time_per_operation(tmp_path: Path) -> None:
 
 
 def test_the_recording_starts_after_warm_up_in_whole_seconds() -> None:
-    assert warmup_delay(("-wi", "3", "-w", "500ms", "-i", "4", "-r", "500ms")) == 1.0
-    assert warmup_delay(("-wi", "2", "-w", "1s")) == 2.0
+    assert (
+        warmup_delay(parse_settings(("-wi", "3", "-w", "500ms", "-i", "4", "-r", "500ms"))) == 1.0
+    )
+    assert warmup_delay(parse_settings(("-wi", "2", "-w", "1s"))) == 2.0
     # JFR refuses a delay under a second: warm-up that short is recorded (and said so)
-    assert warmup_delay(("-wi", "1", "-w", "100ms")) is None
+    assert warmup_delay(parse_settings(("-wi", "1", "-w", "100ms"))) is None
 
 
 def test_the_gc_profiler_is_added_once() -> None:

@@ -160,7 +160,8 @@ def test_listing_passes_the_user_params_so_keys_match_the_run() -> None:
     [("90s", 90), ("15m", 900), ("1h", 3600), ("1h30m", 5400), ("45", 45), ("2.5m", 150)],
 )
 def test_budget_durations(text: str, seconds: float) -> None:
-    assert parse_budget(text) == seconds
+    budget = parse_budget(text)
+    assert budget.seconds == seconds and budget.text == str(budget) == text
 
 
 @pytest.mark.parametrize("text", ["", "15 minutes", "0s", "-5m", "15ms", "m"])

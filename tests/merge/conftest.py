@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from perfproof.measure.shard import ShardSpec, shard_manifest
+from perfproof.measure.shard import Shard, shard_manifest
 
 BASE_SHA = "a" * 40
 HEAD_SHA = "b" * 40
@@ -68,7 +68,7 @@ def entry(key: SuiteKey, side: str, rng: np.random.Generator) -> dict[str, Any]:
 
 def write_shard(
     root: Path,
-    spec: ShardSpec,
+    spec: Shard,
     *,
     rounds: int = 3,
     seed: int = 1,
@@ -117,7 +117,7 @@ def write_shard(
 
 
 def write_shards(root: Path, count: int = 2, **kw: Any) -> list[Path]:
-    return [write_shard(root, ShardSpec(i, count), **kw) for i in range(1, count + 1)]
+    return [write_shard(root, Shard(i, count), **kw) for i in range(1, count + 1)]
 
 
 @pytest.fixture

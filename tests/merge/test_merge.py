@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from perfproof.compare import CompareOptions, compare_document, compare_specs
-from perfproof.measure.shard import ShardSpec
+from perfproof.measure.shard import Shard
 from perfproof.pipeline.merge import merge_runs
 
 
@@ -86,23 +86,23 @@ def _refused(run_cli, tmp_path: Path, *dirs: Path) -> str:
 
 
 def test_shards_of_other_commits_are_refused_naming_the_shard(kit, tmp_path: Path, run_cli) -> None:
-    one = kit.write_shard(tmp_path / "a", ShardSpec(1, 2))
-    two = kit.write_shard(tmp_path / "b", ShardSpec(2, 2), head_sha="c" * 40)
+    one = kit.write_shard(tmp_path / "a", Shard(1, 2))
+    two = kit.write_shard(tmp_path / "b", Shard(2, 2), head_sha="c" * 40)
     line = _refused(run_cli, tmp_path, one, two)
     assert "shard 2/2" in line and str(two) in line and "cccccccccccc" in line
 
 
 def test_other_jmh_settings_are_refused(kit, tmp_path: Path, run_cli) -> None:
-    one = kit.write_shard(tmp_path / "a", ShardSpec(1, 2))
-    two = kit.write_shard(tmp_path / "b", ShardSpec(2, 2), jmh_options=["-f", "2"])
+    one = kit.write_shard(tmp_path / "a", Shard(1, 2))
+    two = kit.write_shard(tmp_path / "b", Shard(2, 2), jmh_options=["-f", "2"])
     assert "shard 2/2" in _refused(run_cli, tmp_path, one, two)
 
 
 def test_another_partition_is_refused(kit, tmp_path: Path, run_cli) -> None:
-    one = kit.write_shard(tmp_path / "a", ShardSpec(1, 2))
-    two = kit.write_shard(tmp_path / "b", ShardSpec(2, 3))
+    one = kit.write_shard(tmp_path / "a", Shard(1, 2))
+    two = kit.write_shard(tmp_path / "b", Shard(2, 3))
     assert "another partition" in _refused(run_cli, tmp_path, one, two)
-    three = kit.write_shard(tmp_path / "c", ShardSpec(2, 2), suite=kit.SUITE[:-1])
+    three = kit.write_shard(tmp_path / "c", Shard(2, 2), suite=kit.SUITE[:-1])
     assert "shard 2/2" in _refused(run_cli, tmp_path, one, three)
 
 
@@ -113,15 +113,15 @@ def test_a_missing_shard_is_refused(kit, tmp_path: Path, run_cli) -> None:
 
 
 def test_a_shard_given_twice_is_refused(kit, tmp_path: Path, run_cli) -> None:
-    one = kit.write_shard(tmp_path / "a", ShardSpec(1, 2))
-    again = kit.write_shard(tmp_path / "b", ShardSpec(1, 2))
+    one = kit.write_shard(tmp_path / "a", Shard(1, 2))
+    again = kit.write_shard(tmp_path / "b", Shard(1, 2))
     assert "given twice" in _refused(run_cli, tmp_path, one, again)
 
 
 def test_a_key_measured_twice_is_refused(kit, tmp_path: Path, run_cli) -> None:
-    one = kit.write_shard(tmp_path, ShardSpec(1, 2))
+    one = kit.write_shard(tmp_path, Shard(1, 2))
     stray = kit.SUITE[0]  # shard 1's key, measured by shard 2 as well
-    two = kit.write_shard(tmp_path / "x", ShardSpec(2, 2), measure=[*kit.SUITE[3:], stray])
+    two = kit.write_shard(tmp_path / "x", Shard(2, 2), measure=[*kit.SUITE[3:], stray])
     line = _refused(run_cli, tmp_path, one, two)
     assert "shard 2/2" in line and "measured too" in line and stray.benchmark in line
 
@@ -129,14 +129,14 @@ def test_a_key_measured_twice_is_refused(kit, tmp_path: Path, run_cli) -> None:
 def test_an_unfinished_shard_is_refused_with_its_resume_command(
     kit, tmp_path: Path, run_cli
 ) -> None:
-    one = kit.write_shard(tmp_path, ShardSpec(1, 2))
-    two = kit.write_shard(tmp_path / "x", ShardSpec(2, 2), status="interrupted")
+    one = kit.write_shard(tmp_path, Shard(1, 2))
+    two = kit.write_shard(tmp_path / "x", Shard(2, 2), status="interrupted")
     line = _refused(run_cli, tmp_path, one, two)
     assert "not finished" in line and f"--resume {two}" in line
 
 
 def test_a_run_that_is_no_shard_is_refused(kit, tmp_path: Path, run_cli) -> None:
-    one = kit.write_shard(tmp_path, ShardSpec(1, 1))
+    one = kit.write_shard(tmp_path, Shard(1, 1))
     manifest = json.loads((one / "manifest.json").read_text())
     del manifest["shard"]
     (one / "manifest.json").write_text(json.dumps(manifest))
@@ -155,7 +155,7 @@ def test_out_must_be_empty(kit, tmp_path: Path, run_cli) -> None:
 @pytest.mark.parametrize("count", [1, 4])
 def test_shards_with_more_shards_than_needed_still_merge(kit, tmp_path: Path, count: int) -> None:
     keys = kit.SUITE[:3]
-    specs = [ShardSpec(i, count) for i in range(1, count + 1)]
+    specs = [Shard(i, count) for i in range(1, count + 1)]
     shards = [kit.write_shard(tmp_path, spec, suite=keys) for spec in specs]
     outcome = merge_runs(shards, tmp_path / "m", write_report=False)
     entries = {c.key.entry() for c in outcome.result.comparisons}

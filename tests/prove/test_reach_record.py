@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from perfproof.measure.plan import parse_jmh_args
 from perfproof.model.documents.prove_reach import bench_reach
 from perfproof.model.reach import Reach
-from perfproof.pipeline.reach_record import MIN_SAMPLES, judged, one_fork
+from perfproof.pipeline.reach_record import MIN_SAMPLES, judged
 
 BENCH = "acme.bench.CodecBench.write"
 ROOT = "acme.bench.CodecBench.write;acme.Codec.write"
@@ -61,8 +62,11 @@ def test_too_few_samples_say_nothing_more(tmp_path: Path) -> None:
 
 
 def test_one_fork_a_side_replaces_the_users_fork_count() -> None:
-    assert one_fork("-f 3 -wi 1 -p size=16,1024") == "-wi 1 -p size=16,1024 -f 1"
-    assert one_fork(None) == "-f 1"
+    one = parse_jmh_args("-f 3 -wi 1 -p size=16,1024").with_forks(1)
+    assert one.text == "-wi 1 -p size=16,1024 -f 1" and one.settings.forks == 1
+    assert one.options[one.options.index("-f") + 1] == "1" and one.options.count("-f") == 1
+    assert one.options == parse_jmh_args(one.text).options
+    assert parse_jmh_args(None).with_forks(1).text == "-f 1"
     from perfproof.pipeline.reach_record import SHARE_CONFIDENCE, SHARE_SEEN
 
     def missed(n: int) -> float:  # the chance a share of SHARE_SEEN leaves no sample in n

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from perfproof.measure.plan import parse_jmh_args
 from perfproof.measure.progress import PlainReporter
 from perfproof.pipeline.ab import resume_ab, start_ab
 from perfproof.pipeline.ab_options import AbOptions
@@ -33,7 +34,7 @@ def test_ab_on_ray_measures_every_key_once_and_resume_runs_only_missing_groups(
         repo=str(suite.repo),
         bench=("perfdemo.bench.(Error|EventBus)",),  # the demo's 2 keys: a lean run
         rounds=2,
-        jmh_args=suite.jmh_args,
+        jmh_args=parse_jmh_args(suite.jmh_args),
         out=str(run_dir),
         executor=Executor.RAY,
         ray_address=ray_cluster.address,

@@ -9,7 +9,7 @@ import pytest
 
 from perfproof.errors import InputError
 from perfproof.measure.shard import (
-    ShardSpec,
+    Shard,
     check_resume_shard,
     parse_shard,
     partition,
@@ -32,8 +32,8 @@ def suite(benchmarks: int, params: int) -> list[Key]:
     return [Key(f"org.acme.B{b}.run", str(p)) for b in range(benchmarks) for p in range(params)]
 
 
-@pytest.mark.parametrize("text,spec", [("1/2", ShardSpec(1, 2)), (" 4 / 4 ", ShardSpec(4, 4))])
-def test_parse_shard_accepts_i_of_n(text: str, spec: ShardSpec) -> None:
+@pytest.mark.parametrize("text,spec", [("1/2", Shard(1, 2)), (" 4 / 4 ", Shard(4, 4))])
+def test_parse_shard_accepts_i_of_n(text: str, spec: Shard) -> None:
     assert parse_shard(text) == spec
     assert str(spec) == text.replace(" ", "")
 
@@ -106,7 +106,7 @@ def test_digest_tells_partitions_apart() -> None:
 
 def test_shard_manifest_records_partition_keys_and_machine() -> None:
     keys = suite(3, 2)
-    mine, block = shard_manifest(ShardSpec(2, 2), keys, identity={"host": "m2"})
+    mine, block = shard_manifest(Shard(2, 2), keys, identity={"host": "m2"})
     assert mine == partition(keys, 2)[1]
     assert block["keys"] == [k.label() for k in mine]
     assert block["all_keys"] == sorted(k.label() for k in keys)
@@ -116,12 +116,12 @@ def test_shard_manifest_records_partition_keys_and_machine() -> None:
 
 
 def test_resume_with_another_shard_is_refused() -> None:
-    check_resume_shard({"index": 1, "count": 2}, ShardSpec(1, 2), "run")
+    check_resume_shard({"index": 1, "count": 2}, Shard(1, 2), "run")
     check_resume_shard({"index": 1, "count": 2}, None, "run")
     with pytest.raises(InputError, match="holds shard 1/2"):
-        check_resume_shard({"index": 1, "count": 2}, ShardSpec(2, 2), "run")
+        check_resume_shard({"index": 1, "count": 2}, Shard(2, 2), "run")
     with pytest.raises(InputError, match="not a shard run"):
-        check_resume_shard(None, ShardSpec(2, 2), "run")
+        check_resume_shard(None, Shard(2, 2), "run")
 
 
 def test_restricted_plan_runs_only_the_shards_keys_in_every_planned_round() -> None:
@@ -159,7 +159,7 @@ def test_apply_shard_narrows_the_plan_once_and_resume_keeps_the_keys(tmp_path) -
     keys = [SuiteKey(f"a.B.m{i}", ()) for i in range(5)]
     store = RunStore.create(tmp_path / "run", RunManifest())
     store.init_steps(make_plan(2, "abba", None, (), ("-f", "1"), stopping=FIXED))
-    mine = apply_shard(store, ShardSpec(2, 2), keys)
+    mine = apply_shard(store, Shard(2, 2), keys)
     assert mine == partition(keys, 2)[1]
     assert store.manifest.shard["keys"] == [k.label() for k in mine]
     planned = [s.selection for s in store.plan.steps]
@@ -169,7 +169,7 @@ def test_apply_shard_narrows_the_plan_once_and_resume_keeps_the_keys(tmp_path) -
     # resume: same keys from the manifest, the plan untouched
     again = RunStore.open(store.path)
     steps_before = again.manifest.steps
-    assert apply_shard(again, ShardSpec(2, 2), list(reversed(keys))) == mine
+    assert apply_shard(again, Shard(2, 2), list(reversed(keys))) == mine
     assert again.manifest.steps == steps_before
     with pytest.raises(InputError, match="not the one shard 2/2 started with"):
-        apply_shard(again, ShardSpec(2, 2), keys[:-1])
+        apply_shard(again, Shard(2, 2), keys[:-1])

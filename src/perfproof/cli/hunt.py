@@ -9,8 +9,10 @@ import click
 from perfproof import defaults
 from perfproof.cli.flag import flags
 from perfproof.cli.options import OUT_DIR_PATH, emit_json
+from perfproof.cli.parsed import JMH_ARGS
 from perfproof.cli.run_flags import LAUNCH
 from perfproof.errors import InputError
+from perfproof.measure.plan import JmhArgs, parse_jmh_args
 
 EPILOG = """Workloads (one of):
 
@@ -66,7 +68,9 @@ benchmark matches, a truncated recording); 3 a build, JMH or the command failed.
 @click.option("--build-cmd", metavar="CMD", help="Custom build command.")
 @click.option("--jar", metavar="GLOB", help="With --build-cmd: the benchmark jar it makes.")
 @click.option("--build-arg", "build_args", multiple=True, metavar="ARG", help="Extra build arg.")
-@click.option("--jmh-args", metavar="ARGS", help='JMH options, e.g. "-wi 3 -i 5 -r 1s".')
+@click.option(
+    "--jmh-args", type=JMH_ARGS, metavar="ARGS", help='JMH options, e.g. "-wi 3 -i 5 -r 1s".'
+)
 @click.option("--java", metavar="PATH", help="java executable for builds, JMH and JFR.")
 @flags(LAUNCH)
 @click.option(
@@ -116,7 +120,7 @@ def command(
     build_cmd: str | None,
     jar: str | None,
     build_args: tuple[str, ...],
-    jmh_args: str | None,
+    jmh_args: JmhArgs | None,
     java: str | None,
     maven: str | None,
     gradle: str | None,
@@ -158,7 +162,7 @@ def command(
             build_cmd=build_cmd,
             jar=jar,
             build_args=build_args,
-            jmh_args=jmh_args,
+            jmh_args=jmh_args or parse_jmh_args(None),
             java=java,
             maven=maven or "auto",
             gradle=gradle or "auto",

@@ -10,6 +10,7 @@ from pathlib import Path
 import click
 
 from perfproof import defaults
+from perfproof.measure.plan import Budget, JmhArgs
 from perfproof.pipeline.config import KEYS, Setting, Value, both_files, read_pinned, settle
 
 DEFAULTS: Mapping[str, Value | None] = {
@@ -78,5 +79,7 @@ def settings_block(
     out: dict[str, dict[str, object]] = {}
     for name, source in sources.items():
         value = params.get(name)
+        if isinstance(value, (Budget, JmhArgs)):
+            value = str(value)  # as typed
         out[name] = {"value": list(value) if isinstance(value, tuple) else value, "source": source}
     return out

@@ -22,8 +22,11 @@ from perfproof.cli.options import (
     THRESHOLD,
     THRESHOLD_DEFAULT,
 )
+from perfproof.cli.parsed import BUDGET, JMH_ARGS, SHARD
 from perfproof.errors import InputError
 from perfproof.history.records import machine_name
+from perfproof.measure.plan import Budget, JmhArgs, parse_jmh_args
+from perfproof.measure.shard import Shard
 from perfproof.pipeline.ab_options import (
     AbOptions,
     BuildKind,
@@ -184,6 +187,7 @@ JMH = (
         "jmh_args",
         ("--jmh-args",),
         {
+            "type": JMH_ARGS,
             "metavar": "ARGS",
             "help": f'JMH options, e.g. "-p n=16 -wi 5" (default "{DEFAULTS_TEXT}").',
         },
@@ -217,6 +221,7 @@ DESIGN = (
         "budget",
         ("--budget",),
         {
+            "type": BUDGET,
             "metavar": "DURATION",
             "help": "Time of measurement not to exceed (90s, 15m, 1h): the time JMH runs, not "
             "the time waiting for another JMH's lock; no round starts that would end after it; "
@@ -290,6 +295,7 @@ RUN = (
         "shard",
         ("--shard",),
         {
+            "type": SHARD,
             "metavar": "I/N",
             "help": "Measure only shard I of N (1-based) of the suite's keys, on this machine; "
             "join the N run folders with `perfproof merge`. With --resume: must name the "
@@ -393,6 +399,7 @@ def ab_options(params: Mapping[str, object], **fixed: object) -> AbOptions:
         return float(value) if isinstance(value, (int, float)) else None
 
     lock_timeout = number("lock_timeout")
+    budget, jmh, shard = p.get("budget"), p.get("jmh_args"), p.get("shard")
     sources = p.get("sources")
     threshold = number("threshold")
     return AbOptions(
@@ -411,11 +418,11 @@ def ab_options(params: Mapping[str, object], **fixed: object) -> AbOptions:
         keep_checks=bool(p.get("keep_checks")),
         rounds=integer("rounds"),
         max_rounds=integer("max_rounds"),
-        budget=text("budget"),
+        budget=budget if isinstance(budget, Budget) else None,
         futility=number("futility"),
         order=Order(text("order") or Order.ABBA),
         seed=integer("seed"),
-        jmh_args=text("jmh_args"),
+        jmh_args=jmh if isinstance(jmh, JmhArgs) else parse_jmh_args(None),
         overlay=texts("overlay"),
         java=text("java"),
         fresh_builds=bool(p.get("fresh_builds")),
@@ -423,7 +430,7 @@ def ab_options(params: Mapping[str, object], **fixed: object) -> AbOptions:
         lock_timeout=defaults.LOCK_TIMEOUT_S if lock_timeout is None else lock_timeout,
         jfr=bool(p.get("jfr")),
         explain=Explain(text("explain") or Explain.RECORD),
-        shard=text("shard"),
+        shard=shard if isinstance(shard, Shard) else None,
         executor=Executor(text("executor") or Executor.LOCAL),
         ray_address=text("ray_address"),
         machine=machine_name(text("machine")),

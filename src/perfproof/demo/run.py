@@ -37,6 +37,7 @@ from pathlib import Path
 from perfproof import defaults
 from perfproof.demo.project import DemoRepo, write_demo_repo
 from perfproof.errors import InputError
+from perfproof.measure.plan import JmhArgs, parse_jmh_args
 from perfproof.measure.progress import Reporter
 from perfproof.measure.progress import make_reporter as default_reporter
 from perfproof.pipeline.ab import AbOutcome, start_ab
@@ -97,13 +98,14 @@ def run_demo(
     root = demo_root(out)
     repo = write_demo_repo(root / "project")
     outcome = DemoOutcome(root, repo)
+    jmh = parse_jmh_args(jmh_args or DEMO_JMH_ARGS)  # read once for every run of the demo
     for name, base, head in RUNS:
         opts = AbOptions(
             base=base,
             head=head,
             repo=str(repo.path),
             max_rounds=max_rounds or DEMO_MAX_ROUNDS,
-            jmh_args=jmh_args or DEMO_JMH_ARGS,
+            jmh_args=jmh,
             out=str(root / "runs" / name),
             lock_timeout=lock_timeout,
             futility=0.0 if name == AA_CONTROL else None,
@@ -111,14 +113,12 @@ def run_demo(
         reporter = (make_reporter or default_reporter)()
         reporter.message(f"== {name}: {base} → {head} ==")
         outcome.runs[name] = start_ab(opts, reporter)
-    outcome.prove = _prove(root, repo, make_reporter, max_rounds, jmh_args, lock_timeout)
-    outcome.hunts = _hunts(root, repo, jmh_args, lock_timeout)
+    outcome.prove = _prove(root, repo, make_reporter, max_rounds, jmh, lock_timeout)
+    outcome.hunts = _hunts(root, repo, jmh, lock_timeout)
     return outcome
 
 
-def _hunts(
-    root: Path, repo: DemoRepo, jmh_args: str | None, lock_timeout: float
-) -> dict[str, HuntOutcome]:
+def _hunts(root: Path, repo: DemoRepo, jmh: JmhArgs, lock_timeout: float) -> dict[str, HuntOutcome]:
     """Last, the hunt that would have found the feature's change: on the baseline, then on
     the feature with ``--compare`` against the first, where both hot paths are gone
     or fell tenfold."""
@@ -134,7 +134,7 @@ def _hunts(
             HuntRequest(
                 repo=repo.path,
                 ref=ref,
-                jmh_args=jmh_args or DEMO_JMH_ARGS,
+                jmh_args=jmh,
                 forks=DEMO_HUNT_FORKS,
                 out=root / "hunt" / ref,
                 compare=out["baseline"].files["json"] if "baseline" in out else None,
@@ -150,7 +150,7 @@ def _prove(
     repo: DemoRepo,
     make_reporter: Callable[[], Reporter] | None,
     max_rounds: int | None,
-    jmh_args: str | None,
+    jmh: JmhArgs,
     lock_timeout: float,
 ) -> ProveOutcome:
     """Last, the chain a performance pull request needs, on baseline → feature: changed
@@ -165,7 +165,7 @@ def _prove(
             head="feature",
             repo=str(repo.path),
             max_rounds=max_rounds or DEMO_MAX_ROUNDS,
-            jmh_args=jmh_args or DEMO_JMH_ARGS,
+            jmh_args=jmh,
             lock_timeout=lock_timeout,
             jfr=True,
         ),

@@ -9,6 +9,7 @@ before it has been looked at (only the keys still undecided, see ``measure.round
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import re
 import shlex
@@ -20,6 +21,7 @@ from typing import Any
 from perfproof import defaults
 from perfproof.errors import InputError
 from perfproof.measure.keys import Selection
+from perfproof.measure.progress import JmhSettings, parse_settings
 from perfproof.model import SIDES
 
 
@@ -130,6 +132,9 @@ class Plan:
     design: dict[str, Any] | None = None
     """The sequential design's own record (looks, levels, family), fixed when the run starts so
     that a resumed run judges with the very same design whatever perfproof's defaults became."""
+    settings: JmhSettings = field(default_factory=JmhSettings)
+    """What ``jmh_options`` ask of JMH (forks, iterations and their times), read once when the
+    run starts and kept with the plan: the ETA, the budget's rounds and a shard's cut use it."""
 
     @property
     def planned_rounds(self) -> int:
@@ -149,22 +154,29 @@ class Plan:
             "design": self.design,
             "benchmarks": list(self.benchmarks),
             "jmh_options": list(self.jmh_options),
+            "jmh_settings": dataclasses.asdict(self.settings),
             "steps": [s.to_json() for s in self.steps],
         }
 
     @classmethod
     def from_json(cls, doc: dict[str, Any]) -> Plan:
         budget = doc.get("budget_s")
+        jmh_options = tuple(doc.get("jmh_options", ()))
+        settings = doc.get("jmh_settings")
         return cls(
             rounds=int(doc["rounds"]),
             order=str(doc["order"]),
             seed=doc.get("seed"),
             steps=tuple(Step.from_json(s) for s in doc["steps"]),
             benchmarks=tuple(doc.get("benchmarks", ())),
-            jmh_options=tuple(doc.get("jmh_options", ())),
+            jmh_options=jmh_options,
             stopping=str(doc.get("stopping", FIXED)),
             budget_s=float(budget) if budget is not None else None,
             design=doc.get("design") if isinstance(doc.get("design"), dict) else None,
+            # a run folder written before the plan kept its settings: read from its options
+            settings=JmhSettings(**settings)
+            if isinstance(settings, dict)
+            else parse_settings(jmh_options),
         )
 
 
@@ -196,11 +208,13 @@ def make_plan(
     *,
     stopping: str = FIXED,
     budget_s: float | None = None,
+    settings: JmhSettings | None = None,
 ) -> Plan:
     """Lay out the steps: round by round, each round holding both sides once.
 
     A sequential plan starts with its first round only (the whole suite); the rounds after it
-    depend on what the looks decide.
+    depend on what the looks decide. ``settings`` are what ``jmh_options`` ask of JMH, as the
+    door parsed them (:class:`JmhArgs`); read from the options only when not given.
     """
     if seed is not None and order != "random":
         raise InputError(f"--seed only applies to --order random (the {order} order is fixed)")
@@ -216,7 +230,11 @@ def make_plan(
             break
         for side in pair:
             steps.append(Step(len(steps), r, side))
-    return Plan(rounds, order, seed, tuple(steps), benchmarks, jmh_options, stopping, budget_s)
+    timing = settings if settings is not None else parse_settings(jmh_options)
+    return Plan(
+        rounds, order, seed, tuple(steps), benchmarks, jmh_options, stopping, budget_s,
+        settings=timing,
+    )  # fmt: skip
 
 
 def round_steps(
@@ -275,8 +293,20 @@ def restrict_first_round(plan: Plan, selections: list[Selection]) -> Plan:
     return replace(plan, steps=(*first, *shifted))
 
 
-def parse_budget(text: str) -> float:
-    """``--budget``: ``90s``, ``15m``, ``1h``, ``1h30m`` or plain seconds, as seconds."""
+@dataclass(frozen=True)
+class Budget:
+    """``--budget`` read once, at the door: the seconds every later step uses, and the text as
+    typed, which the manifest and the command that repeats the run keep."""
+
+    seconds: float
+    text: str
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def parse_budget(text: str) -> Budget:
+    """``--budget``: ``90s``, ``15m``, ``1h``, ``1h30m`` or plain seconds."""
     match = re.fullmatch(r"\s*(?:(\d+(?:\.\d+)?)h)?\s*(?:(\d+(?:\.\d+)?)m)?\s*"
                          r"(?:(\d+(?:\.\d+)?)s?)?\s*", text or "")  # fmt: skip
     if not match or not any(match.groups()):
@@ -285,7 +315,50 @@ def parse_budget(text: str) -> float:
     total = hours * 3600 + minutes * 60 + seconds
     if total <= 0:
         raise InputError(f"--budget {text!r}: must be more than 0 seconds")
-    return total
+    return Budget(total, text)
+
+
+@dataclass(frozen=True)
+class JmhArgs:
+    """``--jmh-args`` read once, at the door: the text as typed (the manifest and the command
+    that repeats the run keep it), the options every step runs (perfproof's defaults merged
+    with the user's) and what they ask of JMH (forks, iterations and their times)."""
+
+    text: str | None
+    user: tuple[str, ...]
+    """The text split like a shell would."""
+    options: tuple[str, ...]
+    settings: JmhSettings
+
+    def __str__(self) -> str:
+        return self.text or ""
+
+    def with_forks(self, forks: int) -> JmhArgs:
+        """The same options with ``forks`` forks a step (JMH refuses an option given twice):
+        the one-fork round of a recording, a hunt's ``--forks``."""
+        kept: list[str] = []
+        skip = False
+        for token in self.user:
+            if skip:
+                skip = False
+            elif token == "-f":
+                skip = True
+            else:
+                kept.append(token)
+        user = (*kept, "-f", str(forks))
+        return JmhArgs(
+            shlex.join(user),
+            user,
+            jmh_options(list(user)),
+            dataclasses.replace(self.settings, forks=forks),
+        )
+
+
+def parse_jmh_args(text: str | None) -> JmhArgs:
+    """``--jmh-args`` split like a shell would, merged with perfproof's defaults, read."""
+    user = split_jmh_args(text)
+    options = jmh_options(user)
+    return JmhArgs(text, tuple(user), options, parse_settings(options))
 
 
 def split_jmh_args(text: str | None) -> list[str]:

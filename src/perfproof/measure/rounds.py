@@ -22,7 +22,7 @@ from typing import Any
 from perfproof.jmh.reader import read_results
 from perfproof.measure.keys import Cover, Selection, SuiteKey, cover_keys, group_keys, suite_key_of
 from perfproof.measure.plan import FIXED, Plan, Step, round_steps
-from perfproof.measure.progress import HOST_OVERHEAD_S, Reporter, parse_settings
+from perfproof.measure.progress import HOST_OVERHEAD_S, Reporter
 from perfproof.measure.store import DONE, RunStore
 from perfproof.measure.warmup_choice import chosen_warmups
 from perfproof.measure.warmup_choice import describe as describe_warmups
@@ -300,7 +300,7 @@ class RoundLoop:
         (said once: the choice is the same every round, and after a resume)."""
         if not self.choose_warmup:
             return {}
-        settings = parse_settings(plan.jmh_options)
+        settings = plan.settings
         warmups = chosen_warmups(
             side_forks(self.store, "base", 1), side_forks(self.store, "head", 1), settings
         )

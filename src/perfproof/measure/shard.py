@@ -48,7 +48,7 @@ K = TypeVar("K", bound=Labelled)
 
 
 @dataclass(frozen=True)
-class ShardSpec:
+class Shard:
     """Shard ``index`` of ``count`` (both 1-based, as a user types ``--shard 2/4``)."""
 
     index: int
@@ -61,8 +61,8 @@ class ShardSpec:
         return {"index": self.index, "count": self.count}
 
 
-def parse_shard(text: str) -> ShardSpec:
-    """``"2/4"`` → ``ShardSpec(2, 4)``; anything else is bad input naming the flag."""
+def parse_shard(text: str) -> Shard:
+    """``"2/4"`` → ``Shard(2, 4)``; anything else is bad input naming the flag."""
     match = _SHARD.match(text or "")
     if not match:
         raise InputError(f"--shard {text}: expected I/N, e.g. --shard 1/4")
@@ -71,7 +71,7 @@ def parse_shard(text: str) -> ShardSpec:
         raise InputError(f"--shard {text}: N must be at least 1")
     if not 1 <= index <= count:
         raise InputError(f"--shard {text}: I must be between 1 and N ({count})")
-    return ShardSpec(index, count)
+    return Shard(index, count)
 
 
 def partition(
@@ -141,7 +141,7 @@ def machine_name(identity: dict[str, Any] | None) -> str:
 
 
 def shard_manifest(
-    spec: ShardSpec,
+    spec: Shard,
     keys: Sequence[K],
     seconds: Callable[[K], float] | None = None,
     identity: dict[str, Any] | None = None,
@@ -166,13 +166,13 @@ def shard_manifest(
     return mine, block
 
 
-def check_resume_shard(recorded: dict[str, Any] | None, asked: ShardSpec | None, run: str) -> None:
+def check_resume_shard(recorded: dict[str, Any] | None, asked: Shard | None, run: str) -> None:
     """``--shard`` with ``--resume``: it must name the shard the run folder already holds."""
     if asked is None:
         return
     if not recorded:
         raise InputError(f"--shard {asked}: {run} is not a shard run; drop --shard to resume it")
-    held = ShardSpec(int(recorded.get("index", 0)), int(recorded.get("count", 0)))
+    held = Shard(int(recorded.get("index", 0)), int(recorded.get("count", 0)))
     if held != asked:
         raise InputError(f"--shard {asked}: {run} holds shard {held}; resume it without --shard")
 
@@ -200,7 +200,7 @@ def restrict_plan(plan: Plan, selections: Sequence[Selection]) -> Plan:
 
 def apply_shard(
     store: RunStore,
-    spec: ShardSpec,
+    spec: Shard,
     keys: Sequence[SuiteKey],
     seconds: Callable[[SuiteKey], float] | None = None,
 ) -> list[SuiteKey]:

@@ -26,13 +26,12 @@ from perfproof.measure.plan import (
     FIXED,
     SEQUENTIAL,
     make_plan,
-    parse_budget,
     restrict_first_round,
 )
-from perfproof.measure.progress import Reporter, parse_settings
+from perfproof.measure.progress import Reporter
 from perfproof.measure.rounds import RoundLoop, SequentialState, sides_present
 from perfproof.measure.scheduler import Scheduler, SideTarget
-from perfproof.measure.shard import apply_shard, check_resume_shard, parse_shard
+from perfproof.measure.shard import Shard, apply_shard, check_resume_shard
 from perfproof.measure.sides import SideBuilder, list_side
 from perfproof.measure.store import (
     DONE,
@@ -48,7 +47,7 @@ from perfproof.model.documents.run import Overlay, RunManifest, SideRef
 from perfproof.model.reach import RunReach
 from perfproof.pipeline import ab_reach
 from perfproof.pipeline.ab_options import AbOptions, check_options
-from perfproof.pipeline.cluster import run_on_cluster
+from perfproof.pipeline.cluster import Executor, join_cluster, run_on_cluster
 from perfproof.pipeline.looks import (
     budget_shortfall,
     design_for,
@@ -91,12 +90,14 @@ def start_ab(
     keys no static path leads to before the report (``ab`` alone, unless ``--explain off``)."""
     repo = require_repo(Path(opts.repo).resolve())
     opts.repo = str(repo)
-    jmh_opts = check_options(opts)
+    check_options(opts)
     spec = opts.build_spec()
     shas = {"base": resolve_ref(repo, opts.base), "head": resolve_ref(repo, opts.head)}
     if opts.overlay:  # before the run folder exists: a typo must not leave a folder behind
         check_overlay_paths(repo, shas["head"], opts.overlay, f"--head {opts.head}")
     jdk = java_info(opts.java)
+    if opts.executor is Executor.RAY:  # a cluster that is not there costs no build
+        join_cluster(opts.ray_address)
     run_dir = Path(opts.out).resolve() if opts.out else default_runs_dir(repo) / new_run_id()
     if opts.jfr and re.search(r"[\s,=]", str(run_dir)):
         # the folder goes into a JVM option that JMH splits at spaces and JFR at ',' and '='
@@ -106,9 +107,10 @@ def start_ab(
         opts.order,
         opts.seed,
         opts.bench,
-        jmh_opts,
+        opts.jmh_args.options,
         stopping=FIXED if opts.rounds is not None else SEQUENTIAL,
-        budget_s=parse_budget(opts.budget) if opts.budget else None,
+        budget_s=opts.budget.seconds if opts.budget is not None else None,
+        settings=opts.jmh_args.settings,
     )
     opts.seed = plan.seed
     if plan.stopping == SEQUENTIAL:  # an uncalibrated schedule is refused before a build
@@ -153,7 +155,7 @@ def resume_ab(
     *,
     lock_timeout: float | None = None,
     verb: str = "ab",
-    shard: str | None = None,
+    shard: Shard | None = None,
     ray_address: str | None = None,
     explain: bool = True,
     recorder: ab_reach.Recorder | None = None,
@@ -165,8 +167,7 @@ def resume_ab(
             f"--resume {run_dir}: a run merged from shards is finished as it is; resume a "
             "shard (perfproof ab --resume SHARD_DIR) and merge again"
         )
-    asked = parse_shard(shard) if shard else None
-    check_resume_shard(store.manifest.shard, asked, str(run_dir))
+    check_resume_shard(store.manifest.shard, shard, str(run_dir))
     opts = AbOptions.from_json(store.manifest.options)
     if ray_address is not None:
         opts.ray_address = ray_address
@@ -289,16 +290,15 @@ def _measure_and_compare(
         store,
         targets,
         reporter,
-        settings=parse_settings(plan.jmh_options),
+        settings=plan.settings,
         lock_timeout_s=opts.lock_timeout,
         java_home=jdk.home,
         jfr_dir=store.jfr_dir() if opts.jfr else None,
     )
     keys = sides_present(listed["base"], listed["head"])
-    if opts.shard:
-        settings = parse_settings(plan.jmh_options)
-        per_key = settings.forks * settings.fork_seconds()
-        keys = apply_shard(store, parse_shard(opts.shard), keys, lambda _key: per_key)
+    if opts.shard is not None:
+        per_key = plan.settings.forks * plan.settings.fork_seconds()
+        keys = apply_shard(store, opts.shard, keys, lambda _key: per_key)
     if opts.executor == "ray":
         return _on_cluster(store, opts, keys, builders, reporter, explain, recorder)
     state, ended = measure_keys(store, scheduler, keys, reporter, keys)

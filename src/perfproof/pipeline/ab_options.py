@@ -17,15 +17,8 @@ from perfproof.compare import CompareOptions
 from perfproof.errors import InputError
 from perfproof.history.records import check_machine
 from perfproof.measure.keys import check_bench_regexes
-from perfproof.measure.plan import (
-    ORDERS,
-    Order,
-    parse_budget,
-    split_jmh_args,
-)
-from perfproof.measure.plan import (
-    jmh_options as merge_jmh_options,
-)
+from perfproof.measure.plan import ORDERS, Budget, JmhArgs, Order, parse_budget, parse_jmh_args
+from perfproof.measure.shard import Shard, parse_shard
 from perfproof.pipeline.cluster import Executor, check_spread_options
 from perfproof.stats import family as procedures
 from perfproof.stats.verdict import check_confidence, check_threshold
@@ -68,13 +61,14 @@ class AbOptions:
     """A fixed design of exactly this many rounds, every key in every round (no early stop)."""
     max_rounds: int | None = None
     """The sequential design's most rounds (default :data:`perfproof.defaults.MAX_ROUNDS`)."""
-    budget: str | None = None
+    budget: Budget | None = None
     """Wall clock of measurement not to exceed (``15m``); no round starts that would end later."""
     futility: float | None = None
     """The sequential design's futility bound (default :data:`perfproof.defaults.FUTILITY`)."""
     order: Order = Order.ABBA
     seed: int | None = None
-    jmh_args: str | None = None
+    jmh_args: JmhArgs = field(default_factory=lambda: parse_jmh_args(None))
+    """``--jmh-args`` as typed, merged with perfproof's defaults, and what it asks of JMH."""
     overlay: tuple[str, ...] = ()
     java: str | None = None
     fresh_builds: bool = False
@@ -84,7 +78,7 @@ class AbOptions:
     jfr: bool = False
     explain: Explain = Explain.RECORD
     """Whether a decided key with no static call path is recorded to confirm or deny reach."""
-    shard: str | None = None
+    shard: Shard | None = None
     """``I/N``: measure only shard I of the suite's N parts (``perfproof merge`` joins them)."""
     executor: Executor = Executor.LOCAL
     """``local``, or ``ray``: key groups measured on the nodes of a Ray cluster."""
@@ -114,7 +108,12 @@ class AbOptions:
         )
 
     def to_json(self) -> dict[str, Any]:
+        """The manifest's ``options``: every value as the user typed it (``15m``, ``2/4``, the
+        JMH options' text), so a resumed run reads them back as the door read them."""
         doc = asdict(self)
+        doc["budget"] = str(self.budget) if self.budget is not None else None
+        doc["jmh_args"] = self.jmh_args.text
+        doc["shard"] = str(self.shard) if self.shard is not None else None
         doc["bench"] = list(self.bench)
         doc["overlay"] = list(self.overlay)
         doc["build_args"] = list(self.build_args)
@@ -129,6 +128,11 @@ class AbOptions:
         values["overlay"] = tuple(values.get("overlay") or ())
         values["build_args"] = tuple(values.get("build_args") or ())
         values["measure_last"] = tuple(values.get("measure_last") or ())
+        budget, shard = values.get("budget"), values.get("shard")
+        values["budget"] = parse_budget(str(budget)) if budget else None
+        values["shard"] = parse_shard(str(shard)) if shard else None
+        jmh = values.get("jmh_args")
+        values["jmh_args"] = parse_jmh_args(str(jmh) if jmh is not None else None)
         enums = (("build", BuildKind), ("order", Order), ("executor", Executor),
                  ("explain", Explain))  # fmt: skip
         for name, enum in enums:
@@ -166,7 +170,7 @@ class AbOptions:
             ("--build-cmd", self.build_cmd),
             ("--jar", self.jar),
             ("--classpath-file", self.classpath_file),
-            ("--jmh-args", self.jmh_args),
+            ("--jmh-args", self.jmh_args.text),
             ("--java", self.java),
         ):
             if value:
@@ -184,8 +188,8 @@ class AbOptions:
             argv += ["--rounds", str(self.rounds)]
         else:
             argv += ["--max-rounds", str(self.max_rounds or defaults.MAX_ROUNDS)]
-            if self.budget:
-                argv += ["--budget", self.budget]
+            if self.budget is not None:
+                argv += ["--budget", self.budget.text]
             if self.futility is not None:
                 argv += ["--futility", f"{self.futility:g}"]
         argv += ["--order", str(self.order)]
@@ -199,8 +203,8 @@ class AbOptions:
             argv.append("--jfr")
         if self.explain != Explain.RECORD:
             argv += ["--explain", str(self.explain)]
-        if self.shard:
-            argv += ["--shard", self.shard]
+        if self.shard is not None:
+            argv += ["--shard", str(self.shard)]
         if self.executor != "local":
             argv += ["--executor", str(self.executor)]
         if self.ray_address:
@@ -234,8 +238,11 @@ def check_lock_timeout(seconds: float) -> float:
     return seconds
 
 
-def check_options(opts: AbOptions) -> tuple[str, ...]:
-    """Everything that can be judged without a build: refused here, exit 2, nothing built."""
+def check_options(opts: AbOptions) -> None:
+    """Everything that can be judged without a build: refused here, exit 2, nothing built.
+
+    Judges only: every value was parsed at the door (budget, shard, JMH options), nothing is
+    changed and nothing is joined (a Ray cluster is joined when the run starts)."""
     check_bench_regexes(opts.bench)
     if opts.rounds is not None:
         if opts.rounds < 1:
@@ -258,8 +265,6 @@ def check_options(opts: AbOptions) -> tuple[str, ...]:
             f"--max-rounds must be at least 2 (a look needs two forks a side), got "
             f"{opts.max_rounds}"
         )
-    if opts.budget is not None:
-        parse_budget(opts.budget)
     if opts.seed is not None and opts.order != "random":
         raise InputError(
             f"--seed only applies to --order random; the {opts.order} order is fixed (drop --seed)"
@@ -274,5 +279,4 @@ def check_options(opts: AbOptions) -> tuple[str, ...]:
         raise InputError(f"--family {opts.family}: expected one of {choices}")
     check_spread_options(opts.shard, opts.executor, opts.ray_address, opts.jfr)
     if opts.machine is not None:
-        opts.machine = check_machine(opts.machine)
-    return merge_jmh_options(split_jmh_args(opts.jmh_args))
+        check_machine(opts.machine)

@@ -23,7 +23,7 @@ from perfproof import defaults
 from perfproof.code.reach import benchmark_methods
 from perfproof.env.cache import cache_root
 from perfproof.errors import PerfproofError
-from perfproof.measure.progress import Reporter, parse_settings
+from perfproof.measure.progress import Reporter
 from perfproof.measure.rounds import measuring_seconds
 from perfproof.measure.store import RunStore
 from perfproof.model import SIDES
@@ -260,7 +260,7 @@ def _why_not_recorded(
         for c in document.get("comparisons", [])
         if str(c.get("benchmark")) in wanted
     }
-    need = 2 * len(keys) * parse_settings(store.plan.jmh_options).fork_seconds()
+    need = 2 * len(keys) * store.plan.settings.fork_seconds()
     if spent + need <= budget:
         return None
     return (

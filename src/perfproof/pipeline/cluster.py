@@ -19,7 +19,7 @@ from perfproof.errors import InputError
 from perfproof.measure.executors.local import MeasureKeys, PartJob
 from perfproof.measure.keys import SuiteKey
 from perfproof.measure.progress import Reporter
-from perfproof.measure.shard import METHOD, partition, partition_digest
+from perfproof.measure.shard import METHOD, Shard, partition, partition_digest
 from perfproof.measure.store import DONE, MANIFEST, RunStore
 from perfproof.model.documents import read_document
 from perfproof.pipeline.merge import check_shards, load_shard, write_merged
@@ -152,29 +152,30 @@ def run_on_cluster(
 
 
 def check_spread_options(
-    shard: str | None, executor: str, ray_address: str | None, jfr: bool
+    shard: Shard | None, executor: str, ray_address: str | None, jfr: bool
 ) -> None:
-    """``--shard``, ``--executor`` and ``--ray-address`` judged before anything is built."""
-    from perfproof.measure.shard import parse_shard
-
-    if shard:
-        parse_shard(shard)
+    """``--shard``, ``--executor`` and ``--ray-address`` judged together, before anything is
+    built; judged only (the cluster is joined by :func:`join_cluster` when the run starts)."""
     if executor not in EXECUTORS:
         raise InputError(f"--executor must be one of {', '.join(EXECUTORS)}, got {executor!r}")
     if ray_address and executor != "ray":
         raise InputError("--ray-address needs --executor ray")
     if executor != "ray":
         return
-    if shard:
+    if shard is not None:
         raise InputError(
             f"--shard {shard} with --executor ray: the cluster already spreads the keys over "
             "its nodes; use one or the other"
         )
     if jfr:
         raise InputError("--jfr with --executor ray: the recordings would stay on the nodes")
+
+
+def join_cluster(address: str | None) -> None:
+    """Join the Ray cluster as a run starts, before anything is built: a cluster that is not
+    there, or has no JMH node, is bad input that costs no build."""
     from perfproof.measure.executors import ray as ray_executor
 
-    # join now: a cluster that is not there, or has no JMH node, is bad input before a build
-    ray = ray_executor.connect(ray_address)
+    ray = ray_executor.connect(address)
     if not ray_executor.jmh_nodes(ray):
-        raise InputError(ray_executor.no_jmh_nodes(ray_address))
+        raise InputError(ray_executor.no_jmh_nodes(address))

@@ -19,14 +19,19 @@ import tomllib
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, TypeAlias
 
 from perfproof.errors import InputError
+
+if TYPE_CHECKING:
+    from perfproof.measure.plan import Budget, JmhArgs
 
 FILE = "perfproof.toml"
 PYPROJECT = "pyproject.toml"
 TABLE = ("tool", "perfproof")
 
-Value = str | float | tuple[str, ...]
+Value: TypeAlias = "str | float | tuple[str, ...] | Budget | JmhArgs"
+"""A setting's value, parsed once where it enters (a flag, a variable, a file's line)."""
 
 
 @dataclass(frozen=True)
@@ -51,14 +56,15 @@ def _text(value: object, where: str) -> Value:
     raise InputError(f"{where}: expected a non-empty string, got {value!r}")
 
 
-def _arguments(value: object, where: str) -> Value:
-    """A command-line string (``jmh-args``): split now, so unbalanced quotes name the file."""
-    text = _text(value, where)
+def _jmh_args(value: object, where: str) -> Value:
+    """``jmh-args``: read now, as the flag's text is, so a bad one names the file's line."""
+    from perfproof.measure.plan import parse_jmh_args
+
+    text = str(_text(value, where))
     try:
-        shlex.split(str(text))
-    except ValueError as exc:
-        raise InputError(f"{where}: cannot split {text!r}: {exc}") from None
-    return text
+        return parse_jmh_args(text)
+    except InputError as exc:
+        raise InputError(str(exc).replace("--jmh-args", where, 1)) from None
 
 
 def _texts(value: object, where: str) -> Value:
@@ -94,10 +100,9 @@ def _budget(value: object, where: str) -> Value:
 
     text = str(_text(value, where))
     try:
-        parse_budget(text)
+        return parse_budget(text)
     except InputError:
         raise InputError(f"{where}: {text!r} is not a duration such as 90s, 15m or 1h") from None
-    return text
 
 
 def _launcher(tool_name: str) -> Callable[[object, str], Value]:
@@ -119,7 +124,7 @@ def _keys() -> tuple[Key, ...]:
         Key("threshold", "threshold", _fraction(check_threshold)),
         Key("confidence", "confidence", _fraction(check_confidence)),
         Key("family", "family", _family),
-        Key("jmh-args", "jmh_args", _arguments),
+        Key("jmh-args", "jmh_args", _jmh_args),
         Key("module", "module", _text),
         Key("build-args", "build_args", _texts),
         Key("maven", "maven", _launcher("maven")),

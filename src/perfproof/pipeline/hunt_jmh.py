@@ -20,7 +20,7 @@ from perfproof.errors import ExternalError
 from perfproof.jmh.reader import read_file
 from perfproof.measure.argv import with_forks
 from perfproof.measure.plan import FIXED, make_plan
-from perfproof.measure.progress import Reporter, parse_settings
+from perfproof.measure.progress import JmhSettings, Reporter
 from perfproof.measure.scheduler import Scheduler, SideTarget
 from perfproof.measure.sides import SideBuilder, list_side
 from perfproof.measure.store import RunStore
@@ -44,12 +44,11 @@ def with_gc_profiler(options: tuple[str, ...]) -> tuple[str, ...]:
     return (*options, "-prof", "gc")
 
 
-def warmup_delay(options: tuple[str, ...]) -> float | None:
+def warmup_delay(s: JmhSettings) -> float | None:
     """Seconds from a fork's start to the end of its warm-up iterations, in whole seconds
     (JFR refuses a delay under one): the recording's delay. The JVM's own start comes
     before the first warm-up iteration, so the recording starts a little before warm-up
     ends and never after measurement begins. None when warm-up is under a second."""
-    s = parse_settings(options)
     whole = math.floor(s.warmup_iterations * s.warmup_s)
     return float(whole) if whole >= 1 else None
 
@@ -100,11 +99,13 @@ def jmh_workload(
     repo = require_repo(Path(opts.repo).resolve())
     opts = dataclasses.replace(opts, repo=str(repo))
     sha = resolve_ref(repo, opts.head)
-    options = with_gc_profiler(with_forks(check_options(opts), forks))
+    check_options(opts)
+    options = with_gc_profiler(with_forks(opts.jmh_args.options, forks))
+    settings = dataclasses.replace(opts.jmh_args.settings, forks=forks)
     jdk = java_info(opts.java)
     run_dir = out_dir / "run"
     jfr_dir = run_dir / "jfr"
-    plan = make_plan(1, "abab", None, opts.bench, options, stopping=FIXED)
+    plan = make_plan(1, "abab", None, opts.bench, options, stopping=FIXED, settings=settings)
     plan = dataclasses.replace(plan, steps=tuple(s for s in plan.steps if s.side == SIDE))
     store = RunStore.create(
         run_dir,
@@ -139,12 +140,12 @@ def jmh_workload(
         )  # fmt: skip
         store.save()
     names, count, _keys = list_side(builder, plan.benchmarks, plan.jmh_options, sha)
-    delay = warmup_delay(plan.jmh_options)
+    delay = warmup_delay(plan.settings)
     scheduler = Scheduler(
         store,
         {SIDE: SideTarget(SIDE, builder.launcher, names, count)},
         reporter,
-        settings=parse_settings(plan.jmh_options),
+        settings=plan.settings,
         lock_timeout_s=lock_timeout,
         java_home=jdk.home,
         jfr_dir=jfr_dir,

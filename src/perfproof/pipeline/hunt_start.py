@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import shutil
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from perfproof import defaults
 from perfproof.errors import InputError
+from perfproof.measure.plan import JmhArgs, parse_jmh_args
 from perfproof.measure.progress import make_reporter
 from perfproof.measure.store import default_runs_dir, new_run_id
 from perfproof.pipeline.ab_options import AbOptions
@@ -29,7 +30,7 @@ class HuntRequest:
     build_cmd: str | None = None
     jar: str | None = None
     build_args: tuple[str, ...] = ()
-    jmh_args: str | None = None
+    jmh_args: JmhArgs = field(default_factory=lambda: parse_jmh_args(None))
     java: str | None = None
     maven: str = "auto"
     gradle: str = "auto"
@@ -75,7 +76,7 @@ class HuntRequest:
             ("--module", self.module),
             ("--build-cmd", self.build_cmd),
             ("--jar", self.jar),
-            ("--jmh-args", self.jmh_args),
+            ("--jmh-args", self.jmh_args.text),
             ("--java", self.java),
         ):
             if value:

@@ -25,7 +25,7 @@ from perfproof import __version__
 from perfproof.compare import CompareOptions, CompareResult, compare_document, compare_sides
 from perfproof.errors import InputError
 from perfproof.jmh.reader import read_results
-from perfproof.measure.shard import ShardSpec, machine_name
+from perfproof.measure.shard import Shard, machine_name
 from perfproof.measure.store import DONE, MANIFEST, RESULTS, new_run_id, now_iso
 from perfproof.model import SIDES, BenchKey, Samples
 from perfproof.model.documents import read_document
@@ -56,7 +56,7 @@ class ShardRun:
 
     path: Path
     manifest: RunManifest
-    spec: ShardSpec
+    spec: Shard
     files: dict[str, list[Path]] = field(default_factory=dict)
     samples: dict[str, dict[BenchKey, Samples]] = field(default_factory=dict)
 
@@ -103,7 +103,7 @@ def load_shard(path: Path) -> ShardRun:
     if block is None:
         raise InputError(f"{path}: not a shard run (it was not started with ab --shard I/N)")
     try:
-        spec = ShardSpec(int(block["index"]), int(block["count"]))
+        spec = Shard(int(block["index"]), int(block["count"]))
     except (KeyError, TypeError, ValueError):
         raise InputError(f"{path}: the manifest's shard entry was edited") from None
     shard = ShardRun(path, manifest, spec)

@@ -48,6 +48,7 @@ from perfproof.model.documents.prove_stages import (
     Json,
 )
 from perfproof.pipeline.ab_options import AbOptions
+from perfproof.pipeline.cluster import Executor, join_cluster
 from perfproof.pipeline.prove_bundle import Bundle, StageClock
 from perfproof.pipeline.prove_hypothesis import load_hypothesis
 from perfproof.pipeline.prove_options import ProveOptions
@@ -106,6 +107,8 @@ def start_prove(opts: ProveOptions, say: Say) -> ProveOutcome:
     shas = {"base": resolve_ref(repo, opts.ab.base), "head": resolve_ref(repo, opts.ab.head)}
     if shas["base"] == shas["head"]:
         raise InputError(f"--base {opts.ab.base} and --head {opts.ab.head} are the same commit")
+    if opts.ab.executor is Executor.RAY:  # a cluster that is not there costs no stage
+        join_cluster(opts.ab.ray_address)
     path = Path(opts.out).resolve() if opts.out else _default_bundle(repo)
     opts.out = str(path)
     refs = {side: {"ref": getattr(opts.ab, side), "sha": shas[side]} for side in shas}
@@ -245,11 +248,9 @@ def _skip_reason(name: str, chain: _Chain) -> str | None:
 def _estimates(opts: ProveOptions, benchmarks: int) -> dict[str, float]:
     """Seconds each stage should take, from the JMH settings (the ETA is a guide only)."""
     try:
-        from perfproof.measure.plan import jmh_options, split_jmh_args
-        from perfproof.measure.progress import estimate_step_seconds, parse_settings
+        from perfproof.measure.progress import estimate_step_seconds
 
-        settings = parse_settings(jmh_options(split_jmh_args(opts.ab.jmh_args)))
-        step = estimate_step_seconds(settings, max(benchmarks, 1))
+        step = estimate_step_seconds(opts.ab.jmh_args.settings, max(benchmarks, 1))
         rounds = opts.ab.rounds or getattr(opts.ab, "max_rounds", None) or defaults.MAX_ROUNDS
     except Exception:  # an estimate must never stop the chain
         step, rounds = 30.0, 3

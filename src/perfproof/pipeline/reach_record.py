@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import dataclasses
 import re
-import shlex
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
@@ -43,21 +42,6 @@ the fewest n with (1 − 5%)^n ≤ 1 − 95%, i.e. a share of 5% would have show
 the time."""
 
 
-def one_fork(jmh_args: str | None) -> str:
-    """The user's JMH options with one fork a step (JMH refuses an option given twice)."""
-    tokens = shlex.split(jmh_args or "")
-    kept: list[str] = []
-    skip = False
-    for token in tokens:
-        if skip:
-            skip = False
-        elif token == "-f":
-            skip = True
-        else:
-            kept.append(token)
-    return shlex.join([*kept, "-f", "1"])
-
-
 def recorded_round(folder: Path, ab: AbOptions, regexes: Sequence[str], reporter: Reporter) -> Path:
     """One recorded round of the given benchmarks, one fork a side, in ``folder`` (resumed
     when a stopped run already started it): the same builds and other JMH settings as the
@@ -69,7 +53,7 @@ def recorded_round(folder: Path, ab: AbOptions, regexes: Sequence[str], reporter
         bench=tuple(regexes),
         out=str(folder),
         jfr=True,
-        jmh_args=one_fork(ab.jmh_args),
+        jmh_args=ab.jmh_args.with_forks(1),
         rounds=1,
         max_rounds=None,
         budget=None,

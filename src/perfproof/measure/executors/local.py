@@ -18,7 +18,7 @@ from perfproof import __version__
 from perfproof.measure import environment
 from perfproof.measure.keys import SuiteKey, group_keys
 from perfproof.measure.plan import Plan, Step
-from perfproof.measure.progress import Reporter, parse_settings
+from perfproof.measure.progress import Reporter
 from perfproof.measure.scheduler import Scheduler, SideTarget
 from perfproof.measure.shard import machine_identity, restrict_plan
 from perfproof.measure.store import DONE, RunStore
@@ -103,7 +103,7 @@ def measure_part(
         store,
         targets,
         reporter,
-        settings=parse_settings(plan.jmh_options),
+        settings=plan.settings,
         lock_timeout_s=job.lock_timeout_s,
         java_home=java_home,
     )
