@@ -24,7 +24,7 @@ from perfproof.demo.run import DEMO_JMH_ARGS, DEMO_MAX_ROUNDS
 from perfproof.measure.plan import parse_jmh_args
 from perfproof.measure.progress import PlainReporter
 from perfproof.model.documents.run import RunManifest
-from perfproof.pipeline.ab import AbOptions, overhead_seconds, start_ab
+from perfproof.pipeline.ab.run import AbOptions, overhead_seconds, start_ab
 
 
 def main() -> int:

@@ -18,8 +18,8 @@ from pathlib import Path
 import numpy as np
 
 from perfproof.model import Direction
-from perfproof.pipeline import e2e
-from perfproof.pipeline.e2e_options import E2EOptions
+from perfproof.pipeline.e2e import run as e2e
+from perfproof.pipeline.e2e.options import E2EOptions
 from perfproof.stats.end_to_end import analyse_metric
 
 

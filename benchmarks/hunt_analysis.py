@@ -46,7 +46,7 @@ def _source_repo(folder: Path) -> Path:
 
 
 def worker_hunt(rec: Path, repo: Path) -> dict:
-    from perfproof.pipeline.hunt import recordings_workload, run_hunt
+    from perfproof.pipeline.hunt.run import recordings_workload, run_hunt
 
     out = Path(tempfile.mkdtemp(prefix="hunt-bench-"))
     try:

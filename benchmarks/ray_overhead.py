@@ -34,7 +34,7 @@ from perfproof.measure.keys import suite_keys
 from perfproof.measure.plan import FIXED, jmh_options, make_plan, split_jmh_args
 from perfproof.measure.progress import PlainReporter
 from perfproof.measure.shard import METHOD, partition, partition_digest
-from perfproof.pipeline.ab import measure_keys
+from perfproof.pipeline.ab.run import measure_keys
 from perfproof.process import run
 from perfproof.workspace.build import build
 from perfproof.workspace.git import resolve_ref

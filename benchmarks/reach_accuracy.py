@@ -29,7 +29,7 @@ from pathlib import Path
 from perfproof.env.cache import cache_root
 from perfproof.measure.plan import parse_jmh_args
 from perfproof.measure.progress import make_reporter
-from perfproof.pipeline.ab_options import AbOptions
+from perfproof.pipeline.ab.options import AbOptions
 from perfproof.pipeline.reach_accuracy import (
     DISPATCH,
     Accuracy,
@@ -115,7 +115,7 @@ def main(argv: list[str] | None = None) -> int:
             doc = json.loads(path.read_text(encoding="utf-8"))
             seen |= {b: Seen(**{**v, "methods": tuple(v["methods"])}) for b, v in doc.items()}
     elif not args.static_only:
-        from perfproof.pipeline.hunt_jmh import jmh_workload
+        from perfproof.pipeline.hunt.jmh import jmh_workload
 
         opts = AbOptions(
             base=head, head=head, repo=str(repo), bench=tuple(args.bench), module=args.module,

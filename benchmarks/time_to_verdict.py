@@ -34,7 +34,7 @@ from ttv_project import PLANTED, write_project
 from perfproof.defaults import MAX_ROUNDS
 from perfproof.measure.plan import parse_jmh_args
 from perfproof.measure.progress import PlainReporter
-from perfproof.pipeline.ab import AbOptions, resume_ab, start_ab
+from perfproof.pipeline.ab.run import AbOptions, resume_ab, start_ab
 
 
 def run(repo: Path, out: Path, *, adaptive: bool, rounds: int, jmh_args: str | None) -> dict:

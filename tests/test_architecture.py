@@ -730,3 +730,21 @@ def test_the_confidence_range_is_checked_in_one_place() -> None:
                 ):
                     wrong.append(f"{m.rel}:{node.lineno}")
     assert not wrong, f"confidence range checked outside stats/verdict.py: {wrong}"
+
+
+PIPELINE_ROOMS = ("ab", "prove", "hunt", "e2e", "guard", "merge")
+PIPELINE_SHARED = frozenset(
+    {"__init__.py", "cluster.py", "config.py", "lifecycle.py", "looks.py"}
+    | {"reach_accuracy.py", "reach_record.py"}
+)
+"""What two or more verbs share, beside the verbs' own rooms in ``pipeline/``."""
+
+
+def test_pipeline_has_a_room_per_verb() -> None:
+    """A verb's modules live in its own sub-package, so ``pipeline/`` is not one flat room of
+    modules grouped only by a name prefix; a new top-level module must be shared to belong."""
+    pipeline = PACKAGE / "pipeline"
+    for verb in PIPELINE_ROOMS:
+        assert (pipeline / verb / "__init__.py").is_file(), f"pipeline/{verb}/ is a package"
+    loose = sorted(p.name for p in pipeline.glob("*.py") if p.name not in PIPELINE_SHARED)
+    assert not loose, f"modules of one verb belong in its room: {loose}"

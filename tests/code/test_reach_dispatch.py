@@ -11,7 +11,7 @@ from perfproof.code.query import open_project
 from perfproof.code.reach import affected_benchmarks
 from perfproof.model.changes import ChangedMethod
 from perfproof.model.documents.prove_stages import BenchmarksResult, ChangesResult
-from perfproof.pipeline.prove_code import benchmarks_stage
+from perfproof.pipeline.prove.code import benchmarks_stage
 
 FILES = {
     "src/main/java/p/Listener.java": """package p;

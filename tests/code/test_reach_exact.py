@@ -254,7 +254,7 @@ def test_prove_lists_as_unreached_only_what_no_benchmark_reaches(tmp_path: Path)
     SlowCodec.read is still reached (through the unknown receivers) and is not "unreached"."""
     from perfproof.code.changes import ChangedMethod
     from perfproof.model.documents.prove_stages import ChangesResult
-    from perfproof.pipeline.prove_code import benchmarks_stage
+    from perfproof.pipeline.prove.code import benchmarks_stage
 
     root = write(tmp_path)
     project = open_project(root)
@@ -277,8 +277,8 @@ def test_prove_counts_production_calls_that_dispatch_through_the_interface(tmp_p
     FastCodec; a receiver fixed to SlowCodec does not count."""
     from perfproof.code.changes import ChangedMethod
     from perfproof.model.documents.prove_stages import ChangesResult
-    from perfproof.pipeline.prove_bundle import Bundle
-    from perfproof.pipeline.prove_code import callers_stage
+    from perfproof.pipeline.prove.bundle import Bundle
+    from perfproof.pipeline.prove.code import callers_stage
     from perfproof.render.prove import _callers_md
 
     service = """package p;

@@ -19,8 +19,8 @@ from perfproof.cli.options import CONFIDENCE, THRESHOLD
 from perfproof.compare import CompareOptions
 from perfproof.compare.sequential import SequentialDesign
 from perfproof.errors import InputError
-from perfproof.pipeline.e2e_options import E2EOptions, validate
-from perfproof.pipeline.guard_judge import check_settings
+from perfproof.pipeline.e2e.options import E2EOptions, validate
+from perfproof.pipeline.guard.judge import check_settings
 from perfproof.stats.verdict import check_confidence, check_threshold
 
 

@@ -10,7 +10,7 @@ from perfproof.cli.ab import command as ab_command
 from perfproof.cli.guard import command as guard_command
 from perfproof.cli.prove import command as prove_command
 from perfproof.cli.run_flags import AB_GROUPS, VERDICT, ab_options
-from perfproof.pipeline.ab_options import AbOptions, BuildKind, Executor, Order
+from perfproof.pipeline.ab.options import AbOptions, BuildKind, Executor, Order
 
 
 def _parse(command: click.Command, argv: list[str]) -> AbOptions:

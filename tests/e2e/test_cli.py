@@ -369,7 +369,7 @@ def test_build_options_need_refs_and_do_not_mix(run_cli, tmp_path: Path) -> None
 
 def test_tool_build_commands(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from perfproof.errors import InputError
-    from perfproof.pipeline.e2e_sides import tool_build_argv
+    from perfproof.pipeline.e2e.sides import tool_build_argv
 
     tools = tmp_path / "bin"  # mvn and gradle on PATH are stand-ins: only the argv is checked
     tools.mkdir()

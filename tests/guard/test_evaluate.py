@@ -11,7 +11,7 @@ import pytest
 from perfproof.compare import CompareOptions, compare_sides
 from perfproof.model import ALLOC_NORM, PRIMARY, BenchKey, Direction, Samples
 from perfproof.model.documents.guard import guard_document
-from perfproof.pipeline.guard_judge import evaluate, oriented
+from perfproof.pipeline.guard.judge import evaluate, oriented
 from perfproof.render.guard import render_table
 
 

@@ -17,9 +17,9 @@ import pytest
 
 from perfproof.compare import CompareOptions
 from perfproof.measure.store import RunStore
-from perfproof.pipeline.ab import compare_run
-from perfproof.pipeline.guard import finish_guard
-from perfproof.pipeline.guard_judge import GuardSettings, evaluate
+from perfproof.pipeline.ab.run import compare_run
+from perfproof.pipeline.guard.judge import GuardSettings, evaluate
+from perfproof.pipeline.guard.run import finish_guard
 
 
 @pytest.fixture

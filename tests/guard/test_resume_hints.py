@@ -10,7 +10,7 @@ import pytest
 
 from perfproof.errors import ExternalError
 from perfproof.measure.store import RunStore
-from perfproof.pipeline import ab
+from perfproof.pipeline.ab import run as ab
 
 
 class Messages:
@@ -50,7 +50,7 @@ def test_hint_names_the_verb(monkeypatch, run_copy: Path, verb: str, error) -> N
 
 
 def test_resume_guard_resumes_as_guard(monkeypatch, run_copy: Path) -> None:
-    from perfproof.pipeline import guard
+    from perfproof.pipeline.guard import run as guard
 
     seen = {}
 

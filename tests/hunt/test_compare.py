@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from perfproof.model.documents.hunt import ForkMean, GroupCost, Hypothesis
-from perfproof.pipeline.hunt_analysis import compare_hunts
-from perfproof.pipeline.hunt_rank import central_gain
+from perfproof.pipeline.hunt.analysis import compare_hunts
+from perfproof.pipeline.hunt.rank import central_gain
 
 
 def hyp(frame: str, share: float, se: float, rank: int = 1) -> Hypothesis:

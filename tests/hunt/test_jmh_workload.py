@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from perfproof.measure.progress import parse_settings
-from perfproof.pipeline.hunt_jmh import fork_ops, warmup_delay, with_gc_profiler
+from perfproof.pipeline.hunt.jmh import fork_ops, warmup_delay, with_gc_profiler
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "jmh"
 

@@ -12,9 +12,9 @@ from tests.hunt.test_rank import fork
 from perfproof.code.query import open_project
 from perfproof.demo.project import write_demo_repo
 from perfproof.model import BenchKey, benchmark_of_label
-from perfproof.pipeline.hunt_analysis import ProveContext, analyse
-from perfproof.pipeline.hunt_rank import ForkOps, RecordedGroup
-from perfproof.pipeline.hunt_source import SourceMap
+from perfproof.pipeline.hunt.analysis import ProveContext, analyse
+from perfproof.pipeline.hunt.rank import ForkOps, RecordedGroup
+from perfproof.pipeline.hunt.source import SourceMap
 
 BENCH = "perfdemo.bench.ErrorReporterBench.report"
 

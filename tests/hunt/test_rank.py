@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from perfproof.pipeline.hunt_rank import (
+from perfproof.pipeline.hunt.rank import (
     ForkOps,
     RecordedGroup,
     estimate,

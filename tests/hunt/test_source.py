@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from perfproof.code.query import open_project
-from perfproof.pipeline.hunt_source import SourceMap, call_lines
+from perfproof.pipeline.hunt.source import SourceMap, call_lines
 
 SOURCE = """package p;
 

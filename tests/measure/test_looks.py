@@ -53,7 +53,7 @@ def test_ab_stops_hopeless_keys_by_default_and_records_the_bound() -> None:
     the command that repeats the run names it when it is not the default."""
     from perfproof.compare.sequential_design import SequentialDesign
     from perfproof.defaults import FUTILITY
-    from perfproof.pipeline.ab_options import AbOptions
+    from perfproof.pipeline.ab.options import AbOptions
 
     p = plan(10, "-f", "1")
     assert design_for(p).futility == FUTILITY > 0

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from perfproof.model.documents.run import RunManifest
-from perfproof.pipeline.ab import overhead_seconds
+from perfproof.pipeline.ab.run import overhead_seconds
 
 
 def test_overhead_is_what_builds_jmh_and_lock_waits_do_not_explain() -> None:

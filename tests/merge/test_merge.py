@@ -10,7 +10,7 @@ import pytest
 
 from perfproof.compare import CompareOptions, compare_document, compare_specs
 from perfproof.measure.shard import Shard
-from perfproof.pipeline.merge import merge_runs
+from perfproof.pipeline.merge.run import merge_runs
 
 
 def _without_machine(doc: dict) -> dict:

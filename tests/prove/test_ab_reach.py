@@ -13,7 +13,7 @@ import pytest
 from perfproof.demo.project import write_demo_repo
 from perfproof.model.documents.prove_reach import NO_PATH_NOTE, UNEXPLAINED_NOTE, bench_reach
 from perfproof.model.reach import BenchReach, Reach, RunReach
-from perfproof.pipeline.ab_reach import (
+from perfproof.pipeline.ab.reach import (
     annotate,
     reach_of_run,
     static_reach,
@@ -144,7 +144,7 @@ def test_a_verdict_the_change_may_not_explain_is_marked_in_every_output(
 def test_a_failing_reach_costs_the_run_nothing(tmp_path: Path, monkeypatch) -> None:
     """Reach annotates a run whose forks are measured: a failure in it is a note, not a
     lost run."""
-    from perfproof.pipeline import ab_reach
+    from perfproof.pipeline.ab import reach as ab_reach
 
     def broken(*_a: object, **_k: object) -> None:
         raise TypeError("index went wrong")

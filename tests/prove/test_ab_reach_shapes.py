@@ -10,7 +10,7 @@ from pathlib import Path
 from tests.prove.conftest import commit
 
 from perfproof.model.reach import Reach
-from perfproof.pipeline.ab_reach import annotate, reach_of_run, static_reach
+from perfproof.pipeline.ab.reach import annotate, reach_of_run, static_reach
 from perfproof.workspace.worktree import ensure_worktree
 
 FIXTURE = Path(__file__).parent.parent / "fixtures" / "java" / "reach"

@@ -12,8 +12,8 @@ from tests.measure.test_rounds import new_store
 from perfproof.measure.progress import PlainReporter
 from perfproof.model.documents.prove_reach import bench_reach
 from perfproof.model.reach import BenchReach, Reach, RunReach
-from perfproof.pipeline.ab_options import AbOptions, Explain
-from perfproof.pipeline.ab_reach import explain_run, to_record
+from perfproof.pipeline.ab.options import AbOptions, Explain
+from perfproof.pipeline.ab.reach import explain_run, to_record
 
 HIDDEN = "fx.Codes.loopEmpty"
 DIRECT = "fx.Codes.sum"

@@ -15,7 +15,7 @@ from perfproof.errors import InputError
 from perfproof.model.documents.hunt import GroupCost, HuntResult, Hypothesis, hunt_document
 from perfproof.model.documents.prove_measured import HypothesisFocus
 from perfproof.model.documents.prove_reach import KeyShare
-from perfproof.pipeline.prove_hypothesis import (
+from perfproof.pipeline.prove.hypothesis import (
     focus_of,
     hypothesis_focus,
     load_hypothesis,
@@ -212,8 +212,8 @@ def test_the_hunts_recordings_reach_what_the_call_graph_cannot(tmp_path: Path) -
     from perfproof.code.query import open_project
     from perfproof.model.changes import ChangedMethod
     from perfproof.model.documents.prove_stages import ChangesResult
-    from perfproof.pipeline.prove_bundle import Bundle
-    from perfproof.pipeline.prove_code import benchmarks_stage
+    from perfproof.pipeline.prove.bundle import Bundle
+    from perfproof.pipeline.prove.code import benchmarks_stage
     from perfproof.render.prove import _benchmarks_md
 
     root = write_sources(tmp_path / "src", SET_FILES)

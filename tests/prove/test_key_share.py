@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from perfproof.model.documents.prove_stages import ReachedBenchmark
-from perfproof.pipeline.prove_profile import _harness
-from perfproof.pipeline.prove_share import key_share, recordings_by_benchmark, upper_share
+from perfproof.pipeline.prove.profile import _harness
+from perfproof.pipeline.prove.share import key_share, recordings_by_benchmark, upper_share
 from perfproof.profile.diff import DiffRow
 from perfproof.profile.stacks import Profile
 
@@ -65,8 +65,8 @@ def test_recordings_are_split_by_benchmark_in_the_order_jmh_ran_them(tmp_path: P
 
 
 def test_jfr_every_profiles_as_many_rounds_as_the_timing_run_measured(tmp_path: Path):
-    from perfproof.pipeline.prove import ProveOptions
-    from perfproof.pipeline.prove_profile import PROFILE_ROUNDS, timing_rounds
+    from perfproof.pipeline.prove.profile import PROFILE_ROUNDS, timing_rounds
+    from perfproof.pipeline.prove.run import ProveOptions
 
     steps = [
         {"round": r, "side": side, "status": "done" if r < 5 else "pending"}

@@ -10,7 +10,7 @@ import pytest
 from perfproof.cli.ab import command as ab_command
 from perfproof.cli.prove import command as prove_command
 from perfproof.model.documents.prove import STAGES, read_prove
-from perfproof.pipeline.prove import NO_BENCHMARK, NO_CHANGE
+from perfproof.pipeline.prove.run import NO_BENCHMARK, NO_CHANGE
 from perfproof.render.prove import SECTIONS
 from perfproof.render.prove_measured import split_sections
 
@@ -133,7 +133,7 @@ def test_only_some_stages_can_be_skipped(stage: str, run_cli) -> None:
 
 
 def test_per_call_gain_follows_the_metric_direction() -> None:
-    from perfproof.pipeline.prove_profile import per_call_gain
+    from perfproof.pipeline.prove.profile import per_call_gain
 
     assert per_call_gain({"ratio": 0.5, "direction": "lower"}) == pytest.approx(1.0)
     assert per_call_gain({"ratio": 1.25, "direction": "higher"}) == pytest.approx(0.25)
@@ -142,7 +142,7 @@ def test_per_call_gain_follows_the_metric_direction() -> None:
 
 
 def test_caution_block_is_red_in_html(tmp_path: Path) -> None:
-    from perfproof.pipeline.prove_bundle import Bundle
+    from perfproof.pipeline.prove.bundle import Bundle
     from perfproof.render.prove_html import render_html
 
     bundle = Bundle.create(tmp_path / "b", {}, {"base": {"ref": "a"}, "head": {"ref": "b"}})
@@ -154,7 +154,7 @@ def test_caution_block_is_red_in_html(tmp_path: Path) -> None:
 
 def test_guard_measures_only_the_changed_benchmark_classes(tmp_path: Path) -> None:
     from perfproof.code.query import open_project
-    from perfproof.pipeline.prove_code import classes_in
+    from perfproof.pipeline.prove.code import classes_in
 
     (tmp_path / "src/jmh/java/p/bench").mkdir(parents=True)
     (tmp_path / "src/jmh/java/p/bench/O.java").write_text(BENCH)

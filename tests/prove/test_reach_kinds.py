@@ -49,7 +49,7 @@ def test_run_reach_round_trips_through_the_manifest() -> None:
 
 def test_prove_hands_its_reach_to_the_looks() -> None:
     from perfproof.model.documents.prove_stages import BenchmarksResult, ReachedBenchmark
-    from perfproof.pipeline.prove_measure import run_reach
+    from perfproof.pipeline.prove.measure import run_reach
 
     found = BenchmarksResult(
         "call graph",

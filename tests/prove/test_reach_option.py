@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from perfproof.model.documents.prove_measured import AbStageResult
 from perfproof.model.documents.prove_stages import DispatchSkip
-from perfproof.pipeline.ab_options import AbOptions
-from perfproof.pipeline.prove_dispatch import measured
-from perfproof.pipeline.prove_options import ProveOptions
+from perfproof.pipeline.ab.options import AbOptions
+from perfproof.pipeline.prove.dispatch import measured
+from perfproof.pipeline.prove.options import ProveOptions
 
 
 def test_reach_round_trips_and_is_repeated() -> None:

@@ -11,7 +11,7 @@ from perfproof.model.documents.prove_reach import (
     unexplained_summary,
 )
 from perfproof.model.reach import BenchReach, Reach
-from perfproof.pipeline.prove_measure import regression_gate
+from perfproof.pipeline.prove.measure import regression_gate
 
 QUEUE = "jctools.bench.QueueThroughput.offer"
 CODEC = "acme.bench.CodecBench.encode"

@@ -21,7 +21,7 @@ from perfproof.model.documents.prove_stages import (
     CallersStageResult,
     ChangesResult,
 )
-from perfproof.pipeline.prove_bundle import Bundle
+from perfproof.pipeline.prove.bundle import Bundle
 from perfproof.render.prove import render_markdown
 from perfproof.report import ab_section, render
 

@@ -11,8 +11,8 @@ import pytest
 
 from perfproof.measure.plan import parse_jmh_args
 from perfproof.measure.progress import PlainReporter
-from perfproof.pipeline.ab import resume_ab, start_ab
-from perfproof.pipeline.ab_options import AbOptions
+from perfproof.pipeline.ab.options import AbOptions
+from perfproof.pipeline.ab.run import resume_ab, start_ab
 from perfproof.pipeline.cluster import Executor
 
 pytestmark = [pytest.mark.jvm, pytest.mark.slow, pytest.mark.timeout(900)]

@@ -18,8 +18,8 @@ from perfproof.measure.executors.local import PartJob
 from perfproof.measure.plan import FIXED, jmh_options, make_plan, split_jmh_args
 from perfproof.measure.progress import PlainReporter
 from perfproof.measure.shard import METHOD, partition, partition_digest
-from perfproof.pipeline.ab import measure_keys
-from perfproof.pipeline.merge import check_shards, load_shard, merge_runs
+from perfproof.pipeline.ab.run import measure_keys
+from perfproof.pipeline.merge.run import check_shards, load_shard, merge_runs
 
 pytestmark = [pytest.mark.jvm, pytest.mark.slow, pytest.mark.timeout(600)]
 

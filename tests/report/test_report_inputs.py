@@ -95,7 +95,7 @@ def test_ab_markdown_is_the_results_section_of_report_md(
     run: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     from perfproof.cli.ab import render_outcome
-    from perfproof.pipeline.ab import AbOutcome
+    from perfproof.pipeline.ab.run import AbOutcome
     from perfproof.report import write_reports
     from perfproof.report.rundir import load_run
 

@@ -23,11 +23,11 @@ from perfproof.cli.pinned import settled
 from perfproof.cli.run_flags import AB_GROUPS, DEFAULTS_TEXT, VERDICT, ab_options
 from perfproof.errors import GateFailed, InputError
 from perfproof.measure.jfr_hints import profile_hints
-from perfproof.pipeline.ab_options import Explain
+from perfproof.pipeline.ab.options import Explain
 from perfproof.render import gate
 
 if TYPE_CHECKING:
-    from perfproof.pipeline.ab import AbOutcome
+    from perfproof.pipeline.ab.run import AbOutcome
 
 EPILOG = f"""Rounds are sequential: each round runs both sides once (ABBA order), each step one
 JMH process with `{DEFAULTS_TEXT} -prof gc` (perfproof adds `-foe true -rf json -rff FILE`).
@@ -113,8 +113,8 @@ def command(
     """Build two commits in isolation, run their JMH benchmarks interleaved, compare them."""
     from perfproof.compare.undecided import unlooked as undecided_keys
     from perfproof.measure.progress import make_reporter
-    from perfproof.pipeline.ab import resume_ab, start_ab
-    from perfproof.pipeline.ab_reach import unconfirmed_of, unexplained_of
+    from perfproof.pipeline.ab.reach import unconfirmed_of, unexplained_of
+    from perfproof.pipeline.ab.run import resume_ab, start_ab
     from perfproof.pipeline.reach_record import record_unreached
 
     params, sources = settled(ctx, ctx.params["repo"])

@@ -183,8 +183,8 @@ def command(ctx: click.Context, resume_dir: str | None, fmt: str, **kw: Any) -> 
     Every raw output is kept in the run folder.
     """
     from perfproof.model.documents.e2e import to_json
-    from perfproof.pipeline import e2e
-    from perfproof.pipeline.e2e_options import E2EOptions
+    from perfproof.pipeline.e2e import run as e2e
+    from perfproof.pipeline.e2e.options import E2EOptions
     from perfproof.render.e2e import to_markdown, to_table
 
     if resume_dir is not None:

@@ -78,8 +78,8 @@ def command(
 ) -> None:
     """Run the feature's benchmark on the baseline and the feature; PASS if it discriminates."""
     from perfproof.model.documents.guard import guard_document
-    from perfproof.pipeline.guard import GuardOptions, resume_guard, run_guard
-    from perfproof.pipeline.guard_judge import GuardSettings
+    from perfproof.pipeline.guard.judge import GuardSettings
+    from perfproof.pipeline.guard.run import GuardOptions, resume_guard, run_guard
     from perfproof.render.guard import render_table
 
     if resume_dir is None:

@@ -136,7 +136,7 @@ def command(
 ) -> None:
     """Find where a workload's time and bytes go in the project's own code, as ranked
     hypotheses with file and line, callers, Amdahl ceiling and a ready `prove` line."""
-    from perfproof.pipeline.hunt_start import HuntRequest, hunt
+    from perfproof.pipeline.hunt.start import HuntRequest, hunt
 
     if jfr and run_cmd:
         raise InputError("--jfr and --run are two workloads; give one")

@@ -49,7 +49,7 @@ def command(
     **verdict: object,
 ) -> None:
     """Merge the shard runs of one suite into one run folder and report them as one family."""
-    from perfproof.pipeline.merge import merge_runs
+    from perfproof.pipeline.merge.run import merge_runs
     from perfproof.render.comparison import markdown, print_table
 
     if junit is not None:

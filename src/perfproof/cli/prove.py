@@ -18,7 +18,7 @@ from perfproof.cli.pinned import settled
 from perfproof.cli.run_flags import AB_GROUPS, VERDICT, ab_options
 from perfproof.errors import GateFailed, InputError
 from perfproof.model.documents.prove import SKIPPABLE, BundleView
-from perfproof.pipeline.prove import ProveOutcome, stage_lines
+from perfproof.pipeline.prove.run import ProveOutcome, stage_lines
 from perfproof.render.prove_reach import unexplained_keys
 
 EPILOG = f"""Stages, each saved in BUNDLE/prove.json before the next starts:
@@ -166,7 +166,7 @@ def command(
 ) -> None:
     """Prove one change: changed methods, callers, affected benchmarks, guard, A/B, profile
     forks and their diff, tests on both commits, Amdahl, end to end, one PR body."""
-    from perfproof.pipeline.prove import ProveOptions, resume_prove, start_prove
+    from perfproof.pipeline.prove.run import ProveOptions, resume_prove, start_prove
 
     def say(text: str) -> None:
         click.echo(text, err=True)

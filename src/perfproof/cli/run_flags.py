@@ -27,7 +27,7 @@ from perfproof.errors import InputError
 from perfproof.history.records import machine_name
 from perfproof.measure.plan import Budget, JmhArgs, parse_jmh_args
 from perfproof.measure.shard import Shard
-from perfproof.pipeline.ab_options import (
+from perfproof.pipeline.ab.options import (
     AbOptions,
     BuildKind,
     Executor,

@@ -40,10 +40,10 @@ from perfproof.errors import InputError
 from perfproof.measure.plan import JmhArgs, parse_jmh_args
 from perfproof.measure.progress import Reporter
 from perfproof.measure.progress import make_reporter as default_reporter
-from perfproof.pipeline.ab import AbOutcome, start_ab
-from perfproof.pipeline.ab_options import AbOptions
-from perfproof.pipeline.hunt import HuntOutcome
-from perfproof.pipeline.prove import ProveOptions, ProveOutcome, start_prove
+from perfproof.pipeline.ab.options import AbOptions
+from perfproof.pipeline.ab.run import AbOutcome, start_ab
+from perfproof.pipeline.hunt.run import HuntOutcome
+from perfproof.pipeline.prove.run import ProveOptions, ProveOutcome, start_prove
 
 DEMO_MAX_ROUNDS = 5
 DEMO_JMH_ARGS = "-f 1 -wi 3 -w 500ms -i 4 -r 500ms"
@@ -122,7 +122,7 @@ def _hunts(root: Path, repo: DemoRepo, jmh: JmhArgs, lock_timeout: float) -> dic
     """Last, the hunt that would have found the feature's change: on the baseline, then on
     the feature with ``--compare`` against the first, where both hot paths are gone
     or fell tenfold."""
-    from perfproof.pipeline.hunt_start import HuntRequest, hunt
+    from perfproof.pipeline.hunt.start import HuntRequest, hunt
 
     def say(text: str) -> None:
         print(text, file=sys.stderr)

@@ -22,7 +22,7 @@ from perfproof.measure.progress import Reporter
 from perfproof.measure.shard import METHOD, Shard, partition, partition_digest
 from perfproof.measure.store import DONE, MANIFEST, RunStore
 from perfproof.model.documents import read_document
-from perfproof.pipeline.merge import check_shards, load_shard, write_merged
+from perfproof.pipeline.merge.run import check_shards, load_shard, write_merged
 from perfproof.workspace.artifact import Artifact
 
 

@@ -96,7 +96,7 @@ def design_for(
 def fixed_options(store: RunStore) -> CompareOptions:
     """How a fixed run (or one stopped before its first look) is judged: the confidence,
     threshold and family it was started with, perfproof's defaults for a run that names none."""
-    from perfproof.pipeline.merge import compare_options_of
+    from perfproof.pipeline.merge.run import compare_options_of
 
     return compare_options_of(store.manifest)
 

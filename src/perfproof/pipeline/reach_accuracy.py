@@ -240,7 +240,7 @@ def static_reach(
 ) -> StaticReach:
     """The change's methods, the benchmarks the call graph reaches from them (as ``prove``
     and ``ab`` compute them) and every benchmark of the head checkout."""
-    from perfproof.pipeline.prove_code import benchmarks_stage, changes_stage, head_project
+    from perfproof.pipeline.prove.code import benchmarks_stage, changes_stage, head_project
 
     changes = changes_stage(repo, base_sha, head_sha)
     project = head_project(head_tree)

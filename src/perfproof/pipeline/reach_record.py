@@ -22,10 +22,10 @@ from perfproof.measure.progress import Reporter
 from perfproof.measure.rounds import measuring_seconds
 from perfproof.measure.store import RunStore
 from perfproof.model.reach import BenchReach, Reach, RunReach
-from perfproof.pipeline.ab import resume_ab, start_ab
-from perfproof.pipeline.ab_options import AbOptions
+from perfproof.pipeline.ab.options import AbOptions
+from perfproof.pipeline.ab.run import resume_ab, start_ab
 from perfproof.pipeline.cluster import Executor
-from perfproof.pipeline.prove_share import key_share, recordings_by_benchmark, upper_share
+from perfproof.pipeline.prove.share import key_share, recordings_by_benchmark, upper_share
 from perfproof.report.rundir import read_manifest
 from perfproof.units import percent
 
@@ -123,7 +123,7 @@ def record_unreached(
 ) -> RunReach:
     """``ab``'s recorder: one recorded fork a side of ``benchmarks`` (keys decided with no
     static path) in ``RUN/explain``, and ``reach`` with what the recordings showed."""
-    from perfproof.pipeline.prove_code import changes_stage
+    from perfproof.pipeline.prove.code import changes_stage
 
     if not benchmarks:
         return reach

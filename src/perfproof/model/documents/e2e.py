@@ -101,7 +101,7 @@ class AmdahlReport:
 @dataclass
 class E2EResult:
     """A finished (or re-analysed) e2e run, the typed form of this document: what
-    :mod:`perfproof.pipeline.e2e` returns and the renderers turn into text or JSON."""
+    :mod:`perfproof.pipeline.e2e.run` returns and the renderers turn into text or JSON."""
 
     run_dir: Path
     options: dict[str, Any]

@@ -49,7 +49,7 @@ class GuardRow:
 
 @dataclass
 class GuardResult:
-    """A judged guard, the typed form of this document: :mod:`perfproof.pipeline.guard_judge`
+    """A judged guard, the typed form of this document: :mod:`perfproof.pipeline.guard.judge`
     builds it, the renderers and :func:`guard_document` read it."""
 
     kind: str

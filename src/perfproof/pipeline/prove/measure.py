@@ -31,10 +31,10 @@ from perfproof.model.documents.prove_measured import (
 from perfproof.model.documents.prove_reach import bench_reach, outside_java, reach_of_keys
 from perfproof.model.documents.prove_stages import BenchmarksResult, ChangesResult
 from perfproof.model.reach import BenchReach, Reach, RunReach
-from perfproof.pipeline.ab import resume_ab, start_ab
-from perfproof.pipeline.ab_options import AbOptions
-from perfproof.pipeline.ab_reach import changed_files
-from perfproof.pipeline.prove_bundle import Bundle
+from perfproof.pipeline.ab.options import AbOptions
+from perfproof.pipeline.ab.reach import changed_files
+from perfproof.pipeline.ab.run import resume_ab, start_ab
+from perfproof.pipeline.prove.bundle import Bundle
 from perfproof.process import run
 from perfproof.render.gate import SHOWN, named, readable
 from perfproof.report.rundir import read_manifest
@@ -52,8 +52,8 @@ def guard_stage(
 ) -> GuardStageResult:
     """Stage 4: the feature's new or changed benchmarks, overlaid onto the baseline."""
     from perfproof.model.documents.guard import guard_document
-    from perfproof.pipeline.guard import GuardOptions, resume_guard, run_guard
-    from perfproof.pipeline.guard_judge import GuardSettings
+    from perfproof.pipeline.guard.judge import GuardSettings
+    from perfproof.pipeline.guard.run import GuardOptions, resume_guard, run_guard
 
     folder = bundle.folder("guard")
     if (folder / "manifest.json").is_file():

@@ -4,7 +4,7 @@ A performance PR should leave a benchmark behind that fails if the change is und
 pattern (used in Kafka, Ignite, OpenJDK) is to run the feature's benchmark against the old
 production code: the baseline is built with the feature's benchmark sources overlaid, both
 sides run interleaved (the same machinery and run store as ``ab``), and the result is judged by
-:mod:`perfproof.pipeline.guard_judge`. The guard kind (time, alloc or both) is recorded with
+:mod:`perfproof.pipeline.guard.judge`. The guard kind (time, alloc or both) is recorded with
 the run so a report can say what the benchmark protects.
 
 This module only orchestrates: the ``ab`` options it is given are copied, never changed, and
@@ -20,12 +20,12 @@ from typing import TYPE_CHECKING
 
 from perfproof.compare import CompareOptions
 from perfproof.model.documents.guard import guard_document
-from perfproof.pipeline.guard_judge import GuardResult, GuardSettings, evaluate
+from perfproof.pipeline.guard.judge import GuardResult, GuardSettings, evaluate
 from perfproof.storage import write_json_atomic
 
 if TYPE_CHECKING:
     from perfproof.measure.progress import Reporter
-    from perfproof.pipeline.ab_options import AbOptions
+    from perfproof.pipeline.ab.options import AbOptions
 
 JMH_IMPORT = "org.openjdk.jmh"
 VERB = "guard"
@@ -81,7 +81,7 @@ def run_guard(options: GuardOptions, reporter: Reporter | None = None) -> GuardR
     """
     from perfproof.measure.progress import make_reporter
     from perfproof.measure.store import default_runs_dir, new_run_id
-    from perfproof.pipeline.ab import start_ab
+    from perfproof.pipeline.ab.run import start_ab
     from perfproof.workspace.git import require_repo, resolve_ref
     from perfproof.workspace.overlay import check_overlay_paths
 
@@ -125,7 +125,7 @@ def resume_guard(
     """Finish an interrupted guard run; settings not given come from its manifest."""
     from perfproof.measure.progress import make_reporter
     from perfproof.measure.store import RunStore
-    from perfproof.pipeline.ab import resume_ab
+    from perfproof.pipeline.ab.run import resume_ab
 
     recorded = RunStore.open(run_dir.resolve()).manifest.guard or {}
     default = GuardSettings()
@@ -147,9 +147,9 @@ def finish_guard(
     run_dir: Path, settings: GuardSettings, command: list[str], notes: list[str]
 ) -> GuardResult:
     """Compare the run's raw results at the guard's confidence (no Holm: see
-    :mod:`~perfproof.pipeline.guard_judge`), judge them and record the guard in the run folder."""
+    :mod:`~perfproof.pipeline.guard.judge`), judge them and record the guard in the run folder."""
     from perfproof.measure.store import RunStore
-    from perfproof.pipeline.ab import compare_run
+    from perfproof.pipeline.ab.run import compare_run
 
     store = RunStore.open(run_dir)
     result = compare_run(store, CompareOptions(confidence=settings.confidence, holm=False))

@@ -2,11 +2,11 @@
 absolute units → ranked, source-linked hypotheses, written as a table, Markdown, HTML, JSON.
 
 The workload is one of: JMH benchmarks of the repository at a ref (built as ``ab`` builds
-them, see :mod:`perfproof.pipeline.hunt_jmh`), any command recorded with JFR
-(:mod:`perfproof.pipeline.hunt_run`), or recordings the user already has. Whatever it was,
+them, see :mod:`perfproof.pipeline.hunt.jmh`), any command recorded with JFR
+(:mod:`perfproof.pipeline.hunt.command`), or recordings the user already has. Whatever it was,
 the recordings go through the same charge (:mod:`perfproof.profile.attribute`), the same
-ranking (:mod:`perfproof.pipeline.hunt_rank`) and the same source lookups
-(:mod:`perfproof.pipeline.hunt_source`).
+ranking (:mod:`perfproof.pipeline.hunt.rank`) and the same source lookups
+(:mod:`perfproof.pipeline.hunt.source`).
 """
 
 from __future__ import annotations
@@ -25,9 +25,9 @@ from perfproof.model.documents.hunt import (
     hunt_document,
     read_hunt,
 )
-from perfproof.pipeline.hunt_analysis import ProveContext, analyse, compare_hunts
-from perfproof.pipeline.hunt_rank import ForkOps, RecordedGroup, other_costs, outside_parts
-from perfproof.pipeline.hunt_source import SourceMap
+from perfproof.pipeline.hunt.analysis import ProveContext, analyse, compare_hunts
+from perfproof.pipeline.hunt.rank import ForkOps, RecordedGroup, other_costs, outside_parts
+from perfproof.pipeline.hunt.source import SourceMap
 from perfproof.profile.attribute import attribute, combine, runs_project_code
 from perfproof.profile.census import merge
 from perfproof.profile.flamegraph import graph, render_html

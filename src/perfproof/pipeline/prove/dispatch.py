@@ -23,9 +23,9 @@ from perfproof.model.documents.prove_stages import (
     ChangesResult,
     DispatchSkip,
 )
-from perfproof.pipeline.ab_options import AbOptions
-from perfproof.pipeline.prove_bundle import Bundle
-from perfproof.pipeline.prove_share import key_share, recordings_by_benchmark
+from perfproof.pipeline.ab.options import AbOptions
+from perfproof.pipeline.prove.bundle import Bundle
+from perfproof.pipeline.prove.share import key_share, recordings_by_benchmark
 from perfproof.pipeline.reach_record import recorded_round
 
 

@@ -26,12 +26,12 @@ from perfproof.model.documents.prove_stages import (
     ChangesResult,
     ReachedBenchmark,
 )
-from perfproof.pipeline.ab import resume_ab, start_ab
-from perfproof.pipeline.ab_options import AbOptions
-from perfproof.pipeline.prove_alloc import alloc_per_op
-from perfproof.pipeline.prove_bundle import Bundle
-from perfproof.pipeline.prove_hypothesis import focus_of, hunt_benchmark, hypothesis_focus
-from perfproof.pipeline.prove_share import key_share, recordings_by_benchmark
+from perfproof.pipeline.ab.options import AbOptions
+from perfproof.pipeline.ab.run import resume_ab, start_ab
+from perfproof.pipeline.prove.alloc import alloc_per_op
+from perfproof.pipeline.prove.bundle import Bundle
+from perfproof.pipeline.prove.hypothesis import focus_of, hunt_benchmark, hypothesis_focus
+from perfproof.pipeline.prove.share import key_share, recordings_by_benchmark
 from perfproof.report.rundir import read_manifest
 from perfproof.stats.amdahl import amdahl_ceiling
 

@@ -5,7 +5,7 @@ The recording option goes in ``JAVA_TOOL_OPTIONS``, which every HotSpot JVM read
 so ``mvn test`` (and the test JVMs it forks), a shell-free launcher script or a plain
 ``java -jar`` are recorded alike without rewriting the command. Each JVM writes its own file
 (JFR names it by pid inside the folder); the hunt counts those that ran project code as one
-recording of one run (:func:`perfproof.pipeline.hunt._one_run`). The command is
+recording of one run (:func:`perfproof.pipeline.hunt.run._one_run`). The command is
 split like a shell would split it and never run by one.
 """
 
@@ -17,7 +17,7 @@ from pathlib import Path
 
 from perfproof.errors import ExternalError, InputError
 from perfproof.measure.jfr_args import jfr_option
-from perfproof.pipeline.hunt import Say, Workload
+from perfproof.pipeline.hunt.run import Say, Workload
 from perfproof.process import command_line, run
 from perfproof.profile.load import load_profiles
 

@@ -18,7 +18,7 @@ from perfproof import __version__, defaults
 from perfproof.compare import CompareOptions, CompareResult, compare_document, compare_sides
 from perfproof.env.cache import cache_root
 from perfproof.env.java import java_info
-from perfproof.errors import ExternalError, InputError, PerfproofError
+from perfproof.errors import ExternalError, InputError
 from perfproof.jmh.reader import read_results
 from perfproof.measure import environment
 from perfproof.measure.keys import SuiteKey, group_keys
@@ -34,10 +34,6 @@ from perfproof.measure.scheduler import Scheduler, SideTarget
 from perfproof.measure.shard import Shard, apply_shard, check_resume_shard
 from perfproof.measure.sides import SideBuilder, list_side
 from perfproof.measure.store import (
-    DONE,
-    FAILED,
-    INTERRUPTED,
-    RUNNING,
     RunStore,
     default_runs_dir,
     new_run_id,
@@ -45,9 +41,10 @@ from perfproof.measure.store import (
 from perfproof.model import SIDES
 from perfproof.model.documents.run import Overlay, RunManifest, SideRef
 from perfproof.model.reach import RunReach
-from perfproof.pipeline import ab_reach
-from perfproof.pipeline.ab_options import AbOptions, check_options
+from perfproof.pipeline.ab import reach as ab_reach
+from perfproof.pipeline.ab.options import AbOptions, check_options
 from perfproof.pipeline.cluster import Executor, join_cluster, run_on_cluster
+from perfproof.pipeline.lifecycle import attempt, finish_attempt
 from perfproof.pipeline.looks import (
     budget_shortfall,
     design_for,
@@ -84,7 +81,7 @@ def start_ab(
     """A new run: check everything cheap first, then build, list, measure, compare.
 
     ``verb`` is the command the hints name (``guard`` runs through here too); ``explain``
-    gives each key its reach from the diff (:mod:`perfproof.pipeline.ab_reach`), for ``ab``
+    gives each key its reach from the diff (:mod:`perfproof.pipeline.ab.reach`), for ``ab``
     alone: ``prove`` computes reach itself and hands it in as ``reach`` (kept in the manifest
     for the looks), ``guard`` compares one commit's code. ``recorder`` records the decided
     keys no static path leads to before the report (``ab`` alone, unless ``--explain off``)."""
@@ -203,35 +200,22 @@ def _execute(
     recorder: ab_reach.Recorder | None = None,
 ) -> AbOutcome:
     """Measure and compare, recording how this attempt ended (the caller holds the lock)."""
-    store.manifest.error = None
-    store.set_status(RUNNING)
     try:
-        return _measure_and_compare(store, opts, reporter, explain, recorder)
+        with attempt(store):
+            return _measure_and_compare(store, opts, reporter, explain, recorder)
     except KeyboardInterrupt:
-        _close(store, INTERRUPTED, error="interrupted by the user")
         reporter.message(
             f"interrupted: finished steps are kept in {store.path}; "
             f"continue with: perfproof {verb} --resume {store.path}"
         )
         raise
-    except PerfproofError as exc:
-        _close(store, FAILED, error=str(exc))
-        if isinstance(exc, ExternalError):
-            reporter.message(
-                f"finished steps are kept; after fixing it: perfproof {verb} --resume {store.path}"
-            )
-        raise
-    except BaseException as exc:
-        _close(store, FAILED, error=f"{exc.__class__.__name__}: {exc}")
+    except ExternalError:
+        reporter.message(
+            f"finished steps are kept; after fixing it: perfproof {verb} --resume {store.path}"
+        )
         raise
     finally:
         reporter.close()
-
-
-def _close(store: RunStore, status: str, error: str | None = None) -> None:
-    """End the attempt, with an entry in the run's history (``ab`` keeps one per attempt)."""
-    store.add_event(status, **({"error": error} if error else {}))
-    store.close(status, error)
 
 
 def _measure_and_compare(
@@ -318,7 +302,7 @@ def _measure_and_compare(
     store.write_results(document)
     write_reports(store.path, say=reporter.message)
     report = store.path / FILE_NAMES["md"]
-    _close(store, DONE)
+    finish_attempt(store)
     return AbOutcome(
         store.path, result, document, report, jfr_dir=store.jfr_dir() if opts.jfr else None
     )
@@ -355,7 +339,7 @@ def _on_cluster(
     store.write_results(document)
     write_reports(store.path, say=reporter.message)
     report = store.path / FILE_NAMES["md"]
-    _close(store, DONE)
+    finish_attempt(store)
     return AbOutcome(store.path, result, document, report)
 
 

@@ -11,8 +11,8 @@ from perfproof.errors import InputError
 from perfproof.measure.plan import JmhArgs, parse_jmh_args
 from perfproof.measure.progress import make_reporter
 from perfproof.measure.store import default_runs_dir, new_run_id
-from perfproof.pipeline.ab_options import AbOptions
-from perfproof.pipeline.hunt import HuntOutcome, Say, Workload, recordings_workload, run_hunt
+from perfproof.pipeline.ab.options import AbOptions
+from perfproof.pipeline.hunt.run import HuntOutcome, Say, Workload, recordings_workload, run_hunt
 from perfproof.workspace.git import require_repo, resolve_ref
 from perfproof.workspace.overlay import check_overlay_paths
 from perfproof.workspace.spec import BuildKind
@@ -163,7 +163,7 @@ def _workload(
         if req.jfr:
             workload = recordings_workload(list(req.jfr), req.java)
         else:
-            from perfproof.pipeline.hunt_run import command_workload
+            from perfproof.pipeline.hunt.command import command_workload
 
             assert req.run is not None
             workload = command_workload(req.run, repo, out_dir, req.java, say)
@@ -174,7 +174,7 @@ def _workload(
             workload.root = ensure_worktree(repo, sha, cache_root())
             workload.ref, workload.sha = req.ref, sha
     else:
-        from perfproof.pipeline.hunt_jmh import jmh_workload
+        from perfproof.pipeline.hunt.jmh import jmh_workload
 
         workload = jmh_workload(
             req.ab_options(),

@@ -19,8 +19,8 @@ from perfproof.model.documents.hunt import (
     Measure,
     hypothesis_id,
 )
-from perfproof.pipeline.hunt_rank import RecordedGroup, central_gain, ranked_frames
-from perfproof.pipeline.hunt_source import (
+from perfproof.pipeline.hunt.rank import RecordedGroup, central_gain, ranked_frames
+from perfproof.pipeline.hunt.source import (
     Declared,
     SourceMap,
     call_lines,

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from perfproof import defaults
 from perfproof.model.documents.prove_stages import Json, opt, strs
-from perfproof.pipeline.ab_options import AbOptions
+from perfproof.pipeline.ab.options import AbOptions
 
 
 @dataclass

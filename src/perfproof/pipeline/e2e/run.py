@@ -27,11 +27,8 @@ from perfproof.measure import environment
 from perfproof.measure.metrics import MetricSpec
 from perfproof.measure.plan import side_order
 from perfproof.measure.store import (
-    DONE,
     FAILED,
-    INTERRUPTED,
     MANIFEST,
-    RUNNING,
     RunStore,
     default_runs_dir,
     new_run_id,
@@ -42,7 +39,8 @@ from perfproof.model.documents import e2e as e2e_document
 from perfproof.model.documents.e2e import AmdahlReport, E2EResult, MetricAnalysis
 from perfproof.model.documents.run import SCHEMA as RUN_SCHEMA
 from perfproof.model.documents.run import RunManifest
-from perfproof.pipeline.e2e_options import E2EOptions, reproduce_argv, split_command, validate
+from perfproof.pipeline.e2e.options import E2EOptions, reproduce_argv, split_command, validate
+from perfproof.pipeline.lifecycle import attempt, finish_attempt
 from perfproof.stats import end_to_end as analysis
 from perfproof.stats.amdahl import amdahl_ceiling, amdahl_message
 from perfproof.stats.power import runs_needed
@@ -126,7 +124,7 @@ def start(opts: E2EOptions, cwd: Path | None = None) -> RunStore:
     shas: dict[str, str] = {}
     prepared: dict[str, dict[str, Any]] = {}
     if opts.base_ref is not None:
-        from perfproof.pipeline import e2e_sides
+        from perfproof.pipeline.e2e import sides as e2e_sides
 
         shas = e2e_sides.resolve_refs(repo, opts.base_ref, opts.head_ref or "")
     else:
@@ -149,7 +147,7 @@ def start(opts: E2EOptions, cwd: Path | None = None) -> RunStore:
     )
     try:
         if opts.base_ref is not None:
-            from perfproof.pipeline import e2e_sides
+            from perfproof.pipeline.e2e import sides as e2e_sides
 
             refs = {"base": opts.base_ref, "head": opts.head_ref or ""}
             prepared = e2e_sides.checkout_and_build(
@@ -247,19 +245,11 @@ def execute_and_analyse(
             f"--resume {store.path}: {MANIFEST} was edited: side entry lacks {exc}"
         ) from None
     with store.exclusive():
-        store.manifest.error = None
-        store.set_status(RUNNING)
-        try:
+        with attempt(store, events=False):
             target.execute(store, sides, specs, timeout=opts.timeout, on_step=on_step)
             result = analyse(store, opts, specs)
-        except KeyboardInterrupt:
-            store.close(INTERRUPTED, "interrupted by the user")
-            raise
-        except BaseException as exc:
-            store.close(FAILED, str(exc) or exc.__class__.__name__)
-            raise
-        store.write_results(e2e_document.to_json(result))
-        store.close(DONE)
+            store.write_results(e2e_document.to_json(result))
+        finish_attempt(store, events=False)
     return result
 
 

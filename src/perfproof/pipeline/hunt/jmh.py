@@ -26,9 +26,9 @@ from perfproof.measure.sides import SideBuilder, list_side
 from perfproof.measure.store import RunStore
 from perfproof.model import PRIMARY, BenchKey, Samples
 from perfproof.model.documents.run import Overlay, RunManifest, SideRef
-from perfproof.pipeline.ab_options import AbOptions, check_options
-from perfproof.pipeline.hunt import Workload
-from perfproof.pipeline.hunt_rank import ForkOps
+from perfproof.pipeline.ab.options import AbOptions, check_options
+from perfproof.pipeline.hunt.rank import ForkOps
+from perfproof.pipeline.hunt.run import Workload
 from perfproof.profile.load import load_profiles
 from perfproof.workspace.git import require_repo, resolve_ref
 from perfproof.workspace.worktree import ensure_worktree

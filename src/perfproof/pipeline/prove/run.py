@@ -47,11 +47,11 @@ from perfproof.model.documents.prove_stages import (
     DispatchSkip,
     Json,
 )
-from perfproof.pipeline.ab_options import AbOptions
+from perfproof.pipeline.ab.options import AbOptions
 from perfproof.pipeline.cluster import Executor, join_cluster
-from perfproof.pipeline.prove_bundle import Bundle, StageClock
-from perfproof.pipeline.prove_hypothesis import load_hypothesis
-from perfproof.pipeline.prove_options import ProveOptions
+from perfproof.pipeline.prove.bundle import Bundle, StageClock
+from perfproof.pipeline.prove.hypothesis import load_hypothesis
+from perfproof.pipeline.prove.options import ProveOptions
 from perfproof.workspace.git import require_repo, resolve_ref
 
 if TYPE_CHECKING:
@@ -121,7 +121,7 @@ def start_prove(opts: ProveOptions, say: Say) -> ProveOutcome:
 def _check_ab(ab: AbOptions) -> None:
     """The A/B flags that can be checked without a build (--bench regexes, the design, JMH's
     options), checked before the bundle exists rather than when stage 5 starts."""
-    from perfproof.pipeline.ab_options import check_options
+    from perfproof.pipeline.ab.options import check_options
 
     ab.build_spec()
     check_options(ab)
@@ -181,7 +181,7 @@ class _Chain:
     _root: Path | None = None
 
     def project(self) -> tuple[Project, Path]:
-        from perfproof.pipeline.prove_code import head_project
+        from perfproof.pipeline.prove.code import head_project
         from perfproof.workspace.worktree import ensure_worktree
 
         if self._project is None or self._root is None:
@@ -205,14 +205,14 @@ class _Chain:
 
     def measured(self) -> tuple[str, ...]:
         """The regexes the A/B measured: ``--reach profile`` may have left some out."""
-        from perfproof.pipeline.prove_dispatch import measured
+        from perfproof.pipeline.prove.dispatch import measured
 
         ab = self.ab()
         return measured(self.regexes(), ab.left_out if ab is not None else ())
 
     def tests(self) -> list[str]:
         """Test classes of the feature that exercise the changed classes."""
-        from perfproof.pipeline.prove_code import select_tests
+        from perfproof.pipeline.prove.code import select_tests
 
         project, _root = self.project()
         callers = self.bundle.read("callers", CallersStageResult.from_json)
@@ -269,9 +269,8 @@ def _estimates(opts: ProveOptions, benchmarks: int) -> dict[str, float]:
 
 
 def _run(bundle: Bundle, opts: ProveOptions, say: Say) -> ProveOutcome:
-    from perfproof.pipeline import prove_code as code
-    from perfproof.pipeline import prove_measure as measure
-    from perfproof.pipeline.prove_profile import profile_stage
+    from perfproof.pipeline.prove import code, measure
+    from perfproof.pipeline.prove.profile import profile_stage
 
     repo = Path(opts.ab.repo)
     shas = {side: bundle.doc["refs"][side]["sha"] for side in ("base", "head")}
@@ -299,7 +298,7 @@ def _run(bundle: Bundle, opts: ProveOptions, say: Say) -> ProveOutcome:
         return measure.guard_stage(bundle, opts.ab, files, code.classes_in(project, files))
 
     def stage_ab() -> StageResult:
-        from perfproof.pipeline.prove_dispatch import measured, probe_dispatch
+        from perfproof.pipeline.prove.dispatch import measured, probe_dispatch
 
         left_out: tuple[DispatchSkip, ...] = ()
         if opts.reach == "profile":
@@ -410,7 +409,7 @@ def _outcome(bundle: Bundle, opts: ProveOptions, say: Say) -> ProveOutcome:
     gates = [f"test passes on base and fails on head: {t}" for t in broken]
     ab = bundle.read("ab", AbStageResult.from_json)
     if ab is not None:
-        from perfproof.pipeline.prove_measure import regression_gate
+        from perfproof.pipeline.prove.measure import regression_gate
 
         gates += regression_gate(ab, opts.fail_on_regression, opts.gate)
     bundle.doc["outcome"] = {"gates": gates, "ok": not gates}

@@ -34,7 +34,7 @@ from perfproof.model.documents.prove_stages import (
     ReachedBenchmark,
     ViaSupertype,
 )
-from perfproof.pipeline.prove_hypothesis import hunt_reach
+from perfproof.pipeline.prove.hypothesis import hunt_reach
 
 TEST_NAME_PATTERNS = ("{}Test", "{}Tests", "Test{}", "{}IT")
 """Test classes named after a production class (the convention of JUnit projects)."""

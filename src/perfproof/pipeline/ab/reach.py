@@ -36,8 +36,8 @@ from perfproof.model.documents.prove_reach import (
     outside_java,
 )
 from perfproof.model.reach import Reach, RunReach
-from perfproof.pipeline.ab_options import AbOptions, Explain
-from perfproof.pipeline.prove_code import benchmarks_stage, changes_stage, head_project
+from perfproof.pipeline.ab.options import AbOptions, Explain
+from perfproof.pipeline.prove.code import benchmarks_stage, changes_stage, head_project
 from perfproof.units import eta as format_duration
 from perfproof.workspace.git import git_out
 from perfproof.workspace.worktree import ensure_worktree

@@ -1,0 +1,1 @@
+"""``perfproof ab``: options, the interleaved rounds and their looks, reach of the change."""

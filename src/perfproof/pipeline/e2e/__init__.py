@@ -1,0 +1,1 @@
+"""``perfproof e2e``: whole commands run on both sides, interleaved."""

@@ -1,0 +1,1 @@
+"""``perfproof guard``: a feature's own benchmarks judged against fixed ratios."""

@@ -1,0 +1,1 @@
+"""``perfproof hunt``: a workload recorded, its hot methods ranked into hypotheses."""

@@ -1,0 +1,1 @@
+"""``perfproof merge``: shard run folders joined into one run."""
