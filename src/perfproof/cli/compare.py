@@ -2,33 +2,26 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import click
 
 from perfproof import defaults
+from perfproof.cli.compare_request import CompareRequest, Replay, compare_request
 from perfproof.cli.history_record import record_compare, record_options
 from perfproof.cli.options import (
     CONFIDENCE,
     CONFIDENCE_DEFAULT,
     THRESHOLD,
     THRESHOLD_DEFAULT,
-    check_record,
-    db_source,
     emit_json,
     format_option,
     junit_option,
-    parse_fraction,
     write_junit,
 )
-from perfproof.cli.pinned import settings_block, settled
-from perfproof.compare import DEFAULT_METRICS, CompareOptions, compare_document, compare_specs
-from perfproof.compare.variants import Variants, parse_pair, parse_sides_by_param
-from perfproof.errors import GateFailed, InputError
-from perfproof.jmh.reader import expand_spec
+from perfproof.cli.pinned import settings_block
+from perfproof.compare import compare_document, compare_specs
+from perfproof.errors import GateFailed
 from perfproof.render import gate
 from perfproof.stats import family as procedures
-from perfproof.storage import refuse_overwriting_inputs
 
 PRINTED = "the comparison printed on stdout"
 """Where compare's gate message sends the reader for every regressed key."""
@@ -128,159 +121,66 @@ saw a regression, 2 bad input (one line naming the file or flag)."""
 )
 @record_options(with_commit=True)
 @click.pass_context
-def command(
-    ctx: click.Context,
-    base: str,
-    head: str | None,
-    confidence: float | None,
-    threshold: float | None,
-    metrics: tuple[str, ...],
-    family: str | None,
-    no_holm: bool,
-    fmt: str,
-    fail_on_regression: bool,
-    record: bool,
-    db: str | None,
-    record_commit: str | None,
-    record_branch: str | None,
-    record_machine: str | None = None,
-    sequential: bool = False,
-    max_looks: int | None = None,
-    futility: str | None = None,
-    pairs: tuple[str, ...] = (),
-    pair_suffix: str | None = None,
-    sides_by_param: str | None = None,
-    junit: Path | None = None,
-) -> None:
+def command(ctx: click.Context, **_: object) -> None:
     """Compare two sets of JMH JSON results, benchstat-style, with fork-level statistics
     (or two variants of one set: --pair, --pair-suffix, --sides-by-param)."""
-    variants = _variants(pairs, pair_suffix, sides_by_param)
-    if variants.given() and head is not None:
-        raise InputError(
-            f"{_variant_flag(variants)} makes both sides from one result set: give BASE only "
-            f"(got {head!r} too)"
-        )
-    if not variants.given() and head is None:
-        raise InputError("missing HEAD: give BASE and HEAD, or one result set with --pair")
-    if junit is not None:
-        inputs = expand_spec(base) + (expand_spec(head) if head is not None else [])
-        refuse_overwriting_inputs({"--junit": junit}, inputs)
-    if no_holm and family is not None and family != "none":
-        raise InputError(f"--no-holm is --family none; it contradicts --family {family}")
-    pinned, sources = settled(ctx, None)
-    chosen_db = pinned.get("db") if record else db  # --db alone is refused without --record
-    db = chosen_db if isinstance(chosen_db, str) else None
-    db_from = db_source(sources.get("db"))
-    check_record(
-        record,
-        db,
-        None,
-        db_from,
-        commit=record_commit,
-        branch=record_branch,
-        machine=record_machine,
-    )
-    if record_machine is not None:
-        from perfproof.history.records import check_machine
-
-        record_machine = check_machine(record_machine)
-    options = CompareOptions(
-        confidence=float(str(pinned["confidence"])),
-        threshold=float(str(pinned["threshold"])),
-        metrics=tuple(metrics) or DEFAULT_METRICS,
-        family="none" if no_holm else str(pinned["family"]),
-    )
-    if sequential:
-        if variants.given():
-            raise InputError(f"{_variant_flag(variants)}: not with --sequential")
-        assert head is not None
-        if record:
-            raise InputError("--record: not with --sequential (record the finished run instead)")
-        gamma = parse_fraction("--futility", futility) if futility is not None else 0.0
-        if not 0.0 <= gamma < 1.0:
-            raise InputError(f"--futility {futility}: must be between 0 and 1 (0% to 100%)")
-        _replay(base, head, options, max_looks, gamma, fmt, fail_on_regression, junit)
+    req = compare_request(ctx)
+    if req.replay is not None:
+        assert req.head is not None
+        _replay(req, req.head, req.replay)
         return
-    if max_looks is not None or futility is not None:
-        raise InputError(
-            f"{'--max-looks' if max_looks is not None else '--futility'}: only with --sequential"
-        )
-    if variants.given():
+    head = req.head
+    if req.variants.given():
         from perfproof.compare import compare_variants
 
-        result = compare_variants(base, variants, options)
-        head = base
+        result = compare_variants(req.base, req.variants, req.options)
+        head = req.base
     else:
         assert head is not None
-        result = compare_specs(base, head, options)
-    if fmt == "json":
-        settings = {**pinned, "family": options.family}
-        shown = {**sources, **({"family": "flag --no-holm"} if no_holm else {})}
-        if record:
+        result = compare_specs(req.base, head, req.options)
+    if req.fmt == "json":
+        settings = {**req.settings, "family": req.options.family}
+        shown = {**req.sources, **({"family": "flag --no-holm"} if req.no_holm else {})}
+        if req.record is not None:
             from perfproof.history.db import resolve_target
 
-            settings["db"] = resolve_target(db).label
+            settings["db"] = resolve_target(req.record.db).label
         else:
             shown.pop("db", None)  # no history database is used without --record
         emit_json({**compare_document(result), "settings": settings_block(settings, shown)})
     else:
         from perfproof.render import comparison as compare_render
 
-        if fmt == "md":
+        if req.fmt == "md":
             click.echo(compare_render.markdown(result), nl=False)
         else:
             compare_render.print_table(result)
-    if record:
+    if req.record is not None:
+        rec = req.record
         record_compare(
-            base, head, compare_document(result), record_commit, record_branch, db, record_machine
+            req.base, head, compare_document(result), rec.commit, rec.branch, rec.db, rec.machine
         )
-    write_junit(junit, result.comparisons, result.unmatched, "perfproof compare")
-    if fail_on_regression and result.regressed:
+    write_junit(req.junit, result.comparisons, result.unmatched, "perfproof compare")
+    if req.fail_on_regression and result.regressed:
         raise GateFailed(gate.message(gate.failures(result.regressed), PRINTED))
 
 
-def _replay(
-    base: str,
-    head: str,
-    options: CompareOptions,
-    max_looks: int | None,
-    futility: float,
-    fmt: str,
-    fail_on_regression: bool,
-    junit: Path | None,
-) -> None:
+def _replay(req: CompareRequest, head: str, replay: Replay) -> None:
     """``--sequential``: replay the rounds, render, and apply the regression gate."""
     from perfproof.compare.sequential_replay import replay_specs
     from perfproof.render import sequential as replay_render
 
-    replayed = replay_specs(base, head, options, max_looks, futility)
-    if fmt == "json":
+    replayed = replay_specs(req.base, head, req.options, replay.max_looks, replay.futility)
+    if req.fmt == "json":
         emit_json(replay_render.document(replayed))
-    elif fmt == "md":
+    elif req.fmt == "md":
         click.echo(replay_render.markdown(replayed), nl=False)
     else:
         replay_render.print_table(replayed)
     replayed_result = replay_render.as_result(replayed)
-    write_junit(junit, replayed_result.comparisons, replayed_result.unmatched, "perfproof compare")
-    regressed = replayed_result.regressed
-    if fail_on_regression and regressed:
-        raise GateFailed(gate.message(gate.failures(regressed), PRINTED))
-
-
-def _variants(pairs: tuple[str, ...], suffix: str | None, by_param: str | None) -> Variants:
-    """The one variant rule asked for (two kinds at once would pair entries ambiguously)."""
-    given = [flag for flag, value in (("--pair", pairs), ("--pair-suffix", suffix),
-                                      ("--sides-by-param", by_param)) if value]  # fmt: skip
-    if len(given) > 1:
-        raise InputError(f"{given[0]} and {given[1]} both make the sides: give one")
-    if suffix is not None and not suffix.strip():
-        raise InputError("--pair-suffix is empty")
-    return Variants(
-        pairs=tuple(parse_pair(p) for p in pairs),
-        suffix=suffix.strip() if suffix else None,
-        param=parse_sides_by_param(by_param) if by_param else None,
+    write_junit(
+        req.junit, replayed_result.comparisons, replayed_result.unmatched, "perfproof compare"
     )
-
-
-def _variant_flag(v: Variants) -> str:
-    return "--pair" if v.pairs else "--pair-suffix" if v.suffix else "--sides-by-param"
+    regressed = replayed_result.regressed
+    if req.fail_on_regression and regressed:
+        raise GateFailed(gate.message(gate.failures(regressed), PRINTED))

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -12,7 +14,10 @@ from perfproof.cli.options import OUT_DIR_PATH, emit_json
 from perfproof.cli.parsed import JMH_ARGS
 from perfproof.cli.run_flags import LAUNCH
 from perfproof.errors import InputError
-from perfproof.measure.plan import JmhArgs, parse_jmh_args
+from perfproof.measure.plan import parse_jmh_args
+
+if TYPE_CHECKING:
+    from perfproof.pipeline.hunt.start import HuntRequest
 
 EPILOG = """Workloads (one of):
 
@@ -108,75 +113,12 @@ benchmark matches, a truncated recording); 3 a build, JMH or the command failed.
     "--format", "fmt", type=click.Choice(("table", "md", "json", "html")), default="table",
     show_default=True, help="What to print (all four are written to --out).",
 )  # fmt: skip
-def command(
-    repo: Path,
-    ref: str | None,
-    base: str | None,
-    jfr: tuple[Path, ...],
-    run_cmd: str | None,
-    bench: tuple[str, ...],
-    module: str | None,
-    build_kind: str | None,
-    build_cmd: str | None,
-    jar: str | None,
-    build_args: tuple[str, ...],
-    jmh_args: JmhArgs | None,
-    java: str | None,
-    maven: str | None,
-    gradle: str | None,
-    keep_checks: bool,
-    overlay: tuple[str, ...],
-    overlay_from: str | None,
-    forks: int,
-    top: int,
-    compare: Path | None,
-    out: Path | None,
-    lock_timeout: float,
-    fmt: str,
-) -> None:
+def command(fmt: str, top: int, **params: object) -> None:
     """Find where a workload's time and bytes go in the project's own code, as ranked
     hypotheses with file and line, callers, Amdahl ceiling and a ready `prove` line."""
-    from perfproof.pipeline.hunt.start import HuntRequest, hunt
+    from perfproof.pipeline.hunt.start import hunt
 
-    if jfr and run_cmd:
-        raise InputError("--jfr and --run are two workloads; give one")
-    jmh_only = {"--bench": bench, "--module": module, "--build-cmd": build_cmd, "--jar": jar}
-    if overlay_from and not overlay:
-        raise InputError("--overlay-from names where --overlay copies from; give --overlay too")
-    if overlay_from and base:
-        raise InputError("with --base, --overlay copies from --ref; drop --overlay-from")
-    if jfr or run_cmd:
-        given = [flag for flag, value in jmh_only.items() if value]
-        if given:
-            which = "--jfr" if jfr else "--run"
-            raise InputError(f"{given[0]} selects JMH benchmarks; it has no effect with {which}")
-    outcome = hunt(
-        HuntRequest(
-            repo=repo,
-            ref=ref,
-            jfr=jfr,
-            run=run_cmd,
-            bench=bench,
-            module=module,
-            build_kind=build_kind,
-            build_cmd=build_cmd,
-            jar=jar,
-            build_args=build_args,
-            jmh_args=jmh_args or parse_jmh_args(None),
-            java=java,
-            maven=maven or "auto",
-            gradle=gradle or "auto",
-            keep_checks=keep_checks,
-            overlay=overlay,
-            overlay_from=overlay_from,
-            forks=forks,
-            compare=compare,
-            base=base,
-            out=out,
-            lock_timeout=lock_timeout,
-        ),
-        say=lambda text: click.echo(text, err=True),
-    )
+    outcome = hunt(hunt_request(params), say=lambda text: click.echo(text, err=True))
     if fmt == "json":
         from perfproof.model.documents.hunt import hunt_document
 
@@ -192,3 +134,48 @@ def command(
 
         click.echo(hunt_table(outcome.result, top), nl=False)
     click.echo(f"hunt: {outcome.out_dir}", err=True)
+
+
+def hunt_request(p: Mapping[str, Any]) -> HuntRequest:
+    """The hunt's one builder: its flags checked against each other and typed (exit 2 here,
+    before anything is built or recorded)."""
+    from perfproof.pipeline.hunt.start import HuntRequest
+
+    jfr, run_cmd, overlay, overlay_from = p["jfr"], p["run_cmd"], p["overlay"], p["overlay_from"]
+    if jfr and run_cmd:
+        raise InputError("--jfr and --run are two workloads; give one")
+    jmh_only = {"--bench": p["bench"], "--module": p["module"], "--build-cmd": p["build_cmd"],
+                "--jar": p["jar"]}  # fmt: skip
+    if overlay_from and not overlay:
+        raise InputError("--overlay-from names where --overlay copies from; give --overlay too")
+    if overlay_from and p["base"]:
+        raise InputError("with --base, --overlay copies from --ref; drop --overlay-from")
+    if jfr or run_cmd:
+        given = [flag for flag, value in jmh_only.items() if value]
+        if given:
+            which = "--jfr" if jfr else "--run"
+            raise InputError(f"{given[0]} selects JMH benchmarks; it has no effect with {which}")
+    return HuntRequest(
+        repo=p["repo"],
+        ref=p["ref"],
+        jfr=jfr,
+        run=run_cmd,
+        bench=p["bench"],
+        module=p["module"],
+        build_kind=p["build_kind"],
+        build_cmd=p["build_cmd"],
+        jar=p["jar"],
+        build_args=p["build_args"],
+        jmh_args=p["jmh_args"] or parse_jmh_args(None),
+        java=p["java"],
+        maven=p["maven"] or "auto",
+        gradle=p["gradle"] or "auto",
+        keep_checks=p["keep_checks"],
+        overlay=overlay,
+        overlay_from=overlay_from,
+        forks=p["forks"],
+        compare=p["compare"],
+        base=p["base"],
+        out=p["out"],
+        lock_timeout=p["lock_timeout"],
+    )

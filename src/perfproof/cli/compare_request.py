@@ -1,0 +1,172 @@
+"""What ``perfproof compare`` was asked, built once from its flags: the one builder of the verb.
+
+Every flag is read here, checked against the others and turned into a typed value (the
+comparison's options, the variant rule, the replay's design, the recording), in the order the
+checks have always run, so the command only runs what it is handed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+import click
+
+from perfproof.cli.options import check_record, db_source
+from perfproof.cli.pinned import settled
+from perfproof.compare import DEFAULT_METRICS, CompareOptions
+from perfproof.compare.variants import Variants, parse_pair, parse_sides_by_param
+from perfproof.errors import InputError
+from perfproof.jmh.reader import expand_spec
+from perfproof.stats.verdict import parse_fraction
+from perfproof.storage import refuse_overwriting_inputs
+
+
+@dataclass(frozen=True)
+class Recording:
+    """``--record``: where the finished comparison is filed and under which names."""
+
+    db: str | None
+    commit: str | None
+    branch: str | None
+    machine: str | None
+
+
+@dataclass(frozen=True)
+class Replay:
+    """``--sequential``: the design replayed over the rounds of BASE and HEAD."""
+
+    max_looks: int | None
+    futility: float
+
+
+@dataclass(frozen=True)
+class CompareRequest:
+    base: str
+    head: str | None
+    """None with a variant rule: both sides come from BASE."""
+    variants: Variants
+    options: CompareOptions
+    fmt: str
+    fail_on_regression: bool
+    junit: Path | None
+    record: Recording | None
+    replay: Replay | None
+    no_holm: bool
+    settings: Mapping[str, object]
+    """The settled values of the pinnable options (``--format json``'s settings block)."""
+    sources: Mapping[str, str]
+    """Where each settled value came from."""
+
+
+def compare_request(ctx: click.Context) -> CompareRequest:
+    """The request from the command's parsed flags (refused here: exit 2, nothing read)."""
+    p = ctx.params
+    base: str = p["base"]
+    head: str | None = p["head"]
+    variants = _variants(p["pairs"], p["pair_suffix"], p["sides_by_param"])
+    if variants.given() and head is not None:
+        raise InputError(
+            f"{_variant_flag(variants)} makes both sides from one result set: give BASE only "
+            f"(got {head!r} too)"
+        )
+    if not variants.given() and head is None:
+        raise InputError("missing HEAD: give BASE and HEAD, or one result set with --pair")
+    junit: Path | None = p["junit"]
+    if junit is not None:
+        inputs = expand_spec(base) + (expand_spec(head) if head is not None else [])
+        refuse_overwriting_inputs({"--junit": junit}, inputs)
+    no_holm: bool = p["no_holm"]
+    family = p["family"]
+    if no_holm and family is not None and family != "none":
+        raise InputError(f"--no-holm is --family none; it contradicts --family {family}")
+    pinned, sources = settled(ctx, None)
+    record = _recording(p, pinned, sources)
+    options = CompareOptions(
+        confidence=float(str(pinned["confidence"])),
+        threshold=float(str(pinned["threshold"])),
+        metrics=tuple(p["metrics"]) or DEFAULT_METRICS,
+        family="none" if no_holm else str(pinned["family"]),
+    )
+    return CompareRequest(
+        base=base,
+        head=head,
+        variants=variants,
+        options=options,
+        fmt=p["fmt"],
+        fail_on_regression=p["fail_on_regression"],
+        junit=junit,
+        record=record,
+        replay=_replay(p, variants, record),
+        no_holm=no_holm,
+        settings=pinned,
+        sources=sources,
+    )
+
+
+def _recording(
+    p: Mapping[str, object], pinned: Mapping[str, object], sources: Mapping[str, str]
+) -> Recording | None:
+    """``--record`` and its companions, judged before anything is read."""
+    record = bool(p["record"])
+    chosen_db = pinned.get("db") if record else p["db"]  # --db alone is refused without --record
+    db = chosen_db if isinstance(chosen_db, str) else None
+    commit, branch, machine = (_text(p[name]) for name in
+                               ("record_commit", "record_branch", "record_machine"))  # fmt: skip
+    check_record(
+        record, db, None, db_source(sources.get("db")), commit=commit, branch=branch,
+        machine=machine,
+    )  # fmt: skip
+    if not record:
+        return None
+    if machine is not None:
+        from perfproof.history.records import check_machine
+
+        machine = check_machine(machine)
+    return Recording(db, commit, branch, machine)
+
+
+def _replay(p: Mapping[str, object], variants: Variants, record: Recording | None) -> Replay | None:
+    """``--sequential`` and the flags that only mean something with it."""
+    max_looks = p["max_looks"]
+    futility = _text(p["futility"])
+    if not p["sequential"]:
+        if max_looks is not None or futility is not None:
+            raise InputError(
+                f"{'--max-looks' if max_looks is not None else '--futility'}: only with "
+                "--sequential"
+            )
+        return None
+    if variants.given():
+        raise InputError(f"{_variant_flag(variants)}: not with --sequential")
+    if record is not None:
+        raise InputError("--record: not with --sequential (record the finished run instead)")
+    gamma = parse_fraction("--futility", futility) if futility is not None else 0.0
+    if not 0.0 <= gamma < 1.0:
+        raise InputError(f"--futility {futility}: must be between 0 and 1 (0% to 100%)")
+    return Replay(max_looks if isinstance(max_looks, int) else None, gamma)
+
+
+def _text(value: object) -> str | None:
+    return None if value is None else str(value)
+
+
+def _variants(pairs: object, suffix: object, by_param: object) -> Variants:
+    """The one variant rule asked for (two kinds at once would pair entries ambiguously)."""
+    given = [flag for flag, value in (("--pair", pairs), ("--pair-suffix", suffix),
+                                      ("--sides-by-param", by_param)) if value]  # fmt: skip
+    if len(given) > 1:
+        raise InputError(f"{given[0]} and {given[1]} both make the sides: give one")
+    suffix_text = _text(suffix)
+    if suffix_text is not None and not suffix_text.strip():
+        raise InputError("--pair-suffix is empty")
+    return Variants(
+        pairs=tuple(parse_pair(str(p)) for p in pairs) if isinstance(pairs, tuple) else (),
+        suffix=suffix_text.strip() if suffix_text else None,
+        param=parse_sides_by_param(str(by_param)) if by_param else None,
+    )
+
+
+def _variant_flag(v: Variants) -> str:
+    return "--pair" if v.pairs else "--pair-suffix" if v.suffix else "--sides-by-param"
