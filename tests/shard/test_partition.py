@@ -165,7 +165,7 @@ def test_apply_shard_narrows_the_plan_once_and_resume_keeps_the_keys(tmp_path) -
     planned = [s.selection for s in store.plan.steps]
     assert planned and all(sel is not None for sel in planned)
     assert {k for sel in planned for k in sel.members()} == set(mine)
-    assert [e["id"] for e in store.manifest.steps] == [s.id for s in store.plan.steps]
+    assert [e.id for e in store.manifest.steps] == [s.id for s in store.plan.steps]
     # resume: same keys from the manifest, the plan untouched
     again = RunStore.open(store.path)
     steps_before = again.manifest.steps

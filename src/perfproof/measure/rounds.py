@@ -23,10 +23,11 @@ from perfproof.jmh.reader import read_results
 from perfproof.measure.keys import Cover, Selection, SuiteKey, cover_keys, group_keys, suite_key_of
 from perfproof.measure.plan import FIXED, Plan, Step, round_steps
 from perfproof.measure.progress import HOST_OVERHEAD_S, Reporter
-from perfproof.measure.store import DONE, RunStore
+from perfproof.measure.store import RunStore
 from perfproof.measure.warmup_choice import chosen_warmups
 from perfproof.measure.warmup_choice import describe as describe_warmups
 from perfproof.model import BenchKey, Samples
+from perfproof.model.documents.run import StepEntry
 from perfproof.units import eta as format_duration
 
 ALL_DECIDED = "all keys decided"
@@ -192,35 +193,27 @@ def catch_up_parts(state: SequentialState) -> list[tuple[str, int, Selection]]:
     ]
 
 
-def measuring_seconds(steps: Iterable[dict[str, Any]]) -> float:
+def measuring_seconds(steps: Iterable[StepEntry]) -> float:
     """What ``--budget`` is charged: the seconds JMH itself ran in the finished steps (kept
     across resumes), never the time a step waited for another JMH's lock or its turn in the
     queue. Every JMH process recorded as a step counts, whatever it is for (a round's part, a
     catch-up, a recording step); a step written before JMH's own time was recorded counts its
     duration less its lock wait."""
-    total = 0.0
-    for e in steps:
-        if e.get("status") != DONE:
-            continue
-        ran = e.get("jmh_seconds")
-        if ran is None:
-            ran = float(e.get("duration_s") or 0.0) - float(e.get("lock_wait_s") or 0.0)
-        total += max(float(ran), 0.0)
-    return total
+    return sum((e.jmh_ran_s() for e in steps), 0.0)
 
 
-def lock_wait_seconds(steps: Iterable[dict[str, Any]]) -> float:
+def lock_wait_seconds(steps: Iterable[StepEntry]) -> float:
     """Seconds the run's steps waited for another JMH's lock (not charged to the budget)."""
-    return sum(float(e.get("lock_wait_s") or 0.0) for e in steps)
+    return sum((e.lock_wait_s or 0.0 for e in steps), 0.0)
 
 
-def lock_holders(steps: Iterable[dict[str, Any]]) -> list[str]:
+def lock_holders(steps: Iterable[StepEntry]) -> list[str]:
     """Who held the JMH lock while the run's steps waited, first seen first."""
     out: list[str] = []
     for e in steps:
-        for who in e.get("lock_holders") or []:
-            if str(who) not in out:
-                out.append(str(who))
+        for who in e.lock_holders or []:
+            if who not in out:
+                out.append(who)
     return out
 
 

@@ -18,6 +18,7 @@ from perfproof.measure.keys import SuiteKey, suite_keys
 from perfproof.measure.plan import Step
 from perfproof.measure.progress import Reporter, count_benchmarks
 from perfproof.measure.store import RunStore, now_iso
+from perfproof.model.documents.run import BuildEntry
 from perfproof.process import run
 from perfproof.workspace import build_cache
 from perfproof.workspace.artifact import Artifact, jmh_version
@@ -72,14 +73,14 @@ class SideBuilder:
             )
         except ExternalError as exc:
             self.store.record_build(
-                {
-                    "side": self.side,
-                    "sha": self.sha,
-                    "status": "failed",
-                    "round": round_no,
-                    "log": self.store.rel(log_path),
-                    "at": now_iso(),
-                }
+                BuildEntry(
+                    side=self.side,
+                    sha=self.sha,
+                    status="failed",
+                    round=round_no,
+                    log=self.store.rel(log_path),
+                    at=now_iso(),
+                )
             )
             raise ExternalError(
                 f"build of the {self.side} side ({self.sha[:12]}) failed at step "
@@ -87,22 +88,22 @@ class SideBuilder:
                 log_path,
             ) from exc
         self.store.record_build(
-            {
-                "side": self.side,
-                "sha": self.sha,
-                "status": "done",
-                "round": round_no,
-                "cached": artifact.cached,
-                "command": list(artifact.build_command),
-                "cwd": str(artifact.build_cwd),
-                "layout": artifact.layout,
-                "jar": str(artifact.jar) if artifact.jar else None,
-                "key": artifact.key,
-                "overlaid": list(artifact.overlaid),
-                "log": self.store.rel(log_path),
-                "duration_s": round(time.monotonic() - started, 3),
-                "at": now_iso(),
-            }
+            BuildEntry(
+                side=self.side,
+                sha=self.sha,
+                status="done",
+                round=round_no,
+                cached=artifact.cached,
+                command=list(artifact.build_command),
+                cwd=str(artifact.build_cwd),
+                layout=artifact.layout,
+                jar=str(artifact.jar) if artifact.jar else None,
+                key=artifact.key,
+                overlaid=list(artifact.overlaid),
+                log=self.store.rel(log_path),
+                duration_s=round(time.monotonic() - started, 3),
+                at=now_iso(),
+            )
         )
         self.artifact = artifact
         self.built_round = round_no

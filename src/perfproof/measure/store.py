@@ -32,7 +32,16 @@ from perfproof.errors import InputError
 from perfproof.measure import environment
 from perfproof.measure.plan import Plan, Step
 from perfproof.model.documents import loads_strict, parse_schema
-from perfproof.model.documents.run import SCHEMA, Environment, ManifestShapeError, RunManifest
+from perfproof.model.documents.run import (
+    DONE,
+    SCHEMA,
+    BuildEntry,
+    Environment,
+    HistoryEvent,
+    ManifestShapeError,
+    RunManifest,
+    StepEntry,
+)
 from perfproof.storage import write_json_atomic, write_text_atomic
 
 MANIFEST = "manifest.json"
@@ -40,7 +49,6 @@ RESULTS = "results.json"
 
 PENDING = "pending"
 RUNNING = "running"
-DONE = "done"
 FAILED = "failed"
 INTERRUPTED = "interrupted"
 
@@ -140,7 +148,7 @@ class RunStore:
         """Remove the folder when no step finished: an error found before any measurement
         leaves nothing to resume, and a folder with a "continue with --resume" hint would
         only fail again. Returns whether the folder was removed."""
-        if any(e.get("status") == DONE for e in self.manifest.steps):
+        if any(e.done for e in self.manifest.steps):
             return False
         shutil.rmtree(self.path, ignore_errors=True)
         return True
@@ -211,23 +219,28 @@ class RunStore:
         self.manifest.steps.extend(self._new_entry(step) for step in steps)
         self.save()
 
-    def _new_entry(self, step: Step) -> dict[str, Any]:
-        return {
-            **step.to_json(),
-            "kind": "jmh",
-            "status": PENDING,
-            "result": self.rel(self.result_path(step)),
-            "log": self.rel(self.step_log(step)),
-        }
+    def _new_entry(self, step: Step) -> StepEntry:
+        return StepEntry.model_validate(
+            {
+                **step.to_json(),
+                "kind": "jmh",
+                "status": PENDING,
+                "result": self.rel(self.result_path(step)),
+                "log": self.rel(self.step_log(step)),
+            }
+        )
 
-    def step_entry(self, step: StepRef) -> dict[str, Any]:
+    def step_entry(self, step: StepRef) -> StepEntry:
         for entry in self.manifest.steps:
-            if entry["id"] == step.id:
+            if entry.id == step.id:
                 return entry
         raise KeyError(step.id)
 
     def update_step(self, step: StepRef, **fields: Any) -> None:
-        self.step_entry(step).update(fields)
+        """Set fields of a step's entry (a field the entry does not declare is kept beside)."""
+        entry = self.step_entry(step)
+        for name, value in fields.items():
+            setattr(entry, name, value)
         self.save()
 
     def is_finished(self, step: Step) -> bool:
@@ -246,14 +259,15 @@ class RunStore:
         for step in self.plan.steps:
             entry = self.step_entry(step)
             if self.is_finished(step):
-                if entry.get("status") != DONE:
-                    entry["status"] = DONE
-                    entry.setdefault("note", "recovered: result file present after a crash")
+                if not entry.done:
+                    entry.status = DONE
+                    if entry.note is None:
+                        entry.note = "recovered: result file present after a crash"
                     changed = True
                 continue
-            if entry.get("status") not in (PENDING,):
-                entry["previous_status"] = entry.get("status")
-                entry["status"] = PENDING
+            if entry.status != PENDING:
+                entry.previous_status = entry.status
+                entry.status = PENDING
                 changed = True
             todo.append(step)
         if changed:
@@ -265,7 +279,7 @@ class RunStore:
             self.result_path(s) for s in self.plan.steps if s.side == side and self.is_finished(s)
         ]
 
-    def record_build(self, entry: dict[str, Any]) -> None:
+    def record_build(self, entry: BuildEntry) -> None:
         self.manifest.builds.append(entry)
         self.save()
 
@@ -287,7 +301,9 @@ class RunStore:
 
     def add_event(self, kind: str, **fields: Any) -> None:
         """Append to the run's history (started, interrupted, resumed, failed, done)."""
-        self.manifest.history.append({"event": kind, "at": now_iso(), **fields})
+        self.manifest.history.append(
+            HistoryEvent.model_validate({"event": kind, "at": now_iso(), **fields})
+        )
         self.save()
 
     # -- outputs ----------------------------------------------------------------------------

@@ -157,7 +157,7 @@ def stopping_text(run: RunFolder) -> str | None:
         f"sequential, up to {most} rounds; {sum(early.values())} of "
         f"{len(keys)} keys stopped early" + (f" ({rounds})" if rounds else "")
     )
-    ran = stop.get("rounds_run") or len({s.get("round") for s in run.manifest.steps})
+    ran = stop.get("rounds_run") or len({s.round for s in run.manifest.steps})
     return f"{text}; ended after round {ran}: {stop.get('ended')}"
 
 
@@ -216,10 +216,10 @@ def builds_text(run: RunFolder) -> str | None:
         return None
     out = []
     for b in builds:
-        side = {BASE: "baseline", HEAD: "feature"}.get(str(b.get("side")), str(b.get("side", "?")))
-        cached = b.get("cached")
+        side = {BASE: "baseline", HEAD: "feature"}.get(str(b.side), b.side or "?")
+        cached = b.cached
         state = "cached jar" if cached else "fresh build"
-        took = b.get("duration_s") or b.get("seconds")
+        took = b.duration_s or b.seconds
         out.append(
             f"{side}: {state}" + (f" ({duration(float(took))})" if took and not cached else "")
         )

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
 
 from perfproof.model import SIDE_WORDS
+from perfproof.model.documents.run import BuildEntry, StepEntry
 from perfproof.process import command_line
 from perfproof.report.rundir import BASE, HEAD, RunFolder
 
@@ -29,24 +29,26 @@ def _repro_dir(side: str, sha: str) -> str:
     return f"/tmp/perfproof-{SIDE_WORDS[side]}-{sha[:12]}" if sha else f"/tmp/perfproof-{side}"
 
 
-def _side_steps(run: RunFolder, side: str, kind: str) -> list[dict[str, Any]]:
+def _side_steps(run: RunFolder, side: str, kind: str) -> list[StepEntry | BuildEntry]:
     """The build entries (``kind`` build) or the JMH steps of one side that recorded an argv."""
-    entries = run.manifest.builds if kind == "build" else run.manifest.steps
+    entries: list[StepEntry | BuildEntry] = [
+        *(run.manifest.builds if kind == "build" else run.manifest.steps)
+    ]
     return [
         s
         for s in entries
-        if s.get("side") == side
-        and (kind == "build" or s.get("kind", "jmh") == kind)
+        if s.side == side
+        and (kind == "build" or (isinstance(s, StepEntry) and s.kind == kind))
         and argv_of(s)
     ]
 
 
-def argv_of(entry: dict[str, Any]) -> list[str] | None:
+def argv_of(entry: StepEntry | BuildEntry) -> list[str] | None:
     """The command a step or build ran (``argv`` for a JMH step, ``command`` for a build)."""
-    for key in ("argv", "command"):
-        value = entry.get(key)
+    argv = entry.argv if isinstance(entry, StepEntry) else None
+    for value in (argv, entry.command):
         if isinstance(value, list) and value:
-            return [str(v) for v in value]
+            return list(value)
     return None
 
 
@@ -83,10 +85,10 @@ def steps(run: RunFolder) -> tuple[list[Step], str]:
         if shas[side]:
             prefixes[shas[side]] = _repro_dir(side, shas[side])
         for build in _side_steps(run, side, "build"):
-            if build.get("key"):
+            if build.key:
                 # a cached build's files live under <cache>/builds/<key>/files/, laid out
                 # like the checkout
-                prefixes[f"{build['key']}/files"] = _repro_dir(side, shas[side])
+                prefixes[f"{build.key}/files"] = _repro_dir(side, shas[side])
     if repo and shas[BASE] and shas[HEAD]:
         for side in (BASE, HEAD):
             argv = ["git", "-C", str(repo), "worktree", "add", "--detach"]
@@ -99,12 +101,12 @@ def steps(run: RunFolder) -> tuple[list[Step], str]:
     for side in (BASE, HEAD):
         for s in _side_steps(run, side, "build")[:1]:
             argv = _rewrite(argv_of(s) or [], prefixes)
-            cwd = _rewrite([str(s.get("cwd") or _repro_dir(side, shas[side]))], prefixes)[0]
+            cwd = _rewrite([str(s.cwd or _repro_dir(side, shas[side]))], prefixes)[0]
             out.append(Step(f"Build the {SIDE_WORDS[side]}", _in_dir(cwd, argv)))
     for side in (BASE, HEAD):
         for s in _side_steps(run, side, "jmh")[:1]:
             argv = _result_file(_rewrite(argv_of(s) or [], prefixes), f"{SIDE_WORDS[side]}.json")
-            run_in = s.get("cwd")
+            run_in = s.cwd
             text = (
                 _in_dir(_rewrite([str(run_in)], prefixes)[0], argv)
                 if run_in

@@ -20,6 +20,7 @@ from perfproof.errors import ExternalError, InputError
 from perfproof.measure.metrics import MetricNotFound, MetricSpec, extract
 from perfproof.measure.store import DONE, FAILED, INTERRUPTED, PENDING, RUNNING, RunStore, now_iso
 from perfproof.model import SIDES
+from perfproof.model.documents.run import StepEntry
 from perfproof.storage import write_text_atomic
 
 
@@ -61,12 +62,13 @@ class CommandStep:
     round: int
     warmup: bool
 
-    def to_json(self) -> dict[str, Any]:
-        return {"id": self.id, "side": self.side, "round": self.round, "warmup": self.warmup}
-
     @classmethod
-    def from_json(cls, doc: dict[str, Any]) -> CommandStep:
-        return cls(str(doc["id"]), str(doc["side"]), int(doc["round"]), bool(doc["warmup"]))
+    def of_entry(cls, entry: StepEntry) -> CommandStep:
+        """The step a manifest entry records (KeyError naming a field the entry lacks)."""
+        for name in ("id", "side", "round", "warmup"):
+            if getattr(entry, name) is None:
+                raise KeyError(name)
+        return cls(str(entry.id), str(entry.side), int(entry.round or 0), bool(entry.warmup))
 
 
 def schedule(sides_per_round: Sequence[Sequence[str]], warmup_runs: int) -> list[CommandStep]:
@@ -81,16 +83,19 @@ def schedule(sides_per_round: Sequence[Sequence[str]], warmup_runs: int) -> list
     return steps
 
 
-def step_entries(store: RunStore, steps: Sequence[CommandStep]) -> list[dict[str, Any]]:
+def step_entries(store: RunStore, steps: Sequence[CommandStep]) -> list[StepEntry]:
     """The run store's entries for a new schedule, all pending."""
     return [
-        {
-            **step.to_json(),
-            "kind": "command",
-            "status": PENDING,
-            "stdout": store.rel(output_paths(store.path, step.id)["stdout"]),
-            "log": store.rel(output_paths(store.path, step.id)["log"]),
-        }
+        StepEntry(
+            id=step.id,
+            side=step.side,
+            round=step.round,
+            warmup=step.warmup,
+            kind="command",
+            status=PENDING,
+            stdout=store.rel(output_paths(store.path, step.id)["stdout"]),
+            log=store.rel(output_paths(store.path, step.id)["log"]),
+        )
         for step in steps
     ]
 
@@ -98,7 +103,7 @@ def step_entries(store: RunStore, steps: Sequence[CommandStep]) -> list[dict[str
 def steps_of(store: RunStore) -> list[CommandStep]:
     """The schedule as the manifest holds it."""
     try:
-        return [CommandStep.from_json(e) for e in store.manifest.steps]
+        return [CommandStep.of_entry(e) for e in store.manifest.steps]
     except (KeyError, TypeError, ValueError) as exc:
         raise InputError(
             f"--resume {store.path}: manifest.json was edited: a step entry lacks {exc}"
@@ -151,7 +156,7 @@ def execute(
     steps = steps_of(store)
     total = len(steps)
     for i, step in enumerate(steps, start=1):
-        if store.step_entry(step).get("status") == DONE:
+        if store.step_entry(step).done:
             continue
         store.update_step(step, status=RUNNING, started=now_iso())
         try:

@@ -35,6 +35,9 @@ NAME = "run"
 MAJOR = 1
 SCHEMA = schema_id(NAME, MAJOR)
 
+DONE = "done"
+"""A step's or a run's status once it finished (``measure.store`` names every status)."""
+
 KINDS = ("ab", "e2e")
 """What measured the run: JMH steps (``ab`` and ``guard``) or whole commands (``e2e``)."""
 
@@ -111,25 +114,100 @@ class Overlay(Document):
     """The files actually copied (known once the side is built)."""
 
 
-class _Entry(Document):
-    """A step or build entry: the fields readers use, of the types perfproof writes."""
+class Selection(Document):
+    """The benchmarks and @Param values one JMH step runs (``measure.keys.Selection``)."""
 
-    id: str | None = None
+    benchmarks: list[str] = Field(default_factory=list)
+    params: dict[str, list[str]] = Field(default_factory=dict)
+
+
+class StepEntry(Document):
+    """One step of the run: what the plan made of it, then what running it did.
+
+    A JMH step (``kind`` ``jmh``) comes from ``measure.plan.Step`` (index, round, side, part,
+    selection, forks, warm-up iterations); a command step of ``e2e`` (``kind`` ``command``)
+    from ``CommandStep`` (``warmup``). Running it adds the status, the times, the argv and
+    what it left (raw result, log, recordings). A merged run's steps name their shard."""
+
+    id: Text | None = None
+    index: int | None = None
+    round: int | None = None
     side: str | None = None
-    kind: str | None = None
+    kind: str = "jmh"
     status: str | None = None
+    part: int | None = None
+    selection: Selection | None = None
+    forks: int | None = None
+    warmup_iterations: int | None = None
+    warmup: bool | None = None
     result: str | None = None
     log: str | None = None
+    stdout: str | None = None
+    started: str | None = None
+    finished: str | None = None
+    argv: list[Text] | None = None
+    command: list[Text] | str | None = None
     cwd: str | None = None
     key: str | None = None
-    round: int | None = None
-    argv: list[Any] | None = None
-    command: list[Any] | str | None = None
     duration_s: float | None = None
     jmh_seconds: float | None = None
     lock_wait_s: float | None = None
+    lock_holders: list[Text] | None = None
+    exit_code: int | None = None
+    entries: int | None = None
+    recordings: list[str] | None = None
+    error: str | None = None
+    note: str | None = None
+    previous_status: str | None = None
+    shard: int | None = None
+    machine: str | None = None
+
+    @property
+    def done(self) -> bool:
+        return self.status == DONE
+
+    def jmh_ran_s(self) -> float:
+        """Seconds JMH itself ran in this step (0 unless finished): its own time when
+        recorded, else its duration less the wait for JMH's lock (older runs)."""
+        if not self.done:
+            return 0.0
+        ran = self.jmh_seconds
+        if ran is None:
+            ran = (self.duration_s or 0.0) - (self.lock_wait_s or 0.0)
+        return max(ran, 0.0)
+
+
+class BuildEntry(Document):
+    """One build of a side: how it was made (or found cached) and where its log is."""
+
+    side: str | None = None
+    sha: str | None = None
+    status: str | None = None
+    round: int | None = None
     cached: bool | None = None
-    recordings: list[Any] | None = None
+    command: list[Text] | str | None = None
+    cwd: str | None = None
+    layout: str | None = None
+    jar: str | None = None
+    key: str | None = None
+    overlaid: list[str] | None = None
+    log: str | None = None
+    duration_s: float | None = None
+    seconds: float | None = None
+    """What older runs called ``duration_s``."""
+    at: str | None = None
+
+
+class HistoryEvent(Document):
+    """One event of the run's history (started, resumed, interrupted, failed, done, …)."""
+
+    event: str
+    at: str | None = None
+    error: str | None = None
+    pending: list[str] | None = None
+    machine: str | None = None
+    group: int | None = None
+    host: str | None = None
 
 
 class _Plan(Document):
@@ -139,7 +217,7 @@ class _Plan(Document):
     benchmarks: list[Any] | None = None
     jmh_options: list[Any] | None = None
     seed: int | None = None
-    steps: list[_Entry] | None = None
+    steps: list[StepEntry] | None = None
 
 
 class _Stopping(Document):
@@ -195,9 +273,9 @@ class RunManifest(Document):
     reach: JsonObject | None = None
     """``ab``: each benchmark's reach from the diff, known before the first look
     (:class:`perfproof.model.reach.RunReach`)."""
-    steps: list[JsonObject] = Field(default_factory=list)
-    builds: list[JsonObject] = Field(default_factory=list)
-    history: list[JsonObject] = Field(default_factory=list)
+    steps: list[StepEntry] = Field(default_factory=list)
+    builds: list[BuildEntry] = Field(default_factory=list)
+    history: list[HistoryEvent] = Field(default_factory=list)
     shards: list[JsonObject] | None = None
     environment: Environment = Field(default_factory=Environment)
 
@@ -245,9 +323,6 @@ class RunManifest(Document):
             raise ManifestShapeError(problem_line(exc)) from None
         _check(_Plan, doc.get("plan") or {}, "plan")
         _check(_Stopping, doc.get("stopping") or {}, "stopping")
-        for name in ("steps", "builds"):
-            for i, entry in enumerate(doc.get(name) or []):
-                _check(_Entry, entry, name, i)
         return manifest
 
 

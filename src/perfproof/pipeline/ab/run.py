@@ -388,9 +388,9 @@ def compare_run(store: RunStore, options: CompareOptions | None = None) -> Compa
 def overhead_seconds(manifest: RunManifest, wall_s: float) -> dict[str, float]:
     """Split a run's wall time into builds, JMH, waits for another JMH's lock and perfproof's
     own share (git, JMH's benchmark listing, checks, manifest writes, statistics, report)."""
-    builds = sum(float(b.get("duration_s") or 0.0) for b in manifest.builds)
-    jmh = sum(float(s.get("jmh_seconds") or 0.0) for s in manifest.steps)
-    lock_wait = sum(float(s.get("lock_wait_s") or 0.0) for s in manifest.steps)
+    builds = sum((b.duration_s or 0.0 for b in manifest.builds), 0.0)
+    jmh = sum((s.jmh_seconds or 0.0 for s in manifest.steps), 0.0)
+    lock_wait = sum((s.lock_wait_s or 0.0 for s in manifest.steps), 0.0)
     own = max(wall_s - builds - jmh - lock_wait, 0.0)
     return {
         "wall_s": round(wall_s, 3),

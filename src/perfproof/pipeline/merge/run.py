@@ -35,6 +35,7 @@ from perfproof.model.documents.run import (
     Environment,
     ManifestShapeError,
     RunManifest,
+    StepEntry,
 )
 from perfproof.storage import write_json_atomic
 
@@ -127,19 +128,17 @@ def result_files(path: Path, manifest: RunManifest, side: str) -> list[Path]:
     """
     out: list[Path] = []
     for i, step in enumerate(manifest.steps):
-        if step.get("side") != side or step.get("status") != DONE:
+        if step.side != side or not step.done or step.kind != "jmh":
             continue
-        if step.get("kind", "jmh") != "jmh":
-            continue
-        result = step.get("result")
-        if not isinstance(result, str) or not result:
+        result = step.result
+        if not result:
             raise InputError(
                 f"{path}: manifest.json: steps[{i}].result: a finished step names no raw file"
             )
         file = path / result
         if not file.is_file():
             raise InputError(
-                f"{path}: manifest.json: steps[{i}] ({step.get('id', '?')}) is finished but "
+                f"{path}: manifest.json: steps[{i}] ({step.id or '?'}) is finished but "
                 f"its raw file {result} is missing"
             )
         out.append(file)
@@ -358,27 +357,28 @@ def write_merged(
     return outcome
 
 
-def _copy_raw_files(shards: list[ShardRun], out: Path) -> list[dict[str, Any]]:
+def _copy_raw_files(shards: list[ShardRun], out: Path) -> list[StepEntry]:
     """Copy every shard's raw files as ``jmh/s<I>.<name>``; return their step entries."""
-    steps: list[dict[str, Any]] = []
+    steps: list[StepEntry] = []
     for shard in shards:
         for entry in shard.manifest.steps:
-            if entry.get("status") != DONE:
+            if not entry.done:
                 continue
-            source = shard.path / str(entry.get("result", ""))
+            source = shard.path / str(entry.result or "")
             if not source.is_file():
                 continue
             target = out / "jmh" / f"s{shard.spec.index}.{source.name}"
             shutil.copy2(source, target)
             steps.append(
-                {
-                    **entry,
-                    "id": f"s{shard.spec.index}.{entry.get('id', source.stem)}",
-                    "shard": shard.spec.index,
-                    "machine": shard.machine,
-                    "result": str(target.relative_to(out)),
-                    "log": str(shard.path / str(entry["log"])) if entry.get("log") else None,
-                }
+                entry.model_copy(
+                    update={
+                        "id": f"s{shard.spec.index}.{entry.id or source.stem}",
+                        "shard": shard.spec.index,
+                        "machine": shard.machine,
+                        "result": str(target.relative_to(out)),
+                        "log": str(shard.path / entry.log) if entry.log else None,
+                    }
+                )
             )
     return steps
 

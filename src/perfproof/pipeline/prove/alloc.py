@@ -39,9 +39,9 @@ def fork_recordings(run_dir: Path) -> dict[str, dict[str, list[ForkRecording]]]:
     order JMH ran the forks)."""
     out: dict[str, dict[str, list[ForkRecording]]] = {}
     for step in read_manifest(run_dir / "manifest.json").steps:
-        recordings = step.get("recordings") or []
+        recordings = step.recordings or []
         try:
-            samples = read_file(run_dir / str(step.get("result")))
+            samples = read_file(run_dir / str(step.result))
         except (InputError, OSError):
             continue
         alloc = {s.key.entry(): s for s in samples if s.key.metric == ALLOC_NORM}
@@ -54,7 +54,7 @@ def fork_recordings(run_dir: Path) -> dict[str, dict[str, list[ForkRecording]]]:
                       for i in range(len(s.fork_means()))]  # fmt: skip
         if len(forks) != len(recordings):
             continue  # forks that cannot be told apart are attributed to no benchmark
-        side = str(step.get("side"))
+        side = str(step.side)
         for (label, fork_per_op), rel in zip(forks, recordings, strict=True):
             out.setdefault(label, {}).setdefault(side, []).append(
                 ForkRecording(run_dir / str(rel), fork_per_op)

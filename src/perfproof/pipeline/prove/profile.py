@@ -54,7 +54,7 @@ an interval, three give it two degrees of freedom instead of one."""
 def timing_rounds(run_dir: str) -> int:
     """How many rounds the timing run measured (``--jfr every`` profiles as many)."""
     manifest = read_manifest(Path(run_dir) / "manifest.json")
-    done = {s.get("round") for s in manifest.steps if s.get("status") == "done"}
+    done = {s.round for s in manifest.steps if s.done}
     return len(done) or PROFILE_ROUNDS
 
 

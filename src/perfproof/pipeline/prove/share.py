@@ -36,9 +36,9 @@ def recordings_by_benchmark(run_dir: Path) -> dict[str, dict[str, list[Path]]]:
     """Benchmark → side → its recordings, from the run's manifest and JMH results."""
     out: dict[str, dict[str, list[Path]]] = {}
     for entry in read_manifest(run_dir / "manifest.json").steps:
-        recordings = entry.get("recordings") or []
+        recordings = entry.recordings or []
         try:
-            results = json.loads((run_dir / str(entry.get("result"))).read_text(encoding="utf-8"))
+            results = json.loads((run_dir / str(entry.result)).read_text(encoding="utf-8"))
         except (OSError, ValueError):
             continue
         names = [
@@ -49,7 +49,7 @@ def recordings_by_benchmark(run_dir: Path) -> dict[str, dict[str, list[Path]]]:
         ]
         if len(names) != len(recordings):
             continue  # a step whose forks cannot be told apart attributes nothing
-        side = str(entry.get("side"))
+        side = str(entry.side)
         for name, rel in zip(names, recordings, strict=True):
             out.setdefault(name, {}).setdefault(side, []).append(run_dir / rel)
     return out
