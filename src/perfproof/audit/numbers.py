@@ -13,6 +13,7 @@ the run it is excused, and :class:`Excuses` says why.
 
 from __future__ import annotations
 
+import functools
 import re
 from bisect import bisect_right
 from collections.abc import Collection, Sequence
@@ -57,10 +58,18 @@ def tokens(line: str) -> list[Token]:
     return [Token(m.group(0), m.start(), m.end()) for m in NUMBER.finditer(line)]
 
 
+LINE_CACHE = 1 << 16
+"""Lines whose count and skeleton are kept: a check compares the same written lines with
+every rendering it tries, and most lines of a rendering with many pages, so each line's
+numbers are found once."""
+
+
+@functools.lru_cache(maxsize=LINE_CACHE)
 def count(line: str) -> int:
     return len(NUMBER.findall(line))
 
 
+@functools.lru_cache(maxsize=LINE_CACHE)
 def skeleton(line: str) -> str:
     """The line with every number replaced by one placeholder character."""
     return NUMBER.sub(_HOLE, line)
