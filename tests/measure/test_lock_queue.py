@@ -9,7 +9,7 @@ import textwrap
 import time
 from pathlib import Path
 
-from perfproof.measure import lock_queue
+from perfproof.measure import lock_queue, lock_status
 
 WORKER = textwrap.dedent(
     """
@@ -79,8 +79,8 @@ def test_a_dead_process_ticket_is_dropped_and_order_is_arrival(tmp_path: Path) -
     (older,) = lock_queue.ahead(second)
     assert older.what == "first"
     running = lock_queue.start(first)
-    text = lock_queue.describe(lock_queue.ahead(second), now=time.time() + 30)
-    assert f"pid {os.getpid()} (first) running for" in text
+    text = lock_status.queue_text(lock_queue.ahead(second), now=time.time() + 30)
+    assert f"pid {os.getpid()} (first, running 30s)" in text
     assert running.running_since is not None
     lock_queue.release(first)
     assert lock_queue.ahead(second) == []

@@ -95,19 +95,6 @@ def ahead(ticket: Ticket) -> list[Ticket]:
     return out
 
 
-def describe(tickets: list[Ticket], now: float | None = None) -> str:
-    """``pid 4121 (run …, step 03-head) for 42s; 1 more queued before this one``."""
-    if not tickets:
-        return "nobody queued"
-    t = time.time() if now is None else now
-    first = tickets[0]
-    since = first.running_since
-    state = f"running for {t - since:.0f}s" if since is not None else "waiting"
-    more = len(tickets) - 1
-    tail = f"; {more} more queued before this one" if more else ""
-    return f"pid {first.pid} ({first.what}) {state}{tail}"
-
-
 def _write(ticket: Ticket) -> None:
     doc = {
         "pid": ticket.pid,

@@ -318,7 +318,7 @@ class Scheduler:
         while before := lock_queue.ahead(ticket):
             if not told:
                 announce(
-                    f"JMH lock {self.lock_path}: {lock_queue.describe(before)}; this step "
+                    f"JMH lock {self.lock_path}: {lock_status.queue_text(before)}; this step "
                     f"waits its turn (up to {self.lock_timeout_s:.0f}s)"
                 )
                 told = True

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, TypeVar
 
 from perfproof.profile.outside import Outside, is_jmh, outside
 from perfproof.profile.stacks import Profile, Stack
@@ -153,9 +153,39 @@ def runs_project_code(a: Attributed) -> bool:
     return bool(a.sites) or any(bucket == "driver" for bucket, _ in a.buckets)
 
 
-def _add(into: dict[str, int], more: dict[str, int]) -> None:
+K = TypeVar("K")
+
+
+def _bump(into: dict[K, int], key: K, weight: int) -> None:
+    into[key] = into.get(key, 0) + weight
+
+
+def _add(into: dict[K, int], more: dict[K, int]) -> None:
     for k, v in more.items():
-        into[k] = into.get(k, 0) + v
+        _bump(into, k, v)
+
+
+def _add_weight(out: Attributed, charged: _Charged, weight: int, cls: str | None) -> None:
+    """Charge one stack's weight: CPU samples where ``cls`` is None, else bytes of ``cls``.
+    A method seen allocating keeps the callers of its allocations only while no CPU sample
+    names it (CPU is charged first, so its paths win)."""
+    method, via, above, bucket = charged
+    if bucket is not None:
+        cpu = weight if cls is None else 0
+        out.add_bucket(*bucket, cpu, weight - cpu)
+        return
+    assert method is not None
+    cost = out.sites.setdefault(method.frame, SiteCost())
+    if cls is None:
+        cost.cpu += weight
+        _bump(cost.via_cpu, via, weight)
+        _bump(cost.paths, above, weight)
+        return
+    cost.alloc += weight
+    _bump(cost.classes, cls, weight)
+    _bump(cost.via_alloc, via, weight)
+    if not cost.cpu:
+        _bump(cost.paths, above, weight)
 
 
 def combine(parts: list[Attributed], source: str) -> Attributed:
@@ -175,11 +205,10 @@ def combine(parts: list[Attributed], source: str) -> Attributed:
             t = out.sites.setdefault(frame, SiteCost())
             t.cpu += s.cpu
             t.alloc += s.alloc
-            for src, dst in ((s.classes, t.classes), (s.via_cpu, t.via_cpu)):
-                _add(dst, src)
+            _add(t.classes, s.classes)
+            _add(t.via_cpu, s.via_cpu)
             _add(t.via_alloc, s.via_alloc)
-            for path, v in s.paths.items():
-                t.paths[path] = t.paths.get(path, 0) + v
+            _add(t.paths, s.paths)
     return out
 
 
@@ -194,25 +223,7 @@ def attribute(profile: Profile, resolve: Resolve) -> Attributed:
         return memo[stack]
 
     for stack, w in profile.cpu.items():
-        method, via, above, bucket = site(stack)
-        if bucket is not None:
-            out.add_bucket(*bucket, w, 0)
-            continue
-        assert method is not None
-        cost = out.sites.setdefault(method.frame, SiteCost())
-        cost.cpu += w
-        cost.via_cpu[via] = cost.via_cpu.get(via, 0) + w
-        cost.paths[above] = cost.paths.get(above, 0) + w
+        _add_weight(out, site(stack), w, None)
     for (stack, cls), w in profile.alloc.items():
-        method, via, above, bucket = site(stack)
-        if bucket is not None:
-            out.add_bucket(*bucket, 0, w)
-            continue
-        assert method is not None
-        cost = out.sites.setdefault(method.frame, SiteCost())
-        cost.alloc += w
-        cost.classes[cls] = cost.classes.get(cls, 0) + w
-        cost.via_alloc[via] = cost.via_alloc.get(via, 0) + w
-        if not cost.cpu:
-            cost.paths[above] = cost.paths.get(above, 0) + w
+        _add_weight(out, site(stack), w, cls)
     return out
