@@ -68,9 +68,12 @@ def test_log_ratio_of_forks_decades_apart_is_unbounded_not_an_error() -> None:
     assert r.hi == math.inf and r.lo >= 0.0
 
 
-def test_an_unbounded_end_prints_as_infinity_at_the_ratio_it_is() -> None:
-    assert delta_with_interval(905.0, (-100.0, math.inf)) == "×10.1 [0, ∞]"
-    assert delta_with_interval(50.0, (-100.0, math.inf)) == "×1.50 [0, ∞]"
+def test_an_unbounded_interval_prints_in_words_at_the_ratio_it_is() -> None:
+    """An interval the data leave unbounded is past any factor: the ratio, and why."""
+    assert delta_with_interval(905.0, (-100.0, math.inf), (2, 2)) == (
+        "×10.1 (interval too wide: 2 forks a side)"
+    )
+    assert delta_with_interval(50.0, (-100.0, math.inf)) == "×1.50 (interval too wide to bound it)"
     assert delta_with_interval(5.0, (math.nan, 1.0)) == "+5.0%"
 
 
@@ -90,7 +93,7 @@ def test_sequential_replay_of_wide_forks_completes(run_cli, wide_rounds: Path, f
         assert primary["ratio_ci"][1] is None  # unbounded: null, never Infinity
         assert primary["delta_ci_pct"][1] is None
     else:
-        assert "∞]" in r.out and ">+999" not in r.out
+        assert "interval too wide" in r.out and ">+999" not in r.out and "∞]" not in r.out
 
 
 def test_every_renderer_and_export_of_a_wide_fork_run(

@@ -18,7 +18,7 @@ import pytest
 from jsonschema import Draft7Validator
 from tests.export.test_consumer_schemas import BMF, GAB, RANGE
 
-from perfproof.export.source import MAX_BOUND_FACTOR
+from perfproof.units.bounds import MAX_BOUND_FACTOR
 
 NOISY = ("fx.Codes.sum", "16")
 

@@ -10,8 +10,10 @@ from markdown_it import MarkdownIt
 
 from perfproof.render.markdown import markdown_table, md_cell
 from perfproof.units import (
+    MAX_BOUND_FACTOR,
     MISSING,
     choose_scale,
+    cut_at_zero,
     delta_with_interval,
     percent,
     percent_range,
@@ -65,10 +67,37 @@ def test_a_wide_or_lopsided_side_is_written_as_its_ends() -> None:
     """``± 591%`` looks symmetric; the ends show where the interval really lies."""
     scale = choose_scale("ns/op", 12_800.0)
     assert value_spread(12_800.0, (5_210.0, 88_400.0), scale) == "12.8 µs/op [5.21, 88.4]"
-    assert value_spread(100.0, (-491.0, 691.0), choose_scale("ns/op", 100.0)) == (
-        "100 ns/op [-491, 691]"
-    )
     assert value_spread(100.0, (97.0, 103.0), choose_scale("ns/op", 100.0)) == "100 ns/op ± 3.0%"
+
+
+def test_a_side_interval_never_reads_below_zero() -> None:
+    """A linear interval over three spread forks of a rate reached -20.4 M ops/s: no time, rate
+    or size per op is negative, so its lower end is cut at 0 (a metric JMH's profilers report
+    may be negative, and keeps its interval)."""
+    ops = choose_scale("ops/s", 6.34e6)
+    assert value_spread(6.34e6, (-20.4e6, 33.1e6), ops) == "6.34 M ops/s [0, 33.1]"
+    assert cut_at_zero(6.34e6, (-20.4e6, 33.1e6), "ops/s")
+    ns = choose_scale("ns/op", 100.0)
+    assert value_spread(100.0, (-491.0, 691.0), ns) == "100 ns/op [0, 691]"
+    assert cut_at_zero(100.0, (-491.0, 691.0), "µs/op") and cut_at_zero(1.0, (-1.0, 3.0), "B/op")
+    other = choose_scale("counts", 1.0)
+    assert value_spread(1.0, (-20.0, 22.0), other) == "1.00 counts [-20.0, 22.0]"
+    assert not cut_at_zero(1.0, (-20.0, 22.0), "counts")
+    assert not cut_at_zero(100.0, (5.0, 691.0), "ns/op")
+
+
+def test_a_ratio_interval_past_the_export_factor_is_said_in_words() -> None:
+    """×1.39 [2.17e-12, 886,753,030,609] from 3 forks a side: the same 1,000× rule that keeps
+    such bounds out of the exports turns the interval into words."""
+    wide = ((2.17e-12 - 1) * 100, (886_753_030_609 - 1) * 100)
+    assert delta_with_interval(39.0, wide, (3, 3)) == "×1.39 (interval too wide: 3 forks a side)"
+    assert delta_with_interval(39.0, wide, (2, 5)) == "×1.39 (interval too wide: 2 and 5 forks)"
+    assert delta_with_interval(5.0, (-100.0, math.inf)) == "×1.05 (interval too wide to bound it)"
+    ratio = 1.39
+    edge = ((ratio / MAX_BOUND_FACTOR - 1) * 100, (ratio * MAX_BOUND_FACTOR - 1) * 100)
+    assert "[" in delta_with_interval(39.0, edge, (3, 3))  # at the factor: still numbers
+    assert delta_with_interval(-12.3, (-14.1, -10.5), (3, 3)) == "-12.3% [-14.1, -10.5]"
+    assert delta_with_interval(1830.0, (1610.0, 2050.0), (3, 3)) == "×19.3 [17.1, 21.5]"
 
 
 def test_percentages() -> None:

@@ -5,7 +5,7 @@ Columns name their unit once (``base_ns_op`` would vary by row, so the unit is a
 own and every number is in it, canonical: ns/op, ops/s, B/op). Each row carries both sides'
 estimates with their fork-level intervals, the ratio head/base with the interval the verdict
 was decided on, Δ%, the verdict and the forks per side. An interval wider than 1,000× its
-value (:data:`~perfproof.export.source.MAX_BOUND_FACTOR`) is left empty, as a cell with no
+value (:data:`~perfproof.units.bounds.MAX_BOUND_FACTOR`) is left empty, as a cell with no
 number, and named in ``export --format json``.
 """
 
@@ -15,8 +15,9 @@ import csv
 import io
 import math
 
-from perfproof.export.source import MAX_BOUND_FACTOR, ExportFile, ExportOptions, ExportRun
+from perfproof.export.source import ExportFile, ExportOptions, ExportRun
 from perfproof.model import Comparison
+from perfproof.units.bounds import beyond_factor
 
 COLUMNS = (
     "run", "commit", "benchmark", "mode", "params", "metric", "unit", "direction",
@@ -31,11 +32,7 @@ def _cell(x: float | None) -> str:
 
 def _bounds(value: float, lo: float, hi: float) -> tuple[float | None, float | None]:
     """The interval, or nothing when a bound is not finite or beyond the stated factor."""
-    if not (math.isfinite(lo) and math.isfinite(hi) and math.isfinite(value)) or value <= 0:
-        return (lo, hi) if math.isfinite(lo) and math.isfinite(hi) else (None, None)
-    if hi > value * MAX_BOUND_FACTOR or lo * MAX_BOUND_FACTOR < value:
-        return None, None
-    return lo, hi
+    return (None, None) if beyond_factor(value, lo, hi) else (lo, hi)
 
 
 def _row(run: ExportRun, c: Comparison, omitted: list[str]) -> list[str]:

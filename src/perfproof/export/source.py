@@ -18,15 +18,13 @@ from perfproof.errors import InputError
 from perfproof.model import PRIMARY, BenchKey, Comparison, Samples
 from perfproof.model.bounds import bound_exp
 from perfproof.stats.welch import mean_interval
+from perfproof.units.bounds import MAX_BOUND_FACTOR, beyond_factor
 
 SAMPLES = ("auto", "forks", "iterations")
-MAX_BOUND_FACTOR = 1000.0
-"""The widest interval an export passes on: a bound beyond 1,000× its value (or below a
-1,000th of it). Two forks give Student's t one degree of freedom (t = 63.7 at 99%), and on the
-log scale that can put a bound at 10²¹ ns: a dashboard drawing it has its axis wrecked by one
-point, and the number says nothing but "the data cannot bound this". Bencher's
-``lower_value``/``upper_value`` and github-action-benchmark's ``range`` are optional, so such
-an interval is left out, and ``export --format json`` says which and why."""
+# The widest interval an export passes on is the reports' own (MAX_BOUND_FACTOR, one rule):
+# Bencher's ``lower_value``/``upper_value`` and github-action-benchmark's ``range`` are
+# optional, so an interval wider than that is left out, and ``export --format json`` says
+# which and why.
 
 BENCHSTAT_MIN_SAMPLES = 6
 """benchstat prints ``± ∞ need >= 6 samples`` and does not test with fewer per side."""
@@ -121,7 +119,7 @@ def unsupported(mean: float, lo: float | None, hi: float | None, forks: int) -> 
         return None
     if not (math.isfinite(lo) and math.isfinite(hi)):
         return f"its interval is not finite ({forks} forks)"
-    if mean > 0 and (hi > mean * MAX_BOUND_FACTOR or lo * MAX_BOUND_FACTOR < mean):
+    if beyond_factor(mean, lo, hi):
         return (
             f"its interval {lo:.3g} to {hi:.3g} reaches beyond {MAX_BOUND_FACTOR:,.0f}× the "
             f"value {mean:.3g} ({forks} forks): the data cannot bound it"

@@ -20,12 +20,13 @@ from perfproof.compare.notes import explained
 from perfproof.model import ALLOC_NORM, PRIMARY, Comparison, Side, Verdict
 from perfproof.model.diagnostics import ComparisonMethod, JmhScores
 from perfproof.render import results
+from perfproof.render.effect import delta_text
 from perfproof.render.markdown import markdown_table, md_text
 from perfproof.stats.strategies import BYTES_TOLERANCE_ABS
 from perfproof.units import (
     MISSING,
     choose_scale,
-    delta_with_interval,
+    cut_at_zero,
     needs_ends,
     percent,
     quantity,
@@ -91,7 +92,7 @@ def _delta(c: Comparison) -> str:
         if c.base.value > BYTES_TOLERANCE_ABS and math.isfinite(c.delta_pct):
             text += f" ({percent(c.delta_pct)})"
         return text
-    return delta_with_interval(c.delta_pct, c.delta_ci_pct)
+    return delta_text(c)
 
 
 def _tags(c: Comparison) -> list[str]:
@@ -106,6 +107,8 @@ def _tags(c: Comparison) -> list[str]:
         low = min(forks.get(Side.BASE, 0), forks.get(Side.HEAD, 0))
         if low < 3:
             tags.append(f"{low} forks")
+    if any(cut_at_zero(e.value, e.ci, c.unit) for e in (c.base, c.head)):
+        tags.append("interval cut at 0")
     if d.unsettled:
         tags.append("warm-up")
     if d.trending:

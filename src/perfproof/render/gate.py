@@ -16,8 +16,9 @@ from dataclasses import dataclass
 from perfproof.jmh.units import THROUGHPUT_UNIT, TIME_UNIT
 from perfproof.model import ALLOC_NORM, PRIMARY, Comparison, Verdict
 from perfproof.model.diagnostics import ComparisonMethod
+from perfproof.render.effect import delta_text
 from perfproof.render.markdown import md_text
-from perfproof.units import bytes_change, delta_with_interval
+from perfproof.units import bytes_change
 
 SHOWN = 10
 """Failures a one-line gate message names before "and N more"."""
@@ -66,7 +67,7 @@ class Failure:
         c = self.comparison
         if c.key.metric == ALLOC_NORM or c.method is ComparisonMethod.EXACT:
             return bytes_change(c.base.value, c.head.value, c.delta_pct)
-        return delta_with_interval(c.delta_pct, c.delta_ci_pct)
+        return delta_text(c)
 
     def text(self) -> str:
         return f"{self.name} {self.metric} {self.change}"

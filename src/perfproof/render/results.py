@@ -19,6 +19,7 @@ from perfproof.model import ALLOC_NORM, PRIMARY, BenchKey, Comparison, Verdict
 from perfproof.model.diagnostics import ComparisonMethod, Kind
 from perfproof.model.documents.prove_reach import NO_PATH_NOTE, UNEXPLAINED_NOTE
 from perfproof.render import gate
+from perfproof.render.effect import delta_text
 from perfproof.render.markdown import markdown_table
 from perfproof.stats import family
 from perfproof.units import (
@@ -27,7 +28,7 @@ from perfproof.units import (
     bytes_change,
     bytes_value,
     choose_scale,
-    delta_with_interval,
+    cut_at_zero,
     fraction_pct,
     needs_ends,
     percent,
@@ -116,13 +117,31 @@ def build_row(c: Comparison, alloc: Comparison | None) -> Row:
         params=dict(c.key.params),
         baseline=value_spread(c.base.value, c.base.ci, scale, ends),
         feature=value_spread(c.head.value, c.head.ci, scale, ends),
-        delta=delta_with_interval(c.delta_pct, c.delta_ci_pct),
+        delta=delta_text(c),
         verdict=str(c.verdict),
         bytes=bytes_text,
         comparison=c,
         alloc=alloc,
         scale=scale,
     )
+
+
+def cut_sides(tables: Sequence[Table]) -> int:
+    """How many sides of the tables' rows show an interval cut at zero."""
+    return sum(
+        1
+        for t in tables
+        for r in t.rows
+        for e in (r.comparison.base, r.comparison.head)
+        if cut_at_zero(e.value, e.ci, r.comparison.unit)
+    )
+
+
+CUT_AT_ZERO = (
+    "A side's lower end of 0 is its interval cut at zero: with so few or so spread forks the "
+    "interval reached below zero, which no time, rate or size per operation can be."
+)
+"""The sentence under a results table any of whose sides was cut at zero."""
 
 
 def build_tables(
@@ -382,7 +401,8 @@ def results_lines(
     out += [
         f"Baseline and feature: mean of fork means ± the half-width of its {side_conf} interval, "
         "relative to the mean; Δ% = feature / baseline − 1 with the interval of the ratio the "
-        "verdict was decided on; bytes/op from JMH's `-prof gc` (`gc.alloc.rate.norm`).",
+        "verdict was decided on; bytes/op from JMH's `-prof gc` (`gc.alloc.rate.norm`)."
+        + (" " + CUT_AT_ZERO if cut_sides(tables) else ""),
         "",
     ]
     return out

@@ -11,6 +11,7 @@ perfproof: anything may import it.
 from __future__ import annotations
 
 from perfproof.units.allocation import BYTES_ZERO, bytes_change, bytes_value
+from perfproof.units.bounds import MAX_BOUND_FACTOR, beyond_factor, forks_words, too_wide
 from perfproof.units.durations import duration, eta
 from perfproof.units.hashes import SHORT_SHA, short_sha
 from perfproof.units.numbers import (
@@ -40,6 +41,7 @@ from perfproof.units.scale import (
     TIME_SCALES,
     Scale,
     choose_scale,
+    cut_at_zero,
     needs_ends,
     quantity,
     scaled,
@@ -49,6 +51,7 @@ from perfproof.units.scale import (
 
 __all__ = [
     "BYTES_ZERO",
+    "MAX_BOUND_FACTOR",
     "MINUS",
     "MISSING",
     "SHORT_SHA",
@@ -57,14 +60,17 @@ __all__ = [
     "SI_UNITS",
     "TIME_SCALES",
     "Scale",
+    "beyond_factor",
     "bytes_change",
     "bytes_value",
     "choose_scale",
+    "cut_at_zero",
     "decimals_for",
     "delta_with_interval",
     "duration",
     "eta",
     "finite",
+    "forks_words",
     "fraction_pct",
     "is_large",
     "is_symmetric",
@@ -80,6 +86,7 @@ __all__ = [
     "short_sha",
     "signed",
     "significant",
+    "too_wide",
     "value_spread",
     "value_with_interval",
 ]

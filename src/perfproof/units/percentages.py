@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 
+from perfproof.units.bounds import beyond_factor, too_wide
 from perfproof.units.numbers import MINUS, MISSING, finite, number, signed, significant
 
 RATIO_FORM = 10.0
@@ -80,23 +81,31 @@ def percent_decimals(ci_pct: tuple[float, float] | None) -> int:
     return 2 if abs(ci_pct[1] - ci_pct[0]) < 0.2 else 1
 
 
-def delta_with_interval(delta_pct: float, ci_pct: tuple[float, float] | None) -> str:
+def delta_with_interval(
+    delta_pct: float,
+    ci_pct: tuple[float, float] | None,
+    forks: tuple[int, int] | None = None,
+) -> str:
     """``-12.3% [-14.1, -10.5]``: the effect and its interval in percent; ``×19.3 [17.1, 21.5]``
-    when the effect or a bound is beyond ten-fold (an unbounded end reads ``∞``), so the reader
-    still sees an interval that includes no change, at its real size.
+    when the effect or a bound is beyond ten-fold, so the reader still sees an interval that
+    includes no change, at its real size. An interval past :data:`~perfproof.units.bounds.
+    MAX_BOUND_FACTOR` of the ratio (or unbounded) is said in words with the forks per side
+    (``forks``, base and head) that left it so: ``×1.39 (interval too wide: 3 forks a side)``.
     """
-    if is_large(1 + delta_pct / 100) or (
+    ratio = 1 + delta_pct / 100
+    large = is_large(ratio) or (
         ci_pct is not None
         and any(not math.isnan(c) and c >= (RATIO_FORM - 1) * 100 for c in ci_pct)
-    ):
-        text = ratio_text(1 + delta_pct / 100)
-        if ci_pct is not None and not any(math.isnan(c) for c in ci_pct):
-            lo, hi = (ratio_text(1 + c / 100).removeprefix("×") for c in ci_pct)
-            text += f" [{lo}, {hi}]"
+    )
+    text = ratio_text(ratio) if large else percent(delta_pct, percent_decimals(ci_pct))
+    if ci_pct is None or any(math.isnan(c) for c in ci_pct):
         return text
+    lo_ratio, hi_ratio = (1 + c / 100 for c in ci_pct)
+    if lo_ratio != hi_ratio and math.isfinite(ratio) and beyond_factor(ratio, lo_ratio, hi_ratio):
+        return f"{text} {too_wide(*(forks or (None, None)))}"
+    if large:
+        lo, hi = (ratio_text(r).removeprefix("×") for r in (lo_ratio, hi_ratio))
+        return f"{text} [{lo}, {hi}]"
     d = percent_decimals(ci_pct)
-    text = percent(delta_pct, d)
-    if ci_pct is not None and not any(math.isnan(c) for c in ci_pct):
-        lo, hi = (percent(c, d).removesuffix("%") for c in ci_pct)
-        text += f" [{lo}, {hi}]"
-    return text
+    lo, hi = (percent(c, d).removesuffix("%") for c in ci_pct)
+    return f"{text} [{lo}, {hi}]"

@@ -96,6 +96,25 @@ def needs_ends(value: float | None, ci: tuple[float, float] | None) -> bool:
     return abs(hi - lo) / 2 >= WIDE_SPREAD * abs(value) or not is_symmetric(value, lo, hi)
 
 
+def non_negative(unit: str) -> bool:
+    """Whether a quantity in this display unit can never be below zero: a time, a rate or a
+    size per operation (a secondary metric of JMH's may be anything)."""
+    return unit in {name for name, _ in TIME_SCALES} or unit.endswith("ops/s") or unit == "B/op"
+
+
+def cut_at_zero(value: float | None, ci: tuple[float, float] | None, unit: str) -> bool:
+    """Whether a side's interval reaches below zero though its quantity cannot (a linear
+    t-interval over two or three spread forks does): shown cut at 0, and the report says so.
+    ``unit`` is the canonical or display unit of the value."""
+    return (
+        value is not None
+        and ci is not None
+        and math.isfinite(ci[0])
+        and ci[0] < 0 <= value
+        and non_negative(unit)
+    )
+
+
 def value_spread(
     value: float | None,
     ci: tuple[float, float] | None,
@@ -103,12 +122,15 @@ def value_spread(
     ends: bool | None = None,
 ) -> str:
     """``1.04 G ops/s ± 4.1%``: the scaled estimate and its relative spread; a wide or lopsided
-    interval as its ends in the same unit, ``12.8 µs/op [5.21, 88.4]``. ``ends`` makes the
-    choice for a whole row (both sides alike); None decides from this interval alone."""
+    interval as its ends in the same unit, ``12.8 µs/op [5.21, 88.4]``, cut at 0 where it
+    reaches below zero and the quantity cannot (:func:`cut_at_zero`; the caller says so).
+    ``ends`` makes the choice for a whole row (both sides alike); None decides from this
+    interval alone."""
     if ends is None:
         ends = needs_ends(value, ci)
     if ends and ci is not None and all(math.isfinite(x) for x in ci):
-        lo, hi = (significant(x / scale.factor) for x in ci)
+        low = 0.0 if cut_at_zero(value, ci, scale.unit) else ci[0]
+        lo, hi = (significant(x / scale.factor) for x in (low, ci[1]))
         return f"{scaled(value, scale)} [{lo}, {hi}]"
     return f"{scaled(value, scale)} {relative_spread(value, ci)}"
 
