@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from perfproof import defaults
+from perfproof.code.callers import SiteIndex
 from perfproof.code.classify import BENCHMARK
 from perfproof.code.graph import CallGraph, MethodKey, label
 from perfproof.code.project import Project
@@ -105,16 +106,21 @@ def benchmark_methods(project: Project, root: Path) -> dict[MethodKey, str]:
     return found
 
 
+_Parent = tuple[MethodKey, str] | None
+"""Where the walk came from: the callee and the supertype declaration the call named (``""``
+for a sure call); None for a method the walk started at."""
+
+
 def _walk(
     graph: CallGraph,
     benchmarks: Mapping[MethodKey, str],
     start: list[MethodKey],
     max_depth: int,
     dispatch: bool,
-) -> dict[MethodKey, tuple[MethodKey, str] | None]:
+) -> dict[MethodKey, _Parent]:
     """Breadth-first parents: caller → (its callee, the supertype declaration the call named
     or ``""`` for a sure call). Without ``dispatch`` only sure calls are followed."""
-    parent: dict[MethodKey, tuple[MethodKey, str] | None] = dict.fromkeys(start)
+    parent: dict[MethodKey, _Parent] = dict.fromkeys(start)
     frontier = list(start)
     for _ in range(max_depth):
         if len(parent) > MAX_METHODS:
@@ -134,45 +140,75 @@ def _walk(
     return parent
 
 
-def unreached_methods(
-    project: Project,
-    root: Path,
-    changed: Iterable[MethodKey],
-    max_depth: int = defaults.DEPTH,
-    graph: CallGraph | None = None,
-) -> list[MethodKey]:
-    """The changed methods no benchmark reaches within ``max_depth`` calls. Each is walked on
-    its own: the one path kept per benchmark may end at another changed method, so missing
-    from the kept paths says nothing. The walks share one call graph."""
-    benchmarks = benchmark_methods(project, root)
-    graph = graph or CallGraph(project)
-    out: list[MethodKey] = []
-    for key in dict.fromkeys(changed):
-        if key[0] not in project.types:
-            continue
-        parent = _walk(graph, benchmarks, [key], max_depth, dispatch=True)
-        if not any(b in parent for b in benchmarks):
-            out.append(key)
-    return out
+class BenchmarkReach:
+    """One repository's benchmarks and call graph, walked from changed methods. Built once per
+    repository, so the scan for ``@Benchmark`` and the callers the graph has found serve every
+    question asked of it (each hypothesis of a hunt, both questions of a prove)."""
+
+    def __init__(
+        self,
+        project: Project,
+        root: Path,
+        max_depth: int = defaults.DEPTH,
+        sites: SiteIndex | None = None,
+    ) -> None:
+        self.project = project
+        self.benchmarks = benchmark_methods(project, root)
+        self.max_depth = max_depth
+        self._sites = sites
+        self._graph: CallGraph | None = None
+
+    @property
+    def graph(self) -> CallGraph:
+        """Built on first use: a repository without benchmarks never indexes its call sites."""
+        if self._graph is None:
+            self._graph = CallGraph(self.project, self._sites)
+        return self._graph
+
+    def _known(self, changed: Iterable[MethodKey]) -> list[MethodKey]:
+        return [k for k in dict.fromkeys(changed) if k[0] in self.project.types]
+
+    def _walk(self, start: list[MethodKey], dispatch: bool) -> dict[MethodKey, _Parent]:
+        return _walk(self.graph, self.benchmarks, start, self.max_depth, dispatch)
+
+    def unreached(self, changed: Iterable[MethodKey]) -> list[MethodKey]:
+        """The changed methods no benchmark reaches within ``max_depth`` calls. Each is walked
+        on its own: the one path kept per benchmark may end at another changed method, so
+        missing from the kept paths says nothing."""
+        if not self.benchmarks:
+            return self._known(changed)
+        return [
+            key
+            for key in self._known(changed)
+            if self.benchmarks.keys().isdisjoint(self._walk([key], dispatch=True))
+        ]
+
+    def affected(self, changed: Iterable[MethodKey]) -> list[Reach]:
+        """Benchmarks from which a changed method is reachable within ``max_depth`` calls. A
+        benchmark that only a walk through calls to a supertype's declaration reaches is marked
+        ``via_dispatch``, with the first such call on its path."""
+        if not self.benchmarks:
+            return []
+        start = self._known(changed)
+        parent = self._walk(start, dispatch=True)
+        direct = self._walk(start, dispatch=False)
+        return _paths(self.project, self.benchmarks, parent, direct)
 
 
 def affected_benchmarks(
-    project: Project,
-    root: Path,
-    changed: Iterable[MethodKey],
-    max_depth: int = defaults.DEPTH,
-    graph: CallGraph | None = None,
+    project: Project, root: Path, changed: Iterable[MethodKey], max_depth: int = defaults.DEPTH
 ) -> list[Reach]:
-    """Benchmarks from which a changed method is reachable within ``max_depth`` calls. A
-    benchmark that only a walk through calls to a supertype's declaration reaches is marked
-    ``via_dispatch``, with the first such call on its path."""
-    benchmarks = benchmark_methods(project, root)
-    if not benchmarks:
-        return []
-    graph = graph or CallGraph(project)
-    start = [k for k in dict.fromkeys(changed) if k[0] in project.types]
-    parent = _walk(graph, benchmarks, start, max_depth, dispatch=True)
-    direct = _walk(graph, benchmarks, start, max_depth, dispatch=False)
+    """:meth:`BenchmarkReach.affected`, for one question about a repository."""
+    return BenchmarkReach(project, root, max_depth).affected(changed)
+
+
+def _paths(
+    project: Project,
+    benchmarks: Mapping[MethodKey, str],
+    parent: dict[MethodKey, _Parent],
+    direct: dict[MethodKey, _Parent],
+) -> list[Reach]:
+    """One shortest path per reached benchmark, a sure one whenever there is one."""
     out: list[Reach] = []
     for key, name in sorted(benchmarks.items(), key=lambda kv: kv[1]):
         only = key not in direct

@@ -10,6 +10,7 @@ from typing import Literal
 
 from perfproof.code.callers import SiteIndex
 from perfproof.code.project import Project
+from perfproof.code.reach import BenchmarkReach
 from perfproof.model import benchmark_of_label
 from perfproof.model.documents.hunt import (
     UNNAMED_GROUPS,
@@ -125,7 +126,7 @@ def analyse(
     pattern, the benchmarks that reach them and a ``prove`` line."""
     project: Project = sources.project
     rows = ranked_frames(groups)
-    site_index: SiteIndex | None = None
+    reach: BenchmarkReach | None = None
     out: list[Hypothesis] = []
     measured_in: set[str] = set()
     for rank, (frame, costs, gain) in enumerate(rows, 1):
@@ -142,11 +143,12 @@ def analyse(
         benchmarks: list[str] = []
         line = None
         if rank <= ENRICHED:
-            if site_index is None:
-                site_index = SiteIndex(project, eager=True)
-            callers = callers_of(project, site_index, d)
+            if reach is None:
+                # one index of call sites and one call graph serve every enriched row
+                reach = BenchmarkReach(project, root, sites=SiteIndex(project, eager=True))
+            callers = callers_of(project, reach.graph.sites, d)
             pattern = pattern_of(d)
-            benchmarks = reaching(project, root, d)
+            benchmarks = reaching(reach, d)
             named = [c.group for c in costs if c.group not in UNNAMED_GROUPS]
             measured_in.update(named)
             # a group is a key (with its @Param values and mode); JMH selects benchmarks

@@ -11,14 +11,13 @@ import re
 import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
 from perfproof.code.binding import CONSTRUCTOR, Target
 from perfproof.code.callers import SiteIndex, find_callers
 from perfproof.code.classify import PRODUCTION
 from perfproof.code.model import FileIndex, MethodDecl
 from perfproof.code.project import Project
-from perfproof.code.reach import affected_benchmarks
+from perfproof.code.reach import BenchmarkReach
 from perfproof.code.rules import RULES
 from perfproof.model.documents.hunt import Callers, Pattern
 from perfproof.profile.attribute import Method
@@ -116,9 +115,9 @@ def callers_of(project: Project, sites: SiteIndex, d: Declared) -> Callers | Non
     )
 
 
-def reaching(project: Project, root: Path, d: Declared) -> list[str]:
+def reaching(reach: BenchmarkReach, d: Declared) -> list[str]:
     """Benchmarks whose call graph reaches the method, as ``prove`` finds them."""
-    return [r.benchmark for r in affected_benchmarks(project, root, [d.key])]
+    return [r.benchmark for r in reach.affected([d.key])]
 
 
 def prove_line(repo: str, base: str, benchmarks: Sequence[str], extra: Sequence[str]) -> str:

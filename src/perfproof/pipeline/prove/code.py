@@ -19,10 +19,10 @@ from perfproof.code.binding import CONSTRUCTOR, Target
 from perfproof.code.callers import SiteIndex, find_callers
 from perfproof.code.changes import REMOVED, ChangedMethod, changed_methods
 from perfproof.code.classify import BENCHMARK, PRODUCTION, TEST
-from perfproof.code.graph import CallGraph, dispatching_sites, label
+from perfproof.code.graph import dispatching_sites, label
 from perfproof.code.project import Project
 from perfproof.code.query import open_project
-from perfproof.code.reach import affected_benchmarks, unreached_methods
+from perfproof.code.reach import BenchmarkReach
 from perfproof.code.render import callers_doc
 from perfproof.model.documents.hunt import Hypothesis
 from perfproof.model.documents.prove_stages import (
@@ -106,21 +106,15 @@ def benchmarks_stage(
     recordings showed the hypothesis's method count as reaching it when the change edits it,
     even where the call graph finds no path."""
     keys = [m.key for m in methods_of(changes) if m.kind != REMOVED]
-    graph = CallGraph(project)
-    reached = affected_benchmarks(project, root, keys, depth, graph)
+    reach = BenchmarkReach(project, root, depth)
+    reached = reach.affected(keys)
     reached_methods = {r.changed for r in reached}
     # one shortest path is kept per benchmark, so a changed method missing from the kept paths
     # may still be reached (by a longer path, or from a benchmark another change reaches
     # first): only a walk of its own says it is not
     unreached = [
         label(project, k)
-        for k in unreached_methods(
-            project,
-            root,
-            [k for k in keys if label(project, k) not in reached_methods],
-            depth,
-            graph,
-        )
+        for k in reach.unreached(k for k in keys if label(project, k) not in reached_methods)
     ]
     found = tuple(
         ReachedBenchmark(r.benchmark, tuple(r.path), r.changed, r.via_dispatch, r.dispatch)
