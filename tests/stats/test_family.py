@@ -8,18 +8,23 @@ import math
 import numpy as np
 import pytest
 
-from perfproof.stats.family import bh, decide, decide_rows, describe, holm
+from perfproof.stats.family import decide, decide_rows, describe, holm
 from perfproof.stats.welch import welch_rows
 
 ALPHA = 0.01
 
 
 def test_bh_hand_computed() -> None:
+    """The q-values SciPy's Benjamini–Hochberg gives, pinned by hand, in one family and in
+    the row-wise form the simulations and sequential looks use."""
     p = np.array([0.01, 0.04, 0.03, 0.005])
     # sorted 0.005, 0.01, 0.03, 0.04 -> *4/1..4: 0.02, 0.02, 0.04, 0.04
-    assert bh(p).tolist() == pytest.approx([0.02, 0.04, 0.04, 0.02])
-    assert bh(np.array([])).size == 0
-    assert np.all(bh(p) <= holm(p) + 1e-15)
+    adjusted = decide(p, ALPHA, "bh").adjusted
+    assert adjusted.tolist() == pytest.approx([0.02, 0.04, 0.04, 0.02])
+    assert decide(np.array([]), ALPHA, "bh").adjusted.size == 0
+    assert np.all(adjusted <= holm(p) + 1e-15)
+    rows = decide_rows(np.stack([p, p[::-1]]), ALPHA, "bh").adjusted
+    np.testing.assert_allclose(rows, [[0.02, 0.04, 0.04, 0.02], [0.02, 0.04, 0.04, 0.02]])
 
 
 def test_bh_selects_and_sets_the_fcr_level() -> None:

@@ -33,6 +33,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+from scipy.stats import false_discovery_control
 
 from perfproof import defaults
 
@@ -67,7 +68,11 @@ class FamilyDecision:
 
 
 def holm(p_values: np.ndarray) -> np.ndarray:
-    """Holm-adjusted p-values, in the input order, monotone and capped at 1."""
+    """Holm-adjusted p-values, in the input order, monotone and capped at 1.
+
+    Written here because SciPy has Benjamini–Hochberg and –Yekutieli
+    (``scipy.stats.false_discovery_control``, used for ``bh``) but no Holm, and statsmodels,
+    which has it, would be a large dependency for six lines."""
     p = np.asarray(p_values, dtype=float)
     m = p.size
     if m == 0:
@@ -75,21 +80,6 @@ def holm(p_values: np.ndarray) -> np.ndarray:
     order = np.argsort(p, kind="stable")
     scaled = p[order] * (m - np.arange(m))
     adjusted_sorted = np.minimum(np.maximum.accumulate(scaled), 1.0)
-    out = np.empty(m, dtype=float)
-    out[order] = adjusted_sorted
-    return out
-
-
-def bh(p_values: np.ndarray) -> np.ndarray:
-    """Benjamini–Hochberg adjusted p-values (q-values): key i is selected at level α exactly
-    when its q-value is ≤ α. Input order, monotone, capped at 1."""
-    p = np.asarray(p_values, dtype=float)
-    m = p.size
-    if m == 0:
-        return p.copy()
-    order = np.argsort(p, kind="stable")
-    scaled = p[order] * m / np.arange(1, m + 1)
-    adjusted_sorted = np.minimum(np.minimum.accumulate(scaled[::-1])[::-1], 1.0)
     out = np.empty(m, dtype=float)
     out[order] = adjusted_sorted
     return out
@@ -110,7 +100,7 @@ def decide(p_values: np.ndarray, alpha: float, method: str = defaults.FAMILY) ->
     q = p[tested]
     m = q.size
     if m and method == "bh":
-        adj = bh(q)
+        adj = false_discovery_control(q, method="bh")
         sel = adj <= alpha
         r = int(sel.sum())
         adjusted[tested] = adj
@@ -152,12 +142,11 @@ def decide_rows(
     ranks = np.empty_like(order)
     np.put_along_axis(ranks, order, np.arange(m)[None, :].repeat(n, axis=0), axis=1)
     if method == "bh":
-        scaled = sorted_p * m / np.arange(1, m + 1)
-        adj_sorted = np.minimum(np.minimum.accumulate(scaled[:, ::-1], axis=1)[:, ::-1], 1.0)
+        adjusted = false_discovery_control(p, axis=1, method="bh")
     else:
         scaled = sorted_p * (m - np.arange(m))
         adj_sorted = np.minimum(np.maximum.accumulate(scaled, axis=1), 1.0)
-    adjusted = np.take_along_axis(adj_sorted, ranks, axis=1)
+        adjusted = np.take_along_axis(adj_sorted, ranks, axis=1)
     selected = adjusted <= alpha
     r = selected.sum(axis=1, keepdims=True)
     if method == "bh":

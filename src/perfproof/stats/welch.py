@@ -122,6 +122,11 @@ def welch_moments(
     When neither side varies the standard error is zero and the difference is exact: p = 0 if
     it is non-zero, 1 if it is zero, t = ±∞ or 0 (never a division by zero). Callers check
     that each side has at least two values.
+
+    Not ``scipy.stats.ttest_ind(..., equal_var=False)`` (which the tests hold this to, t, p,
+    df and interval alike): callers have moments, not arrays — the sequential looks and the
+    simulator that calibrates them keep running sums over thousands of keys of unequal fork
+    counts —, and SciPy answers NaN with a warning where the difference is exact.
     """
     n1a, n2a = np.asarray(n1, dtype=float), np.asarray(n2, dtype=float)
     diff = np.asarray(m2, dtype=float) - np.asarray(m1, dtype=float)
