@@ -25,3 +25,35 @@ def test_the_geometric_mean_row_is_the_mean_of_logs(run_cli, make_jmh_entry, wri
     assert "| bytes/op |" not in md  # one key with bytes: its own row already says it
     table = run_cli("compare", base, head).out
     assert "Geometric mean" in table and "14.1 ns/op" in table
+
+
+def test_the_geometric_mean_row_is_in_the_json_of_compare_and_the_report(
+    run_cli, make_jmh_entry, write_jmh, make_run_folder
+) -> None:
+    """The same row for a CI job reading ``compare --format json``: both sides' geometric
+    means in the canonical unit, their ratio and Δ%, the keys counted and those left out; and
+    in report.json, over the rows of its tables."""
+    import json
+
+    base = write_jmh("b.json", [make_jmh_entry("x.A.a", _scaled(10), alloc=64.0),
+                                make_jmh_entry("x.A.b", _scaled(40), alloc=0.0)])  # fmt: skip
+    head = write_jmh("h.json", [make_jmh_entry("x.A.a", _scaled(5), alloc=64.0),
+                                make_jmh_entry("x.A.b", _scaled(40), alloc=0.0)])  # fmt: skip
+    doc = json.loads(run_cli("compare", base, head, "--format", "json").out)
+    (time,) = doc["geomean"]
+    assert (time["metric"], time["unit"], time["keys"], time["left_out"]) == (
+        "primary",
+        "ns/op",
+        2,
+        0,
+    )
+    assert math.isclose(time["base"], 20.0, rel_tol=1e-3)
+    assert math.isclose(time["head"], math.sqrt(5 * 40), rel_tol=1e-3)
+    assert math.isclose(time["ratio"], math.sqrt(5 * 40) / 20.0, rel_tol=1e-3)
+    assert math.isclose(time["delta_pct"], (time["ratio"] - 1) * 100)
+    run = make_run_folder("ab")
+    report = json.loads(run_cli("report", run, "--format", "json").out)
+    md = run_cli("report", run).out
+    rows = {g["metric"]: g for g in report["geomean"]}
+    assert set(rows) == {"primary", "gc.alloc.rate.norm"}
+    assert all(f"| {g['keys']} " in md for g in report["geomean"])

@@ -147,7 +147,15 @@ def command(ctx: click.Context, **_: object) -> None:
             settings["db"] = resolve_target(req.record.db).label
         else:
             shown.pop("db", None)  # no history database is used without --record
-        emit_json({**compare_document(result), "settings": settings_block(settings, shown)})
+        from perfproof.compare.geomean import geomean_json
+
+        emit_json(
+            {
+                **compare_document(result),
+                "geomean": geomean_json(result.comparisons),
+                "settings": settings_block(settings, shown),
+            }
+        )
     else:
         from perfproof.render import comparison as compare_render
 

@@ -67,3 +67,22 @@ def geomeans(comparisons: Iterable[Comparison]) -> list[GeoMean]:
             )
         )
     return out
+
+
+def geomean_json(comparisons: Iterable[Comparison]) -> list[dict[str, object]]:
+    """The geomean rows as ``compare --format json`` and ``report --format json`` carry them:
+    per metric and unit, the keys counted, both sides' geometric means in the canonical unit,
+    their ratio and Δ%, and how many keys were left out (a zero or missing side)."""
+    return [
+        {
+            "metric": g.metric,
+            "unit": g.unit,
+            "keys": g.keys,
+            "left_out": g.left_out,
+            "base": g.base,
+            "head": g.head,
+            "ratio": g.ratio,
+            "delta_pct": (g.ratio - 1.0) * 100.0,
+        }
+        for g in geomeans(comparisons)
+    ]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from perfproof.compare.geomean import geomean_json
 from perfproof.model import Estimate
 from perfproof.model.documents import json_safe
 from perfproof.render.results import Row
@@ -78,6 +79,9 @@ def report_document(run: RunFolder, ctx: ReportContext) -> dict[str, Any]:
                 }
                 for t in ctx.tables
             ],
+            "geomean": geomean_json(
+                [c for t in ctx.tables for r in t.rows for c in (r.comparison, r.alloc) if c]
+            ),
             "methodology": [{"label": k, "value": v} for k, v in ctx.methodology]
             + [{"label": "Statistics", "value": ctx.method}],
             "reproduce": {
