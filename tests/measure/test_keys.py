@@ -83,7 +83,7 @@ def test_include_regex_is_anchored_and_selects_only_its_benchmarks() -> None:
     # JMH uses find(): an unanchored "fx.Codes.sum" would also select sumAll and org.fx...
     assert [n for n in names if regex.search(n)] == ["fx.Codes.loopEmpty", "fx.Codes.sum"]
     assert sel.param_args() == ("-p", "n=16")
-    assert Selection.from_json(sel.to_json()) == sel
+    assert Selection.from_block(sel.to_block()) == sel
 
 
 def exact_cover(keys: list[SuiteKey], selections: list[Selection]) -> list[SuiteKey]:

@@ -57,7 +57,7 @@ def test_random_without_seed_records_the_seed_it_drew() -> None:
 
 def test_plan_round_trips_through_json() -> None:
     plan = make_plan(3, "random", 11, ("Foo", "Bar.baz"), ("-f", "1"))
-    assert Plan.from_json(plan.to_json()) == plan
+    assert Plan.from_block(plan.to_block()) == plan
 
 
 @pytest.mark.parametrize(("rounds", "order"), [(0, "abba"), (2, "abcd")])
@@ -122,7 +122,7 @@ def test_jvm_args_join_a_single_user_jvm_args_append_instead_of_repeating_it() -
 def test_a_sequential_plan_starts_with_its_first_round_only() -> None:
     plan = make_plan(10, "abba", None, ("Foo",), ("-f", "1"), stopping=SEQUENTIAL)
     assert sequence(plan) == ["01-base", "01-head"] and plan.rounds == 10
-    assert Plan.from_json(plan.to_json()) == plan
+    assert Plan.from_block(plan.to_block()) == plan
 
 
 def test_later_rounds_keep_abba_and_number_their_parts() -> None:
@@ -136,7 +136,7 @@ def test_later_rounds_keep_abba_and_number_their_parts() -> None:
     r3 = round_steps(plan, 3, [a], [("head", 2, b)])
     assert [(s.id, s.forks) for s in r3] == [("03-base", None), ("03-head", None),
                                               ("03-head-2", 2)]  # fmt: skip
-    assert Plan.from_json(plan.with_steps(r3).to_json()) == plan.with_steps(r3)
+    assert Plan.from_block(plan.with_steps(r3).to_block()) == plan.with_steps(r3)
     assert [s.id for s in round_steps(plan, 3, [a])] == ["03-base", "03-head"]
 
 

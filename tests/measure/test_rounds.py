@@ -156,10 +156,10 @@ def test_decided_keys_leave_the_plan_and_later_rounds_select_the_rest(tmp_path: 
     stopped = {k.label(): r for k, r in state.stopped.items()}
     assert stopped == {"fx.Codes.loopEmpty(n=128)": 2, "fx.Codes.loopEmpty(n=16)": 2,
                        "fx.Codes.sum(n=16)": 3}  # fmt: skip
-    doc = state.to_json(KEYS, ended)
-    rows = {e["key"]: e for e in doc["keys"]}
-    assert rows["fx.Codes.sum(n=128)"]["stopped_round"] is None
-    assert not rows["fx.Codes.sum(n=128)"]["decided"] and doc["looks"] == 5
+    doc = state.to_block(KEYS, ended)
+    rows = {e.key: e for e in doc.keys}
+    assert rows["fx.Codes.sum(n=128)"].stopped_round is None
+    assert not rows["fx.Codes.sum(n=128)"].decided and doc.looks == 5
     # every fork is kept: each key has one fork per side for every round it ran
     head = json.loads((store.path / "jmh" / "05-head.json").read_text())
     assert [e["benchmark"] for e in head] == ["fx.Codes.sum"]
@@ -202,10 +202,10 @@ def test_keys_that_ran_out_of_looks_are_not_called_decided(tmp_path: Path) -> No
     loop.looker = look
     state, ended = loop.run()
     assert ended == "2 keys undecided after the last look"
-    rows = {e["key"]: e for e in state.to_json(KEYS, ended)["keys"]}
-    assert rows["fx.Codes.sum(n=16)"]["stopped_round"] is not None
-    assert not rows["fx.Codes.sum(n=16)"]["decided"]
-    assert rows["fx.Codes.loopEmpty(n=16)"]["decided"]
+    rows = {e.key: e for e in state.to_block(KEYS, ended).keys}
+    assert rows["fx.Codes.sum(n=16)"].stopped_round is not None
+    assert not rows["fx.Codes.sum(n=16)"].decided
+    assert rows["fx.Codes.loopEmpty(n=16)"].decided
 
 
 def test_a_not_cross_product_round_runs_several_parts(tmp_path: Path) -> None:

@@ -45,7 +45,7 @@ def test_later_rounds_run_each_warm_up_as_its_own_step_with_its_own_wi() -> None
         (("k.B.read",), None),
         (("k.B.write",), 5),
     ]
-    again = [Step.from_json(s.to_json()) for s in steps]
+    again = [Step.from_block(s.to_block()) for s in steps]
     assert again == steps  # a resumed run runs the same warm-up
     argv = step_argv(["jmh"], plan.benchmarks, with_warmup(plan.jmh_options, 5), "OUT",
                      steps[-1].selection)  # fmt: skip

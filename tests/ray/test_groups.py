@@ -19,7 +19,7 @@ def new_store(tmp_path: Path) -> RunStore:
     store = RunStore.create(
         tmp_path / "run",
         RunManifest(
-            refs={k: SideRef.from_json(v, k) for k, v in refs.items()}, options={"java": None}
+            refs={k: SideRef.model_validate(v) for k, v in refs.items()}, options={"java": None}
         ),
     )
     store.init_steps(make_plan(2, "abba", None, (), ("-f", "1"), stopping=FIXED))

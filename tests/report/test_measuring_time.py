@@ -5,13 +5,16 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 from perfproof.model.documents.run import StepEntry
+from perfproof.model.documents.run_plan import PlanBlock
 from perfproof.report.environment import measuring_text
 
 
 def run_with(steps: list[dict], budget_s: float | None, reach: dict | None = None):
     entries = [StepEntry.model_validate(s) for s in steps]
     return SimpleNamespace(
-        manifest=SimpleNamespace(steps=entries, plan={"budget_s": budget_s}, reach=reach)
+        manifest=SimpleNamespace(
+            steps=entries, plan=PlanBlock(rounds=1, order="abba", budget_s=budget_s), reach=reach
+        )
     )
 
 

@@ -22,6 +22,7 @@ from typing import Any
 from perfproof.errors import InputError
 from perfproof.jmh.listing import parse_listing
 from perfproof.model import BenchKey
+from perfproof.model.documents.run_plan import Selection as SelectionBlock
 
 
 @dataclass(frozen=True, order=True)
@@ -125,15 +126,16 @@ class Selection:
             SuiteKey(b, tuple(zip(names, c, strict=True))) for b in self.benchmarks for c in combos
         )
 
-    def to_json(self) -> dict[str, Any]:
-        return {"benchmarks": list(self.benchmarks), "params": {n: list(v) for n, v in self.params}}
+    def to_block(self) -> SelectionBlock:
+        return SelectionBlock(
+            benchmarks=list(self.benchmarks), params={n: list(v) for n, v in self.params}
+        )
 
     @classmethod
-    def from_json(cls, doc: dict[str, Any]) -> Selection:
-        params = doc.get("params") or {}
+    def from_block(cls, block: SelectionBlock) -> Selection:
         return cls(
-            tuple(str(b) for b in doc["benchmarks"]),
-            tuple((str(n), tuple(str(v) for v in vals)) for n, vals in sorted(params.items())),
+            tuple(block.benchmarks),
+            tuple((n, tuple(vals)) for n, vals in sorted(block.params.items())),
         )
 
 

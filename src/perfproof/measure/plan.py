@@ -23,6 +23,7 @@ from perfproof.errors import InputError
 from perfproof.measure.keys import Selection
 from perfproof.measure.progress import JmhSettings, parse_settings
 from perfproof.model import SIDES
+from perfproof.model.documents.run_plan import JmhSettingsBlock, PlanBlock, PlannedStep
 
 
 class Order(StrEnum):
@@ -80,34 +81,30 @@ class Step:
         """The side's name in the JFR folder ``r<round>-<side>``: parts get their own folder."""
         return self.side if self.part == 1 else f"{self.side}-p{self.part}"
 
-    def to_json(self) -> dict[str, Any]:
-        doc: dict[str, Any] = {
-            "index": self.index,
-            "id": self.id,
-            "round": self.round,
-            "side": self.side,
-        }
-        if self.part > 1:
-            doc["part"] = self.part
-        if self.selection is not None:
-            doc["selection"] = self.selection.to_json()
-        if self.forks is not None:
-            doc["forks"] = self.forks
-        if self.warmup is not None:
-            doc["warmup_iterations"] = self.warmup
-        return doc
+    def to_block(self) -> PlannedStep:
+        """The step as the manifest's plan writes it."""
+        return PlannedStep(
+            index=self.index,
+            id=self.id,
+            round=self.round,
+            side=self.side,
+            part=self.part,
+            selection=self.selection.to_block() if self.selection is not None else None,
+            forks=self.forks,
+            warmup_iterations=self.warmup,
+        )
 
     @classmethod
-    def from_json(cls, doc: dict[str, Any]) -> Step:
-        selection = doc.get("selection")
+    def from_block(cls, block: PlannedStep) -> Step:
+        selection = block.selection
         return cls(
-            int(doc["index"]),
-            int(doc["round"]),
-            str(doc["side"]),
-            int(doc.get("part", 1)),
-            Selection.from_json(selection) if selection else None,
-            int(doc["forks"]) if doc.get("forks") is not None else None,
-            int(doc["warmup_iterations"]) if doc.get("warmup_iterations") is not None else None,
+            block.index,
+            block.round,
+            block.side,
+            block.part,
+            Selection.from_block(selection) if selection is not None else None,
+            block.forks,
+            block.warmup_iterations,
         )
 
 
@@ -144,40 +141,42 @@ class Plan:
     def with_steps(self, steps: list[Step] | tuple[Step, ...]) -> Plan:
         return replace(self, steps=(*self.steps, *steps))
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "rounds": self.rounds,
-            "order": self.order,
-            "seed": self.seed,
-            "stopping": self.stopping,
-            "budget_s": self.budget_s,
-            "design": self.design,
-            "benchmarks": list(self.benchmarks),
-            "jmh_options": list(self.jmh_options),
-            "jmh_settings": dataclasses.asdict(self.settings),
-            "steps": [s.to_json() for s in self.steps],
-        }
+    def to_block(self) -> PlanBlock:
+        """The plan as the manifest writes it (and a cluster's machines receive it)."""
+        return PlanBlock(
+            rounds=self.rounds,
+            order=self.order,
+            seed=self.seed,
+            stopping=self.stopping,
+            budget_s=self.budget_s,
+            design=self.design,
+            benchmarks=list(self.benchmarks),
+            jmh_options=list(self.jmh_options),
+            jmh_settings=JmhSettingsBlock(**dataclasses.asdict(self.settings)),
+            steps=[s.to_block() for s in self.steps],
+        )
 
     @classmethod
-    def from_json(cls, doc: dict[str, Any]) -> Plan:
-        budget = doc.get("budget_s")
-        jmh_options = tuple(doc.get("jmh_options", ()))
-        settings = doc.get("jmh_settings")
+    def from_block(cls, block: PlanBlock) -> Plan:
+        settings = block.jmh_settings
         return cls(
-            rounds=int(doc["rounds"]),
-            order=str(doc["order"]),
-            seed=doc.get("seed"),
-            steps=tuple(Step.from_json(s) for s in doc["steps"]),
-            benchmarks=tuple(doc.get("benchmarks", ())),
-            jmh_options=jmh_options,
-            stopping=str(doc.get("stopping", FIXED)),
-            budget_s=float(budget) if budget is not None else None,
-            design=doc.get("design") if isinstance(doc.get("design"), dict) else None,
+            rounds=block.rounds,
+            order=block.order,
+            seed=block.seed,
+            steps=tuple(Step.from_block(s) for s in block.steps),
+            benchmarks=tuple(block.benchmarks),
+            jmh_options=tuple(block.jmh_options),
+            stopping=block.stopping,
+            budget_s=block.budget_s,
+            design=block.design,
             # a run folder written before the plan kept its settings: read from its options
-            settings=JmhSettings(**settings)
-            if isinstance(settings, dict)
-            else parse_settings(jmh_options),
+            settings=JmhSettings(**settings.model_dump(include=_SETTINGS))
+            if settings is not None
+            else parse_settings(block.jmh_options),
         )
+
+
+_SETTINGS = {f.name for f in dataclasses.fields(JmhSettings)}
 
 
 def side_order(rounds: int, order: str, seed: int | None = None) -> list[tuple[str, str]]:

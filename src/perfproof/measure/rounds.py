@@ -28,6 +28,7 @@ from perfproof.measure.warmup_choice import chosen_warmups
 from perfproof.measure.warmup_choice import describe as describe_warmups
 from perfproof.model import BenchKey, Samples
 from perfproof.model.documents.run import StepEntry
+from perfproof.model.documents.run_plan import StoppedKey, StoppingBlock
 from perfproof.units import eta as format_duration
 
 ALL_DECIDED = "all keys decided"
@@ -85,9 +86,9 @@ class SequentialState:
         """Keys the next round must run: not stopped, or holding a fork to run again."""
         return [k for k in keys if k not in self.stopped or k in self.rerun]
 
-    def to_json(
+    def to_block(
         self, keys: Sequence[SuiteKey], ended: str | None, plan: Plan | None = None
-    ) -> dict[str, Any]:
+    ) -> StoppingBlock:
         """The manifest's and results' record: at which round each key stopped, and why.
 
         ``stopped_round`` is the round after which the key left the plan (None: it never
@@ -101,23 +102,24 @@ class SequentialState:
             decisions = [d for k, d in self.decisions.items() if key.holds(k)]
             notes = sorted({str(getattr(d, "note", "") or "") for d in decisions} - {""})
             entries.append(
-                {
-                    "key": key.label(),
-                    **key.to_json(),
-                    "stopped_round": self.stopped.get(key),
-                    "decided": key in self.stopped and all(settled(d) for d in decisions),
-                    "early": most is not None and key in self.stopped and self.stopped[key] < most,
-                    "notes": notes,
-                }
+                StoppedKey(
+                    key=key.label(),
+                    benchmark=key.benchmark,
+                    params=dict(key.params),
+                    stopped_round=self.stopped.get(key),
+                    decided=key in self.stopped and all(settled(d) for d in decisions),
+                    early=most is not None and key in self.stopped and self.stopped[key] < most,
+                    notes=notes,
+                )
             )
-        return {
-            "design": plan.stopping if plan is not None else None,
-            "max_rounds": most,
-            "rounds_run": plan.planned_rounds if plan is not None else self.looks,
-            "looks": self.looks_taken,
-            "ended": ended,
-            "keys": entries,
-        }
+        return StoppingBlock(
+            design=plan.stopping if plan is not None else None,
+            max_rounds=most,
+            rounds_run=plan.planned_rounds if plan is not None else self.looks,
+            looks=self.looks_taken,
+            ended=ended,
+            keys=entries,
+        )
 
 
 def completed_rounds(store: RunStore) -> int:

@@ -204,25 +204,25 @@ class RunStore:
     def plan(self) -> Plan:
         if self.manifest.plan is None:
             raise InputError(f"{self.path / MANIFEST}: the run has no plan")
-        return Plan.from_json(self.manifest.plan)
+        return Plan.from_block(self.manifest.plan)
 
     def init_steps(self, plan: Plan) -> None:
         """One manifest entry per planned step, all pending (done once, at creation)."""
-        self.manifest.plan = plan.to_json()
+        self.manifest.plan = plan.to_block()
         self.manifest.steps = [self._new_entry(step) for step in plan.steps]
         self.save()
 
     def add_steps(self, plan: Plan, steps: list[Step]) -> None:
         """Record a later round's steps, pending (a sequential run plans round by round);
         ``plan`` already holds them."""
-        self.manifest.plan = plan.to_json()
+        self.manifest.plan = plan.to_block()
         self.manifest.steps.extend(self._new_entry(step) for step in steps)
         self.save()
 
     def _new_entry(self, step: Step) -> StepEntry:
         return StepEntry.model_validate(
             {
-                **step.to_json(),
+                **step.to_block().model_dump(exclude_none=True),
                 "kind": "jmh",
                 "status": PENDING,
                 "result": self.rel(self.result_path(step)),

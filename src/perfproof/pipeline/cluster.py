@@ -22,6 +22,7 @@ from perfproof.measure.progress import Reporter
 from perfproof.measure.shard import METHOD, Shard, partition, partition_digest
 from perfproof.measure.store import DONE, MANIFEST, RunStore
 from perfproof.model.documents import read_document
+from perfproof.model.documents.run_plan import PlanBlock
 from perfproof.pipeline.merge.run import check_shards, load_shard, write_merged
 from perfproof.workspace.artifact import Artifact
 
@@ -55,7 +56,7 @@ def plan_groups(store: RunStore, keys: list[SuiteKey], nodes: int) -> dict[str, 
         "method": METHOD,
         "digest": partition_digest(groups),
         "all_keys": sorted(k.label() for k in keys),
-        "plan": store.manifest.plan,
+        "plan": store.manifest.plan.dump() if store.manifest.plan is not None else None,
         "groups": [
             {"index": i, "count": count, "keys": [k.to_json() for k in group]}
             for i, group in enumerate(groups, start=1)
@@ -87,7 +88,7 @@ def jobs_to_run(store: RunStore, block: dict[str, Any], lock_timeout_s: float) -
             index=g["index"],
             count=g["count"],
             keys=g["keys"],
-            plan=block["plan"],
+            plan=PlanBlock.model_validate(block["plan"]),
             header=header,
             partition=partition_fields,
             lock_timeout_s=lock_timeout_s,

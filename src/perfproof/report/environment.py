@@ -118,18 +118,16 @@ def _phase(iterations: Any, each: Any, name: str) -> str:
 
 
 def rounds_text(run: RunFolder) -> str:
-    plan = run.manifest.plan or {}
-    sequence = [s.get("id") or f"{s.get('round')}-{s.get('side')}" for s in plan.get("steps") or []]
+    plan = run.manifest.plan
+    sequence = [s.id for s in plan.steps] if plan is not None else []
     if not sequence:
         sequence = [f"{r.round}-{r.side}" for r in run.raw]
-    rounds = plan.get("rounds")
-    if plan.get("stopping") == "sequential" or rounds is None:  # rounds run, not the most
-        rounds = len({s.get("round") for s in plan.get("steps") or []}) or len(
-            {r.round for r in run.raw}
-        )
+    rounds = plan.rounds if plan is not None else None
+    if plan is None or plan.stopping == "sequential":  # rounds run, not the most
+        rounds = (plan.planned_rounds() if plan else 0) or len({r.round for r in run.raw})
     plural = "s" if rounds != 1 else ""
-    if plan.get("order"):
-        text = f"{rounds} round{plural}, order {str(plan['order']).upper()}"
+    if plan is not None and plan.order:
+        text = f"{rounds} round{plural}, order {plan.order.upper()}"
     else:
         text = f"{rounds} round{plural} per side (order not recorded)"
     if sequence:
@@ -140,25 +138,25 @@ def rounds_text(run: RunFolder) -> str:
 def stopping_text(run: RunFolder) -> str | None:
     """How the rounds ended: the fixed design, or at which round the keys of a sequential
     run stopped (counted, not listed: the results carry each key's round)."""
-    stop = run.manifest.stopping or {}
-    plan = run.manifest.plan or {}
-    if not stop:
+    stop = run.manifest.stopping
+    plan = run.manifest.plan
+    if stop is None:
         return None
-    if (stop.get("design") or plan.get("stopping")) != "sequential":
+    if (stop.design or (plan.stopping if plan else None)) != "sequential":
         return "fixed design: every key in every round, no early stop"
-    keys = stop.get("keys") or []
+    keys = stop.keys
     early: dict[int, int] = {}
     for k in keys:
-        if k.get("early") and k.get("stopped_round"):
-            early[k["stopped_round"]] = early.get(k["stopped_round"], 0) + 1
+        if k.early and k.stopped_round:
+            early[k.stopped_round] = early.get(k.stopped_round, 0) + 1
     rounds = ", ".join(f"{n} after round {r}" for r, n in sorted(early.items()))
-    most = stop.get("max_rounds") or plan.get("rounds")
+    most = stop.max_rounds or (plan.rounds if plan else None)
     text = (
         f"sequential, up to {most} rounds; {sum(early.values())} of "
         f"{len(keys)} keys stopped early" + (f" ({rounds})" if rounds else "")
     )
-    ran = stop.get("rounds_run") or len({s.round for s in run.manifest.steps})
-    return f"{text}; ended after round {ran}: {stop.get('ended')}"
+    ran = stop.rounds_run or len({s.round for s in run.manifest.steps})
+    return f"{text}; ended after round {ran}: {stop.ended}"
 
 
 def measuring_text(run: RunFolder) -> str | None:
@@ -170,7 +168,7 @@ def measuring_text(run: RunFolder) -> str | None:
         return None
     ran, waited = measuring_seconds(steps), lock_wait_seconds(steps)
     recorded = float((run.manifest.reach or {}).get("recorded_s") or 0.0)
-    budget = (run.manifest.plan or {}).get("budget_s")
+    budget = run.manifest.plan.budget_s if run.manifest.plan else None
     if not budget and waited < 1.0:
         return None  # the JMH time is in the step lines; nothing else to tell apart
     text = f"JMH ran {duration(ran + recorded)}"
@@ -275,7 +273,7 @@ def methodology(run: RunFolder, options: dict[str, Any]) -> list[tuple[str, str]
         ("JVM flags", _per_side(run, jvm_flags)),
         (
             "JMH options",
-            " ".join(map(str, (run.manifest.plan or {}).get("jmh_options") or [])) or None,
+            " ".join(run.manifest.plan.jmh_options if run.manifest.plan else []) or None,
         ),
         ("Forks × iterations", jmh_settings(run)),
         ("Forks measured", forks_text(run)),

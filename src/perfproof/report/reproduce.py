@@ -140,13 +140,11 @@ def _perfproof_line(run: RunFolder, repo: str | None, shas: dict[str, str]) -> s
         return command_line(argv)
     if repo and shas[BASE] and shas[HEAD]:
         argv = ["perfproof", "ab", "--repo", str(repo), "--base", shas[BASE], "--head", shas[HEAD]]
-        plan = run.manifest.plan or {}
-        if plan.get("rounds"):
-            argv += ["--rounds", str(plan["rounds"])]
-        if plan.get("order"):
-            argv += ["--order", str(plan["order"])]
-        for bench in plan.get("benchmarks") or []:
-            argv += ["--bench", str(bench)]
+        plan = run.manifest.plan
+        if plan is not None:
+            argv += ["--rounds", str(plan.rounds), "--order", plan.order]
+            for bench in plan.benchmarks:
+                argv += ["--bench", bench]
         return command_line(argv)
     if run.raw_for(BASE) and run.raw_for(HEAD):
         jmh_dir = run.path / "jmh"

@@ -24,6 +24,7 @@ from perfproof.measure.shard import machine_identity, restrict_plan
 from perfproof.measure.store import DONE, RunStore
 from perfproof.model import SIDES
 from perfproof.model.documents.run import SCHEMA, RunManifest
+from perfproof.model.documents.run_plan import PlanBlock
 
 MeasureKeys = Callable[[RunStore, Scheduler, list[SuiteKey], Reporter], tuple[Any, str]]
 """The round loop (``ab``'s ``measure_keys``): measures keys until the plan says stop and
@@ -40,8 +41,8 @@ class PartJob:
     count: int
     keys: list[dict[str, Any]]
     """The group's suite keys (``SuiteKey.to_json``)."""
-    plan: dict[str, Any]
-    """The run's plan (``Plan.to_json``); restricted here to the group's keys."""
+    plan: PlanBlock
+    """The run's plan; restricted here to the group's keys."""
     header: dict[str, Any]
     """Manifest entries shared by every group: repo, refs, options, command, build spec."""
     partition: dict[str, Any]
@@ -71,7 +72,7 @@ def measure_part(
     are in, exactly as they would in a local run.
     """
     keys = job.suite_keys()
-    plan = restrict_plan(Plan.from_json(job.plan), group_keys(keys))
+    plan = restrict_plan(Plan.from_block(job.plan), group_keys(keys))
     machine = identity if identity is not None else machine_identity()
     manifest = RunManifest.from_json(
         {"schema": SCHEMA, **job.header}, f"{part_dir}: the run's header"
@@ -110,7 +111,7 @@ def measure_part(
     with store.exclusive():
         store.add_event("started", machine=machine.get("host"))
         state, ended = measure(store, scheduler, keys, reporter)
-        store.manifest.stopping = state.to_json(keys, ended)
+        store.manifest.stopping = state.to_block(keys, ended)
         store.manifest.environment.load_after = environment.load_average()
         store.add_event(DONE)
         store.set_status(DONE)

@@ -127,10 +127,11 @@ def shape_problem(
     words: Callable[[str], str] | None = None,
 ) -> tuple[str, str]:
     """(field path under ``root``, what perfproof expects there) of the first problem pydantic
-    found; for a missing field the second item is ``"missing"``. A union reports each
-    alternative: the one whose path goes deepest names the real problem."""
+    found; for a missing field the second item is ``"missing"``. A field of a wrong type is
+    named before one that is missing (it is what was edited), and of a union's alternatives
+    the one whose path goes deepest names the real problem."""
     errors = exc.errors(include_url=False)
-    first = max(errors, key=lambda e: len(field_path(e["loc"])))
+    first = max(errors, key=lambda e: (e["type"] != "missing", len(e["loc"])))
     path = field_path((*root, *first["loc"]))
     kind = first["type"]
     if kind == "missing":

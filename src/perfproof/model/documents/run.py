@@ -30,6 +30,7 @@ from perfproof.model.documents.codec import (
     number_as_text,
     problem_line,
 )
+from perfproof.model.documents.run_plan import PlanBlock, Selection, StoppingBlock
 
 NAME = "run"
 MAJOR = 1
@@ -112,13 +113,6 @@ class Overlay(Document):
     onto: Text = "base"
     files: TextList = Field(default_factory=list)
     """The files actually copied (known once the side is built)."""
-
-
-class Selection(Document):
-    """The benchmarks and @Param values one JMH step runs (``measure.keys.Selection``)."""
-
-    benchmarks: list[str] = Field(default_factory=list)
-    params: dict[str, list[str]] = Field(default_factory=dict)
 
 
 class StepEntry(Document):
@@ -210,24 +204,6 @@ class HistoryEvent(Document):
     host: str | None = None
 
 
-class _Plan(Document):
-    rounds: int | None = None
-    order: str | None = None
-    stopping: str | None = None
-    benchmarks: list[Any] | None = None
-    jmh_options: list[Any] | None = None
-    seed: int | None = None
-    steps: list[StepEntry] | None = None
-
-
-class _Stopping(Document):
-    design: str | None = None
-    keys: list[dict[str, Any]] | None = None
-    max_rounds: int | None = None
-    rounds_run: int | None = None
-    ended: str | None = None
-
-
 JsonObject = dict[str, Any]
 """A block whose owner reads it with its own ``from_json`` (plan, options, shard, stopping)."""
 
@@ -262,9 +238,9 @@ class RunManifest(Document):
     """Side → the benchmarks its build listed."""
     sides: dict[str, JsonObject] | None = None
     """``e2e``: each side's prepared checkout and commands."""
-    plan: JsonObject | None = None
+    plan: PlanBlock | None = None
     build_spec: JsonObject | None = None
-    stopping: JsonObject | None = None
+    stopping: StoppingBlock | None = None
     shard: JsonObject | None = None
     merged: JsonObject | None = None
     cluster: JsonObject | None = None
@@ -321,14 +297,4 @@ class RunManifest(Document):
             manifest = cls.model_validate({"schema": SCHEMA, **doc})
         except ValidationError as exc:
             raise ManifestShapeError(problem_line(exc)) from None
-        _check(_Plan, doc.get("plan") or {}, "plan")
-        _check(_Stopping, doc.get("stopping") or {}, "stopping")
         return manifest
-
-
-def _check(kind: type[Document], value: object, *root: int | str) -> None:
-    """Check a block its owner still reads by key, naming a wrong entry under its path."""
-    try:
-        kind.model_validate(value)
-    except ValidationError as exc:
-        raise ManifestShapeError(problem_line(exc, root)) from None

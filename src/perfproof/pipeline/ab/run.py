@@ -289,13 +289,14 @@ def _measure_and_compare(
     # Measured as the benchmarking ends, so the report written next can show it.
     store.manifest.environment.load_after = environment.load_average()
     result, method = final_comparison(store, state, ended)
-    stopping = {**state.to_json(keys, ended, store.plan), "methodology": method}
+    stopping = state.to_block(keys, ended, store.plan)
+    stopping.methodology = method
     store.manifest.stopping = stopping
     store.save()
     document = {
         **compare_document(result),
         "run_dir": str(store.path),
-        "stopping": stopping,
+        "stopping": stopping.dump(),
     }
     if explain:
         ab_reach.explain_run(document, store, opts, reporter, recorder)

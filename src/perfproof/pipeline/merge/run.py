@@ -150,7 +150,8 @@ def result_files(path: Path, manifest: RunManifest, side: str) -> list[Path]:
 
 def settings_of(manifest: RunManifest) -> dict[str, Any]:
     """What must be equal for two shards' forks to be one experiment."""
-    plan = {k: v for k, v in (manifest.plan or {}).items() if k not in PLAN_PER_SHARD}
+    plan = manifest.plan.dump() if manifest.plan is not None else {}
+    plan = {k: v for k, v in plan.items() if k not in PLAN_PER_SHARD}
     options = manifest.options
     return {
         "plan": plan,
@@ -327,7 +328,8 @@ def write_merged(
     manifest.environment.machines = [
         {"shard": s.spec.index, **(s.block.get("machine") or {})} for s in shards
     ]
-    manifest.plan = {**(manifest.plan or {}), "steps": []}
+    if manifest.plan is not None:
+        manifest.plan = manifest.plan.model_copy(update={"steps": []})
     manifest.steps = steps
     manifest.shards = [
         {
@@ -340,7 +342,7 @@ def write_merged(
                 for e in sorted(s.entries())
             ],
             "digest": s.block.get("digest"),
-            "stopping": s.manifest.stopping,
+            "stopping": s.manifest.stopping.dump() if s.manifest.stopping else None,
         }
         for s in shards
     ]

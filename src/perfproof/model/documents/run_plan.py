@@ -1,0 +1,97 @@
+"""The run manifest's ``plan`` and ``stopping`` blocks, typed.
+
+``measure.plan.Plan`` is what the run machinery works with (with its behaviour: the rounds
+planned so far, the sides' order); :class:`PlanBlock` is how a plan is written in the
+manifest and sent to a cluster's machines, read back by ``--resume``, ``merge`` and
+``report``. ``measure.rounds.SequentialState`` writes :class:`StoppingBlock`: at which round
+each key stopped and why, which the report tells and ``results.json`` repeats.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import Field
+
+from perfproof.model.documents.codec import Document, Text
+
+FIXED = "fixed"
+"""The fixed design: every round runs every key (``sequential`` stops keys at looks)."""
+
+
+class Selection(Document):
+    """The benchmarks and @Param values one JMH step runs (``measure.keys.Selection``)."""
+
+    benchmarks: list[Text] = Field(default_factory=list)
+    params: dict[str, list[Text]] = Field(default_factory=dict)
+
+
+class PlannedStep(Document):
+    """One step of the plan (``measure.plan.Step``): a side's JMH process in one round."""
+
+    index: int
+    id: Text
+    round: int
+    side: str
+    part: int = 1
+    """Which JMH process of the round's side (a round may run one per benchmark)."""
+    selection: Selection | None = None
+    forks: int | None = None
+    warmup_iterations: int | None = None
+
+
+class JmhSettingsBlock(Document):
+    """The JMH settings every step runs with (``measure.progress.JmhSettings``)."""
+
+    forks: int = 5
+    warmup_iterations: int = 5
+    warmup_s: float = 10.0
+    iterations: int = 5
+    measurement_s: float = 10.0
+
+
+class PlanBlock(Document):
+    """The plan as the manifest keeps it: rounds, order, stopping design, budget, steps."""
+
+    rounds: int
+    order: str
+    seed: int | None = None
+    stopping: str = FIXED
+    budget_s: float | None = None
+    design: dict[str, Any] | None = None
+    """The sequential design's own record (``compare.sequential_design``)."""
+    benchmarks: list[Text] = Field(default_factory=list)
+    jmh_options: list[Text] = Field(default_factory=list)
+    jmh_settings: JmhSettingsBlock | None = None
+    """None in a run folder written before the plan kept its settings."""
+    steps: list[PlannedStep] = Field(default_factory=list)
+
+    def planned_rounds(self) -> int:
+        """Rounds that have steps (a sequential run plans round by round)."""
+        return len({s.round for s in self.steps})
+
+
+class StoppedKey(Document):
+    """Where one key left the plan: the round (None: it never did), with a verdict or a
+    futility stop (``decided``), before the most rounds (``early``)."""
+
+    key: str
+    benchmark: str | None = None
+    params: dict[str, Text] = Field(default_factory=dict)
+    stopped_round: int | None = None
+    decided: bool = False
+    early: bool = False
+    notes: list[str] = Field(default_factory=list)
+
+
+class StoppingBlock(Document):
+    """How the rounds ended: the design, the most rounds, the rounds run, each key's stop."""
+
+    design: str | None = None
+    max_rounds: int | None = None
+    rounds_run: int | None = None
+    looks: int | None = None
+    ended: str | None = None
+    keys: list[StoppedKey] = Field(default_factory=list)
+    methodology: str | None = None
+    """The method the final comparison used (``ab``'s record; absent on a shard's group)."""
