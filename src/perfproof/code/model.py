@@ -10,7 +10,7 @@ whole repository and happens in :mod:`perfproof.code.project`.
 from __future__ import annotations
 
 import pickle
-from typing import NamedTuple
+from typing import Generic, NamedTuple, TypeVar
 
 
 class Import(NamedTuple):
@@ -118,6 +118,25 @@ def _rows(records: tuple | list) -> tuple:
     return tuple(tuple(r) for r in records)
 
 
+R = TypeVar("R", bound=tuple)
+
+
+class _Part(Generic[R]):
+    """One part of a file's pickled detail (its imports, methods, fields or findings), turned
+    into records the first time it is read."""
+
+    def __init__(self, index: int, record: type[R]) -> None:
+        self.index = index
+        self.record = record
+
+    def __get__(self, file: FileIndex, owner: type | None = None) -> tuple[R, ...]:
+        rows = file._detail_rows()
+        part = rows[self.index]
+        if part and not isinstance(part[0], self.record):
+            part = rows[self.index] = tuple(self.record(*r) for r in part)
+        return part
+
+
 class FileIndex:
     """Everything known about one file. Only what every query needs (path, package, types,
     classification flags) is unpickled eagerly; imports, members, findings and call sites
@@ -213,52 +232,33 @@ class FileIndex:
             self._calls,
         )
 
-    def _part(self, index: int, record: type) -> tuple:
+    def _detail_rows(self) -> list:
+        """The pickled detail, unpickled once; its rows become records part by part."""
         if self._decoded is None:
             self._decoded = list(pickle.loads(self._detail))
-        part = self._decoded[index]
-        if part and not isinstance(part[0], record):
-            part = self._decoded[index] = tuple(record(*r) for r in part)
-        return part
+        return self._decoded
 
-    @property
-    def imports(self) -> tuple[Import, ...]:
-        return self._part(0, Import)
-
-    @property
-    def methods(self) -> tuple[MethodDecl, ...]:
-        return self._part(1, MethodDecl)
-
-    @property
-    def fields(self) -> tuple[FieldDecl, ...]:
-        return self._part(2, FieldDecl)
-
-    @property
-    def findings(self) -> tuple[RawFinding, ...]:
-        return self._part(3, RawFinding)
+    imports = _Part(0, Import)
+    methods = _Part(1, MethodDecl)
+    fields = _Part(2, FieldDecl)
+    findings = _Part(3, RawFinding)
 
     @property
     def assigned(self) -> tuple[str, ...]:
         """Names of fields this file assigns through a path (``state.enc = ...``): the
         assignments another class's field may get from here (:mod:`perfproof.code.fields`)."""
-        if self._decoded is None:
-            self._decoded = list(pickle.loads(self._detail))
-        return self._decoded[4]
+        return self._detail_rows()[4]
 
     @property
     def functional(self) -> tuple[tuple[str, str, int], ...]:
         """Lambdas, method references and anonymous classes the file gives fields: (declaring
         class, ``""`` when not a class of this file; field name; index of the method giving
         it, whose body holds the value's code) (:mod:`perfproof.code.fields`)."""
-        if self._decoded is None:
-            self._decoded = list(pickle.loads(self._detail))
-        return self._decoded[5]
+        return self._detail_rows()[5]
 
     def method_key(self, index: int) -> tuple[str, str, tuple[str, ...]]:
         """(owner, name, parameter types) of one method without building every record."""
-        if self._decoded is None:
-            self._decoded = list(pickle.loads(self._detail))
-        row = self._decoded[1][index]
+        row = self._detail_rows()[1][index]
         return row[0], row[1], row[2]
 
     def sites(self, names: tuple[str, ...] | None = None) -> list[CallSite]:

@@ -19,7 +19,7 @@ import hashlib
 import json
 import os
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -222,12 +222,36 @@ def from_run_dir(path: Path, branch: str | None = None, machine: str | None = No
     return record
 
 
+def _measured_here(
+    kind: str,
+    prefix: str,
+    content: bytes,
+    commit: str,
+    branch: str | None,
+    time: str | None,
+    machine: str | None,
+) -> Record:
+    """A record of results measured on this machine, named by a digest of what it holds and
+    the commit: importing the same results twice finds the record already there."""
+    from perfproof.measure.environment import machine as host_facts
+
+    digest = hashlib.sha256(content).hexdigest()[:32]
+    return Record(
+        uid=f"{prefix}/{digest}/{commit}",
+        kind=kind,
+        run_time=iso_time(time),
+        branch=branch,
+        commit=commit,
+        machine=machine_facts(host_facts()),
+        machine_name=machine_name(machine),
+    )
+
+
 def from_jmh_file(
     path: Path, commit: str, branch: str | None, time: str | None, machine: str | None = None
 ) -> Record:
     """A plain JMH ``-rf json`` file from a pipeline that does not use ``ab``; ``machine`` is
     ``--machine`` (else ``$PERFPROOF_MACHINE``, else unnamed)."""
-    from perfproof.measure.environment import machine as host_facts
 
     if not commit:
         raise InputError(f"{path}: a plain JMH file needs --commit SHA")
@@ -235,18 +259,11 @@ def from_jmh_file(
     entries = load_json(path)
     samples = read_results([path])
     first = entries[0] if isinstance(entries, list) and entries else {}
-    digest = hashlib.sha256(content).hexdigest()[:32]
-    return Record(
-        uid=f"file/{digest}/{commit}",
-        kind="jmh",
-        run_time=iso_time(time),
-        branch=branch,
-        commit=commit,
+    return replace(
+        _measured_here("jmh", "file", content, commit, branch, time, machine),
         source=str(Path(path).resolve()),
         jmh_version=first.get("jmhVersion"),
         jdk_version=first.get("jdkVersion"),
-        machine=machine_facts(host_facts()),
-        machine_name=machine_name(machine),
         samples=_rows("head", commit, samples),
     )
 
@@ -264,7 +281,6 @@ def from_compare(
 ) -> Record:
     """A finished ``compare``: both sides' forks and the comparisons, at ``commit``;
     ``machine`` is ``--machine`` (else ``$PERFPROOF_MACHINE``, else unnamed)."""
-    from perfproof.measure.environment import machine as host_facts
 
     payload = json.dumps(
         json_safe([document.get("comparisons"), commit, base_commit]),
@@ -272,16 +288,9 @@ def from_compare(
         default=str,
         allow_nan=False,
     )
-    digest = hashlib.sha256(payload.encode()).hexdigest()[:32]
-    return Record(
-        uid=f"compare/{digest}/{commit}",
-        kind="compare",
-        run_time=iso_time(time),
-        branch=branch,
-        commit=commit,
+    return replace(
+        _measured_here("compare", "compare", payload.encode(), commit, branch, time, machine),
         base_sha=base_commit,
-        machine=machine_facts(host_facts()),
-        machine_name=machine_name(machine),
         samples=_rows("base", base_commit, base) + _rows("head", commit, head),
         comparisons=list(document.get("comparisons") or []),
     )
