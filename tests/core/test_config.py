@@ -220,3 +220,31 @@ def test_e2e_reads_the_pinned_gate(
     assert (pinned["threshold_pct"], pinned["confidence"]) == (40.0, 0.95)
     flagged = json.loads(run_cli(*argv, "--threshold", "2%").out)
     assert (flagged["threshold_pct"], flagged["confidence"]) == (2.0, 0.95)
+
+
+def test_a_run_folder_says_where_its_settings_came_from_history_database_included(
+    tmp_path: Path,
+) -> None:
+    """What prove, guard and merge print in their JSON: the settings their run was made with,
+    as its manifest recorded them with their sources; the history database only where the run
+    was recorded into one."""
+    import shutil
+
+    from perfproof.cli.pinned import run_settings
+
+    run = tmp_path / "run"
+    fixture = Path(__file__).parents[1] / "fixtures" / "runs" / "kryo-budget-cut-1-round"
+    shutil.copytree(fixture, run)
+    settings = run_settings(run)
+    assert settings["module"] == {"value": "benchmarks", "source": "flag"}
+    assert settings["threshold"]["source"] == "default"
+    assert "db" not in settings
+    manifest = json.loads((run / "manifest.json").read_text())
+    manifest["options"]["history_db"] = "/srv/perf/history.sqlite"
+    manifest["options"]["sources"]["db"] = "environment PERFPROOF_DB"
+    (run / "manifest.json").write_text(json.dumps(manifest))
+    assert run_settings(run)["db"] == {
+        "value": "/srv/perf/history.sqlite",
+        "source": "environment PERFPROOF_DB",
+    }
+    assert run_settings(tmp_path / "no-run") == {}

@@ -65,8 +65,14 @@ def test_merge_judges_with_the_pinned_threshold_and_says_so(
     monkeypatch.chdir(root)
     monkeypatch.delenv("PERFPROOF_THRESHOLD", raising=False)
     out = tmp_path / "merged"
-    res = run_cli("merge", *map(str, shards), "--out", out, "--confidence", "95%")
+    res = run_cli(
+        "merge", *map(str, shards), "--out", out, "--confidence", "95%", "--format", "json"
+    )
     assert res.code == 0, res.err
+    settings = json.loads(res.out)["settings"]  # as compare --format json says it
+    assert settings["threshold"] == {"value": 0.4, "source": f"{root / 'perfproof.toml'}:2"}
+    assert settings["confidence"] == {"value": 0.95, "source": "flag"}
+    assert "db" not in settings  # merge records into no history database
     options = json.loads((out / "manifest.json").read_text())["options"]
     assert (options["threshold"], options["confidence"]) == (0.4, 0.95)
     assert options["sources"] == {

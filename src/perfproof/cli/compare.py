@@ -17,7 +17,7 @@ from perfproof.cli.options import (
     junit_option,
     write_junit,
 )
-from perfproof.cli.pinned import settings_block
+from perfproof.cli.pinned import json_settings
 from perfproof.compare import compare_document, compare_specs
 from perfproof.errors import GateFailed
 from perfproof.render import gate
@@ -141,19 +141,18 @@ def command(ctx: click.Context, **_: object) -> None:
     if req.fmt == "json":
         settings = {**req.settings, "family": req.options.family}
         shown = {**req.sources, **({"family": "flag --no-holm"} if req.no_holm else {})}
+        db = None
         if req.record is not None:
             from perfproof.history.db import resolve_target
 
-            settings["db"] = resolve_target(req.record.db).label
-        else:
-            shown.pop("db", None)  # no history database is used without --record
+            db = resolve_target(req.record.db).label
         from perfproof.compare.geomean import geomean_json
 
         emit_json(
             {
                 **compare_document(result),
                 "geomean": geomean_json(result.comparisons),
-                "settings": settings_block(settings, shown),
+                "settings": json_settings(settings, shown, db),
             }
         )
     else:

@@ -9,7 +9,7 @@ import click
 from perfproof import defaults
 from perfproof.cli.flag import flags, given, given_fixed
 from perfproof.cli.options import CONFIDENCE, CONFIDENCE_DEFAULT, emit_json, format_option
-from perfproof.cli.pinned import settled
+from perfproof.cli.pinned import run_settings, settled
 from perfproof.cli.run_flags import AB_GROUPS, ab_options
 from perfproof.errors import GateFailed, InputError
 
@@ -116,7 +116,8 @@ def command(
         )
         result = run_guard(GuardOptions(opts, settings))
     if fmt == "json":
-        emit_json(guard_document(result))
+        chosen = run_settings(result.run_dir) if result.run_dir is not None else {}
+        emit_json({**guard_document(result), "settings": chosen})
     else:
         click.echo(render_table(result), nl=False)
     if not result.passed:

@@ -8,7 +8,7 @@ import click
 
 from perfproof.cli.flag import flags
 from perfproof.cli.options import OUT_DIR, emit_json, format_option, junit_option, write_junit
-from perfproof.cli.pinned import settled
+from perfproof.cli.pinned import run_settings, settled
 from perfproof.cli.run_flags import VERDICT
 from perfproof.errors import GateFailed
 from perfproof.render import gate
@@ -64,7 +64,7 @@ def command(
         chosen["sources"] = sources
     outcome = merge_runs([Path(p) for p in run_dirs], Path(out), verdict=chosen)
     if fmt == "json":
-        emit_json(outcome.document)
+        emit_json({**outcome.document, "settings": run_settings(Path(outcome.out))})
         click.echo(f"run folder: {outcome.out}", err=True)
     else:
         if fmt == "md":

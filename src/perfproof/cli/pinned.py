@@ -83,3 +83,36 @@ def settings_block(
             value = str(value)  # as typed
         out[name] = {"value": list(value) if isinstance(value, tuple) else value, "source": source}
     return out
+
+
+def json_settings(
+    params: Mapping[str, object], sources: Mapping[str, str], db: str | None = None
+) -> dict[str, dict[str, object]]:
+    """The ``settings`` block of a verb's JSON: :func:`settings_block`, with the history
+    database (``db``, its resolved name) where the verb records into one, and left out where
+    it does not (a pinned or exported database the verb never opens is no setting of it)."""
+    shown = dict(sources)
+    values = dict(params)
+    if db is None:
+        shown.pop("db", None)
+    else:
+        values["db"] = db
+    return settings_block(values, shown)
+
+
+def run_settings(run_dir: Path) -> dict[str, dict[str, object]]:
+    """The ``settings`` block of a run folder's own settings, as its manifest recorded them
+    with their sources (a resumed run keeps them): the history database where it was
+    recorded into one."""
+    from perfproof.report.rundir import read_manifest
+
+    if not (run_dir / "manifest.json").is_file():
+        return {}
+    options = read_manifest(run_dir / "manifest.json").options
+    sources = options.get("sources")
+    if not isinstance(sources, dict):
+        return {}
+    db = options.get("history_db")
+    return json_settings(
+        options, {str(k): str(v) for k, v in sources.items()}, db if isinstance(db, str) else None
+    )

@@ -14,7 +14,7 @@ from perfproof import defaults
 from perfproof.cli.ab import command as ab_command
 from perfproof.cli.flag import given, given_fixed
 from perfproof.cli.options import OUT_DIR, emit_json, write_junit
-from perfproof.cli.pinned import settled
+from perfproof.cli.pinned import json_settings, run_settings, settled
 from perfproof.cli.run_flags import AB_GROUPS, VERDICT, ab_options
 from perfproof.errors import GateFailed, InputError
 from perfproof.model.documents.prove import SKIPPABLE, BundleView
@@ -179,6 +179,7 @@ def command(
         if extra:
             raise InputError(f"--resume takes the bundle's own settings; drop {', '.join(extra)}")
         outcome = resume_prove(Path(resume_bundle), say, skip)
+        chosen: dict[str, dict[str, object]] = {}
     else:
         if ctx.params.get("record"):
             raise InputError(
@@ -186,6 +187,7 @@ def command(
                 "`perfproof history record BUNDLE/ab`"
             )
         params, sources = settled(ctx, ctx.params["repo"])
+        chosen = json_settings(params, sources)
         ab = ab_options(params, out=None, jfr=False, sources=sources)
         if not ab.base or not ab.head:
             raise InputError("--base and --head are required (or --resume BUNDLE)")
@@ -205,7 +207,7 @@ def command(
             hunt=hunt,
         )
         outcome = start_prove(opts, say)
-    _print(outcome, fmt)
+    _print(outcome, fmt, chosen)
     _junit(ctx.params.get("junit"), outcome)
     if outcome.gates:
         raise GateFailed("; ".join(outcome.gates) + f" (bundle: {outcome.bundle})")
@@ -224,10 +226,14 @@ def _junit(path: object, outcome: ProveOutcome) -> None:
     write_junit(path, doc.comparisons, doc.unmatched, "perfproof prove")
 
 
-def _print(outcome: ProveOutcome, fmt: str) -> None:
+def _print(outcome: ProveOutcome, fmt: str, chosen: dict[str, dict[str, object]]) -> None:
+    """The outcome in ``fmt``; JSON carries the settings the A/B run was made with and where
+    each came from (``chosen``, as settled at the door, when no A/B run was made)."""
     report = outcome.report
     if fmt == "json":
-        emit_json(outcome.doc)
+        ab_run = outcome.ab_run
+        settings = run_settings(ab_run) if ab_run is not None else chosen
+        emit_json({**outcome.doc, "settings": settings})
         click.echo(f"bundle: {outcome.bundle}", err=True)
         return
     if fmt == "md" and report is not None:
