@@ -15,7 +15,7 @@ from __future__ import annotations
 import ast
 import functools
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -748,3 +748,93 @@ def test_pipeline_has_a_room_per_verb() -> None:
         assert (pipeline / verb / "__init__.py").is_file(), f"pipeline/{verb}/ is a package"
     loose = sorted(p.name for p in pipeline.glob("*.py") if p.name not in PIPELINE_SHARED)
     assert not loose, f"modules of one verb belong in its room: {loose}"
+
+
+# ------------------------------------------------------------------------- render/
+
+RENDER_WRITES = frozenset(
+    {"write_text", "write_bytes", "write_text_atomic", "write_json_atomic", "mkdir", "touch"}
+)
+"""What writing a file looks like; renderers return text and the pipeline writes it."""
+
+PAGE_MARKERS = ("<svg", "<h", "<table", "^#", "#{")
+"""Regular expressions with these in them take a rendered page (HTML or Markdown) apart."""
+
+KNOWN_PAGE_READERS: dict[str, str] = {
+    "render/prove_measured.py": "the profile diff's tables are cut out of its own Markdown "
+    "(split_sections); the stage keeps no typed rows for every table it shows yet",
+}
+
+
+def render_writes(mods: Iterable[Module] | None = None) -> list[str]:
+    found = []
+    for m in modules().values() if mods is None else mods:
+        if not _in(m.rel, "render/"):
+            continue
+        for node in ast.walk(m.tree):
+            if isinstance(node, ast.Call):
+                name = _dotted(node.func).rsplit(".", 1)[-1]
+                writing_open = name == "open" and any(
+                    isinstance(a, ast.Constant) and isinstance(a.value, str) and "w" in a.value
+                    for a in (*node.args[1:], *(k.value for k in node.keywords if k.arg == "mode"))
+                )
+                if name in RENDER_WRITES or writing_open:
+                    found.append(f"{m.rel}:{node.lineno} {name}")
+            elif isinstance(node, ast.ImportFrom) and node.module == "perfproof.storage":
+                found.append(f"{m.rel}:{node.lineno} perfproof.storage")
+    return found
+
+
+def page_readers(mods: Iterable[Module] | None = None) -> dict[str, list[int]]:
+    """Modules of render/ that take a rendered page apart: a regular expression over HTML tags
+    or Markdown headings, or a Markdown section splitter."""
+    found: dict[str, list[int]] = defaultdict(list)
+    for m in modules().values() if mods is None else mods:
+        if not _in(m.rel, "render/"):
+            continue
+        for node in ast.walk(m.tree):
+            if isinstance(node, ast.Call) and _dotted(node.func).startswith("re."):
+                patterns = [a.value for a in node.args[:1] if isinstance(a, ast.Constant)]
+                if any(isinstance(p, str) and any(k in p for k in PAGE_MARKERS) for p in patterns):
+                    found[m.rel].append(node.lineno)
+            elif isinstance(node, ast.Name | ast.FunctionDef) and "split_sections" in (
+                node.id if isinstance(node, ast.Name) else node.name
+            ):
+                found[m.rel].append(node.lineno)
+    return {rel: sorted(lines) for rel, lines in found.items()}
+
+
+def test_render_writes_no_file() -> None:
+    """Renderers return text; the pipeline (or the CLI) decides where it goes."""
+    assert not render_writes(), f"files written in render/: {render_writes()}"
+
+
+def test_render_reads_no_page_it_rendered() -> None:
+    """A section of one report shown in another is rendered from the typed result both are
+    drawn from, never cut out of the other report's Markdown or HTML."""
+    wrong = {rel: lines for rel, lines in page_readers().items() if rel not in KNOWN_PAGE_READERS}
+    assert not wrong, f"rendered pages taken apart in render/: {wrong}"
+
+
+@pytest.mark.parametrize("rel", known(KNOWN_PAGE_READERS))
+def test_known_page_reader_is_gone(rel: str) -> None:
+    assert rel not in page_readers()
+
+
+def test_the_render_rules_see_what_they_forbid() -> None:
+    def module(text: str) -> Module:
+        return Module("perfproof.render.x", "render/x.py", Path("x.py"), ast.parse(text), 1)
+
+    bad = module(
+        "import re\nfrom perfproof.storage import write_text_atomic\n"
+        "_SVG = re.compile(r'<svg.*?</svg>')\nopen(p, 'w')\np.write_text('x')\n"
+        "def split_sections(md):\n    return split_sections(md)\n"
+    )
+    assert render_writes([bad]) == [
+        "render/x.py:2 perfproof.storage",
+        "render/x.py:4 open",
+        "render/x.py:5 write_text",
+    ]
+    assert page_readers([bad]) == {"render/x.py": [3, 6, 7]}
+    fine = module("import re\n_N = re.compile(r'\\d+')\nopen(p)\nopen(p, 'rb')\n")
+    assert render_writes([fine]) == [] and page_readers([fine]) == {}

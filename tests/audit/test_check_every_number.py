@@ -20,8 +20,9 @@ import pytest
 
 from perfproof.audit.check import check_text, load_evidence
 from perfproof.model.documents.prove import BundleView, read_prove
-from perfproof.render.prove import write_bundle_reports
-from perfproof.report import ab_section, render_pr_markdown, results_section, write_reports
+from perfproof.model.documents.prove_results import ProveResults
+from perfproof.pipeline.prove.report import write_bundle_reports
+from perfproof.report import embedded_run, render_pr_markdown, results_section, write_reports
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
@@ -126,8 +127,8 @@ def prove_bundle(tmp_path: Path) -> Path:
     """The recorded demo bundle with its PR body written by prove's own report stage."""
     bundle = tmp_path / "bundle"
     shutil.copytree(FIXTURES / "prove" / "demo-bundle", bundle)
-    view = BundleView(bundle, read_prove(bundle / "prove.json"))
-    write_bundle_reports(view, ab_section(bundle / "ab"))
+    view = ProveResults.of(BundleView(bundle, read_prove(bundle / "prove.json")))
+    write_bundle_reports(view, embedded_run(bundle / "ab"))
     return bundle
 
 

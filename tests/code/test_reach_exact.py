@@ -276,6 +276,7 @@ def test_prove_counts_production_calls_that_dispatch_through_the_interface(tmp_p
     """Nothing names FastCodec.read, yet production calls Codec.read on receivers that may be a
     FastCodec; a receiver fixed to SlowCodec does not count."""
     from perfproof.code.changes import ChangedMethod
+    from perfproof.model.documents.prove_results import ProveResults
     from perfproof.model.documents.prove_stages import ChangesResult
     from perfproof.pipeline.prove.bundle import Bundle
     from perfproof.pipeline.prove.code import callers_stage
@@ -303,5 +304,5 @@ public final class Service {
     }
     bundle = Bundle.create(tmp_path / "b", {}, {"base": {"ref": "a"}, "head": {"ref": "b"}})
     bundle.finish("callers", stage, 0.0)
-    text = "\n".join(_callers_md(bundle))
+    text = "\n".join(_callers_md(ProveResults.of(bundle)))
     assert "also called through `Codec.read(int)`: 3 production call sites in 2 methods" in text

@@ -211,6 +211,7 @@ def test_the_hunts_recordings_reach_what_the_call_graph_cannot(tmp_path: Path) -
 
     from perfproof.code.query import open_project
     from perfproof.model.changes import ChangedMethod
+    from perfproof.model.documents.prove_results import ProveResults
     from perfproof.model.documents.prove_stages import ChangesResult
     from perfproof.pipeline.prove.bundle import Bundle
     from perfproof.pipeline.prove.code import benchmarks_stage
@@ -234,7 +235,7 @@ def test_the_hunts_recordings_reach_what_the_call_graph_cannot(tmp_path: Path) -
     assert type(reached).from_json(json.loads(json.dumps(reached.to_json()))) == reached
     bundle = Bundle.create(tmp_path / "b", {}, {"base": {"ref": "a"}, "head": {"ref": "b"}})
     bundle.finish("benchmarks", got, 0.1)
-    text = "\n".join(_benchmarks_md(bundle))
+    text = "\n".join(_benchmarks_md(ProveResults.of(bundle)))
     assert f"`{SET_BENCH}`: `SetBench.contains` → `{edit.label}`" in text
     assert f"seen in the recordings of the hunt `{hunt / 'hunt.json'}`" in text
 

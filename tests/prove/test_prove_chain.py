@@ -141,13 +141,11 @@ def test_per_call_gain_follows_the_metric_direction() -> None:
     assert per_call_gain({"ratio": 0.0, "direction": "lower"}) is None
 
 
-def test_caution_block_is_red_in_html(tmp_path: Path) -> None:
-    from perfproof.pipeline.prove.bundle import Bundle
+def test_caution_block_is_red_in_html() -> None:
     from perfproof.render.prove_html import render_html
 
-    bundle = Bundle.create(tmp_path / "b", {}, {"base": {"ref": "a"}, "head": {"ref": "b"}})
     page = render_html(
-        bundle, "## T\n\n> [!CAUTION]\n> **broken:** `X#y`\n\n| a | b |\n|---|---|\n| 1 | 2 |\n"
+        "## T\n\n> [!CAUTION]\n> **broken:** `X#y`\n\n| a | b |\n|---|---|\n| 1 | 2 |\n"
     )
     assert '<blockquote class="caution">' in page and "<table>" in page
 

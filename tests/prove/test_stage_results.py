@@ -16,6 +16,7 @@ from perfproof.model.documents.prove_measured import (
     ReportResult,
     TestsResult,
 )
+from perfproof.model.documents.prove_results import ProveResults
 from perfproof.model.documents.prove_stages import (
     BenchmarksResult,
     CallersStageResult,
@@ -108,7 +109,54 @@ def test_the_ab_part_is_the_ab_reports_own_lines(
     assert section.methodology[-1].startswith("- **Statistics:**")
     assert "\n".join(section.reproduce) in own
     bundle = Bundle.create(tmp_path / "b", {}, {"base": {"ref": "a"}, "head": {"ref": "b"}})
-    body = render_markdown(bundle, section)
+    body = render_markdown(ProveResults.of(bundle), section)
     assert section.summary in body.splitlines()[2]
     for part in (section.results, section.methodology, section.reproduce):
         assert "\n".join(part) in body
+
+
+DEMO_BUNDLE = Path(__file__).parents[1] / "fixtures" / "prove" / "demo-bundle"
+
+
+def test_a_stage_result_is_decoded_once_and_again_after_the_stage_runs(tmp_path: Path) -> None:
+    import shutil
+
+    shutil.copytree(DEMO_BUNDLE, tmp_path / "b")
+    bundle = Bundle.open(tmp_path / "b")
+    parsed: list[str] = []
+
+    def parse(doc: dict) -> ChangesResult:
+        parsed.append("changes")
+        return ChangesResult.from_json(doc)
+
+    first = bundle.read("changes", parse)
+    assert first is not None and bundle.read("changes", parse) is first and len(parsed) == 1
+    assert ProveResults.of(bundle).changes is first
+    bundle.finish("changes", ChangesResult((), (), {}), 0.0)
+    again = bundle.read("changes", parse)
+    assert len(parsed) == 2 and again is not None and again.methods == ()
+
+
+def test_the_prove_page_draws_the_ab_plots_from_the_ab_context(tmp_path: Path) -> None:
+    """The plots are drawn from the A/B's report context, the way its own report.html draws
+    them, so the page has them (with the styles they share) though that file was never
+    written."""
+    import shutil
+
+    from perfproof.model.documents.prove import BundleView
+    from perfproof.pipeline.prove.report import write_bundle_reports
+    from perfproof.report import embedded_run
+
+    shutil.copytree(DEMO_BUNDLE, tmp_path / "b")
+    root = tmp_path / "b"
+    assert not (root / "ab" / "report.html").exists()
+    ab = embedded_run(root / "ab")
+    results = ProveResults.of(BundleView(root, read_prove(root / "prove.json")))
+    written = write_bundle_reports(results, ab)
+    page = Path(written.html).read_text(encoding="utf-8")
+    figures = ab.figures()
+    assert len(figures.svgs) >= 2 and figures.forest is not None
+    assert all(f"<figure>{svg}</figure>" in page for svg in figures.svgs)
+    assert figures.css.splitlines()[0] in page
+    assert page.index("Plots of the A/B run") < page.index("<h3>Allocation</h3>")
+    assert not (root / "ab" / "report.html").exists()

@@ -110,15 +110,16 @@ def test_a_prove_page_that_fails_leaves_the_pr_body(
 
     import perfproof.render.prove_html
     from perfproof.model.documents.prove import BundleView, read_prove
-    from perfproof.render.prove import write_bundle_reports
-    from perfproof.report import ab_section
+    from perfproof.model.documents.prove_results import ProveResults
+    from perfproof.pipeline.prove.report import write_bundle_reports
+    from perfproof.report import embedded_run
 
     bundle = tmp_path / "bundle"
     shutil.copytree(Path(__file__).parents[1] / "fixtures" / "runs" / "demo-prove-bundle", bundle)
-    view = BundleView(bundle, read_prove(bundle / "prove.json"))
+    view = ProveResults.of(BundleView(bundle, read_prove(bundle / "prove.json")))
     said: list[str] = []
     monkeypatch.setattr(perfproof.render.prove_html, "render_html", _broken_plot)
-    result = write_bundle_reports(view, ab_section(bundle / "ab"), say=said.append)
+    result = write_bundle_reports(view, embedded_run(bundle / "ab"), say=said.append)
     assert result.markdown == str(bundle / "report.md") and result.html == ""
     assert (bundle / "report.md").is_file() and not (bundle / "report.html").exists()
     (line,) = said

@@ -107,16 +107,17 @@ def test_every_report_format_and_check(
 def test_a_prove_bundle_renders_its_pages(name: str, tmp_path: Path) -> None:
     """The bundle's own report stage, as ``prove`` (and ``prove --resume``) runs it."""
     from perfproof.model.documents.prove import BundleView, read_prove
-    from perfproof.render.prove import write_bundle_reports
-    from perfproof.report import ab_section, missing_reports, write_reports
+    from perfproof.model.documents.prove_results import ProveResults
+    from perfproof.pipeline.prove.report import write_bundle_reports
+    from perfproof.report import embedded_run, missing_reports, write_reports
 
     assert name != "(none)", "the fixtures hold a prove bundle"
     bundle = _copy(name, tmp_path)
     missing = missing_reports(bundle / "ab")
     assert write_reports(bundle / "ab", missing) == [bundle / "ab" / f"report.{f}" for f in missing]
-    view = BundleView(bundle, read_prove(bundle / "prove.json"))
-    section = ab_section(bundle / "ab") if (bundle / "ab" / "results.json").is_file() else None
-    write_bundle_reports(view, section)
+    view = ProveResults.of(BundleView(bundle, read_prove(bundle / "prove.json")))
+    ab = embedded_run(bundle / "ab") if (bundle / "ab" / "results.json").is_file() else None
+    write_bundle_reports(view, ab)
     assert (bundle / "report.md").stat().st_size and (bundle / "report.html").stat().st_size
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from perfproof.audit.numbers import skeleton
 from perfproof.model.documents.prove import BundleView, read_prove
-from perfproof.model.documents.prove_measured import AbStageResult
+from perfproof.model.documents.prove_results import ProveResults
 from perfproof.render.prove import render_markdown
 from perfproof.report import ab_section, markdown_forms
 
@@ -63,12 +63,12 @@ def _prove(folder: Path) -> tuple[Rendering, Path | None]:
     The A/B runs in ``BUNDLE/ab``; a bundle moved elsewhere still finds it there, and one
     whose ``ab`` folder is gone falls back to the folder prove.json names.
     """
-    view = BundleView(folder, read_prove(folder / PROVE_DOCUMENT))
-    ab = view.read("ab", AbStageResult.from_json)
+    results = ProveResults.of(BundleView(folder, read_prove(folder / PROVE_DOCUMENT)))
+    ab = results.ab
     run_dir: Path | None = None
     if ab is not None:
         local = folder / "ab"
         run_dir = local if is_run_folder(local) else Path(ab.run_dir)
     section = ab_section(run_dir) if run_dir is not None else None
-    text = render_markdown(view, section)
+    text = render_markdown(results, section)
     return Rendering("prove report", tuple(text.splitlines())), run_dir

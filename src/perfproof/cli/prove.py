@@ -17,7 +17,7 @@ from perfproof.cli.options import OUT_DIR, emit_json, write_junit
 from perfproof.cli.pinned import json_settings, run_settings, settled
 from perfproof.cli.run_flags import AB_GROUPS, VERDICT, ab_options
 from perfproof.errors import GateFailed, InputError
-from perfproof.model.documents.prove import SKIPPABLE, BundleView
+from perfproof.model.documents.prove import SKIPPABLE
 from perfproof.pipeline.prove.run import ProveOutcome, stage_lines
 from perfproof.render.prove_reach import unexplained_keys
 
@@ -241,7 +241,7 @@ def _print(outcome: ProveOutcome, fmt: str, chosen: dict[str, dict[str, object]]
         return
     for line in stage_lines(outcome.doc):
         click.echo(line)
-    for line in unexplained_keys(BundleView(outcome.bundle, outcome.doc)):
+    for line in unexplained_keys(outcome.results):
         click.secho(line, fg="yellow")
     if report is not None and report.summary:
         click.echo(f"\nSummary: {report.summary.replace('**', '')}")

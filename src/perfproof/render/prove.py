@@ -11,28 +11,14 @@ numbers it checks for ``ab``.
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Callable
 from dataclasses import dataclass
 
-from perfproof.errors import PerfproofError
 from perfproof.model.documents.prove import NO_BENCHMARK, STAGES, TITLES
-from perfproof.model.documents.prove import BundleView as Bundle
-from perfproof.model.documents.prove_measured import (
-    GuardStageResult,
-    ReportResult,
-    TestsResult,
-)
-from perfproof.model.documents.prove_stages import (
-    BenchmarksResult,
-    CallersStageResult,
-    ChangesResult,
-)
+from perfproof.model.documents.prove_results import ProveResults
 from perfproof.process import command_line
 from perfproof.render.markdown import markdown_table, md_text
 from perfproof.render.prove_measured import e2e_md, profile_md, skipped
 from perfproof.render.prove_reach import left_out_md, reach_md, unexplained_line
-from perfproof.storage import skipped_output, write_text_atomic
 
 SECTIONS = (
     "What changed",
@@ -64,19 +50,19 @@ def _n(count: int, word: str) -> str:
     return f"{count} {word}" + ("" if count == 1 else "s")
 
 
-def summary_line(bundle: Bundle, ab_summary: str | None) -> str:
+def summary_line(bundle: ProveResults, ab_summary: str | None) -> str:
     """Counts, never lists: what changed, what measures it, whether the tests still pass,
     then the A/B's own summary."""
-    changes = bundle.read("changes", ChangesResult.from_json)
+    changes = bundle.changes
     methods = changes.methods if changes is not None else ()
     classes = len(changes.classes) if changes is not None else 0
     parts = [
         f"{_n(len(methods), 'changed method')} in {classes} class{'' if classes == 1 else 'es'}"
     ]
-    bench = bundle.read("benchmarks", BenchmarksResult.from_json)
+    bench = bundle.benchmarks
     if bench is not None:
         parts.append(_n(len(bench.regexes), "affected benchmark"))
-    tests = bundle.read("tests", TestsResult.from_json)
+    tests = bundle.tests
     if tests is not None:
         c = tests.head
         parts.append(
@@ -92,8 +78,8 @@ def summary_line(bundle: Bundle, ab_summary: str | None) -> str:
     return line
 
 
-def _changes_md(bundle: Bundle) -> list[str]:
-    changes = bundle.read("changes", ChangesResult.from_json)
+def _changes_md(bundle: ProveResults) -> list[str]:
+    changes = bundle.changes
     if changes is None:
         return [skipped(bundle, "changes") or ""]
     rows = [
@@ -116,8 +102,8 @@ def _changes_md(bundle: Bundle) -> list[str]:
     return out
 
 
-def _callers_md(bundle: Bundle) -> list[str]:
-    callers = bundle.read("callers", CallersStageResult.from_json)
+def _callers_md(bundle: ProveResults) -> list[str]:
+    callers = bundle.callers
     if callers is None:
         return [skipped(bundle, "callers") or ""]
     rows: list[tuple[object, ...]] = []
@@ -166,8 +152,8 @@ def _callers_md(bundle: Bundle) -> list[str]:
     return out + (["", *listed] if listed else []) + (["", *virtual] if virtual else [])
 
 
-def _benchmarks_md(bundle: Bundle) -> list[str]:
-    bench = bundle.read("benchmarks", BenchmarksResult.from_json)
+def _benchmarks_md(bundle: ProveResults) -> list[str]:
+    bench = bundle.benchmarks
     if bench is None:
         return []
     out = []
@@ -201,9 +187,9 @@ def _benchmarks_md(bundle: Bundle) -> list[str]:
     return out
 
 
-def _tests_md(bundle: Bundle) -> tuple[list[str], list[str]]:
+def _tests_md(bundle: ProveResults) -> tuple[list[str], list[str]]:
     """(the red block for the top, the Tests section)."""
-    tests = bundle.read("tests", TestsResult.from_json)
+    tests = bundle.tests
     if tests is None:
         return [], [skipped(bundle, "tests") or ""]
     if not tests.selected:
@@ -230,8 +216,8 @@ def _tests_md(bundle: Bundle) -> tuple[list[str], list[str]]:
     return top, out
 
 
-def _guard_md(bundle: Bundle) -> list[str]:
-    guard = bundle.read("guard", GuardStageResult.from_json)
+def _guard_md(bundle: ProveResults) -> list[str]:
+    guard = bundle.guard
     if guard is None:
         return [skipped(bundle, "guard") or ""]
     rows = [
@@ -251,12 +237,11 @@ def _guard_md(bundle: Bundle) -> list[str]:
     return out + markdown_table(("Benchmark", "@Param", "Guard", "Why"), rows, "llll")
 
 
-def render_markdown(bundle: Bundle, ab: AbSection | None) -> str:
+def render_markdown(bundle: ProveResults, ab: AbSection | None) -> str:
     """The PR body; ``ab`` is the A/B run's part, None when the A/B did not run."""
     top, tests = _tests_md(bundle)
     alloc, diff, amdahl = profile_md(bundle)
-    refs = bundle.doc["refs"]
-    out = [f"## Performance evidence: {refs['base']['ref']} → {refs['head']['ref']}", ""]
+    out = [f"## Performance evidence: {bundle.base_ref} → {bundle.head_ref}", ""]
     out += top
     out += [f"**Summary:** {summary_line(bundle, ab.summary if ab else None)}", ""]
     results = list(ab.results) if ab and ab.results else [skipped(bundle, "ab") or ""]
@@ -285,7 +270,7 @@ def render_markdown(bundle: Bundle, ab: AbSection | None) -> str:
     return "\n".join(out).rstrip() + "\n"
 
 
-def _methodology(bundle: Bundle, ab: AbSection | None) -> list[str]:
+def _methodology(bundle: ProveResults, ab: AbSection | None) -> list[str]:
     out = [
         "- **Chain:** "
         + "; ".join(f"{TITLES[s]}: {bundle.status(s)}" for s in STAGES if s != "report")
@@ -294,7 +279,7 @@ def _methodology(bundle: Bundle, ab: AbSection | None) -> list[str]:
         "- **Changed methods:** `git diff` line ranges of both sides against tree-sitter "
         "method and constructor spans; tests and benchmarks left out."
     )
-    bench = bundle.read("benchmarks", BenchmarksResult.from_json)
+    bench = bundle.benchmarks
     if bench is not None and bench.source == "call graph":
         out.append(
             f"- **Affected benchmarks:** `@Benchmark` methods from which a changed method is "
@@ -304,36 +289,8 @@ def _methodology(bundle: Bundle, ab: AbSection | None) -> list[str]:
     return out + (list(ab.methodology) if ab else [])
 
 
-def _reproduce(bundle: Bundle, ab: AbSection | None) -> list[str]:
-    out = ["The whole chain:", "", "```sh", command_line(bundle.doc.get("command") or []), "```"]
+def _reproduce(bundle: ProveResults, ab: AbSection | None) -> list[str]:
+    out = ["The whole chain:", "", "```sh", command_line(list(bundle.command)), "```"]
     if ab and ab.reproduce:
         out += ["", "The A/B alone:", "", *ab.reproduce]
     return out
-
-
-def write_bundle_reports(
-    bundle: Bundle, ab: AbSection | None, say: Callable[[str], None] | None = None
-) -> ReportResult:
-    """Write report.md and report.html into the bundle; their paths (and the summary line
-    they open with) are the stage result. The page is the Markdown dressed up: when it fails to
-    render (a bug) the PR body still stands, so the page is skipped with one line (``say``,
-    stderr by default), its path left empty, and ``prove --resume`` renders it again."""
-    from perfproof.render.prove_html import render_html
-
-    md = render_markdown(bundle, ab)
-    md_path = write_text_atomic(bundle.path / "report.md", md)
-    html_path = ""
-    try:
-        html_path = str(write_text_atomic(bundle.path / "report.html", render_html(bundle, md)))
-    except PerfproofError:
-        raise
-    except Exception as exc:
-        retry = f"perfproof prove --resume {bundle.path}"
-        line = skipped_output(bundle.path, "report.html", exc, retry)
-        (say or _to_stderr)(line)
-    summary = summary_line(bundle, ab.summary if ab else None)
-    return ReportResult(str(md_path), html_path, summary)
-
-
-def _to_stderr(line: str) -> None:
-    print(line, file=sys.stderr, flush=True)

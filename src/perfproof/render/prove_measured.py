@@ -5,13 +5,8 @@ from __future__ import annotations
 
 import re
 
-from perfproof.model.documents.prove import DONE
-from perfproof.model.documents.prove import BundleView as Bundle
-from perfproof.model.documents.prove_measured import (
-    E2EStageResult,
-    HypothesisFocus,
-    ProfileResult,
-)
+from perfproof.model.documents.prove_measured import HypothesisFocus, ProfileResult
+from perfproof.model.documents.prove_results import ProveResults
 from perfproof.process import command_line
 from perfproof.render.markdown import markdown_table, md_text
 from perfproof.units import percent, significant
@@ -40,17 +35,16 @@ def split_sections(markdown: str) -> dict[str, str]:
     return {k: "\n".join(v).strip() + "\n" for k, v in out.items()}
 
 
-def skipped(bundle: Bundle, name: str) -> str | None:
-    entry = bundle.stage(name)
-    if entry["status"] == DONE:
+def skipped(bundle: ProveResults, name: str) -> str | None:
+    state = bundle.states[name]
+    if state.done:
         return None
-    why = entry.get("reason") or entry.get("error") or entry["status"]
-    return f"_Not run: {md_text(why)}._\n"
+    return f"_Not run: {md_text(state.why or state.status)}._\n"
 
 
-def profile_md(bundle: Bundle) -> tuple[list[str], list[str], list[str]]:
+def profile_md(bundle: ProveResults) -> tuple[list[str], list[str], list[str]]:
     """(allocation, profile diff, Amdahl) sections."""
-    prof = bundle.read("profile", ProfileResult.from_json)
+    prof = bundle.profile
     if prof is None:
         reason = skipped(bundle, "profile") or ""
         return [reason], [reason], [reason]
@@ -176,8 +170,8 @@ def _part(diff_md: str, kind: str) -> list[str]:
     return text.strip().splitlines() if text else []
 
 
-def e2e_md(bundle: Bundle) -> list[str]:
-    e2e = bundle.read("e2e", E2EStageResult.from_json)
+def e2e_md(bundle: ProveResults) -> list[str]:
+    e2e = bundle.e2e
     if e2e is None:
         return [skipped(bundle, "e2e") or ""]
     out = [f"`{command_line(['perfproof', *e2e.command[1:]])}`", ""]

@@ -3,9 +3,8 @@ verdicts the change cannot explain, marked where they appear and counted apart."
 
 from __future__ import annotations
 
-from perfproof.model.documents.prove import BundleView as Bundle
-from perfproof.model.documents.prove_measured import AbStageResult, ProfileResult
 from perfproof.model.documents.prove_reach import KeyReach, KeyShare, unexplained_summary
+from perfproof.model.documents.prove_results import ProveResults
 from perfproof.model.reach import Reach
 from perfproof.render.markdown import markdown_table, md_text
 from perfproof.units import percent, significant
@@ -13,22 +12,22 @@ from perfproof.units import percent, significant
 SEE = "Reach under Results"
 
 
-def unexplained_line(bundle: Bundle) -> str | None:
+def unexplained_line(bundle: ProveResults) -> str | None:
     """The summary's separate count of verdicts on keys the change does not reach."""
-    ab = bundle.read("ab", AbStageResult.from_json)
+    ab = bundle.ab
     if ab is None:
         return None
-    prof = bundle.read("profile", ProfileResult.from_json)
+    prof = bundle.profile
     text = unexplained_summary(ab.reach, SEE, prof.beyond if prof is not None else ())
     return None if text is None else text[0].upper() + text[1:] + "."
 
 
-def reach_md(bundle: Bundle) -> list[str]:
+def reach_md(bundle: ProveResults) -> list[str]:
     """The Reach table; nothing when the A/B did not run or knows no reach."""
-    ab = bundle.read("ab", AbStageResult.from_json)
+    ab = bundle.ab
     if ab is None or not ab.reach:
         return []
-    prof = bundle.read("profile", ProfileResult.from_json)
+    prof = bundle.profile
     shares = {k.benchmark: k for k in prof.keys} if prof is not None else {}
     rows = []
     for k in ab.reach:
@@ -65,9 +64,9 @@ def reach_md(bundle: Bundle) -> list[str]:
     return out + markdown_table(header, rows, "lllrrl")
 
 
-def left_out_md(bundle: Bundle) -> list[str]:
+def left_out_md(bundle: ProveResults) -> list[str]:
     """The benchmarks ``--reach profile`` left out of the A/B, each with its reason."""
-    ab = bundle.read("ab", AbStageResult.from_json)
+    ab = bundle.ab
     if ab is None or not ab.left_out:
         return []
     out = ["Left out of the A/B (`--reach profile`):", ""]
@@ -106,10 +105,10 @@ def _ceiling(share: KeyShare | None, k: KeyReach) -> str:
     return f"{significant(1 + share.ceiling, 3)}× as fast"
 
 
-def unexplained_keys(bundle: Bundle) -> list[str]:
+def unexplained_keys(bundle: ProveResults) -> list[str]:
     """One line per verdict the change cannot explain, for the terminal."""
-    ab = bundle.read("ab", AbStageResult.from_json)
-    prof = bundle.read("profile", ProfileResult.from_json)
+    ab = bundle.ab
+    prof = bundle.profile
     beyond = set(prof.beyond) if prof is not None else set()
     out = [
         f"{k.benchmark}: {k.verdict}, not explained by the change ({k.why})"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -17,6 +18,7 @@ from perfproof.storage import skipped_output, write_text_atomic
 if TYPE_CHECKING:
     from perfproof.render.prove import AbSection
     from perfproof.report.context import ReportContext
+    from perfproof.report.figures import PageFigures
     from perfproof.report.rundir import RunFolder
 
 FORMATS = ("md", "html", "json")
@@ -97,24 +99,48 @@ def results_section(run_dir: str | Path) -> str:
     return section(_load(run_dir)[1])
 
 
+@dataclass(frozen=True)
+class EmbeddedRun:
+    """An A/B run folder read once (its report context built once) as the prove report embeds
+    it: the lines its own report.md holds, and the figures its own report.html draws."""
+
+    run: RunFolder
+    ctx: ReportContext
+
+    def section(self) -> AbSection:
+        """Its summary, results, methodology and reproduction."""
+        from perfproof.render.prove import AbSection
+        from perfproof.render.results import results_lines
+        from perfproof.report.markdown import methodology_lines, reproduce_lines
+
+        def lines(text: list[str]) -> tuple[str, ...]:
+            return tuple("\n".join(text).strip().splitlines())
+
+        ctx = self.ctx
+        return AbSection(
+            summary=ctx.summary.strip(),
+            results=lines(results_lines(ctx.tables, ctx.options.get("confidence"))),
+            methodology=lines(methodology_lines(ctx)),
+            reproduce=lines(reproduce_lines(ctx)),
+        )
+
+    def figures(self) -> PageFigures:
+        """Its forest plot, bytes/op bars and fork figures, drawn from the context by the
+        functions report.html uses (needs the ``plots`` extra)."""
+        from perfproof.report.figures import page_figures
+
+        return page_figures(self.run, self.ctx)
+
+
+def embedded_run(run_dir: str | Path) -> EmbeddedRun:
+    """The A/B run of ``run_dir`` as another report embeds it."""
+    return EmbeddedRun(*_load(run_dir))
+
+
 def ab_section(run_dir: str | Path) -> AbSection:
     """What the prove report shows of an A/B run: its summary, results, methodology and
     reproduction, from the run's report context (the lines its own report.md holds)."""
-    from perfproof.render.prove import AbSection
-    from perfproof.render.results import results_lines
-    from perfproof.report.markdown import methodology_lines, reproduce_lines
-
-    def lines(text: list[str]) -> tuple[str, ...]:
-        return tuple("\n".join(text).strip().splitlines())
-
-    ctx = _load(run_dir)[1]
-    confidence = ctx.options.get("confidence")
-    return AbSection(
-        summary=ctx.summary.strip(),
-        results=lines(results_lines(ctx.tables, confidence)),
-        methodology=lines(methodology_lines(ctx)),
-        reproduce=lines(reproduce_lines(ctx)),
-    )
+    return embedded_run(run_dir).section()
 
 
 def input_files(run_dir: str | Path) -> list[Path]:

@@ -7,6 +7,7 @@ files with the same reader the comparison used, plus warm-up scores from the JMH
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 from typing import Any
@@ -17,6 +18,7 @@ from perfproof.render.results import Row, params_label, short_name
 from perfproof.report import forkplot, plots
 from perfproof.report.context import ReportContext
 from perfproof.report.rundir import BASE, HEAD, RunFolder
+from perfproof.report.svgtext import share_styles
 from perfproof.report.warmuplog import read_warmups
 from perfproof.units import BYTES_ZERO, quantity
 
@@ -29,6 +31,39 @@ class Figure:
     caption: str
     svg: str
     title: str = ""
+
+
+@dataclass(frozen=True)
+class PageFigures:
+    """Every figure of a run's page, drawn once, with the CSS their shared styles need: what
+    report.html shows, and what a prove report embeds of its A/B run."""
+
+    forest: Figure | None
+    bytes: Figure | None
+    forks: list[Figure]
+    css: str
+
+    @property
+    def svgs(self) -> tuple[str, ...]:
+        """The figures in the page's order: forest, bytes/op, then each key's forks."""
+        drawn = [f for f in (self.forest, self.bytes) if f is not None]
+        return tuple(f.svg for f in (*drawn, *self.forks))
+
+
+def page_figures(run: RunFolder, ctx: ReportContext) -> PageFigures:
+    """The forest plot and bytes/op bars (their styles shared as classes) and the fork
+    figures of one run."""
+    forest = forest_figure(ctx)
+    bytes_fig = bytes_figure(ctx)
+    drawn = [f for f in (forest, bytes_fig) if f is not None]
+    svgs, plot_css = share_styles([f.svg for f in drawn])
+    shared = {f.anchor: dataclasses.replace(f, svg=svg) for f, svg in zip(drawn, svgs, strict=True)}
+    return PageFigures(
+        shared.get(forest.anchor) if forest else None,
+        shared.get(bytes_fig.anchor) if bytes_fig else None,
+        fork_figures(run, ctx),
+        plot_css + forkplot.CSS,
+    )
 
 
 def row_label(benchmark: str, row: Row) -> str:

@@ -9,15 +9,12 @@ every element, so a report of 50 keys stays well under a megabyte.
 
 from __future__ import annotations
 
-import dataclasses
-
 import jinja2
 
 from perfproof.render.results import MODE_NAMES, Row, interval_label
-from perfproof.report import figures, forkplot
+from perfproof.report import figures
 from perfproof.report.context import ReportContext
 from perfproof.report.rundir import RunFolder
-from perfproof.report.svgtext import share_styles
 
 _ENV = jinja2.Environment(
     loader=jinja2.PackageLoader("perfproof.report", "templates"),
@@ -55,11 +52,7 @@ def row_tags(row: Row) -> str:
 def render_html(run: RunFolder, ctx: ReportContext) -> str:
     conf = ctx.options.get("confidence")
     conf_word = f"{float(conf) * 100:g}%" if conf is not None else ""
-    forest = figures.forest_figure(ctx)
-    bytes_fig = figures.bytes_figure(ctx)
-    drawn = [f for f in (forest, bytes_fig) if f is not None]
-    svgs, plot_css = share_styles([f.svg for f in drawn])
-    shared = {f.anchor: dataclasses.replace(f, svg=svg) for f, svg in zip(drawn, svgs, strict=True)}
+    drawn = figures.page_figures(run, ctx)
     template = _ENV.get_template("report.html.j2")
     return template.render(
         ctx=ctx,
@@ -67,10 +60,10 @@ def render_html(run: RunFolder, ctx: ReportContext) -> str:
         conf=interval_label(ctx.tables, conf),
         conf_word=conf_word,
         modes=MODE_NAMES,
-        forest=shared.get(forest.anchor) if forest else None,
-        bytes_fig=shared.get(bytes_fig.anchor) if bytes_fig else None,
-        forks=figures.fork_figures(run, ctx),
-        plot_css=plot_css + forkplot.CSS,
+        forest=drawn.forest,
+        bytes_fig=drawn.bytes,
+        forks=drawn.forks,
+        plot_css=drawn.css,
         sort_values=sort_values,
         row_tags=row_tags,
     )

@@ -9,9 +9,9 @@ only the stages that are not ``done`` or ``skipped``; the report is rendered fro
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from perfproof.errors import InputError
 from perfproof.model.documents import check_document, read_document, schema_id
@@ -72,6 +72,8 @@ class BundleView:
 
     path: Path
     doc: dict[str, Any]
+    decoded: dict[str, object] = field(default_factory=dict, repr=False, compare=False)
+    """Stage results already decoded, by stage: each is parsed once, however often it is read."""
 
     def stage(self, name: str) -> dict[str, Any]:
         entry: dict[str, Any] = self.doc["stages"][name]
@@ -86,14 +88,17 @@ class BundleView:
         return entry.get("result") if entry["status"] == DONE else None
 
     def read(self, name: str, parse: Callable[[dict[str, Any]], R]) -> R | None:
-        """A finished stage's result as its type (``ChangesResult.from_json``, …)."""
+        """A finished stage's result as its type (``ChangesResult.from_json``, …), decoded
+        the first time it is read."""
         result = self.result(name)
         if result is None:
             return None
-        try:
-            return parse(result)
-        except InputError as exc:
-            raise InputError(f"{self.path / 'prove.json'}: stage {name}: {exc}") from exc
+        if name not in self.decoded:
+            try:
+                self.decoded[name] = parse(result)
+            except InputError as exc:
+                raise InputError(f"{self.path / 'prove.json'}: stage {name}: {exc}") from exc
+        return cast(R, self.decoded[name])
 
 
 STATUSES = (PENDING, DONE, SKIPPED, FAILED)

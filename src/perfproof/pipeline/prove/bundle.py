@@ -75,6 +75,7 @@ class Bundle(BundleView):
         entry = self.stage(name)
         entry.update(status=PENDING, started=_now())
         entry.pop("error", None)
+        self.decoded.pop(name, None)
         self.save()
 
     def finish(self, name: str, result: StageResult, seconds: float) -> None:
@@ -82,17 +83,20 @@ class Bundle(BundleView):
         entry.update(
             status=DONE, finished=_now(), duration_s=round(seconds, 3), result=result.to_json()
         )
+        self.decoded.pop(name, None)  # decoded from what prove.json holds, as --resume reads it
         self.save()
 
     def skip(self, name: str, reason: str) -> None:
         entry = self.stage(name)
         entry.update(status=SKIPPED, reason=reason)
         entry.pop("result", None)
+        self.decoded.pop(name, None)
         self.save()
 
     def fail(self, name: str, error: str, seconds: float) -> None:
         entry = self.stage(name)
         entry.update(status=FAILED, error=error, duration_s=round(seconds, 3))
+        self.decoded.pop(name, None)
         self.save()
 
     # folders ---------------------------------------------------------------------------------

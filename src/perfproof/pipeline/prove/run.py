@@ -34,12 +34,8 @@ from perfproof.model.documents.prove import (
     STAGES,
     TITLES,
 )
-from perfproof.model.documents.prove_measured import (
-    AbStageResult,
-    ProfileResult,
-    ReportResult,
-    TestsResult,
-)
+from perfproof.model.documents.prove_measured import AbStageResult, ProfileResult, ReportResult
+from perfproof.model.documents.prove_results import ProveResults
 from perfproof.model.documents.prove_stages import (
     BenchmarksResult,
     CallersStageResult,
@@ -67,6 +63,8 @@ class ProveOutcome:
     doc: Json
     """prove.json as saved."""
     report: ReportResult | None
+    results: ProveResults
+    """Every stage's typed result, as the report was rendered from them."""
     gates: list[str] = field(default_factory=list)
     """Reasons to exit 1: tests that broke, or a regression with --fail-on-regression."""
     ab_run: Path | None = None
@@ -340,18 +338,19 @@ def _run(bundle: Bundle, opts: ProveOptions, say: Say) -> ProveOutcome:
         )
 
     def stage_report() -> StageResult:
-        from perfproof.render.prove import write_bundle_reports
-        from perfproof.report import ab_section, missing_reports, write_reports
+        from perfproof.pipeline.prove.report import write_bundle_reports
+        from perfproof.report import embedded_run, missing_reports, write_reports
 
-        ab = chain.ab()
+        results = ProveResults.of(bundle)
+        ab = results.ab
         if ab is not None and ab.run_dir:
             # a report of the A/B that failed to render while it ran is rendered again here,
-            # so --resume brings it (and the plots this bundle's page takes from it) back
+            # so --resume brings it back
             missing = missing_reports(ab.run_dir)
             if missing:
                 write_reports(ab.run_dir, missing, say=say)
-        section = ab_section(ab.run_dir) if ab is not None and ab.run_dir else None
-        return write_bundle_reports(bundle, section, say=say)
+        embedded = embedded_run(ab.run_dir) if ab is not None and ab.run_dir else None
+        return write_bundle_reports(results, embedded, say=say)
 
     stages: dict[str, Callable[[], StageResult]] = {
         "changes": stage_changes,
@@ -404,20 +403,18 @@ def _in_stage(exc: PerfproofError, name: str, path: Path) -> PerfproofError:
 
 
 def _outcome(bundle: Bundle, opts: ProveOptions, say: Say) -> ProveOutcome:
-    tests = bundle.read("tests", TestsResult.from_json)
-    broken = tests.regressions if tests is not None else ()
+    results = ProveResults.of(bundle)
+    broken = results.tests.regressions if results.tests is not None else ()
     gates = [f"test passes on base and fails on head: {t}" for t in broken]
-    ab = bundle.read("ab", AbStageResult.from_json)
+    ab = results.ab
     if ab is not None:
         from perfproof.pipeline.prove.measure import regression_gate
 
         gates += regression_gate(ab, opts.fail_on_regression, opts.gate)
     bundle.doc["outcome"] = {"gates": gates, "ok": not gates}
     bundle.save()
-    report = bundle.read("report", ReportResult.from_json)
-    bench = bundle.read("benchmarks", BenchmarksResult.from_json)
+    bench, changed = results.benchmarks, results.changes
     if bench is not None and not bench.regexes:
-        changed = bundle.read("changes", ChangesResult.from_json)
         say(f"prove: {NO_BENCHMARK if changed is not None and changed.methods else NO_CHANGE}")
     ab_run = Path(ab.run_dir) if ab is not None else None
-    return ProveOutcome(bundle.path, bundle.doc, report, gates, ab_run)
+    return ProveOutcome(bundle.path, bundle.doc, results.report, results, gates, ab_run)

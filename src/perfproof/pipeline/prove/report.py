@@ -1,0 +1,50 @@
+"""The report stage of ``perfproof prove``: the PR body and its page, rendered from the stages'
+typed results and the A/B run's report context, written into the bundle.
+
+The renderers (:mod:`perfproof.render.prove`, :mod:`perfproof.render.prove_html`) return text;
+this module is where the files are written.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+
+from perfproof.errors import PerfproofError
+from perfproof.model.documents.prove_measured import ReportResult
+from perfproof.model.documents.prove_results import ProveResults
+from perfproof.render import prove_html
+from perfproof.render.prove import render_markdown, summary_line
+from perfproof.report import EmbeddedRun
+from perfproof.storage import skipped_output, write_text_atomic
+
+
+def write_bundle_reports(
+    bundle: ProveResults, ab: EmbeddedRun | None, say: Callable[[str], None] | None = None
+) -> ReportResult:
+    """Write report.md and report.html into the bundle; their paths (and the summary line
+    they open with) are the stage result. The page is the Markdown dressed up: when it fails to
+    render (a bug) the PR body still stands, so the page is skipped with one line (``say``,
+    stderr by default), its path left empty, and ``prove --resume`` renders it again."""
+    section = ab.section() if ab is not None else None
+    md = render_markdown(bundle, section)
+    md_path = write_text_atomic(bundle.path / "report.md", md)
+    html_path = ""
+    try:
+        figures = ab.figures() if ab is not None else None
+        page = prove_html.render_html(
+            md, figures.svgs if figures else (), figures.css if figures else ""
+        )
+        html_path = str(write_text_atomic(bundle.path / "report.html", page))
+    except PerfproofError:
+        raise
+    except Exception as exc:
+        retry = f"perfproof prove --resume {bundle.path}"
+        line = skipped_output(bundle.path, "report.html", exc, retry)
+        (say or _to_stderr)(line)
+    summary = summary_line(bundle, section.summary if section else None)
+    return ReportResult(str(md_path), html_path, summary)
+
+
+def _to_stderr(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
