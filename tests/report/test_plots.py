@@ -243,3 +243,17 @@ def test_forest_holds_the_bytes_per_op_verdicts_of_keys_that_allocate() -> None:
     assert labels == ["ErrorReporterBench.report · B/op", "EventBusBench.publishNoListeners · B/op"]
     assert texts.count("improved") == 4
     assert "bytes/op comparisons of keys that allocate" in forest.group(0)
+
+
+def test_a_prove_page_takes_the_figures_with_the_styles_they_need() -> None:
+    """prove's report.html shows the A/B run's figures, whose styles the run's report declares
+    once for its page: they come along, or the fork figures would draw as black shapes."""
+    from perfproof.render import prove_html
+    from perfproof.report import embedded_run
+
+    figures = embedded_run(RUNS / "demo-prove-bundle" / "ab").figures()
+    page = prove_html.render_html("# Prove\n\n### Allocation\n", figures.svgs, figures.css)
+    assert page.count('class="plot fork"') == 2
+    assert "svg.fork .base" in page
+    used = set(re.findall(r'class="(s\d+)"', page))
+    assert used and all(f"svg.plot .{name} {{" in page for name in used)
