@@ -760,10 +760,7 @@ RENDER_WRITES = frozenset(
 PAGE_MARKERS = ("<svg", "<h", "<table", "^#", "#{")
 """Regular expressions with these in them take a rendered page (HTML or Markdown) apart."""
 
-KNOWN_PAGE_READERS: dict[str, str] = {
-    "render/prove_measured.py": "the profile diff's tables are cut out of its own Markdown "
-    "(split_sections); the stage keeps no typed rows for every table it shows yet",
-}
+KNOWN_PAGE_READERS: dict[str, str] = {}
 
 
 def render_writes(mods: Iterable[Module] | None = None) -> list[str]:

@@ -10,9 +10,9 @@ import pytest
 from perfproof.cli.ab import command as ab_command
 from perfproof.cli.prove import command as prove_command
 from perfproof.model.documents.prove import STAGES, read_prove
+from perfproof.model.documents.prove_legacy import split_sections
 from perfproof.pipeline.prove.run import NO_BENCHMARK, NO_CHANGE
 from perfproof.render.prove import SECTIONS
-from perfproof.render.prove_measured import split_sections
 
 from .conftest import commit
 

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from perfproof.profile.census import Census
-from perfproof.profile.diff import ProfileDiff
+from perfproof.profile.diff import DiffRow, ProfileDiff
 from perfproof.units import percent
 
 CENSUS_SCHEMA = "perfproof.profile/1"
@@ -247,31 +249,16 @@ def _share_pair(shares: tuple[float, float]) -> str:
     return f"{shares[0]:.1f}% → {shares[1]:.1f}%"
 
 
-def diff_text(d: ProfileDiff, top: int = 20, md: bool = False) -> str:
-    width = 10_000 if md else 55
-    out: list[str] = []
-    head = "## " if md else ""
-    out.append(
-        f"{head}Profile diff: {len(d.before_sources)} recording(s) before, "
-        f"{len(d.after_sources)} after"
-    )
-    if d.focus:
-        out.append(f"focus: {', '.join(d.focus)}")
-    level = f"{100 * d.confidence:g}%"
-    out.append("")
-
-    def val(kind: str, v: float) -> str:
-        if d.normalized:
-            return f"{v:.2f}%"
-        per = "/s" if d.per_second else "/op" if d.per_operation else ""
-        return (human_bytes(v) if kind == "alloc" else f"{v:.1f}") + per
-
+def shown_rows(d: ProfileDiff, top: int = 20) -> dict[str, list[DiffRow]]:
+    """The rows each kind's table shows, by kind (CPU first): the first ``top`` of the code
+    under test and the "outside" row, without a frame's "(all classes)" row where it only
+    repeats its one class row."""
     classes: dict[tuple[str, str | None], int] = {}
     for r in d.rows:
         if r.kind == "alloc" and r.cls is not None:
             classes[(r.frame, r.focus_frame)] = classes.get((r.frame, r.focus_frame), 0) + 1
+    out: dict[str, list[DiffRow]] = {}
     for kind in ("cpu", "alloc"):
-        # a frame's "(all classes)" row repeats its class row when it allocates one class only
         shown = [
             r
             for r in d.rows
@@ -280,34 +267,47 @@ def diff_text(d: ProfileDiff, top: int = 20, md: bool = False) -> str:
                 kind == "alloc" and r.cls is None and classes.get((r.frame, r.focus_frame)) == 1
             )
         ]
-        if kind not in d.kinds or not shown:
-            continue
-        label = "CPU samples" if kind == "cpu" else "Allocated bytes"
-        out.append(f"{'### ' if md else ''}{label}")
-        rows = []
-        for r in _top(shown, top):
-            ci = "-" if r.ci is None else f"[{val(kind, r.ci[0])}, {val(kind, r.ci[1])}]"
-            pct = "" if r.change_pct is None else f" ({r.change_pct:+.0f}%)"
-            cells = [_short(r.frame, width), _short(r.focus_frame, width)]
-            if kind == "alloc":
-                cells.append(r.cls or "(all classes)")
-            cells += [
-                val(kind, r.before_mean),
-                val(kind, r.after_mean),
-                val(kind, r.change) + pct,
-                ci,
-            ]
-            if d.with_shares:
-                cells.append("-" if r.shares is None else _share_pair(r.shares))
-            cells.append(r.status)
-            rows.append(cells)
-        headers = ["frame", "focus frame"] + (["class"] if kind == "alloc" else [])
-        headers += ["before", "after", "change", f"{level} CI"]
-        headers += ["share"] if d.with_shares else []
-        headers += ["status"]
-        first = len(headers) - (6 if d.with_shares else 5)
-        out += _table(headers, rows, md, {first, first + 1, first + 2})
-        out.append("")
+        if kind in d.kinds and shown:
+            out[kind] = _top(shown, top)
+    return out
+
+
+def diff_table(d: ProfileDiff, kind: str, rows: list[DiffRow], md: bool = False) -> list[str]:
+    """One kind's table of ``rows`` (as :func:`shown_rows` chose them), without its title."""
+    width = 10_000 if md else 55
+    level = f"{100 * d.confidence:g}%"
+
+    def val(v: float) -> str:
+        if d.normalized:
+            return f"{v:.2f}%"
+        per = "/s" if d.per_second else "/op" if d.per_operation else ""
+        return (human_bytes(v) if kind == "alloc" else f"{v:.1f}") + per
+
+    cells_of = []
+    for r in rows:
+        ci = "-" if r.ci is None else f"[{val(r.ci[0])}, {val(r.ci[1])}]"
+        pct = "" if r.change_pct is None else f" ({r.change_pct:+.0f}%)"
+        cells = [_short(r.frame, width), _short(r.focus_frame, width)]
+        if kind == "alloc":
+            cells.append(r.cls or "(all classes)")
+        cells += [val(r.before_mean), val(r.after_mean), val(r.change) + pct, ci]
+        if d.with_shares:
+            cells.append("-" if r.shares is None else _share_pair(r.shares))
+        cells.append(r.status)
+        cells_of.append(cells)
+    headers = ["frame", "focus frame"] + (["class"] if kind == "alloc" else [])
+    headers += ["before", "after", "change", f"{level} CI"]
+    headers += ["share"] if d.with_shares else []
+    headers += ["status"]
+    first = len(headers) - (6 if d.with_shares else 5)
+    return _table(headers, cells_of, md, {first, first + 1, first + 2})
+
+
+DIFF_TITLES = {"cpu": "CPU samples", "alloc": "Allocated bytes"}
+
+
+def diff_notes(d: ProfileDiff) -> list[str]:
+    """What the values are and how the interval was made, then the diff's warnings."""
     unit = (
         "share of each recording's total"
         if d.normalized
@@ -320,6 +320,74 @@ def diff_text(d: ProfileDiff, top: int = 20, md: bool = False) -> str:
         else "mean CPU samples / allocated bytes per recording"
     )
     across = "forks" if d.per_operation else "recordings"
-    out.append(f"values: {unit}; CI: Welch t interval of the change across {across}.")
-    out += [f"warning: {w}" for w in d.warnings]
+    out = [f"values: {unit}; CI: Welch t interval of the change across {across}."]
+    return out + [f"warning: {w}" for w in d.warnings]
+
+
+def diff_text(d: ProfileDiff, top: int = 20, md: bool = False) -> str:
+    out: list[str] = []
+    head = "## " if md else ""
+    out.append(
+        f"{head}Profile diff: {len(d.before_sources)} recording(s) before, "
+        f"{len(d.after_sources)} after"
+    )
+    if d.focus:
+        out.append(f"focus: {', '.join(d.focus)}")
+    out.append("")
+    for kind, rows in shown_rows(d, top).items():
+        out.append(f"{'### ' if md else ''}{DIFF_TITLES[kind]}")
+        out += diff_table(d, kind, rows, md)
+        out.append("")
+    out += diff_notes(d)
     return "\n".join(out).rstrip() + "\n"
+
+
+def read_diff(doc: Mapping[str, Any]) -> ProfileDiff:
+    """A ``perfproof.profile-diff/1`` document (:func:`diff_json`) back as the diff it was
+    written from: what a report renders the diff's tables from. A bound written as null (not
+    finite) reads back as NaN."""
+
+    def num(x: Any) -> float:
+        return math.nan if x is None else float(x)
+
+    def pair(x: Any) -> tuple[float, float] | None:
+        return None if x is None else (num(x[0]), num(x[1]))
+
+    rows = [
+        DiffRow(
+            kind=str(r["kind"]),
+            frame=str(r["frame"]),
+            focus_frame=r.get("focus_frame"),
+            cls=r.get("class"),
+            before=tuple(float(v) for v in r.get("before") or ()),
+            after=tuple(float(v) for v in r.get("after") or ()),
+            before_mean=num(r["before_mean"]),
+            after_mean=num(r["after_mean"]),
+            change=num(r["change"]),
+            ci=pair(r.get("ci")),
+            p_value=r.get("p_value"),
+            shares=pair(r.get("shares")),
+        )
+        for r in doc.get("rows") or ()
+    ]
+    unit = (doc.get("unit") or {}).get("cpu")
+    return ProfileDiff(
+        before_sources=list(doc.get("before") or ()),
+        after_sources=list(doc.get("after") or ()),
+        focus=tuple(doc.get("focus") or ()),
+        kinds=tuple(k for k in ("cpu", "alloc") if any(r.kind == k for r in rows)),
+        normalized=unit == "% of samples",
+        confidence=float(doc.get("confidence") or 0.95),
+        rows=rows,
+        warnings=list(doc.get("warnings") or ()),
+        per_second=unit == "samples/s",
+        per_operation=unit == "samples/op",
+    )
+
+
+def shown_json(d: ProfileDiff, top: int = 20) -> dict[str, Any]:
+    """The diff document of only the rows its tables show (:func:`shown_rows`), in their
+    order: :func:`read_diff` of it gives the same tables."""
+    shown = shown_rows(d, top)
+    rows = [r for kind_rows in shown.values() for r in kind_rows]
+    return diff_json(replace(d, rows=rows, kinds=tuple(shown)))

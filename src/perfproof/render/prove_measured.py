@@ -3,36 +3,14 @@ and the Markdown helpers they share with :mod:`perfproof.render.prove`."""
 
 from __future__ import annotations
 
-import re
-
+from perfproof.model.documents.prove_legacy import legacy_table
 from perfproof.model.documents.prove_measured import HypothesisFocus, ProfileResult
 from perfproof.model.documents.prove_results import ProveResults
+from perfproof.model.documents.prove_stages import Json
 from perfproof.process import command_line
+from perfproof.profile.render import diff_notes, diff_table, read_diff
 from perfproof.render.markdown import markdown_table, md_text
 from perfproof.units import percent, significant
-
-_HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*$")
-
-
-def split_sections(markdown: str) -> dict[str, str]:
-    """Top-level sections of a Markdown report by lower-cased heading (sub-headings stay in
-    their section); the text before the first heading is under ``""``."""
-    lines = markdown.splitlines()
-    levels = [len(m.group(1)) for line in lines if (m := _HEADING.match(line))]
-    top = sorted(set(levels))[1] if len(set(levels)) > 1 else (levels[0] if levels else 1)
-    out: dict[str, list[str]] = {"": []}
-    current = ""
-    fence = False
-    for line in lines:
-        if line.lstrip().startswith(("```", "~~~")):
-            fence = not fence
-        m = None if fence else _HEADING.match(line)
-        if m and len(m.group(1)) <= top:
-            current = m.group(2).lower()
-            out[current] = []
-            continue
-        out.setdefault(current, []).append(line)
-    return {k: "\n".join(v).strip() + "\n" for k, v in out.items()}
 
 
 def skipped(bundle: ProveResults, name: str) -> str | None:
@@ -50,7 +28,7 @@ def profile_md(bundle: ProveResults) -> tuple[list[str], list[str], list[str]]:
         return [reason], [reason], [reason]
     alloc = [_profiled(prof), ""]
     for entry in prof.per_op:
-        sites = _part(entry.diff_md, "alloc")
+        sites = _part(entry.tables, entry.diff_md, "alloc")
         if sites:
             alloc += [f"Bytes per operation of `{entry.benchmark}` by allocation site "
                       "(baseline → feature, interval across forks):", "", *sites, ""]  # fmt: skip
@@ -60,15 +38,16 @@ def profile_md(bundle: ProveResults) -> tuple[list[str], list[str], list[str]]:
         + "llocation sites from the JFR recordings (baseline → feature):",
         "",
     ]
-    diff_md = prof.diff_md
-    alloc += _part(diff_md, "alloc") or ["No allocation samples in the recordings."]
+    alloc += _part(prof.tables, prof.diff_md, "alloc") or [
+        "No allocation samples in the recordings."
+    ]
     diff = [
         "CPU samples from the JFR recordings, focused on "
         + ", ".join(f"`{f}`" for f in prof.focus)
         + ":",
         "",
     ]
-    diff += _part(diff_md, "cpu") or ["No CPU samples in the recordings."]
+    diff += _part(prof.tables, prof.diff_md, "cpu") or ["No CPU samples in the recordings."]
     if prof.flamegraph:
         diff += ["", f"Differential flame graph: `{prof.flamegraph}`."]
     rows = [
@@ -162,12 +141,18 @@ def _factor(gain: float | None) -> str:
     return f"{significant(1 + gain, 3)}× as fast"
 
 
-def _part(diff_md: str, kind: str) -> list[str]:
-    """The CPU or the allocation part of ``profile diff``'s Markdown."""
-    sections = split_sections(diff_md)
-    key = "alloc" if kind == "alloc" else "cpu"
-    text = next((v for k, v in sections.items() if k.startswith(key) or key in k), None)
-    return text.strip().splitlines() if text else []
+def _part(diff: Json | None, diff_md: str, kind: str) -> list[str]:
+    """The CPU or the allocation table of a profile diff, rendered from the document of the
+    rows it shows (its notes under the last table, as ``profile diff`` places them); a bundle
+    written before that document was kept has the table only in ``diff_md``."""
+    if diff is None:
+        return legacy_table(diff_md, kind)
+    d = read_diff(diff)
+    rows = {k: [r for r in d.rows if r.kind == k] for k in d.kinds}
+    if not rows.get(kind):
+        return []
+    out = diff_table(d, kind, rows[kind], md=True)
+    return out + (["", *diff_notes(d)] if kind == d.kinds[-1] else [])
 
 
 def e2e_md(bundle: ProveResults) -> list[str]:

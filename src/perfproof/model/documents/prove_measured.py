@@ -161,19 +161,23 @@ class AmdahlRow:
 @dataclass(frozen=True)
 class AllocPerOp:
     """One benchmark entry's allocation sites in bytes per operation, baseline → feature
-    (a profile diff document and its Markdown)."""
+    (a profile diff document, its Markdown, and the document of the rows its table shows)."""
 
     benchmark: str
     diff: Json
     diff_md: str
+    tables: Json | None = None
+    """The rows the report's table shows (``profile.render.shown_json``); None in a bundle
+    written before they were kept."""
 
     def to_json(self) -> Json:
-        return {"benchmark": self.benchmark, "diff": self.diff, "diff_md": self.diff_md}
+        return {"benchmark": self.benchmark, "diff": self.diff, "diff_md": self.diff_md,
+                "tables": self.tables}  # fmt: skip
 
     @classmethod
     def from_json(cls, doc: Json) -> AllocPerOp:
         return cls(need(doc, "benchmark", str), opt(doc, "diff", dict) or {},
-                   str(doc.get("diff_md") or ""))  # fmt: skip
+                   str(doc.get("diff_md") or ""), opt(doc, "tables", dict))  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -255,6 +259,9 @@ class ProfileResult:
     hypothesis: HypothesisFocus | None = None
     per_op: tuple[AllocPerOp, ...] = ()
     """Per reached benchmark entry, its allocation sites in bytes per operation."""
+    tables: Json | None = None
+    """The rows the report's CPU and allocation tables show (``profile.render.shown_json``);
+    None in a bundle written before they were kept."""
 
     @property
     def beyond(self) -> tuple[str, ...]:
@@ -275,6 +282,7 @@ class ProfileResult:
             "amdahl": [a.to_json() for a in self.amdahl],
             "hypothesis": None if self.hypothesis is None else self.hypothesis.to_json(),
             "per_op": [a.to_json() for a in self.per_op],
+            "tables": self.tables,
         }
 
     @classmethod
@@ -292,6 +300,7 @@ class ProfileResult:
             tuple(KeyShare.from_json(k) for k in objs(doc, "keys")),
             _hypothesis(opt(doc, "hypothesis", dict)),
             tuple(AllocPerOp.from_json(a) for a in objs(doc, "per_op")),
+            opt(doc, "tables", dict),
         )
 
 

@@ -72,7 +72,7 @@ def alloc_per_op(
     both sides: its allocation sites in bytes per operation."""
     from perfproof.profile.diff import diff_per_operation
     from perfproof.profile.load import load_profiles
-    from perfproof.profile.render import diff_json, diff_text
+    from perfproof.profile.render import diff_json, diff_text, shown_json
     from perfproof.profile.stacks import normalize_prefix
 
     prefixes = tuple(p for p in (normalize_prefix(x) for x in focus) if p)
@@ -88,6 +88,6 @@ def alloc_per_op(
         profiles = load_profiles([f.path for f in (*base, *head)], java)
         per_op = ([f.bytes_per_op or 0.0 for f in base], [f.bytes_per_op or 0.0 for f in head])
         d = diff_per_operation(profiles[: len(base)], profiles[len(base) :], per_op, prefixes)
-        out.append(AllocPerOp(label, diff_json(d, top=TOP_SITES),
-                              diff_text(d, top=TOP_SITES, md=True)))  # fmt: skip
+        md = diff_text(d, top=TOP_SITES, md=True)
+        out.append(AllocPerOp(label, diff_json(d, top=TOP_SITES), md, shown_json(d, TOP_SITES)))
     return tuple(out)

@@ -106,7 +106,7 @@ def profile_stage(
     """Stage 5b: profile forks of both sides, their diff focused on the changed classes (the
     hunt's hypothesis's class first, with ``--hypothesis``), and Amdahl."""
     from perfproof.profile.api import run_census, run_diff
-    from perfproof.profile.render import census_json, diff_json, diff_text
+    from perfproof.profile.render import census_json, diff_json, diff_text, shown_json
 
     java = ab.java
     rounds = PROFILE_ROUNDS if when == "after" else max(timing_rounds(ab_result.run_dir), 2)
@@ -156,6 +156,7 @@ def profile_stage(
         focus=focus,
         diff=diff_json(diff, top=15),
         diff_md=diff_text(diff, top=15, md=True),
+        tables=shown_json(diff, top=15),
         census=census_json(census, top=10) if census is not None else None,
         flamegraph=str(written[0]) if written else None,
         amdahl=tuple(amdahl),
