@@ -15,7 +15,7 @@ library for every document").
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Annotated, TypeVar
+from typing import Annotated, NamedTuple, TypeVar
 
 from pydantic import (
     BaseModel,
@@ -29,6 +29,7 @@ from pydantic_core import PydanticCustomError
 
 __all__ = [
     "Document",
+    "Problem",
     "Text",
     "TextList",
     "ValidationError",
@@ -99,7 +100,7 @@ _WORDS: dict[str, str] = {
     "model_type": "a JSON object",
     "model_attributes_type": "a JSON object",
     "dataclass_type": "a JSON object",
-    "greater_than_equal": "a whole number of at least {ge}",
+    "greater_than_equal": "a whole number",
     "literal_error": "one of {expected}",
     "enum": "one of {expected}",
 }
@@ -121,34 +122,43 @@ def field_path(loc: tuple[int | str, ...]) -> str:
 _TAGS = frozenset({"str", "int", "float", "bool", "none", "list", "dict", "tuple"})
 
 
+class Problem(NamedTuple):
+    """The first problem of a document: where, what perfproof writes there (or ``missing``),
+    and the value found."""
+
+    path: str
+    what: str
+    value: object
+
+
 def shape_problem(
     exc: ValidationError,
     root: tuple[int | str, ...] = (),
     words: Callable[[str], str] | None = None,
-) -> tuple[str, str]:
-    """(field path under ``root``, what perfproof expects there) of the first problem pydantic
-    found; for a missing field the second item is ``"missing"``. A field of a wrong type is
-    named before one that is missing (it is what was edited), and of a union's alternatives
-    the one whose path goes deepest names the real problem."""
+) -> Problem:
+    """The problem pydantic found under ``root`` that a user should fix first. A field of a
+    wrong type is named before one that is missing (it is what was edited), and of a
+    union's alternatives the one whose path goes deepest names the real problem."""
     errors = exc.errors(include_url=False)
     first = max(errors, key=lambda e: (e["type"] != "missing", len(e["loc"])))
     path = field_path((*root, *first["loc"]))
     kind = first["type"]
+    value = first.get("input")
     if kind == "missing":
-        return path, "missing"
-    if kind in ("value_error", "assertion_error"):
-        return path, str(first["msg"]).removeprefix("Value error, ")
+        return Problem(path, "missing", None)
     template = _WORDS.get(kind)
     if template is None:
-        return path, str(first["msg"])
+        return Problem(path, str(first["msg"]).removeprefix("Value error, "), value)
     ctx = first.get("ctx") or {}
-    text = template.format(**{k: str(v).replace("'", "") for k, v in ctx.items()})
-    return path, words(text) if words is not None else text
+    text = template.format(
+        **{k: str(v).replace("'", "").replace(" or ", ", ") for k, v in ctx.items()}
+    )
+    return Problem(path, words(text) if words is not None else text, value)
 
 
 def problem_line(exc: ValidationError, root: tuple[int | str, ...] = ()) -> str:
     """``'steps[0].round' is not a whole number``: the run manifest's wording."""
-    path, what = shape_problem(exc, root)
+    path, what, _ = shape_problem(exc, root)
     if what == "missing":
         return f"'{path}' is missing"
     return f"'{path}' is not {what}"

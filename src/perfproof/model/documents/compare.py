@@ -12,22 +12,28 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any, NoReturn
+from typing import Any
 
 from perfproof.errors import InputError
 from perfproof.model import (
-    SIDES,
     BenchKey,
     Comparison,
-    Direction,
     Estimate,
     Side,
     Unmatched,
-    Verdict,
 )
 from perfproof.model.bounds import RatioBounds
 from perfproof.model.diagnostics import ComparisonMethod, Diagnostics, JmhScores
 from perfproof.model.documents import check_document, json_safe, schema_id
+from perfproof.model.documents.codec import ValidationError
+from perfproof.model.documents.compare_wire import (
+    CompareDoc,
+    ComparisonDoc,
+    EstimateDoc,
+    KeyDoc,
+    UnmatchedDoc,
+    problem,
+)
 
 NAME = "compare"
 MAJOR = 1
@@ -80,48 +86,28 @@ class CompareDocument:
     def from_json(cls, doc: Any, source: str) -> CompareDocument:
         """Read and check a parsed document; every problem names ``source`` and the field."""
         doc = check_document(doc, source, NAME, MAJOR)
-        r = _Reader(source)
-        family = doc.get("family")
+        try:
+            wire = CompareDoc.model_validate(doc)
+        except ValidationError as exc:
+            raise InputError(problem(exc, source)) from None
+        family = wire.family
         if family is None:
-            family = "holm" if doc.get("holm", True) else "none"
-        comparisons = [
-            comparison_from_json(c, r, f"comparisons[{i}]")
-            for i, c in enumerate(r.array(doc, "comparisons", "comparisons"))
-        ]
-        row_extra = {
-            c.key: extra
-            for c, raw in zip(comparisons, doc["comparisons"], strict=True)
-            if (extra := {k: v for k, v in raw.items() if k not in COMPARISON_FIELDS})
-        }
-        known = {
-            "schema",
-            "confidence",
-            "threshold",
-            "family",
-            "holm",
-            "metrics",
-            "comparisons",
-            "unmatched",
-            "notes",
-            "warnings",
-        }
+            family = "holm" if wire.holm in (True, None) else "none"
+        comparisons = [_comparison(c) for c in wire.comparisons]
         return cls(
-            confidence=r.number(doc, "confidence", "confidence"),
-            threshold=r.number(doc, "threshold", "threshold"),
-            family=r.text({"family": family}, "family", "family"),
-            metrics=[
-                r.text({"m": m}, "m", f"metrics[{i}]")
-                for i, m in enumerate(r.array(doc, "metrics", "metrics", default=[]))
-            ],
+            confidence=wire.confidence,
+            threshold=wire.threshold,
+            family=family,
+            metrics=list(wire.metrics),
             comparisons=comparisons,
-            unmatched=[
-                _unmatched_from_json(u, r, f"unmatched[{i}]")
-                for i, u in enumerate(r.array(doc, "unmatched", "unmatched", default=[]))
-            ],
-            notes=[str(n) for n in r.array(doc, "notes", "notes", default=[])]
-            + [str(w) for w in r.array(doc, "warnings", "warnings", default=[])],
-            extra={k: v for k, v in doc.items() if k not in known},
-            row_extra=row_extra,
+            unmatched=[_unmatched(u) for u in wire.unmatched],
+            notes=[str(n) for n in wire.notes] + [str(w) for w in wire.warnings],
+            extra=dict(wire.model_extra or {}),
+            row_extra={
+                c.key: dict(raw.model_extra)
+                for c, raw in zip(comparisons, wire.comparisons, strict=True)
+                if raw.model_extra
+            },
         )
 
 
@@ -190,183 +176,62 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def comparison_from_json(c: Any, r: _Reader, where: str) -> Comparison:
-    c = r.obj(c, where)
-    key = _key_from_json(c, r, where)
-    ratio = r.number(c, "ratio", f"{where}.ratio", nullable=True)
-    ratio_ci = RatioBounds.read(*r.pair(c, "ratio_ci", f"{where}.ratio_ci"))
-    delta_ci = r.pair(c, "delta_ci_pct", f"{where}.delta_ci_pct", default=None)
-    if delta_ci is None:
-        delta_ci = ratio_ci.percent()
-    delta = r.number(c, "delta_pct", f"{where}.delta_pct", nullable=True, default=None)
-    p_holm = r.number(c, "p_holm", f"{where}.p_holm", nullable=True, default=None)
-    p_value = r.number(c, "p_value", f"{where}.p_value", nullable=True, default=None)
-    adjusted = r.number(c, "p_adjusted", f"{where}.p_adjusted", nullable=True, default=None)
-    forks_needed = c.get("forks_needed")
-    if forks_needed is not None and (not isinstance(forks_needed, int) or forks_needed < 0):
-        r.fail(f"{where}.forks_needed", "a whole number", forks_needed)
+def _nan(x: float | None) -> float:
+    return math.nan if x is None else x
+
+
+def _interval(pair: tuple[float | None, float | None]) -> tuple[float, float]:
+    return (_nan(pair[0]), _nan(pair[1]))
+
+
+def _key(row: KeyDoc) -> BenchKey:
+    return BenchKey(
+        row.benchmark, row.mode, tuple(sorted(row.params.items())), row.metric or "primary"
+    )
+
+
+def _comparison(c: ComparisonDoc) -> Comparison:
+    """One comparison from its checked row, older writers' fields put where they are now."""
+    ratio = _nan(c.ratio)
+    ratio_ci = RatioBounds.read(*_interval(c.ratio_ci))
+    p_value = _nan(c.p_value)
+    adjusted = (
+        c.p_adjusted
+        if c.p_adjusted is not None
+        else (c.p_holm if c.p_holm is not None else p_value)
+    )
     return Comparison(
-        key=key,
-        unit=r.text(c, "unit", f"{where}.unit", default=""),
-        direction=r.choice(c, "direction", f"{where}.direction", Direction, Direction.LOWER),
-        base=_estimate_from_json(c.get("base"), r, f"{where}.base"),
-        head=_estimate_from_json(c.get("head"), r, f"{where}.head"),
+        key=_key(c),
+        unit=c.unit,
+        direction=c.direction,
+        base=_estimate(c.base),
+        head=_estimate(c.head),
         ratio=ratio,
         ratio_ci=ratio_ci,
-        delta_pct=delta if not math.isnan(delta) else (ratio - 1) * 100,
-        delta_ci_pct=delta_ci,
-        verdict=r.choice(c, "verdict", f"{where}.verdict", Verdict, None),
+        delta_pct=c.delta_pct if c.delta_pct is not None else (ratio - 1) * 100,
+        delta_ci_pct=_interval(c.delta_ci_pct)
+        if c.delta_ci_pct is not None
+        else ratio_ci.percent(),
+        verdict=c.verdict,
         p_value=p_value,
-        p_holm=None if math.isnan(p_holm) else p_holm,
-        p_adjusted=adjusted
-        if not math.isnan(adjusted)
-        else (p_holm if not math.isnan(p_holm) else p_value),
-        family=r.text(c, "family", f"{where}.family", default=""),
-        interval_confidence=_optional(
-            r.number(
-                c,
-                "interval_confidence",
-                f"{where}.interval_confidence",
-                nullable=True,
-                default=None,
-            )
-        ),
-        mde_pct=_optional(r.number(c, "mde_pct", f"{where}.mde_pct", nullable=True, default=None)),
-        forks_needed=forks_needed,
-        method=r.choice(c, "method", f"{where}.method", ComparisonMethod, None)
-        if r.text(c, "method", f"{where}.method", default="")
-        else None,
-        warnings=[str(w) for w in r.array(c, "warnings", f"{where}.warnings", default=[])],
-        diagnostics=Diagnostics.from_json(r.obj(c.get("diagnostics", {}), f"{where}.diagnostics")),
-        jmh=_jmh_from_json(r.obj(c.get("jmh") or {}, f"{where}.jmh")),
+        p_holm=c.p_holm,
+        p_adjusted=adjusted,
+        family=c.family,
+        interval_confidence=c.interval_confidence,
+        mde_pct=c.mde_pct,
+        forks_needed=c.forks_needed,
+        method=ComparisonMethod(c.method) if c.method else None,
+        warnings=[str(w) for w in c.warnings],
+        diagnostics=Diagnostics.from_json(c.diagnostics),
+        jmh=JmhScores.from_json(c.jmh) if c.jmh else None,
     )
 
 
-def _jmh_from_json(doc: dict[str, Any]) -> JmhScores | None:
-    return JmhScores.from_json(doc) if doc else None
+def _estimate(e: EstimateDoc) -> Estimate:
+    value = e.estimate if e.estimate is not None else e.value
+    ci = _interval(e.ci) if e.ci is not None else (math.nan, math.nan)
+    return Estimate(_nan(value), ci, e.forks, e.iterations)
 
 
-def _optional(x: float) -> float | None:
-    return None if math.isnan(x) else x
-
-
-def _key_from_json(c: dict[str, Any], r: _Reader, where: str) -> BenchKey:
-    params = c.get("params") or {}
-    if isinstance(params, list):  # [[name, value], …] from older writers
-        try:
-            params = {str(k): str(v) for k, v in params}
-        except (TypeError, ValueError):
-            r.fail(f"{where}.params", "an object of @Param values", params)
-    if not isinstance(params, dict):
-        r.fail(f"{where}.params", "an object of @Param values", params)
-    return BenchKey(
-        r.text(c, "benchmark", f"{where}.benchmark"),
-        r.text(c, "mode", f"{where}.mode"),
-        tuple(sorted((str(k), str(v)) for k, v in dict(params).items())),
-        r.text(c, "metric", f"{where}.metric", default="primary") or "primary",
-    )
-
-
-def _estimate_from_json(e: Any, r: _Reader, where: str) -> Estimate:
-    e = r.obj(e, where)
-    value = e.get("estimate", e.get("value"))
-    value = r.number({"v": value}, "v", f"{where}.estimate", nullable=True)
-    ci = r.pair(e, "ci", f"{where}.ci", default=(math.nan, math.nan))
-    forks = e.get("forks", 0)
-    iterations = e.get("iterations", 0)
-    for name, n in (("forks", forks), ("iterations", iterations)):
-        if not isinstance(n, int) or isinstance(n, bool) or n < 0:
-            r.fail(f"{where}.{name}", "a whole number", n)
-    return Estimate(value, ci, forks, iterations)
-
-
-def _unmatched_from_json(u: Any, r: _Reader, where: str) -> Unmatched:
-    if isinstance(u, str):  # older writers listed labels only
-        return Unmatched(BenchKey(u, ""), None, "")
-    u = r.obj(u, where)
-    key = _key_from_json(u, r, where)
-    side = r.text(u, "side", f"{where}.side", default="")
-    if side and side not in SIDES:
-        r.fail(f"{where}.side", "base or head", side)
-    return Unmatched(
-        key, Side(side) if side else None, r.text(u, "reason", f"{where}.reason", default="")
-    )
-
-
-_MISSING = object()
-
-
-class _Reader:
-    """Field access that names the file and the field on every failure."""
-
-    def __init__(self, source: str) -> None:
-        self.source = source
-
-    def fail(self, where: str, expected: str, got: Any) -> NoReturn:
-        shown = repr(got)
-        shown = shown if len(shown) <= 40 else shown[:37] + "..."
-        raise InputError(f"{self.source}: {where}: expected {expected}, got {shown}")
-
-    def _get(self, d: dict[str, Any], key: str, where: str, default: Any) -> Any:
-        value = d.get(key, _MISSING)
-        if value is _MISSING:
-            if default is _MISSING:
-                raise InputError(f"{self.source}: {where}: missing")
-            return default
-        return value
-
-    def obj(self, value: Any, where: str) -> dict[str, Any]:
-        if isinstance(value, dict):
-            return value
-        self.fail(where, "an object", value)
-
-    def number(
-        self,
-        d: dict[str, Any],
-        key: str,
-        where: str,
-        *,
-        nullable: bool = False,
-        default: Any = _MISSING,
-    ) -> float:
-        value = self._get(d, key, where, default)
-        if value is None and nullable:
-            return math.nan
-        if isinstance(value, bool) or not isinstance(value, int | float):
-            self.fail(where, "a number", value)
-        return float(value)
-
-    def text(self, d: dict[str, Any], key: str, where: str, default: Any = _MISSING) -> str:
-        value = self._get(d, key, where, default)
-        if isinstance(value, str):
-            return value
-        self.fail(where, "a string", value)
-
-    def array(self, d: dict[str, Any], key: str, where: str, default: Any = _MISSING) -> list[Any]:
-        value = self._get(d, key, where, default)
-        if value is None and default is not _MISSING:
-            return list(default)
-        if isinstance(value, list):
-            return value
-        self.fail(where, "a list", value)
-
-    def pair(
-        self, d: dict[str, Any], key: str, where: str, default: Any = _MISSING
-    ) -> tuple[float, float]:
-        value = self._get(d, key, where, default)
-        if value is default and default is not _MISSING:
-            given: tuple[float, float] = default  # the caller's own default, as given
-            return given
-        if not isinstance(value, list) or len(value) != 2:
-            self.fail(where, "a list of two numbers", value)
-        lo = self.number({"v": value[0]}, "v", f"{where}[0]", nullable=True)
-        hi = self.number({"v": value[1]}, "v", f"{where}[1]", nullable=True)
-        return (lo, hi)
-
-    def choice(self, d: dict[str, Any], key: str, where: str, kind: Any, default: Any) -> Any:
-        value = self._get(d, key, where, _MISSING if default is None else str(default))
-        try:
-            return kind(value)
-        except ValueError:
-            allowed = ", ".join(str(v) for v in kind)
-            self.fail(where, f"one of {allowed}", value)
+def _unmatched(u: UnmatchedDoc) -> Unmatched:
+    return Unmatched(_key(u), Side(u.side) if u.side else None, u.reason)

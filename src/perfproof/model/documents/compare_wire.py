@@ -1,0 +1,149 @@
+"""``perfproof.compare/1`` as it is written: the shape the codec checks a ``results.json``
+against before :mod:`perfproof.model.documents.compare` builds the comparisons from it.
+
+Every field a reader uses has its type here, so a hand edit is named by its path
+(``comparisons[3].base.forks: expected a whole number, got '3'``). Older writers' spellings
+still read: an estimate's ``value`` (now ``estimate``), @Param values as ``[name, value]``
+pairs, unmatched keys listed by label alone, ``holm`` instead of ``family``.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from pydantic import BeforeValidator, Field, ValidatorFunctionWrapHandler, WrapValidator
+from pydantic_core import PydanticCustomError
+
+from perfproof.model.documents.codec import Document, ValidationError, shape_problem
+from perfproof.model.enums import Direction, Verdict
+
+
+def _pair(value: object, handler: ValidatorFunctionWrapHandler) -> object:
+    if not isinstance(value, list) or len(value) != 2:
+        raise PydanticCustomError("pair", "a list of two numbers")
+    return handler(value)
+
+
+Pair = Annotated[tuple[float | None, float | None], WrapValidator(_pair)]
+"""An interval ``[low, high]``; null ends are unknown (NaN once read)."""
+
+
+def _params(value: object) -> object:
+    """``[[name, value], …]`` from older writers: the same @Param values as an object."""
+    if value is None:
+        return {}
+    if isinstance(value, list):
+        if not all(isinstance(p, list | tuple) and len(p) == 2 for p in value):
+            raise PydanticCustomError("params", "an object of @Param values")
+        value = {str(k): v for k, v in value}
+    if not isinstance(value, dict):
+        raise PydanticCustomError("params", "an object of @Param values")
+    return {str(k): str(v) for k, v in value.items()}
+
+
+Params = Annotated[dict[str, str], BeforeValidator(_params)]
+
+
+def _none_is_empty(value: object) -> object:
+    return [] if value is None else value
+
+
+def _side(value: object) -> object:
+    if value not in ("", "base", "head"):
+        raise PydanticCustomError("side", "base or head")
+    return value
+
+
+Listed = BeforeValidator(_none_is_empty)
+"""A list a writer may have left null: read as empty."""
+
+
+class EstimateDoc(Document):
+    """One side's estimate: the mean of fork means, its interval, forks and iterations."""
+
+    estimate: float | None = None
+    ci: Pair | None = Field(None, strict=False)
+    forks: int = Field(0, ge=0)
+    iterations: int = Field(0, ge=0)
+    value: float | None = None
+    """What older writers called ``estimate``."""
+
+
+class KeyDoc(Document):
+    """Which benchmark entry and metric a row is about."""
+
+    params: Params = Field(default_factory=dict)
+    """First: the field older writers spelled otherwise is the one named first when wrong."""
+    benchmark: str
+    mode: str
+    metric: str | None = None
+
+
+class ComparisonDoc(KeyDoc):
+    """One element of ``comparisons`` (other writers' fields, such as ``machine``, kept)."""
+
+    unit: str = ""
+    direction: Direction = Field(Direction.LOWER, strict=False)
+    method: str = ""
+    base: EstimateDoc
+    head: EstimateDoc
+    ratio: float | None
+    ratio_ci: Pair = Field(strict=False)
+    interval_confidence: float | None = None
+    delta_pct: float | None = None
+    delta_ci_pct: Pair | None = Field(None, strict=False)
+    verdict: Verdict = Field(strict=False)
+    p_value: float | None = None
+    p_adjusted: float | None = None
+    family: str = ""
+    p_holm: float | None = None
+    mde_pct: float | None = None
+    forks_needed: int | None = Field(None, ge=0)
+    jmh: dict[str, Any] | None = None
+    """JMH's own scores, read leniently by ``JmhScores.from_json``."""
+    warnings: Annotated[list[Any], Listed] = Field(default_factory=list)
+    diagnostics: dict[str, Any] = Field(default_factory=dict)
+    """Read leniently by ``Diagnostics.from_json``: a field of another shape is kept as read."""
+
+
+class UnmatchedDoc(KeyDoc):
+    """A key present on one side only (or unusable)."""
+
+    side: Annotated[str, BeforeValidator(_side)] = ""
+    reason: str = ""
+
+
+def _labels(value: object) -> object:
+    """Older writers listed unmatched keys by label alone."""
+    if isinstance(value, list):
+        return [{"benchmark": v, "mode": ""} if isinstance(v, str) else v
+                for v in value]  # fmt: skip
+    return value
+
+
+class CompareDoc(Document):
+    """A whole ``perfproof.compare/1`` document."""
+
+    schema_: str = Field(alias="schema")
+    confidence: float
+    threshold: float
+    family: str | None = None
+    holm: bool | None = None
+    metrics: list[str] = Field(default_factory=list)
+    comparisons: list[ComparisonDoc]
+    unmatched: Annotated[list[UnmatchedDoc], BeforeValidator(_labels)] = Field(default_factory=list)
+    notes: list[Any] = Field(default_factory=list)
+    warnings: list[Any] = Field(default_factory=list)
+
+
+_WORDS = {"a JSON list": "a list", "a JSON object": "an object"}
+
+
+def problem(exc: ValidationError, source: str) -> str:
+    """``results.json: comparisons[3].base.forks: expected a whole number, got '3'``."""
+    path, what, value = shape_problem(exc, words=lambda w: _WORDS.get(w, w))
+    if what == "missing":
+        return f"{source}: {path}: missing"
+    shown = repr(value)
+    shown = shown if len(shown) <= 40 else shown[:37] + "..."
+    return f"{source}: {path}: expected {what}, got {shown}"
