@@ -109,10 +109,6 @@ def run_settings(run_dir: Path) -> dict[str, dict[str, object]]:
     if not (run_dir / "manifest.json").is_file():
         return {}
     options = read_manifest(run_dir / "manifest.json").options
-    sources = options.get("sources")
-    if not isinstance(sources, dict):
+    if options.sources is None:
         return {}
-    db = options.get("history_db")
-    return json_settings(
-        options, {str(k): str(v) for k, v in sources.items()}, db if isinstance(db, str) else None
-    )
+    return json_settings(options.to_json(), options.sources, options.history_db)

@@ -184,7 +184,7 @@ def load(path: Path) -> ExportRun:
         raise InputError(f"{path}: no JMH results of the head side under jmh/")
     stamp = manifest.created or manifest.updated
     confidence = (run.compare or {}).get("confidence")
-    machine = manifest.options.get("machine")
+    machine = manifest.options.machine
     return ExportRun(
         path=path,
         run_id=manifest.id or path.name,

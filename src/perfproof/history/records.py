@@ -183,9 +183,7 @@ def from_run_dir(path: Path, branch: str | None = None, machine: str | None = No
         )
     base, head = manifest.side(BASE), manifest.side(HEAD)
     env = manifest.environment
-    stored = manifest.options.get("machine")
-    if stored is not None and not isinstance(stored, str):
-        raise InputError(f"{path / 'manifest.json'}: options.machine: expected a name")
+    stored = manifest.options.machine
     if stored is not None:
         stored = check_machine(stored, f"{path / 'manifest.json'}: options.machine")
     run_id = manifest.id or path.name

@@ -81,7 +81,7 @@ def part_finished(path: Path) -> bool:
 
 def jobs_to_run(store: RunStore, block: dict[str, Any], lock_timeout_s: float) -> list[PartJob]:
     header = {k: v for k, v in store.manifest.to_json().items() if k in HEADER}
-    java = store.manifest.options.get("java")
+    java = store.manifest.options.java
     partition_fields = {k: block[k] for k in ("method", "digest", "all_keys")}
     return [
         PartJob(

@@ -30,6 +30,7 @@ from perfproof.model.documents.codec import (
     number_as_text,
     problem_line,
 )
+from perfproof.model.documents.run_options import RunOptions
 from perfproof.model.documents.run_plan import PlanBlock, Selection, StoppingBlock
 
 NAME = "run"
@@ -231,8 +232,8 @@ class RunManifest(Document):
     command: Annotated[TextList, BeforeValidator(_argv)] = Field(default_factory=list)
     """The argv that reproduces the run."""
     refs: dict[str, SideRef] = Field(default_factory=dict)
-    options: JsonObject = Field(default_factory=dict)
-    """The verb's options as written (``AbOptions``/``E2EOptions`` read them)."""
+    options: RunOptions = Field(default_factory=RunOptions)
+    """The verb's options as typed (:mod:`perfproof.model.documents.run_options`)."""
     overlay: Overlay | None = None
     benchmarks: dict[str, TextList] | None = None
     """Side → the benchmarks its build listed."""
@@ -275,6 +276,7 @@ class RunManifest(Document):
             if not doc[name]:
                 del doc[name]
         doc["environment"] = self.environment.to_json()
+        doc["options"] = self.options.to_json()
         return doc
 
     @classmethod

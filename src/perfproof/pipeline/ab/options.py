@@ -19,6 +19,7 @@ from perfproof.history.records import check_machine
 from perfproof.measure.keys import check_bench_regexes
 from perfproof.measure.plan import ORDERS, Budget, JmhArgs, Order, parse_budget, parse_jmh_args
 from perfproof.measure.shard import Shard, parse_shard
+from perfproof.model.documents.run_options import RunOptions
 from perfproof.pipeline.cluster import Executor, check_spread_options
 from perfproof.stats import family as procedures
 from perfproof.stats.verdict import check_confidence, check_threshold
@@ -119,6 +120,10 @@ class AbOptions:
         doc["build_args"] = list(self.build_args)
         doc["measure_last"] = list(self.measure_last)
         return doc
+
+    def to_document(self) -> RunOptions:
+        """The manifest's typed ``options`` block."""
+        return RunOptions.model_validate(self.to_json())
 
     @classmethod
     def from_json(cls, doc: dict[str, Any]) -> AbOptions:

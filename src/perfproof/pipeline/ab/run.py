@@ -124,7 +124,7 @@ def start_ab(
                 "base": SideRef(ref=opts.base, sha=shas["base"]),
                 "head": SideRef(ref=opts.head, sha=shas["head"]),
             },
-            options=opts.to_json(),
+            options=opts.to_document(),
             command=opts.reproduce_argv(),
             build_spec=spec.to_json(),
             overlay=Overlay(paths=list(opts.overlay)),
@@ -165,7 +165,7 @@ def resume_ab(
             "shard (perfproof ab --resume SHARD_DIR) and merge again"
         )
     check_resume_shard(store.manifest.shard, shard, str(run_dir))
-    opts = AbOptions.from_json(store.manifest.options)
+    opts = AbOptions.from_json(store.manifest.options.to_json())
     if ray_address is not None:
         opts.ray_address = ray_address
     if lock_timeout is not None:
@@ -374,7 +374,7 @@ def measure_keys(
         keys,
         looker_for(plan, ab_reach.run_reach(store)),
         reporter,
-        last=frozenset(str(b) for b in store.manifest.options.get("measure_last") or ()),
+        last=frozenset(str(b) for b in store.manifest.options.measure_last or ()),
     )
     return loop.run()
 

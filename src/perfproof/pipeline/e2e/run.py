@@ -39,6 +39,7 @@ from perfproof.model.documents import e2e as e2e_document
 from perfproof.model.documents.e2e import AmdahlReport, E2EResult, MetricAnalysis
 from perfproof.model.documents.run import SCHEMA as RUN_SCHEMA
 from perfproof.model.documents.run import RunManifest
+from perfproof.model.documents.run_options import RunOptions
 from perfproof.pipeline.e2e.options import E2EOptions, reproduce_argv, split_command, validate
 from perfproof.pipeline.lifecycle import attempt, finish_attempt
 from perfproof.stats import end_to_end as analysis
@@ -139,7 +140,7 @@ def start(opts: E2EOptions, cwd: Path | None = None) -> RunStore:
             kind="e2e",
             id=run_dir.name,
             perfproof_version=__version__,
-            options=asdict(opts),
+            options=RunOptions.model_validate(asdict(opts)),
             command=reproduce_argv(opts),
             environment=environment.capture_commands(),
         ),
@@ -189,7 +190,7 @@ def open_run(run_dir: Path) -> RunStore:
         store = RunStore(run_dir, typed)
     else:
         store = RunStore.open(run_dir, kind="e2e")
-    options = store.manifest.options
+    options = store.manifest.options.to_json()
     unknown = sorted(set(options) - {f.name for f in fields(E2EOptions)})
     if unknown:
         raise InputError(
@@ -232,11 +233,13 @@ def execute_and_analyse(
     ones: both only change how the kept outputs are read, never what was run.
     """
     manifest = store.manifest
+    written = manifest.options.to_json()
     if metrics_override:
-        manifest.options["metrics"] = list(metrics_override)
+        written["metrics"] = list(metrics_override)
     if higher_is_better:
-        manifest.options["higher_is_better"] = list(higher_is_better)
-    opts = E2EOptions(**manifest.options)
+        written["higher_is_better"] = list(higher_is_better)
+    manifest.options = RunOptions.model_validate(written)
+    opts = E2EOptions(**written)
     specs = validate(opts)
     try:
         sides = {s: target.SideCommands.from_json(s, (manifest.sides or {})[s]) for s in SIDES}
@@ -288,7 +291,7 @@ def analyse(store: RunStore, opts: E2EOptions, specs: Sequence[MetricSpec]) -> E
     warnings = [w for m in results for w in m.warnings]
     return E2EResult(
         run_dir=store.path,
-        options=manifest.options,
+        options=manifest.options.to_json(),
         sides=manifest.sides or {},
         command=manifest.command,
         metrics=results,

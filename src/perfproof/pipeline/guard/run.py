@@ -153,7 +153,7 @@ def finish_guard(
 
     store = RunStore.open(run_dir)
     result = compare_run(store, CompareOptions(confidence=settings.confidence, holm=False))
-    bench = store.manifest.options.get("bench") or ()
+    bench = store.manifest.options.bench or ()
     g = evaluate(result, settings.kind, settings.min_ratio, bench)
     g.run_dir = run_dir
     g.overlay_files = list(store.manifest.overlay.files if store.manifest.overlay else [])

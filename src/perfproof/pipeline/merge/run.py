@@ -37,6 +37,7 @@ from perfproof.model.documents.run import (
     RunManifest,
     StepEntry,
 )
+from perfproof.model.documents.run_options import RunOptions
 from perfproof.storage import write_json_atomic
 
 PLAN_PER_SHARD = frozenset({"steps", "seed"})
@@ -152,7 +153,7 @@ def settings_of(manifest: RunManifest) -> dict[str, Any]:
     """What must be equal for two shards' forks to be one experiment."""
     plan = manifest.plan.dump() if manifest.plan is not None else {}
     plan = {k: v for k, v in plan.items() if k not in PLAN_PER_SHARD}
-    options = manifest.options
+    options = manifest.options.to_json()
     return {
         "plan": plan,
         "options": {k: v for k, v in options.items() if k not in OPTIONS_PER_SHARD},
@@ -238,8 +239,7 @@ def _check_key_lists(shards: list[ShardRun]) -> None:
 
 def _machine(shard: ShardRun) -> str | None:
     """The ``--machine`` name the shard was measured under (None: unnamed)."""
-    name = shard.manifest.options.get("machine")
-    return str(name) if name else None
+    return shard.manifest.options.machine or None
 
 
 def _shas(shard: ShardRun) -> tuple[str, str]:
@@ -257,7 +257,7 @@ def _partition(shard: ShardRun) -> tuple[Any, ...]:
 
 def compare_options_of(manifest: RunManifest) -> CompareOptions:
     """The comparison settings a shard ran with (perfproof's defaults for those it lacks)."""
-    doc = manifest.options
+    doc = manifest.options.to_json()
     known = CompareOptions.__dataclass_fields__
     values = {k: v for k, v in doc.items() if k in known}
     if "metrics" in values:
@@ -300,7 +300,7 @@ def merge_runs(
     if out.exists() and any(out.iterdir()):
         raise InputError(f"--out {out} is not empty")
     manifest = _header(shards[0].manifest, out)
-    manifest.options.update(verdict or {})
+    manifest.options = RunOptions.model_validate({**manifest.options.to_json(), **(verdict or {})})
     compare_options_of(manifest)  # a bad override is refused before anything is written
     return write_merged(shards, out, manifest, write_report=write_report)
 
@@ -387,7 +387,7 @@ def _copy_raw_files(shards: list[ShardRun], out: Path) -> list[StepEntry]:
 
 def _header(first: RunManifest, out: Path) -> RunManifest:
     """The merged folder's own manifest entries, taken from the first shard."""
-    options = dict(first.options)
+    options = first.options.to_json()
     options.pop("shard", None)
     return RunManifest(
         id=out.name or new_run_id(),
@@ -399,6 +399,6 @@ def _header(first: RunManifest, out: Path) -> RunManifest:
         command=list(first.command),
         build_spec=first.build_spec,
         plan=first.plan,
-        options=options,
+        options=RunOptions.model_validate(options),
         merged={"at": now_iso(), "from": []},
     )
