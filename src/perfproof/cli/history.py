@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import io
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -149,16 +150,41 @@ def _selection(func: Callable[..., Any]) -> Callable[..., Any]:
     return db_option(func)
 
 
-def _load(
-    db: str | None,
-    bench: str | None,
-    metrics: tuple[str, ...],
-    branch: str | None,
-    machine: str | None,
-    out: str | None,
-    fmt: str,
-    commit_url: str | None,
-) -> list[Series]:
+@dataclass(frozen=True)
+class Selection:
+    """What ``history show`` and ``changes`` read and how they print it: the flags of
+    :func:`_selection`, checked once (:func:`selection`)."""
+
+    db: str | None
+    out: str | None
+    fmt: str
+    confidence: float
+    bench: str | None
+    metrics: tuple[str, ...]
+    branch: str | None
+    commit_url: str | None
+    machine: str | None
+
+
+def selection(params: Mapping[str, Any]) -> Selection:
+    """The one builder of the shared flags: the machine name checked, the rest typed."""
+    from perfproof.history.records import check_machine
+
+    machine = params["machine"]
+    return Selection(
+        db=params["db"],
+        out=params["out"],
+        fmt=params["fmt"],
+        confidence=params["confidence"],
+        bench=params["bench"],
+        metrics=tuple(params["metrics"]),
+        branch=params["branch"],
+        commit_url=params["commit_url"],
+        machine=None if machine is None else check_machine(machine),
+    )
+
+
+def _load(s: Selection) -> list[Series]:
     """The selected series; a --machine no run was filed under is said on stderr, with the
     names there are (a typo shows as such, a runner's first night is no error)."""
     from perfproof.history.db import open_db, resolve_target
@@ -166,7 +192,8 @@ def _load(
     from perfproof.history.store import machine_names, series
     from perfproof.storage import refuse_overwriting_inputs
 
-    if commit_url is not None and fmt != "html":
+    db, out, fmt, machine = s.db, s.out, s.fmt, s.machine
+    if s.commit_url is not None and fmt != "html":
         raise InputError(f"--commit-url: only with --format html (not --format {fmt})")
     target = resolve_target(db)
     if out is not None and out != "-" and target.kind == "sqlite":
@@ -174,7 +201,7 @@ def _load(
         sidecars = [store.with_name(store.name + suffix) for suffix in ("-wal", "-shm")]
         refuse_overwriting_inputs({"--out": Path(out)}, [store, *sidecars])
     with open_db(target, create=False) as handle:
-        found = series(handle, bench, tuple(metrics) or ("primary",), branch, machine)
+        found = series(handle, s.bench, s.metrics or ("primary",), s.branch, machine)
         names = machine_names(handle) if machine is not None and not found else []
     if names and machine not in names:
         listed = ", ".join(UNNAMED if n is None else n for n in names)
@@ -183,12 +210,6 @@ def _load(
             err=True,
         )
     return found
-
-
-def _checked(machine: str | None) -> str | None:
-    from perfproof.history.records import check_machine
-
-    return None if machine is None else check_machine(machine)
 
 
 def _table(print_table: Callable[[TextIO | None], None], out: str | None) -> None:
@@ -242,22 +263,13 @@ def _write(text: str, out: str | None) -> None:
 
 @command.command("show", epilog=SHOW_EPILOG)
 @_selection
-def show_cmd(
-    db: str | None,
-    out: str | None,
-    fmt: str,
-    confidence: float,
-    bench: str | None,
-    metrics: tuple[str, ...],
-    branch: str | None,
-    commit_url: str | None,
-    machine: str | None,
-) -> None:
+def show_cmd(**params: Any) -> None:
     """Each key's series over commits, with fork-level intervals."""
     from perfproof.history import render
 
-    machine = _checked(machine)
-    found = _load(db, bench, metrics, branch, machine, out, fmt, commit_url)
+    s = selection(params)
+    found = _load(s)
+    out, fmt, confidence, machine, commit_url = s.out, s.fmt, s.confidence, s.machine, s.commit_url
     if fmt == "json":
         doc = render.history_document(found, confidence, machine)
         if out:
@@ -287,27 +299,16 @@ def show_cmd(
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="Permutation test seed.")
 @click.option("--fail-on-change", is_flag=True, help="Exit 1 when a shift is a regression.")
-def changes_cmd(
-    db: str | None,
-    out: str | None,
-    fmt: str,
-    confidence: float,
-    bench: str | None,
-    metrics: tuple[str, ...],
-    branch: str | None,
-    commit_url: str | None,
-    machine: str | None,
-    threshold: float,
-    seed: int,
-    fail_on_change: bool,
-) -> None:
+def changes_cmd(threshold: float, seed: int, fail_on_change: bool, **params: Any) -> None:
     """Commits where a key's level shifted on one machine (e-divisive means, permutation
     test); each machine's runs are searched apart."""
     from perfproof.history import render
     from perfproof.history.analysis import ChangeOptions, find_changes
 
-    machine = _checked(machine)
-    found = _load(db, bench, metrics, branch, machine, out, fmt, commit_url)
+    s = selection(params)
+    found = _load(s)
+    out, fmt, confidence, machine, commit_url = s.out, s.fmt, s.confidence, s.machine, s.commit_url
+    branch = s.branch
     options = ChangeOptions(confidence=confidence, threshold=threshold, seed=seed)
     changes = [c for s in found for c in find_changes(s, options)]
     if fmt == "json":

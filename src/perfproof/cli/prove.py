@@ -18,6 +18,7 @@ from perfproof.cli.pinned import json_settings, run_settings, settled
 from perfproof.cli.run_flags import AB_GROUPS, VERDICT, ab_options
 from perfproof.errors import GateFailed, InputError
 from perfproof.model.documents.prove import SKIPPABLE
+from perfproof.pipeline.prove.options import ProveOptions
 from perfproof.pipeline.prove.run import ProveOutcome, stage_lines
 from perfproof.render.prove_reach import unexplained_keys
 
@@ -148,29 +149,15 @@ _NOT_SHARED = {"resume_dir", "out", "fmt", "jfr"}
     help="table: a short summary; md: report.md; json: prove.json (perfproof.prove/1).",
 )
 @click.pass_context
-def command(
-    ctx: click.Context,
-    resume_bundle: str | None,
-    skip: tuple[str, ...],
-    depth: int,
-    e2e_run: str | None,
-    e2e_metric: tuple[str, ...],
-    e2e_runs: int,
-    gate: str,
-    reach: str,
-    jfr: str,
-    fmt: str,
-    hypothesis: str | None,
-    hunt: str | None,
-    **_: object,
-) -> None:
+def command(ctx: click.Context, **_: object) -> None:
     """Prove one change: changed methods, callers, affected benchmarks, guard, A/B, profile
     forks and their diff, tests on both commits, Amdahl, end to end, one PR body."""
-    from perfproof.pipeline.prove.run import ProveOptions, resume_prove, start_prove
+    from perfproof.pipeline.prove.run import resume_prove, start_prove
 
     def say(text: str) -> None:
         click.echo(text, err=True)
 
+    resume_bundle = ctx.params["resume_bundle"]
     if resume_bundle:
         own = (("--depth", "depth"), ("--e2e-run", "e2e_run"), ("--gate", "gate"),
                ("--reach", "reach"), ("--hypothesis", "hypothesis"),
@@ -178,39 +165,48 @@ def command(
         extra = given_fixed(ctx, *AB_GROUPS, VERDICT) + [f for f, name in own if given(ctx, name)]
         if extra:
             raise InputError(f"--resume takes the bundle's own settings; drop {', '.join(extra)}")
-        outcome = resume_prove(Path(resume_bundle), say, skip)
+        outcome = resume_prove(Path(resume_bundle), say, ctx.params["skip"])
         chosen: dict[str, dict[str, object]] = {}
     else:
-        if ctx.params.get("record"):
-            raise InputError(
-                "--record: prove keeps its A/B run in BUNDLE/ab; record that folder with "
-                "`perfproof history record BUNDLE/ab`"
-            )
-        params, sources = settled(ctx, ctx.params["repo"])
-        chosen = json_settings(params, sources)
-        ab = ab_options(params, out=None, jfr=False, sources=sources)
-        if not ab.base or not ab.head:
-            raise InputError("--base and --head are required (or --resume BUNDLE)")
-        opts = ProveOptions(
-            ab=ab,
-            out=ctx.params["out"],
-            skip=skip,
-            depth=depth,
-            e2e_run=e2e_run,
-            e2e_metric=e2e_metric,
-            e2e_runs=e2e_runs,
-            fail_on_regression=bool(ctx.params.get("fail_on_regression")),
-            gate=gate,
-            jfr=jfr,
-            reach=reach,
-            hypothesis=hypothesis,
-            hunt=hunt,
-        )
+        opts, chosen = prove_options(ctx)
         outcome = start_prove(opts, say)
-    _print(outcome, fmt, chosen)
+    _print(outcome, ctx.params["fmt"], chosen)
     _junit(ctx.params.get("junit"), outcome)
     if outcome.gates:
         raise GateFailed("; ".join(outcome.gates) + f" (bundle: {outcome.bundle})")
+
+
+def prove_options(ctx: click.Context) -> tuple[ProveOptions, dict[str, dict[str, object]]]:
+    """The chain's one builder: the A/B's options as ``ab`` builds them (settled with the
+    pinned settings), and prove's own flags, typed (exit 2 here, before any stage); with the
+    settings block ``--format json`` shows."""
+    p = ctx.params
+    if p.get("record"):
+        raise InputError(
+            "--record: prove keeps its A/B run in BUNDLE/ab; record that folder with "
+            "`perfproof history record BUNDLE/ab`"
+        )
+    params, sources = settled(ctx, p["repo"])
+    chosen = json_settings(params, sources)
+    ab = ab_options(params, out=None, jfr=False, sources=sources)
+    if not ab.base or not ab.head:
+        raise InputError("--base and --head are required (or --resume BUNDLE)")
+    opts = ProveOptions(
+        ab=ab,
+        out=p["out"],
+        skip=p["skip"],
+        depth=p["depth"],
+        e2e_run=p["e2e_run"],
+        e2e_metric=p["e2e_metric"],
+        e2e_runs=p["e2e_runs"],
+        fail_on_regression=bool(p.get("fail_on_regression")),
+        gate=p["gate"],
+        jfr=p["jfr"],
+        reach=p["reach"],
+        hypothesis=p["hypothesis"],
+        hunt=p["hunt"],
+    )
+    return opts, chosen
 
 
 def _junit(path: object, outcome: ProveOutcome) -> None:
