@@ -36,6 +36,7 @@ from perfproof.pipeline.ab.options import (
     check_lock_timeout,
 )
 from perfproof.stats import family as procedures
+from perfproof.stats.family import Family
 from perfproof.workspace.git import MERGE_BASE
 from perfproof.workspace.launcher import GRADLE, MAVEN
 
@@ -436,6 +437,6 @@ def ab_options(params: Mapping[str, object], **fixed: object) -> AbOptions:
         machine=machine_name(text("machine")),
         confidence=number("confidence") or defaults.CONFIDENCE,
         threshold=defaults.THRESHOLD if threshold is None else threshold,
-        family=text("family") or defaults.FAMILY,
+        family=Family(text("family") or defaults.FAMILY),
         sources={str(k): str(v) for k, v in sources.items()} if isinstance(sources, dict) else {},
     )

@@ -31,13 +31,23 @@ apply the same procedure at every look.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 
 import numpy as np
 from scipy.stats import false_discovery_control
 
 from perfproof import defaults
 
-METHODS = ("bh", "holm", "none")
+
+class Family(StrEnum):
+    """The family procedure across one report's comparisons (``--family``)."""
+
+    BH = "bh"
+    HOLM = "holm"
+    NONE = "none"
+
+
+METHODS = tuple(f.value for f in Family)
 
 DESCRIPTIONS = {
     "bh": "Benjamini–Hochberg",

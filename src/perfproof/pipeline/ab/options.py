@@ -22,6 +22,7 @@ from perfproof.measure.shard import Shard, parse_shard
 from perfproof.model.documents.run_options import RunOptions
 from perfproof.pipeline.cluster import Executor, check_spread_options
 from perfproof.stats import family as procedures
+from perfproof.stats.family import Family
 from perfproof.stats.verdict import check_confidence, check_threshold
 from perfproof.workspace.spec import BuildKind, BuildSpec
 
@@ -94,7 +95,7 @@ class AbOptions:
     """The confidence level 1 − α of every interval and verdict."""
     threshold: float = defaults.THRESHOLD
     """The practical threshold: smaller changes are negligible."""
-    family: str = defaults.FAMILY
+    family: Family = field(default_factory=lambda: Family(defaults.FAMILY))
     """The family procedure across the run's comparisons: bh, holm or none."""
     history_db: str | None = None
     """The history database the run is recorded in (``--record``; a URL's password hidden)."""
@@ -139,7 +140,7 @@ class AbOptions:
         jmh = values.get("jmh_args")
         values["jmh_args"] = parse_jmh_args(str(jmh) if jmh is not None else None)
         enums = (("build", BuildKind), ("order", Order), ("executor", Executor),
-                 ("explain", Explain))  # fmt: skip
+                 ("explain", Explain), ("family", Family))  # fmt: skip
         for name, enum in enums:
             if name in values:
                 try:
@@ -221,7 +222,7 @@ class AbOptions:
         if self.threshold != defaults.THRESHOLD:
             argv += ["--threshold", f"{self.threshold:g}"]
         if self.family != defaults.FAMILY:
-            argv += ["--family", self.family]
+            argv += ["--family", str(self.family)]
         return argv
 
 
