@@ -109,6 +109,12 @@ def test_ab_end_to_end_leaves_the_user_tree_alone(ab_env, run_cli) -> None:
     assert "n/a after" not in report_md and " after (1 / 5 / 15 min)" in report_md
     assert (run_dir / "report.html").read_text().lstrip().lower().startswith("<!doctype html")
     assert not list((run_dir / "jmh").glob(".*partial*"))
+    # ab renders its reports from the manifest and results it holds; `perfproof report` reads
+    # the folder back and renders the same pages
+    for fmt, extra in (("md", ("--max-chars", "0")), ("html", ())):
+        read_back = run_cli("report", run_dir, "--format", fmt, *extra)
+        assert read_back.code == 0, read_back.err
+        assert read_back.out == (run_dir / f"report.{fmt}").read_text(), fmt
 
     # the second run on the same commits takes both builds from the cache
     again = run_cli("ab", "--repo", repo, "--base", "baseline", "--head", "feature",

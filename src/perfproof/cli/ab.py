@@ -179,6 +179,7 @@ def render_outcome(outcome: AbOutcome, fmt: str) -> None:
     from perfproof.model.diagnostics import Kind
     from perfproof.render.comparison import print_table
     from perfproof.report import results_section
+    from perfproof.report.markdown import results_section as section_of
 
     if fmt == "json":
         emit_json(outcome.document)
@@ -187,7 +188,9 @@ def render_outcome(outcome: AbOutcome, fmt: str) -> None:
             click.echo(line, err=True)
         return
     if fmt == "md":  # exactly the summary and results that the run's report.md holds
-        click.echo(results_section(outcome.run_dir), nl=False)
+        ctx = outcome.context
+        text = results_section(outcome.run_dir) if ctx is None else section_of(ctx)
+        click.echo(text, nl=False)
     else:
         print_table(outcome.result)
         reach_kinds = (str(Kind.UNEXPLAINED), str(Kind.NO_PATH))

@@ -169,16 +169,38 @@ def write_reports(
     folder has no results to report. When the context every format shares fails to build,
     every report is skipped with one line naming them all.
     """
+    return _write(Path(run_dir), lambda: _load(run_dir), formats, say)[0]
+
+
+def write_run_reports(
+    run: RunFolder,
+    formats: tuple[str, ...] = ("md", "html"),
+    say: Callable[[str], None] | None = None,
+) -> tuple[list[Path], ReportContext | None]:
+    """:func:`write_reports` for a run held in memory (the run an ``ab`` just measured), and
+    the context they were rendered from, for what the command prints next (None when it
+    failed to build)."""
+    from perfproof.report.context import build_context
+
+    return _write(run.path, lambda: (run, build_context(run)), formats, say)
+
+
+def _write(
+    root: Path,
+    load: Callable[[], tuple[RunFolder, ReportContext]],
+    formats: tuple[str, ...],
+    say: Callable[[str], None] | None,
+) -> tuple[list[Path], ReportContext | None]:
     try:
-        run, ctx = _load(run_dir)
+        run, ctx = load()
     except PerfproofError:
         raise
     except Exception as exc:
         names = ", ".join(FILE_NAMES[f] for f in formats)
-        retry = f"perfproof report {run_dir} --format FORMAT, or --resume"
-        line = skipped_output(Path(run_dir), names, exc, retry, "report.error.log")
+        retry = f"perfproof report {root} --format FORMAT, or --resume"
+        line = skipped_output(root, names, exc, retry, "report.error.log")
         (say or _to_stderr)(line)
-        return []
+        return [], None
     written = []
     for fmt in formats:
         name = FILE_NAMES[fmt]
@@ -187,11 +209,11 @@ def write_reports(
         except PerfproofError:
             raise
         except Exception as exc:
-            retry = f"perfproof report {run_dir} --format {fmt} --out {Path(run_dir) / name}"
-            (say or _to_stderr)(skipped_output(Path(run_dir), name, exc, retry))
+            retry = f"perfproof report {root} --format {fmt} --out {root / name}"
+            (say or _to_stderr)(skipped_output(root, name, exc, retry))
             continue
-        written.append(write_text_atomic(Path(run_dir) / name, text))
-    return written
+        written.append(write_text_atomic(root / name, text))
+    return written, ctx
 
 
 def missing_reports(

@@ -51,7 +51,9 @@ from perfproof.pipeline.looks import (
     final_comparison,
     looker_for,
 )
-from perfproof.report import FILE_NAMES, write_reports
+from perfproof.report import FILE_NAMES, write_run_reports
+from perfproof.report.context import ReportContext
+from perfproof.report.rundir import run_in_memory
 from perfproof.workspace.git import require_repo, resolve_ref
 from perfproof.workspace.overlay import check_overlay_paths
 
@@ -67,6 +69,8 @@ class AbOutcome:
     notes: list[str] = field(default_factory=list)
     jfr_dir: Path | None = None
     """With ``--jfr``: the folder holding ``r<round>-<side>/fork-N.jfr``."""
+    context: ReportContext | None = None
+    """The report context report.md was rendered from (None when it failed to build)."""
 
 
 def start_ab(
@@ -301,12 +305,11 @@ def _measure_and_compare(
     if explain:
         ab_reach.explain_run(document, store, opts, reporter, recorder)
     store.write_results(document)
-    write_reports(store.path, say=reporter.message)
+    context = _write_reports(store, document, reporter)
     report = store.path / FILE_NAMES["md"]
     finish_attempt(store)
-    return AbOutcome(
-        store.path, result, document, report, jfr_dir=store.jfr_dir() if opts.jfr else None
-    )
+    jfr_dir = store.jfr_dir() if opts.jfr else None
+    return AbOutcome(store.path, result, document, report, jfr_dir=jfr_dir, context=context)
 
 
 def _on_cluster(
@@ -338,10 +341,19 @@ def _on_cluster(
     if explain:
         ab_reach.explain_run(document, store, opts, reporter, recorder)
     store.write_results(document)
-    write_reports(store.path, say=reporter.message)
+    context = _write_reports(store, document, reporter)
     report = store.path / FILE_NAMES["md"]
     finish_attempt(store)
-    return AbOutcome(store.path, result, document, report)
+    return AbOutcome(store.path, result, document, report, context=context)
+
+
+def _write_reports(
+    store: RunStore, document: dict[str, Any], reporter: Reporter
+) -> ReportContext | None:
+    """report.md and report.html from the manifest and results held in memory; the context
+    they were rendered from, for what the command prints."""
+    run = run_in_memory(store.path, store.manifest, document)
+    return write_run_reports(run, say=reporter.message)[1]
 
 
 def measure_keys(
