@@ -53,20 +53,23 @@ TYPES = {
 }
 
 
-def _prove(tmp_path: Path, run_cli) -> Path:
+def _prove(tmp_path: Path, run_cli, *flags: str) -> Path:
     repo = tmp_path / "repo"
     base = commit(repo, {"src/main/java/p/Codec.java": LIB, "src/main/java/p/Use.java": USE})
     head = commit(repo, {"src/main/java/p/Codec.java": LIB.replace("x * 2", "x << 1")})
     out = tmp_path / "bundle"
-    res = run_cli("prove", "--repo", repo, "--base", base, "--head", head, "--out", out)
+    res = run_cli("prove", "--repo", repo, "--base", base, "--head", head, "--out", out, *flags)
     assert res.code == 0, res.err
+    if "md" in flags:  # the PR body as the report stage rendered it, which report.md holds
+        assert res.out == (out / "report.md").read_text(encoding="utf-8")
+        assert res.out.startswith("## Performance evidence:")
     return out
 
 
 def test_every_finished_stage_reads_back_to_the_json_it_was_saved_as(
     tmp_path: Path, prove_cache: Path, run_cli
 ) -> None:
-    out = _prove(tmp_path, run_cli)
+    out = _prove(tmp_path, run_cli, "--format", "md")
     doc = read_prove(out / "prove.json")
     done = [name for name, entry in doc["stages"].items() if entry["status"] == "done"]
     assert {"changes", "callers", "benchmarks", "report"} <= set(done)

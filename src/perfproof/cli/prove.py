@@ -232,8 +232,8 @@ def _print(outcome: ProveOutcome, fmt: str, chosen: dict[str, dict[str, object]]
         emit_json({**outcome.doc, "settings": settings})
         click.echo(f"bundle: {outcome.bundle}", err=True)
         return
-    if fmt == "md" and report is not None:
-        click.echo(Path(report.markdown).read_text(encoding="utf-8"), nl=False)
+    if fmt == "md" and outcome.markdown is not None:  # the PR body report.md holds
+        click.echo(outcome.markdown, nl=False)
         return
     for line in stage_lines(outcome.doc):
         click.echo(line)

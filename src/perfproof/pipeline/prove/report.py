@@ -20,14 +20,20 @@ from perfproof.storage import skipped_output, write_text_atomic
 
 
 def write_bundle_reports(
-    bundle: ProveResults, ab: EmbeddedRun | None, say: Callable[[str], None] | None = None
+    bundle: ProveResults,
+    ab: EmbeddedRun | None,
+    say: Callable[[str], None] | None = None,
+    keep: Callable[[str], object] | None = None,
 ) -> ReportResult:
     """Write report.md and report.html into the bundle; their paths (and the summary line
     they open with) are the stage result. The page is the Markdown dressed up: when it fails to
     render (a bug) the PR body still stands, so the page is skipped with one line (``say``,
-    stderr by default), its path left empty, and ``prove --resume`` renders it again."""
+    stderr by default), its path left empty, and ``prove --resume`` renders it again. ``keep``
+    gets the PR body as rendered, for a command that prints it."""
     section = ab.section() if ab is not None else None
     md = render_markdown(bundle, section)
+    if keep is not None:
+        keep(md)
     md_path = write_text_atomic(bundle.path / "report.md", md)
     html_path = ""
     try:

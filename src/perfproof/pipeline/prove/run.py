@@ -69,6 +69,8 @@ class ProveOutcome:
     """Reasons to exit 1: tests that broke, or a regression with --fail-on-regression."""
     ab_run: Path | None = None
     """The A/B stage's run folder, when the chain got that far."""
+    markdown: str | None = None
+    """The PR body (report.md) as the report stage rendered it."""
 
 
 def stage_lines(doc: Json) -> list[str]:
@@ -273,6 +275,7 @@ def _run(bundle: Bundle, opts: ProveOptions, say: Say) -> ProveOutcome:
     repo = Path(opts.ab.repo)
     shas = {side: bundle.doc["refs"][side]["sha"] for side in ("base", "head")}
     chain = _Chain(bundle, opts, repo, shas)
+    pages: list[str] = []  # the PR body the report stage rendered
     clock = StageClock(_estimates(opts, len(chain.regexes())))
 
     def stage_changes() -> StageResult:
@@ -350,7 +353,7 @@ def _run(bundle: Bundle, opts: ProveOptions, say: Say) -> ProveOutcome:
             if missing:
                 write_reports(ab.run_dir, missing, say=say)
         embedded = embedded_run(ab.run_dir) if ab is not None and ab.run_dir else None
-        return write_bundle_reports(results, embedded, say=say)
+        return write_bundle_reports(results, embedded, say=say, keep=pages.append)
 
     stages: dict[str, Callable[[], StageResult]] = {
         "changes": stage_changes,
@@ -391,7 +394,7 @@ def _run(bundle: Bundle, opts: ProveOptions, say: Say) -> ProveOutcome:
             raise _in_stage(exc, name, bundle.path) from exc
         bundle.finish(name, result, time.monotonic() - started)
         clock.estimates[name] = 0.0
-    return _outcome(bundle, opts, say)
+    return _outcome(bundle, opts, say, pages[-1] if pages else None)
 
 
 def _in_stage(exc: PerfproofError, name: str, path: Path) -> PerfproofError:
@@ -402,7 +405,7 @@ def _in_stage(exc: PerfproofError, name: str, path: Path) -> PerfproofError:
     return exc.__class__(text)
 
 
-def _outcome(bundle: Bundle, opts: ProveOptions, say: Say) -> ProveOutcome:
+def _outcome(bundle: Bundle, opts: ProveOptions, say: Say, markdown: str | None) -> ProveOutcome:
     results = ProveResults.of(bundle)
     broken = results.tests.regressions if results.tests is not None else ()
     gates = [f"test passes on base and fails on head: {t}" for t in broken]
@@ -417,4 +420,4 @@ def _outcome(bundle: Bundle, opts: ProveOptions, say: Say) -> ProveOutcome:
     if bench is not None and not bench.regexes:
         say(f"prove: {NO_BENCHMARK if changed is not None and changed.methods else NO_CHANGE}")
     ab_run = Path(ab.run_dir) if ab is not None else None
-    return ProveOutcome(bundle.path, bundle.doc, results.report, results, gates, ab_run)
+    return ProveOutcome(bundle.path, bundle.doc, results.report, results, gates, ab_run, markdown)
