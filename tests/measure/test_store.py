@@ -18,7 +18,7 @@ from perfproof.measure.store import (
     RunStore,
     default_runs_dir,
 )
-from perfproof.model.documents.run import RunManifest
+from perfproof.model.documents.run import Jdk, RunManifest
 
 
 def new_store(tmp_path: Path, rounds: int = 2) -> RunStore:
@@ -144,7 +144,7 @@ def test_environment_written_is_the_environment_the_report_reads(tmp_path: Path)
 
     store = new_store(tmp_path)
     env = environment.capture(
-        jdk={"vendor": "Acme", "runtime_version": "21", "home": "/jdk", "vm_name": "VM"},
+        jdk=Jdk(vendor="Acme", runtime_version="21", home="/jdk", vm_name="VM"),
         jmh_version="1.37",
         shas={"base": "a" * 40, "head": "b" * 40},
     )

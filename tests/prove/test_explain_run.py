@@ -37,7 +37,7 @@ def _store(tmp_path: Path, **plan_kw):
         HIDDEN: bench_reach(HIDDEN, {}, (), depth=6),
         DIRECT: bench_reach(DIRECT, {DIRECT: ("Codes.sum()", "Sum.add(int)")}, ()),
     })  # fmt: skip
-    store.manifest.reach = reach.to_json()
+    store.manifest.reach = reach.to_block()
     return store
 
 
@@ -48,7 +48,7 @@ def _notes(doc: dict) -> list[tuple[str, str]]:
 
 def test_only_decided_keys_with_no_static_path_are_recorded(tmp_path: Path) -> None:
     store = _store(tmp_path)
-    reach = RunReach.from_json(store.manifest.reach)
+    reach = RunReach.from_block(store.manifest.reach)
     assert reach is not None and to_record(_document(), reach) == [HIDDEN]
     asked = []
 
@@ -64,7 +64,7 @@ def test_only_decided_keys_with_no_static_path_are_recorded(tmp_path: Path) -> N
     assert asked == [[HIDDEN]]
     assert _notes(doc) == []  # seen running the change: the verdict needs no word
     assert doc["comparisons"][0]["reach"]["kind"] == "seen in a recording"
-    assert store.manifest.reach["recorded"] == "explain"
+    assert store.manifest.reach.recorded == "explain"
     # a second pass (a resumed run) records nothing again
     explain_run(_document(), store, AbOptions("a", "b"), PlainReporter(io.StringIO()), recorder)
     assert len(asked) == 1

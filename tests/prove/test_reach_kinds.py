@@ -34,8 +34,8 @@ def test_run_reach_round_trips_through_the_manifest() -> None:
     reach = RunReach({CODEC: bench_reach(CODEC, {CODEC: PATH}, ())})
     recorded = BenchReach(QUEUE, Reach.RECORDED, "a recording sampled Codec.encode(int)")
     reach = reach.with_recordings([recorded])
-    manifest = RunManifest(reach=reach.to_json())
-    back = RunReach.from_json(
+    manifest = RunManifest(reach=reach.to_block())
+    back = RunReach.from_block(
         RunManifest.from_json(manifest.to_json(), "m", require_schema=False).reach
     )
     assert back == reach
@@ -44,7 +44,7 @@ def test_run_reach_round_trips_through_the_manifest() -> None:
     assert unknown.kind is Reach.NOT_INDEXED and not back.reaches("acme.bench.KtBench.run")
     failed = RunReach(error="the change's reach was not computed: boom")
     assert failed.of(CODEC).why == failed.error
-    assert RunReach.from_json(None) is None
+    assert RunReach.from_block(None) is None
 
 
 def test_prove_hands_its_reach_to_the_looks() -> None:

@@ -6,6 +6,7 @@ from types import SimpleNamespace
 
 from perfproof.model.documents.run import StepEntry
 from perfproof.model.documents.run_plan import PlanBlock
+from perfproof.model.reach import ReachBlock
 from perfproof.report.environment import measuring_text
 
 
@@ -13,7 +14,9 @@ def run_with(steps: list[dict], budget_s: float | None, reach: dict | None = Non
     entries = [StepEntry.model_validate(s) for s in steps]
     return SimpleNamespace(
         manifest=SimpleNamespace(
-            steps=entries, plan=PlanBlock(rounds=1, order="abba", budget_s=budget_s), reach=reach
+            steps=entries,
+            plan=PlanBlock(rounds=1, order="abba", budget_s=budget_s),
+            reach=ReachBlock.model_validate(reach) if reach is not None else None,
         )
     )
 

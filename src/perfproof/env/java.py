@@ -15,6 +15,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from perfproof.errors import ExternalError, InputError
+from perfproof.model.documents.run import Jdk
 from perfproof.process import run
 
 
@@ -31,6 +32,10 @@ class JavaInfo:
 
     def to_json(self) -> dict[str, str]:
         return asdict(self)
+
+    def to_block(self) -> Jdk:
+        """The JVM as the run manifest's ``environment.jdk`` writes it."""
+        return Jdk(**asdict(self))
 
     @property
     def label(self) -> str:

@@ -190,7 +190,7 @@ def load(path: Path) -> ExportRun:
         run_id=manifest.id or path.name,
         time=iso_time(str(stamp)) if stamp else iso_time(None),
         commits={s: manifest.side(s).sha for s in ("base", "head")},
-        jdk=(env.jdk or {}).get("version"),
+        jdk=env.jdk.version if env.jdk else None,
         jmh=env.jmh_version,
         confidence=float(confidence)
         if isinstance(confidence, int | float)

@@ -206,7 +206,7 @@ def from_run_dir(path: Path, branch: str | None = None, machine: str | None = No
         head_ref=head.ref,
         source=str(path.resolve()),
         jmh_version=_jmh_version(env.jmh_versions or env.jmh_version),
-        jdk_version=(env.jdk or {}).get("version"),
+        jdk_version=env.jdk.version if env.jdk else None,
         machine=machine_facts(env.to_json()),
         machine_name=machine_name(machine, stored),
         comparisons=list(run.compare.get("comparisons") or []),

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from perfproof import __version__
-from perfproof.model.documents.run import Environment
+from perfproof.model.documents.run import Environment, Jdk
 
 
 def cpu_model(cpuinfo: Path = Path("/proc/cpuinfo")) -> str | None:
@@ -72,7 +72,7 @@ def machine() -> dict[str, Any]:
 
 def capture(
     *,
-    jdk: dict[str, Any] | None,
+    jdk: Jdk | None,
     jmh_version: str | None,
     shas: dict[str, str],
 ) -> Environment:

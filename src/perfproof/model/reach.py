@@ -19,10 +19,14 @@ anything: it reaches every benchmark.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
+
+from pydantic import Field
+
+from perfproof.model.documents.codec import Document
 
 
 class Reach(StrEnum):
@@ -81,15 +85,6 @@ class BenchReach:
             "path": list(self.path),
         }
 
-    @classmethod
-    def from_json(cls, doc: Mapping[str, Any]) -> BenchReach:
-        return cls(
-            str(doc["benchmark"]),
-            Reach(str(doc["kind"])),
-            str(doc.get("why") or ""),
-            tuple(str(p) for p in doc.get("path") or ()),
-        )
-
 
 @dataclass(frozen=True)
 class RunReach:
@@ -129,24 +124,54 @@ class RunReach:
         merged.update({r.benchmark: r for r in found})
         return RunReach(merged, self.error, self.recorded, self.recorded_s)
 
-    def to_json(self) -> dict[str, Any]:
-        doc: dict[str, Any] = {"benchmarks": [r.to_json() for r in self.benchmarks.values()]}
-        if self.error:
-            doc["error"] = self.error
-        if self.recorded is not None:
-            doc["recorded"] = self.recorded
-            doc["recorded_s"] = self.recorded_s
-        return doc
+    def to_block(self) -> ReachBlock:
+        """The run manifest's ``reach`` block."""
+        return ReachBlock(
+            benchmarks=[
+                BenchReachEntry(
+                    benchmark=r.benchmark,
+                    kind=r.kind,
+                    reaches=r.reaches,
+                    why=r.why,
+                    path=list(r.path),
+                )
+                for r in self.benchmarks.values()
+            ],
+            error=self.error or None,
+            recorded=self.recorded,
+            recorded_s=self.recorded_s if self.recorded is not None else None,
+        )
 
     @classmethod
-    def from_json(cls, doc: Mapping[str, Any] | None) -> RunReach | None:
-        if not doc:
+    def from_block(cls, block: ReachBlock | None) -> RunReach | None:
+        if block is None:
             return None
-        found = [BenchReach.from_json(r) for r in doc.get("benchmarks") or ()]
-        error, recorded, seconds = doc.get("error"), doc.get("recorded"), doc.get("recorded_s")
+        found = [
+            BenchReach(r.benchmark, r.kind, r.why or "", tuple(r.path)) for r in block.benchmarks
+        ]
         return cls(
             {r.benchmark: r for r in found},
-            str(error) if error else None,
-            str(recorded) if recorded else None,
-            float(seconds) if isinstance(seconds, int | float) else None,
+            block.error or None,
+            block.recorded or None,
+            block.recorded_s,
         )
+
+
+class BenchReachEntry(Document):
+    """One benchmark's reach as the manifest writes it (``reaches`` follows from ``kind``;
+    written for readers of the file)."""
+
+    benchmark: str
+    kind: Reach = Field(strict=False)
+    reaches: bool | None = None
+    why: str | None = None
+    path: list[str] = Field(default_factory=list)
+
+
+class ReachBlock(Document):
+    """The run manifest's ``reach`` block: each benchmark's reach, known before the first look."""
+
+    benchmarks: list[BenchReachEntry] = Field(default_factory=list)
+    error: str | None = None
+    recorded: str | None = None
+    recorded_s: float | None = None

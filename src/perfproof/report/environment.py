@@ -57,17 +57,11 @@ def _ref_label(info: SideRef) -> str:
 
 
 def jdk_label(run: RunFolder, side: str | None = None) -> str:
-    env = environment(run).jdk
-    if env:
-        parts = _distinct(
-            [
-                env.get("vendor"),
-                env.get("vm_name") or env.get("vm"),
-                env.get("runtime_version") or env.get("version"),
-            ]
-        )
+    jdk = environment(run).jdk
+    if jdk:
+        parts = _distinct([jdk.vendor, jdk.vm_name or jdk.vm, jdk.runtime_version or jdk.version])
         label = " ".join(parts)
-        path = env.get("path") or env.get("java") or env.get("home")
+        path = jdk.path or jdk.java or jdk.home
         return f"{label} ({path})" if path else label
     versions = _distinct(
         " ".join(_distinct([e.get("vmName"), e.get("vmVersion") or e.get("jdkVersion")]))
@@ -167,7 +161,7 @@ def measuring_text(run: RunFolder) -> str | None:
     if not steps:
         return None
     ran, waited = measuring_seconds(steps), lock_wait_seconds(steps)
-    recorded = float((run.manifest.reach or {}).get("recorded_s") or 0.0)
+    recorded = (run.manifest.reach.recorded_s if run.manifest.reach else None) or 0.0
     budget = run.manifest.plan.budget_s if run.manifest.plan else None
     if not budget and waited < 1.0:
         return None  # the JMH time is in the step lines; nothing else to tell apart

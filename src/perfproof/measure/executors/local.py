@@ -23,7 +23,7 @@ from perfproof.measure.scheduler import Scheduler, SideTarget
 from perfproof.measure.shard import machine_identity, restrict_plan
 from perfproof.measure.store import DONE, RunStore
 from perfproof.model import SIDES
-from perfproof.model.documents.run import SCHEMA, RunManifest
+from perfproof.model.documents.run import SCHEMA, Jdk, RunManifest
 from perfproof.model.documents.run_plan import PlanBlock
 
 MeasureKeys = Callable[[RunStore, Scheduler, list[SuiteKey], Reporter], tuple[Any, str]]
@@ -62,7 +62,7 @@ def measure_part(
     *,
     measure: MeasureKeys,
     java_home: str | None = None,
-    jdk: dict[str, Any] | None = None,
+    jdk: Jdk | None = None,
     identity: dict[str, Any] | None = None,
 ) -> RunStore:
     """Run the group's complete interleaved A/B into ``part_dir`` (new) and mark it done.

@@ -137,7 +137,7 @@ def measure_group(
                     PlainReporter(log),
                     measure=measure,
                     java_home=jdk.home,
-                    jdk=jdk.to_json(),
+                    jdk=jdk.to_block(),
                     identity=identity,
                 )
         except PerfproofError as exc:

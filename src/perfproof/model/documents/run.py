@@ -32,6 +32,7 @@ from perfproof.model.documents.codec import (
 )
 from perfproof.model.documents.run_options import RunOptions
 from perfproof.model.documents.run_plan import PlanBlock, Selection, StoppingBlock
+from perfproof.model.reach import ReachBlock
 
 NAME = "run"
 MAJOR = 1
@@ -62,6 +63,20 @@ def _as_texts(value: object) -> object:
     return value
 
 
+class Jdk(Document):
+    """The JVM a side ran with (``perfproof.env.java.JavaInfo``); older runs wrote ``vm``
+    and ``java`` for ``vm_name`` and ``path``."""
+
+    path: Text | None = None
+    home: Text | None = None
+    vendor: Text | None = None
+    version: Text | None = None
+    runtime_version: Text | None = None
+    vm_name: Text | None = None
+    vm: Text | None = None
+    java: Text | None = None
+
+
 class Environment(Document):
     """The machine and the tools a run measured with; every field may be unknown (None)."""
 
@@ -71,9 +86,7 @@ class Environment(Document):
     os: Text | None = None
     python: Text | None = None
     perfproof_version: Text | None = None
-    jdk: dict[str, Any] | None = None
-    """``perfproof.env.java.JavaInfo`` as JSON: path, home, vendor, version, runtime_version,
-    vm_name."""
+    jdk: Jdk | None = None
     jmh_version: Annotated[Text | None, BeforeValidator(_joined_versions)] = None
     """The JMH version(s) both sides ran, ``"1.37"`` or ``"1.36 / 1.37"``."""
     jmh_versions: Annotated[dict[str, str | None], BeforeValidator(_as_texts)] = Field(
@@ -205,6 +218,13 @@ class HistoryEvent(Document):
     host: str | None = None
 
 
+class Merged(Document):
+    """When a merged folder was made and from which shard folders."""
+
+    at: str | None = None
+    sources: list[str] = Field(default_factory=list, alias="from")
+
+
 JsonObject = dict[str, Any]
 """A block whose owner reads it with its own ``from_json`` (plan, options, shard, stopping)."""
 
@@ -243,11 +263,12 @@ class RunManifest(Document):
     build_spec: JsonObject | None = None
     stopping: StoppingBlock | None = None
     shard: JsonObject | None = None
-    merged: JsonObject | None = None
+    merged: Merged | None = None
+    """A folder ``merge`` made from shards (a merged run is never resumed)."""
     cluster: JsonObject | None = None
     cluster_parts: JsonObject | None = None
     guard: JsonObject | None = None
-    reach: JsonObject | None = None
+    reach: ReachBlock | None = None
     """``ab``: each benchmark's reach from the diff, known before the first look
     (:class:`perfproof.model.reach.RunReach`)."""
     steps: list[StepEntry] = Field(default_factory=list)

@@ -195,7 +195,7 @@ def reach_before_run(store: RunStore, opts: AbOptions, rep: Reporter) -> None:
     listed = store.manifest.benchmarks or {}
     names = [*listed.get("base", ()), *listed.get("head", ())]
     reach = reach_before_looks(Path(opts.repo), shas, head_tree, names)
-    store.manifest.reach = reach.to_json()
+    store.manifest.reach = reach.to_block()
     if reach.error:
         rep.message(f"note: {reach.error}")
 
@@ -203,7 +203,7 @@ def reach_before_run(store: RunStore, opts: AbOptions, rep: Reporter) -> None:
 def run_reach(store: RunStore) -> RunReach | None:
     """The reach the run recorded (None: not computed, e.g. ``guard``, a run of ``prove``
     that knew none, a run started by an older version)."""
-    return RunReach.from_json(store.manifest.reach)
+    return RunReach.from_block(store.manifest.reach)
 
 
 def explain_run(
@@ -235,7 +235,7 @@ def explain_run(
                 replace(reach.of(b), why=f"{reach.of(b).why}; not recorded: {why_not}")
                 for b in wanted
             )
-        store.manifest.reach = reach.to_json()
+        store.manifest.reach = reach.to_block()
         store.save()
     explain(document, reach)
 

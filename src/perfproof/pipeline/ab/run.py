@@ -39,7 +39,7 @@ from perfproof.measure.store import (
     new_run_id,
 )
 from perfproof.model import SIDES
-from perfproof.model.documents.run import Overlay, RunManifest, SideRef
+from perfproof.model.documents.run import Jdk, Overlay, RunManifest, SideRef
 from perfproof.model.reach import RunReach
 from perfproof.pipeline.ab import reach as ab_reach
 from perfproof.pipeline.ab.options import AbOptions, check_options
@@ -132,11 +132,13 @@ def start_ab(
             command=opts.reproduce_argv(),
             build_spec=spec.to_json(),
             overlay=Overlay(paths=list(opts.overlay)),
-            reach=reach.to_json() if reach is not None else None,
+            reach=reach.to_block() if reach is not None else None,
         ),
     )
     store.init_steps(plan)
-    store.manifest.environment = environment.capture(jdk=jdk.to_json(), jmh_version=None, shas=shas)
+    store.manifest.environment = environment.capture(
+        jdk=jdk.to_block(), jmh_version=None, shas=shas
+    )
     reporter.message(f"run folder: {run_dir} (continue a stopped run with --resume {run_dir})")
     try:
         with store.exclusive():
@@ -179,16 +181,13 @@ def resume_ab(
         sha = store.manifest.side(side).sha
         if not sha or resolve_ref(repo, sha) != sha:
             raise InputError(f"--resume {run_dir}: commit {sha} of the {side} side is gone")
-    jdk = java_info(opts.java).to_json()
-    before = store.manifest.environment.jdk or {}
-    if (before.get("home"), before.get("runtime_version")) != (
-        jdk.get("home"),
-        jdk.get("runtime_version"),
-    ):
+    jdk = java_info(opts.java)
+    before = store.manifest.environment.jdk or Jdk()
+    if (before.home, before.runtime_version) != (jdk.home, jdk.runtime_version):
         raise InputError(
-            f"--resume {run_dir}: the run started on JDK {before.get('home')} "
-            f"{before.get('runtime_version')} but {opts.java or 'java'} is now "
-            f"{jdk.get('home')} {jdk.get('runtime_version')}; both halves must use one JDK"
+            f"--resume {run_dir}: the run started on JDK {before.home} "
+            f"{before.runtime_version} but {opts.java or 'java'} is now "
+            f"{jdk.home} {jdk.runtime_version}; both halves must use one JDK"
         )
     with store.exclusive():
         store.add_event("resumed", pending=[s.id for s in store.pending_steps()])

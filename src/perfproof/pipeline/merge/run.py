@@ -34,6 +34,7 @@ from perfproof.model.documents.run import (
     NAME,
     Environment,
     ManifestShapeError,
+    Merged,
     RunManifest,
     StepEntry,
 )
@@ -347,7 +348,7 @@ def write_merged(
         for s in shards
     ]
     if manifest.merged is not None:
-        manifest.merged["from"] = [str(s.path) for s in shards]
+        manifest.merged.sources = [str(s.path) for s in shards]
     manifest.updated = now_iso()
     write_json_atomic(out / MANIFEST, manifest.to_json())
     outcome = MergeOutcome(out, result, document, shards)
@@ -400,5 +401,5 @@ def _header(first: RunManifest, out: Path) -> RunManifest:
         build_spec=first.build_spec,
         plan=first.plan,
         options=RunOptions.model_validate(options),
-        merged={"at": now_iso(), "from": []},
+        merged=Merged(at=now_iso()),
     )
