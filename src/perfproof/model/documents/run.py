@@ -8,11 +8,15 @@ reads it, so a key the reader looks for is a key the writer writes.
 
 The run machinery fills the manifest in as it works (the plan, the steps, the builds); every
 writer and reader goes through the fields of :class:`RunManifest`, never through string keys.
-:meth:`RunManifest.from_json` checks each entry and names the first one that is not of the type
-perfproof writes (a hand edit), and keeps entries it does not know, so a run folder written by
-a newer minor version still opens. Blocks owned by another part of perfproof (the plan, the
-verb's options, a shard's or the cluster's partition, the stopping state) are kept as the JSON
-objects their owners read with their own ``from_json``.
+The manifest and its blocks are codec documents (:mod:`perfproof.model.documents.codec`):
+:meth:`RunManifest.from_json` checks every typed entry and names the first one that is not of
+the type perfproof writes (a hand edit), and keeps entries it does not know, so a run folder
+written by a newer minor version still opens. Typed: the header, refs, overlay, options,
+environment (with its JDK), steps, builds, history, plan, stopping, reach, merged and guard
+blocks.
+Still kept as the JSON objects their owners read (``JsonObject``): a shard's and the cluster's
+partition (``shard``, ``shards``, ``cluster``, ``cluster_parts``), ``build_spec``,
+an ``e2e`` run's ``sides`` and the shards' machines.
 """
 
 from __future__ import annotations
@@ -218,6 +222,18 @@ class HistoryEvent(Document):
     host: str | None = None
 
 
+class GuardBlock(Document):
+    """A ``guard`` run's settings, what they protect, its outcome and the command that ran it
+    (read back by ``guard --resume``)."""
+
+    kind: str | None = None
+    protects: str | None = None
+    min_ratio: float | None = None
+    confidence: float | None = None
+    passed: bool | None = None
+    command: TextList = Field(default_factory=list)
+
+
 class Merged(Document):
     """When a merged folder was made and from which shard folders."""
 
@@ -226,7 +242,7 @@ class Merged(Document):
 
 
 JsonObject = dict[str, Any]
-"""A block whose owner reads it with its own ``from_json`` (plan, options, shard, stopping)."""
+"""A block its owner still reads by key (shard, cluster, build spec, e2e sides)."""
 
 
 def _argv(value: object) -> object:
@@ -267,7 +283,7 @@ class RunManifest(Document):
     """A folder ``merge`` made from shards (a merged run is never resumed)."""
     cluster: JsonObject | None = None
     cluster_parts: JsonObject | None = None
-    guard: JsonObject | None = None
+    guard: GuardBlock | None = None
     reach: ReachBlock | None = None
     """``ab``: each benchmark's reach from the diff, known before the first look
     (:class:`perfproof.model.reach.RunReach`)."""

@@ -18,6 +18,7 @@ from perfproof.compare import CompareResult
 from perfproof.errors import InputError
 from perfproof.model import ALLOC_NORM, PRIMARY, Comparison, Direction
 from perfproof.model.documents.guard import PROTECTS, GuardResult, GuardRow
+from perfproof.model.documents.run import GuardBlock
 from perfproof.stats.verdict import check_confidence
 
 KINDS = ("time", "alloc", "both")
@@ -117,13 +118,16 @@ class GuardSettings:
     def __post_init__(self) -> None:
         check_settings(self.kind, self.min_ratio, self.confidence)
 
-    def to_json(self) -> dict[str, object]:
-        return {
-            "kind": self.kind,
-            "protects": PROTECTS[self.kind],
-            "min_ratio": self.min_ratio,
-            "confidence": self.confidence,
-        }
+    def to_block(self, passed: bool | None, command: list[str]) -> GuardBlock:
+        """The manifest's ``guard`` block for these settings and the run's outcome."""
+        return GuardBlock(
+            kind=self.kind,
+            protects=PROTECTS[self.kind],
+            min_ratio=self.min_ratio,
+            confidence=self.confidence,
+            passed=passed,
+            command=command,
+        )
 
     def argv(self) -> list[str]:
         return ["--metric", self.kind, "--min-ratio", f"{self.min_ratio:g}",

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from perfproof.compare import CompareOptions
 from perfproof.model.documents.guard import guard_document
+from perfproof.model.documents.run import GuardBlock
 from perfproof.pipeline.guard.judge import GuardResult, GuardSettings, evaluate
 from perfproof.storage import write_json_atomic
 
@@ -69,7 +70,7 @@ def _record_settings(
     from perfproof.measure.store import RunStore
 
     store = RunStore.open(run_dir)
-    store.manifest.guard = {**settings.to_json(), "passed": passed, "command": command}
+    store.manifest.guard = settings.to_block(passed, command)
     store.save()
 
 
@@ -127,20 +128,23 @@ def resume_guard(
     from perfproof.measure.store import RunStore
     from perfproof.pipeline.ab.run import resume_ab
 
-    recorded = RunStore.open(run_dir.resolve()).manifest.guard or {}
+    recorded = RunStore.open(run_dir.resolve()).manifest.guard or GuardBlock()
     default = GuardSettings()
     settings = GuardSettings(
-        kind=kind or recorded.get("kind") or default.kind,
-        min_ratio=min_ratio
-        if min_ratio is not None
-        else recorded.get("min_ratio", default.min_ratio),
-        confidence=confidence
-        if confidence is not None
-        else recorded.get("confidence", default.confidence),
+        kind=kind or recorded.kind or default.kind,
+        min_ratio=_first(min_ratio, recorded.min_ratio, default.min_ratio),
+        confidence=_first(confidence, recorded.confidence, default.confidence),
     )
     outcome = resume_ab(run_dir, reporter or make_reporter(), lock_timeout=lock_timeout, verb=VERB)
-    command = recorded.get("command") or []
+    command = list(recorded.command)
     return finish_guard(outcome.run_dir, settings, command, [])
+
+
+def _first(given: float | None, recorded: float | None, default: float) -> float:
+    """A setting given on the command line, else the run's own, else perfproof's default."""
+    if given is not None:
+        return given
+    return recorded if recorded is not None else default
 
 
 def finish_guard(
