@@ -20,7 +20,7 @@ from perfproof.errors import ExternalError, InputError
 from perfproof.measure.metrics import MetricNotFound, MetricSpec, extract
 from perfproof.measure.store import DONE, FAILED, INTERRUPTED, PENDING, RUNNING, RunStore, now_iso
 from perfproof.model import SIDES
-from perfproof.model.documents.run import StepEntry
+from perfproof.model.documents.run import PreparedSide, StepEntry
 from perfproof.storage import write_text_atomic
 
 
@@ -34,22 +34,25 @@ class SideCommands:
     setup: tuple[str, ...] | None = None
     teardown: tuple[str, ...] | None = None
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "cwd": self.cwd,
-            "run": list(self.run),
-            "setup": None if self.setup is None else list(self.setup),
-            "teardown": None if self.teardown is None else list(self.teardown),
-        }
+    def prepared(self, **checkout: Any) -> PreparedSide:
+        """The manifest's entry for this side: the commands and where they run (``checkout``:
+        the ref, commit and build of a side measured in a worktree)."""
+        return PreparedSide(
+            **checkout,
+            cwd=self.cwd,
+            run=list(self.run),
+            setup=None if self.setup is None else list(self.setup),
+            teardown=None if self.teardown is None else list(self.teardown),
+        )
 
     @staticmethod
-    def from_json(side: str, doc: dict[str, Any]) -> SideCommands:
+    def of_prepared(side: str, prepared: PreparedSide) -> SideCommands:
         return SideCommands(
             side=side,
-            cwd=doc["cwd"],
-            run=tuple(doc["run"]),
-            setup=None if doc.get("setup") is None else tuple(doc["setup"]),
-            teardown=None if doc.get("teardown") is None else tuple(doc["teardown"]),
+            cwd=prepared.cwd,
+            run=tuple(prepared.run),
+            setup=None if prepared.setup is None else tuple(prepared.setup),
+            teardown=None if prepared.teardown is None else tuple(prepared.teardown),
         )
 
 

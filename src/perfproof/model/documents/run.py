@@ -12,11 +12,11 @@ The manifest and its blocks are codec documents (:mod:`perfproof.model.documents
 :meth:`RunManifest.from_json` checks every typed entry and names the first one that is not of
 the type perfproof writes (a hand edit), and keeps entries it does not know, so a run folder
 written by a newer minor version still opens. Typed: the header, refs, overlay, options,
-environment (with its JDK), steps, builds, history, plan, stopping, reach, merged and guard
-blocks.
+environment (with its JDK), steps, builds, history, plan, stopping, reach, merged, guard
+and an ``e2e`` run's prepared sides.
 Still kept as the JSON objects their owners read (``JsonObject``): a shard's and the cluster's
-partition (``shard``, ``shards``, ``cluster``, ``cluster_parts``), ``build_spec``,
-an ``e2e`` run's ``sides`` and the shards' machines.
+partition (``shard``, ``shards``, ``cluster``, ``cluster_parts``), ``build_spec`` and the
+shards' machines.
 """
 
 from __future__ import annotations
@@ -222,6 +222,20 @@ class HistoryEvent(Document):
     host: str | None = None
 
 
+class PreparedSide(Document):
+    """An ``e2e`` side as prepared: where its commands run (a folder, or a worktree of a ref
+    built first) and the commands (``measure.targets.command.SideCommands``)."""
+
+    cwd: str
+    run: list[Text] = Field(default_factory=list)
+    setup: list[Text] | None = None
+    teardown: list[Text] | None = None
+    ref: Text | None = None
+    sha: Text | None = None
+    build_log: str | None = None
+    build_command: list[Text] | None = None
+
+
 class GuardBlock(Document):
     """A ``guard`` run's settings, what they protect, its outcome and the command that ran it
     (read back by ``guard --resume``)."""
@@ -242,7 +256,7 @@ class Merged(Document):
 
 
 JsonObject = dict[str, Any]
-"""A block its owner still reads by key (shard, cluster, build spec, e2e sides)."""
+"""A block its owner still reads by key (shard, cluster, build spec)."""
 
 
 def _argv(value: object) -> object:
@@ -273,7 +287,7 @@ class RunManifest(Document):
     overlay: Overlay | None = None
     benchmarks: dict[str, TextList] | None = None
     """Side → the benchmarks its build listed."""
-    sides: dict[str, JsonObject] | None = None
+    sides: dict[str, PreparedSide] | None = None
     """``e2e``: each side's prepared checkout and commands."""
     plan: PlanBlock | None = None
     build_spec: JsonObject | None = None
@@ -298,11 +312,10 @@ class RunManifest(Document):
         the run did not record it)."""
         if side in self.refs:
             return self.refs[side]
-        prepared = (self.sides or {}).get(side) or {}
-        ref, sha = prepared.get("ref"), prepared.get("sha")
-        return SideRef(
-            ref=ref if isinstance(ref, str) else None, sha=sha if isinstance(sha, str) else None
-        )
+        prepared = (self.sides or {}).get(side)
+        if prepared is None:
+            return SideRef()
+        return SideRef(ref=prepared.ref, sha=prepared.sha)
 
     def to_json(self) -> JsonObject:
         """The manifest as written: entries not set left out, the environment whole."""

@@ -157,7 +157,8 @@ def start(opts: E2EOptions, cwd: Path | None = None) -> RunStore:
             check_programs(side_commands(opts, prepared))
         cmds = side_commands(opts, prepared)
         steps = target.schedule(side_order(opts.runs, opts.order, opts.seed), opts.warmup_runs)
-        store.manifest.sides = {s: {**prepared[s], **cmds[s].to_json()} for s in SIDES}
+        checkouts = {s: {k: v for k, v in prepared[s].items() if k != "cwd"} for s in SIDES}
+        store.manifest.sides = {s: cmds[s].prepared(**checkouts[s]) for s in SIDES}
         store.manifest.steps = target.step_entries(store, steps)
         store.save()
     except InputError:
@@ -242,7 +243,7 @@ def execute_and_analyse(
     opts = E2EOptions(**written)
     specs = validate(opts)
     try:
-        sides = {s: target.SideCommands.from_json(s, (manifest.sides or {})[s]) for s in SIDES}
+        sides = {s: target.SideCommands.of_prepared(s, (manifest.sides or {})[s]) for s in SIDES}
     except (KeyError, TypeError) as exc:
         raise InputError(
             f"--resume {store.path}: {MANIFEST} was edited: side entry lacks {exc}"
@@ -292,7 +293,7 @@ def analyse(store: RunStore, opts: E2EOptions, specs: Sequence[MetricSpec]) -> E
     return E2EResult(
         run_dir=store.path,
         options=manifest.options.to_json(),
-        sides=manifest.sides or {},
+        sides={s: p.dump() for s, p in (manifest.sides or {}).items()},
         command=manifest.command,
         metrics=results,
         amdahl=amdahl,
