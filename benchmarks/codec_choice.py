@@ -3,12 +3,14 @@
 Three questions, each answered on the same ``perfproof.compare/1`` shape (``results.json``):
 
 1. decode time of a 2,000-entry document (built from a real fixture's comparisons with varied
-   keys), against today's reader (``json.loads`` + ``CompareDocument.from_json``);
+   keys), beside perfproof's own read (``loads_strict`` + ``CompareDocument.from_json``, which
+   checks the document with the codec chosen here, pydantic);
 2. strictness: what each library does with a wrong type, a bool for a number, a whole number
    for a float, a float for a whole number, a missing field, an unknown field, NaN;
 3. the error a user would see: the library's own message, and the one line perfproof prints
    from it (``results.json: comparisons[3].base.forks: expected ...``).
 
+    pip install msgspec                            # not a perfproof dependency
     python3 benchmarks/codec_choice.py             # 2,000 entries, best of 15 runs
     python3 benchmarks/codec_choice.py --entries 20000 --repeat 5
 """
@@ -28,8 +30,9 @@ import msgspec
 import pydantic
 
 from perfproof.errors import InputError
-from perfproof.model.documents import loads_strict
+from perfproof.model.documents import check_depth, loads_strict
 from perfproof.model.documents.compare import CompareDocument
+from perfproof.model.documents.compare_wire import CompareDoc
 from perfproof.model.enums import Direction, Verdict
 
 FIXTURE = Path(__file__).parent.parent / "tests/fixtures/runs/kryo-merged/results.json"
@@ -244,7 +247,7 @@ def _edited(doc: dict[str, Any], path: tuple[Any, ...], value: Any) -> bytes:
 
 
 def strictness(doc: dict[str, Any]) -> None:
-    print("\n| input | today (hand reader) | msgspec | pydantic v2 (strict) |")
+    print("\n| input | perfproof (its codec) | msgspec | pydantic v2 (strict) |")
     print("| --- | --- | --- | --- |")
     cases = [(name, _edited(doc, path, value)) for name, path, value in CASES]
     nan = re.sub(r'"ratio": [0-9.e+-]+', '"ratio": NaN', json.dumps(doc), count=1)
@@ -284,6 +287,7 @@ def main() -> int:
     doc = big_document(args.entries)
     raw = json.dumps(doc, indent=2).encode()
     text = raw.decode()
+    parsed = json.loads(text)
     print(f"results.json: {args.entries} comparisons, {len(raw) / 1e6:.2f} MB")
     python = sys.version.split()[0]
     print(f"msgspec {msgspec.__version__}, pydantic {pydantic.VERSION}, Python {python}")
@@ -291,8 +295,13 @@ def main() -> int:
     adapter = PCompare.model_validate_json
     rows = [
         ("json.loads only (no checks)", lambda: json.loads(text)),
-        ("today: loads_strict + CompareDocument.from_json",
+        ("perfproof: loads_strict + CompareDocument.from_json",
          lambda: CompareDocument.from_json(loads_strict(text, "r.json"), "r.json")),
+        ("perfproof: check_depth alone", lambda: check_depth(text, "r.json")),
+        ("perfproof: CompareDocument.from_json of the parsed document",
+         lambda: CompareDocument.from_json(parsed, "r.json")),
+        ("perfproof: CompareDoc.model_validate of the parsed document (the codec's check)",
+         lambda: CompareDoc.model_validate(parsed)),
         ("msgspec: json.Decoder(Struct).decode", lambda: decoder.decode(raw)),
         ("pydantic v2: model_validate_json (strict)", lambda: adapter(raw)),
     ]  # fmt: skip
