@@ -56,8 +56,8 @@ def command(
     ctx: click.Context, run_dir: Path, fmt: str, out: Path | None, max_chars: int, summary: bool
 ) -> None:
     """Render the report of RUN_DIR: summary, results per @Param, methodology, reproduction
-    commands, warnings and JMH's raw tables (HTML adds inline plots; JSON is
-    perfproof.report/1)."""
+    commands, warnings and JMH's raw tables (HTML adds inline plots and results tables that
+    sort and filter in the browser, offline; JSON is perfproof.report/1)."""
     from perfproof.report import input_files, render, render_pr_markdown
     from perfproof.storage import write_text_atomic
 
