@@ -7,11 +7,11 @@ from perfproof.model.documents.prove_measured import AbStageResult
 from perfproof.model.documents.prove_stages import DispatchSkip
 from perfproof.pipeline.ab.options import AbOptions
 from perfproof.pipeline.prove.dispatch import measured
-from perfproof.pipeline.prove.options import ProveOptions
+from perfproof.pipeline.prove.options import ProveOptions, Reach
 
 
 def test_reach_round_trips_and_is_repeated() -> None:
-    opts = ProveOptions(ab=AbOptions(base="a", head="b"), reach="static")
+    opts = ProveOptions(ab=AbOptions(base="a", head="b"), reach=Reach.STATIC)
     back = ProveOptions.from_json(opts.to_json())
     assert back.reach == "static"
     argv = back.reproduce_argv()

@@ -15,6 +15,7 @@ from perfproof.cli.parsed import JMH_ARGS
 from perfproof.cli.run_flags import LAUNCH
 from perfproof.errors import InputError
 from perfproof.measure.plan import parse_jmh_args
+from perfproof.workspace.spec import BuildKind
 
 if TYPE_CHECKING:
     from perfproof.pipeline.hunt.start import HuntRequest
@@ -162,7 +163,7 @@ def hunt_request(p: Mapping[str, Any]) -> HuntRequest:
         run=run_cmd,
         bench=p["bench"],
         module=p["module"],
-        build_kind=p["build_kind"],
+        build_kind=BuildKind(p["build_kind"] or BuildKind.AUTO),
         build_cmd=p["build_cmd"],
         jar=p["jar"],
         build_args=p["build_args"],

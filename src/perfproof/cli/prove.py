@@ -18,7 +18,7 @@ from perfproof.cli.pinned import json_settings, run_settings, settled
 from perfproof.cli.run_flags import AB_GROUPS, VERDICT, ab_options
 from perfproof.errors import GateFailed, InputError
 from perfproof.model.documents.prove import SKIPPABLE
-from perfproof.pipeline.prove.options import ProveOptions
+from perfproof.pipeline.prove.options import Gate, ProfileForks, ProveOptions, Reach
 from perfproof.pipeline.prove.run import ProveOutcome, stage_lines
 from perfproof.render.prove_reach import unexplained_keys
 
@@ -92,7 +92,7 @@ _NOT_SHARED = {"resume_dir", "out", "fmt", "jfr"}
 @click.option(
     "--jfr",
     "jfr",
-    type=click.Choice(("after", "every")),
+    type=click.Choice([e.value for e in ProfileForks]),
     default="after",
     show_default=True,
     help="Profile forks, recorded by JFR and never timed: after, three rounds of each key "
@@ -100,7 +100,7 @@ _NOT_SHARED = {"resume_dir", "out", "fmt", "jfr"}
 )
 @click.option(
     "--reach",
-    type=click.Choice(("profile", "static")),
+    type=click.Choice([e.value for e in Reach]),
     default="profile",
     show_default=True,
     help="Benchmarks the call graph reaches only through dynamic dispatch (a call to an "
@@ -111,7 +111,7 @@ _NOT_SHARED = {"resume_dir", "out", "fmt", "jfr"}
 )
 @click.option(
     "--gate",
-    type=click.Choice(("any", "explained")),
+    type=click.Choice([e.value for e in Gate]),
     default="any",
     show_default=True,
     help="any: --fail-on-regression fails on every regression, also one the change cannot "
@@ -200,9 +200,9 @@ def prove_options(ctx: click.Context) -> tuple[ProveOptions, dict[str, dict[str,
         e2e_metric=p["e2e_metric"],
         e2e_runs=p["e2e_runs"],
         fail_on_regression=bool(p.get("fail_on_regression")),
-        gate=p["gate"],
-        jfr=p["jfr"],
-        reach=p["reach"],
+        gate=Gate(p["gate"]),
+        jfr=ProfileForks(p["jfr"]),
+        reach=Reach(p["reach"]),
         hypothesis=p["hypothesis"],
         hunt=p["hunt"],
     )

@@ -26,7 +26,7 @@ class HuntRequest:
     run: str | None = None
     bench: tuple[str, ...] = ()
     module: str | None = None
-    build_kind: str | None = None
+    build_kind: BuildKind = BuildKind.AUTO
     build_cmd: str | None = None
     jar: str | None = None
     build_args: tuple[str, ...] = ()
@@ -56,7 +56,7 @@ class HuntRequest:
             repo=str(self.repo),
             bench=self.bench,
             module=self.module,
-            build=BuildKind(self.build_kind or "auto"),
+            build=self.build_kind,
             build_cmd=self.build_cmd,
             jar=self.jar,
             build_args=self.build_args,
@@ -81,8 +81,8 @@ class HuntRequest:
         ):
             if value:
                 out += [flag, value]
-        if self.build_kind:
-            out += ["--build", self.build_kind]
+        if self.build_kind != BuildKind.AUTO:
+            out += ["--build", str(self.build_kind)]
         out += [f"--build-arg={a}" for a in self.build_args]
         for flag, launch in (("--maven", self.maven), ("--gradle", self.gradle)):
             if launch != "auto":

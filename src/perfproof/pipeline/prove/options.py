@@ -5,10 +5,53 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from enum import StrEnum
+from typing import TypeVar
 
 from perfproof import defaults
+from perfproof.errors import InputError
 from perfproof.model.documents.prove_stages import Json, opt, strs
 from perfproof.pipeline.ab.options import AbOptions
+
+E = TypeVar("E", bound=StrEnum)
+
+
+class ProfileForks(StrEnum):
+    """``--jfr``: when the profile forks run."""
+
+    AFTER = "after"
+    """After the A/B is decided: three rounds of each key on each side."""
+    EVERY = "every"
+    """As many rounds as the A/B ran."""
+
+
+class Gate(StrEnum):
+    """``--gate``: which regressions ``--fail-on-regression`` fails on."""
+
+    ANY = "any"
+    EXPLAINED = "explained"
+    """Only regressions of benchmarks the change reaches."""
+
+
+class Reach(StrEnum):
+    """``--reach``: what is done about benchmarks only dynamic dispatch reaches."""
+
+    PROFILE = "profile"
+    """Record one fork a side first; leave out those whose profile never samples the change."""
+    STATIC = "static"
+    """Measure them all, last (a budget cuts them first)."""
+
+
+def _choice(enum: type[E], doc: Json, name: str, default: E) -> E:
+    """A choice of a stored bundle, refused naming ``options.<name>`` when unknown."""
+    value = opt(doc, name, str)
+    if value is None:
+        return default
+    try:
+        return enum(value)
+    except ValueError:
+        choices = ", ".join(e.value for e in enum)
+        raise InputError(f"options.{name}: {value!r} is not one of {choices}") from None
 
 
 @dataclass
@@ -23,13 +66,13 @@ class ProveOptions:
     e2e_metric: tuple[str, ...] = ()
     e2e_runs: int = 10
     fail_on_regression: bool = False
-    jfr: str = "after"
+    jfr: ProfileForks = ProfileForks.AFTER
     """When the profile forks run: ``after`` the A/B, three rounds; ``every``, as many rounds
     as the A/B ran."""
-    gate: str = "any"
+    gate: Gate = Gate.ANY
     """``any``: ``--fail-on-regression`` fails on every regression, explained or not;
     ``explained``: only on regressions the change can explain (a regression gate of its own)."""
-    reach: str = "profile"
+    reach: Reach = Reach.PROFILE
     """``profile`` (the default): record the benchmarks only dynamic dispatch reaches, one fork
     a side, before the A/B, and leave out the ones whose baseline profile never samples the
     changed code; ``static``: measure every benchmark the call graph reaches, those only
@@ -57,10 +100,10 @@ class ProveOptions:
             e2e_metric=strs(doc, "e2e_metric"),
             e2e_runs=opt(doc, "e2e_runs", int) or 10,
             fail_on_regression=bool(doc.get("fail_on_regression")),
-            gate=opt(doc, "gate", str) or "any",
-            jfr=opt(doc, "jfr", str) or "after",
+            gate=_choice(Gate, doc, "gate", Gate.ANY),
+            jfr=_choice(ProfileForks, doc, "jfr", ProfileForks.AFTER),
             # a bundle written before the recorded round was the default measured by the graph
-            reach=_reach(opt(doc, "reach", str)),
+            reach=_reach(doc),
             hypothesis=opt(doc, "hypothesis", str),
             hunt=opt(doc, "hunt", str),
         )
@@ -72,12 +115,12 @@ class ProveOptions:
             argv += ["--skip", stage]
         if self.depth != defaults.DEPTH:
             argv += ["--depth", str(self.depth)]
-        if self.gate != "any":
-            argv += ["--gate", self.gate]
-        if self.jfr != "after":
-            argv += ["--jfr", self.jfr]
-        if self.reach != "profile":
-            argv += ["--reach", self.reach]
+        if self.gate != Gate.ANY:
+            argv += ["--gate", str(self.gate)]
+        if self.jfr != ProfileForks.AFTER:
+            argv += ["--jfr", str(self.jfr)]
+        if self.reach != Reach.PROFILE:
+            argv += ["--reach", str(self.reach)]
         if self.hypothesis and self.hunt:
             argv += ["--hypothesis", self.hypothesis, "--from", self.hunt]
         if self.e2e_run:
@@ -87,7 +130,9 @@ class ProveOptions:
         return argv
 
 
-def _reach(value: str | None) -> str:
+def _reach(doc: Json) -> Reach:
     """A bundle written before the recorded round was the default was chosen by the graph
     alone (``graph``, or no entry at all): it resumes as ``static``."""
-    return "static" if value in (None, "graph") else str(value)
+    if opt(doc, "reach", str) in (None, "graph"):
+        return Reach.STATIC
+    return _choice(Reach, doc, "reach", Reach.STATIC)
