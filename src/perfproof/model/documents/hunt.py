@@ -13,9 +13,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from pydantic import Field
+
 from perfproof.errors import InputError
 from perfproof.model import benchmark_of_label
 from perfproof.model.documents import json_safe, read_document, schema_id
+from perfproof.model.documents.codec import Document, ValidationError, problem_line
 
 NAME = "hunt"
 MAJOR = 1
@@ -49,14 +52,6 @@ class ForkMean:
 
     def to_json(self) -> dict[str, Any]:
         return {"mean": self.mean, "lo": self.lo, "hi": self.hi, "se": self.se, "forks": self.forks}
-
-    @classmethod
-    def from_json(cls, doc: dict[str, Any] | None) -> ForkMean | None:
-        if doc is None:
-            return None
-        return cls(
-            float(doc["mean"]), doc.get("lo"), doc.get("hi"), int(doc["forks"]), doc.get("se")
-        )
 
 
 @dataclass(frozen=True)
@@ -93,20 +88,6 @@ class GroupCost:
             "ceiling": self.ceiling,
             "ceiling_discounted": self.ceiling_discounted,
         }
-
-    @classmethod
-    def from_json(cls, doc: dict[str, Any]) -> GroupCost:
-        e = ForkMean.from_json
-        return cls(
-            str(doc["group"]),
-            e(doc.get("cpu_share")),
-            e(doc.get("alloc_share")),
-            e(doc.get("ns_per_op")),
-            e(doc.get("bytes_per_op")),
-            e(doc.get("bytes_per_s")),
-            doc.get("ceiling"),
-            doc.get("ceiling_discounted"),
-        )
 
 
 @dataclass(frozen=True)
@@ -186,30 +167,6 @@ class Hypothesis:
             "benchmarks": list(self.benchmarks),
             "prove": self.prove,
         }
-
-    @classmethod
-    def from_json(cls, doc: dict[str, Any]) -> Hypothesis:
-        pattern = doc.get("pattern")
-        callers = doc.get("callers")
-        return cls(
-            id=str(doc["id"]),
-            rank=int(doc["rank"]),
-            method=str(doc["method"]),
-            frame=str(doc["frame"]),
-            file=str(doc["file"]),
-            line=int(doc["line"]),
-            end_line=int(doc["end_line"]),
-            expected_gain=float(doc["expected_gain"]),
-            costs=tuple(GroupCost.from_json(c) for c in doc["costs"]),
-            fact=str(doc["fact"]),
-            classes=tuple((str(c["class"]), float(c["share"])) for c in doc.get("classes", [])),
-            via=tuple(str(v) for v in doc.get("via", [])),
-            pattern=Pattern(**pattern) if pattern else None,
-            callers=Callers(**callers) if callers else None,
-            path=tuple(str(p) for p in doc.get("path", [])),
-            benchmarks=tuple(str(b) for b in doc.get("benchmarks", [])),
-            prove=doc.get("prove"),
-        )
 
 
 @dataclass(frozen=True)
@@ -296,9 +253,117 @@ def hunt_document(h: HuntResult) -> dict[str, Any]:
 
 
 def read_hunt(path: Path) -> list[Hypothesis]:
-    """The hypotheses of an earlier ``hunt.json`` (``--compare``); bad files exit 2."""
+    """The hypotheses of an earlier ``hunt.json`` (``--compare``); a bad file exits 2 with
+    one line naming the field."""
     doc = read_document(path, NAME, MAJOR)
     try:
-        return [Hypothesis.from_json(x) for x in doc["hypotheses"]]
-    except (KeyError, TypeError, ValueError) as exc:
-        raise InputError(f"{path}: malformed {SCHEMA} document ({exc!r})") from None
+        wire = _HuntDoc.model_validate(doc)
+    except ValidationError as exc:
+        raise InputError(f"{path}: malformed {SCHEMA} document: {problem_line(exc)}") from None
+    return [_hypothesis(h) for h in wire.hypotheses]
+
+
+# -------------------------------------------------------------- the document as it is read
+
+
+class _ForkMeanDoc(Document):
+    mean: float
+    lo: float | None = None
+    hi: float | None = None
+    forks: int
+    se: float | None = None
+
+
+class _GroupCostDoc(Document):
+    group: str
+    cpu_share: _ForkMeanDoc | None = None
+    alloc_share: _ForkMeanDoc | None = None
+    ns_per_op: _ForkMeanDoc | None = None
+    bytes_per_op: _ForkMeanDoc | None = None
+    bytes_per_s: _ForkMeanDoc | None = None
+    ceiling: float | None = None
+    ceiling_discounted: float | None = None
+
+
+class _ClassShareDoc(Document):
+    name: str = Field(alias="class")
+    share: float
+
+
+class _PatternDoc(Document):
+    rule: str
+    title: str
+    line: int
+    rewrite: str
+
+
+class _CallersDoc(Document):
+    production: int
+    distinct: int
+    primitive: bool
+
+
+class _HypothesisDoc(Document):
+    id: str
+    rank: int
+    method: str
+    frame: str
+    file: str
+    line: int
+    end_line: int
+    expected_gain: float
+    costs: list[_GroupCostDoc]
+    fact: str
+    classes: list[_ClassShareDoc] = Field(default_factory=list)
+    via: list[str] = Field(default_factory=list)
+    pattern: _PatternDoc | None = None
+    callers: _CallersDoc | None = None
+    path: list[str] = Field(default_factory=list)
+    benchmarks: list[str] = Field(default_factory=list)
+    prove: str | None = None
+
+
+class _HuntDoc(Document):
+    hypotheses: list[_HypothesisDoc]
+
+
+def _mean(doc: _ForkMeanDoc | None) -> ForkMean | None:
+    return None if doc is None else ForkMean(doc.mean, doc.lo, doc.hi, doc.forks, doc.se)
+
+
+def _hypothesis(h: _HypothesisDoc) -> Hypothesis:
+    return Hypothesis(
+        id=h.id,
+        rank=h.rank,
+        method=h.method,
+        frame=h.frame,
+        file=h.file,
+        line=h.line,
+        end_line=h.end_line,
+        expected_gain=h.expected_gain,
+        costs=tuple(
+            GroupCost(
+                c.group,
+                _mean(c.cpu_share),
+                _mean(c.alloc_share),
+                _mean(c.ns_per_op),
+                _mean(c.bytes_per_op),
+                _mean(c.bytes_per_s),
+                c.ceiling,
+                c.ceiling_discounted,
+            )
+            for c in h.costs
+        ),
+        fact=h.fact,
+        classes=tuple((c.name, c.share) for c in h.classes),
+        via=tuple(h.via),
+        pattern=Pattern(h.pattern.rule, h.pattern.title, h.pattern.line, h.pattern.rewrite)
+        if h.pattern is not None
+        else None,
+        callers=Callers(h.callers.production, h.callers.distinct, h.callers.primitive)
+        if h.callers is not None
+        else None,
+        path=tuple(h.path),
+        benchmarks=tuple(h.benchmarks),
+        prove=h.prove,
+    )
