@@ -20,7 +20,7 @@ import os
 import shutil
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import KW_ONLY, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -134,35 +134,24 @@ def publish_result(partial: Path, final: Path) -> None:
     partial.unlink()
 
 
+@dataclass(eq=False)
 class Scheduler:
     """Runs the pending steps of a run, in plan order, recording everything in the store."""
 
-    def __init__(
-        self,
-        store: RunStore,
-        targets: dict[str, SideTarget],
-        reporter: Reporter,
-        *,
-        settings: JmhSettings,
-        lock_timeout_s: float,
-        java_home: str | None,
-        lock_path: Path | None = None,
-        jfr_dir: Path | None = None,
-        jfr_delay_s: float | None = None,
-    ) -> None:
-        self.store = store
-        self.targets = targets
-        self.reporter = reporter
-        self.settings = settings
-        self.lock_timeout_s = lock_timeout_s
-        self.java_home = java_home
-        self.lock_path = lock_path or lock.lock_path_for()
-        self.jfr_dir = jfr_dir
-        self.jfr_delay_s = jfr_delay_s
-        """Seconds after a fork's start its recording begins (``hunt`` skips warm-up)."""
-        self._wait_began = 0.0
-        self._holders: list[str] = []
-        """Who held the lock while the current step waited (recorded with the step)."""
+    store: RunStore
+    targets: dict[str, SideTarget]
+    reporter: Reporter
+    _: KW_ONLY
+    settings: JmhSettings
+    lock_timeout_s: float
+    java_home: str | None
+    lock_path: Path = field(default_factory=lock.lock_path_for)
+    jfr_dir: Path | None = None
+    jfr_delay_s: float | None = None
+    """Seconds after a fork's start its recording begins (``hunt`` skips warm-up)."""
+    _wait_began: float = field(default=0.0, init=False)
+    _holders: list[str] = field(default_factory=list, init=False)
+    """Who held the lock while the current step waited (recorded with the step)."""
 
     def estimate(self, step: Step) -> float:
         """Expected seconds of a step: the keys it runs × forks × fork length."""

@@ -44,12 +44,27 @@ public final class JfrCensus {
 
     private final PrintWriter out;
     private final Map<String, Integer> names = new HashMap<>();
-    private final IdentityHashMap<RecordedMethod, Integer> methods = new IdentityHashMap<>();
-    private final IdentityHashMap<RecordedClass, Integer> classes = new IdentityHashMap<>();
-    private final IdentityHashMap<RecordedStackTrace, Stack> stacks = new IdentityHashMap<>();
+    private final Map<RecordedMethod, Integer> methods = new Bounded<>();
+    private final Map<RecordedClass, Integer> classes = new Bounded<>();
+    private final Map<RecordedStackTrace, Stack> stacks = new Bounded<>();
 
     private JfrCensus(PrintWriter out) {
         this.out = out;
+    }
+
+    /**
+     * The reader's objects to their ids, by identity, forgotten all at once past {@link
+     * #CACHE_LIMIT} entries: a long recording's readers are not kept alive for the whole
+     * stream, and a forgotten one only costs its lookup again (its name keeps its id).
+     */
+    private static final class Bounded<K, V> extends IdentityHashMap<K, V> {
+        @Override
+        public V put(K key, V value) {
+            if (size() > CACHE_LIMIT) {
+                clear();
+            }
+            return super.put(key, value);
+        }
     }
 
     /** A stack as string ids, root first; equal stacks share one aggregate. */
@@ -99,9 +114,6 @@ public final class JfrCensus {
     private int methodId(RecordedMethod m) {
         Integer id = methods.get(m);
         if (id == null) {
-            if (methods.size() > CACHE_LIMIT) {
-                methods.clear();
-            }
             RecordedClass type = m.getType();
             String owner = type == null ? "unknown" : type.getName();
             id = name(owner + "." + m.getName());
@@ -116,9 +128,6 @@ public final class JfrCensus {
         }
         Integer id = classes.get(c);
         if (id == null) {
-            if (classes.size() > CACHE_LIMIT) {
-                classes.clear();
-            }
             id = name(c.getName());
             classes.put(c, id);
         }
@@ -128,9 +137,6 @@ public final class JfrCensus {
     private Stack stack(RecordedStackTrace trace) {
         Stack s = stacks.get(trace);
         if (s == null) {
-            if (stacks.size() > CACHE_LIMIT) {
-                stacks.clear();
-            }
             List<RecordedFrame> frames = trace.getFrames();
             int n = frames.size();
             int[] ids = new int[n];
