@@ -13,7 +13,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-_ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+from perfproof.workspace.build_errors import without_colours
+
 _ON_PROJECT = re.compile(r"\bon project ([\w.\-]+)")
 _REACTOR_FAILURE = re.compile(r"^\[INFO\][ \t]+(\S.*?)[ \t]+\.{2,}[ \t]*FAILURE\b", re.M)
 _GRADLE_TASK = re.compile(r"Execution failed for task '(:[^']*?):[\w]+'")
@@ -89,7 +90,7 @@ class BuildCause:
 
 def diagnose(log_text: str) -> BuildCause | None:
     """The first known cause class in a failed build's log, with the module it failed in."""
-    text = _ANSI.sub("", log_text)
+    text = without_colours(log_text)
     for cls in CLASSES:
         match = cls.pattern.search(text)
         if match:

@@ -20,11 +20,17 @@ _MAVEN_NOISE = re.compile(
 _MAX = 300
 
 
+def without_colours(log_text: str) -> str:
+    """A build log as plain text: Maven and Gradle colour what they write when they take the
+    log for a terminal, and the escapes would split the words the readers look for."""
+    return _ANSI.sub("", log_text)
+
+
 def first_error(log_text: str, root: Path | None = None) -> str | None:
     """The first specific error line of a Maven or Gradle log, paths shown relative to
     ``root``; Maven's generic "Failed to execute goal" line when there is nothing better."""
     fallback: str | None = None
-    lines = [_ANSI.sub("", raw).rstrip() for raw in log_text.splitlines()]
+    lines = [raw.rstrip() for raw in without_colours(log_text).splitlines()]
     for i, line in enumerate(lines):
         found: str | None = None
         maven = _MAVEN_ERROR.match(line)

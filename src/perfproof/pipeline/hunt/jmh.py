@@ -24,7 +24,7 @@ from perfproof.measure.progress import JmhSettings, Reporter
 from perfproof.measure.scheduler import Scheduler, SideTarget
 from perfproof.measure.sides import SideBuilder, list_side
 from perfproof.measure.store import RunStore
-from perfproof.model import PRIMARY, BenchKey, Samples
+from perfproof.model import ALLOC_NORM, PRIMARY, BenchKey, Samples
 from perfproof.model.documents.run import Overlay, RunManifest, SideRef
 from perfproof.pipeline.ab.options import AbOptions, check_options
 from perfproof.pipeline.hunt.rank import ForkOps
@@ -34,7 +34,6 @@ from perfproof.workspace.git import require_repo, resolve_ref
 from perfproof.workspace.worktree import ensure_worktree
 
 SIDE = "head"
-ALLOC_NORM = "gc.alloc.rate.norm"
 
 
 def with_gc_profiler(options: tuple[str, ...]) -> tuple[str, ...]:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from perfproof.code.binding import CONSTRUCTOR, Target
 from perfproof.code.callers import SiteIndex, find_callers
 from perfproof.code.classify import PRODUCTION
+from perfproof.code.graph import MethodKey
 from perfproof.code.model import FileIndex, MethodDecl
 from perfproof.code.project import Project
 from perfproof.code.reach import BenchmarkReach
@@ -22,7 +23,6 @@ from perfproof.code.rules import RULES
 from perfproof.model.documents.hunt import Callers, Pattern
 from perfproof.profile.attribute import Method
 
-MethodKey = tuple[str, str, tuple[str, ...]]
 _ANONYMOUS = re.compile(r"(?:\$\d+)+$")
 
 

@@ -18,6 +18,7 @@ import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from perfproof import defaults
 from perfproof.compare.undecided import unlooked_in
 from perfproof.errors import ExternalError, InputError
 from perfproof.measure.progress import make_reporter
@@ -43,8 +44,6 @@ from perfproof.workspace.tests import compare_runs, run_tests
 from perfproof.workspace.worktree import ensure_worktree
 
 GUARD_KIND = "time"
-GUARD_MIN_RATIO = 1.5
-"""What ``perfproof guard`` asks by default: the benchmark tells the sides apart by 1.5×."""
 
 
 def guard_stage(
@@ -57,13 +56,13 @@ def guard_stage(
 
     folder = bundle.folder("guard")
     if (folder / "manifest.json").is_file():
-        g = resume_guard(folder, GUARD_KIND, GUARD_MIN_RATIO, reporter=make_reporter())
+        g = resume_guard(folder, GUARD_KIND, defaults.GUARD_MIN_RATIO, reporter=make_reporter())
     else:
         bench = ab.bench or tuple(regexes)
         opts = dataclasses.replace(
             ab, bench=bench, overlay=tuple(bench_files), out=str(folder), jfr=False
         )
-        settings = GuardSettings(GUARD_KIND, GUARD_MIN_RATIO)
+        settings = GuardSettings(GUARD_KIND, defaults.GUARD_MIN_RATIO)
         g = run_guard(GuardOptions(opts, settings), reporter=make_reporter())
     return GuardStageResult.from_json({"run_dir": str(folder), "document": guard_document(g)})
 
