@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 from perfproof.measure.shard import Shard, shard_manifest
+from perfproof.model.documents.run_plan import Machine
 
 BASE_SHA = "a" * 40
 HEAD_SHA = "b" * 40
@@ -80,7 +81,7 @@ def write_shard(
     status: str = "done",
 ) -> Path:
     """A finished shard folder; ``measure`` overrides which keys it measured (default: its own)."""
-    mine, block = shard_manifest(spec, suite, identity={"host": host or f"node-{spec.index}"})
+    mine, block = shard_manifest(spec, suite, identity=Machine(host=host or f"node-{spec.index}"))
     keys = mine if measure is None else measure
     rng = np.random.default_rng(seed * 100 + spec.index)
     path = root / f"shard-{spec.index}"
@@ -110,7 +111,7 @@ def write_shard(
         "steps": steps,
         "builds": [],
         "environment": {"cores": 2},
-        "shard": block,
+        "shard": block.dump(),
     }  # fmt: skip
     (path / "manifest.json").write_text(json.dumps(manifest))
     return path

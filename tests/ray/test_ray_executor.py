@@ -72,8 +72,9 @@ def test_a_small_suite_runs_across_both_nodes_and_merges_like_compare(
     shards = [load_shard(o.path) for o in outcomes]
     check_shards(shards)  # complete, same settings, no key twice
     for shard in shards:
-        assert shard.block["machine"]["ray_node"] in {o.node for o in outcomes}
-        assert len(shard.entries()) == len(shard.block["keys"])
+        assert shard.block.machine is not None
+        assert shard.block.machine.ray_node in {o.node for o in outcomes}
+        assert len(shard.entries()) == len(shard.block.keys or [])
     merged = merge_runs([o.path for o in outcomes], tmp_path / "merged", write_report=False)
     for side in ("base", "head"):
         folder = tmp_path / side

@@ -17,6 +17,7 @@ from perfproof.measure.shard import (
     shard_manifest,
 )
 from perfproof.model.documents.run import RunManifest
+from perfproof.model.documents.run_plan import Machine, ShardBlock
 
 
 @dataclass(frozen=True)
@@ -106,20 +107,20 @@ def test_digest_tells_partitions_apart() -> None:
 
 def test_shard_manifest_records_partition_keys_and_machine() -> None:
     keys = suite(3, 2)
-    mine, block = shard_manifest(Shard(2, 2), keys, identity={"host": "m2"})
+    mine, block = shard_manifest(Shard(2, 2), keys, identity=Machine(host="m2"))
     assert mine == partition(keys, 2)[1]
-    assert block["keys"] == [k.label() for k in mine]
-    assert block["all_keys"] == sorted(k.label() for k in keys)
-    assert block["machine"] == {"host": "m2"}
-    assert (block["index"], block["count"]) == (2, 2)
-    assert block["digest"] == partition_digest(partition(keys, 2))
+    assert block.keys == [k.label() for k in mine]
+    assert block.all_keys == sorted(k.label() for k in keys)
+    assert block.machine == Machine(host="m2")
+    assert (block.index, block.count) == (2, 2)
+    assert block.digest == partition_digest(partition(keys, 2))
 
 
 def test_resume_with_another_shard_is_refused() -> None:
-    check_resume_shard({"index": 1, "count": 2}, Shard(1, 2), "run")
-    check_resume_shard({"index": 1, "count": 2}, None, "run")
+    check_resume_shard(ShardBlock(index=1, count=2), Shard(1, 2), "run")
+    check_resume_shard(ShardBlock(index=1, count=2), None, "run")
     with pytest.raises(InputError, match="holds shard 1/2"):
-        check_resume_shard({"index": 1, "count": 2}, Shard(2, 2), "run")
+        check_resume_shard(ShardBlock(index=1, count=2), Shard(2, 2), "run")
     with pytest.raises(InputError, match="not a shard run"):
         check_resume_shard(None, Shard(2, 2), "run")
 
@@ -161,7 +162,8 @@ def test_apply_shard_narrows_the_plan_once_and_resume_keeps_the_keys(tmp_path) -
     store.init_steps(make_plan(2, "abba", None, (), ("-f", "1"), stopping=FIXED))
     mine = apply_shard(store, Shard(2, 2), keys)
     assert mine == partition(keys, 2)[1]
-    assert store.manifest.shard["keys"] == [k.label() for k in mine]
+    assert store.manifest.shard is not None
+    assert store.manifest.shard.keys == [k.label() for k in mine]
     planned = [s.selection for s in store.plan.steps]
     assert planned and all(sel is not None for sel in planned)
     assert {k for sel in planned for k in sel.members()} == set(mine)

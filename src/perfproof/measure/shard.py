@@ -24,13 +24,14 @@ import re
 import socket
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Protocol, TypeVar
+from typing import Protocol, TypeVar
 
 from perfproof.errors import InputError
-from perfproof.measure.environment import machine as machine_facts
+from perfproof.measure.environment import machine_environment
 from perfproof.measure.keys import Selection, SuiteKey, group_keys
 from perfproof.measure.plan import Plan, Step
 from perfproof.measure.store import RunStore
+from perfproof.model.documents.run_plan import Machine, ShardBlock
 
 METHOD = "contiguous-by-label/1"
 """Name of the partition rule, recorded so a merge refuses shards cut by another rule."""
@@ -118,34 +119,34 @@ def partition_digest(shards: Sequence[Sequence[Labelled]]) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
-def machine_identity() -> dict[str, Any]:
+def machine_identity() -> Machine:
     """Which machine a shard ran on: its host name plus the facts that tell machines apart."""
-    facts = machine_facts()
-    return {
-        "host": socket.gethostname(),
-        "cpu_model": facts.get("cpu_model"),
-        "cores": facts.get("cores"),
-        "memory_bytes": facts.get("memory_bytes"),
-        "os": facts.get("os"),
-    }
+    env = machine_environment()
+    return Machine(
+        host=socket.gethostname(),
+        cpu_model=env.cpu_model,
+        cores=env.cores,
+        memory_bytes=env.memory_bytes,
+        os=env.os,
+    )
 
 
-def machine_name(identity: dict[str, Any] | None) -> str:
+def machine_name(identity: Machine | None) -> str:
     """The short name a report shows for a machine: its host name, and for a Ray node the
     start of its node id (two nodes may share a host name)."""
-    if not identity:
+    if identity is None:
         return "?"
-    name = str(identity.get("host") or identity.get("cpu_model") or "?")
-    node = identity.get("ray_node")
-    return f"{name} ({str(node)[:8]})" if node else name
+    name = identity.host or identity.cpu_model or "?"
+    node = identity.ray_node
+    return f"{name} ({node[:8]})" if node else name
 
 
 def shard_manifest(
     spec: Shard,
     keys: Sequence[K],
     seconds: Callable[[K], float] | None = None,
-    identity: dict[str, Any] | None = None,
-) -> tuple[list[K], dict[str, Any]]:
+    identity: Machine | None = None,
+) -> tuple[list[K], ShardBlock]:
     """This shard's keys and the manifest's ``shard`` block that records how they were chosen.
 
     Every shard stores the whole key list and the digest of the whole partition, not only its
@@ -154,25 +155,26 @@ def shard_manifest(
     """
     shards = partition(keys, spec.count, seconds)
     mine = shards[spec.index - 1]
-    block = {
-        **spec.to_json(),
-        "method": METHOD,
-        "digest": partition_digest(shards),
-        "keys": [k.label() for k in mine],
-        "all_keys": sorted(k.label() for k in keys),
-        "expected_s": round(sum(float(seconds(k)) if seconds else 1.0 for k in mine), 3),
-        "machine": identity if identity is not None else machine_identity(),
-    }
+    block = ShardBlock(
+        index=spec.index,
+        count=spec.count,
+        method=METHOD,
+        digest=partition_digest(shards),
+        keys=[k.label() for k in mine],
+        all_keys=sorted(k.label() for k in keys),
+        expected_s=round(sum(float(seconds(k)) if seconds else 1.0 for k in mine), 3),
+        machine=identity if identity is not None else machine_identity(),
+    )
     return mine, block
 
 
-def check_resume_shard(recorded: dict[str, Any] | None, asked: Shard | None, run: str) -> None:
+def check_resume_shard(recorded: ShardBlock | None, asked: Shard | None, run: str) -> None:
     """``--shard`` with ``--resume``: it must name the shard the run folder already holds."""
     if asked is None:
         return
-    if not recorded:
+    if recorded is None:
         raise InputError(f"--shard {asked}: {run} is not a shard run; drop --shard to resume it")
-    held = Shard(int(recorded.get("index", 0)), int(recorded.get("count", 0)))
+    held = Shard(recorded.index, recorded.count)
     if held != asked:
         raise InputError(f"--shard {asked}: {run} holds shard {held}; resume it without --shard")
 
@@ -213,13 +215,13 @@ def apply_shard(
     """
     recorded = store.manifest.shard
     labels = sorted(k.label() for k in keys)
-    if isinstance(recorded, dict) and recorded.get("keys") is not None:
-        if recorded.get("all_keys") != labels:
+    if recorded is not None and recorded.keys is not None:
+        if recorded.all_keys != labels:
             raise InputError(
                 f"{store.path}: the suite JMH lists now is not the one shard {spec} started "
                 "with; start the shard again in a new folder"
             )
-        mine = set(recorded["keys"])
+        mine = set(recorded.keys)
         return sorted((k for k in keys if k.label() in mine), key=lambda k: k.label())
     selected, block = shard_manifest(spec, keys, seconds)
     store.manifest.shard = block

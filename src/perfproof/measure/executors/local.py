@@ -24,7 +24,7 @@ from perfproof.measure.shard import machine_identity, restrict_plan
 from perfproof.measure.store import DONE, RunStore
 from perfproof.model import SIDES
 from perfproof.model.documents.run import SCHEMA, Jdk, RunManifest
-from perfproof.model.documents.run_plan import PlanBlock
+from perfproof.model.documents.run_plan import Machine, PlanBlock, ShardBlock
 
 MeasureKeys = Callable[[RunStore, Scheduler, list[SuiteKey], Reporter], tuple[Any, str]]
 """The round loop (``ab``'s ``measure_keys``): measures keys until the plan says stop and
@@ -63,7 +63,7 @@ def measure_part(
     measure: MeasureKeys,
     java_home: str | None = None,
     jdk: Jdk | None = None,
-    identity: dict[str, Any] | None = None,
+    identity: Machine | None = None,
 ) -> RunStore:
     """Run the group's complete interleaved A/B into ``part_dir`` (new) and mark it done.
 
@@ -79,13 +79,15 @@ def measure_part(
     )
     manifest.id = part_dir.name
     manifest.perfproof_version = __version__
-    manifest.shard = {
-        "index": job.index,
-        "count": job.count,
-        **job.partition,
-        "keys": [k.label() for k in keys],
-        "machine": machine,
-    }
+    manifest.shard = ShardBlock.model_validate(
+        {
+            **job.partition,
+            "index": job.index,
+            "count": job.count,
+            "keys": [k.label() for k in keys],
+            "machine": machine,
+        }
+    )
     shas = {side: str(manifest.side(side).sha) for side in SIDES}
     store = RunStore.create(part_dir, manifest)
     store.init_steps(plan)
@@ -109,7 +111,7 @@ def measure_part(
         java_home=java_home,
     )
     with store.exclusive():
-        store.add_event("started", machine=machine.get("host"))
+        store.add_event("started", machine=machine.host)
         state, ended = measure(store, scheduler, keys, reporter)
         store.manifest.stopping = state.to_block(keys, ended)
         store.manifest.environment.load_after = environment.load_average()

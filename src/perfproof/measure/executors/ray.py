@@ -114,7 +114,7 @@ def measure_group(
 
     job = PartJob(**job_doc)
     node = ray.get_runtime_context().get_node_id()
-    identity = {**machine_identity(), "ray_node": node}
+    identity = machine_identity().model_copy(update={"ray_node": node})
     java = job.extra.get("java") or "java"
     jdk = java_info(java if job.extra.get("java") else None)
     cache = Path(tempfile.gettempdir()) / "perfproof-ray"
@@ -145,7 +145,7 @@ def measure_group(
         return {
             "index": job.index,
             "node": node,
-            "host": identity["host"],
+            "host": identity.host,
             "error": error,
             "seconds": round(time.monotonic() - started, 3),
             "tar": _tar(part) if part.is_dir() else b"",

@@ -12,11 +12,11 @@ The manifest and its blocks are codec documents (:mod:`perfproof.model.documents
 :meth:`RunManifest.from_json` checks every typed entry and names the first one that is not of
 the type perfproof writes (a hand edit), and keeps entries it does not know, so a run folder
 written by a newer minor version still opens. Typed: the header, refs, overlay, options,
-environment (with its JDK), steps, builds, history, plan, stopping, reach, merged, guard
-and an ``e2e`` run's prepared sides.
+environment (with its JDK and a merged run's machines), steps, builds, history, plan,
+stopping, shard, reach, merged, guard and an ``e2e`` run's prepared sides.
 Still kept as the JSON objects their owners read (``JsonObject``): a shard's and the cluster's
-partition (``shard``, ``shards``, ``cluster``, ``cluster_parts``), ``build_spec`` and the
-shards' machines.
+partition in a merged or cluster run (``shards``, ``cluster``, ``cluster_parts``) and
+``build_spec``.
 """
 
 from __future__ import annotations
@@ -35,7 +35,13 @@ from perfproof.model.documents.codec import (
     problem_line,
 )
 from perfproof.model.documents.run_options import RunOptions
-from perfproof.model.documents.run_plan import PlanBlock, Selection, StoppingBlock
+from perfproof.model.documents.run_plan import (
+    Machine,
+    PlanBlock,
+    Selection,
+    ShardBlock,
+    StoppingBlock,
+)
 from perfproof.model.reach import ReachBlock
 
 NAME = "run"
@@ -103,7 +109,7 @@ class Environment(Document):
     """1, 5 and 15 minute load averages before the first step."""
     load_after: list[float] | None = None
     """The same after the last step (None while the run goes on)."""
-    machines: list[dict[str, Any]] | None = None
+    machines: list[Machine] | None = None
     """A run merged from shards or cluster groups: each shard's machine block."""
 
     def to_json(self) -> dict[str, Any]:
@@ -292,7 +298,7 @@ class RunManifest(Document):
     plan: PlanBlock | None = None
     build_spec: JsonObject | None = None
     stopping: StoppingBlock | None = None
-    shard: JsonObject | None = None
+    shard: ShardBlock | None = None
     merged: Merged | None = None
     """A folder ``merge`` made from shards (a merged run is never resumed)."""
     cluster: JsonObject | None = None

@@ -1,10 +1,12 @@
-"""The run manifest's ``plan`` and ``stopping`` blocks, typed.
+"""The run manifest's ``plan``, ``stopping`` and ``shard`` blocks, typed.
 
 ``measure.plan.Plan`` is what the run machinery works with (with its behaviour: the rounds
 planned so far, the sides' order); :class:`PlanBlock` is how a plan is written in the
 manifest and sent to a cluster's machines, read back by ``--resume``, ``merge`` and
 ``report``. ``measure.rounds.SequentialState`` writes :class:`StoppingBlock`: at which round
 each key stopped and why, which the report tells and ``results.json`` repeats.
+``measure.shard`` writes :class:`ShardBlock`: a shard's part of the suite's partition and the
+:class:`Machine` it ran on, which ``merge`` checks the shards against.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from typing import Any
 
 from pydantic import Field
 
-from perfproof.model.documents.codec import Document, Text
+from perfproof.model.documents.codec import Document, Text, TextList
 
 FIXED = "fixed"
 """The fixed design: every round runs every key (``sequential`` stops keys at looks)."""
@@ -95,3 +97,32 @@ class StoppingBlock(Document):
     keys: list[StoppedKey] = Field(default_factory=list)
     methodology: str | None = None
     """The method the final comparison used (``ab``'s record; absent on a shard's group)."""
+
+
+class Machine(Document):
+    """Which machine a shard ran on (``measure.shard.machine_identity``): its host name, the
+    facts that tell machines apart, and a Ray node's id (two nodes may share a host name).
+    ``shard`` numbers it among a merged run's machines."""
+
+    host: Text | None = None
+    cpu_model: Text | None = None
+    cores: int | None = None
+    memory_bytes: int | None = None
+    os: Text | None = None
+    ray_node: str | None = None
+    shard: int | None = None
+
+
+class ShardBlock(Document):
+    """A shard's part of the suite: which shard of how many, the partition's method and
+    digest, its own keys and the whole suite's, the time it was expected to take, where it
+    ran. Every shard keeps the whole key list, so a merge checks the cut from the shards."""
+
+    index: int
+    count: int
+    method: str | None = None
+    digest: str | None = None
+    keys: TextList | None = None
+    all_keys: TextList = Field(default_factory=list)
+    expected_s: float | None = None
+    machine: Machine | None = None

@@ -39,6 +39,7 @@ from perfproof.model.documents.run import (
     StepEntry,
 )
 from perfproof.model.documents.run_options import RunOptions
+from perfproof.model.documents.run_plan import Machine, ShardBlock
 from perfproof.storage import write_json_atomic
 
 PLAN_PER_SHARD = frozenset({"steps", "seed"})
@@ -69,12 +70,13 @@ class ShardRun:
         return f"shard {self.spec} ({self.path})"
 
     @property
-    def block(self) -> dict[str, Any]:
-        return self.manifest.shard or {}
+    def block(self) -> ShardBlock:
+        """The manifest's shard block (:func:`load_shard` reads only folders that have one)."""
+        return self.manifest.shard or ShardBlock(index=self.spec.index, count=self.spec.count)
 
     @property
     def machine(self) -> str:
-        return machine_name(self.block.get("machine"))
+        return machine_name(self.block.machine)
 
     def entries(self) -> set[BenchKey]:
         return {k.entry() for side in SIDES for k in self.samples.get(side, {})}
@@ -106,8 +108,8 @@ def load_shard(path: Path) -> ShardRun:
     if block is None:
         raise InputError(f"{path}: not a shard run (it was not started with ab --shard I/N)")
     try:
-        spec = Shard(int(block["index"]), int(block["count"]))
-    except (KeyError, TypeError, ValueError):
+        spec = Shard(block.index, block.count)
+    except (TypeError, ValueError):
         raise InputError(f"{path}: the manifest's shard entry was edited") from None
     shard = ShardRun(path, manifest, spec)
     if manifest.status != DONE:
@@ -216,11 +218,11 @@ def check_shards(shards: list[ShardRun]) -> None:
 def _check_key_lists(shards: list[ShardRun]) -> None:
     """The shards' own key lists must together be the suite, each key in one of them: a list
     cut short would leave its keys out of the merged run without a word."""
-    suite = list(shards[0].block.get("all_keys") or [])
+    suite = list(shards[0].block.all_keys)
     listed: dict[str, ShardRun] = {}
     for shard in sorted(shards, key=lambda s: s.spec.index):
-        keys = shard.block.get("keys")
-        if not isinstance(keys, list) or not all(isinstance(k, str) for k in keys):
+        keys = shard.block.keys
+        if keys is None:
             raise InputError(f"{shard.name}: manifest.json: shard.keys: expected a list of keys")
         for k in keys:
             if k in listed:
@@ -250,7 +252,7 @@ def _shas(shard: ShardRun) -> tuple[str, str]:
 
 def _partition(shard: ShardRun) -> tuple[Any, ...]:
     b = shard.block
-    return (b.get("count"), b.get("method"), b.get("digest"), tuple(b.get("all_keys") or ()))
+    return (b.count, b.method, b.digest, tuple(b.all_keys))
 
 
 # ---------------------------------------------------------------------------- merging
@@ -322,12 +324,12 @@ def write_merged(
     document = {**compare_document(result), "run_dir": str(out)}
     for doc, comp in zip(document["comparisons"], result.comparisons, strict=True):
         doc["machine"] = machines.get(comp.key.entry(), "?")
-    document["machines"] = {s.machine: list(s.block.get("keys") or []) for s in shards}
+    document["machines"] = {s.machine: list(s.block.keys or []) for s in shards}
     write_json_atomic(out / RESULTS, document)
     if manifest.environment == Environment():
         manifest.environment = shards[0].manifest.environment.model_copy(deep=True)
     manifest.environment.machines = [
-        {"shard": s.spec.index, **(s.block.get("machine") or {})} for s in shards
+        (s.block.machine or Machine()).model_copy(update={"shard": s.spec.index}) for s in shards
     ]
     if manifest.plan is not None:
         manifest.plan = manifest.plan.model_copy(update={"steps": []})
@@ -336,13 +338,13 @@ def write_merged(
         {
             **s.spec.to_json(),
             "run_dir": str(s.path),
-            "machine": s.block.get("machine"),
-            "keys": list(s.block.get("keys") or []),
+            "machine": s.block.machine.dump() if s.block.machine else None,
+            "keys": list(s.block.keys or []),
             "measured": [
                 {"benchmark": e.benchmark, "mode": e.mode, "params": e.params_dict}
                 for e in sorted(s.entries())
             ],
-            "digest": s.block.get("digest"),
+            "digest": s.block.digest,
             "stopping": s.manifest.stopping.dump() if s.manifest.stopping else None,
         }
         for s in shards
