@@ -1,4 +1,5 @@
-"""The PR body of ``perfproof prove``: one Markdown document from ``prove.json``.
+"""The PR body of ``perfproof prove``: one Markdown document from the stages' typed results
+(:class:`~perfproof.model.documents.prove_results.ProveResults`), returned as text.
 
 Sections, in the order a reviewer reads a JVM performance pull request: summary; what
 changed; callers; results per benchmark and @Param; allocation; profile diff; Amdahl; tests;

@@ -64,10 +64,12 @@ R = TypeVar("R")
 
 @dataclass
 class BundleView:
-    """A bundle folder and its ``prove.json``, read-only: what the report renderers need.
+    """A bundle folder and its ``prove.json``, read-only, each stage's result decoded the
+    first time it is read.
 
-    The pipeline's ``Bundle`` adds the writes (stage bookkeeping, saving); renderers get this
-    view so that rendering never depends on the code that runs the stages.
+    The pipeline's ``Bundle`` adds the writes (stage bookkeeping, saving); renderers get the
+    typed results read through this view (``ProveResults.of``), so that rendering never depends
+    on the code that runs the stages.
     """
 
     path: Path
