@@ -13,10 +13,10 @@ The manifest and its blocks are codec documents (:mod:`perfproof.model.documents
 the type perfproof writes (a hand edit), and keeps entries it does not know, so a run folder
 written by a newer minor version still opens. Typed: the header, refs, overlay, options,
 environment (with its JDK and a merged run's machines), steps, builds, history, plan,
-stopping, shard, reach, merged, guard and an ``e2e`` run's prepared sides.
+stopping, shard, a merged run's shards, reach, merged, guard and an ``e2e`` run's prepared
+sides.
 Still kept as the JSON objects their owners read (``JsonObject``): a shard's and the cluster's
-partition in a merged or cluster run (``shards``, ``cluster``, ``cluster_parts``) and
-``build_spec``.
+partition in a cluster run (``cluster``, ``cluster_parts``) and ``build_spec``.
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ from perfproof.model.documents.codec import (
 from perfproof.model.documents.run_options import RunOptions
 from perfproof.model.documents.run_plan import (
     Machine,
+    MergedShard,
     PlanBlock,
     Selection,
     ShardBlock,
@@ -310,7 +311,7 @@ class RunManifest(Document):
     steps: list[StepEntry] = Field(default_factory=list)
     builds: list[BuildEntry] = Field(default_factory=list)
     history: list[HistoryEvent] = Field(default_factory=list)
-    shards: list[JsonObject] | None = None
+    shards: list[MergedShard] | None = None
     environment: Environment = Field(default_factory=Environment)
 
     def side(self, side: str) -> SideRef:

@@ -126,3 +126,25 @@ class ShardBlock(Document):
     all_keys: TextList = Field(default_factory=list)
     expected_s: float | None = None
     machine: Machine | None = None
+
+
+class MeasuredEntry(Document):
+    """A benchmark entry (all its metrics) a shard measured."""
+
+    benchmark: str
+    mode: str
+    params: dict[str, Text] = Field(default_factory=dict)
+
+
+class MergedShard(Document):
+    """One shard of a merged run: where its folder was, where it ran, the keys it was given
+    and the entries it measured, its partition digest and how its rounds ended."""
+
+    index: int
+    count: int
+    run_dir: str
+    machine: Machine | None = None
+    keys: list[Text] = Field(default_factory=list)
+    measured: list[MeasuredEntry] = Field(default_factory=list)
+    digest: str | None = None
+    stopping: StoppingBlock | None = None

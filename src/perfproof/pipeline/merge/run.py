@@ -39,7 +39,7 @@ from perfproof.model.documents.run import (
     StepEntry,
 )
 from perfproof.model.documents.run_options import RunOptions
-from perfproof.model.documents.run_plan import Machine, ShardBlock
+from perfproof.model.documents.run_plan import Machine, MeasuredEntry, MergedShard, ShardBlock
 from perfproof.storage import write_json_atomic
 
 PLAN_PER_SHARD = frozenset({"steps", "seed"})
@@ -335,18 +335,19 @@ def write_merged(
         manifest.plan = manifest.plan.model_copy(update={"steps": []})
     manifest.steps = steps
     manifest.shards = [
-        {
-            **s.spec.to_json(),
-            "run_dir": str(s.path),
-            "machine": s.block.machine.dump() if s.block.machine else None,
-            "keys": list(s.block.keys or []),
-            "measured": [
-                {"benchmark": e.benchmark, "mode": e.mode, "params": e.params_dict}
+        MergedShard(
+            index=s.spec.index,
+            count=s.spec.count,
+            run_dir=str(s.path),
+            machine=s.block.machine,
+            keys=list(s.block.keys or []),
+            measured=[
+                MeasuredEntry(benchmark=e.benchmark, mode=e.mode, params=e.params_dict)
                 for e in sorted(s.entries())
             ],
-            "digest": s.block.digest,
-            "stopping": s.manifest.stopping.dump() if s.manifest.stopping else None,
-        }
+            digest=s.block.digest,
+            stopping=s.manifest.stopping,
+        )
         for s in shards
     ]
     if manifest.merged is not None:
