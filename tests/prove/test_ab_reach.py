@@ -111,7 +111,7 @@ def test_a_verdict_the_change_may_not_explain_is_marked_in_every_output(
               for b in {str(c["benchmark"]) for c in primary} - {unreached}}  # fmt: skip
     static = bench_reach(unreached, {}, (), depth=6)
     mine = BenchReach(unreached, Reach.NOT_RECORDED, absent) if recorded else static
-    annotate(doc, RunReach({**others, unreached: mine}))
+    doc = annotate(doc, RunReach({**others, unreached: mine}))
     expected = [c for c in primary if c["benchmark"] == unreached
                 and c["verdict"] in ("improved", "regressed")]  # fmt: skip
     shown = unexplained_of(doc["comparisons"])
@@ -154,6 +154,6 @@ def test_a_failing_reach_costs_the_run_nothing(tmp_path: Path, monkeypatch) -> N
     assert reach.error == "the change's reach was not computed: TypeError: index went wrong"
     assert reach.of(BUS).kind is Reach.NOT_INDEXED and not reach.reaches(BUS)
     doc = {"comparisons": _comparisons("regressed", "same")}
-    why = ab_reach.explain(doc, reach)
+    doc, why = ab_reach.explain(doc, reach)
     assert why == reach.error
     assert all("reach" not in c for c in doc["comparisons"])

@@ -42,6 +42,6 @@ def test_the_state_field_improvement_is_explained_and_only_the_decoy_is_not(
     }
     keys = {k.benchmark: k for k in reach_of_run(reach, document["comparisons"])}
     assert keys[BENCH + "stateField"].reached and not keys[BENCH + "stateField"].unconfirmed
-    annotate(document, reach)
+    document = annotate(document, reach)
     noted = {c["benchmark"] for c in document["comparisons"] if c.get("warnings")}
     assert noted == {BENCH + "decoy"}  # no static path; a recording would decide the words

@@ -59,8 +59,9 @@ def test_only_decided_keys_with_no_static_path_are_recorded(tmp_path: Path) -> N
             [seen]
         )
 
-    doc = _document()
-    explain_run(doc, store, AbOptions("a", "b"), PlainReporter(io.StringIO()), recorder)
+    given = _document()
+    doc = explain_run(given, store, AbOptions("a", "b"), PlainReporter(io.StringIO()), recorder)
+    assert given == _document()  # annotated as a new document, the given one left as it was
     assert asked == [[HIDDEN]]
     assert _notes(doc) == []  # seen running the change: the verdict needs no word
     assert doc["comparisons"][0]["reach"]["kind"] == "seen in a recording"
@@ -83,8 +84,7 @@ def test_without_a_recording_the_note_says_no_static_path_and_why_none(tmp_path:
          "not recorded: the recording failed: RuntimeError: JMH vanished"),
     ]  # fmt: skip
     for store, opts, recorder, said in cases:
-        doc = _document()
-        explain_run(doc, store, opts, PlainReporter(io.StringIO()), recorder)
+        doc = explain_run(_document(), store, opts, PlainReporter(io.StringIO()), recorder)
         (note,) = _notes(doc)
         assert note[0] == "no-static-path"
         assert note[1].startswith("improved, but no static call path found within 6 calls")

@@ -109,38 +109,42 @@ def reach_of_run(
     return tuple(out)
 
 
-def annotate(document: dict[str, Any], reach: RunReach) -> None:
-    """Give each primary comparison of a results document its benchmark's reach (whatever
-    its @Param values), and a verdict the change may not explain a note of the evidence's
-    strength (every output shows the notes)."""
-    for c in document.get("comparisons", []):
-        bench = str(c.get("benchmark"))
-        if c.get("metric") not in (None, "primary") or bench not in reach.benchmarks:
-            continue
-        r = reach.of(bench)
-        c[REACH_FIELD] = {"kind": str(r.kind), "reached": r.reaches, "why": r.why,
-                          "path": list(r.path)}  # fmt: skip
-        verdict = str(c.get("verdict"))
-        if verdict not in MOVED:
-            continue
-        if r.kind.shown_not_to_run:
-            note = (Kind.UNEXPLAINED, f"{verdict} but {UNEXPLAINED_NOTE}: {r.why}")
-        elif r.kind is Reach.NO_STATIC_PATH:
-            note = (Kind.NO_PATH, f"{verdict}, but {r.why}")
-        else:
-            continue
-        notes = c.setdefault("diagnostics", {}).setdefault("notes", [])
-        notes.append({"kind": str(note[0]), "text": note[1]})
-        c.setdefault("warnings", []).append(note[1])
+def annotate(document: Mapping[str, Any], reach: RunReach) -> dict[str, Any]:
+    """The results document with each primary comparison given its benchmark's reach
+    (whatever its @Param values), and a verdict the change may not explain a note of the
+    evidence's strength (every output shows the notes); ``document`` itself is left as it was."""
+    comparisons = [_annotated(c, reach) for c in document.get("comparisons", [])]
+    return {**document, "comparisons": comparisons}
 
 
-def explain(document: dict[str, Any], reach: RunReach) -> str | None:
-    """Annotate ``document`` in place; the reason when reach could not be computed (the
-    verdicts then stand without reach, and the run says why)."""
+def _annotated(c: Mapping[str, Any], reach: RunReach) -> Mapping[str, Any]:
+    bench = str(c.get("benchmark"))
+    if c.get("metric") not in (None, "primary") or bench not in reach.benchmarks:
+        return c
+    r = reach.of(bench)
+    out = {**c, REACH_FIELD: {"kind": str(r.kind), "reached": r.reaches, "why": r.why,
+                              "path": list(r.path)}}  # fmt: skip
+    verdict = str(c.get("verdict"))
+    if verdict not in MOVED:
+        return out
+    if r.kind.shown_not_to_run:
+        note = (Kind.UNEXPLAINED, f"{verdict} but {UNEXPLAINED_NOTE}: {r.why}")
+    elif r.kind is Reach.NO_STATIC_PATH:
+        note = (Kind.NO_PATH, f"{verdict}, but {r.why}")
+    else:
+        return out
+    diagnostics = dict(c.get("diagnostics") or {})
+    notes = [*(diagnostics.get("notes") or []), {"kind": str(note[0]), "text": note[1]}]
+    warnings = [*(c.get("warnings") or []), note[1]]
+    return {**out, "diagnostics": {**diagnostics, "notes": notes}, "warnings": warnings}
+
+
+def explain(document: Mapping[str, Any], reach: RunReach) -> tuple[dict[str, Any], str | None]:
+    """The document annotated with ``reach``, or unchanged with the reason when reach could not
+    be computed (the verdicts then stand without reach, and the run says why)."""
     if reach.error:
-        return reach.error
-    annotate(document, reach)
-    return None
+        return dict(document), reach.error
+    return annotate(document, reach), None
 
 
 def to_record(document: Mapping[str, Any], reach: RunReach) -> list[str]:
@@ -207,19 +211,20 @@ def run_reach(store: RunStore) -> RunReach | None:
 
 
 def explain_run(
-    document: dict[str, Any],
+    document: Mapping[str, Any],
     store: RunStore,
     opts: AbOptions,
     rep: Reporter,
     recorder: Recorder | None,
-) -> None:
-    """The run's reach on its comparisons, after recording the decided keys no static path
-    leads to (unless ``--explain off``, no recorder, or the budget has no time left)."""
+) -> dict[str, Any]:
+    """The results document with the run's reach on its comparisons, after recording the
+    decided keys no static path leads to (unless ``--explain off``, no recorder, or the budget
+    has no time left); unchanged when the reach is unknown."""
     if store.manifest.reach is None:  # a run started before reach was computed up front
         reach_before_run(store, opts, rep)
     reach = run_reach(store)
     if reach is None or reach.error:
-        return
+        return dict(document)
     wanted = to_record(document, reach)
     if wanted and reach.recorded is None:
         why_not = _why_not_recorded(document, store, opts, wanted, recorder)
@@ -237,7 +242,7 @@ def explain_run(
             )
         store.manifest.reach = reach.to_block()
         store.save()
-    explain(document, reach)
+    return explain(document, reach)[0]
 
 
 def _why_not_recorded(

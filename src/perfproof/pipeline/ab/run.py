@@ -302,7 +302,7 @@ def _measure_and_compare(
         "stopping": stopping.dump(),
     }
     if explain:
-        ab_reach.explain_run(document, store, opts, reporter, recorder)
+        document = ab_reach.explain_run(document, store, opts, reporter, recorder)
     store.write_results(document)
     context = _write_reports(store, document, reporter)
     report = store.path / FILE_NAMES["md"]
@@ -338,7 +338,7 @@ def _on_cluster(
     )
     store.manifest.environment.load_after = environment.load_average()
     if explain:
-        ab_reach.explain_run(document, store, opts, reporter, recorder)
+        document = ab_reach.explain_run(document, store, opts, reporter, recorder)
     store.write_results(document)
     context = _write_reports(store, document, reporter)
     report = store.path / FILE_NAMES["md"]
