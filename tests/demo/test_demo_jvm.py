@@ -1,13 +1,65 @@
-"""``perfproof demo`` end to end, with tiny JMH settings (the real settings are for people)."""
+"""``perfproof demo`` end to end, with tiny JMH settings (the real settings are for people).
+
+The demo is run once for the module (its builds, three A/B runs and two hunts are most of a
+minute and a half even with tiny settings): with ``--format json``, through the real command,
+so the one-document promise on stdout is checked end to end; the text the command prints
+instead is the same finished outcome shown by ``print_outcome`` in ``table`` format, the
+function the command calls.
+"""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
+from perfproof.cli import main
+from perfproof.cli.demo import print_outcome
+from perfproof.demo.run import DemoOutcome
+
 pytestmark = [pytest.mark.jvm, pytest.mark.slow, pytest.mark.timeout(480)]
+
+
+@dataclass(frozen=True)
+class DemoRun:
+    """One real ``perfproof demo --out OUT --format json``: exit code, streams, outcome."""
+
+    out: Path
+    code: int
+    stdout: str
+    stderr: str
+    outcome: DemoOutcome | None
+    """What ``run_demo`` returned (None if it raised)."""
+
+
+@pytest.fixture(scope="module")
+def demo_run(demo_cache: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[DemoRun]:
+    """The demo's own code path with settings small enough for a test (4 rounds, 0.1 s),
+    run once through the real command; the outcome it printed is kept for the text view."""
+    import perfproof.demo.run as demo
+
+    out = tmp_path_factory.mktemp("demo") / "demo"
+    kept: list[DemoOutcome] = []
+    real = demo.run_demo
+
+    def keep(*args, **kwargs) -> DemoOutcome:  # the real run, its outcome kept
+        kept.append(real(*args, **kwargs))
+        return kept[-1]
+
+    stdout, stderr = io.StringIO(), io.StringIO()
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("XDG_CACHE_HOME", str(demo_cache))
+        mp.setattr(demo, "DEMO_MAX_ROUNDS", 4)
+        mp.setattr(demo, "DEMO_JMH_ARGS", "-wi 1 -w 100ms -i 2 -r 100ms")
+        mp.setattr(demo, "run_demo", keep)
+        with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
+            code = main(["demo", "--out", str(out), "--format", "json"])
+    yield DemoRun(out, code, stdout.getvalue(), stderr.getvalue(), kept[0] if kept else None)
 
 
 def verdicts(run_dir: Path) -> dict[tuple[str, str], str]:
@@ -17,10 +69,13 @@ def verdicts(run_dir: Path) -> dict[tuple[str, str], str]:
     }
 
 
-def test_demo_writes_project_and_both_runs(tiny_demo, run_cli, tmp_path: Path) -> None:
-    out = tmp_path / "demo"
-    res = run_cli("demo", "--out", out)
-    assert res.code == 0, res.err
+def test_demo_writes_project_and_both_runs(
+    demo_run: DemoRun, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = demo_run.out
+    assert demo_run.code == 0 and demo_run.outcome is not None, demo_run.stderr
+    print_outcome(demo_run.outcome, "table")  # what `perfproof demo` prints without --format
+    res = capsys.readouterr()
     assert (out / "project" / "pom.xml").is_file()
     main_run = out / "runs" / "feature-vs-baseline"
     control = out / "runs" / "aa-control"
@@ -65,15 +120,14 @@ def test_demo_refuses_a_non_empty_out(run_cli, tmp_path: Path) -> None:
     assert (tmp_path / "mine.txt").read_text() == "keep"
 
 
-def test_demo_format_json_is_one_document_on_stdout(tiny_demo, run_cli, tmp_path: Path) -> None:
-    out = tmp_path / "demo"
-    res = run_cli("demo", "--out", out, "--format", "json")
-    assert res.code == 0, res.err
-    doc = json.loads(res.out)
+def test_demo_format_json_is_one_document_on_stdout(demo_run: DemoRun) -> None:
+    out, res = demo_run.out, demo_run
+    assert res.code == 0, res.stderr
+    doc = json.loads(res.stdout)
     assert doc["schema"] == "perfproof.demo/1"
     assert doc["project"] == str((out / "project").resolve())
     assert list(doc["runs"]) == ["feature-vs-baseline", "aa-control"]
     for name, run in doc["runs"].items():
         assert run["schema"] == "perfproof.compare/1"
         assert run["run_dir"] == str((out / "runs" / name).resolve())
-    assert "A/A control" not in res.out  # the tables are not printed with json
+    assert "A/A control" not in res.stdout  # the tables are not printed with json

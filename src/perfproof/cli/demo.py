@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from perfproof.cli.options import OUT_DIR, emit_json, format_option
+
+if TYPE_CHECKING:
+    from perfproof.demo.run import DemoOutcome
 
 EPILOG = """Writes a small Maven + JMH 1.37 project into a fresh git repository (commits
 `baseline`, `feature`, `docs-only`), then runs `perfproof ab` twice with its sequential design:
@@ -37,11 +41,19 @@ Examples:
 @format_option(("table", "json"))
 def command(out: str | None, fmt: str) -> None:
     """Run the whole A/B job on an embedded sample project, with an A/A control."""
-    from perfproof.demo.run import RUNS, run_demo
+    from perfproof.demo.run import run_demo
     from perfproof.measure.progress import make_reporter
-    from perfproof.render.comparison import print_table
 
     outcome = run_demo(Path(out) if out else None, make_reporter=make_reporter)
+    print_outcome(outcome, fmt)
+
+
+def print_outcome(outcome: DemoOutcome, fmt: str) -> None:
+    """What the demo prints once it has run, in ``fmt`` (``table`` or ``json``): a function of
+    the finished outcome alone, so that one real demo run can be shown both ways."""
+    from perfproof.demo.run import RUNS
+    from perfproof.render.comparison import print_table
+
     if fmt == "json":  # each run's perfproof.compare/1 document, as `ab --format json` prints
         runs = {name: outcome.runs[name].document for name, _, _ in RUNS}
         prove = outcome.prove.doc if outcome.prove is not None else None
