@@ -22,7 +22,7 @@ from perfproof.measure.progress import Reporter
 from perfproof.measure.shard import METHOD, Shard, partition, partition_digest
 from perfproof.measure.store import DONE, MANIFEST, RunStore
 from perfproof.model.documents import read_document
-from perfproof.model.documents.run_plan import PlanBlock
+from perfproof.model.documents.run_plan import ClusterBlock, ClusterPart, KeyGroup, SuiteKeyDoc
 from perfproof.pipeline.merge.run import check_shards, load_shard, write_merged
 from perfproof.workspace.artifact import Artifact
 
@@ -44,24 +44,28 @@ HEADER = ("repo", "refs", "options", "command", "build_spec", "overlay")
 """Manifest entries every group's folder copies from the run."""
 
 
-def plan_groups(store: RunStore, keys: list[SuiteKey], nodes: int) -> dict[str, Any]:
+def plan_groups(store: RunStore, keys: list[SuiteKey], nodes: int) -> ClusterBlock:
     """The run's key groups: recorded once, then read back by every resume."""
     recorded = store.manifest.cluster
-    if recorded is not None and recorded.get("groups"):
+    if recorded is not None and recorded.groups:
         return recorded
     count = max(1, min(len(keys), GROUPS_PER_NODE * max(nodes, 1)))
     groups = partition(keys, count)
-    block = {
-        "executor": "ray",
-        "method": METHOD,
-        "digest": partition_digest(groups),
-        "all_keys": sorted(k.label() for k in keys),
-        "plan": store.manifest.plan.dump() if store.manifest.plan is not None else None,
-        "groups": [
-            {"index": i, "count": count, "keys": [k.to_json() for k in group]}
+    block = ClusterBlock(
+        executor="ray",
+        method=METHOD,
+        digest=partition_digest(groups),
+        all_keys=sorted(k.label() for k in keys),
+        plan=store.manifest.plan,
+        groups=[
+            KeyGroup(
+                index=i,
+                count=count,
+                keys=[SuiteKeyDoc(benchmark=k.benchmark, params=dict(k.params)) for k in group],
+            )
             for i, group in enumerate(groups, start=1)
         ],
-    }
+    )
     store.manifest.cluster = block
     store.save()
     return block
@@ -79,23 +83,25 @@ def part_finished(path: Path) -> bool:
     return doc.get("status") == DONE
 
 
-def jobs_to_run(store: RunStore, block: dict[str, Any], lock_timeout_s: float) -> list[PartJob]:
+def jobs_to_run(store: RunStore, block: ClusterBlock, lock_timeout_s: float) -> list[PartJob]:
     header = {k: v for k, v in store.manifest.to_json().items() if k in HEADER}
     java = store.manifest.options.java
-    partition_fields = {k: block[k] for k in ("method", "digest", "all_keys")}
+    partition_fields = block.model_dump(include={"method", "digest", "all_keys"})
+    if block.plan is None:
+        raise InputError(f"{store.path}: the cluster's groups were recorded without a plan")
     return [
         PartJob(
-            index=g["index"],
-            count=g["count"],
-            keys=g["keys"],
-            plan=PlanBlock.model_validate(block["plan"]),
+            index=g.index,
+            count=g.count,
+            keys=[k.model_dump() for k in g.keys],
+            plan=block.plan,
             header=header,
             partition=partition_fields,
             lock_timeout_s=lock_timeout_s,
             extra={"java": java},
         )
-        for g in block["groups"]
-        if not part_finished(part_dir(store, g["index"]))
+        for g in block.groups
+        if not part_finished(part_dir(store, g.index))
     ]
 
 
@@ -120,19 +126,19 @@ def run_on_cluster(
     nodes = ray_executor.jmh_nodes(ray)
     block = plan_groups(store, keys, len(nodes))
     jobs = jobs_to_run(store, block, lock_timeout_s)
-    finished = len(block["groups"]) - len(jobs)
+    finished = len(block.groups) - len(jobs)
     if finished:
         reporter.message(f"{finished} key group(s) already measured; {len(jobs)} to go")
 
     def record(outcome: ray_executor.GroupOutcome) -> None:
         if store.manifest.cluster_parts is None:
             store.manifest.cluster_parts = {}
-        store.manifest.cluster_parts[str(outcome.index)] = {
-            "path": store.rel(outcome.path),
-            "host": outcome.host,
-            "node": outcome.node,
-            "seconds": outcome.seconds,
-        }
+        store.manifest.cluster_parts[str(outcome.index)] = ClusterPart(
+            path=store.rel(outcome.path),
+            host=outcome.host,
+            node=outcome.node,
+            seconds=outcome.seconds,
+        )
         store.add_event("group-done", group=outcome.index, host=outcome.host)
 
     if jobs:
@@ -145,7 +151,7 @@ def run_on_cluster(
             measure=measure,
             on_done=record,
         )
-    shards = [load_shard(part_dir(store, g["index"])) for g in block["groups"]]
+    shards = [load_shard(part_dir(store, g.index)) for g in block.groups]
     check_shards(shards)
     outcome = write_merged(shards, store.path, store.manifest, write_report=False)
     store.save()

@@ -13,10 +13,10 @@ The manifest and its blocks are codec documents (:mod:`perfproof.model.documents
 the type perfproof writes (a hand edit), and keeps entries it does not know, so a run folder
 written by a newer minor version still opens. Typed: the header, refs, overlay, options,
 environment (with its JDK and a merged run's machines), steps, builds, history, plan,
-stopping, shard, a merged run's shards, reach, merged, guard and an ``e2e`` run's prepared
-sides.
+stopping, shard, a merged run's shards, a cluster run's groups and parts, reach, merged,
+guard and an ``e2e`` run's prepared sides.
 Still kept as the JSON objects their owners read (``JsonObject``): a shard's and the cluster's
-partition in a cluster run (``cluster``, ``cluster_parts``) and ``build_spec``.
+``build_spec`` (written for the reader; the build cache keys on its own JSON).
 """
 
 from __future__ import annotations
@@ -36,6 +36,8 @@ from perfproof.model.documents.codec import (
 )
 from perfproof.model.documents.run_options import RunOptions
 from perfproof.model.documents.run_plan import (
+    ClusterBlock,
+    ClusterPart,
     Machine,
     MergedShard,
     PlanBlock,
@@ -302,8 +304,8 @@ class RunManifest(Document):
     shard: ShardBlock | None = None
     merged: Merged | None = None
     """A folder ``merge`` made from shards (a merged run is never resumed)."""
-    cluster: JsonObject | None = None
-    cluster_parts: JsonObject | None = None
+    cluster: ClusterBlock | None = None
+    cluster_parts: dict[str, ClusterPart] | None = None
     guard: GuardBlock | None = None
     reach: ReachBlock | None = None
     """``ab``: each benchmark's reach from the diff, known before the first look

@@ -148,3 +148,39 @@ class MergedShard(Document):
     measured: list[MeasuredEntry] = Field(default_factory=list)
     digest: str | None = None
     stopping: StoppingBlock | None = None
+
+
+class SuiteKeyDoc(Document):
+    """A benchmark with one set of @Param values (``measure.keys.SuiteKey``)."""
+
+    benchmark: str
+    params: dict[str, Text] = Field(default_factory=dict)
+
+
+class KeyGroup(Document):
+    """One group of a cluster run: its number, how many there are, its keys."""
+
+    index: int
+    count: int
+    keys: list[SuiteKeyDoc] = Field(default_factory=list)
+
+
+class ClusterBlock(Document):
+    """``ab --executor ray``: the run's key groups, cut once and read back by every resume,
+    with the partition's method and digest, the whole suite and the plan each group runs."""
+
+    executor: str = "ray"
+    method: str | None = None
+    digest: str | None = None
+    all_keys: list[Text] = Field(default_factory=list)
+    plan: PlanBlock | None = None
+    groups: list[KeyGroup] = Field(default_factory=list)
+
+
+class ClusterPart(Document):
+    """Where a finished group's folder is and which node measured it, in how long."""
+
+    path: str
+    host: str | None = None
+    node: str | None = None
+    seconds: float | None = None
