@@ -15,8 +15,8 @@ written by a newer minor version still opens. Typed: the header, refs, overlay, 
 environment (with its JDK and a merged run's machines), steps, builds, history, plan,
 stopping, shard, a merged run's shards, a cluster run's groups and parts, reach, merged,
 guard and an ``e2e`` run's prepared sides.
-Still kept as the JSON objects their owners read (``JsonObject``): a shard's and the cluster's
-``build_spec`` (written for the reader; the build cache keys on its own JSON).
+Still kept as a JSON object (``JsonObject``): ``build_spec``, written for the reader (the
+build cache keys on its own JSON).
 """
 
 from __future__ import annotations
