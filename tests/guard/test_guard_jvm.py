@@ -125,6 +125,10 @@ def test_guard_passes_on_alloc_when_the_feature_allocates_less(
     assert manifest["guard"]["kind"] == "alloc" and manifest["guard"]["passed"] is True
     assert "allocation" in manifest["guard"]["protects"]
     assert manifest["guard"]["command"][:2] == ["perfproof", "guard"]
+    # stdout is the guard document plus where each setting came from (read from the run)
+    settings = doc.pop("settings")
+    assert settings["jmh_args"]["source"] == "flag"
+    assert settings["budget"]["source"] == "not used by --rounds"
     assert json.loads((out / "guard.json").read_text()) == doc
 
 
