@@ -33,7 +33,9 @@ SIDE_NAMES: dict[str, str] = {
 }
 """File-name spellings of the two sides (``1-base.json``, ``2-feature.json``)."""
 
-_ROUND_FILE = re.compile(r"^(?P<round>[^-]+)-(?P<side>[A-Za-z]+)$")
+_ROUND_FILE = re.compile(r"^(?P<round>[^-]+)-(?P<side>[A-Za-z]+)(?:-(?P<part>\d+))?$")
+"""``03-base.json``, and ``03-base-2.json`` for the second JMH process of a round split by
+benchmark or by @Param values: a part belongs to its round and side like the first."""
 
 
 @dataclass
