@@ -19,7 +19,13 @@ TINY = "-wi 1 -w 100ms -i 2 -r 100ms"
 CODE = """package ov;
 
 public final class Codes {
-    public static int describe(int code) { return Integer.valueOf(code).hashCode() % 7; }
+    public static int describe(int code) {
+        int h = 0;
+        for (int i = 0; i < 2_000; i++) {
+            h += String.valueOf(code + i).hashCode() % 7;
+        }
+        return h;
+    }
 }
 """
 
@@ -75,8 +81,8 @@ def test_a_benchmark_the_fix_adds_is_hunted_at_its_parent(
              {"pom.xml": tiny_pom("ov"), ".gitignore": "target/\n",
               "src/main/java/ov/Codes.java": CODE}),
             ("fix", "2026-01-02T00:00:00Z",
-             {"src/main/java/ov/Codes.java": CODE.replace("Integer.valueOf(code).hashCode()",
-                                                          "code"),
+             {"src/main/java/ov/Codes.java": CODE.replace("String.valueOf(code + i).hashCode()",
+                                                          "(code + i)"),
               "src/main/java/ov/NewBench.java": BENCH}),
         ],
     )  # fmt: skip
@@ -91,4 +97,5 @@ def test_a_benchmark_the_fix_adds_is_hunted_at_its_parent(
     groups = json.dumps(doc["workload"]["groups"])
     assert "NewBench" in groups  # the copied benchmark is the workload that ran
     # the parent's code was measured: its slow path is what the hunt ranks
-    assert any(h["method"] == "Codes.describe" for h in doc["hypotheses"])
+    methods = [h["method"] for h in doc["hypotheses"]]
+    assert "Codes.describe" in methods, methods
