@@ -233,7 +233,7 @@ def test_throughput_higher_is_better() -> None:
 
 def test_design_round_trips_through_json() -> None:
     design = SequentialDesign(max_looks=8, confidence=0.95, family="holm", forks_per_look=2)
-    assert SequentialDesign.from_json(design.to_json()) == design
+    assert SequentialDesign.from_block(design.to_block()) == design
 
 
 def test_futility_stops_an_unchanged_entry_without_a_verdict() -> None:

@@ -31,7 +31,7 @@ def test_the_design_recorded_at_the_start_is_the_one_a_resume_uses() -> None:
     import dataclasses
 
     p = plan(10, "-f", "1")
-    recorded = dataclasses.replace(design_for(p), max_looks=5).to_json()
+    recorded = dataclasses.replace(design_for(p), max_looks=5).to_block()
     resumed = dataclasses.replace(p, design=recorded)
     assert first_look_round(resumed) == 3
     assert looker_for(resumed)({}, {}, 2, {}) == {}
@@ -57,8 +57,8 @@ def test_ab_stops_hopeless_keys_by_default_and_records_the_bound() -> None:
 
     p = plan(10, "-f", "1")
     assert design_for(p).futility == FUTILITY > 0
-    recorded = design_for(p, 0.0).to_json()
-    assert SequentialDesign.from_json(recorded).futility == 0.0
+    recorded = design_for(p, 0.0).to_block()
+    assert SequentialDesign.from_block(recorded).futility == 0.0
     assert "--futility" not in AbOptions(base="a", head="b").reproduce_argv()
     argv = AbOptions(base="a", head="b", futility=0.0).reproduce_argv()
     assert argv[argv.index("--futility") + 1] == "0"

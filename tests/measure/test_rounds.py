@@ -375,7 +375,7 @@ def test_the_real_design_stops_a_large_effect_early_and_never_judges_aa_keys(
 
     plan = make_plan(8, "abba", None, ("Codes",), ("-f", "1", "-p", "n=16,128"),
                      stopping=SEQUENTIAL)  # fmt: skip
-    plan = replace(plan, design=design_for(plan, futility).to_json())
+    plan = replace(plan, design=design_for(plan, futility).to_block())
     store = RunStore.create(tmp_path / "run", RunManifest(id="run", repo="/r"))
     store.init_steps(plan)
     loop = RoundLoop(store, Noisy(store, []).run_steps, lambda s: 10.0, KEYS,

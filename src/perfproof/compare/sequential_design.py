@@ -6,11 +6,12 @@ Its own module so that the look (``sequential``) and the fork bookkeeping
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
-from typing import Any
 
 from perfproof import defaults
 from perfproof.compare import DEFAULT_METRICS
+from perfproof.model.documents.run_plan import DesignBlock
 from perfproof.stats import family as procedures
 from perfproof.stats import sequential as seq
 from perfproof.stats.verdict import check_confidence
@@ -50,28 +51,14 @@ class SequentialDesign:
     def schedule(self) -> seq.Schedule:
         return seq.Schedule(self.max_looks, self.first_forks, self.forks_per_look)
 
-    def to_json(self) -> dict[str, object]:
+    def to_block(self) -> DesignBlock:
         """The design as a run manifest stores it: a resumed run must use the very same."""
-        return {
-            "max_looks": self.max_looks,
-            "confidence": self.confidence,
-            "threshold": self.threshold,
-            "family": self.family,
-            "first_forks": self.first_forks,
-            "forks_per_look": self.forks_per_look,
-            "metrics": list(self.metrics),
-            "futility": self.futility,
-        }
+        doc = dataclasses.asdict(self) | {"metrics": list(self.metrics)}
+        return DesignBlock.model_validate(doc)
 
     @classmethod
-    def from_json(cls, doc: dict[str, Any]) -> SequentialDesign:
-        return cls(
-            max_looks=int(doc["max_looks"]),
-            confidence=float(doc["confidence"]),
-            threshold=float(doc["threshold"]),
-            family=str(doc["family"]),
-            first_forks=int(doc["first_forks"]),
-            forks_per_look=int(doc["forks_per_look"]),
-            metrics=tuple(str(m) for m in doc["metrics"]),
-            futility=float(doc.get("futility", 0.0)),
-        )
+    def from_block(cls, block: DesignBlock) -> SequentialDesign:
+        return cls(**(block.model_dump(include=_FIELDS) | {"metrics": tuple(block.metrics)}))
+
+
+_FIELDS = {f.name for f in dataclasses.fields(SequentialDesign)}

@@ -16,14 +16,18 @@ import shlex
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
-from typing import Any
 
 from perfproof import defaults
 from perfproof.errors import InputError
 from perfproof.measure.keys import Selection
 from perfproof.measure.progress import JmhSettings, parse_settings
 from perfproof.model import SIDES
-from perfproof.model.documents.run_plan import JmhSettingsBlock, PlanBlock, PlannedStep
+from perfproof.model.documents.run_plan import (
+    DesignBlock,
+    JmhSettingsBlock,
+    PlanBlock,
+    PlannedStep,
+)
 
 
 class Order(StrEnum):
@@ -126,7 +130,7 @@ class Plan:
     jmh_options: tuple[str, ...] = field(default_factory=tuple)
     stopping: str = FIXED
     budget_s: float | None = None
-    design: dict[str, Any] | None = None
+    design: DesignBlock | None = None
     """The sequential design's own record (looks, levels, family), fixed when the run starts so
     that a resumed run judges with the very same design whatever perfproof's defaults became."""
     settings: JmhSettings = field(default_factory=JmhSettings)

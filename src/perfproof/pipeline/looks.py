@@ -104,7 +104,7 @@ def fixed_options(store: RunStore) -> CompareOptions:
 def _design_of(plan: Plan) -> SequentialDesign:
     """The design recorded in the plan when the run started, else the one it implies."""
     if plan.design:
-        return SequentialDesign.from_json(plan.design)
+        return SequentialDesign.from_block(plan.design)
     return design_for(plan)
 
 

@@ -8,6 +8,7 @@ from enum import StrEnum
 from pathlib import Path
 
 from perfproof.errors import InputError
+from perfproof.model.documents.run import BuildSpecBlock
 from perfproof.workspace.launcher import GRADLE, MAVEN
 
 
@@ -91,6 +92,10 @@ class BuildSpec:
             if not doc[name] or doc[name] == "auto":
                 del doc[name]
         return doc
+
+    def to_block(self) -> BuildSpecBlock:
+        """The settings as the run manifest records them for the reader."""
+        return BuildSpecBlock.model_validate(self.to_json())
 
     def fingerprint(self, kind: str) -> str:
         """Stable text of every setting that changes what gets built."""

@@ -12,11 +12,9 @@ The manifest and its blocks are codec documents (:mod:`perfproof.model.documents
 :meth:`RunManifest.from_json` checks every typed entry and names the first one that is not of
 the type perfproof writes (a hand edit), and keeps entries it does not know, so a run folder
 written by a newer minor version still opens. Typed: the header, refs, overlay, options,
-environment (with its JDK and a merged run's machines), steps, builds, history, plan,
-stopping, shard, a merged run's shards, a cluster run's groups and parts, reach, merged,
-guard and an ``e2e`` run's prepared sides.
-Still kept as a JSON object (``JsonObject``): ``build_spec``, written for the reader (the
-build cache keys on its own JSON).
+environment (with its JDK and a merged run's machines), steps, builds, history, plan (with
+its sequential design), stopping, shard, a merged run's shards, a cluster run's groups and
+parts, reach, merged, guard, the build settings and an ``e2e`` run's prepared sides.
 """
 
 from __future__ import annotations
@@ -264,8 +262,20 @@ class Merged(Document):
     sources: list[str] = Field(default_factory=list, alias="from")
 
 
-JsonObject = dict[str, Any]
-"""A block its owner still reads by key (shard, cluster, build spec)."""
+class BuildSpecBlock(Document):
+    """How the user asked both sides to be built (``workspace.spec.BuildSpec``), as the run
+    recorded it for the reader; launch settings left at their defaults are not written."""
+
+    kind: str = "auto"
+    module: Text | None = None
+    build_cmd: TextList | None = None
+    jar_glob: Text | None = None
+    classpath_file: Text | None = None
+    java: Text | None = None
+    build_args: TextList | None = None
+    maven: str | None = None
+    gradle: str | None = None
+    keep_checks: bool | None = None
 
 
 def _argv(value: object) -> object:
@@ -299,7 +309,7 @@ class RunManifest(Document):
     sides: dict[str, PreparedSide] | None = None
     """``e2e``: each side's prepared checkout and commands."""
     plan: PlanBlock | None = None
-    build_spec: JsonObject | None = None
+    build_spec: BuildSpecBlock | None = None
     stopping: StoppingBlock | None = None
     shard: ShardBlock | None = None
     merged: Merged | None = None
@@ -326,7 +336,7 @@ class RunManifest(Document):
             return SideRef()
         return SideRef(ref=prepared.ref, sha=prepared.sha)
 
-    def to_json(self) -> JsonObject:
+    def to_json(self) -> dict[str, Any]:
         """The manifest as written: entries not set left out, the environment whole."""
         doc = self.model_dump(mode="json", by_alias=True, exclude_none=True)
         if self.kind == "ab":
@@ -336,6 +346,8 @@ class RunManifest(Document):
                 del doc[name]
         doc["environment"] = self.environment.to_json()
         doc["options"] = self.options.to_json()
+        if self.build_spec is not None:  # written whole, unset settings as null
+            doc["build_spec"] = self.build_spec.model_dump(mode="json", exclude_unset=True)
         return doc
 
     @classmethod

@@ -11,8 +11,6 @@ each key stopped and why, which the report tells and ``results.json`` repeats.
 
 from __future__ import annotations
 
-from typing import Any
-
 from pydantic import Field
 
 from perfproof.model.documents.codec import Document, Text, TextList
@@ -52,6 +50,21 @@ class JmhSettingsBlock(Document):
     measurement_s: float = 10.0
 
 
+class DesignBlock(Document):
+    """A sequential design as the plan records it when the run starts
+    (``compare.sequential_design.SequentialDesign``): a resumed run judges with the very same
+    looks, levels and family whatever perfproof's defaults became."""
+
+    max_looks: int
+    confidence: float
+    threshold: float
+    family: str
+    first_forks: int
+    forks_per_look: int
+    metrics: list[Text]
+    futility: float = 0.0
+
+
 class PlanBlock(Document):
     """The plan as the manifest keeps it: rounds, order, stopping design, budget, steps."""
 
@@ -60,7 +73,7 @@ class PlanBlock(Document):
     seed: int | None = None
     stopping: str = FIXED
     budget_s: float | None = None
-    design: dict[str, Any] | None = None
+    design: DesignBlock | None = None
     """The sequential design's own record (``compare.sequential_design``)."""
     benchmarks: list[Text] = Field(default_factory=list)
     jmh_options: list[Text] = Field(default_factory=list)

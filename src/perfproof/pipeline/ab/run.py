@@ -117,7 +117,7 @@ def start_ab(
     if plan.stopping == SEQUENTIAL:  # an uncalibrated schedule is refused before a build
         futility = defaults.FUTILITY if opts.futility is None else opts.futility
         design = design_for(plan, futility, opts.compare_options())
-        plan = replace(plan, design=design.to_json())
+        plan = replace(plan, design=design.to_block())
     store = RunStore.create(
         run_dir,
         RunManifest(
@@ -130,7 +130,7 @@ def start_ab(
             },
             options=opts.to_document(),
             command=opts.reproduce_argv(),
-            build_spec=spec.to_json(),
+            build_spec=spec.to_block(),
             overlay=Overlay(paths=list(opts.overlay)),
             reach=reach.to_block() if reach is not None else None,
         ),

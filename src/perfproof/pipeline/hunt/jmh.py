@@ -114,7 +114,7 @@ def jmh_workload(
             repo=str(repo),
             refs={SIDE: SideRef(ref=opts.head, sha=sha)},
             options=opts.to_document(),
-            build_spec=opts.build_spec().to_json(),
+            build_spec=opts.build_spec().to_block(),
         ),
     )
     store.init_steps(plan)
