@@ -148,7 +148,7 @@ def hypothesis_md(x: Hypothesis) -> list[str]:
     if x.classes:
         lines.append(
             "- Allocates: "
-            + ", ".join(f"`{c}` {percent(100 * s, 0, sign=False)}" for c, s in x.classes)
+            + ", ".join(f"`{c.name}` {percent(100 * c.share, 0, sign=False)}" for c in x.classes)
         )
     if x.via:
         lines.append("- Cost lands in: " + ", ".join(f"`{v}`" for v in x.via))

@@ -14,6 +14,7 @@ library for every document").
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Annotated, NamedTuple, TypeVar
 
@@ -34,6 +35,7 @@ __all__ = [
     "TextList",
     "ValidationError",
     "decode",
+    "decode_json",
     "field_path",
     "shape_problem",
 ]
@@ -61,6 +63,14 @@ def decode(kind: type[T], doc: object) -> T:
     """Validate an already parsed JSON value as ``kind`` (pydantic's ValidationError on a
     wrong shape; :func:`shape_problem` turns it into perfproof's wording)."""
     return kind.model_validate(doc)
+
+
+def decode_json(kind: type[T], doc: object) -> T:
+    """Validate an already parsed JSON value as ``kind`` the way JSON spells it: a field typed
+    as a plain dataclass is read from an object and a tuple from a list, still strictly
+    (``"3"`` is not a whole number). A document whose own types are dataclasses (a hunt's
+    hypotheses) is read with this; :func:`decode` would want the instances themselves."""
+    return kind.model_validate_json(json.dumps(doc, allow_nan=False))
 
 
 def number_as_text(value: object) -> object:

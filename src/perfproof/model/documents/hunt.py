@@ -4,6 +4,9 @@ Written to ``hunt.json`` by ``perfproof hunt`` and read back by ``hunt --compare
 hypothesis carries a stable id (a hash of the project method it names), so hunts on later
 commits can say which hypotheses are new, gone or changed. Numbers that do not exist (no
 interval from one fork, no operation count for a command) are null, never a string.
+
+The hunt's own types are the document's: the codec (:mod:`.codec`) writes them and reads
+them back as they are, so there is no second description of the file to keep in step.
 """
 
 from __future__ import annotations
@@ -11,14 +14,19 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Literal
 
 from pydantic import Field
 
 from perfproof.errors import InputError
 from perfproof.model import benchmark_of_label
 from perfproof.model.documents import json_safe, read_document, schema_id
-from perfproof.model.documents.codec import Document, ValidationError, problem_line
+from perfproof.model.documents.codec import (
+    Document,
+    ValidationError,
+    decode_json,
+    problem_line,
+)
 
 NAME = "hunt"
 MAJOR = 1
@@ -50,9 +58,6 @@ class ForkMean:
     se: float | None = None
     """Standard error of the mean (across forks; of the counts for one recording)."""
 
-    def to_json(self) -> dict[str, Any]:
-        return {"mean": self.mean, "lo": self.lo, "hi": self.hi, "se": self.se, "forks": self.forks}
-
 
 @dataclass(frozen=True)
 class GroupCost:
@@ -73,21 +78,6 @@ class GroupCost:
     bytes_per_s: ForkMean | None = None
     ceiling: float | None = None
     ceiling_discounted: float | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        def est(e: ForkMean | None) -> dict[str, Any] | None:
-            return None if e is None else e.to_json()
-
-        return {
-            "group": self.group,
-            "cpu_share": est(self.cpu_share),
-            "alloc_share": est(self.alloc_share),
-            "ns_per_op": est(self.ns_per_op),
-            "bytes_per_op": est(self.bytes_per_op),
-            "bytes_per_s": est(self.bytes_per_s),
-            "ceiling": self.ceiling,
-            "ceiling_discounted": self.ceiling_discounted,
-        }
 
 
 @dataclass(frozen=True)
@@ -110,6 +100,14 @@ class Callers:
 
 
 @dataclass(frozen=True)
+class ClassShare:
+    """An allocated class and its share of the method's bytes."""
+
+    name: Annotated[str, Field(alias="class")]
+    share: float
+
+
+@dataclass(frozen=True)
 class Hypothesis:
     id: str
     rank: int
@@ -125,7 +123,7 @@ class Hypothesis:
     costs: tuple[GroupCost, ...]
     fact: str
     """One sentence: what the method costs and where (the allocating call and its line)."""
-    classes: tuple[tuple[str, float], ...] = ()
+    classes: tuple[ClassShare, ...] = ()
     """Allocated classes with their share of the method's bytes, largest first."""
     via: tuple[str, ...] = ()
     """The JDK or library calls the cost lands in, heaviest first."""
@@ -146,27 +144,6 @@ class Hypothesis:
         call through a JDK interface, reflection)."""
         named = (c.group for c in self.costs if c.group not in UNNAMED_GROUPS)
         return tuple(dict.fromkeys(benchmark_of_label(g) for g in named))
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "rank": self.rank,
-            "method": self.method,
-            "frame": self.frame,
-            "file": self.file,
-            "line": self.line,
-            "end_line": self.end_line,
-            "expected_gain": self.expected_gain,
-            "costs": [c.to_json() for c in self.costs],
-            "fact": self.fact,
-            "classes": [{"class": c, "share": s} for c, s in self.classes],
-            "via": list(self.via),
-            "pattern": None if self.pattern is None else vars(self.pattern).copy(),
-            "callers": None if self.callers is None else vars(self.callers).copy(),
-            "path": list(self.path),
-            "benchmarks": list(self.benchmarks),
-            "prove": self.prove,
-        }
 
 
 @dataclass(frozen=True)
@@ -229,26 +206,46 @@ class HuntResult:
     compared_with: str | None = None
 
 
-def hunt_document(h: HuntResult) -> dict[str, Any]:
-    """The strict JSON document of a hunt (no NaN, no infinity)."""
-    doc: dict[str, Any] = {
-        "schema": SCHEMA,
-        "workload": {
-            "kind": h.kind,
-            "description": h.workload,
-            "repo": h.repo,
-            "ref": h.ref,
-            "sha": h.sha,
-            "groups": [vars(g) | {"recordings": list(g.recordings)} for g in h.groups],
-        },
-        "hypotheses": [x.to_json() for x in h.hypotheses],
-        "other": [vars(o).copy() for o in h.other],
-        "warnings": list(h.warnings),
-        "flamegraph": h.flamegraph,
-        "compared_with": h.compared_with,
-        "changes": None if h.changes is None else [vars(c).copy() for c in h.changes],
-    }
-    safe: dict[str, Any] = json_safe(doc)
+class Workload(Document):
+    """What was run, where, and its parts."""
+
+    kind: WorkloadKind
+    description: str
+    repo: str
+    ref: str | None
+    sha: str | None
+    groups: list[Group]
+
+
+class HuntDocument(Document):
+    """``hunt.json`` as written; reading needs only the hypotheses (``--compare``,
+    ``prove --hypothesis``), so the other entries may be absent from a file made by hand."""
+
+    schema_: str = Field(SCHEMA, alias="schema")
+    workload: Workload | None = None
+    hypotheses: list[Hypothesis]
+    other: list[OtherCost] = Field(default_factory=list)
+    warnings: list[str] = Field(default_factory=list)
+    flamegraph: str | None = None
+    compared_with: str | None = None
+    changes: list[Change] | None = None
+
+
+def hunt_document(h: HuntResult) -> dict[str, object]:
+    """The strict JSON document of a hunt (no NaN, no infinity; unknown numbers null)."""
+    workload = Workload(
+        kind=h.kind, description=h.workload, repo=h.repo, ref=h.ref, sha=h.sha, groups=h.groups
+    )
+    doc = HuntDocument(
+        workload=workload,
+        hypotheses=h.hypotheses,
+        other=h.other,
+        warnings=h.warnings,
+        flamegraph=h.flamegraph,
+        compared_with=h.compared_with,
+        changes=h.changes,
+    )
+    safe: dict[str, object] = json_safe(doc.model_dump(mode="json", by_alias=True))
     return safe
 
 
@@ -257,113 +254,6 @@ def read_hunt(path: Path) -> list[Hypothesis]:
     one line naming the field."""
     doc = read_document(path, NAME, MAJOR)
     try:
-        wire = _HuntDoc.model_validate(doc)
+        return decode_json(HuntDocument, doc).hypotheses
     except ValidationError as exc:
         raise InputError(f"{path}: malformed {SCHEMA} document: {problem_line(exc)}") from None
-    return [_hypothesis(h) for h in wire.hypotheses]
-
-
-# -------------------------------------------------------------- the document as it is read
-
-
-class _ForkMeanDoc(Document):
-    mean: float
-    lo: float | None = None
-    hi: float | None = None
-    forks: int
-    se: float | None = None
-
-
-class _GroupCostDoc(Document):
-    group: str
-    cpu_share: _ForkMeanDoc | None = None
-    alloc_share: _ForkMeanDoc | None = None
-    ns_per_op: _ForkMeanDoc | None = None
-    bytes_per_op: _ForkMeanDoc | None = None
-    bytes_per_s: _ForkMeanDoc | None = None
-    ceiling: float | None = None
-    ceiling_discounted: float | None = None
-
-
-class _ClassShareDoc(Document):
-    name: str = Field(alias="class")
-    share: float
-
-
-class _PatternDoc(Document):
-    rule: str
-    title: str
-    line: int
-    rewrite: str
-
-
-class _CallersDoc(Document):
-    production: int
-    distinct: int
-    primitive: bool
-
-
-class _HypothesisDoc(Document):
-    id: str
-    rank: int
-    method: str
-    frame: str
-    file: str
-    line: int
-    end_line: int
-    expected_gain: float
-    costs: list[_GroupCostDoc]
-    fact: str
-    classes: list[_ClassShareDoc] = Field(default_factory=list)
-    via: list[str] = Field(default_factory=list)
-    pattern: _PatternDoc | None = None
-    callers: _CallersDoc | None = None
-    path: list[str] = Field(default_factory=list)
-    benchmarks: list[str] = Field(default_factory=list)
-    prove: str | None = None
-
-
-class _HuntDoc(Document):
-    hypotheses: list[_HypothesisDoc]
-
-
-def _mean(doc: _ForkMeanDoc | None) -> ForkMean | None:
-    return None if doc is None else ForkMean(doc.mean, doc.lo, doc.hi, doc.forks, doc.se)
-
-
-def _hypothesis(h: _HypothesisDoc) -> Hypothesis:
-    return Hypothesis(
-        id=h.id,
-        rank=h.rank,
-        method=h.method,
-        frame=h.frame,
-        file=h.file,
-        line=h.line,
-        end_line=h.end_line,
-        expected_gain=h.expected_gain,
-        costs=tuple(
-            GroupCost(
-                c.group,
-                _mean(c.cpu_share),
-                _mean(c.alloc_share),
-                _mean(c.ns_per_op),
-                _mean(c.bytes_per_op),
-                _mean(c.bytes_per_s),
-                c.ceiling,
-                c.ceiling_discounted,
-            )
-            for c in h.costs
-        ),
-        fact=h.fact,
-        classes=tuple((c.name, c.share) for c in h.classes),
-        via=tuple(h.via),
-        pattern=Pattern(h.pattern.rule, h.pattern.title, h.pattern.line, h.pattern.rewrite)
-        if h.pattern is not None
-        else None,
-        callers=Callers(h.callers.production, h.callers.distinct, h.callers.primitive)
-        if h.callers is not None
-        else None,
-        path=tuple(h.path),
-        benchmarks=tuple(h.benchmarks),
-        prove=h.prove,
-    )

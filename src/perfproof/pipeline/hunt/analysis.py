@@ -15,6 +15,7 @@ from perfproof.model import benchmark_of_label
 from perfproof.model.documents.hunt import (
     UNNAMED_GROUPS,
     Change,
+    ClassShare,
     GroupCost,
     Hypothesis,
     Measure,
@@ -138,7 +139,7 @@ def analyse(
         via = list(dict.fromkeys(_top(via_cpu) + _top(via_alloc)))
         sentence, _lines = fact(d, costs, classes, via)
         total = sum(classes.values())
-        shares = tuple((c, classes[c] / total) for c in _top(classes, 5)) if total else ()
+        shares = tuple(ClassShare(c, classes[c] / total) for c in _top(classes, 5)) if total else ()
         callers = pattern = None
         benchmarks: list[str] = []
         line = None
