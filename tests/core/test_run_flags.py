@@ -10,7 +10,10 @@ from perfproof.cli.ab import command as ab_command
 from perfproof.cli.guard import command as guard_command
 from perfproof.cli.prove import command as prove_command
 from perfproof.cli.run_flags import AB_GROUPS, VERDICT, ab_options
-from perfproof.pipeline.ab.options import AbOptions, BuildKind, Executor, Order
+from perfproof.measure.plan import Order
+from perfproof.pipeline.ab.options import AbOptions
+from perfproof.pipeline.cluster import Executor
+from perfproof.workspace.spec import BuildKind
 
 
 def _parse(command: click.Command, argv: list[str]) -> AbOptions:

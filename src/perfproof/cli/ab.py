@@ -15,8 +15,10 @@ from perfproof.cli.options import (
     check_record,
     db_source,
     emit_json,
+    enum_option,
     format_option,
     junit_option,
+    resume_option,
     write_junit,
 )
 from perfproof.cli.pinned import settled
@@ -79,19 +81,12 @@ the side, the step and the log). Ctrl-C stops cleanly; continue with --resume.
     "a side (a regression there is not ruled out).",
 )
 @junit_option()
-@click.option(
-    "--resume",
-    "resume_dir",
-    metavar="RUN_DIR",
-    type=click.Path(file_okay=False),
-    help="Continue a stopped run: only unfinished steps are run.",
-)
-@click.option(
+@resume_option("resume_dir", "RUN_DIR", "Continue a stopped run: only unfinished steps are run.")
+@enum_option(
     "--explain",
-    type=click.Choice([e.value for e in Explain]),
-    default=Explain.RECORD.value,
-    show_default=True,
-    help="A key decided improved or regressed that no static call path from its benchmark "
+    Explain,
+    Explain.RECORD,
+    "A key decided improved or regressed that no static call path from its benchmark "
     "reaches: record one fork a side of that benchmark with JFR (after the timing forks, "
     "never among them; counted in --budget) to see whether the changed code runs there, "
     "before the report is written. off: record nothing, and such a verdict says only that no "

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from perfproof.cli.code_options import progress_line, source_options
-from perfproof.cli.options import emit_json, format_option
+from perfproof.cli.options import format_option, show_in_format
 
 EPILOG = """Examples:
 
@@ -51,9 +51,9 @@ def command(
     result = callers(
         repo, method, arity, exclude, include, use_cache=not no_cache, on_progress=progress_line()
     )
-    if fmt == "json":
-        emit_json(render.callers_doc(result, show_all))
-    elif fmt == "md":
-        click.echo(render.callers_md(result, show_all), nl=False)
-    else:
-        click.echo(render.callers_table(result, show_all), nl=False)
+    show_in_format(
+        fmt,
+        lambda: render.callers_doc(result, show_all),
+        lambda: render.callers_md(result, show_all),
+        lambda: render.callers_table(result, show_all),
+    )

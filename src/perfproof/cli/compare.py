@@ -8,13 +8,13 @@ from perfproof import defaults
 from perfproof.cli.compare_request import CompareRequest, Replay, compare_request
 from perfproof.cli.history_record import record_compare, record_options
 from perfproof.cli.options import (
-    CONFIDENCE,
     CONFIDENCE_DEFAULT,
-    THRESHOLD,
     THRESHOLD_DEFAULT,
+    confidence_option,
     emit_json,
     format_option,
     junit_option,
+    threshold_option,
     write_junit,
 )
 from perfproof.cli.pinned import json_settings
@@ -49,19 +49,13 @@ saw a regression, 2 bad input (one line naming the file or flag)."""
 @click.command(epilog=EPILOG, context_settings={"max_content_width": 100})
 @click.argument("base")
 @click.argument("head", required=False)
-@click.option(
-    "--confidence",
-    type=CONFIDENCE,
-    help="Confidence level 1-α of intervals and tests (0.99 or 99%) [default: "
-    f"{CONFIDENCE_DEFAULT}, or as "
-    "pinned in perfproof.toml / PERFPROOF_CONFIDENCE].",
+@confidence_option(
+    "Confidence level 1-α of intervals and tests (0.99 or 99%) [default: "
+    f"{CONFIDENCE_DEFAULT}, or as pinned in perfproof.toml / PERFPROOF_CONFIDENCE]."
 )
-@click.option(
-    "--threshold",
-    type=THRESHOLD,
-    help="Practical threshold θ: smaller changes are 'negligible' (1% or 0.01) [default: "
-    f"{THRESHOLD_DEFAULT}, "
-    "or as pinned].",
+@threshold_option(
+    "Practical threshold θ: smaller changes are 'negligible' (1% or 0.01) [default: "
+    f"{THRESHOLD_DEFAULT}, or as pinned]."
 )
 @click.option(
     "--metric",

@@ -8,12 +8,13 @@ from typing import Any
 import click
 
 from perfproof.cli.options import (
-    CONFIDENCE,
     CONFIDENCE_DEFAULT,
-    THRESHOLD,
     THRESHOLD_DEFAULT,
+    confidence_option,
     emit_json,
     format_option,
+    resume_option,
+    threshold_option,
 )
 from perfproof.cli.pinned import settled
 from perfproof.cli.run_flags import BASE_HELP
@@ -116,22 +117,15 @@ def _progress(i: int, total: int, step, duration: float, values: dict[str, float
     help="Order of the two sides inside each round.",
 )
 @click.option("--seed", default=1, show_default=True, type=int, help="Seed of --order random.")
-@click.option(
-    "--confidence",
-    default=CONFIDENCE_DEFAULT,
-    show_default=True,
-    type=CONFIDENCE,
-    help="Confidence level of every interval (0.99 or 99%; pinned by perfproof.toml or "
+@confidence_option(
+    "Confidence level of every interval (0.99 or 99%; pinned by perfproof.toml or "
     "PERFPROOF_CONFIDENCE when not given).",
+    default=CONFIDENCE_DEFAULT,
 )
-@click.option(
-    "--threshold",
-    "threshold",
-    default=THRESHOLD_DEFAULT,
-    show_default=True,
-    type=THRESHOLD,
-    help="Practical threshold: smaller changes are 'negligible'/'same' (1% or 0.01; pinned "
+@threshold_option(
+    "Practical threshold: smaller changes are 'negligible'/'same' (1% or 0.01; pinned "
     "by perfproof.toml or PERFPROOF_THRESHOLD when not given).",
+    default=THRESHOLD_DEFAULT,
 )
 @click.option(
     "--target-effect",
@@ -165,12 +159,10 @@ def _progress(i: int, total: int, step, duration: float, values: dict[str, float
     type=click.Path(file_okay=False),
     help="Where run folders go [default: .perfproof/runs in the repo or here].",
 )
-@click.option(
-    "--resume",
+@resume_option(
     "resume_dir",
-    type=click.Path(file_okay=False),
-    metavar="RUN_DIR",
-    help="Finish an interrupted run (other options come from its manifest; "
+    "RUN_DIR",
+    "Finish an interrupted run (other options come from its manifest; "
     "--metric re-reads the kept outputs).",
 )
 @format_option()

@@ -8,7 +8,13 @@ import click
 
 from perfproof import defaults
 from perfproof.cli.flag import flags, given, given_fixed
-from perfproof.cli.options import CONFIDENCE, CONFIDENCE_DEFAULT, emit_json, format_option
+from perfproof.cli.options import (
+    CONFIDENCE_DEFAULT,
+    confidence_option,
+    emit_json,
+    format_option,
+    resume_option,
+)
 from perfproof.cli.pinned import run_settings, settled
 from perfproof.cli.run_flags import AB_GROUPS, ab_options
 from perfproof.errors import GateFailed, InputError
@@ -52,19 +58,10 @@ JMH step failed (the message names the log).
     help="Smallest baseline/feature ratio that passes (oriented: > 1 = better). [default: "
     f"{defaults.GUARD_MIN_RATIO:g}]",
 )
-@click.option(
-    "--confidence",
-    type=CONFIDENCE,
-    default=None,
-    help=f"Confidence level of the ratio intervals (0.99 or 99%). [default: {CONFIDENCE_DEFAULT}]",
+@confidence_option(
+    f"Confidence level of the ratio intervals (0.99 or 99%). [default: {CONFIDENCE_DEFAULT}]"
 )
-@click.option(
-    "--resume",
-    "resume_dir",
-    metavar="RUN_DIR",
-    type=click.Path(file_okay=False),
-    help="Finish a stopped guard run and judge it.",
-)
+@resume_option("resume_dir", "RUN_DIR", "Finish a stopped guard run and judge it.")
 @format_option(("table", "json"))
 @click.pass_context
 def command(

@@ -18,11 +18,12 @@ import click
 from perfproof import defaults
 from perfproof.cli.history_record import db_option, record_command
 from perfproof.cli.options import (
-    CONFIDENCE,
     CONFIDENCE_DEFAULT,
     OUT_FILE,
-    THRESHOLD,
+    confidence_option,
     emit_json,
+    format_option,
+    threshold_option,
 )
 from perfproof.errors import GateFailed, InputError
 from perfproof.units import short_sha
@@ -129,21 +130,8 @@ def _selection(func: Callable[..., Any]) -> Callable[..., Any]:
         help="Metric (repeatable): primary, gc.alloc.rate.norm, ... [default: primary]",
     )(func)
     func = click.option("--bench", metavar="REGEX", help="Benchmarks whose name matches.")(func)
-    func = click.option(
-        "--confidence",
-        type=CONFIDENCE,
-        default=CONFIDENCE_DEFAULT,
-        show_default=True,
-        help="Confidence of intervals.",
-    )(func)
-    func = click.option(
-        "--format",
-        "fmt",
-        type=click.Choice(("table", "json", "html")),
-        default="table",
-        show_default=True,
-        help="Output format.",
-    )(func)
+    func = confidence_option("Confidence of intervals.", default=CONFIDENCE_DEFAULT)(func)
+    func = format_option(("table", "json", "html"), help="Output format.")(func)
     func = click.option("--out", type=OUT_FILE, help="Write the output to FILE instead of stdout.")(
         func
     )
@@ -290,13 +278,7 @@ def show_cmd(**params: Any) -> None:
 
 @command.command("changes", epilog=CHANGES_EPILOG)
 @_selection
-@click.option(
-    "--threshold",
-    type=THRESHOLD,
-    default=f"{defaults.CHANGE_THRESHOLD:.0%}",
-    show_default=True,
-    help="Smallest shift worth reporting.",
-)
+@threshold_option("Smallest shift worth reporting.", default=f"{defaults.CHANGE_THRESHOLD:.0%}")
 @click.option("--seed", type=int, default=0, show_default=True, help="Permutation test seed.")
 @click.option("--fail-on-change", is_flag=True, help="Exit 1 when a shift is a regression.")
 def changes_cmd(threshold: float, seed: int, fail_on_change: bool, **params: Any) -> None:

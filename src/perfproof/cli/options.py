@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable, Sequence
+from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -26,14 +27,50 @@ THRESHOLD_DEFAULT = f"{defaults.THRESHOLD:.0%}"
 """perfproof's practical threshold as ``--help`` shows it (``1%``)."""
 
 
-def format_option(choices: tuple[str, ...] = FORMATS, default: str = "table") -> Any:
+def format_option(
+    choices: tuple[str, ...] = FORMATS,
+    default: str = "table",
+    help: str = "Output format; json is a stable, versioned document for agents and CI.",
+) -> Any:
+    """``--format`` of a verb that prints its result (passed as ``fmt``)."""
     return click.option(
         "--format",
         "fmt",
         type=click.Choice(choices),
         default=default,
         show_default=True,
-        help="Output format; json is a stable, versioned document for agents and CI.",
+        help=help,
+    )
+
+
+def show_in_format(
+    fmt: str, doc: Callable[[], Any], md: Callable[[], str], table: Callable[[], str]
+) -> None:
+    """Print a result as ``--format`` asks: the JSON document, the Markdown, or the terminal
+    table (each built only when asked for, so a verb renders one of them, not three)."""
+    if fmt == "json":
+        emit_json(doc())
+    else:
+        click.echo(md() if fmt == "md" else table(), nl=False)
+
+
+def enum_choice(enum: type[StrEnum]) -> click.Choice:
+    """A flag whose words are an enum's values: the choices are declared once, in the enum."""
+    return click.Choice([e.value for e in enum])
+
+
+def enum_option(decl: str, enum: type[StrEnum], default: StrEnum, help: str) -> Any:
+    """An option choosing one member of ``enum`` (passed as its value), ``default`` shown."""
+    return click.option(
+        decl, type=enum_choice(enum), default=default.value, show_default=True, help=help
+    )
+
+
+def resume_option(dest: str, metavar: str, help: str) -> Any:
+    """``--resume``: the folder of a stopped run (or bundle) to continue; ``help`` says what
+    continuing does for this verb."""
+    return click.option(
+        "--resume", dest, metavar=metavar, type=click.Path(file_okay=False), help=help
     )
 
 
@@ -84,6 +121,23 @@ THRESHOLD = Fraction(check_threshold)
 
 FUTILITY = Fraction(check_threshold)
 """``--futility`` of the sequential design: 5% or 0.05, in [0, 1)."""
+
+
+def confidence_option(help: str, default: object = None) -> Any:
+    """``--confidence`` as a verb takes it (``default`` shown when there is one; without one
+    the pinned settings or perfproof's default decide)."""
+    return _fraction_option("--confidence", CONFIDENCE, help, default)
+
+
+def threshold_option(help: str, default: object = None) -> Any:
+    """``--threshold`` as a verb takes it, like :func:`confidence_option`."""
+    return _fraction_option("--threshold", THRESHOLD, help, default)
+
+
+def _fraction_option(decl: str, kind: Fraction, help: str, default: object) -> Any:
+    return click.option(
+        decl, type=kind, default=default, show_default=default is not None, help=help
+    )
 
 
 class OutputPath(click.ParamType):

@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from perfproof.cli.options import CONFIDENCE, OUT_FILE, emit_json, format_option
+from perfproof.cli.options import OUT_FILE, confidence_option, emit_json, format_option
 
 CENSUS_EPILOG = """Examples:
 
@@ -166,26 +166,25 @@ def _spread_multi_values(args: list[str], flags: tuple[str, ...]) -> list[str]:
     return out
 
 
+def _recordings(when: str) -> Any:
+    """``--before``/``--after``: one side of the diff, as many recordings as the shell expands."""
+    return click.option(
+        f"--{when}",
+        multiple=True,
+        required=True,
+        type=click.Path(),
+        help=f"Recordings {when} the change (files or folders of .jfr files).",
+    )
+
+
 class _DiffCommand(click.Command):
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         return super().parse_args(ctx, _spread_multi_values(args, ("--before", "--after")))
 
 
 @command.command("diff", cls=_DiffCommand, epilog=DIFF_EPILOG)
-@click.option(
-    "--before",
-    multiple=True,
-    required=True,
-    type=click.Path(),
-    help="Recordings before the change (files or folders of .jfr files).",
-)
-@click.option(
-    "--after",
-    multiple=True,
-    required=True,
-    type=click.Path(),
-    help="Recordings after the change (files or folders of .jfr files).",
-)
+@_recordings("before")
+@_recordings("after")
 @FOCUS
 @KIND
 @TOP
@@ -193,13 +192,7 @@ class _DiffCommand(click.Command):
 @click.option(
     "--normalize", is_flag=True, help="Compare % of each recording's total, not raw counts."
 )
-@click.option(
-    "--confidence",
-    type=CONFIDENCE,
-    default=0.95,
-    show_default=True,
-    help="Interval level (0.95 or 95%).",
-)
+@confidence_option("Interval level (0.95 or 95%).", default=0.95)
 @click.option(
     "--flamegraph",
     type=OUT_FILE,

@@ -13,7 +13,14 @@ import click
 from perfproof import defaults
 from perfproof.cli.ab import command as ab_command
 from perfproof.cli.flag import given, given_fixed
-from perfproof.cli.options import OUT_DIR, emit_json, write_junit
+from perfproof.cli.options import (
+    OUT_DIR,
+    emit_json,
+    enum_option,
+    format_option,
+    resume_option,
+    write_junit,
+)
 from perfproof.cli.pinned import json_settings, run_settings, settled
 from perfproof.cli.run_flags import AB_GROUPS, VERDICT, ab_options
 from perfproof.errors import GateFailed, InputError
@@ -69,12 +76,8 @@ _NOT_SHARED = {"resume_dir", "out", "fmt", "jfr"}
     type=OUT_DIR,
     help="Bundle folder (default <repo>/.perfproof/prove/<time>).",
 )
-@click.option(
-    "--resume",
-    "resume_bundle",
-    metavar="BUNDLE",
-    type=click.Path(file_okay=False),
-    help="Continue a stopped chain: only the stages that did not finish.",
+@resume_option(
+    "resume_bundle", "BUNDLE", "Continue a stopped chain: only the stages that did not finish."
 )
 @click.option(
     "--skip",
@@ -89,32 +92,28 @@ _NOT_SHARED = {"resume_dir", "out", "fmt", "jfr"}
     show_default=True,
     help="Most calls between a benchmark and a changed method.",
 )
-@click.option(
+@enum_option(
     "--jfr",
-    "jfr",
-    type=click.Choice([e.value for e in ProfileForks]),
-    default="after",
-    show_default=True,
-    help="Profile forks, recorded by JFR and never timed: after, three rounds of each key "
+    ProfileForks,
+    ProfileForks.AFTER,
+    "Profile forks, recorded by JFR and never timed: after, three rounds of each key "
     "on each side once the A/B is decided; every, as many rounds as the A/B ran.",
 )
-@click.option(
+@enum_option(
     "--reach",
-    type=click.Choice([e.value for e in Reach]),
-    default="profile",
-    show_default=True,
-    help="Benchmarks the call graph reaches only through dynamic dispatch (a call to an "
+    Reach,
+    Reach.PROFILE,
+    "Benchmarks the call graph reaches only through dynamic dispatch (a call to an "
     "interface method the changed class implements): profile first records one fork a side of "
     "them (BUNDLE/reach) and leaves out of the A/B those whose baseline profile never samples "
     "the changed methods; static measures them all, last (a --budget cut falls on them first). "
     "Example: perfproof prove --base main --head HEAD --reach static",
 )
-@click.option(
+@enum_option(
     "--gate",
-    type=click.Choice([e.value for e in Gate]),
-    default="any",
-    show_default=True,
-    help="any: --fail-on-regression fails on every regression, also one the change cannot "
+    Gate,
+    Gate.ANY,
+    "any: --fail-on-regression fails on every regression, also one the change cannot "
     "reach; explained: fail (exit 1) only on regressions of benchmarks the change reaches.",
 )
 @click.option(
@@ -140,14 +139,7 @@ _NOT_SHARED = {"resume_dir", "out", "fmt", "jfr"}
 @click.option(
     "--e2e-runs", type=click.IntRange(2), default=10, show_default=True, help="Runs per side."
 )
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(("table", "md", "json")),
-    default="table",
-    show_default=True,
-    help="table: a short summary; md: report.md; json: prove.json (perfproof.prove/1).",
-)
+@format_option(help="table: a short summary; md: report.md; json: prove.json (perfproof.prove/1).")
 @click.pass_context
 def command(ctx: click.Context, **_: object) -> None:
     """Prove one change: changed methods, callers, affected benchmarks, guard, A/B, profile

@@ -21,24 +21,20 @@ from perfproof.cli.options import (
     OUT_DIR,
     THRESHOLD,
     THRESHOLD_DEFAULT,
+    enum_choice,
 )
 from perfproof.cli.parsed import BUDGET, JMH_ARGS, SHARD
 from perfproof.errors import InputError
 from perfproof.history.records import machine_name
-from perfproof.measure.plan import Budget, JmhArgs, parse_jmh_args
+from perfproof.measure.plan import Budget, JmhArgs, Order, parse_jmh_args
 from perfproof.measure.shard import Shard
-from perfproof.pipeline.ab.options import (
-    AbOptions,
-    BuildKind,
-    Executor,
-    Explain,
-    Order,
-    check_lock_timeout,
-)
+from perfproof.pipeline.ab.options import AbOptions, Explain, check_lock_timeout
+from perfproof.pipeline.cluster import Executor
 from perfproof.stats import family as procedures
 from perfproof.stats.family import Family
 from perfproof.workspace.git import MERGE_BASE
 from perfproof.workspace.launcher import GRADLE, MAVEN
+from perfproof.workspace.spec import BuildKind
 
 DEFAULTS_TEXT = " ".join(defaults.JMH_ARGS)
 
@@ -65,10 +61,6 @@ class Seconds(click.ParamType):
 
 
 SECONDS = Seconds()
-
-
-def choice(enum: type[BuildKind] | type[Order] | type[Executor]) -> click.Choice:
-    return click.Choice([e.value for e in enum])
 
 
 REFS = (
@@ -125,7 +117,7 @@ BUILD = (
         "build",
         ("--build",),
         {
-            "type": choice(BuildKind),
+            "type": enum_choice(BuildKind),
             "help": "Build tool (default: detected from pom.xml / Gradle files).",
         },
     ),
@@ -261,7 +253,7 @@ DESIGN = (
         "order",
         ("--order",),
         {
-            "type": choice(Order),
+            "type": enum_choice(Order),
             "default": Order.ABBA.value,
             "show_default": True,
             "help": "Order of the sides within rounds.",
@@ -308,7 +300,7 @@ RUN = (
         "executor",
         ("--executor",),
         {
-            "type": choice(Executor),
+            "type": enum_choice(Executor),
             "default": Executor.LOCAL.value,
             "show_default": True,
             "help": "Where JMH runs: this machine, or key groups on the nodes of a Ray cluster "

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from perfproof.cli.code_options import progress_line, source_options
-from perfproof.cli.options import emit_json, format_option
+from perfproof.cli.options import format_option, show_in_format
 
 EPILOG = """Examples:
 
@@ -62,9 +62,9 @@ def command(
     result = scan_repo(
         repo, rules, profiles, exclude, include, use_cache=not no_cache, on_progress=progress_line()
     )
-    if fmt == "json":
-        emit_json(render.scan_doc(result))
-    elif fmt == "md":
-        click.echo(render.scan_md(result), nl=False)
-    else:
-        click.echo(render.scan_table(result), nl=False)
+    show_in_format(
+        fmt,
+        lambda: render.scan_doc(result),
+        lambda: render.scan_md(result),
+        lambda: render.scan_table(result),
+    )

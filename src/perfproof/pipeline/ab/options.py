@@ -26,8 +26,6 @@ from perfproof.stats.family import Family
 from perfproof.stats.verdict import check_confidence, check_threshold
 from perfproof.workspace.spec import BuildKind, BuildSpec
 
-__all__ = ["AbOptions", "BuildKind", "Executor", "Explain", "Order", "check_options"]
-
 
 class Explain(StrEnum):
     """``--explain``: what ``ab`` does about a verdict no static call path leads to."""
