@@ -22,7 +22,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
 
 from pydantic import Field
 
@@ -75,15 +74,6 @@ class BenchReach:
     @property
     def reaches(self) -> bool:
         return self.kind.reaches
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "benchmark": self.benchmark,
-            "kind": str(self.kind),
-            "reaches": self.reaches,
-            "why": self.why,
-            "path": list(self.path),
-        }
 
 
 @dataclass(frozen=True)

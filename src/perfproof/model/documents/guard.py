@@ -10,9 +10,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Literal
+
+from pydantic import Field
 
 from perfproof.model.documents import json_safe, schema_id
+from perfproof.model.documents.codec import Document
 
 NAME = "guard"
 MAJOR = 1
@@ -65,35 +68,36 @@ class GuardResult:
         return bool(self.rows) and all(r.passed for r in self.rows)
 
 
-def guard_document(g: GuardResult) -> dict[str, Any]:
+class GuardDocument(Document):
+    """``guard.json`` as written: the settings, the verdict and the rows (:class:`GuardRow`'s
+    own fields)."""
+
+    schema_: str = Field(SCHEMA, alias="schema")
+    kind: str
+    protects: str
+    min_ratio: float
+    confidence: float
+    passed: bool
+    verdict: Literal["PASS", "FAIL"]
+    run_dir: str | None
+    overlay_files: list[str]
+    rows: list[GuardRow]
+    notes: list[str]
+
+
+def guard_document(g: GuardResult) -> dict[str, object]:
     """The document of one judged guard (strict JSON: no NaN, no infinity, no strings for them)."""
-    doc = {
-        "schema": SCHEMA,
-        "kind": g.kind,
-        "protects": PROTECTS[g.kind],
-        "min_ratio": g.min_ratio,
-        "confidence": g.confidence,
-        "passed": g.passed,
-        "verdict": "PASS" if g.passed else "FAIL",
-        "run_dir": None if g.run_dir is None else str(g.run_dir),
-        "overlay_files": list(g.overlay_files),
-        "rows": [
-            {
-                "benchmark": r.benchmark,
-                "mode": r.mode,
-                "params": r.params,
-                "metric": r.metric,
-                "unit": r.unit,
-                "base": r.base,
-                "head": r.head,
-                "ratio": r.ratio,
-                "ci": [r.ci[0], r.ci[1]],
-                "passed": r.passed,
-                "reason": r.reason,
-            }
-            for r in g.rows
-        ],
-        "notes": list(g.notes),
-    }
-    safe: dict[str, Any] = json_safe(doc)
+    doc = GuardDocument(
+        kind=g.kind,
+        protects=PROTECTS[g.kind],
+        min_ratio=g.min_ratio,
+        confidence=g.confidence,
+        passed=g.passed,
+        verdict="PASS" if g.passed else "FAIL",
+        run_dir=None if g.run_dir is None else str(g.run_dir),
+        overlay_files=g.overlay_files,
+        rows=g.rows,
+        notes=g.notes,
+    )
+    safe: dict[str, object] = json_safe(doc.model_dump(mode="json", by_alias=True))
     return safe
