@@ -169,10 +169,10 @@ MESSAGES = [
         for fmt in ("html", "json")
     ],
     Case(
-        "compare-family-holm-with-no-holm",
-        (*COMPARE, "--family", "holm", "--no-holm"),
+        "compare-retired-no-holm",
+        (*COMPARE, "--no-holm"),
         2,
-        r"--no-holm is --family none; it contradicts --family holm",
+        r"No such option '--no-holm'",
         SIDES,
     ),
     Case(

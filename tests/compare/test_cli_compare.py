@@ -11,7 +11,7 @@ def test_help_has_examples(run_cli) -> None:
     r = run_cli("compare", "--help")
     assert r.code == 0
     assert "Examples:" in r.out and "perfproof compare base.json head.json" in r.out
-    for flag in ("--confidence", "--threshold", "--metric", "--no-holm", "--format"):
+    for flag in ("--confidence", "--threshold", "--metric", "--family", "--format"):
         assert flag in r.out
     assert "--fail-on-regression" in r.out
 
@@ -47,7 +47,7 @@ def test_json_output_and_options(run_cli, stream_vs_loop) -> None:
     base, head = stream_vs_loop
     r = run_cli(
         "compare", base, head, "--format", "json", "--confidence", "95%", "--threshold", "0.02",
-        "--no-holm", "--metric", "primary",
+        "--family", "none", "--metric", "primary",
     )  # fmt: skip
     assert r.code == 0, r.err
     doc = json.loads(r.out)
@@ -176,8 +176,7 @@ def test_nothing_in_common_is_an_input_error(run_cli, make_jmh_entry, write_jmh)
 
 @pytest.mark.parametrize(
     ("flags", "family"),
-    [((), "bh"), (("--family", "holm"), "holm"), (("--family", "none"), "none"),
-     (("--no-holm",), "none")],
+    [((), "bh"), (("--family", "holm"), "holm"), (("--family", "none"), "none")],
 )  # fmt: skip
 def test_family_option(run_cli, stream_vs_loop, flags, family: str) -> None:
     base, head = stream_vs_loop

@@ -120,7 +120,7 @@ def test_large_effect_survives_the_family_among_200(
     others = [c for c in result.comparisons if c.key.benchmark != "real"]
     assert not any(c.verdict in (Verdict.IMPROVED, Verdict.REGRESSED) for c in others)
     assert all(c.p_adjusted >= c.p_value for c in result.comparisons)
-    no_holm = compare_sides(base, head, CompareOptions(holm=False))
+    no_holm = compare_sides(base, head, CompareOptions(family="none"))
     assert all(c.p_adjusted == c.p_value for c in no_holm.comparisons)
     assert all(c.interval_confidence == pytest.approx(0.99) for c in no_holm.comparisons)
 

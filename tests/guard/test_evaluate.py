@@ -32,7 +32,7 @@ def _side(
     return out
 
 
-OPTS = CompareOptions(confidence=0.99, holm=False)
+OPTS = CompareOptions(confidence=0.99, family="none")
 
 
 def _compare(base_fx: dict, head_fx: dict, mode: str = "avgt"):

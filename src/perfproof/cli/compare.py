@@ -71,7 +71,6 @@ saw a regression, 2 bad input (one line naming the file or flag)."""
     help="Family procedure across comparisons: bh (Benjamini-Hochberg, false-coverage-adjusted "
     f"intervals), holm, or none [default: {defaults.FAMILY}, or as pinned].",
 )
-@click.option("--no-holm", is_flag=True, help="Same as --family none (older spelling).")
 @format_option()
 @click.option(
     "--fail-on-regression", is_flag=True, help="Exit 1 when any comparison is 'regressed'."
@@ -133,8 +132,6 @@ def command(ctx: click.Context, **_: object) -> None:
         assert head is not None
         result = compare_specs(req.base, head, req.options)
     if req.fmt == "json":
-        settings = {**req.settings, "family": req.options.family}
-        shown = {**req.sources, **({"family": "flag --no-holm"} if req.no_holm else {})}
         db = None
         if req.record is not None:
             from perfproof.history.db import resolve_target
@@ -146,7 +143,7 @@ def command(ctx: click.Context, **_: object) -> None:
             {
                 **compare_document(result),
                 "geomean": geomean_json(result.comparisons),
-                "settings": json_settings(settings, shown, db),
+                "settings": json_settings(req.settings, req.sources, db),
             }
         )
     else:

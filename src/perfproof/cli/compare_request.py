@@ -53,7 +53,6 @@ class CompareRequest:
     junit: Path | None
     record: Recording | None
     replay: Replay | None
-    no_holm: bool
     settings: Mapping[str, object]
     """The settled values of the pinnable options (``--format json``'s settings block)."""
     sources: Mapping[str, str]
@@ -77,17 +76,13 @@ def compare_request(ctx: click.Context) -> CompareRequest:
     if junit is not None:
         inputs = expand_spec(base) + (expand_spec(head) if head is not None else [])
         refuse_overwriting_inputs({"--junit": junit}, inputs)
-    no_holm: bool = p["no_holm"]
-    family = p["family"]
-    if no_holm and family is not None and family != "none":
-        raise InputError(f"--no-holm is --family none; it contradicts --family {family}")
     pinned, sources = settled(ctx, None)
     record = _recording(p, pinned, sources)
     options = CompareOptions(
         confidence=float(str(pinned["confidence"])),
         threshold=float(str(pinned["threshold"])),
         metrics=tuple(p["metrics"]) or DEFAULT_METRICS,
-        family="none" if no_holm else str(pinned["family"]),
+        family=str(pinned["family"]),
     )
     return CompareRequest(
         base=base,
@@ -99,7 +94,6 @@ def compare_request(ctx: click.Context) -> CompareRequest:
         junit=junit,
         record=record,
         replay=_replay(p, variants, record),
-        no_holm=no_holm,
         settings=pinned,
         sources=sources,
     )

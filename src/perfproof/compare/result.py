@@ -20,19 +20,15 @@ class CompareOptions:
     """How to compare: confidence 1 − α, practical threshold θ, metrics, family procedure.
 
     ``family`` is ``bh`` (Benjamini–Hochberg with false-coverage-adjusted intervals, the
-    default), ``holm`` or ``none``. ``holm`` is the older switch, kept for callers that pass
-    it: ``holm=False`` means ``family="none"``, ``holm=True`` means ``family="holm"``.
+    default), ``holm`` or ``none``.
     """
 
     confidence: float = defaults.CONFIDENCE
     threshold: float = defaults.THRESHOLD
     metrics: tuple[str, ...] = DEFAULT_METRICS
     family: str = defaults.FAMILY
-    holm: bool | None = None
 
     def __post_init__(self) -> None:
-        if self.holm is not None:
-            object.__setattr__(self, "family", "holm" if self.holm else "none")
         if self.family not in procedures.METHODS:
             raise InputError(
                 f"--family {self.family}: expected one of {', '.join(procedures.METHODS)}"

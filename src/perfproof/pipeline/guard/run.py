@@ -156,7 +156,7 @@ def finish_guard(
     from perfproof.pipeline.ab.run import compare_run
 
     store = RunStore.open(run_dir)
-    result = compare_run(store, CompareOptions(confidence=settings.confidence, holm=False))
+    result = compare_run(store, CompareOptions(confidence=settings.confidence, family="none"))
     bench = store.manifest.options.bench or ()
     g = evaluate(result, settings.kind, settings.min_ratio, bench)
     g.run_dir = run_dir
