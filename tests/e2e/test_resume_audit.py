@@ -46,22 +46,14 @@ def test_manifest_that_is_not_an_object(run_cli, tmp_path: Path) -> None:
     assert res.code == 2 and "manifest.json is not a perfproof.run/1 manifest" in res.err
 
 
-def test_folder_of_the_older_e2e_layout_still_resumes(finished_run: Path, run_cli) -> None:
-    """Run folders written before e2e used the run store (schema perfproof.e2e-run/1)."""
+def test_folder_of_the_retired_e2e_layout_is_refused(finished_run: Path, run_cli) -> None:
+    """Run folders written before e2e used the run store (schema perfproof.e2e-run/1) are no
+    longer read: resuming one is exit 2 naming the manifest, and the folder is left as it was."""
     path = finished_run / "manifest.json"
     manifest = json.loads(path.read_text())
-    steps = [
-        {"step": {k: s[k] for k in ("id", "side", "round", "warmup")}, "status": s["status"]}
-        for s in manifest["steps"]
-    ]
-    steps[-1]["status"] = "failed"  # the last run is done again on resume
-    legacy = {"schema": "perfproof.e2e-run/1", "kind": "e2e", "options": manifest["options"],
-              "command": manifest["command"], "environment": manifest["environment"],
-              "sides": manifest["sides"], "steps": steps}  # fmt: skip
-    path.write_text(json.dumps(legacy))
+    legacy = json.dumps({**manifest, "schema": "perfproof.e2e-run/1"})
+    path.write_text(legacy)
     res = run_cli("e2e", "--resume", finished_run, "--format", "json")
-    assert res.code == 0, res.err
-    assert json.loads(res.out)["metrics"][0]["base"]["n"] == 2
-    upgraded = json.loads(path.read_text())
-    assert upgraded["schema"] == "perfproof.run/1" and upgraded["kind"] == "e2e"
-    assert all(s["status"] == "done" and "step" not in s for s in upgraded["steps"])
+    assert res.code == 2 and "manifest.json" in res.err, res.err
+    assert len(res.err.strip().splitlines()) == 1
+    assert path.read_text() == legacy

@@ -13,7 +13,6 @@ only fail again.
 
 from __future__ import annotations
 
-import json
 import math
 import shutil
 from collections.abc import Callable, Sequence
@@ -37,7 +36,6 @@ from perfproof.measure.targets import command as target
 from perfproof.model import SIDES, Direction
 from perfproof.model.documents import e2e as e2e_document
 from perfproof.model.documents.e2e import AmdahlReport, E2EResult, MetricAnalysis
-from perfproof.model.documents.run import SCHEMA as RUN_SCHEMA
 from perfproof.model.documents.run import RunManifest
 from perfproof.model.documents.run_options import RunOptions
 from perfproof.pipeline.e2e.options import E2EOptions, reproduce_argv, split_command, validate
@@ -45,10 +43,6 @@ from perfproof.pipeline.lifecycle import attempt, finish_attempt
 from perfproof.stats import end_to_end as analysis
 from perfproof.stats.amdahl import amdahl_ceiling, amdahl_message
 from perfproof.stats.power import runs_needed
-
-LEGACY_SCHEMA = "perfproof.e2e-run/1"
-"""The manifest of e2e run folders written before e2e used the run store; still resumable."""
-
 
 StepCallback = Callable[[int, int, target.CommandStep, float, dict[str, float]], None]
 
@@ -171,26 +165,8 @@ def start(opts: E2EOptions, cwd: Path | None = None) -> RunStore:
 
 
 def open_run(run_dir: Path) -> RunStore:
-    """An existing e2e run folder, for ``--resume`` (folders of older versions included)."""
-    path = run_dir / MANIFEST
-    legacy = None
-    if path.is_file():
-        try:
-            doc = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            doc = None
-        if isinstance(doc, dict) and doc.get("schema") == LEGACY_SCHEMA:
-            legacy = _from_legacy(doc)
-    if legacy is not None:
-        from perfproof.model.documents.run import ManifestShapeError
-
-        try:
-            typed = RunManifest.from_json(legacy, f"--resume {run_dir}: {MANIFEST}")
-        except ManifestShapeError as exc:
-            raise InputError(f"--resume {run_dir}: {MANIFEST} was edited: {exc}") from None
-        store = RunStore(run_dir, typed)
-    else:
-        store = RunStore.open(run_dir, kind="e2e")
+    """An existing e2e run folder, for ``--resume``."""
+    store = RunStore.open(run_dir, kind="e2e")
     options = store.manifest.options.to_json()
     unknown = sorted(set(options) - {f.name for f in fields(E2EOptions)})
     if unknown:
@@ -203,22 +179,6 @@ def open_run(run_dir: Path) -> RunStore:
             f"({store.manifest.error or 'no steps planned'}); start a new one"
         )
     return store
-
-
-def _from_legacy(doc: dict[str, Any]) -> dict[str, Any]:
-    """A ``perfproof.e2e-run/1`` manifest as the run store writes it (steps flattened)."""
-    steps = doc.get("steps")
-    flat: Any = steps
-    if isinstance(steps, list) and all(isinstance(s, dict) for s in steps):
-        flat = [
-            {
-                **(s.get("step") or {}),
-                "kind": "command",
-                **{k: v for k, v in s.items() if k != "step"},
-            }
-            for s in steps
-        ]
-    return {**doc, "schema": RUN_SCHEMA, "kind": "e2e", "steps": flat}
 
 
 def execute_and_analyse(
