@@ -174,7 +174,7 @@ def command(ctx: click.Context, resume_dir: str | None, fmt: str, **kw: Any) -> 
     given directory (--base-dir/--head-dir) or as a command of its own (--base-cmd/--head-cmd).
     Every raw output is kept in the run folder.
     """
-    from perfproof.model.documents.e2e import to_json
+    from perfproof.model.documents.e2e import e2e_document
     from perfproof.pipeline.e2e import run as e2e
     from perfproof.pipeline.e2e.options import E2EOptions
     from perfproof.render.e2e import to_markdown, to_table
@@ -215,7 +215,7 @@ def command(ctx: click.Context, resume_dir: str | None, fmt: str, **kw: Any) -> 
         _hint(store.path)
         raise
     if fmt == "json":
-        emit_json(to_json(result))
+        emit_json(e2e_document(result))
     elif fmt == "md":
         click.echo(to_markdown(result), nl=False)
     else:

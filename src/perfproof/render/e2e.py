@@ -56,11 +56,11 @@ def _side_text(s: RunsSummary, unit: str) -> str:
 
 
 def to_table(r: E2EResult) -> str:
-    o = r.options
-    conf = f"{o['confidence'] * 100:g}%"
+    o = r.settings
+    conf = f"{o.confidence * 100:g}%"
     out = [
-        f"e2e: {o['runs']} runs per side, order {o['order']}, {conf} intervals, "
-        f"threshold {o['threshold_pct']:g}%",
+        f"e2e: {o.runs} runs per side, order {o.order}, {conf} intervals, "
+        f"threshold {o.threshold_pct:g}%",
         f"run folder: {r.run_dir}",
         "",
     ]
@@ -80,10 +80,10 @@ def to_table(r: E2EResult) -> str:
 
 
 def to_markdown(r: E2EResult) -> str:
-    o = r.options
-    conf = f"{o['confidence'] * 100:g}%"
+    o = r.settings
+    conf = f"{o.confidence * 100:g}%"
     out = [
-        f"End-to-end A/B: {o['runs']} runs per side, {o['order']} order, {conf} intervals.",
+        f"End-to-end A/B: {o.runs} runs per side, {o.order} order, {conf} intervals.",
         "",
         f"| metric | baseline | feature | Δ% [{conf} CI] | paired Δ% | verdict | detectable |",
         "|---|---|---|---|---|---|---|",

@@ -13,7 +13,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from perfproof import process
 from perfproof.errors import ExternalError, InputError
@@ -34,15 +33,16 @@ class SideCommands:
     setup: tuple[str, ...] | None = None
     teardown: tuple[str, ...] | None = None
 
-    def prepared(self, **checkout: Any) -> PreparedSide:
+    def prepared(self, checkout: PreparedSide) -> PreparedSide:
         """The manifest's entry for this side: the commands and where they run (``checkout``:
-        the ref, commit and build of a side measured in a worktree)."""
-        return PreparedSide(
-            **checkout,
-            cwd=self.cwd,
-            run=list(self.run),
-            setup=None if self.setup is None else list(self.setup),
-            teardown=None if self.teardown is None else list(self.teardown),
+        where, and the ref, commit and build of a side measured in a worktree)."""
+        return checkout.model_copy(
+            update={
+                "cwd": self.cwd,
+                "run": list(self.run),
+                "setup": None if self.setup is None else list(self.setup),
+                "teardown": None if self.teardown is None else list(self.teardown),
+            }
         )
 
     @staticmethod

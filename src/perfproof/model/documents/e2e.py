@@ -11,10 +11,14 @@ import math
 import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Annotated
+
+from pydantic import Field, PlainSerializer
 
 from perfproof.model import Direction, Verdict
-from perfproof.model.documents import schema_id
+from perfproof.model.documents import json_safe, schema_id
+from perfproof.model.documents.codec import Document
+from perfproof.model.documents.run import PreparedSide
 
 NAME = "e2e"
 MAJOR = 1
@@ -51,9 +55,11 @@ class RunsSummary:
 
 @dataclass(frozen=True)
 class PairedSummary:
-    pairs: int
+    """The paired (round by round) change: its mean in percent, interval, pairs and df."""
+
     delta_pct: float
     ci: tuple[float, float]
+    pairs: int
     df: float
 
 
@@ -98,94 +104,157 @@ class AmdahlReport:
     message: str
 
 
+@dataclass(frozen=True)
+class E2ESettings:
+    """The settings the report states: runs per side (and warm-up runs), the order of the
+    sides, the confidence and the threshold."""
+
+    runs: int
+    warmup_runs: int
+    order: str
+    confidence: float
+    threshold_pct: float
+
+
 @dataclass
 class E2EResult:
     """A finished (or re-analysed) e2e run, the typed form of this document: what
     :mod:`perfproof.pipeline.e2e.run` returns and the renderers turn into text or JSON."""
 
     run_dir: Path
-    options: dict[str, Any]
-    sides: dict[str, dict[str, Any]]
+    settings: E2ESettings
+    sides: dict[str, PreparedSide]
     command: list[str]
     metrics: list[MetricAnalysis]
     amdahl: AmdahlReport | None
     warnings: list[str]
 
 
-def _num(x: float | None) -> float | None:
-    if x is None or not math.isfinite(x):
-        return None
-    return float(x)
+# ------------------------------------------------------------------ the document as written
 
 
-def _pair(p: tuple[float, float] | None) -> list[float | None] | None:
-    return None if p is None else [_num(p[0]), _num(p[1])]
+class Interval(Document):
+    """A value with its interval."""
+
+    value: float
+    ci: tuple[float, float]
 
 
-def _side(s: RunsSummary) -> dict[str, Any]:
-    return {"mean": _num(s.mean), "ci": _pair(s.ci), "n": s.n, "df": _num(s.df), "sd": _num(s.sd)}
+class MetricDoc(Document):
+    """One metric as ``results.json`` writes it."""
+
+    name: str
+    unit: str
+    direction: Direction
+    base: RunsSummary
+    head: RunsSummary
+    delta_pct: float
+    delta_ci: tuple[float, float]
+    welch_df: float
+    p_value: float
+    ratio: float
+    ratio_ci: tuple[float, float]
+    diff: Interval
+    bootstrap_delta_ci: tuple[float, float] | None
+    paired: PairedSummary | None
+    verdict: Verdict
+    mde_pct: float | None
+    runs_needed: int | None
+    runs_needed_for_pct: float
+    method: str
+    warnings: list[str]
+
+    @classmethod
+    def of(cls, m: MetricAnalysis) -> MetricDoc:
+        return cls(
+            name=m.name,
+            unit=m.unit,
+            direction=m.direction,
+            base=m.base,
+            head=m.head,
+            delta_pct=m.delta_pct,
+            delta_ci=m.delta_ci,
+            welch_df=m.welch_df,
+            p_value=m.p_value,
+            ratio=m.ratio,
+            ratio_ci=m.ratio_ci,
+            diff=Interval(value=m.diff, ci=m.diff_ci),
+            bootstrap_delta_ci=m.bootstrap_ci,
+            paired=m.paired,
+            verdict=m.verdict,
+            mde_pct=m.mde_pct,
+            runs_needed=m.runs_needed,
+            runs_needed_for_pct=m.target_pct,
+            method=m.method,
+            warnings=m.warnings,
+        )
 
 
-def metric_json(m: MetricAnalysis) -> dict[str, Any]:
-    return {
-        "name": m.name,
-        "unit": m.unit,
-        "direction": str(m.direction),
-        "base": _side(m.base),
-        "head": _side(m.head),
-        "delta_pct": _num(m.delta_pct),
-        "delta_ci": _pair(m.delta_ci),
-        "welch_df": _num(m.welch_df),
-        "p_value": _num(m.p_value),
-        "ratio": _num(m.ratio),
-        "ratio_ci": _pair(m.ratio_ci),
-        "diff": {"value": _num(m.diff), "ci": _pair(m.diff_ci)},
-        "bootstrap_delta_ci": _pair(m.bootstrap_ci),
-        "paired": None
-        if m.paired is None
-        else {
-            "delta_pct": _num(m.paired.delta_pct),
-            "ci": _pair(m.paired.ci),
-            "pairs": m.paired.pairs,
-            "df": _num(m.paired.df),
-        },
-        "verdict": str(m.verdict),
-        "mde_pct": _num(m.mde_pct),
-        "runs_needed": m.runs_needed,
-        "runs_needed_for_pct": _num(m.target_pct),
-        "method": m.method,
-        "warnings": list(m.warnings),
-    }
+class AmdahlDoc(Document):
+    """The Amdahl ceiling of one metric, in percent, and whether the run could see it."""
+
+    metric: str
+    share_pct: float
+    per_call_gain_pct: float
+    ceiling_speedup_pct: float
+    ceiling_time_cut_pct: float
+    mde_pct: float | None
+    visible: bool | None
+    runs_needed: int | None
+    message: str
+
+    @classmethod
+    def of(cls, a: AmdahlReport) -> AmdahlDoc:
+        return cls(
+            metric=a.metric,
+            share_pct=a.ceiling.share * 100.0,
+            per_call_gain_pct=a.ceiling.per_call_gain * 100.0,
+            ceiling_speedup_pct=a.ceiling.speedup * 100.0,
+            ceiling_time_cut_pct=a.ceiling.time_cut * 100.0,
+            mde_pct=a.mde_pct,
+            visible=a.visible,
+            runs_needed=a.runs_needed,
+            message=a.message,
+        )
 
 
-def to_json(r: E2EResult) -> dict[str, Any]:
+def _sides(sides: dict[str, PreparedSide]) -> dict[str, dict[str, object]]:
+    return {name: side.dump() for name, side in sides.items()}
+
+
+class E2EDocument(Document):
     """The ``perfproof.e2e/1`` document (stable field names; extra fields may be added)."""
-    o = r.options
-    amdahl = None
-    if r.amdahl is not None:
-        a = r.amdahl
-        amdahl = {
-            "metric": a.metric,
-            "share_pct": a.ceiling.share * 100.0,
-            "per_call_gain_pct": a.ceiling.per_call_gain * 100.0,
-            "ceiling_speedup_pct": a.ceiling.speedup * 100.0,
-            "ceiling_time_cut_pct": a.ceiling.time_cut * 100.0,
-            "mde_pct": _num(a.mde_pct),
-            "visible": a.visible,
-            "runs_needed": a.runs_needed,
-            "message": a.message,
-        }
-    return {
-        "schema": SCHEMA,
-        "run_dir": str(r.run_dir),
-        "command": shlex.join(r.command) if r.command else None,
-        "runs": o["runs"],
-        "warmup_runs": o["warmup_runs"],
-        "order": o["order"],
-        "confidence": o["confidence"],
-        "threshold_pct": o["threshold_pct"],
-        "sides": r.sides,
-        "metrics": [metric_json(m) for m in r.metrics],
-        "amdahl": amdahl,
-        "warnings": list(r.warnings),
-    }
+
+    schema_: str = Field(SCHEMA, alias="schema")
+    run_dir: str
+    command: str | None
+    runs: int
+    warmup_runs: int
+    order: str
+    confidence: float
+    threshold_pct: float
+    sides: Annotated[dict[str, PreparedSide], PlainSerializer(_sides)]
+    """Each side's prepared checkout and commands, as the run manifest keeps them."""
+    metrics: list[MetricDoc]
+    amdahl: AmdahlDoc | None
+    warnings: list[str]
+
+
+def e2e_document(r: E2EResult) -> dict[str, object]:
+    """The strict JSON document of an e2e run (every number that is not finite as null)."""
+    s = r.settings
+    doc = E2EDocument(
+        run_dir=str(r.run_dir),
+        command=shlex.join(r.command) if r.command else None,
+        runs=s.runs,
+        warmup_runs=s.warmup_runs,
+        order=s.order,
+        confidence=s.confidence,
+        threshold_pct=s.threshold_pct,
+        sides=r.sides,
+        metrics=[MetricDoc.of(m) for m in r.metrics],
+        amdahl=None if r.amdahl is None else AmdahlDoc.of(r.amdahl),
+        warnings=r.warnings,
+    )
+    safe: dict[str, object] = json_safe(doc.model_dump(mode="json", by_alias=True))
+    return safe

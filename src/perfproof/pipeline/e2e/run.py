@@ -15,10 +15,9 @@ from __future__ import annotations
 
 import math
 import shutil
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, fields
 from pathlib import Path
-from typing import Any
 
 from perfproof import __version__
 from perfproof.errors import InputError, PerfproofError
@@ -34,9 +33,14 @@ from perfproof.measure.store import (
 )
 from perfproof.measure.targets import command as target
 from perfproof.model import SIDES, Direction
-from perfproof.model.documents import e2e as e2e_document
-from perfproof.model.documents.e2e import AmdahlReport, E2EResult, MetricAnalysis
-from perfproof.model.documents.run import RunManifest
+from perfproof.model.documents.e2e import (
+    AmdahlReport,
+    E2EResult,
+    E2ESettings,
+    MetricAnalysis,
+    e2e_document,
+)
+from perfproof.model.documents.run import PreparedSide, RunManifest
 from perfproof.model.documents.run_options import RunOptions
 from perfproof.pipeline.e2e.options import E2EOptions, reproduce_argv, split_command, validate
 from perfproof.pipeline.lifecycle import attempt, finish_attempt
@@ -47,19 +51,19 @@ from perfproof.stats.power import runs_needed
 StepCallback = Callable[[int, int, target.CommandStep, float, dict[str, float]], None]
 
 
-def directory_sides(opts: E2EOptions, cwd: Path) -> dict[str, dict[str, Any]]:
+def directory_sides(opts: E2EOptions, cwd: Path) -> dict[str, PreparedSide]:
     """Sides that run in given directories (or both in the current one): no build, no refs."""
     sides = {}
     for side, d in (("base", opts.base_dir), ("head", opts.head_dir)):
         path = Path(d) if d else cwd
         if not path.is_dir():
             raise InputError(f"--{side}-dir {d}: not a directory")
-        sides[side] = {"cwd": str(path.resolve())}
+        sides[side] = PreparedSide(cwd=str(path.resolve()))
     return sides
 
 
 def side_commands(
-    opts: E2EOptions, prepared: dict[str, dict[str, Any]]
+    opts: E2EOptions, prepared: Mapping[str, PreparedSide]
 ) -> dict[str, target.SideCommands]:
     cmds = {}
     for side in SIDES:
@@ -67,7 +71,7 @@ def side_commands(
         flag = f"--{side}-cmd" if own is not None else "--run"
         cmds[side] = target.SideCommands(
             side=side,
-            cwd=prepared[side]["cwd"],
+            cwd=prepared[side].cwd,
             run=split_command(own if own is not None else opts.run or "", flag, opts.shell),
             setup=None if opts.setup is None else split_command(opts.setup, "--setup", opts.shell),
             teardown=(
@@ -115,9 +119,9 @@ def start(opts: E2EOptions, cwd: Path | None = None) -> RunStore:
     if opts.build_cmd is not None:
         build = split_command(opts.build_cmd, "--build-cmd", opts.shell)
     repo = (cwd / opts.repo).resolve()
-    side_commands(opts, {s: {"cwd": ""} for s in SIDES})  # bad quoting: fail early
+    side_commands(opts, {s: PreparedSide(cwd="") for s in SIDES})  # bad quoting: fail early
     shas: dict[str, str] = {}
-    prepared: dict[str, dict[str, Any]] = {}
+    prepared: dict[str, PreparedSide] = {}
     if opts.base_ref is not None:
         from perfproof.pipeline.e2e import sides as e2e_sides
 
@@ -151,8 +155,7 @@ def start(opts: E2EOptions, cwd: Path | None = None) -> RunStore:
             check_programs(side_commands(opts, prepared))
         cmds = side_commands(opts, prepared)
         steps = target.schedule(side_order(opts.runs, opts.order, opts.seed), opts.warmup_runs)
-        checkouts = {s: {k: v for k, v in prepared[s].items() if k != "cwd"} for s in SIDES}
-        store.manifest.sides = {s: cmds[s].prepared(**checkouts[s]) for s in SIDES}
+        store.manifest.sides = {s: cmds[s].prepared(prepared[s]) for s in SIDES}
         store.manifest.steps = target.step_entries(store, steps)
         store.save()
     except InputError:
@@ -212,7 +215,7 @@ def execute_and_analyse(
         with attempt(store, events=False):
             target.execute(store, sides, specs, timeout=opts.timeout, on_step=on_step)
             result = analyse(store, opts, specs)
-            store.write_results(e2e_document.to_json(result))
+            store.write_results(e2e_document(result))
         finish_attempt(store, events=False)
     return result
 
@@ -252,8 +255,10 @@ def analyse(store: RunStore, opts: E2EOptions, specs: Sequence[MetricSpec]) -> E
     warnings = [w for m in results for w in m.warnings]
     return E2EResult(
         run_dir=store.path,
-        options=manifest.options.to_json(),
-        sides={s: p.dump() for s, p in (manifest.sides or {}).items()},
+        settings=E2ESettings(
+            opts.runs, opts.warmup_runs, opts.order, opts.confidence, opts.threshold_pct
+        ),
+        sides=dict(manifest.sides or {}),
         command=manifest.command,
         metrics=results,
         amdahl=amdahl,

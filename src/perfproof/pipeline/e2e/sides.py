@@ -10,9 +10,9 @@ anything is checked out or created, so a typo costs nothing.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from perfproof.errors import InputError
+from perfproof.model.documents.run import PreparedSide
 from perfproof.process import run
 from perfproof.workspace import build_gradle, build_maven
 from perfproof.workspace.git import resolve_ref
@@ -46,13 +46,13 @@ def checkout_and_build(
     build: tuple[str, ...] | str | None,
     logs_dir: Path,
     module: str | None = None,
-) -> dict[str, dict[str, Any]]:
+) -> dict[str, PreparedSide]:
     """Each side's worktree (in perfproof's cache), built if asked: ``build`` is an argv, or
     ``"maven"``/``"gradle"`` for the project's own build."""
-    sides: dict[str, dict[str, Any]] = {}
+    sides: dict[str, PreparedSide] = {}
     for side in ("base", "head"):
         wt = ensure_worktree(repo, shas[side])
-        sides[side] = {"cwd": str(wt), "ref": refs[side], "sha": shas[side]}
+        sides[side] = PreparedSide(cwd=str(wt), ref=refs[side], sha=shas[side])
         build_cmd = tool_build_argv(build, module, wt) if isinstance(build, str) else build
         if build_cmd is not None:
             log = logs_dir / f"build-{side}.log"
@@ -65,6 +65,6 @@ def checkout_and_build(
                 capture=False,
                 what=f"build of {side} ({refs[side]} = {shas[side][:12]})",
             )
-            sides[side]["build_log"] = str(log)
-            sides[side]["build_command"] = list(build_cmd)
+            sides[side].build_log = str(log)
+            sides[side].build_command = list(build_cmd)
     return sides
