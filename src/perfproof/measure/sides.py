@@ -20,11 +20,12 @@ from perfproof.measure.progress import Reporter, count_benchmarks
 from perfproof.measure.store import RunStore, now_iso
 from perfproof.model.documents.run import BuildEntry
 from perfproof.process import run
-from perfproof.workspace import build_cache
+from perfproof.workspace import build_cache, reactor
 from perfproof.workspace.artifact import Artifact, jmh_version
 from perfproof.workspace.build import build, build_key
+from perfproof.workspace.git import git_out
 from perfproof.workspace.overlay import apply_overlay
-from perfproof.workspace.spec import BuildSpec
+from perfproof.workspace.spec import BuildSpec, detect_build
 from perfproof.workspace.worktree import ensure_worktree
 
 
@@ -47,9 +48,13 @@ class SideBuilder:
     artifact: Artifact | None = None
     built_round: int | None = None
     overlaid: list[str] = field(default_factory=list)
+    serves: tuple[SideBuilder, str] | None = None
+    """The other side whose build serves this one, and why it may (:func:`reuse_reason`)."""
 
     def prepare(self, round_no: int | None = None) -> Artifact:
         """Check out (and overlay) the commit and build it, or take the build from the cache."""
+        if self.serves is not None and self.serves[0].artifact is not None:
+            return self._take(self.serves[0], self.serves[1])
         worktree = ensure_worktree(self.repo, self.sha, self.cache_dir, pristine=self.fresh)
         if self.overlay_from and self.overlay_paths:
             source = ensure_worktree(self.repo, self.overlay_from, self.cache_dir)
@@ -109,6 +114,33 @@ class SideBuilder:
         self.built_round = round_no
         return artifact
 
+    def _take(self, other: SideBuilder, why: str) -> Artifact:
+        """The other side's build, recorded as such in the manifest and said to the user."""
+        artifact = other.artifact
+        assert artifact is not None
+        reused = f"{other.side} {other.sha[:12]} built it: {why}"
+        self.reporter.message(
+            f"{self.side} {self.sha[:12]}: the {other.side} build serves it ({why})"
+        )
+        self.store.record_build(
+            BuildEntry(
+                side=self.side,
+                sha=self.sha,
+                status="done",
+                cached=artifact.cached,
+                command=list(artifact.build_command),
+                cwd=str(artifact.build_cwd),
+                layout=artifact.layout,
+                jar=str(artifact.jar) if artifact.jar else None,
+                key=artifact.key,
+                duration_s=0.0,
+                at=now_iso(),
+                reused=reused,
+            )
+        )
+        self.artifact = artifact
+        return artifact
+
     def launcher(self, step: Step) -> list[str]:
         """The JMH launcher for a step; with fresh builds, rebuilds at each new round."""
         if self.artifact is None or (self.fresh and self.built_round != step.round):
@@ -118,6 +150,43 @@ class SideBuilder:
 
     def jmh_version(self) -> str | None:
         return jmh_version(self.artifact) if self.artifact else None
+
+
+def reuse_reason(
+    repo: Path,
+    shas: dict[str, str],
+    spec: BuildSpec,
+    cache_dir: Path,
+    *,
+    fresh: bool,
+    overlay: bool,
+) -> str | None:
+    """Why the base's Maven build of ``--module`` serves the head too (None: build both).
+
+    Only when the two commits differ in no file of the modules that ``-pl MODULE -am`` builds
+    and in no build file (:mod:`perfproof.workspace.reactor`); never with an overlay (the base
+    worktree is not its commit) or fresh builds (the user asked for a build every round)."""
+    if fresh or overlay or not spec.module or shas["base"] == shas["head"]:
+        return None
+    worktree = ensure_worktree(repo, shas["base"], cache_dir)
+    if detect_build(worktree, spec) != "maven":
+        return None
+    changed = git_out(
+        repo,
+        "diff",
+        "--name-only",
+        "--no-renames",
+        shas["base"],
+        shas["head"],
+        "--",
+        what="git diff --name-only",
+    ).splitlines()
+    if not changed or reactor.blocking_change(worktree, spec.module, changed) is not None:
+        return None
+    return (
+        f"the {len(changed)} changed file(s) are in no module that the build of "
+        f"{spec.module} includes"
+    )
 
 
 def _in_cache(worktree: Path, spec: BuildSpec, cache_dir: Path) -> bool:

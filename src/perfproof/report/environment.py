@@ -209,6 +209,9 @@ def builds_text(run: RunFolder) -> str | None:
     out = []
     for b in builds:
         side = {BASE: "baseline", HEAD: "feature"}.get(str(b.side), b.side or "?")
+        if b.reused:
+            out.append(f"{side}: the other side's build ({b.reused})")
+            continue
         cached = b.cached
         state = "cached jar" if cached else "fresh build"
         took = b.duration_s or b.seconds

@@ -18,7 +18,13 @@ from perfproof.env.java import java_info
 from perfproof.errors import ExternalError, InputError
 from perfproof.process import command_line, run
 from perfproof.storage import write_text_atomic
-from perfproof.workspace import build_cache, build_custom, build_gradle, build_maven
+from perfproof.workspace import (
+    build_cache,
+    build_custom,
+    build_gradle,
+    build_maven,
+    build_offline,
+)
 from perfproof.workspace.artifact import Artifact
 from perfproof.workspace.build_errors import first_error
 from perfproof.workspace.cache import file_lock, short_hash
@@ -92,7 +98,9 @@ def build(
             if say is not None:
                 say(plan.note)
             _append(log_path, f"# perfproof: {plan.note}\n")
-        _run_plan(plan, what, log_path, on_line, timeout)
+        plan = _run_resolving(
+            plan, kind, worktree, spec, cache_dir, what, log_path, say, on_line, timeout
+        )
         outputs = adapter.collect(worktree, spec)
         missing = [p for p in outputs.classpath if not p.exists()]
         if missing:
@@ -114,6 +122,47 @@ def build(
         )
         stored = build_cache.store(cache_dir, built, outputs, worktree)
         return _with_log(stored, log_path, cached=False)
+
+
+def _run_resolving(
+    plan: BuildPlan,
+    kind: str,
+    worktree: Path,
+    spec: BuildSpec,
+    cache_dir: Path,
+    what: str,
+    log_path: Path,
+    say: Callable[[str], None] | None,
+    on_line: Callable[[str], None] | None,
+    timeout: float | None,
+) -> BuildPlan:
+    """Run a Maven build offline when its resolution succeeded here before, else online (and
+    remember the success); an offline build missing an artifact is run again online, saying so.
+    Returns the plan that ran."""
+    if kind != "maven" or build_offline.chosen_by_user(spec):
+        _run_plan(plan, what, log_path, on_line, timeout)
+        return plan
+    key = build_offline.resolution_key(worktree, spec, plan.argv[0])
+    if build_offline.known(cache_dir, key):
+        offline = replace(plan, argv=build_offline.offline_argv(plan.argv))
+        _append(log_path, "# perfproof: offline (-o): this build resolved online here before\n")
+        try:
+            _run_plan(offline, what, log_path, on_line, timeout)
+            return offline
+        except ExternalError:
+            text = log_path.read_text(encoding="utf-8", errors="replace")
+            missing = build_offline.missing_offline(text)
+            if not missing:
+                raise
+            aside = log_path.with_name(log_path.stem + "-offline.log")
+            log_path.replace(aside)
+            note = f"the offline build lacked an artifact ({missing}): building online"
+            if say is not None:
+                say(note)
+            _append(log_path, f"# perfproof: {note}; offline log: {aside}\n")
+    _run_plan(plan, what, log_path, on_line, timeout)
+    build_offline.remember(cache_dir, key, command_line(plan.argv))
+    return plan
 
 
 def _run_plan(

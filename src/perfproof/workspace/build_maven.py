@@ -47,6 +47,7 @@ SKIPPED_CHECKS = (
     "-Dspotless.check.skip=true",
     "-Djacoco.skip=true",
     "-Dcyclonedx.skip=true",
+    "-Dforbiddenapis.skip=true",
 )
 """Plugins that check or document a project but leave the benchmark jar as it is. A reactor
 build of a big project spends minutes in them, and some fail on a worktree (a license header

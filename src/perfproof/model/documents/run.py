@@ -215,6 +215,9 @@ class BuildEntry(Document):
     seconds: float | None = None
     """What older runs called ``duration_s``."""
     at: str | None = None
+    reused: str | None = None
+    """Set when this side was not built because the other side's build serves it: why
+    (no file of the modules the build includes differs between the two commits)."""
 
 
 class HistoryEvent(Document):

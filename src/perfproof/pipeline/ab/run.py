@@ -32,7 +32,7 @@ from perfproof.measure.progress import Reporter
 from perfproof.measure.rounds import RoundLoop, SequentialState, sides_present
 from perfproof.measure.scheduler import Scheduler, SideTarget
 from perfproof.measure.shard import Shard, apply_shard, check_resume_shard
-from perfproof.measure.sides import SideBuilder, list_side
+from perfproof.measure.sides import SideBuilder, list_side, reuse_reason
 from perfproof.measure.store import (
     RunStore,
     default_runs_dir,
@@ -250,6 +250,11 @@ def _measure_and_compare(
         )
         for side in SIDES
     }
+    why = reuse_reason(
+        repo, shas, spec, cache_dir, fresh=opts.fresh_builds, overlay=bool(opts.overlay)
+    )
+    if why is not None:
+        builders["head"].serves = (builders["base"], why)
     pending = store.pending_steps()
     first_round = min((s.round for s in pending), default=1)
     targets: dict[str, SideTarget] = {}
