@@ -4,19 +4,33 @@
 misspelt key is a type error rather than a silently empty tag. ``results.json`` carries them
 under ``diagnostics`` with the same names as before they were typed; reading is lenient (a
 field of an unexpected shape from another writer is kept as it was, under ``extra``) because a
-renderer can do without any one of them.
+renderer can do without any one of them. The codec (pydantic) reads and writes each field from
+its type; what is perfproof's own is only that leniency and which fields are left out.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
 from enum import StrEnum
-from typing import Any, Literal, TypeVar
+from typing import Annotated, Literal, TypeVar, get_type_hints
+
+from pydantic import (
+    ConfigDict,
+    JsonValue,
+    SerializerFunctionWrapHandler,
+    TypeAdapter,
+    ValidationError,
+    WrapSerializer,
+    with_config,
+)
 
 from perfproof.model.enums import Direction, Side, Verdict
 
-T = TypeVar("T")
+EXACT_FIELDS = ConfigDict(extra="forbid")
+"""A block read with exactly its own fields: one with a field more is another writer's and is
+kept as read."""
 
 
 class ComparisonMethod(StrEnum):
@@ -61,10 +75,8 @@ class Note:
     kind: Kind
     text: str
 
-    def to_json(self) -> dict[str, Any]:
-        return {"kind": str(self.kind), "text": self.text}
 
-
+@with_config(EXACT_FIELDS)
 @dataclass(frozen=True)
 class Power:
     """The design's power: the smallest change it detects and the forks that would resolve θ
@@ -77,6 +89,7 @@ class Power:
     within_var_log: float | None
 
 
+@with_config(EXACT_FIELDS)
 @dataclass(frozen=True)
 class UnsettledFork:
     """A fork whose first ``iterations`` were still warming up."""
@@ -88,6 +101,7 @@ class UnsettledFork:
     settled_mean: float | None
 
 
+@with_config(EXACT_FIELDS)
 @dataclass(frozen=True)
 class Bimodal:
     """Two levels among a side's fork means or among its iterations."""
@@ -99,6 +113,7 @@ class Bimodal:
     high_count: int
 
 
+@with_config(EXACT_FIELDS)
 @dataclass(frozen=True)
 class ForkGroups:
     """Both sides' fork means in two groups (code shapes), found blind to the sides.
@@ -132,6 +147,7 @@ class ForkGroups:
         return self.base_high, self.head_high
 
 
+@with_config(EXACT_FIELDS)
 @dataclass(frozen=True)
 class WithoutUnsettled:
     """The verdict recomputed without the unsettled first iterations, in the same family."""
@@ -148,12 +164,11 @@ class WithoutUnsettled:
 class SequentialLook:
     """Where a sequential run stands for this key (``decided``: a verdict or a futility stop,
     never a key merely out of looks). An exact comparison is decided at its first look
-    (``rule`` "exact") and carries nothing else."""
+    (``rule`` "exact") and carries nothing else. Fields in the order they are written."""
 
     look: int
+    max_looks: int | None = field(default=None, kw_only=True)
     decided: bool
-    rule: Literal["exact"] | None = None
-    max_looks: int | None = None
     p_nominal: float | None = None
     p_sequential: float | None = None
     p_adjusted: float | None = None
@@ -161,22 +176,18 @@ class SequentialLook:
     per_look_level: float | None = None
     conditional_power: float | None = None
     futile: bool | None = None
+    rule: Literal["exact"] | None = field(default=None, kw_only=True)
 
-    def to_json(self) -> dict[str, Any]:
-        if self.rule is not None:
-            return {"look": self.look, "decided": self.decided, "rule": self.rule}
-        return {
-            "look": self.look,
-            "max_looks": self.max_looks,
-            "decided": self.decided,
-            "p_nominal": self.p_nominal,
-            "p_sequential": self.p_sequential,
-            "p_adjusted": self.p_adjusted,
-            "overall_alpha": self.overall_alpha,
-            "per_look_level": self.per_look_level,
-            "conditional_power": self.conditional_power,
-            "futile": self.futile,
-        }
+
+def _look_fields(look: SequentialLook, handler: SerializerFunctionWrapHandler) -> object:
+    """An exact look is written as its look, decision and rule; any other without a rule."""
+    doc = handler(look)
+    if look.rule is not None:
+        return {"look": look.look, "decided": look.decided, "rule": look.rule}
+    return {k: v for k, v in doc.items() if k != "rule"}
+
+
+Look = Annotated[SequentialLook, WrapSerializer(_look_fields)]
 
 
 @dataclass
@@ -191,31 +202,20 @@ class JmhScores:
     head_error: float | None
     overlap: bool | None
     recomputed: bool | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
+    extra: dict[str, JsonValue] = field(default_factory=dict)
     """Fields of another shape or another writer, kept as read."""
 
-    def to_json(self) -> dict[str, Any]:
-        names = ("base_score", "base_error", "head_score", "head_error", "overlap")
-        out: dict[str, Any] = {name: getattr(self, name) for name in names}
-        if self.recomputed is not None:
-            out["recomputed"] = self.recomputed
+    def to_json(self) -> dict[str, JsonValue]:
+        """Every score and the overlap (unknown: null), ``recomputed`` when known, and what
+        another writer wrote (a field of another shape in its place)."""
+        out = _written(self, keep_none={"recomputed"} ^ set(_names(JmhScores)))
         out.update(self.extra)
         return out
 
     @classmethod
-    def from_json(cls, doc: dict[str, Any]) -> JmhScores:
-        scores = cls(None, None, None, None, None)
-        for key, value in doc.items():
-            try:
-                if key in ("base_score", "base_error", "head_score", "head_error"):
-                    setattr(scores, key, _number(value))
-                elif key in ("overlap", "recomputed"):
-                    setattr(scores, key, _flag(value))
-                else:
-                    scores.extra[key] = value
-            except TypeError:
-                scores.extra[key] = value
-        return scores
+    def from_json(cls, doc: Mapping[str, JsonValue]) -> JmhScores:
+        unknown = dict.fromkeys(("base_score", "base_error", "head_score", "head_error", "overlap"))
+        return _read(cls, doc, unknown)
 
 
 @dataclass
@@ -234,217 +234,93 @@ class Diagnostics:
     iterations: dict[Side, int] | None = None
     without_unsettled: WithoutUnsettled | None = None
     notes: list[Note] | None = None
-    sequential: SequentialLook | None = None
+    sequential: Look | None = None
     fork_groups: ForkGroups | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
+    extra: dict[str, JsonValue] = field(default_factory=dict)
     """Fields of other writers (or of a shape this reader does not know), kept as read."""
 
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        if self.strategy is not None:
-            out["strategy"] = str(self.strategy)
-            out["df"] = self.df
-        for name in ("cv_fork_means", "between_fork_share"):
-            value = getattr(self, name)
-            if value is not None:
-                out[name] = {str(side): v for side, v in value.items()}
-        if self.power is not None:
-            out["power"] = dict(vars(self.power))
-        if self.unsettled is not None:
-            out["unsettled"] = [{**vars(u), "side": str(u.side)} for u in self.unsettled]
-        if self.bimodal is not None:
-            out["bimodal"] = {str(side): dict(vars(b)) for side, b in self.bimodal.items()}
-        if self.trending is not None:
-            out["trending"] = [str(side) for side in self.trending]
-        for name in ("forks", "iterations"):
-            counts = getattr(self, name)
-            if counts is not None:
-                out[name] = {str(side): n for side, n in counts.items()}
-        if self.without_unsettled is not None:
-            w = self.without_unsettled
-            out["without_unsettled"] = {
-                **vars(w),
-                "verdict": str(w.verdict),
-                "ratio_ci": list(w.ratio_ci),
-            }
-        if self.notes is not None:
-            out["notes"] = [n.to_json() for n in self.notes]
-        if self.sequential is not None:
-            out["sequential"] = self.sequential.to_json()
-        if self.fork_groups is not None:
-            out["fork_groups"] = dict(vars(self.fork_groups))
+    def to_json(self) -> dict[str, JsonValue]:
+        """The fields computed (``df`` beside a strategy only), then another writer's."""
+        out = _written(self, keep_none={"df"} if self.strategy is not None else set())
         return {**out, **{k: v for k, v in self.extra.items() if k not in out}}
 
     @classmethod
-    def from_json(cls, doc: dict[str, Any]) -> Diagnostics:
+    def from_json(cls, doc: Mapping[str, JsonValue]) -> Diagnostics:
         """Each known field typed; one of another shape stays in ``extra`` unchanged."""
-        d = cls()
-        readers: dict[str, Callable[[Any], Any]] = {
-            "strategy": ComparisonMethod,
-            "df": _number,
-            "cv_fork_means": lambda v: _by_side(v, _number),
-            "between_fork_share": lambda v: _by_side(v, _number),
-            "power": _power,
-            "unsettled": lambda v: [_unsettled(u) for u in _list(v)],
-            "bimodal": lambda v: _by_side(v, _bimodal),
-            "trending": lambda v: [Side(s) for s in _list(v)],
-            "forks": lambda v: _by_side(v, _count),
-            "iterations": lambda v: _by_side(v, _count),
-            "without_unsettled": _without_unsettled,
-            "notes": lambda v: [Note(Kind(_dict(n)["kind"]), str(n["text"])) for n in _list(v)],
-            "sequential": _sequential,
-            "fork_groups": _fork_groups,
-        }
-        for key, value in doc.items():
-            reader = readers.get(key)
-            if reader is None:
-                d.extra[key] = value
-                continue
-            try:
-                setattr(d, key, reader(value))
-            except (KeyError, TypeError, ValueError):
-                d.extra[key] = value
+        if "strategy" not in doc and "df" in doc:  # df is written beside a strategy only
+            return _read(cls, {k: v for k, v in doc.items() if k != "df"}, extra={"df": doc["df"]})
+        d = _read(cls, doc)
         if d.strategy is None and "df" in doc:
-            d.extra["df"] = doc["df"]  # df is written beside a strategy only
+            d.extra["df"] = doc["df"]
         return d
 
 
-# ------------------------------------------------------------------------- lenient reading
+# ---------------------------------------------------------------------- the codec, leniently
 
 
-def _number(v: Any) -> float | None:
-    if v is None:
-        return None
-    if isinstance(v, bool) or not isinstance(v, int | float):
-        raise TypeError(v)
-    return float(v) if isinstance(v, float) else v
+_WHOLE: dict[type, TypeAdapter[object]] = {}
+_FIELD: dict[tuple[type, str], TypeAdapter[object]] = {}
 
 
-def _flag(v: Any) -> bool | None:
-    if v is not None and not isinstance(v, bool):
-        raise TypeError(v)
-    return v
+def _names(kind: type) -> tuple[str, ...]:
+    """The fields of ``kind`` the codec reads and writes: all but ``extra``."""
+    return tuple(f.name for f in fields(kind) if f.name != "extra")
 
 
-def _count(v: Any) -> int:
-    if isinstance(v, bool) or not isinstance(v, int):
-        raise TypeError(v)
-    return v
+def _field_codec(kind: type, name: str) -> TypeAdapter[object]:
+    """The codec of one field (made when a document first needs it: only to tell which field
+    of a document that did not read whole is of another shape)."""
+    if (kind, name) not in _FIELD:
+        _FIELD[kind, name] = TypeAdapter(get_type_hints(kind, include_extras=True)[name])
+    return _FIELD[kind, name]
 
 
-def _optional_count(v: Any) -> int | None:
-    return None if v is None else _count(v)
+def _written(value: JmhScores | Diagnostics, keep_none: set[str]) -> dict[str, JsonValue]:
+    """Each field as JSON, left out when None unless named in ``keep_none``."""
+    doc = _codec(type(value)).dump_python(value, mode="json", exclude={"extra"})
+    return {k: v for k, v in doc.items() if v is not None or k in keep_none}
 
 
-def _dict(v: Any) -> dict[str, Any]:
-    if not isinstance(v, dict):
-        raise TypeError(v)
-    return v
+def _codec(kind: type) -> TypeAdapter[object]:
+    """The codec of a whole JmhScores or Diagnostics (made once: making one takes ms)."""
+    if kind not in _WHOLE:
+        _WHOLE[kind] = TypeAdapter(kind)
+    return _WHOLE[kind]
 
 
-def _list(v: Any) -> list[Any]:
-    if not isinstance(v, list):
-        raise TypeError(v)
-    return v
+R = TypeVar("R", JmhScores, Diagnostics)
 
 
-def _by_side(v: Any, read: Callable[[Any], T]) -> dict[Side, T]:
-    return {Side(side): read(x) for side, x in _dict(v).items()}
-
-
-def _power(v: Any) -> Power:
-    p = _dict(v)
-    if len(p) != 5:
-        raise KeyError(sorted(p))
-    return Power(
-        mde_pct=_number(p["mde_pct"]),
-        forks_needed=_optional_count(p["forks_needed"]),
-        forks_needed_unlimited_iterations=_optional_count(p["forks_needed_unlimited_iterations"]),
-        between_var_log=_number(p["between_var_log"]),
-        within_var_log=_number(p["within_var_log"]),
-    )
-
-
-def _unsettled(v: Any) -> UnsettledFork:
-    u = _dict(v)
-    return UnsettledFork(
-        Side(u["side"]),
-        _count(u["fork"]),
-        _count(u["iterations"]),
-        _number(u["unsettled_mean"]),
-        _number(u["settled_mean"]),
-    )
-
-
-def _bimodal(v: Any) -> Bimodal:
-    b = _dict(v)
-    level = b["level"]
-    if level not in ("forks", "iterations") or len(b) != 5:
-        raise ValueError(level)
-    low, high = _number(b["low"]), _number(b["high"])
-    return Bimodal(level, low, high, _count(b["low_count"]), _count(b["high_count"]))
-
-
-def _fork_groups(v: Any) -> ForkGroups:
-    g = _dict(v)
-    if len(g) not in (11, 12):  # 11: written before reach was known to the rule
-        raise KeyError(sorted(g))
-    low, high, p_occupancy = _number(g["low"]), _number(g["high"]), _number(g["p_occupancy"])
-    held = _flag(g["held"])
-    if low is None or high is None or p_occupancy is None or held is None:
-        raise TypeError(g)
-    return ForkGroups(
-        low=low,
-        high=high,
-        base_low=_count(g["base_low"]),
-        base_high=_count(g["base_high"]),
-        head_low=_count(g["head_low"]),
-        head_high=_count(g["head_high"]),
-        separation=_number(g["separation"]),
-        p_occupancy=p_occupancy,
-        p_within_low=_number(g["p_within_low"]),
-        p_within_high=_number(g["p_within_high"]),
-        held=held,
-        reached=_flag(g.get("reached")),
-    )
-
-
-def _without_unsettled(v: Any) -> WithoutUnsettled:
-    w = _dict(v)
-    lo, hi = _list(w["ratio_ci"])
-    return WithoutUnsettled(
-        Verdict(w["verdict"]),
-        _number(w["ratio"]),
-        (_number(lo), _number(hi)),
-        _number(w["delta_pct"]),
-        _number(w["p_adjusted"]),
-        _number(w["interval_confidence"]),
-    )
-
-
-def _sequential(v: Any) -> SequentialLook:
-    s = _dict(v)
-    look, decided = _count(s["look"]), s["decided"]
-    if not isinstance(decided, bool):
-        raise TypeError(decided)
-    if "rule" in s:
-        if s["rule"] != "exact" or len(s) != 3:
-            raise ValueError(s["rule"])
-        return SequentialLook(look, decided, rule="exact")
-    futile = s["futile"]
-    if futile is not None and not isinstance(futile, bool):
-        raise TypeError(futile)
-    if len(s) != 10:
-        raise KeyError(sorted(s))
-    return SequentialLook(
-        look,
-        decided,
-        max_looks=_optional_count(s["max_looks"]),
-        p_nominal=_number(s["p_nominal"]),
-        p_sequential=_number(s["p_sequential"]),
-        p_adjusted=_number(s["p_adjusted"]),
-        overall_alpha=_number(s["overall_alpha"]),
-        per_look_level=_number(s["per_look_level"]),
-        conditional_power=_number(s["conditional_power"]),
-        futile=futile,
-    )
+def _read(
+    kind: type[R],
+    doc: Mapping[str, JsonValue],
+    unknown: Mapping[str, None] | None = None,
+    extra: dict[str, JsonValue] | None = None,
+) -> R:
+    """``kind`` from the fields of ``doc`` the codec reads as its own (strictly, as JSON spells
+    them; ``unknown`` for those absent), the rest kept as read in ``extra``: unknown fields
+    and any of another shape. The whole is read at once; field by field only when it fails."""
+    names = _names(kind)
+    typed: dict[str, JsonValue] = dict(unknown or {})
+    kept: dict[str, JsonValue] = {}
+    for key, value in doc.items():
+        if key in names:
+            typed[key] = value
+        else:
+            kept[key] = value
+    whole = _codec(kind)
+    try:
+        read = whole.validate_json(json.dumps(typed), strict=True)
+    except ValidationError:
+        for key, value in list(typed.items()):
+            try:
+                _field_codec(kind, key).validate_json(json.dumps(value), strict=True)
+            except ValidationError:
+                kept[key] = value
+                del typed[key]
+        read = whole.validate_json(json.dumps({**(unknown or {}), **typed}), strict=True)
+    if not isinstance(read, kind):
+        raise TypeError(read)
+    read.extra.update(kept)
+    read.extra.update(extra or {})
+    return read
