@@ -310,15 +310,19 @@ def _read(
             kept[key] = value
     whole = _codec(kind)
     try:
-        read = whole.validate_json(json.dumps(typed), strict=True)
-    except ValidationError:
+        read = whole.validate_json(json.dumps(typed, allow_nan=False), strict=True)
+    except (ValidationError, ValueError):  # ValueError: a NaN, never in a file read strictly
         for key, value in list(typed.items()):
             try:
-                _field_codec(kind, key).validate_json(json.dumps(value), strict=True)
-            except ValidationError:
+                _field_codec(kind, key).validate_json(
+                    json.dumps(value, allow_nan=False), strict=True
+                )
+            except (ValidationError, ValueError):
                 kept[key] = value
                 del typed[key]
-        read = whole.validate_json(json.dumps({**(unknown or {}), **typed}), strict=True)
+        read = whole.validate_json(
+            json.dumps({**(unknown or {}), **typed}, allow_nan=False), strict=True
+        )
     if not isinstance(read, kind):
         raise TypeError(read)
     read.extra.update(kept)
