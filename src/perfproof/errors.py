@@ -43,3 +43,17 @@ class GateFailed(PerfproofError):
     """A gate the user asked for failed, e.g. ``--fail-on-regression`` saw a regression."""
 
     exit_code = EXIT_GATE
+
+
+def unreadable(path: Path | str, exc: OSError | UnicodeDecodeError, expected: str) -> InputError:
+    """Why a file the user named cannot be read as text, in one line naming it: the same
+    words for every verb's input (a missing file, a folder, bytes that are not UTF-8)."""
+    if isinstance(exc, FileNotFoundError):
+        return InputError(f"{path}: no such file")
+    if isinstance(exc, IsADirectoryError):
+        return InputError(f"{path}: is a folder, expected {expected}")
+    if isinstance(exc, UnicodeDecodeError):
+        return InputError(f"{path}: not UTF-8 text, expected {expected}")
+    if isinstance(exc, PermissionError):
+        return InputError(f"{path}: permission denied")
+    return InputError(f"{path}: cannot read: {exc.strerror or exc}")

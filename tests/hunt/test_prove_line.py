@@ -40,3 +40,21 @@ def test_the_prove_line_of_a_parameterised_key_selects_its_benchmark(tmp_path: P
     argv = shlex.split(h.prove)
     regex = argv[argv.index("--bench") + 1]
     assert re.search(regex, BENCH), regex  # what JMH matches its include regex against
+
+
+def test_the_prove_line_builds_as_the_hunt_built() -> None:
+    """The build flags a hunt hands its prove lines are ab's own spelling of the same build:
+    every flag a build needs, none of the defaults."""
+    from perfproof.measure.plan import parse_jmh_args
+    from perfproof.pipeline.hunt.start import HuntRequest
+    from perfproof.workspace.spec import BuildKind
+
+    req = HuntRequest(module="bench", build_kind=BuildKind.MAVEN, jar="b.jar",
+                      build_args=("-Pfast", "-q"), jmh_args=parse_jmh_args("-f 1"), java="/jdk",
+                      maven="mvn", keep_checks=True)  # fmt: skip
+    assert req.prove_flags() == (
+        "--module", "bench", "--jar", "b.jar", "--jmh-args", "-f 1", "--java", "/jdk",
+        "--build", "maven", "--build-arg=-Pfast", "--build-arg=-q", "--maven", "mvn",
+        "--keep-checks",
+    )  # fmt: skip
+    assert HuntRequest().prove_flags() == ()

@@ -30,7 +30,7 @@ from perfproof.audit.numbers import Excuses, Layout, chunk, tokens
 from perfproof.audit.own import PROVE_DOCUMENT, Rendering, is_run_folder, renderings
 from perfproof.audit.quotes import Names, parse
 from perfproof.audit.truth import Mismatch, Truth, truths
-from perfproof.errors import InputError
+from perfproof.errors import unreadable
 from perfproof.report.rundir import RunFolder, load_run
 
 SCHEMA = "perfproof.check/1"
@@ -175,14 +175,8 @@ def read_body(path: Path) -> str:
     """A PR body as text: a file, a pipe or ``/dev/stdin``; InputError naming it otherwise."""
     try:
         return path.read_text(encoding="utf-8")
-    except FileNotFoundError as exc:
-        raise InputError(f"{path}: no such file") from exc
-    except IsADirectoryError as exc:
-        raise InputError(f"{path}: is a folder, expected a Markdown file") from exc
-    except UnicodeDecodeError as exc:
-        raise InputError(f"{path}: not UTF-8 text") from exc
-    except OSError as exc:
-        raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from exc
+    except (OSError, UnicodeDecodeError) as exc:
+        raise unreadable(path, exc, "a Markdown file") from exc
 
 
 def check_file(pr_path: str | Path, run_dir: str | Path) -> CheckResult:

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+from typing import Any
 
 import click
 
-from perfproof.cli.code_options import progress_line, source_options
+from perfproof.cli.code_options import source_options, sources
 from perfproof.cli.options import format_option, show_in_format
 
 EPILOG = """Examples:
@@ -34,23 +34,12 @@ unknown, name and argument count match, the file imports the class or shares its
 )
 @click.option("--all", "show_all", is_flag=True, help="Also list test and benchmark call sites.")
 @format_option()
-def command(
-    method: str,
-    repo: Path,
-    arity: int | None,
-    show_all: bool,
-    exclude: tuple[str, ...],
-    include: tuple[str, ...],
-    no_cache: bool,
-    fmt: str,
-) -> None:
+def command(method: str, arity: int | None, show_all: bool, fmt: str, **flags: Any) -> None:
     """List the production call sites of METHOD and whether it is a library primitive."""
     from perfproof.code import render
     from perfproof.code.query import callers
 
-    result = callers(
-        repo, method, arity, exclude, include, use_cache=not no_cache, on_progress=progress_line()
-    )
+    result = callers(sources(flags), method, arity)
     show_in_format(
         fmt,
         lambda: render.callers_doc(result, show_all),

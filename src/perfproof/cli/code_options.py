@@ -5,9 +5,12 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
+
+if TYPE_CHECKING:
+    from perfproof.code.query import Sources
 
 _SHOW_FROM = 200
 """Parsing fewer files than this is quick enough to need no progress line."""
@@ -28,8 +31,22 @@ def progress_line() -> Callable[[int, int], None] | None:
     return show
 
 
+def sources(params: dict[str, Any]) -> Sources:
+    """The flags of :func:`source_options` as the one value the code package reads."""
+    from perfproof.code.query import Sources
+
+    return Sources(
+        params["repo"],
+        params["exclude"],
+        params["include"],
+        use_cache=not params["no_cache"],
+        on_progress=progress_line(),
+    )
+
+
 def source_options(what: str) -> Callable[[Any], Any]:
-    """``--repo``, ``--exclude``, ``--include`` and ``--no-cache``, spelled alike everywhere."""
+    """``--repo``, ``--exclude``, ``--include`` and ``--no-cache``, spelled alike everywhere;
+    the command takes them as keywords and hands them to :func:`sources`."""
 
     def decorate(func: Any) -> Any:
         options = [

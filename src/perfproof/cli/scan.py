@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
-from perfproof.cli.code_options import progress_line, source_options
+from perfproof.cli.code_options import source_options, sources
 from perfproof.cli.options import format_option, show_in_format
 
 EPILOG = """Examples:
@@ -46,22 +47,12 @@ production call sites.
 )
 @click.option("--rule", "rules", multiple=True, metavar="ID", help="Only this rule (repeatable).")
 @format_option()
-def command(
-    repo: Path,
-    profiles: tuple[Path, ...],
-    rules: tuple[str, ...],
-    exclude: tuple[str, ...],
-    include: tuple[str, ...],
-    no_cache: bool,
-    fmt: str,
-) -> None:
+def command(profiles: tuple[Path, ...], rules: tuple[str, ...], fmt: str, **flags: Any) -> None:
     """Find allocation and lookup patterns that performance fixes target, hottest first."""
     from perfproof.code import render
     from perfproof.code.query import scan_repo
 
-    result = scan_repo(
-        repo, rules, profiles, exclude, include, use_cache=not no_cache, on_progress=progress_line()
-    )
+    result = scan_repo(sources(flags), rules, profiles)
     show_in_format(
         fmt,
         lambda: render.scan_doc(result),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from perfproof.code.cache import load_index
@@ -17,6 +18,23 @@ from perfproof.errors import InputError
 Progress = Callable[[int, int], None]
 
 
+@dataclass(frozen=True)
+class Sources:
+    """Which Java sources a question reads: the repository, the globs it leaves out or counts
+    as production, and whether the index cache is used (``--repo``, ``--exclude``,
+    ``--include``, ``--no-cache``: the same for ``callers`` and ``scan``)."""
+
+    root: Path
+    exclude: Sequence[str] = ()
+    include: Sequence[str] = ()
+    use_cache: bool = True
+    on_progress: Progress | None = None
+    """``done/total`` while a cold index parses."""
+
+    def open(self) -> Project:
+        return open_project(self.root, self.exclude, self.include, self.use_cache, self.on_progress)
+
+
 def open_project(
     root: Path,
     exclude: Sequence[str] = (),
@@ -28,18 +46,10 @@ def open_project(
     return Project.build(files, {f.path: classify(f, include) for f in files})
 
 
-def callers(
-    root: Path,
-    spec: str,
-    arity: int | None = None,
-    exclude: Sequence[str] = (),
-    include: Sequence[str] = (),
-    use_cache: bool = True,
-    on_progress: Progress | None = None,
-) -> CallersResult:
-    project = open_project(root, exclude, include, use_cache, on_progress)
+def callers(sources: Sources, spec: str, arity: int | None = None) -> CallersResult:
+    project = sources.open()
     target = find_target(project, spec, arity)
-    return find_callers(project, target, root=root)
+    return find_callers(project, target, root=sources.root)
 
 
 def profile_weights(paths: Sequence[Path]) -> MethodWeights:
@@ -53,17 +63,10 @@ def profile_weights(paths: Sequence[Path]) -> MethodWeights:
 
 
 def scan_repo(
-    root: Path,
-    rules: Sequence[str] = (),
-    profiles: Sequence[Path] = (),
-    exclude: Sequence[str] = (),
-    include: Sequence[str] = (),
-    use_cache: bool = True,
-    on_progress: Progress | None = None,
+    sources: Sources, rules: Sequence[str] = (), profiles: Sequence[Path] = ()
 ) -> ScanResult:
     unknown = [r for r in rules if r not in RULES]
     if unknown:
         raise InputError(f"--rule {unknown[0]}: unknown rule (known: {', '.join(RULES)})")
     weights = profile_weights(profiles) if profiles else None
-    project = open_project(root, exclude, include, use_cache, on_progress)
-    return scan(project, root, set(rules) or None, weights)
+    return scan(sources.open(), sources.root, set(rules) or None, weights)

@@ -10,7 +10,7 @@ import dataclasses
 from dataclasses import dataclass
 
 from perfproof import defaults
-from perfproof.compare import DEFAULT_METRICS
+from perfproof.compare import DEFAULT_METRICS, CompareOptions
 from perfproof.model.documents.run_plan import DesignBlock
 from perfproof.stats import family as procedures
 from perfproof.stats import sequential as seq
@@ -18,6 +18,9 @@ from perfproof.stats.verdict import check_confidence
 
 FIRST_FORKS = 3
 """Forks per side at the first look unless a design says otherwise."""
+
+_JUDGED_AS_VERDICT = ("confidence", "threshold", "family", "metrics")
+"""The fields a design shares, name for name, with the ``CompareOptions`` it judges as."""
 
 
 @dataclass(frozen=True)
@@ -42,6 +45,16 @@ class SequentialDesign:
         if self.family not in procedures.METHODS:
             raise ValueError(f"family must be one of {procedures.METHODS}, got {self.family}")
         seq.per_look_level(self.alpha, self.schedule)  # fails early when not calibrated
+
+    @classmethod
+    def judging_as(
+        cls, verdict: CompareOptions, schedule: seq.Schedule, futility: float = 0.0
+    ) -> SequentialDesign:
+        """The design whose looks judge as ``verdict`` does (its confidence, threshold and
+        family; its metrics), on ``schedule``: a run's design and a replayed one alike.
+        ValueError for a schedule with no calibrated levels."""
+        judged = {name: getattr(verdict, name) for name in _JUDGED_AS_VERDICT}
+        return cls(**dataclasses.asdict(schedule), **judged, futility=futility)
 
     @property
     def alpha(self) -> float:

@@ -18,14 +18,12 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from perfproof import defaults
 from perfproof.compare.match import match
-from perfproof.compare.result import DEFAULT_METRICS, CompareOptions
+from perfproof.compare.result import CompareOptions
 from perfproof.compare.sequential import KeyDecision, look
 from perfproof.compare.sequential_design import SequentialDesign
 from perfproof.compare.sequential_method import methodology
 from perfproof.errors import InputError
-from perfproof.jmh.names import normalise_metric
 from perfproof.jmh.reader import ForkLedger, expand_spec, read_file
 from perfproof.model import PRIMARY, BenchKey, SideSamples, Unmatched
 from perfproof.stats import sequential as seq
@@ -53,10 +51,8 @@ class Replay:
 class ReplaySettings:
     """What the user chose; the schedule itself comes from the files."""
 
-    confidence: float = defaults.CONFIDENCE
-    threshold: float = defaults.THRESHOLD
-    family: str = defaults.FAMILY
-    metrics: tuple[str, ...] = DEFAULT_METRICS
+    verdict: CompareOptions = field(default_factory=CompareOptions)
+    """How each look judges (confidence, threshold, family, metrics)."""
     max_looks: int | None = None
     futility: float = 0.0
     reach: Mapping[str, bool] | None = None
@@ -141,19 +137,11 @@ def replay(
         )
     max_looks = settings.max_looks or available
     try:
-        design = SequentialDesign(
-            max_looks=max_looks,
-            confidence=settings.confidence,
-            threshold=settings.threshold,
-            family=settings.family,
-            first_forks=first_forks,
-            forks_per_look=step,
-            metrics=settings.metrics,
-            futility=settings.futility,
-        )
+        schedule = seq.Schedule(max_looks, first_forks=first_forks, forks_per_look=step)
+        design = SequentialDesign.judging_as(settings.verdict, schedule, settings.futility)
     except ValueError as exc:
         raise InputError(f"{source}: {exc}") from None
-    metrics = tuple(dict.fromkeys(normalise_metric(m) for m in settings.metrics))
+    metrics = settings.verdict.normalised_metrics()
     base: SideSamples = {}
     head: SideSamples = {}
     decisions: dict[BenchKey, KeyDecision] = {}
@@ -217,14 +205,7 @@ def replay_specs(
     if max_looks is not None and max_looks < 1:
         raise InputError(f"--max-looks {max_looks}: must be at least 1")
     rounds = read_rounds(expand_spec(base_spec), expand_spec(head_spec))
-    settings = ReplaySettings(
-        confidence=options.confidence,
-        threshold=options.threshold,
-        family=options.family,
-        metrics=options.metrics,
-        max_looks=max_looks,
-        futility=futility,
-    )
+    settings = ReplaySettings(options, max_looks=max_looks, futility=futility)
     return replay(rounds, settings, f"{base_spec} vs {head_spec}")
 
 

@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from perfproof.errors import InputError
+from perfproof.errors import InputError, unreadable
 from perfproof.jmh.names import normalise_metric
 from perfproof.jmh.units import BYTES_UNIT, canonical, direction_of
 from perfproof.model import PRIMARY, BenchKey, JmhScore, Samples
@@ -166,14 +166,8 @@ def load_json(path: str | Path) -> Any:
         )
     try:
         text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InputError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise InputError(f"{path}: is a folder, not a JMH JSON file") from None
-    except PermissionError:
-        raise InputError(f"{path}: permission denied") from None
-    except UnicodeDecodeError:
-        raise InputError(f"{path}: not JMH JSON output (not UTF-8 text)") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise unreadable(path, exc, "a JMH JSON file") from None
     if not text.strip():
         raise InputError(f"{path}: empty file, not JMH JSON output")
     check_depth(text, str(path))  # JMH output is 6 levels deep; 200,000 would recurse out

@@ -65,6 +65,9 @@ class SideBuilder:
         what = f"{'cached build of' if cached else 'building'} {self.side} {self.sha[:12]}"
         self.reporter.message(what + (f" for round {round_no}" if self.fresh else ""))
         started = time.monotonic()
+        known = BuildEntry(  # what is known before the build: which side, which log
+            side=self.side, sha=self.sha, round=round_no, log=self.store.rel(log_path)
+        )
         try:
             artifact = build(
                 worktree,
@@ -77,39 +80,25 @@ class SideBuilder:
                 say=self.reporter.message,
             )
         except ExternalError as exc:
-            self.store.record_build(
-                BuildEntry(
-                    side=self.side,
-                    sha=self.sha,
-                    status="failed",
-                    round=round_no,
-                    log=self.store.rel(log_path),
-                    at=now_iso(),
-                )
-            )
+            self.store.record_build(known.model_copy(update={"status": "failed", "at": now_iso()}))
             raise ExternalError(
                 f"build of the {self.side} side ({self.sha[:12]}) failed at step "
                 f"'build {self.side}': {_strip_log(str(exc))}",
                 log_path,
             ) from exc
-        self.store.record_build(
-            BuildEntry(
-                side=self.side,
-                sha=self.sha,
-                status="done",
-                round=round_no,
-                cached=artifact.cached,
-                command=list(artifact.build_command),
-                cwd=str(artifact.build_cwd),
-                layout=artifact.layout,
-                jar=str(artifact.jar) if artifact.jar else None,
-                key=artifact.key,
-                overlaid=list(artifact.overlaid),
-                log=self.store.rel(log_path),
-                duration_s=round(time.monotonic() - started, 3),
-                at=now_iso(),
-            )
+        made = BuildEntry(
+            status="done",
+            cached=artifact.cached,
+            command=list(artifact.build_command),
+            cwd=str(artifact.build_cwd),
+            layout=artifact.layout,
+            jar=str(artifact.jar) if artifact.jar else None,
+            key=artifact.key,
+            overlaid=list(artifact.overlaid),
+            duration_s=round(time.monotonic() - started, 3),
+            at=now_iso(),
         )
+        self.store.record_build(known.model_copy(update=made.model_dump(exclude_unset=True)))
         self.artifact = artifact
         self.built_round = round_no
         return artifact

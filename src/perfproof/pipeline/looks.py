@@ -26,6 +26,7 @@ from perfproof.measure.rounds import BUDGET, Looker, SequentialState
 from perfproof.measure.store import RunStore
 from perfproof.model import BenchKey, Comparison, Samples
 from perfproof.model.reach import RunReach
+from perfproof.stats.sequential import Schedule
 from perfproof.units import eta as format_duration
 
 
@@ -74,17 +75,9 @@ def design_for(
     forks = forks_per_step(plan.jmh_options)
     first = math.ceil(FIRST_FORKS / forks)
     looks = plan.rounds - first + 1
-    verdict = verdict or CompareOptions()
     try:
-        return SequentialDesign(
-            max_looks=looks,
-            first_forks=first * forks,
-            forks_per_look=forks,
-            futility=futility,
-            confidence=verdict.confidence,
-            threshold=verdict.threshold,
-            family=verdict.family,
-        )
+        schedule = Schedule(looks, first_forks=first * forks, forks_per_look=forks)
+        return SequentialDesign.judging_as(verdict or CompareOptions(), schedule, futility)
     except ValueError as exc:
         raise InputError(
             f"--max-rounds {plan.rounds} with -f {forks} per step: {exc}; the sequential "

@@ -17,7 +17,7 @@ import math
 from pathlib import Path
 from typing import Any
 
-from perfproof.errors import InputError
+from perfproof.errors import InputError, unreadable
 
 MAX_DEPTH = 64
 """Deepest nesting any perfproof document has (with margin); deeper input is refused early."""
@@ -86,12 +86,8 @@ def read_document(path: Path, name: str, major: int) -> dict[str, Any]:
     """Read ``path`` and check it is a ``perfproof.<name>/<major>`` document."""
     try:
         text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InputError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise InputError(f"{path}: is a folder, expected a perfproof.{name} JSON file") from None
     except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"{path}: unreadable ({exc})") from None
+        raise unreadable(path, exc, f"a perfproof.{name} JSON file") from None
     doc = loads_strict(text, str(path))
     return check_document(doc, str(path), name, major)
 

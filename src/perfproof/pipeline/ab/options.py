@@ -164,11 +164,10 @@ class AbOptions:
             keep_checks=self.keep_checks,
         )
 
-    def reproduce_argv(self) -> list[str]:
-        """The ``perfproof ab`` command line that repeats this run."""
-        argv = ["perfproof", "ab", "--repo", self.repo, "--base", self.base, "--head", self.head]
-        for regex in self.bench:
-            argv += ["--bench", regex]
+    def build_flags(self) -> list[str]:
+        """The flags that build and start the benchmarks as this run did (module, build tool
+        and its arguments, JMH options, java): every verb that repeats the build spells them so."""
+        argv: list[str] = []
         for flag, value in (
             ("--module", self.module),
             ("--build-cmd", self.build_cmd),
@@ -181,13 +180,20 @@ class AbOptions:
                 argv += [flag, value]
         if self.build != "auto":
             argv += ["--build", str(self.build)]
-        for arg in self.build_args:
-            argv.append(f"--build-arg={arg}")
+        argv += [f"--build-arg={arg}" for arg in self.build_args]
         for flag, launch in (("--maven", self.maven), ("--gradle", self.gradle)):
             if launch != "auto":
                 argv += [flag, launch]
         if self.keep_checks:
             argv.append("--keep-checks")
+        return argv
+
+    def reproduce_argv(self) -> list[str]:
+        """The ``perfproof ab`` command line that repeats this run."""
+        argv = ["perfproof", "ab", "--repo", self.repo, "--base", self.base, "--head", self.head]
+        for regex in self.bench:
+            argv += ["--bench", regex]
+        argv += self.build_flags()
         if self.rounds is not None:
             argv += ["--rounds", str(self.rounds)]
         else:

@@ -71,25 +71,7 @@ class HuntRequest:
 
     def prove_flags(self) -> tuple[str, ...]:
         """The build flags a ``prove`` of the fix needs to build the same way."""
-        out: list[str] = []
-        for flag, value in (
-            ("--module", self.module),
-            ("--build-cmd", self.build_cmd),
-            ("--jar", self.jar),
-            ("--jmh-args", self.jmh_args.text),
-            ("--java", self.java),
-        ):
-            if value:
-                out += [flag, value]
-        if self.build_kind != BuildKind.AUTO:
-            out += ["--build", str(self.build_kind)]
-        out += [f"--build-arg={a}" for a in self.build_args]
-        for flag, launch in (("--maven", self.maven), ("--gradle", self.gradle)):
-            if launch != "auto":
-                out += [flag, launch]
-        if self.keep_checks:
-            out.append("--keep-checks")
-        return tuple(out)
+        return tuple(self.ab_options().build_flags())
 
 
 def _compare_path(path: Path | None) -> Path | None:
