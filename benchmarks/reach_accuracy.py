@@ -134,7 +134,7 @@ def main(argv: list[str] | None = None) -> int:
         "changed": list(frames),
         "overloaded": list(graph.overloaded),
         "unreached": list(graph.found.unreached),
-        **acc.to_json(),
+        **acc.document().dump(),
     }
     (args.out / "accuracy.json").write_text(json.dumps(doc, indent=1))
     print(json.dumps(doc, indent=1) if args.format == "json" else table(acc))

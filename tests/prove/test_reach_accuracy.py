@@ -85,7 +85,7 @@ def test_recall_and_precision_count_each_kind_of_benchmark_once():
     assert {r.benchmark for r in acc.over} == {"d.over", "v.over1", "v.over2"}
     assert acc.precision_confirmed == pytest.approx(2 / 3)  # d.hit, d.over, v.hit
     assert [r.benchmark for r in acc.not_judged] == ["n.silent", "n.unrecorded"]
-    doc = acc.to_json()
+    doc = acc.document().dump()
     assert doc["judged"] == 7 and doc["missed"] == ["n.missed"]
 
 

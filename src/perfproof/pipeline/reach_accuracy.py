@@ -22,11 +22,12 @@ import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 from perfproof import defaults
 from perfproof.code.reach import benchmark_methods
 from perfproof.model import benchmark_of_label
+from perfproof.model.documents.codec import Document
 from perfproof.model.documents.prove_stages import BenchmarksResult, ChangesResult
 from perfproof.profile.outside import outside
 from perfproof.profile.stacks import Profile, source_name
@@ -107,15 +108,18 @@ class Row:
     def runs(self) -> bool:
         return self.seen is not None and self.seen.runs
 
-    def to_json(self) -> dict[str, Any]:
-        doc: dict[str, Any] = {"benchmark": self.benchmark, "reach": self.reach}
-        if self.path:
-            doc["path"] = list(self.path)
-        if self.dispatch:
-            doc["dispatch"] = self.dispatch
-        if self.seen is not None:
-            doc["recording"] = dataclasses.asdict(self.seen) | {"runs": self.seen.runs}
-        return doc
+    def document(self) -> RowDoc:
+        seen = self.seen
+        recording = (
+            None if seen is None else RecordingDoc(**dataclasses.asdict(seen), runs=seen.runs)
+        )
+        return RowDoc(
+            benchmark=self.benchmark,
+            reach=self.reach,
+            path=self.path,
+            dispatch=self.dispatch,
+            recording=recording,
+        )
 
 
 def _share(hits: int, of: int) -> float | None:
@@ -172,22 +176,66 @@ class Accuracy:
         rows = [r for r in self.reached() if r.reach == DIRECT or r.runs]
         return _share(sum(r.runs for r in rows), len(rows))
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "benchmarks": len(self.rows),
-            "judged": len(self.judged),
-            "running_the_change": len(self.running),
-            "reached": len(self.reached()),
-            "recall": self.recall,
-            "precision": self.precision(),
-            "precision_direct": self.precision(DIRECT),
-            "precision_dispatch": self.precision(DISPATCH),
-            "precision_dispatch_confirmed": self.precision_confirmed,
-            "missed": [r.benchmark for r in self.missed],
-            "reached_not_running": [r.benchmark for r in self.over],
-            "not_judged": [r.benchmark for r in self.not_judged],
-            "rows": [r.to_json() for r in self.rows],
-        }
+    def document(self) -> AccuracyDoc:
+        """The figures and the rows as ``accuracy.json`` writes them (:meth:`AccuracyDoc.dump`)."""
+        return AccuracyDoc(
+            benchmarks=len(self.rows),
+            judged=len(self.judged),
+            running_the_change=len(self.running),
+            reached=len(self.reached()),
+            recall=self.recall,
+            precision=self.precision(),
+            precision_direct=self.precision(DIRECT),
+            precision_dispatch=self.precision(DISPATCH),
+            precision_dispatch_confirmed=self.precision_confirmed,
+            missed=[r.benchmark for r in self.missed],
+            reached_not_running=[r.benchmark for r in self.over],
+            not_judged=[r.benchmark for r in self.not_judged],
+            rows=[r.document() for r in self.rows],
+        )
+
+
+class RecordingDoc(Document):
+    """What a benchmark's recordings hold (:class:`Seen`) and whether they show the change."""
+
+    samples: int
+    changed_samples: int
+    changed_bytes: int
+    methods: tuple[str, ...]
+    runs: bool
+
+
+class RowDoc(Document):
+    """One benchmark's row: a call path and a dispatch only when there is one, the recording
+    only when it was recorded."""
+
+    benchmark: str
+    reach: Reach
+    path: tuple[str, ...] = ()
+    dispatch: str = ""
+    recording: RecordingDoc | None = None
+
+
+class AccuracyDoc(Document):
+    """The figures of one suite and change, with the rows (a figure with nothing to judge is
+    null)."""
+
+    benchmarks: int
+    judged: int
+    running_the_change: int
+    reached: int
+    recall: float | None
+    precision: float | None
+    precision_direct: float | None
+    precision_dispatch: float | None
+    precision_dispatch_confirmed: float | None
+    missed: list[str]
+    reached_not_running: list[str]
+    not_judged: list[str]
+    rows: list[RowDoc]
+
+    def dump(self) -> dict[str, object]:
+        return self.model_dump(mode="json", exclude_defaults=True)
 
 
 def accuracy(

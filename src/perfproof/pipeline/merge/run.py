@@ -152,10 +152,10 @@ def result_files(path: Path, manifest: RunManifest, side: str) -> list[Path]:
 # ---------------------------------------------------------------------------- checks
 
 
-def settings_of(manifest: RunManifest) -> dict[str, Any]:
+def settings_of(manifest: RunManifest) -> dict[str, dict[str, object]]:
     """What must be equal for two shards' forks to be one experiment."""
-    plan = manifest.plan.dump() if manifest.plan is not None else {}
-    plan = {k: v for k, v in plan.items() if k not in PLAN_PER_SHARD}
+    written = manifest.plan.dump() if manifest.plan is not None else {}
+    plan = {k: v for k, v in written.items() if k not in PLAN_PER_SHARD}
     options = manifest.options.to_json()
     return {
         "plan": plan,
