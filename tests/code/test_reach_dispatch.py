@@ -3,6 +3,7 @@ listed after the directly reached ones in what ``prove`` measures."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from tests.code.conftest import write_sources
@@ -89,7 +90,7 @@ def test_prove_lists_dispatch_only_benchmarks_last_and_keeps_the_mark(tmp_path: 
     project, root = _project(tmp_path)
     path = "src/main/java/p/Audit.java"
     method = ChangedMethod("p.Audit", "onEvent", ("int",), "modified", path, (4, 4))
-    changes = ChangesResult((method,), ("p.Audit",), {"production": (path,)})
+    changes = ChangesResult(methods=(method,), classes=("p.Audit",), files={"production": (path,)})
     result = benchmarks_stage(project, root, changes, ())
     # by name publish comes before record: the order is the mark's
     assert [r.benchmark for r in result.reached] == [
@@ -97,7 +98,7 @@ def test_prove_lists_dispatch_only_benchmarks_last_and_keeps_the_mark(tmp_path: 
         "p.bench.BusBench.publish",
     ]
     assert result.regexes[-1] == r"^p\.bench\.BusBench\.publish$"
-    back = BenchmarksResult.from_json(result.to_json())
+    back = BenchmarksResult.model_validate(json.loads(json.dumps(result.model_dump(mode="json"))))
     assert back == result
     assert [r.via_dispatch for r in back.reached] == [False, True]
     assert back.reached[1].dispatch == "Bus.publish(int) → Listener.onEvent(int)"

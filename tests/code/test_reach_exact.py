@@ -266,7 +266,7 @@ def test_prove_lists_as_unreached_only_what_no_benchmark_reaches(tmp_path: Path)
             ("p.TunedCodec", "tune", "TunedCodec"),
         )
     ]
-    changes = ChangesResult.from_json({"methods": [m.to_json() for m in changed]})
+    changes = ChangesResult(methods=tuple(changed))
     stage = benchmarks_stage(project, root, changes, ())
     assert stage.unreached == ("TunedCodec.tune(int)",)
     assert {r.benchmark for r in stage.reached} >= UNKNOWN
@@ -276,8 +276,10 @@ def test_prove_counts_production_calls_that_dispatch_through_the_interface(tmp_p
     """Nothing names FastCodec.read, yet production calls Codec.read on receivers that may be a
     FastCodec; a receiver fixed to SlowCodec does not count."""
     from perfproof.code.changes import ChangedMethod
+    from perfproof.model.documents.prove import ProveSettings
     from perfproof.model.documents.prove_results import ProveResults
     from perfproof.model.documents.prove_stages import ChangesResult
+    from perfproof.model.documents.run import SideRef
     from perfproof.pipeline.prove.bundle import Bundle
     from perfproof.pipeline.prove.code import callers_stage
     from perfproof.render.prove import _callers_md
@@ -293,16 +295,17 @@ public final class Service {
     root = write_sources(tmp_path, {**FILES, "src/main/java/p/Service.java": service})
     project = open_project(root)
     fast = ChangedMethod("p.FastCodec", "read", ("int",), "modified", "x.java", (3, 3))
-    changes = ChangesResult.from_json({"methods": [fast.to_json()]})
+    changes = ChangesResult(methods=(fast,))
     stage = callers_stage(project, root, changes)
     entry = stage.methods[0]
     assert entry.callers is not None and entry.callers.production == 0
-    assert entry.to_json()["via_supertype"] == {
+    assert entry.model_dump(mode="json")["via_supertype"] == {
         "declarations": ["Codec.read(int)"],
         "production": 3,
         "distinct_callers": 2,
     }
-    bundle = Bundle.create(tmp_path / "b", {}, {"base": {"ref": "a"}, "head": {"ref": "b"}})
+    refs = {"base": SideRef(ref="a"), "head": SideRef(ref="b")}
+    bundle = Bundle.create(tmp_path / "b", ProveSettings(), refs)
     bundle.finish("callers", stage, 0.0)
     text = "\n".join(_callers_md(ProveResults.of(bundle)))
     assert "also called through `Codec.read(int)`: 3 production call sites in 2 methods" in text

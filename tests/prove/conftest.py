@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 from pathlib import Path
 
 import pytest
+from pydantic import BaseModel
 
 _GIT_ENV = {
     "GIT_AUTHOR_NAME": "t",
@@ -43,3 +45,9 @@ def commit(repo: Path, files: dict[str, str | None], message: str = "c") -> str:
     subprocess.run([*git, "commit", "-qm", message], check=True, env=_GIT_ENV)
     out = subprocess.run([*git, "rev-parse", "HEAD"], check=True, env=_GIT_ENV, capture_output=True)
     return out.stdout.decode().strip()
+
+
+def round_trip(value: BaseModel) -> BaseModel:
+    """A stage result written as prove.json keeps it and read back."""
+    text = json.dumps(value.model_dump(mode="json", by_alias=True))
+    return type(value).model_validate(json.loads(text))

@@ -13,7 +13,6 @@ import pytest
 
 from perfproof.errors import InputError
 from perfproof.model.documents.hunt import GroupCost, HuntResult, Hypothesis, hunt_document
-from perfproof.model.documents.prove_measured import HypothesisFocus
 from perfproof.model.documents.prove_reach import KeyShare
 from perfproof.pipeline.prove.hypothesis import (
     focus_of,
@@ -22,6 +21,8 @@ from perfproof.pipeline.prove.hypothesis import (
 )
 from perfproof.profile.census import Census
 from perfproof.render.prove_measured import hypothesis_lines
+
+from .conftest import round_trip
 
 BENCH = "perfdemo.bench.ErrorReporterBench.report"
 
@@ -119,7 +120,7 @@ def test_prediction_beside_measurement() -> None:
     assert got.benchmark == BENCH and got.per_call_gain == 3.0
     # Amdahl: 1 / (0.25 + 0.75 / 4) - 1
     assert got.ceiling_speedup == pytest.approx(1 / (0.25 + 0.75 / 4) - 1)
-    assert HypothesisFocus.from_json(json.loads(json.dumps(got.to_json()))) == got
+    assert round_trip(got) == got
     text = "\n".join(hypothesis_lines(got))
     assert REPORT.id in text and "75.0%" in text and "4.00× as fast" in text and "+128.6%" in text
     assert "does not edit" not in text
@@ -136,7 +137,7 @@ def test_the_hunts_own_benchmark_gives_the_share_when_its_forks_hold_enough_samp
     own forks give the share, and the ceiling is what removing the method would give it."""
     census = _Census(1000, [_Row("cpu", REPORT.frame, 100)])  # 10 % across every benchmark
     gains = {BENCH: 1.0}
-    own = KeyShare(BENCH, 0.8, None, 400, 4.0, 1.0, False)
+    own = KeyShare(benchmark=BENCH, cpu_share=0.8, samples=400, ceiling=4.0, gain=1.0)
     got = hypothesis_focus(REPORT, "/h", cast(Census, census), gains, [REPORT.frame], own)
     assert got.cpu_share == pytest.approx(0.8) and got.share_of == BENCH
     assert got.ceiling_speedup == 4.0 and not got.beyond_ceiling
@@ -145,8 +146,8 @@ def test_the_hunts_own_benchmark_gives_the_share_when_its_forks_hold_enough_samp
         f"forks of `{BENCH}` it held" in text and "80.0%" in text and "every profiled" not in text
     )
     assert "at most +400.0% faster" in text and "within it" in text
-    assert HypothesisFocus.from_json(json.loads(json.dumps(got.to_json()))) == got
-    few = KeyShare(BENCH, 0.8, None, 50, 4.0, 1.0, False)  # too few samples to trust
+    assert round_trip(got) == got
+    few = KeyShare(benchmark=BENCH, cpu_share=0.8, samples=50, ceiling=4.0, gain=1.0)  # too few
     pooled = hypothesis_focus(REPORT, "/h", cast(Census, census), gains, [REPORT.frame], few)
     assert pooled.cpu_share == pytest.approx(0.1) and pooled.share_of is None
     assert pooled.ceiling_speedup == pytest.approx(1 / (0.9 + 0.1 / 2) - 1)  # Amdahl
@@ -157,7 +158,7 @@ def test_a_gain_beyond_what_removing_the_method_could_give_is_said() -> None:
     """JCTools' OpenHashSet.contains: 3.4 % of its benchmark's samples (ceiling +5.3 %), yet
     the benchmark ran 1.52x as fast: the sampler cannot place a nanosecond call."""
     gains = {BENCH: 0.52}
-    own = KeyShare(BENCH, 0.034, None, 940, 0.053, 0.52, False)
+    own = KeyShare(benchmark=BENCH, cpu_share=0.034, samples=940, ceiling=0.053, gain=0.52)
     got = hypothesis_focus(REPORT, "/h", None, gains, [REPORT.frame], own)
     assert got.beyond_ceiling
     text = "\n".join(hypothesis_lines(got))
@@ -211,8 +212,10 @@ def test_the_hunts_recordings_reach_what_the_call_graph_cannot(tmp_path: Path) -
 
     from perfproof.code.query import open_project
     from perfproof.model.changes import ChangedMethod
+    from perfproof.model.documents.prove import ProveSettings
     from perfproof.model.documents.prove_results import ProveResults
     from perfproof.model.documents.prove_stages import ChangesResult
+    from perfproof.model.documents.run import SideRef
     from perfproof.pipeline.prove.bundle import Bundle
     from perfproof.pipeline.prove.code import benchmarks_stage
     from perfproof.render.prove import _benchmarks_md
@@ -221,7 +224,8 @@ def test_the_hunts_recordings_reach_what_the_call_graph_cannot(tmp_path: Path) -
     project = open_project(root)
     edit = ChangedMethod("p.OpenSet", "contains", ("Object",), "modified",
                          "src/main/java/p/OpenSet.java", (5, 5))  # fmt: skip
-    changes = ChangesResult((edit,), ("p.OpenSet",), {"production": (edit.file,)})
+    changes = ChangesResult(methods=(edit,), classes=("p.OpenSet",),
+                            files={"production": (edit.file,)})  # fmt: skip
     plain = benchmarks_stage(project, root, changes, ())
     assert plain.reached == () and plain.unreached == (edit.label,)  # the call graph alone
 
@@ -232,15 +236,18 @@ def test_the_hunts_recordings_reach_what_the_call_graph_cannot(tmp_path: Path) -
     assert reached.path == ("SetBench.contains", edit.label)
     assert reached.seen_in == str(hunt / "hunt.json") and got.unreached == ()
     assert got.regexes == (f"^{re.escape(SET_BENCH)}$",)
-    assert type(reached).from_json(json.loads(json.dumps(reached.to_json()))) == reached
-    bundle = Bundle.create(tmp_path / "b", {}, {"base": {"ref": "a"}, "head": {"ref": "b"}})
+    assert round_trip(reached) == reached
+    bundle = Bundle.create(
+        tmp_path / "b", ProveSettings(), {"base": SideRef(ref="a"), "head": SideRef(ref="b")}
+    )
     bundle.finish("benchmarks", got, 0.1)
     text = "\n".join(_benchmarks_md(ProveResults.of(bundle)))
     assert f"`{SET_BENCH}`: `SetBench.contains` → `{edit.label}`" in text
     assert f"seen in the recordings of the hunt `{hunt / 'hunt.json'}`" in text
 
     other = ChangedMethod("p.OpenSet", "size", (), "modified", edit.file, (7, 7))
-    elsewhere = ChangesResult((other,), ("p.OpenSet",), {"production": (edit.file,)})
+    elsewhere = ChangesResult(methods=(other,), classes=("p.OpenSet",),
+                              files={"production": (edit.file,)})  # fmt: skip
     assert (
         benchmarks_stage(project, root, elsewhere, (), hunt=(_set_hypothesis(), "h")).reached == ()
     )

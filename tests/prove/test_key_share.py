@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from perfproof.model.documents.prove import ProveSettings
 from perfproof.model.documents.prove_stages import ReachedBenchmark
 from perfproof.pipeline.prove.profile import _harness
 from perfproof.pipeline.prove.share import key_share, recordings_by_benchmark, upper_share
@@ -76,11 +77,10 @@ def test_jfr_every_profiles_as_many_rounds_as_the_timing_run_measured(tmp_path: 
     (tmp_path / "manifest.json").write_text(json.dumps({"steps": steps}))
     assert timing_rounds(str(tmp_path)) == 4  # the fifth round never ran
     assert timing_rounds(str(tmp_path / "missing")) == PROFILE_ROUNDS
-    opts = ProveOptions.from_json(
-        {"ab": {"base": "a", "head": "b"}, "jfr": "every", "reach": "profile"}
-    )
+    stored = {"ab": {"base": "a", "head": "b"}, "jfr": "every", "reach": "profile"}
+    opts = ProveOptions.of(ProveSettings.model_validate(stored))
     assert opts.jfr == "every" and opts.reproduce_argv()[-2:] == ["--jfr", "every"]
-    assert ProveOptions.from_json(opts.to_json()).jfr == "every"
+    assert ProveOptions.of(opts.to_document()).jfr == "every"
 
 
 def _row(frame: str) -> DiffRow:
@@ -90,7 +90,11 @@ def _row(frame: str) -> DiffRow:
 def test_the_benchmarks_own_frames_are_left_out_of_the_diff_nested_ones_too() -> None:
     """JFR names a nested benchmark class ``Outer$Inner``, JMH ``Outer.Inner``: both are the
     benchmark, whose share only mirrors what the change did below it."""
-    reached = [ReachedBenchmark("p.bench.Outer.Inner.enc", ("a", "b"), "Codec.encode(int)")]
+    reached = [
+        ReachedBenchmark(
+            benchmark="p.bench.Outer.Inner.enc", path=("a", "b"), changed="Codec.encode(int)"
+        )
+    ]
     assert _harness(_row("p.bench.Outer$Inner.enc"), reached)
     assert _harness(_row("p.bench.jmh_generated.Outer_Inner_enc_jmhTest.enc_avgt"), reached)
     assert not _harness(_row("p.Codec.encode"), reached)

@@ -8,10 +8,16 @@ import json
 
 import pytest
 
-from perfproof.model.documents.prove import BundleView, new_document
+from perfproof.model.documents.prove import (
+    BundleView,
+    ProveSettings,
+    StageEntry,
+    new_document,
+)
 from perfproof.model.documents.prove_legacy import legacy_table
 from perfproof.model.documents.prove_measured import ProfileResult
 from perfproof.model.documents.prove_results import ProveResults
+from perfproof.model.documents.run import SideRef
 from perfproof.profile.diff import diff
 from perfproof.profile.render import diff_json, diff_text, read_diff, shown_json
 from perfproof.profile.stacks import Profile
@@ -45,8 +51,8 @@ def test_the_tables_from_the_typed_rows_read_as_the_markdown(kinds: tuple[str, .
     md = diff_text(d, top=15, md=True)
     # the stage's old document keeps the first rows of both kinds together: fewer than shown
     assert len(diff_json(d, top=15)["rows"]) < len(doc["rows"]) or len(kinds) == 1
-    typed = _sections(ProfileResult((), (), ("app.",), {}, md, None, None, (), tables=doc))
-    legacy = _sections(ProfileResult((), (), ("app.",), {}, md, None, None, ()))
+    typed = _sections(ProfileResult(focus=("app.",), diff_md=md, tables=doc))
+    legacy = _sections(ProfileResult(focus=("app.",), diff_md=md))
     assert typed == legacy
     for kind in kinds:
         assert legacy_table(md, kind)[0].startswith("| frame | focus frame |")
@@ -54,8 +60,8 @@ def test_the_tables_from_the_typed_rows_read_as_the_markdown(kinds: tuple[str, .
 
 
 def _sections(prof: ProfileResult) -> tuple[list[str], list[str]]:
-    doc = new_document({}, {"base": {"ref": "a"}, "head": {"ref": "b"}})
-    doc["stages"]["profile"] = {"status": "done", "result": prof.to_json()}
+    doc = new_document(ProveSettings(), {"base": SideRef(ref="a"), "head": SideRef(ref="b")})
+    doc.stages.profile = StageEntry[ProfileResult](status="done", result=prof)
     from pathlib import Path
 
     alloc, cpu, _amdahl = profile_md(ProveResults.of(BundleView(Path("b"), doc)))

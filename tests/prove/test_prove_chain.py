@@ -47,11 +47,12 @@ def test_no_benchmark_reaches_the_change_stops_with_advice(
     assert res.code == 0, res.err
     assert res.err.count(NO_BENCHMARK) == 1  # the advice once, the skipped stages say why
     doc = read_prove(out / "prove.json")
-    statuses = {s: doc["stages"][s]["status"] for s in STAGES}
+    statuses = {s: doc.stages.entry(s).status for s in STAGES}
     assert statuses["changes"] == statuses["benchmarks"] == statuses["report"] == "done"
     assert all(statuses[s] == "skipped" for s in ("guard", "ab", "profile", "tests", "e2e"))
-    methods = doc["stages"]["changes"]["result"]["methods"]
-    assert [(m["method"], m["kind"]) for m in methods] == [("Codec.encode(int)", "modified")]
+    changes = doc.stages.changes.done
+    assert changes is not None
+    assert [(m.label, m.kind) for m in changes.methods] == [("Codec.encode(int)", "modified")]
     report = (out / "report.md").read_text()
     headings = [line[4:] for line in report.splitlines() if line.startswith("### ")]
     assert headings == list(SECTIONS)
@@ -76,7 +77,7 @@ def test_a_change_without_java_is_reported_as_such(
     res = run_cli("prove", "--repo", repo, "--base", base, "--head", head, "--out", out)
     assert res.code == 0, res.err
     assert NO_CHANGE in res.err
-    assert read_prove(out / "prove.json")["stages"]["ab"]["reason"] == NO_CHANGE
+    assert read_prove(out / "prove.json").stages.ab.reason == NO_CHANGE
 
 
 def test_bad_input_exits_2_before_any_work(tmp_path: Path, prove_cache: Path, run_cli) -> None:

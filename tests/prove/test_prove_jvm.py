@@ -39,7 +39,7 @@ def test_prove_finds_the_chain_without_bench_and_check_passes(
         "--hypothesis", "ErrorReporter.report", "--from", hunt,
     )  # fmt: skip
     assert res.code == 0, res.err
-    doc = read_prove(out / "prove.json")
+    doc = read_prove(out / "prove.json").dump()
     stages = doc["stages"]
     changed = {m["method"] for m in stages["changes"]["result"]["methods"]}
     assert {"ErrorReporter.report(short)", "EventBus.publish(String)"} <= changed
@@ -138,13 +138,13 @@ def test_a_broken_test_exits_1_and_a_failed_build_resumes(
     res = run_cli(*argv, "--skip", "ab")
     assert res.code == 3, res.err
     assert "stage tests" in res.err and "--resume" in res.err and "base.log" in res.err
-    assert read_prove(out / "prove.json")["stages"]["tests"]["status"] == "failed"
+    assert read_prove(out / "prove.json").dump()["stages"]["tests"]["status"] == "failed"
     # fixed: the chain continues from the failed stage and flags the broken test
     monkeypatch.setenv("PATH", path)
     res = run_cli("prove", "--resume", out)
     assert res.code == 1, res.err
     assert "ErrorReporterTest#countsEachReport" in res.err
-    tests = read_prove(out / "prove.json")["stages"]["tests"]["result"]
+    tests = read_prove(out / "prove.json").dump()["stages"]["tests"]["result"]
     assert tests["regressions"] == ["perfdemo.ErrorReporterTest#countsEachReport"]
     assert tests["head"]["counts"]["failed"] == 1 and tests["base"]["counts"]["failed"] == 0
     report = (out / "report.md").read_text()

@@ -81,7 +81,7 @@ def test_an_unreached_regression_is_marked_and_the_explained_gate_still_stops_it
     )  # fmt: skip
     assert res.code == 1, res.err
     assert "regression: perfdemo.bench.ReflectiveBench.call" in res.err.strip().splitlines()[-1]
-    ab = read_prove(out / "prove.json")["stages"]["ab"]["result"]
+    ab = read_prove(out / "prove.json").dump()["stages"]["ab"]["result"]
     assert ab["regressed"], ab  # 200× the work: a real regression the call graph cannot see
     (key,) = ab["reach"]
     assert key["verdict"] == "regressed" and not key["reached"] and not key["unexplained"]

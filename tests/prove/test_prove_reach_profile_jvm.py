@@ -138,7 +138,7 @@ def test_reach_profile_leaves_out_a_benchmark_that_never_runs_the_change(
         *(("--skip", "profile") if direct else ()),
     )  # fmt: skip
     assert res.code == 0, res.err
-    doc = read_prove(out / "prove.json")
+    doc = read_prove(out / "prove.json").dump()
     reached = {r["benchmark"]: r for r in doc["stages"]["benchmarks"]["result"]["reached"]}
     circles, sq = "perfdemo.bench.ShapeBench.circles", "perfdemo.bench.ShapeBench.square"
     assert reached[circles]["via_dispatch"] is True

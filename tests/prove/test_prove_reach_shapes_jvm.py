@@ -55,7 +55,7 @@ def test_prove_reaches_the_state_field_directly_and_the_factory_by_dispatch(
         "--out", out,
     )  # fmt: skip
     assert res.code == 0, res.err
-    stage = read_prove(out / "prove.json")["stages"]["benchmarks"]["result"]
+    stage = read_prove(out / "prove.json").dump()["stages"]["benchmarks"]["result"]
     reached = {r["benchmark"]: r for r in stage["reached"]}
     state = reached[BENCH + "stateField"]
     assert state["via_dispatch"] is False

@@ -23,12 +23,15 @@ CHANGED = ("acme.Codec$Inner.pack",)
 
 
 def _found(direct: list[str], dispatch: list[str]) -> BenchmarksResult:
-    reached = [ReachedBenchmark(b, (b, "Codec.Inner.pack()"), "Codec.Inner.pack()") for b in direct]
+    changed = "Codec.Inner.pack()"
+    reached = [ReachedBenchmark(benchmark=b, path=(b, changed), changed=changed) for b in direct]
     reached += [
-        ReachedBenchmark(b, (b, "Codec.Inner.pack()"), "Codec.Inner.pack()", True, "x → y")
+        ReachedBenchmark(
+            benchmark=b, path=(b, changed), changed=changed, via_dispatch=True, dispatch="x → y"
+        )
         for b in dispatch
     ]
-    return BenchmarksResult("call graph", 6, tuple(reached), (), ())
+    return BenchmarksResult(source="call graph", depth=6, reached=tuple(reached))
 
 
 def _stack(bench: str, *frames: str) -> tuple[str, ...]:

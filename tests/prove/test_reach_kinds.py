@@ -52,15 +52,14 @@ def test_prove_hands_its_reach_to_the_looks() -> None:
     from perfproof.pipeline.prove.measure import run_reach
 
     found = BenchmarksResult(
-        "call graph",
-        6,
-        (
-            ReachedBenchmark(CODEC, PATH, "Codec.encode(int)"),
-            ReachedBenchmark(QUEUE, ("QueueBench.offer()",), "Codec.encode(int)", seen_in="h.json"),
+        source="call graph",
+        depth=6,
+        reached=(
+            ReachedBenchmark(benchmark=CODEC, path=PATH, changed="Codec.encode(int)"),
+            ReachedBenchmark(benchmark=QUEUE, path=("QueueBench.offer()",),
+                             changed="Codec.encode(int)", seen_in="h.json"),
         ),
-        (),
-        (),
-    )
+    )  # fmt: skip
     reach = run_reach(found)
     assert reach is not None
     assert reach.of(CODEC).kind is Reach.STATIC_PATH and reach.of(CODEC).path == PATH

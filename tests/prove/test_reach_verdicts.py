@@ -13,6 +13,8 @@ from perfproof.model.documents.prove_reach import (
 from perfproof.model.reach import BenchReach, Reach
 from perfproof.pipeline.prove.measure import regression_gate
 
+from .conftest import round_trip
+
 QUEUE = "jctools.bench.QueueThroughput.offer"
 CODEC = "acme.bench.CodecBench.encode"
 PATH = ("CodecBench.encode(Blackhole)", "Codec.encode(byte[])")
@@ -48,7 +50,7 @@ def test_a_change_outside_the_java_sources_or_to_the_benchmark_itself_reaches_it
     own = "src/jmh/java/jctools/bench/QueueThroughput.java"
     (bench,) = reach_of_keys([_cmp(QUEUE, "regressed")], {}, (), bench_files=[own])
     assert bench.reached and own in bench.why
-    assert KeyReach.from_json(bench.to_json()) == bench
+    assert round_trip(bench) == bench
 
 
 def _recorded_absent(bench: str, verdict: str) -> KeyReach:
@@ -72,8 +74,8 @@ def test_the_summary_counts_verdicts_apart_in_words_of_their_evidence():
         "1 regression not explained by the change; 1 improvement with no static call path "
         "found to the change, not confirmed by a recording — see Reach"
     )
-    assert KeyReach.from_json(shown[0].to_json()) == shown[0]
-    assert shown[0].to_json()["kind"] == "not in a recording"
+    assert round_trip(shown[0]) == shown[0]
+    assert shown[0].model_dump()["kind"] == "not in a recording"
     # a recording that runs the changed code explains the verdict: nothing to count apart
     seen = KeyReach.of(BenchReach(QUEUE, Reach.RECORDED, "its base recording runs it"), "improved")
     assert seen.reached and not seen.unexplained and not seen.unconfirmed
@@ -81,7 +83,7 @@ def test_the_summary_counts_verdicts_apart_in_words_of_their_evidence():
 
 
 def _ab(regressed: tuple[str, ...], reach: tuple[KeyReach, ...]) -> AbStageResult:
-    return AbStageResult("run", "report.md", None, (), regressed, (), reach)
+    return AbStageResult(run_dir="run", report="report.md", regressed=regressed, reach=reach)
 
 
 def test_the_gate_fails_on_an_unexplained_regression_unless_told_to_gate_explained_only():
@@ -103,7 +105,7 @@ def test_gate_explained_still_fails_on_a_regression_the_change_reaches():
     unconfirmed = reach_of_keys([_cmp(QUEUE, "regressed")], {}, ())
     assert _ab((QUEUE,), unconfirmed).explained_regressed == (QUEUE,)
     assert regression_gate(ab, False, "explained") == [f"regression: {CODEC}"]
-    assert AbStageResult.from_json(ab.to_json()).reach == keys
+    assert round_trip(ab).reach == keys
 
 
 def test_the_gate_says_it_could_not_look_at_a_key_the_budget_left_at_one_fork():
@@ -119,9 +121,9 @@ def test_the_gate_says_it_could_not_look_at_a_key_the_budget_left_at_one_fork():
             "warnings": [undecided_note(forks, "budget ended")],
         }  # fmt: skip
 
-    one = AbStageResult("run", "report.md", None, (comparison(1),), (), ())
+    one = AbStageResult(run_dir="run", report="report.md", comparisons=(comparison(1),))
     (fail,) = regression_gate(one, True, "any")
     assert "could not look at 1 key(s)" in fail and f"{QUEUE}(capacity=1)" in fail
     assert regression_gate(one, False, "any") == []
-    three = AbStageResult("run", "report.md", None, (comparison(3),), (), ())
+    three = AbStageResult(run_dir="run", report="report.md", comparisons=(comparison(3),))
     assert regression_gate(three, True, "any") == []

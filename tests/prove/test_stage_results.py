@@ -7,7 +7,7 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-from perfproof.model.documents.prove import read_prove
+from perfproof.model.documents.prove import STAGES, ProveSettings, read_prove
 from perfproof.model.documents.prove_measured import (
     AbStageResult,
     E2EStageResult,
@@ -22,11 +22,12 @@ from perfproof.model.documents.prove_stages import (
     CallersStageResult,
     ChangesResult,
 )
+from perfproof.model.documents.run import SideRef
 from perfproof.pipeline.prove.bundle import Bundle
 from perfproof.render.prove import render_markdown
 from perfproof.report import ab_section, render
 
-from .conftest import commit
+from .conftest import commit, round_trip
 
 LIB = """package p;
 public class Codec {
@@ -70,17 +71,24 @@ def test_every_finished_stage_reads_back_to_the_json_it_was_saved_as(
     tmp_path: Path, prove_cache: Path, run_cli
 ) -> None:
     out = _prove(tmp_path, run_cli, "--format", "md")
+    raw = json.loads((out / "prove.json").read_text())
     doc = read_prove(out / "prove.json")
-    done = [name for name, entry in doc["stages"].items() if entry["status"] == "done"]
+    assert doc.dump() == raw  # read and written back, nothing lost, nothing added
+    done = [name for name in STAGES if doc.stages.entry(name).status == "done"]
     assert {"changes", "callers", "benchmarks", "report"} <= set(done)
     for name in done:
-        stored = doc["stages"][name]["result"]
-        assert TYPES[name].from_json(stored).to_json() == stored, name
-    callers = CallersStageResult.from_json(doc["stages"]["callers"]["result"])
+        stored = raw["stages"][name]["result"]
+        result = doc.stages.entry(name).result
+        assert isinstance(result, TYPES[name]), name
+        assert round_trip(result) == result, name
+        assert result.model_dump(mode="json") == stored, name
+    callers = doc.stages.callers.done
+    assert callers is not None
     (entry,) = callers.methods
     assert entry.method == "Codec.encode(int)" and entry.callers is not None
     assert entry.callers.production == 1 and entry.callers.sites[0].caller == "Use.go"
-    report = ReportResult.from_json(doc["stages"]["report"]["result"])
+    report = doc.stages.report.done
+    assert report is not None
     assert f"**Summary:** {report.summary}" in (out / "report.md").read_text()
 
 
@@ -95,7 +103,7 @@ def test_a_reshaped_stage_result_is_refused_naming_the_field(
     res = run_cli("prove", "--resume", out)
     assert res.code == 2, res.err
     (line,) = [x for x in res.err.splitlines() if x.startswith("perfproof: error: ")]
-    assert f"{out / 'prove.json'}: stage changes: 'kind' is not str" in line
+    assert f"{out / 'prove.json'}: stage changes: methods[0]: 'kind' is not str" in line
     assert "Traceback" not in res.err
 
 
@@ -111,7 +119,8 @@ def test_the_ab_part_is_the_ab_reports_own_lines(
     assert "\n".join(section.methodology) in own
     assert section.methodology[-1].startswith("- **Statistics:**")
     assert "\n".join(section.reproduce) in own
-    bundle = Bundle.create(tmp_path / "b", {}, {"base": {"ref": "a"}, "head": {"ref": "b"}})
+    refs = {"base": SideRef(ref="a"), "head": SideRef(ref="b")}
+    bundle = Bundle.create(tmp_path / "b", ProveSettings(), refs)
     body = render_markdown(ProveResults.of(bundle), section)
     assert section.summary in body.splitlines()[2]
     for part in (section.results, section.methodology, section.reproduce):
@@ -122,22 +131,25 @@ DEMO_BUNDLE = Path(__file__).parents[1] / "fixtures" / "prove" / "demo-bundle"
 
 
 def test_a_stage_result_is_decoded_once_and_again_after_the_stage_runs(tmp_path: Path) -> None:
+    """prove.json is decoded when the bundle opens: every reader gets the same typed result;
+    a stage that runs again keeps its new result as --resume would read it back."""
     import shutil
 
     shutil.copytree(DEMO_BUNDLE, tmp_path / "b")
     bundle = Bundle.open(tmp_path / "b")
-    parsed: list[str] = []
-
-    def parse(doc: dict) -> ChangesResult:
-        parsed.append("changes")
-        return ChangesResult.from_json(doc)
-
-    first = bundle.read("changes", parse)
-    assert first is not None and bundle.read("changes", parse) is first and len(parsed) == 1
-    assert ProveResults.of(bundle).changes is first
-    bundle.finish("changes", ChangesResult((), (), {}), 0.0)
-    again = bundle.read("changes", parse)
-    assert len(parsed) == 2 and again is not None and again.methods == ()
+    first = bundle.doc.stages.ab.done
+    assert isinstance(first, AbStageResult)
+    assert ProveResults.of(bundle).ab is first and ProveResults.of(bundle).ab is first
+    made = ChangesResult(files={"production": ["A.java"]})
+    bundle.finish("changes", made, 0.0)
+    again = ProveResults.of(bundle).changes
+    assert again == made and again is not made and again.in_scope("production") == ("A.java",)
+    assert Bundle.open(tmp_path / "b").doc.stages.changes.done == again
+    bundle.skip("changes", "left out")
+    assert bundle.doc.stages.changes.done is None
+    assert (
+        "result" not in json.loads((tmp_path / "b" / "prove.json").read_text())["stages"]["changes"]
+    )
 
 
 def test_the_prove_page_draws_the_ab_plots_from_the_ab_context(tmp_path: Path) -> None:

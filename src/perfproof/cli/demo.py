@@ -56,7 +56,7 @@ def print_outcome(outcome: DemoOutcome, fmt: str) -> None:
 
     if fmt == "json":  # each run's perfproof.compare/1 document, as `ab --format json` prints
         runs = {name: outcome.runs[name].document for name, _, _ in RUNS}
-        prove = outcome.prove.doc if outcome.prove is not None else None
+        prove = outcome.prove.doc.dump() if outcome.prove is not None else None
         doc = {"schema": "perfproof.demo/1", "project": str(outcome.repo.path), "runs": runs}
         from perfproof.model.documents.hunt import hunt_document
 

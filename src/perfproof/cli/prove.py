@@ -221,7 +221,7 @@ def _print(outcome: ProveOutcome, fmt: str, chosen: dict[str, dict[str, object]]
     if fmt == "json":
         ab_run = outcome.ab_run
         settings = run_settings(ab_run) if ab_run is not None else chosen
-        emit_json({**outcome.doc, "settings": settings})
+        emit_json({**outcome.doc.dump(), "settings": settings})
         click.echo(f"bundle: {outcome.bundle}", err=True)
         return
     if fmt == "md" and outcome.markdown is not None:  # the PR body report.md holds

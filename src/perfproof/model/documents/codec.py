@@ -22,15 +22,19 @@ from pydantic import (
     BaseModel,
     BeforeValidator,
     ConfigDict,
+    SerializerFunctionWrapHandler,
     ValidationError,
     ValidatorFunctionWrapHandler,
     WrapValidator,
+    model_serializer,
 )
 from pydantic_core import PydanticCustomError
 
 __all__ = [
     "Document",
+    "Kept",
     "Problem",
+    "Seq",
     "Text",
     "TextList",
     "ValidationError",
@@ -41,6 +45,7 @@ __all__ = [
 ]
 
 T = TypeVar("T", bound=BaseModel)
+E = TypeVar("E")
 
 
 class Document(BaseModel):
@@ -57,6 +62,19 @@ class Document(BaseModel):
     def dump(self) -> dict[str, object]:
         """The JSON-ready dict: aliases as written, unset optional entries left out."""
         return self.model_dump(mode="json", by_alias=True, exclude_none=True)
+
+
+class Kept(Document):
+    """A document written back as it was read or made: the fields it holds (a null too) and
+    the ones this version does not know, nothing added. For another verb's document kept
+    whole inside one of perfproof's, and for rows whose absent entries mean something."""
+
+    @model_serializer(mode="wrap")
+    def _as_written(self, handler: SerializerFunctionWrapHandler) -> dict[str, object]:
+        doc: dict[str, object] = handler(self)
+        held = self.model_fields_set
+        unset = {f.alias or name for name, f in type(self).model_fields.items() if name not in held}
+        return {k: v for k, v in doc.items() if k not in unset}
 
 
 def decode(kind: type[T], doc: object) -> T:
@@ -172,3 +190,12 @@ def problem_line(exc: ValidationError, root: tuple[int | str, ...] = ()) -> str:
     if what == "missing":
         return f"'{path}' is missing"
     return f"'{path}' is not {what}"
+
+
+def _as_tuple(value: object) -> object:
+    return tuple(value) if isinstance(value, list) else value
+
+
+Seq = Annotated[tuple[E, ...], BeforeValidator(_as_tuple)]
+"""A tuple field: a JSON list read as a tuple (strict types refuse a list where a tuple is
+declared), written back as a list."""

@@ -8,13 +8,37 @@ only the stages that are not ``done`` or ``skipped``; the report is rendered fro
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar, cast
+from typing import Final, Generic, Literal, TypeVar
+
+from pydantic import Field
 
 from perfproof.errors import InputError
 from perfproof.model.documents import check_document, read_document, schema_id
+from perfproof.model.documents.codec import (
+    Kept,
+    Text,
+    TextList,
+    ValidationError,
+    shape_problem,
+)
+from perfproof.model.documents.prove_measured import (
+    AbStageResult,
+    E2EStageResult,
+    GuardStageResult,
+    ProfileResult,
+    ReportResult,
+    TestsResult,
+)
+from perfproof.model.documents.prove_stages import (
+    BenchmarksResult,
+    CallersStageResult,
+    ChangesResult,
+    StageDocument,
+)
+from perfproof.model.documents.run import SideRef
+from perfproof.model.documents.run_options import RunOptions
 
 NAME = "prove"
 MAJOR = 1
@@ -46,10 +70,10 @@ TITLES = {
 }
 SKIPPABLE = ("callers", "guard", "ab", "profile", "tests", "e2e")
 
-PENDING = "pending"
-DONE = "done"
-SKIPPED = "skipped"
-FAILED = "failed"
+PENDING: Final = "pending"
+DONE: Final = "done"
+SKIPPED: Final = "skipped"
+FAILED: Final = "failed"
 
 NOT_REACHED = "no benchmark reaches the changed code"
 """Why the measuring stages were skipped; the advice is said once, in :data:`NO_BENCHMARK`."""
@@ -59,78 +83,158 @@ NO_BENCHMARK = (
 )
 NO_CHANGE = "the change touches no production Java method: there is nothing to measure"
 
-R = TypeVar("R")
+STATUSES = (PENDING, DONE, SKIPPED, FAILED)
+Status = Literal["pending", "done", "skipped", "failed"]
+
+R = TypeVar("R", bound=StageDocument, covariant=True)
+
+
+class StageEntry(Kept, Generic[R]):
+    """One stage's row of ``prove.json``: its status, timing, why it was skipped or where it
+    stopped, and its typed result once done."""
+
+    status: Status = PENDING
+    started: str | None = None
+    finished: str | None = None
+    duration_s: float | None = None
+    reason: str | None = None
+    error: str | None = None
+    result: R | None = None
+
+    @property
+    def done(self) -> R | None:
+        """The result of a finished stage; None when it was skipped or has not run."""
+        return self.result if self.status == DONE else None
+
+    def forget(self, *names: str) -> None:
+        """Leave these entries out of the row, as if never written."""
+        for name in names:
+            setattr(self, name, None)
+            self.model_fields_set.discard(name)
+
+
+class Stages(Kept):
+    """Every stage's row, in the order they run; a row missing from an older bundle is
+    pending."""
+
+    changes: StageEntry[ChangesResult] = Field(default_factory=StageEntry[ChangesResult])
+    callers: StageEntry[CallersStageResult] = Field(default_factory=StageEntry[CallersStageResult])
+    benchmarks: StageEntry[BenchmarksResult] = Field(default_factory=StageEntry[BenchmarksResult])
+    guard: StageEntry[GuardStageResult] = Field(default_factory=StageEntry[GuardStageResult])
+    ab: StageEntry[AbStageResult] = Field(default_factory=StageEntry[AbStageResult])
+    profile: StageEntry[ProfileResult] = Field(default_factory=StageEntry[ProfileResult])
+    tests: StageEntry[TestsResult] = Field(default_factory=StageEntry[TestsResult])
+    e2e: StageEntry[E2EStageResult] = Field(default_factory=StageEntry[E2EStageResult])
+    report: StageEntry[ReportResult] = Field(default_factory=StageEntry[ReportResult])
+
+    def entry(self, name: str) -> StageEntry[StageDocument]:
+        if name not in STAGES:
+            raise KeyError(name)
+        entry: StageEntry[StageDocument] = getattr(self, name)
+        return entry
+
+
+class ProveSettings(Kept):
+    """``options`` of ``prove.json``: what ``prove`` was asked, as
+    :class:`perfproof.pipeline.prove.options.ProveOptions` writes it (the A/B's as a run
+    manifest's options)."""
+
+    ab: RunOptions = Field(default_factory=RunOptions)
+    out: Text | None = None
+    skip: TextList = Field(default_factory=list)
+    depth: int | None = None
+    e2e_run: Text | None = None
+    e2e_metric: TextList = Field(default_factory=list)
+    e2e_runs: int | None = None
+    fail_on_regression: bool = False
+    jfr: str | None = None
+    gate: str | None = None
+    reach: str | None = None
+    hypothesis: Text | None = None
+    hunt: Text | None = None
+
+
+class Outcome(Kept):
+    """The gates the chain failed (none: it passed)."""
+
+    gates: list[str] = Field(default_factory=list)
+    ok: bool = True
+
+
+class ProveDocument(Kept):
+    """A whole ``prove.json``, decoded once when a bundle is opened."""
+
+    schema_: str = Field(SCHEMA, alias="schema")
+    options: ProveSettings
+    refs: dict[str, SideRef] = Field(default_factory=dict)
+    command: TextList | None = None
+    stages: Stages
+    outcome: Outcome | None = None
+
+    def side(self, name: str) -> SideRef:
+        return self.refs.get(name) or SideRef()
+
+    def dump(self) -> dict[str, object]:
+        """The document as written: every entry read or set (a null too), each stage's
+        result whole."""
+        return self.model_dump(mode="json", by_alias=True)
 
 
 @dataclass
 class BundleView:
-    """A bundle folder and its ``prove.json``, read-only, each stage's result decoded the
-    first time it is read.
+    """A bundle folder and its ``prove.json``, read-only, every stage's result decoded once
+    when the bundle is opened.
 
     The pipeline's ``Bundle`` adds the writes (stage bookkeeping, saving); renderers get the
-    typed results read through this view (``ProveResults.of``), so that rendering never depends
+    typed results through this view (``ProveResults.of``), so that rendering never depends
     on the code that runs the stages.
     """
 
     path: Path
-    doc: dict[str, Any]
-    decoded: dict[str, object] = field(default_factory=dict, repr=False, compare=False)
-    """Stage results already decoded, by stage: each is parsed once, however often it is read."""
+    doc: ProveDocument
 
-    def stage(self, name: str) -> dict[str, Any]:
-        entry: dict[str, Any] = self.doc["stages"][name]
-        return entry
+    def stage(self, name: str) -> StageEntry[StageDocument]:
+        return self.doc.stages.entry(name)
 
     def status(self, name: str) -> str:
-        return str(self.stage(name)["status"])
-
-    def result(self, name: str) -> dict[str, Any] | None:
-        """A finished stage's result, None when it was skipped or has not run."""
-        entry = self.stage(name)
-        return entry.get("result") if entry["status"] == DONE else None
-
-    def read(self, name: str, parse: Callable[[dict[str, Any]], R]) -> R | None:
-        """A finished stage's result as its type (``ChangesResult.from_json``, …), decoded
-        the first time it is read."""
-        result = self.result(name)
-        if result is None:
-            return None
-        if name not in self.decoded:
-            try:
-                self.decoded[name] = parse(result)
-            except InputError as exc:
-                raise InputError(f"{self.path / 'prove.json'}: stage {name}: {exc}") from exc
-        return cast(R, self.decoded[name])
+        return self.stage(name).status
 
 
-STATUSES = (PENDING, DONE, SKIPPED, FAILED)
-
-
-def new_document(options: dict[str, Any], refs: dict[str, dict[str, str]]) -> dict[str, Any]:
+def new_document(options: ProveSettings, refs: dict[str, SideRef]) -> ProveDocument:
     """A fresh document: every stage pending."""
-    return {
-        "schema": SCHEMA,
-        "options": options,
-        "refs": refs,
-        "stages": {name: {"status": PENDING} for name in STAGES},
-        "outcome": None,
-    }
+    stages = Stages.model_validate({name: {"status": PENDING} for name in STAGES})
+    return ProveDocument(schema_=SCHEMA, options=options, refs=refs, stages=stages, outcome=None)
 
 
-def check_prove(doc: Any, source: str) -> dict[str, Any]:
-    """Check the schema and the stage table of a parsed document."""
-    checked: dict[str, Any] = check_document(doc, source, NAME, MAJOR)
-    doc = checked
-    stages = doc.get("stages")
-    if not isinstance(stages, dict) or not isinstance(doc.get("options"), dict):
-        raise InputError(f"{source}: a {SCHEMA} document needs 'options' and 'stages' objects")
-    for name in STAGES:
-        entry = stages.setdefault(name, {"status": PENDING})
-        if not isinstance(entry, dict) or entry.get("status") not in STATUSES:
-            raise InputError(f"{source}: stage {name!r} has no valid status")
-    return checked
+def check_prove(doc: object, source: str) -> ProveDocument:
+    """Decode a parsed document: its schema, its stage table and every stage's result; a
+    field of another shape is refused naming its path (``stage changes: 'methods[0].kind'
+    is not a string``)."""
+    checked = check_document(doc, source, NAME, MAJOR)
+    try:
+        return ProveDocument.model_validate(checked)
+    except ValidationError as exc:
+        raise InputError(f"{source}: {_problem(exc)}") from None
 
 
-def read_prove(path: Path) -> dict[str, Any]:
-    """Read and check ``prove.json``."""
+def _problem(exc: ValidationError) -> str:
+    path, what, value = shape_problem(exc)
+    head, _, rest = path.partition(".")
+    name, _, field = rest.partition(".")
+    if head == "stages" and name in STAGES:
+        where = f"stage {name}: "
+        path = field.removeprefix("result.").removeprefix("result") or "status"
+    else:
+        where = ""
+    if what == "missing":
+        return f"{where}'{path}' is missing"
+    if what.startswith("'"):  # a reader of another module's words: 'kind' is not str (5)
+        return f"{where}{path}: {what}"
+    shown = repr(value)
+    shown = shown if len(shown) <= 40 else shown[:37] + "..."
+    return f"{where}'{path}' is not {what} ({shown})"
+
+
+def read_prove(path: Path) -> ProveDocument:
+    """Read and decode ``prove.json``."""
     return check_prove(read_document(path, NAME, MAJOR), str(path))

@@ -1,25 +1,20 @@
 """What the measuring stages of ``prove`` found, typed: guard, the A/B, the profile diff with
 Amdahl, the tests on both commits, end to end, and the report's own files.
 
-As in :mod:`perfproof.model.documents.prove_stages`, ``to_json`` writes the ``perfproof.prove/1``
-shape unchanged and another verb's document is kept whole beside the fields ``prove`` reads.
+As in :mod:`perfproof.model.documents.prove_stages`, each is a codec document in the
+``perfproof.prove/1`` shape, and another verb's document is kept whole with the fields ``prove``
+reads typed.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from perfproof.model.changes import TestChange
+from pydantic import Field
+
+from perfproof.model.documents.codec import Kept, Seq, Text
 from perfproof.model.documents.prove_reach import KeyReach, KeyShare
-from perfproof.model.documents.prove_stages import (
-    DispatchSkip,
-    Json,
-    need,
-    num,
-    objs,
-    opt,
-    strs,
-)
+from perfproof.model.documents.prove_stages import DispatchSkip, Json, StageDocument, Test
 
 
 @dataclass(frozen=True)
@@ -32,39 +27,48 @@ class GuardLine:
     reason: str
 
 
-@dataclass(frozen=True)
-class GuardStageResult:
+class GuardRow(Kept):
+    """A row of a ``perfproof.guard/1`` document, as prove reads it."""
+
+    benchmark: str
+    params: dict[str, Text] | None = None
+    passed: bool = False
+    reason: str | None = None
+
+
+class GuardDocument(Kept):
+    """A ``perfproof.guard/1`` document, kept whole, with what prove shows of it typed."""
+
+    verdict: Text | None = None
+    min_ratio: float | None = None
+    kind: Text | None = None
+    rows: list[GuardRow] = Field(default_factory=list)
+
+
+class GuardStageResult(StageDocument):
     """Stage 4: the guard of the feature's new or changed benchmarks (``perfproof.guard/1``)."""
 
     run_dir: str
-    verdict: str
-    min_ratio: float | None
-    kind: str
-    rows: tuple[GuardLine, ...]
-    document: Json
+    document: GuardDocument
 
-    def to_json(self) -> Json:
-        return {"run_dir": self.run_dir, "document": self.document}
+    @property
+    def verdict(self) -> str:
+        return str(self.document.verdict)
 
-    @classmethod
-    def from_json(cls, doc: Json) -> GuardStageResult:
-        guard = need(doc, "document", dict)
-        rows = tuple(
-            GuardLine(
-                need(r, "benchmark", str),
-                tuple((str(k), str(v)) for k, v in (opt(r, "params", dict) or {}).items()),
-                bool(r.get("passed")),
-                str(r.get("reason") or ""),
-            )
-            for r in objs(guard, "rows")
-        )
-        return cls(
-            need(doc, "run_dir", str),
-            str(guard.get("verdict")),
-            num(guard, "min_ratio"),
-            str(guard.get("kind")),
-            rows,
-            guard,
+    @property
+    def min_ratio(self) -> float | None:
+        return self.document.min_ratio
+
+    @property
+    def kind(self) -> str:
+        return str(self.document.kind)
+
+    @property
+    def rows(self) -> tuple[GuardLine, ...]:
+        return tuple(
+            GuardLine(r.benchmark, tuple((params or {}).items()), r.passed, r.reason or "")
+            for r in self.document.rows
+            for params in [r.params]
         )
 
 
@@ -73,20 +77,19 @@ def _benchmark(label: str) -> str:
     return label.split("(", 1)[0].split(" ", 1)[0]
 
 
-@dataclass(frozen=True)
-class AbStageResult:
+class AbStageResult(StageDocument):
     """Stage 5a: the A/B run folder inside the bundle and what the later stages need of it."""
 
-    run_dir: str
-    report: str
-    jfr_dir: str | None
-    comparisons: tuple[Json, ...]
-    """The comparisons of the run's ``results.json`` (``perfproof.compare``), as written."""
-    regressed: tuple[str, ...]
-    command: tuple[str, ...]
-    reach: tuple[KeyReach, ...] = ()
+    reach: Seq[KeyReach] = ()
     """Per measured benchmark, whether the change reaches it and can explain its verdict."""
-    left_out: tuple[DispatchSkip, ...] = ()
+    run_dir: str
+    report: str = ""
+    jfr_dir: str | None = None
+    comparisons: Seq[Json] = ()
+    """The comparisons of the run's ``results.json`` (``perfproof.compare``), as written."""
+    regressed: Seq[str] = ()
+    command: Seq[str] = ()
+    left_out: Seq[DispatchSkip] = ()
     """``--reach profile``: benchmarks dynamic dispatch alone reaches whose baseline profile
     never sampled the change, not measured."""
 
@@ -96,111 +99,51 @@ class AbStageResult:
         unexplained = {k.benchmark for k in self.reach if k.unexplained}
         return tuple(r for r in self.regressed if _benchmark(r) not in unexplained)
 
-    def to_json(self) -> Json:
-        return {
-            "reach": [k.to_json() for k in self.reach],
-            "run_dir": self.run_dir,
-            "report": self.report,
-            "jfr_dir": self.jfr_dir,
-            "comparisons": list(self.comparisons),
-            "regressed": list(self.regressed),
-            "command": list(self.command),
-            "left_out": [s.to_json() for s in self.left_out],
-        }
 
-    @classmethod
-    def from_json(cls, doc: Json) -> AbStageResult:
-        return cls(
-            need(doc, "run_dir", str),
-            str(doc.get("report") or ""),
-            opt(doc, "jfr_dir", str),
-            tuple(objs(doc, "comparisons")),
-            strs(doc, "regressed"),
-            strs(doc, "command"),
-            tuple(KeyReach.from_json(k) for k in objs(doc, "reach")),
-            tuple(DispatchSkip.from_json(s) for s in objs(doc, "left_out")),
-        )
-
-
-@dataclass(frozen=True)
-class AmdahlRow:
+class AmdahlRow(StageDocument):
     """A changed method's share of the baseline's recordings and the ceiling it sets."""
 
     method: str
-    frame: str
-    cpu_share: float | None
-    alloc_share: float | None
-    benchmark: str | None
-    per_call_gain: float | None
-    ceiling_speedup: float | None
-
-    def to_json(self) -> Json:
-        return {
-            "method": self.method,
-            "frame": self.frame,
-            "cpu_share": self.cpu_share,
-            "alloc_share": self.alloc_share,
-            "benchmark": self.benchmark,
-            "per_call_gain": self.per_call_gain,
-            "ceiling_speedup": self.ceiling_speedup,
-        }
-
-    @classmethod
-    def from_json(cls, doc: Json) -> AmdahlRow:
-        return cls(
-            need(doc, "method", str),
-            str(doc.get("frame") or ""),
-            num(doc, "cpu_share"),
-            num(doc, "alloc_share"),
-            opt(doc, "benchmark", str),
-            num(doc, "per_call_gain"),
-            num(doc, "ceiling_speedup"),
-        )
+    frame: str = ""
+    cpu_share: float | None = None
+    alloc_share: float | None = None
+    benchmark: str | None = None
+    per_call_gain: float | None = None
+    ceiling_speedup: float | None = None
 
 
-@dataclass(frozen=True)
-class AllocPerOp:
+class AllocPerOp(StageDocument):
     """One benchmark entry's allocation sites in bytes per operation, baseline → feature
     (a profile diff document, its Markdown, and the document of the rows its table shows)."""
 
     benchmark: str
-    diff: Json
-    diff_md: str
+    diff: Json = Field(default_factory=dict)
+    diff_md: str = ""
     tables: Json | None = None
     """The rows the report's table shows (``profile.render.shown_json``); None in a bundle
     written before they were kept."""
 
-    def to_json(self) -> Json:
-        return {"benchmark": self.benchmark, "diff": self.diff, "diff_md": self.diff_md,
-                "tables": self.tables}  # fmt: skip
 
-    @classmethod
-    def from_json(cls, doc: Json) -> AllocPerOp:
-        return cls(need(doc, "benchmark", str), opt(doc, "diff", dict) or {},
-                   str(doc.get("diff_md") or ""), opt(doc, "tables", dict))  # fmt: skip
-
-
-@dataclass(frozen=True)
-class HypothesisFocus:
+class HypothesisFocus(StageDocument):
     """``prove --hypothesis ID --from HUNT``: the hunt's prediction beside what this change
     measured, so a reviewer sees whether the fix landed where the hunt said the cost was."""
 
     id: str
     method: str
     frame: str
-    where: str
+    where: str = ""
     """``file:line`` of the method."""
-    hunt: str
+    hunt: str = ""
     """The hunt.json the hypothesis came from."""
-    predicted: float
+    predicted: float = 0.0
     """The hunt's expected gain (its discounted Amdahl ceiling, as a fraction)."""
-    touched: bool
+    touched: bool = False
     """Whether the change edits the hypothesis's method (else the fix is elsewhere)."""
-    cpu_share: float | None
+    cpu_share: float | None = None
     """The method's share of this baseline's profile forks (in or below it)."""
-    benchmark: str | None
-    per_call_gain: float | None
-    ceiling_speedup: float | None
+    benchmark: str | None = None
+    per_call_gain: float | None = None
+    ceiling_speedup: float | None = None
     share_of: str | None = None
     """The benchmark whose own baseline profile forks gave ``cpu_share``; ``ceiling_speedup``
     is then the most removing the method could give that benchmark (at the share's upper
@@ -218,46 +161,25 @@ class HypothesisFocus:
             and self.per_call_gain > self.ceiling_speedup
         )
 
-    def to_json(self) -> Json:
-        return dict(vars(self))
 
-    @classmethod
-    def from_json(cls, doc: Json) -> HypothesisFocus:
-        return cls(
-            need(doc, "id", str),
-            need(doc, "method", str),
-            need(doc, "frame", str),
-            str(doc.get("where") or ""),
-            str(doc.get("hunt") or ""),
-            num(doc, "predicted") or 0.0,
-            bool(doc.get("touched")),
-            num(doc, "cpu_share"),
-            opt(doc, "benchmark", str),
-            num(doc, "per_call_gain"),
-            num(doc, "ceiling_speedup"),
-            opt(doc, "share_of", str),
-        )
-
-
-@dataclass(frozen=True)
-class ProfileResult:
+class ProfileResult(StageDocument):
     """Stage 5b: the profile diff of the A/B's recordings and the Amdahl rows."""
 
-    before: tuple[str, ...]
-    after: tuple[str, ...]
-    focus: tuple[str, ...]
-    diff: Json
-    diff_md: str
-    census: Json | None
-    flamegraph: str | None
-    amdahl: tuple[AmdahlRow, ...]
+    keys: Seq[KeyShare] = ()
+    """Per reached benchmark, its own baseline share in the changed methods and its ceiling."""
     forks_run: str | None = None
     """The run folder of the recorded forks (``profile/forks``): none of them is a timing fork.
     None in a bundle whose profiles were read from the timing forks themselves."""
-    keys: tuple[KeyShare, ...] = ()
-    """Per reached benchmark, its own baseline share in the changed methods and its ceiling."""
+    before: Seq[str] = ()
+    after: Seq[str] = ()
+    focus: Seq[str] = ()
+    diff: Json = Field(default_factory=dict)
+    diff_md: str = ""
+    census: Json | None = None
+    flamegraph: str | None = None
+    amdahl: Seq[AmdahlRow] = ()
     hypothesis: HypothesisFocus | None = None
-    per_op: tuple[AllocPerOp, ...] = ()
+    per_op: Seq[AllocPerOp] = ()
     """Per reached benchmark entry, its allocation sites in bytes per operation."""
     tables: Json | None = None
     """The rows the report's CPU and allocation tables show (``profile.render.shown_json``);
@@ -268,49 +190,9 @@ class ProfileResult:
         """Benchmarks whose improvement is far beyond the change's ceiling."""
         return tuple(k.benchmark for k in self.keys if k.beyond)
 
-    def to_json(self) -> Json:
-        return {
-            "keys": [k.to_json() for k in self.keys],
-            "forks_run": self.forks_run,
-            "before": list(self.before),
-            "after": list(self.after),
-            "focus": list(self.focus),
-            "diff": self.diff,
-            "diff_md": self.diff_md,
-            "census": self.census,
-            "flamegraph": self.flamegraph,
-            "amdahl": [a.to_json() for a in self.amdahl],
-            "hypothesis": None if self.hypothesis is None else self.hypothesis.to_json(),
-            "per_op": [a.to_json() for a in self.per_op],
-            "tables": self.tables,
-        }
 
-    @classmethod
-    def from_json(cls, doc: Json) -> ProfileResult:
-        return cls(
-            strs(doc, "before"),
-            strs(doc, "after"),
-            strs(doc, "focus"),
-            opt(doc, "diff", dict) or {},
-            str(doc.get("diff_md") or ""),
-            opt(doc, "census", dict),
-            opt(doc, "flamegraph", str),
-            tuple(AmdahlRow.from_json(a) for a in objs(doc, "amdahl")),
-            opt(doc, "forks_run", str),
-            tuple(KeyShare.from_json(k) for k in objs(doc, "keys")),
-            _hypothesis(opt(doc, "hypothesis", dict)),
-            tuple(AllocPerOp.from_json(a) for a in objs(doc, "per_op")),
-            opt(doc, "tables", dict),
-        )
-
-
-def _hypothesis(doc: Json | None) -> HypothesisFocus | None:
-    return None if doc is None else HypothesisFocus.from_json(doc)
-
-
-@dataclass(frozen=True)
-class TestSide:
-    """The selected tests on one side: counts by status and each case's message."""
+class TestCounts(Kept):
+    """How many selected tests ended in each status on one side."""
 
     __test__ = False  # not a pytest test class
 
@@ -318,59 +200,57 @@ class TestSide:
     failed: int
     error: int
     skipped: int
-    messages: tuple[tuple[str, str], ...]
-    document: Json
-
-    @classmethod
-    def from_json(cls, doc: Json) -> TestSide:
-        counts = need(doc, "counts", dict)
-        messages = tuple(
-            (need(c, "name", str), str(c.get("message") or "")) for c in objs(doc, "cases")
-        )
-        return cls(
-            need(counts, "passed", int),
-            need(counts, "failed", int),
-            need(counts, "error", int),
-            need(counts, "skipped", int),
-            messages,
-            doc,
-        )
 
 
-@dataclass(frozen=True)
-class TestsResult:
+class TestCase(Kept):
+    """One test case of a side, with its failure message."""
+
+    __test__ = False  # not a pytest test class
+
+    name: str
+    message: str | None = None
+
+
+class TestSide(Kept):
+    """The selected tests on one side (``perfproof.workspace.tests.TestRun``, kept whole):
+    counts by status and each case's message."""
+
+    __test__ = False  # not a pytest test class
+
+    counts: TestCounts
+    cases: list[TestCase] = Field(default_factory=list)
+
+    @property
+    def passed(self) -> int:
+        return self.counts.passed
+
+    @property
+    def failed(self) -> int:
+        return self.counts.failed
+
+    @property
+    def error(self) -> int:
+        return self.counts.error
+
+    @property
+    def skipped(self) -> int:
+        return self.counts.skipped
+
+    @property
+    def messages(self) -> tuple[tuple[str, str], ...]:
+        return tuple((c.name, c.message or "") for c in self.cases)
+
+
+class TestsResult(StageDocument):
     """Stage 6: the selected test classes on the baseline and on the feature."""
 
     __test__ = False  # not a pytest test class
 
-    selected: tuple[str, ...]
+    selected: Seq[str] = ()
     base: TestSide
     head: TestSide
-    changes: tuple[TestChange, ...]
-    regressions: tuple[str, ...]
-
-    def to_json(self) -> Json:
-        return {
-            "selected": list(self.selected),
-            "base": self.base.document,
-            "head": self.head.document,
-            "changes": [c.to_json() for c in self.changes],
-            "regressions": list(self.regressions),
-        }
-
-    @classmethod
-    def from_json(cls, doc: Json) -> TestsResult:
-        changes = tuple(
-            TestChange(need(c, "name", str), opt(c, "base", str), opt(c, "head", str))
-            for c in objs(doc, "changes")
-        )
-        return cls(
-            strs(doc, "selected"),
-            TestSide.from_json(need(doc, "base", dict)),
-            TestSide.from_json(need(doc, "head", dict)),
-            changes,
-            strs(doc, "regressions"),
-        )
+    changes: Seq[Test] = ()
+    regressions: Seq[str] = ()
 
 
 @dataclass(frozen=True)
@@ -385,54 +265,65 @@ class E2EMetric:
     runs: int | None
 
 
-@dataclass(frozen=True)
-class E2EStageResult:
+class E2ESide(Kept):
+    n: int | float | None = None
+
+
+class E2EMetricDoc(Kept):
+    """A metric of a ``perfproof.e2e/1`` document, as prove reads it."""
+
+    name: Text | None = None
+    delta_pct: float | None = None
+    delta_ci: list[float | None] | None = None
+    verdict: Text | None = None
+    mde_pct: float | None = None
+    base: E2ESide | None = None
+
+
+class E2EAmdahl(Kept):
+    message: str | None = None
+
+
+class E2EDocument(Kept):
+    """A ``perfproof.e2e/1`` document, kept whole, with what prove shows of it typed."""
+
+    metrics: list[E2EMetricDoc] = Field(default_factory=list)
+    amdahl: E2EAmdahl | None = None
+
+
+class E2EStageResult(StageDocument):
     """Stage 7: ``perfproof e2e`` on both commits (its ``perfproof.e2e`` document kept whole)."""
 
-    command: tuple[str, ...]
-    amdahl_message: str
-    metrics: tuple[E2EMetric, ...]
-    document: Json
+    command: Seq[str] = ()
+    document: E2EDocument
 
-    def to_json(self) -> Json:
-        return {"command": list(self.command), "document": self.document}
+    @property
+    def amdahl_message(self) -> str:
+        amdahl = self.document.amdahl
+        return (amdahl.message if amdahl is not None else None) or ""
 
-    @classmethod
-    def from_json(cls, doc: Json) -> E2EStageResult:
-        e2e = need(doc, "document", dict)
-        metrics = []
-        for m in objs(e2e, "metrics"):
-            ci = opt(m, "delta_ci", list) or [None, None]
-            bounds = {"lo": ci[0] if ci else None, "hi": ci[1] if len(ci) > 1 else None}
-            base = opt(m, "base", dict) or {}
-            runs = base.get("n")
-            metrics.append(
+    @property
+    def metrics(self) -> tuple[E2EMetric, ...]:
+        out = []
+        for m in self.document.metrics:
+            ci = m.delta_ci or [None, None]
+            runs = m.base.n if m.base is not None else None
+            out.append(
                 E2EMetric(
-                    str(m.get("name") or ""),
-                    num(m, "delta_pct"),
-                    (num(bounds, "lo"), num(bounds, "hi")),
-                    str(m.get("verdict") or ""),
-                    num(m, "mde_pct"),
+                    m.name or "",
+                    m.delta_pct,
+                    (ci[0] if ci else None, ci[1] if len(ci) > 1 else None),
+                    m.verdict or "",
+                    m.mde_pct,
                     runs if isinstance(runs, int) else None,
                 )
             )
-        amdahl = opt(e2e, "amdahl", dict) or {}
-        return cls(strs(doc, "command"), str(amdahl.get("message") or ""), tuple(metrics), e2e)
+        return tuple(out)
 
 
-@dataclass(frozen=True)
-class ReportResult:
+class ReportResult(StageDocument):
     """Stage 8: the bundle's report files and the one-line summary they open with."""
 
     markdown: str
     html: str
     summary: str = ""
-
-    def to_json(self) -> Json:
-        return {"markdown": self.markdown, "html": self.html, "summary": self.summary}
-
-    @classmethod
-    def from_json(cls, doc: Json) -> ReportResult:
-        return cls(
-            need(doc, "markdown", str), need(doc, "html", str), str(doc.get("summary") or "")
-        )

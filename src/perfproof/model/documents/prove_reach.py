@@ -12,9 +12,11 @@ reaches every benchmark.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
 
-from perfproof.model.documents.prove_stages import Json, need, num, opt, strs
+from pydantic import SerializerFunctionWrapHandler, model_serializer, model_validator
+
+from perfproof.model.documents.codec import Seq
+from perfproof.model.documents.prove_stages import StageDocument
 from perfproof.model.reach import MISSED_BY, BenchReach, Reach
 
 MOVED = ("improved", "regressed")
@@ -29,17 +31,16 @@ NO_PATH_NOTE = "no static call path found to the change"
 """Said of a verdict where the call graph finds no path and no recording says more."""
 
 
-@dataclass(frozen=True)
-class KeyReach:
+class KeyReach(StageDocument):
     """One measured benchmark: does the change reach it, and can it explain its verdict."""
 
     benchmark: str
     verdict: str
     reached: bool
-    path: tuple[str, ...]
+    path: Seq[str] = ()
     """One shortest call path from the benchmark to a changed method; empty when unreached
     or reached through a change outside the Java sources."""
-    why: str
+    why: str = ""
     """How it is reached, or why not, in words a report prints."""
     kind: str = ""
     """The :class:`Reach` kind; empty in documents written before kinds (then a path or
@@ -61,72 +62,42 @@ class KeyReach:
         """A verdict that claims a change where no static path leads and nothing was recorded."""
         return self.verdict in MOVED and self.reach is Reach.NO_STATIC_PATH
 
-    def to_json(self) -> Json:
-        return {
-            "benchmark": self.benchmark,
-            "verdict": self.verdict,
-            "reached": self.reached,
-            "path": list(self.path),
-            "why": self.why,
-            "unexplained": self.unexplained,
-            "kind": str(self.reach),
-        }
+    @model_serializer(mode="wrap")
+    def _written(self, handler: SerializerFunctionWrapHandler) -> dict[str, object]:
+        """Written with whether the change can explain the verdict, for a reader of the
+        JSON; this type computes it again when it reads the row (:meth:`_derived`)."""
+        doc: dict[str, object] = handler(self)
+        doc["unexplained"] = self.unexplained
+        return doc
 
+    @model_validator(mode="before")
     @classmethod
-    def from_json(cls, doc: Json) -> KeyReach:
-        return cls(
-            need(doc, "benchmark", str),
-            need(doc, "verdict", str),
-            need(doc, "reached", bool),
-            strs(doc, "path"),
-            str(doc.get("why") or ""),
-            str(doc.get("kind") or ""),
-        )
+    def _derived(cls, value: object) -> object:
+        if isinstance(value, dict) and "unexplained" in value:
+            return {k: v for k, v in value.items() if k != "unexplained"}
+        return value
 
     @classmethod
     def of(cls, r: BenchReach, verdict: str) -> KeyReach:
-        return cls(r.benchmark, verdict, r.reaches, r.path, r.why, str(r.kind))
+        return cls(benchmark=r.benchmark, verdict=verdict, reached=r.reaches, path=r.path,
+                   why=r.why, kind=str(r.kind))  # fmt: skip
 
 
-@dataclass(frozen=True)
-class KeyShare:
+class KeyShare(StageDocument):
     """One reached benchmark's baseline share in the changed methods, and its ceiling."""
 
     benchmark: str
-    cpu_share: float | None
-    alloc_share: float | None
-    samples: int
+    cpu_share: float | None = None
+    alloc_share: float | None = None
+    samples: int = 0
     """The baseline CPU samples of this benchmark the share is taken from."""
-    ceiling: float | None
+    ceiling: float | None = None
     """The most the change can speed the benchmark up (removing the changed code entirely)
     at the share's upper bound; None when the samples cannot bound it."""
-    gain: float | None
+    gain: float | None = None
     """The speed-up the A/B measured (base time / feature time − 1)."""
-    beyond: bool
+    beyond: bool = False
     """An improvement far beyond the ceiling: one the change cannot explain."""
-
-    def to_json(self) -> Json:
-        return {
-            "benchmark": self.benchmark,
-            "cpu_share": self.cpu_share,
-            "alloc_share": self.alloc_share,
-            "samples": self.samples,
-            "ceiling": self.ceiling,
-            "gain": self.gain,
-            "beyond": self.beyond,
-        }
-
-    @classmethod
-    def from_json(cls, doc: Json) -> KeyShare:
-        return cls(
-            need(doc, "benchmark", str),
-            num(doc, "cpu_share"),
-            num(doc, "alloc_share"),
-            opt(doc, "samples", int) or 0,
-            num(doc, "ceiling"),
-            num(doc, "gain"),
-            bool(doc.get("beyond")),
-        )
 
 
 def outside_java(paths: Iterable[str]) -> tuple[str, ...]:

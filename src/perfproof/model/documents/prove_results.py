@@ -1,10 +1,9 @@
 """Every stage of a prove bundle decoded once into its typed result: what the report renders.
 
-``prove.json`` holds each stage's status and result as JSON; the page, the terminal lines and
+``prove.json`` is decoded once when a bundle is opened; the page, the terminal lines and
 ``check`` need the same typed values many times over (the A/B's reach in the summary, the
-Results section and the terminal). :class:`ProveResults` is built once from a
-:class:`~perfproof.model.documents.prove.BundleView` and handed to every renderer, so no
-renderer parses a stage again or reads the bundle's dict.
+Results section and the terminal). :class:`ProveResults` gathers them from a
+:class:`~perfproof.model.documents.prove.BundleView` and is handed to every renderer.
 """
 
 from __future__ import annotations
@@ -65,26 +64,27 @@ class ProveResults:
 
     @classmethod
     def of(cls, view: BundleView) -> ProveResults:
-        """Each finished stage's result decoded once (a bad one is exit 2 naming the stage)."""
-        refs = view.doc.get("refs") or {}
+        """The stages' typed results as the bundle holds them (decoded once, when it was
+        opened)."""
+        doc, stages = view.doc, view.doc.stages
         states = {}
         for name in STAGES:
-            entry = view.stage(name)
-            why = entry.get("reason") or entry.get("error") or None
-            states[name] = StageState(str(entry["status"]), None if why is None else str(why))
+            entry = stages.entry(name)
+            why = entry.reason or entry.error or None
+            states[name] = StageState(entry.status, why)
         return cls(
             path=view.path,
-            base_ref=str(refs.get("base", {}).get("ref", "")),
-            head_ref=str(refs.get("head", {}).get("ref", "")),
-            command=tuple(str(a) for a in view.doc.get("command") or ()),
+            base_ref=doc.side("base").ref or "",
+            head_ref=doc.side("head").ref or "",
+            command=tuple(doc.command or ()),
             states=states,
-            changes=view.read("changes", ChangesResult.from_json),
-            callers=view.read("callers", CallersStageResult.from_json),
-            benchmarks=view.read("benchmarks", BenchmarksResult.from_json),
-            guard=view.read("guard", GuardStageResult.from_json),
-            ab=view.read("ab", AbStageResult.from_json),
-            profile=view.read("profile", ProfileResult.from_json),
-            tests=view.read("tests", TestsResult.from_json),
-            e2e=view.read("e2e", E2EStageResult.from_json),
-            report=view.read("report", ReportResult.from_json),
+            changes=stages.changes.done,
+            callers=stages.callers.done,
+            benchmarks=stages.benchmarks.done,
+            guard=stages.guard.done,
+            ab=stages.ab.done,
+            profile=stages.profile.done,
+            tests=stages.tests.done,
+            e2e=stages.e2e.done,
+            report=stages.report.done,
         )

@@ -125,6 +125,11 @@ class AbOptions:
         return RunOptions.model_validate(self.to_json())
 
     @classmethod
+    def of(cls, doc: RunOptions) -> AbOptions:
+        """The options of a run's manifest, as ``--resume`` reads them back."""
+        return cls.from_json(doc.to_json())
+
+    @classmethod
     def from_json(cls, doc: dict[str, Any]) -> AbOptions:
         known = {f for f in cls.__dataclass_fields__}
         values = {k: v for k, v in doc.items() if k in known}

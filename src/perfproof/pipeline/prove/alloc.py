@@ -89,5 +89,6 @@ def alloc_per_op(
         per_op = ([f.bytes_per_op or 0.0 for f in base], [f.bytes_per_op or 0.0 for f in head])
         d = diff_per_operation(profiles[: len(base)], profiles[len(base) :], per_op, prefixes)
         md = diff_text(d, top=TOP_SITES, md=True)
-        out.append(AllocPerOp(label, diff_json(d, top=TOP_SITES), md, shown_json(d, TOP_SITES)))
+        out.append(AllocPerOp(benchmark=label, diff=diff_json(d, top=TOP_SITES), diff_md=md,
+                              tables=shown_json(d, TOP_SITES)))  # fmt: skip
     return tuple(out)

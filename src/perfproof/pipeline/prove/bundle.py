@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from perfproof.errors import InputError
+from perfproof.model.documents import json_safe
 from perfproof.model.documents.prove import (
     DONE,
     FAILED,
@@ -32,10 +33,12 @@ from perfproof.model.documents.prove import (
     SKIPPED,
     STAGES,
     BundleView,
+    ProveSettings,
     new_document,
     read_prove,
 )
-from perfproof.model.documents.prove_stages import Json, StageResult
+from perfproof.model.documents.prove_stages import StageDocument
+from perfproof.model.documents.run import SideRef
 from perfproof.storage import write_json_atomic
 
 DOCUMENT = "prove.json"
@@ -46,7 +49,7 @@ class Bundle(BundleView):
     """A bundle folder and its ``prove.json`` held in memory, with the stage bookkeeping."""
 
     @classmethod
-    def create(cls, path: Path, options: Json, refs: dict[str, dict[str, str]]) -> Bundle:
+    def create(cls, path: Path, options: ProveSettings, refs: dict[str, SideRef]) -> Bundle:
         if path.exists() and (not path.is_dir() or any(path.iterdir())):
             raise InputError(
                 f"--out {path}: exists and is not empty; choose a new folder or continue "
@@ -64,7 +67,7 @@ class Bundle(BundleView):
         return cls(path, read_prove(path / DOCUMENT))
 
     def save(self) -> None:
-        write_json_atomic(self.path / DOCUMENT, self.doc)
+        write_json_atomic(self.path / DOCUMENT, self.doc.dump())
 
     # stages ----------------------------------------------------------------------------------
 
@@ -73,30 +76,26 @@ class Bundle(BundleView):
 
     def begin(self, name: str) -> None:
         entry = self.stage(name)
-        entry.update(status=PENDING, started=_now())
-        entry.pop("error", None)
-        self.decoded.pop(name, None)
+        entry.status, entry.started = PENDING, _now()
+        entry.forget("error")
         self.save()
 
-    def finish(self, name: str, result: StageResult, seconds: float) -> None:
+    def finish(self, name: str, result: StageDocument, seconds: float) -> None:
         entry = self.stage(name)
-        entry.update(
-            status=DONE, finished=_now(), duration_s=round(seconds, 3), result=result.to_json()
-        )
-        self.decoded.pop(name, None)  # decoded from what prove.json holds, as --resume reads it
+        entry.status, entry.finished, entry.duration_s = DONE, _now(), round(seconds, 3)
+        # kept as --resume reads it back (a non-finite number as null)
+        entry.result = type(result).model_validate(json_safe(_written(result)))
         self.save()
 
     def skip(self, name: str, reason: str) -> None:
         entry = self.stage(name)
-        entry.update(status=SKIPPED, reason=reason)
-        entry.pop("result", None)
-        self.decoded.pop(name, None)
+        entry.status, entry.reason = SKIPPED, reason
+        entry.forget("result")
         self.save()
 
     def fail(self, name: str, error: str, seconds: float) -> None:
         entry = self.stage(name)
-        entry.update(status=FAILED, error=error, duration_s=round(seconds, 3))
-        self.decoded.pop(name, None)
+        entry.status, entry.error, entry.duration_s = FAILED, error, round(seconds, 3)
         self.save()
 
     # folders ---------------------------------------------------------------------------------
@@ -128,6 +127,10 @@ class StageClock:
     @property
     def elapsed(self) -> float:
         return time.monotonic() - self.started
+
+
+def _written(result: StageDocument) -> dict[str, object]:
+    return result.model_dump(mode="json", by_alias=True)
 
 
 def _now() -> str:

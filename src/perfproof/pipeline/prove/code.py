@@ -44,9 +44,9 @@ def changes_stage(repo: Path, base_sha: str, head_sha: str) -> ChangesResult:
     """Stage 1: the changed production methods, and the changed files by scope."""
     found = changed_methods(repo, base_sha, head_sha)
     return ChangesResult(
-        tuple(found.methods),
-        tuple(found.changed_classes),
-        {scope: tuple(found.in_scope(scope)) for scope in (PRODUCTION, TEST, BENCHMARK)},
+        methods=tuple(found.methods),
+        classes=tuple(found.changed_classes),
+        files={scope: tuple(found.in_scope(scope)) for scope in (PRODUCTION, TEST, BENCHMARK)},
     )
 
 
@@ -68,28 +68,30 @@ def callers_stage(project: Project, root: Path, changes: ChangesResult) -> Calle
         target = _target(project, m) if m.kind != REMOVED else None
         if target is None:
             note = "removed by the change" if m.kind == REMOVED else "not indexed"
-            out.append(CallersEntry(m.label, m.kind, None, note))
+            out.append(CallersEntry(method=m.label, kind=m.kind, callers=None, note=note))
             continue
         result = find_callers(project, target, sites, root=root)
         declarations, virtual = dispatching_sites(project, m.key, sites)
         production = [s for s in virtual if s.scope == PRODUCTION]
         via = (
             ViaSupertype(
-                tuple(declarations), len(production), len({s.caller_key for s in production})
+                declarations=tuple(declarations),
+                production=len(production),
+                distinct_callers=len({s.caller_key for s in production}),
             )
             if declarations
             else None
         )
         out.append(
             CallersEntry(
-                m.label,
-                m.kind,
-                CallerCounts.from_json(callers_doc(result, show_all=False)),
+                method=m.label,
+                kind=m.kind,
+                callers=CallerCounts.model_validate(callers_doc(result, show_all=False)),
                 test_files=tuple(sorted({s.file for s in result.in_scope(TEST)})),
                 via_supertype=via,
             )
         )
-    return CallersStageResult(tuple(out))
+    return CallersStageResult(methods=tuple(out))
 
 
 def benchmarks_stage(
@@ -117,7 +119,13 @@ def benchmarks_stage(
         for k in reach.unreached(k for k in keys if label(project, k) not in reached_methods)
     ]
     found = tuple(
-        ReachedBenchmark(r.benchmark, tuple(r.path), r.changed, r.via_dispatch, r.dispatch)
+        ReachedBenchmark(
+            benchmark=r.benchmark,
+            path=tuple(r.path),
+            changed=r.changed,
+            via_dispatch=r.via_dispatch,
+            dispatch=r.dispatch,
+        )
         for r in reached
     )
     if hunt is not None:

@@ -56,7 +56,7 @@ def probe_dispatch(
         share = key_share(r.benchmark, load_profiles(recordings, ab.java), frames, None)
         if share.samples and not share.cpu_share and not share.alloc_share:
             rel = [str(p.relative_to(bundle.path)) for p in recordings]
-            skipped.append(DispatchSkip(r.benchmark, r.dispatch, share.samples, rel[0]))
+            skipped.append(DispatchSkip.of(r.benchmark, r.dispatch, share.samples, rel[0]))
     return tuple(skipped)
 
 

@@ -83,7 +83,7 @@ def hunt_reach(
     path = (*reversed(h.path), label)
     where = str(hunt_path(source))
     return tuple(
-        ReachedBenchmark(b, path, label, seen_in=where)
+        ReachedBenchmark(benchmark=b, path=path, changed=label, seen_in=where)
         for b in h.profiled_benchmarks
         if b not in known
     )

@@ -64,7 +64,7 @@ def guard_stage(
         )
         settings = GuardSettings(GUARD_KIND, defaults.GUARD_MIN_RATIO)
         g = run_guard(GuardOptions(opts, settings), reporter=make_reporter())
-    return GuardStageResult.from_json({"run_dir": str(folder), "document": guard_document(g)})
+    return GuardStageResult.model_validate({"run_dir": str(folder), "document": guard_document(g)})
 
 
 def ab_stage(
@@ -189,7 +189,7 @@ def tests_stage(
             build_args=getattr(spec, "build_args", ()),
         )
     changes = compare_runs(runs["base"], runs["head"])
-    return TestsResult.from_json(
+    return TestsResult.model_validate(
         {
             "selected": list(classes),
             "base": runs["base"].to_json(),
@@ -257,4 +257,4 @@ def e2e_stage(
         raise ExternalError("perfproof e2e printed no JSON document", log) from None
     if not isinstance(doc, dict):
         raise ExternalError("perfproof e2e printed no JSON document", log)
-    return E2EStageResult.from_json({"command": argv[2:], "document": doc})
+    return E2EStageResult.model_validate({"command": argv[2:], "document": doc})

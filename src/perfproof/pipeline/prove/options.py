@@ -3,14 +3,13 @@
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import TypeVar
 
 from perfproof import defaults
 from perfproof.errors import InputError
-from perfproof.model.documents.prove_stages import Json, opt, strs
+from perfproof.model.documents.prove import ProveSettings
 from perfproof.pipeline.ab.options import AbOptions
 
 E = TypeVar("E", bound=StrEnum)
@@ -42,9 +41,8 @@ class Reach(StrEnum):
     """Measure them all, last (a budget cuts them first)."""
 
 
-def _choice(enum: type[E], doc: Json, name: str, default: E) -> E:
+def _choice(enum: type[E], value: str | None, name: str, default: E) -> E:
     """A choice of a stored bundle, refused naming ``options.<name>`` when unknown."""
-    value = opt(doc, name, str)
     if value is None:
         return default
     try:
@@ -81,31 +79,42 @@ class ProveOptions:
     hunt: str | None = None
     """``--hypothesis ID --from HUNT``: the hunt hypothesis the change claims to fix."""
 
-    def to_json(self) -> Json:
-        doc: Json = {
-            f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "ab"
-        }
-        doc["skip"] = list(self.skip)
-        doc["e2e_metric"] = list(self.e2e_metric)
-        return {**doc, "ab": self.ab.to_json()}
+    def to_document(self) -> ProveSettings:
+        """``options`` of prove.json: every setting, the A/B's as a run manifest writes them."""
+        return ProveSettings(
+            ab=self.ab.to_document(),
+            out=self.out,
+            skip=list(self.skip),
+            depth=self.depth,
+            e2e_run=self.e2e_run,
+            e2e_metric=list(self.e2e_metric),
+            e2e_runs=self.e2e_runs,
+            fail_on_regression=self.fail_on_regression,
+            jfr=str(self.jfr),
+            gate=str(self.gate),
+            reach=str(self.reach),
+            hypothesis=self.hypothesis,
+            hunt=self.hunt,
+        )
 
     @classmethod
-    def from_json(cls, doc: Json) -> ProveOptions:
+    def of(cls, doc: ProveSettings) -> ProveOptions:
+        """The options of a stored bundle (``--resume``)."""
         return cls(
-            ab=AbOptions.from_json(opt(doc, "ab", dict) or {}),
-            out=opt(doc, "out", str),
-            skip=strs(doc, "skip"),
-            depth=opt(doc, "depth", int) or defaults.DEPTH,
-            e2e_run=opt(doc, "e2e_run", str),
-            e2e_metric=strs(doc, "e2e_metric"),
-            e2e_runs=opt(doc, "e2e_runs", int) or 10,
-            fail_on_regression=bool(doc.get("fail_on_regression")),
-            gate=_choice(Gate, doc, "gate", Gate.ANY),
-            jfr=_choice(ProfileForks, doc, "jfr", ProfileForks.AFTER),
+            ab=AbOptions.of(doc.ab),
+            out=doc.out,
+            skip=tuple(doc.skip),
+            depth=doc.depth or defaults.DEPTH,
+            e2e_run=doc.e2e_run,
+            e2e_metric=tuple(doc.e2e_metric),
+            e2e_runs=doc.e2e_runs or 10,
+            fail_on_regression=doc.fail_on_regression,
+            gate=_choice(Gate, doc.gate, "gate", Gate.ANY),
+            jfr=_choice(ProfileForks, doc.jfr, "jfr", ProfileForks.AFTER),
             # a bundle written before the recorded round was the default measured by the graph
-            reach=_reach(doc),
-            hypothesis=opt(doc, "hypothesis", str),
-            hunt=opt(doc, "hunt", str),
+            reach=_reach(doc.reach),
+            hypothesis=doc.hypothesis,
+            hunt=doc.hunt,
         )
 
     def reproduce_argv(self) -> list[str]:
@@ -130,9 +139,9 @@ class ProveOptions:
         return argv
 
 
-def _reach(doc: Json) -> Reach:
+def _reach(value: str | None) -> Reach:
     """A bundle written before the recorded round was the default was chosen by the graph
     alone (``graph``, or no entry at all): it resumes as ``static``."""
-    if opt(doc, "reach", str) in (None, "graph"):
+    if value in (None, "graph"):
         return Reach.STATIC
-    return _choice(Reach, doc, "reach", Reach.STATIC)
+    return _choice(Reach, value, "reach", Reach.STATIC)

@@ -49,7 +49,7 @@ def write_bundle_reports(
         line = skipped_output(bundle.path, "report.html", exc, retry)
         (say or _to_stderr)(line)
     summary = summary_line(bundle, section.summary if section else None)
-    return ReportResult(str(md_path), html_path, summary)
+    return ReportResult(markdown=str(md_path), html=html_path, summary=summary)
 
 
 def _to_stderr(line: str) -> None:

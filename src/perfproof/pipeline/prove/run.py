@@ -14,7 +14,6 @@ exercises the changed classes, no ``--e2e-run``.
 
 from __future__ import annotations
 
-import dataclasses
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -29,20 +28,23 @@ from perfproof.model.documents.prove import (
     NO_BENCHMARK,
     NO_CHANGE,
     NOT_REACHED,
+    PENDING,
     SKIPPABLE,
     SKIPPED,
     STAGES,
     TITLES,
+    Outcome,
+    ProveDocument,
 )
-from perfproof.model.documents.prove_measured import AbStageResult, ProfileResult, ReportResult
+from perfproof.model.documents.prove_measured import AbStageResult, ReportResult
 from perfproof.model.documents.prove_results import ProveResults
 from perfproof.model.documents.prove_stages import (
     BenchmarksResult,
-    CallersStageResult,
     ChangesResult,
     DispatchSkip,
-    Json,
+    StageDocument,
 )
+from perfproof.model.documents.run import SideRef
 from perfproof.pipeline.ab.options import AbOptions
 from perfproof.pipeline.cluster import Executor, join_cluster
 from perfproof.pipeline.prove.bundle import Bundle, StageClock
@@ -52,7 +54,6 @@ from perfproof.workspace.git import require_repo, resolve_ref
 
 if TYPE_CHECKING:
     from perfproof.code.project import Project
-    from perfproof.model.documents.prove_stages import StageResult
 
 Say = Callable[[str], None]
 
@@ -60,7 +61,7 @@ Say = Callable[[str], None]
 @dataclass
 class ProveOutcome:
     bundle: Path
-    doc: Json
+    doc: ProveDocument
     """prove.json as saved."""
     report: ReportResult | None
     results: ProveResults
@@ -73,16 +74,13 @@ class ProveOutcome:
     """The PR body (report.md) as the report stage rendered it."""
 
 
-def stage_lines(doc: Json) -> list[str]:
+def stage_lines(doc: ProveDocument) -> list[str]:
     """One line per stage: its name, status, and why it was skipped or where it stopped."""
-    stages = doc.get("stages")
     out = []
     for name in STAGES:
-        entry = stages.get(name) if isinstance(stages, dict) else None
-        if not isinstance(entry, dict):
-            continue
-        note = entry.get("reason") or entry.get("error") or ""
-        out.append(f"{name:<11} {entry.get('status', ''):<8} {note}".rstrip())
+        entry = doc.stages.entry(name)
+        note = entry.reason or entry.error or ""
+        out.append(f"{name:<11} {entry.status:<8} {note}".rstrip())
     return out
 
 
@@ -111,9 +109,9 @@ def start_prove(opts: ProveOptions, say: Say) -> ProveOutcome:
         join_cluster(opts.ab.ray_address)
     path = Path(opts.out).resolve() if opts.out else _default_bundle(repo)
     opts.out = str(path)
-    refs = {side: {"ref": getattr(opts.ab, side), "sha": shas[side]} for side in shas}
-    bundle = Bundle.create(path, opts.to_json(), refs)
-    bundle.doc["command"] = opts.reproduce_argv()
+    refs = {side: SideRef(ref=getattr(opts.ab, side), sha=shas[side]) for side in shas}
+    bundle = Bundle.create(path, opts.to_document(), refs)
+    bundle.doc.command = opts.reproduce_argv()
     say(f"bundle: {path} (continue a stopped chain with --resume {path})")
     return _run(bundle, opts, say)
 
@@ -146,15 +144,15 @@ def resume_prove(path: Path, say: Say, skip: tuple[str, ...] = ()) -> ProveOutco
     """Continue a chain: only the stages that are not done or skipped."""
     check_skip(skip)
     bundle = Bundle.open(path.resolve())
-    opts = ProveOptions.from_json(bundle.doc["options"])
+    opts = ProveOptions.of(bundle.doc.options)
     for side in ("base", "head"):
-        sha = bundle.doc["refs"][side]["sha"]
+        sha = str(bundle.doc.side(side).sha)
         if resolve_ref(Path(opts.ab.repo), sha) != sha:
             raise InputError(f"--resume {path}: commit {sha} of the {side} side is gone")
     if skip:
         opts.skip = tuple(dict.fromkeys(opts.skip + skip))
-        bundle.doc["options"] = opts.to_json()
-    bundle.doc["stages"]["report"]["status"] = "pending"
+        bundle.doc.options = opts.to_document()
+    bundle.doc.stages.report.status = PENDING
     say(f"resuming {bundle.path}: {', '.join(bundle.pending()) or 'nothing left'}")
     return _run(bundle, opts, say)
 
@@ -190,18 +188,18 @@ class _Chain:
         return self._project, self._root
 
     def changes(self) -> ChangesResult:
-        found = self.bundle.read("changes", ChangesResult.from_json)
-        return found if found is not None else ChangesResult((), (), {})
+        found = self.bundle.doc.stages.changes.done
+        return found if found is not None else ChangesResult()
 
     def benchmarks(self) -> BenchmarksResult | None:
-        return self.bundle.read("benchmarks", BenchmarksResult.from_json)
+        return self.bundle.doc.stages.benchmarks.done
 
     def regexes(self) -> tuple[str, ...]:
         bench = self.benchmarks()
         return bench.regexes if bench is not None else ()
 
     def ab(self) -> AbStageResult | None:
-        return self.bundle.read("ab", AbStageResult.from_json)
+        return self.bundle.doc.stages.ab.done
 
     def measured(self) -> tuple[str, ...]:
         """The regexes the A/B measured: ``--reach profile`` may have left some out."""
@@ -215,7 +213,7 @@ class _Chain:
         from perfproof.pipeline.prove.code import select_tests
 
         project, _root = self.project()
-        callers = self.bundle.read("callers", CallersStageResult.from_json)
+        callers = self.bundle.doc.stages.callers.done
         return select_tests(project, self.changes(), callers)
 
 
@@ -273,19 +271,19 @@ def _run(bundle: Bundle, opts: ProveOptions, say: Say) -> ProveOutcome:
     from perfproof.pipeline.prove.profile import profile_stage
 
     repo = Path(opts.ab.repo)
-    shas = {side: bundle.doc["refs"][side]["sha"] for side in ("base", "head")}
+    shas = {side: str(bundle.doc.side(side).sha) for side in ("base", "head")}
     chain = _Chain(bundle, opts, repo, shas)
     pages: list[str] = []  # the PR body the report stage rendered
     clock = StageClock(_estimates(opts, len(chain.regexes())))
 
-    def stage_changes() -> StageResult:
+    def stage_changes() -> StageDocument:
         return code.changes_stage(repo, shas["base"], shas["head"])
 
-    def stage_callers() -> StageResult:
+    def stage_callers() -> StageDocument:
         project, root = chain.project()
         return code.callers_stage(project, root, chain.changes())
 
-    def stage_benchmarks() -> StageResult:
+    def stage_benchmarks() -> StageDocument:
         project, root = chain.project()
         hyp = load_hypothesis(opts.hunt, opts.hypothesis)
         hunt = (hyp, str(opts.hunt)) if hyp is not None else None
@@ -293,12 +291,12 @@ def _run(bundle: Bundle, opts: ProveOptions, say: Say) -> ProveOutcome:
         clock.estimates = _estimates(opts, len(out.regexes))
         return out
 
-    def stage_guard() -> StageResult:
+    def stage_guard() -> StageDocument:
         files = chain.changes().in_scope("benchmark")
         project, _root = chain.project()
         return measure.guard_stage(bundle, opts.ab, files, code.classes_in(project, files))
 
-    def stage_ab() -> StageResult:
+    def stage_ab() -> StageDocument:
         from perfproof.pipeline.prove.dispatch import measured, probe_dispatch
 
         left_out: tuple[DispatchSkip, ...] = ()
@@ -308,13 +306,13 @@ def _run(bundle: Bundle, opts: ProveOptions, say: Say) -> ProveOutcome:
                 say(f"prove: left out of the A/B: {skip.benchmark} ({skip.reason})")
         regexes = measured(chain.regexes(), left_out)
         if not regexes:  # an empty --bench would select every benchmark
-            return AbStageResult("", "", None, (), (), (), (), left_out)
+            return AbStageResult(run_dir="", report="", jfr_dir=None, left_out=left_out)
         result = measure.ab_stage(
             bundle, opts.ab, regexes, chain.changes(), chain.benchmarks(), shas
         )
-        return dataclasses.replace(result, left_out=left_out)
+        return result.model_copy(update={"left_out": left_out})
 
-    def stage_profile() -> StageResult:
+    def stage_profile() -> StageDocument:
         bench, ab = chain.benchmarks(), chain.ab()
         if ab is None:
             raise InputError("no A/B run to read recordings from")
@@ -325,11 +323,11 @@ def _run(bundle: Bundle, opts: ProveOptions, say: Say) -> ProveOutcome:
             bundle, ab, chain.changes(), reached, opts.ab, chain.measured(), opts.jfr, focus
         )
 
-    def stage_tests() -> StageResult:
+    def stage_tests() -> StageDocument:
         return measure.tests_stage(bundle, opts.ab, repo, shas, chain.tests())
 
-    def stage_e2e() -> StageResult:
-        profile = bundle.read("profile", ProfileResult.from_json)
+    def stage_e2e() -> StageDocument:
+        profile = bundle.doc.stages.profile.done
         assert opts.e2e_run is not None
         return measure.e2e_stage(
             bundle,
@@ -340,7 +338,7 @@ def _run(bundle: Bundle, opts: ProveOptions, say: Say) -> ProveOutcome:
             profile.amdahl if profile is not None else (),
         )
 
-    def stage_report() -> StageResult:
+    def stage_report() -> StageDocument:
         from perfproof.pipeline.prove.report import write_bundle_reports
         from perfproof.report import embedded_run, missing_reports, write_reports
 
@@ -355,7 +353,7 @@ def _run(bundle: Bundle, opts: ProveOptions, say: Say) -> ProveOutcome:
         embedded = embedded_run(ab.run_dir) if ab is not None and ab.run_dir else None
         return write_bundle_reports(results, embedded, say=say, keep=pages.append)
 
-    stages: dict[str, Callable[[], StageResult]] = {
+    stages: dict[str, Callable[[], StageDocument]] = {
         "changes": stage_changes,
         "callers": stage_callers,
         "benchmarks": stage_benchmarks,
@@ -414,7 +412,7 @@ def _outcome(bundle: Bundle, opts: ProveOptions, say: Say, markdown: str | None)
         from perfproof.pipeline.prove.measure import regression_gate
 
         gates += regression_gate(ab, opts.fail_on_regression, opts.gate)
-    bundle.doc["outcome"] = {"gates": gates, "ok": not gates}
+    bundle.doc.outcome = Outcome(gates=gates, ok=not gates)
     bundle.save()
     bench, changed = results.benchmarks, results.changes
     if bench is not None and not bench.regexes:

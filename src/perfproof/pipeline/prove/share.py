@@ -99,4 +99,5 @@ def key_share(
         and total >= MIN_SAMPLES
         and gain > FAR_BEYOND * ceiling
     )
-    return KeyShare(benchmark, cpu, alloc, total, ceiling, gain, beyond)
+    return KeyShare(benchmark=benchmark, cpu_share=cpu, alloc_share=alloc, samples=total,
+                    ceiling=ceiling, gain=gain, beyond=beyond)  # fmt: skip
