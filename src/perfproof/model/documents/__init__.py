@@ -6,8 +6,8 @@ another name or major version with one line naming the file and what was expecte
 results file from a future perfproof, or a foreign JSON file, never turns into a traceback
 half-way through a report. Each schema's typed class lives in a module of this package
 (``run``, ``compare``, ``e2e``, ``guard``, …); the run manifest, ``results.json`` and
-``prove.json`` are read through the codec (:mod:`perfproof.model.documents.codec`, pydantic), the others still with
-hand-written ``to_json``/``from_json``.
+``prove.json`` are read through the codec (:mod:`perfproof.model.documents.codec`, pydantic),
+the others still with hand-written ``to_json``/``from_json``.
 """
 
 from __future__ import annotations

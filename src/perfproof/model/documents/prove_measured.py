@@ -27,7 +27,7 @@ class GuardLine:
     reason: str
 
 
-class GuardRow(Kept):
+class KeptGuardRow(Kept):
     """A row of a ``perfproof.guard/1`` document, as prove reads it."""
 
     benchmark: str
@@ -36,20 +36,20 @@ class GuardRow(Kept):
     reason: str | None = None
 
 
-class GuardDocument(Kept):
+class KeptGuard(Kept):
     """A ``perfproof.guard/1`` document, kept whole, with what prove shows of it typed."""
 
     verdict: Text | None = None
     min_ratio: float | None = None
     kind: Text | None = None
-    rows: list[GuardRow] = Field(default_factory=list)
+    rows: list[KeptGuardRow] = Field(default_factory=list)
 
 
 class GuardStageResult(StageDocument):
     """Stage 4: the guard of the feature's new or changed benchmarks (``perfproof.guard/1``)."""
 
     run_dir: str
-    document: GuardDocument
+    document: KeptGuard
 
     @property
     def verdict(self) -> str:
@@ -265,11 +265,11 @@ class E2EMetric:
     runs: int | None
 
 
-class E2ESide(Kept):
+class KeptE2ESide(Kept):
     n: int | float | None = None
 
 
-class E2EMetricDoc(Kept):
+class KeptE2EMetric(Kept):
     """A metric of a ``perfproof.e2e/1`` document, as prove reads it."""
 
     name: Text | None = None
@@ -277,25 +277,25 @@ class E2EMetricDoc(Kept):
     delta_ci: list[float | None] | None = None
     verdict: Text | None = None
     mde_pct: float | None = None
-    base: E2ESide | None = None
+    base: KeptE2ESide | None = None
 
 
-class E2EAmdahl(Kept):
+class KeptE2EAmdahl(Kept):
     message: str | None = None
 
 
-class E2EDocument(Kept):
+class KeptE2E(Kept):
     """A ``perfproof.e2e/1`` document, kept whole, with what prove shows of it typed."""
 
-    metrics: list[E2EMetricDoc] = Field(default_factory=list)
-    amdahl: E2EAmdahl | None = None
+    metrics: list[KeptE2EMetric] = Field(default_factory=list)
+    amdahl: KeptE2EAmdahl | None = None
 
 
 class E2EStageResult(StageDocument):
     """Stage 7: ``perfproof e2e`` on both commits (its ``perfproof.e2e`` document kept whole)."""
 
     command: Seq[str] = ()
-    document: E2EDocument
+    document: KeptE2E
 
     @property
     def amdahl_message(self) -> str:
