@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from perfproof.errors import ExternalError, InputError
 from perfproof.jmh.listing import benchmark_names
@@ -65,9 +66,6 @@ class SideBuilder:
         what = f"{'cached build of' if cached else 'building'} {self.side} {self.sha[:12]}"
         self.reporter.message(what + (f" for round {round_no}" if self.fresh else ""))
         started = time.monotonic()
-        known = BuildEntry(  # what is known before the build: which side, which log
-            side=self.side, sha=self.sha, round=round_no, log=self.store.rel(log_path)
-        )
         try:
             artifact = build(
                 worktree,
@@ -80,28 +78,40 @@ class SideBuilder:
                 say=self.reporter.message,
             )
         except ExternalError as exc:
-            self.store.record_build(known.model_copy(update={"status": "failed", "at": now_iso()}))
+            self._record(None, status="failed", round=round_no, log=self.store.rel(log_path))
             raise ExternalError(
                 f"build of the {self.side} side ({self.sha[:12]}) failed at step "
                 f"'build {self.side}': {_strip_log(str(exc))}",
                 log_path,
             ) from exc
-        made = BuildEntry(
-            status="done",
-            cached=artifact.cached,
-            command=list(artifact.build_command),
-            cwd=str(artifact.build_cwd),
-            layout=artifact.layout,
-            jar=str(artifact.jar) if artifact.jar else None,
-            key=artifact.key,
+        self._record(
+            artifact,
+            round=round_no,
             overlaid=list(artifact.overlaid),
+            log=self.store.rel(log_path),
             duration_s=round(time.monotonic() - started, 3),
-            at=now_iso(),
         )
-        self.store.record_build(known.model_copy(update=made.model_dump(exclude_unset=True)))
         self.artifact = artifact
         self.built_round = round_no
         return artifact
+
+    def _record(self, artifact: Artifact | None, **fields: Any) -> None:
+        """This side's build in the manifest, stamped now: what ``artifact`` is and how it was
+        made (a finished build, found in the cache or taken from the other side), or with no
+        artifact a failed one; ``fields`` say the rest (round, log, duration, …)."""
+        made: dict[str, Any] = {}
+        if artifact is not None:
+            made = {
+                "status": "done",
+                "cached": artifact.cached,
+                "command": list(artifact.build_command),
+                "cwd": str(artifact.build_cwd),
+                "layout": artifact.layout,
+                "jar": str(artifact.jar) if artifact.jar else None,
+                "key": artifact.key,
+            }
+        entry = BuildEntry(side=self.side, sha=self.sha, **made, **fields, at=now_iso())
+        self.store.record_build(entry)
 
     def _take(self, other: SideBuilder, why: str) -> Artifact:
         """The other side's build, recorded as such in the manifest and said to the user."""
@@ -111,22 +121,7 @@ class SideBuilder:
         self.reporter.message(
             f"{self.side} {self.sha[:12]}: the {other.side} build serves it ({why})"
         )
-        self.store.record_build(
-            BuildEntry(
-                side=self.side,
-                sha=self.sha,
-                status="done",
-                cached=artifact.cached,
-                command=list(artifact.build_command),
-                cwd=str(artifact.build_cwd),
-                layout=artifact.layout,
-                jar=str(artifact.jar) if artifact.jar else None,
-                key=artifact.key,
-                duration_s=0.0,
-                at=now_iso(),
-                reused=reused,
-            )
-        )
+        self._record(artifact, duration_s=0.0, reused=reused)
         self.artifact = artifact
         return artifact
 
