@@ -450,6 +450,15 @@ def test_data_flows_one_way() -> None:
     assert not wrong, f"imports against the flow of data: {wrong}"
 
 
+def test_measuring_never_imports_profiling() -> None:
+    """Timing forks never carry a profiler: measure/ sits below profile/, so an import of
+    profiling from measuring (the JFR options included) is a layer break, not a tier choice."""
+    assert TIER_OF["measure"] < TIER_OF["profile"]
+    edges = [e for e in import_edges() if e.source.startswith("perfproof.measure.")]
+    assert edges, "the scan sees measure's imports"
+    assert not [e for e in edges if e.target.startswith("perfproof.profile")]
+
+
 @pytest.mark.parametrize("rel", known(KNOWN_LAYER_BREAKS))
 def test_known_layer_break_is_gone(rel: str) -> None:
     assert rel not in layer_breaks()
