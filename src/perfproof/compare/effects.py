@@ -73,7 +73,8 @@ def _compare_batch(
     head = np.stack([items[i][1].forks for i in indices])
     worse = worse_side(items[indices[0]][0])
     r = batch.fork_level_batch(base, head, options.confidence, worse)
-    ratio, lo, hi, p_value, df = (a.tolist() for a in (r.ratio, r.lo, r.hi, r.p_value, r.df))
+    e = r.effect
+    ratio, lo, hi, p_value, df = (a.tolist() for a in (e.ratio, e.lo, e.hi, e.p_value, e.df))
     base_facts = _facts_from_batch(base, r.base, worse)
     head_facts = _facts_from_batch(head, r.head, worse)
     out = {}

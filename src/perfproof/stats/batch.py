@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from perfproof.stats.ratio import log_ratio_rows
+from perfproof.stats.ratio import RatioRows, log_ratio_rows
 from perfproof.stats.variance import log_components
 from perfproof.stats.warmup import may_be_unsettled, trending_rows
 from perfproof.stats.welch import t_critical
@@ -39,13 +39,10 @@ class SideBatch:
 
 @dataclass(frozen=True)
 class ForkLevelBatch:
-    """Per key: ratio head/base with its interval, p-value and Welch degrees of freedom."""
+    """Per key: both sides' statistics and the effect between them."""
 
-    ratio: np.ndarray
-    lo: np.ndarray
-    hi: np.ndarray
-    p_value: np.ndarray
-    df: np.ndarray
+    effect: RatioRows
+    """Ratio head/base with its interval, p-value and Welch degrees of freedom."""
     base: SideBatch
     head: SideBatch
 
@@ -81,13 +78,8 @@ def fork_level_batch(
     base: np.ndarray, head: np.ndarray, confidence: float, worse: str
 ) -> ForkLevelBatch:
     """The log ratio of fork means for every key, plus both sides' statistics."""
-    r = log_ratio_rows(base.mean(axis=-1), head.mean(axis=-1), confidence)
     return ForkLevelBatch(
-        ratio=r.ratio,
-        lo=r.lo,
-        hi=r.hi,
-        p_value=r.p_value,
-        df=r.df,
+        effect=log_ratio_rows(base.mean(axis=-1), head.mean(axis=-1), confidence),
         base=side_batch(base, confidence, worse),
         head=side_batch(head, confidence, worse),
     )
