@@ -6,7 +6,9 @@ once with no reach known (as ``perfproof compare --sequential`` on files: the bi
 holds every clean split by side) and once with the reach the run recorded in its manifest before
 its first look (as ``perfproof ab`` now does: a clean split on a benchmark the change reaches is
 decided at the normal look). It prints, per key, the verdict and the round it stopped at in each
-replay, and how many keys each decided at the first look.
+replay, how many keys each decided at the first look, and the fork-runs the replay implies
+(both sides, every key up to the round it stopped; a round split into several JMH processes is
+joined into one).
 
     python3 benchmarks/replay_reach.py RUN_DIR [--rounds 3] [--reach all]
 
@@ -20,21 +22,31 @@ from __future__ import annotations
 
 import argparse
 import json
+import tempfile
 from pathlib import Path
 
 from perfproof.compare.sequential_replay import ReplaySettings, read_rounds, replay
 from perfproof.model import PRIMARY
-from perfproof.model.reach import RunReach
+from perfproof.model.documents.codec import decode
+from perfproof.model.reach import ReachBlock, RunReach
 
 
-def _files(run: Path, side: str, rounds: int | None) -> list[Path]:
-    found = sorted(run.glob(f"jmh/*-{side}*.json"), key=lambda p: p.name)
+def _files(run: Path, side: str, rounds: int | None, into: Path) -> list[Path]:
+    """One JMH file per round of ``side``: a round that ran several JMH processes (part files
+    ``NN-side-K.json``, each with other keys) is joined into one file under ``into``, so the
+    replay sees every key of the round, as the run's own looks did."""
     by_round: dict[str, list[Path]] = {}
-    for p in found:
-        by_round.setdefault(p.name.split("-", 1)[0], []).append(p)
+    for p in sorted(run.glob(f"jmh/*-{side}*.json"), key=lambda p: p.name):
+        if p.name.split("-")[1].removesuffix(".json") == side:
+            by_round.setdefault(p.name.split("-", 1)[0], []).append(p)
     keep = sorted(by_round)[:rounds] if rounds else sorted(by_round)
-    # one file per round and side: a round split into parts is read part by part, in order
-    return [p for r in keep for p in by_round[r][:1]]
+    out = []
+    for r in keep:
+        joined = into / f"{r}-{side}.json"
+        entries = [e for part in by_round[r] for e in json.loads(part.read_text())]
+        joined.write_text(json.dumps(entries))
+        out.append(joined)
+    return out
 
 
 def main() -> None:
@@ -44,14 +56,17 @@ def main() -> None:
     parser.add_argument("--reach", choices=("manifest", "all"), default="manifest")
     args = parser.parse_args()
     manifest = json.loads((args.run / "manifest.json").read_text())
-    rounds = read_rounds(
-        _files(args.run, "base", args.rounds), _files(args.run, "head", args.rounds)
-    )
+    with tempfile.TemporaryDirectory() as tmp:
+        into = Path(tmp)
+        rounds = read_rounds(
+            _files(args.run, "base", args.rounds, into), _files(args.run, "head", args.rounds, into)
+        )
     names = {k.benchmark for b, _ in rounds for k in b}
     if args.reach == "all":
         flags: dict[str, bool] | None = dict.fromkeys(names, True)
     else:
-        known = RunReach.from_json(manifest.get("reach"))
+        block = manifest.get("reach")
+        known = RunReach.from_block(None if block is None else decode(ReachBlock, block))
         flags = known.flags() if known is not None else None
     results = {}
     for label, reach in (("no reach known", None), ("with reach", flags)):
@@ -61,6 +76,9 @@ def main() -> None:
     print(f"run {args.run}: {len(rounds)} round(s) replayed; benchmarks: {said}")
     print(f"\n| key | {' | '.join(results)} |\n|---|" + "---|" * len(results))
     first = dict.fromkeys(results, 0)
+    runs = {label: 2 * sum(r.stopped_at_round(d) if d.decided else r.rounds
+                           for d in r.decisions.values())
+            for label, r in results.items()}  # fmt: skip
     keys = sorted(next(iter(results.values())).decisions)
     for key in keys:
         cells = []
@@ -73,6 +91,8 @@ def main() -> None:
             if d.settled and d.look == 1 and str(c.verdict) in ("improved", "regressed"):
                 first[label] += 1
         print(f"| {key.label()} | " + " | ".join(cells) + " |")
+    print("fork-runs (both sides, up to the round each key stopped): "
+          + ", ".join(f"{label} {n}" for label, n in runs.items()))  # fmt: skip
     print("\nimproved/regressed at the first look: "
           + ", ".join(f"{label} {n}" for label, n in first.items()))  # fmt: skip
 

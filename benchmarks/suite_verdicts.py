@@ -8,9 +8,11 @@ have tight forks (sd 2% or 3%), so their forks split cleanly by side, as real on
 unchanged keys have sd 3% (four) or 15% (four: intervals of ±20–60% at the first look, as on
 the real suite). A share of forks is left out as not warmed up and run again next round.
 
-Each suite is judged three times: with the change reaching every key (``ab``/``prove`` with a
-diff: a clean split by side is the change), with no reach known (``compare --sequential`` on
-files: every clean split is held), and without the bimodal-forks rule (as before it). Printed
+Each suite is judged four times: with the change reaching every key (``ab``/``prove`` with a
+diff: a clean split by side is the change), the same with each key's own fork spread only (no
+borrowing of the suite's spread, as before ``stats.moderation``), with no reach known
+(``compare --sequential`` on files: every clean split is held), and without the bimodal-forks
+rule (as before it). ``--fork-sd`` gives every key one spread (kryo's forks: 13%). Printed
 per variant: real effects decided ``improved``, false verdicts on unchanged keys
 (Benjamini–Hochberg bounds their share among the verdicts, not their number, when most keys
 changed), real effects decided at the first look, unchanged keys stopped by futility, and
@@ -40,11 +42,14 @@ UNCHANGED_SD = np.array([0.03] * 4 + [0.15] * 4)
 SEED = 28
 
 
-def suites(rng: np.random.Generator, n: int, left_out: float):
-    """Fork streams of ``n`` suites, key k of suite s in column s × 24 + k."""
+def suites(rng: np.random.Generator, n: int, left_out: float, fork_sd: float | None = None):
+    """Fork streams of ``n`` suites, key k of suite s in column s × 24 + k (``fork_sd``: every
+    key's log fork sd, in place of the per-key ones)."""
     keys = len(EFFECTS) + len(UNCHANGED_SD)
     shift = np.concatenate([-np.log(EFFECTS), np.zeros(len(UNCHANGED_SD))])
     sd = np.concatenate([CHANGED_SD, UNCHANGED_SD])
+    if fork_sd is not None:
+        sd = np.full(keys, fork_sd)
     capacity = SCHEDULE.forks_at(SCHEDULE.max_looks) + 12
     streams = []
     for side_shift in (np.zeros(keys), shift):
@@ -58,9 +63,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--suites", type=int, default=2000)
     parser.add_argument("--left-out", type=float, default=0.1)
+    parser.add_argument("--fork-sd", type=float, default=None,
+                        help="every key's sd of log fork means (default: 2-3%% changed, "
+                        "3%% or 15%% unchanged)")  # fmt: skip
     args = parser.parse_args()
     rng = np.random.default_rng(SEED)
-    (base, head), keys = suites(rng, args.suites, args.left_out)
+    (base, head), keys = suites(rng, args.suites, args.left_out, args.fork_sd)
     paths = paths_from_streams(base, head, SCHEDULE)
     assert paths.forks is not None
     changed = np.arange(keys) < len(EFFECTS)
@@ -71,14 +79,16 @@ def main() -> None:
         "|---|---:|---:|---:|---:|---:|"
     )
     variants = (
-        ("reaches every key", True, True),
-        ("not known (held)", True, False),
-        ("no bimodal-forks rule", False, False),
+        ("reaches every key", True, True, True),
+        ("reaches every key, own spread only (no borrowing)", True, True, False),
+        ("not known (held)", True, False, True),
+        ("no bimodal-forks rule", False, False, True),
     )
-    for label, rule, reached in variants:
+    for label, rule, reached, borrow in variants:
         played = play(
-            paths, keys, SCHEDULE, 0.01, "bh", 0.01, 0.05, bimodal_rule=rule, reached=reached
-        )
+            paths, keys, SCHEDULE, 0.01, "bh", 0.01, 0.05, bimodal_rule=rule, reached=reached,
+            borrow=borrow,
+        )  # fmt: skip
         code, look = played.code, played.look
         # forks each side had run at the look a key stopped (re-runs included), both sides
         at = np.clip(look - 1, 0, SCHEDULE.max_looks - 1).reshape(-1)

@@ -114,7 +114,10 @@ def _side_by_side(a: Paths, b: Paths, families: int) -> Paths:
         *(join(getattr(a.forks, f), getattr(b.forks, f)) for f in ("base_ran", "head_ran")),
     )
     fields = [f for f in Paths.__dataclass_fields__ if f != "forks"]
-    return Paths(*(join(getattr(a, f), getattr(b, f)) for f in fields), forks=forks)
+    return Paths(
+        **{f: join(getattr(a, f), getattr(b, f)) for f in fields if getattr(a, f) is not None},
+        forks=forks,
+    )
 
 
 @pytest.mark.slow

@@ -227,7 +227,7 @@ def _judge_family(
     known = [None if reach is None else reach.get(c.key.benchmark) for c in live]
     base = [log_fork_means(c, "base", usable) for c in live]
     head = [log_fork_means(c, "head", usable) for c in live]
-    live_rows = seq.look_rows(base, head)
+    live_rows = seq.look_rows(base, head, [c.key.metric for c in live])
     n, k = len(live), len(frozen)
     none = [np.array([])] * k
     forks = bimodal.fork_rows(base + none, head + none)
@@ -241,6 +241,9 @@ def _judge_family(
         df=padded(live_rows.df),
         p_value=padded(live_rows.p_value),
         tested=np.concatenate([live_rows.tested, np.zeros(k, dtype=bool)]),
+        borrowed=None
+        if live_rows.borrowed is None
+        else np.concatenate([live_rows.borrowed, np.zeros(k, dtype=bool)]),
     )
     frozen_p = np.concatenate([np.full(n, np.nan), np.asarray(frozen, dtype=float)])
     reached = np.array([r is True for r in known] + [False] * k, dtype=bool)

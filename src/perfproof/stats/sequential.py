@@ -19,6 +19,12 @@ smallest α whose design would have rejected there. Under A/A it is super-unifor
 stopping rule (up to K looks), which is what lets a family procedure (Benjamini–Hochberg or
 Holm) run on sequential p-values and keep its guarantee. Below the smallest calibrated α the
 levels fall back to Bonferroni across looks (α′ = α/K), which is valid without simulation.
+
+Each look's Welch statistics borrow the fork spread of the other keys of the family where that
+widens a key's variance (:mod:`perfproof.stats.moderation`): more degrees of freedom for the
+same forks, never a narrower interval than a key's own forks give; the calibrated levels are
+used unchanged (the moderated p-values lie between Welch's and the normal ones, whose levels
+are looser), and the simulations of ``tests/stats`` check the guarantee with borrowing on.
 """
 
 from __future__ import annotations
@@ -30,7 +36,7 @@ from typing import Any
 import numpy as np
 from scipy import special
 
-from perfproof.stats import bimodal, family
+from perfproof.stats import bimodal, family, moderation
 from perfproof.stats.ratio import bound_exp_rows
 from perfproof.stats.tables import shipped_table
 from perfproof.stats.welch import welch_where_tested
@@ -133,6 +139,8 @@ class LookRows:
     df: np.ndarray
     p_value: np.ndarray
     tested: np.ndarray
+    borrowed: np.ndarray | None = None
+    """Where a side's variance borrowed the suite's fork spread (:mod:`.moderation`)."""
 
     def interval(self, level: float | np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The repeated interval of the log ratio at nominal two-sided ``level`` (per key or one
@@ -145,11 +153,16 @@ class LookRows:
         return lo, hi
 
 
-def look_rows(log_base: list[np.ndarray], log_head: list[np.ndarray]) -> LookRows:
+def look_rows(
+    log_base: list[np.ndarray], log_head: list[np.ndarray], groups: list[str] | None = None
+) -> LookRows:
     """Welch statistics for each key from its sides' log fork means (usable forks only).
 
     Each key's moments are taken on its own (keys differ in fork counts), then one Welch over
-    all keys; a key without two forks on a side is not tested (p = 1, no se or df).
+    all keys, each side's variance moderated with the other keys of its group (``groups``: a
+    label per key, e.g. the metric; None: one group) where that widens it
+    (:func:`moments_rows`); a key without two forks on a side is not tested (p = 1, no se or
+    df).
     """
     n = len(log_base)
     nb, nh = (np.array([len(x) for x in side], dtype=int) for side in (log_base, log_head))
@@ -159,8 +172,47 @@ def look_rows(log_base: list[np.ndarray], log_head: list[np.ndarray]) -> LookRow
             mb[i], mh[i] = np.mean(x), np.mean(y)
         if len(x) >= 2 and len(y) >= 2:
             vb[i], vh[i] = np.var(x, ddof=1), np.var(y, ddof=1)
-    w, tested = welch_where_tested(nb, mb, vb, nh, mh, vh)
-    return LookRows(diff=w.diff, se=w.se, df=w.df, p_value=w.p_value, tested=tested)
+    labels = np.array(groups if groups is not None else [""] * n, dtype=object)
+    parts = {g: np.flatnonzero(labels == g) for g in dict.fromkeys(labels.tolist())}
+    out = {f: np.full(n, math.nan) for f in ("diff", "se", "df", "p_value")}
+    tested = np.zeros(n, dtype=bool)
+    borrowed = np.zeros(n, dtype=bool)
+    for idx in parts.values():
+        r = moments_rows(nb[idx], mb[idx], vb[idx], nh[idx], mh[idx], vh[idx])
+        for f in out:
+            out[f][idx] = np.reshape(getattr(r, f), -1)
+        tested[idx] = np.reshape(r.tested, -1)
+        borrowed[idx] = np.reshape(r.borrowed, -1) if r.borrowed is not None else False
+    return LookRows(tested=tested, borrowed=borrowed, **out)
+
+
+def moments_rows(
+    nb: np.ndarray,
+    mb: np.ndarray,
+    vb: np.ndarray,
+    nh: np.ndarray,
+    mh: np.ndarray,
+    vh: np.ndarray,
+    borrow: bool = True,
+) -> LookRows:
+    """Welch on every key's (forks, mean, variance) of log fork means per side, families in
+    rows and their keys in columns (1-D: one family); with ``borrow`` each side's variance
+    takes the family's fork spread where that widens it (:func:`moderation.moderate`), the
+    same rule in a run's looks and in the simulations that check them."""
+    shape = np.shape(nb)
+    db: np.ndarray | None = None
+    dh: np.ndarray | None = None
+    if borrow:
+        mb_, mh_ = moderation.moderate(nb, vb), moderation.moderate(nh, vh)
+        vb, db, vh, dh = mb_.var, mb_.df, mh_.var, mh_.df
+        borrowed = mb_.borrowed | mh_.borrowed
+    else:
+        borrowed = np.zeros(shape, dtype=bool)
+    w, tested = welch_where_tested(nb, mb, vb, nh, mh, vh, db, dh)
+    return LookRows(
+        diff=w.diff, se=w.se, df=w.df, p_value=w.p_value, tested=tested,
+        borrowed=borrowed & tested,
+    )  # fmt: skip
 
 
 # ------------------------------------------------------------------- a look of a family

@@ -67,6 +67,10 @@ class Paths:
     n_head: np.ndarray
     forks: ForkStreams | None = None
     """The fork means themselves, when the paths were drawn here (None: moments only)."""
+    var_base: np.ndarray | None = None
+    var_head: np.ndarray | None = None
+    """Each side's sample variance of log fork means per look, so that a family's keys can
+    borrow each other's spread (:func:`play`); None: the Welch statistics only."""
 
 
 def _side_stream(
@@ -228,7 +232,10 @@ def welch_paths(
     normal ones drawn here, can be judged by the same design (``benchmarks/bimodal_aa.py``)."""
     (nb, mb, vb), (nh, mh, vh) = base, head
     w, _ = welch_where_tested(nb, mb, vb, nh, mh, vh)
-    return Paths(diff=w.diff, se=w.se, df=w.df, p_value=w.p_value, n_base=nb, n_head=nh)
+    return Paths(
+        diff=w.diff, se=w.se, df=w.df, p_value=w.p_value, n_base=nb, n_head=nh,
+        var_base=vb, var_head=vh,
+    )  # fmt: skip
 
 
 def running_min_p(p_value: np.ndarray) -> np.ndarray:
@@ -256,6 +263,7 @@ def play(
     futility: float = 0.0,
     bimodal_rule: bool = True,
     reached: bool = False,
+    borrow: bool = True,
 ) -> Played:
     """Run the sequential design over simulated paths grouped into families of ``keys``.
 
@@ -263,7 +271,8 @@ def play(
     with the bimodal-forks rule when the paths carry their fork means (``bimodal_rule``
     False: without it, to show what it changes; ``reached``: every key is one the change
     reaches, so a clean split by side is not held); a key that stops keeps its sequential
-    p-value in the family at later looks.
+    p-value in the family at later looks. Each side's variance borrows the family's fork
+    spread as a run's looks do (``borrow``, when the paths carry their variances).
     """
     rows = paths.p_value.shape[0]
     families = rows // keys
@@ -273,13 +282,20 @@ def play(
     look = np.full(shape, schedule.max_looks, dtype=int)
     for k in range(schedule.max_looks):
         tested = (paths.n_base[:, k] >= 2) & (paths.n_head[:, k] >= 2)
-        look_rows = seq.LookRows(
-            diff=paths.diff[:, k].reshape(shape),
-            se=paths.se[:, k].reshape(shape),
-            df=paths.df[:, k].reshape(shape),
-            p_value=paths.p_value[:, k].reshape(shape),
-            tested=tested.reshape(shape),
-        )
+        if borrow and paths.var_base is not None and paths.var_head is not None:
+            nb, nh = paths.n_base[:, k].reshape(shape), paths.n_head[:, k].reshape(shape)
+            look_rows = seq.moments_rows(
+                nb, np.zeros(shape), paths.var_base[:, k].reshape(shape),
+                nh, paths.diff[:, k].reshape(shape), paths.var_head[:, k].reshape(shape),
+            )  # fmt: skip
+        else:
+            look_rows = seq.LookRows(
+                diff=paths.diff[:, k].reshape(shape),
+                se=paths.se[:, k].reshape(shape),
+                df=paths.df[:, k].reshape(shape),
+                p_value=paths.p_value[:, k].reshape(shape),
+                tested=tested.reshape(shape),
+            )
         forks = paths.forks.at(k) if bimodal_rule and paths.forks is not None else None
         j = seq.judge(
             look_rows, frozen, schedule, alpha, method, threshold, k + 1, futility, forks,

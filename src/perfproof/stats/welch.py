@@ -90,21 +90,28 @@ class WelchStats:
 
 
 def welch_df(
-    v1: float | np.ndarray, n1: int | np.ndarray, v2: float | np.ndarray, n2: int | np.ndarray
+    v1: float | np.ndarray,
+    n1: int | np.ndarray,
+    v2: float | np.ndarray,
+    n2: int | np.ndarray,
+    d1: float | np.ndarray | None = None,
+    d2: float | np.ndarray | None = None,
 ) -> np.ndarray:
     """Welch–Satterthwaite degrees of freedom for variances ``v1``, ``v2`` of samples n1, n2.
 
+    ``d1``/``d2`` are the degrees of freedom each variance carries (n − 1 when it is the
+    sample's own; more when it borrows the spread of other keys, :mod:`.moderation`).
     When neither side varies (the denominator is 0) every df gives the same degenerate answer,
     so the rule is the pooled test's n1 + n2 − 2: finite, and the same in every caller (the
     comparison, the sequential looks, the simulator that calibrates them, the power curve).
     A side of one value contributes no variance term.
     """
     n1, n2 = np.asarray(n1, dtype=float), np.asarray(n2, dtype=float)
+    d1a = np.maximum(n1 - 1, 1) if d1 is None else np.maximum(np.asarray(d1, dtype=float), 1e-12)
+    d2a = np.maximum(n2 - 1, 1) if d2 is None else np.maximum(np.asarray(d2, dtype=float), 1e-12)
     a = np.asarray(v1, dtype=float) / n1
     b = np.asarray(v2, dtype=float) / n2
-    denom = np.where(n1 > 1, a * a / np.maximum(n1 - 1, 1), 0.0) + np.where(
-        n2 > 1, b * b / np.maximum(n2 - 1, 1), 0.0
-    )
+    denom = np.where(n1 > 1, a * a / d1a, 0.0) + np.where(n2 > 1, b * b / d2a, 0.0)
     flat = denom == 0.0
     return np.asarray(np.where(flat, n1 + n2 - 2, (a + b) ** 2 / np.where(flat, 1.0, denom)))
 
@@ -116,6 +123,8 @@ def welch_moments(
     n2: int | np.ndarray,
     m2: float | np.ndarray,
     v2: float | np.ndarray,
+    d1: float | np.ndarray | None = None,
+    d2: float | np.ndarray | None = None,
 ) -> WelchStats:
     """The one Welch: every two-sample t of perfproof is this, on scalars or arrays.
 
@@ -131,7 +140,7 @@ def welch_moments(
     n1a, n2a = np.asarray(n1, dtype=float), np.asarray(n2, dtype=float)
     diff = np.asarray(m2, dtype=float) - np.asarray(m1, dtype=float)
     se = np.sqrt(np.asarray(v1, dtype=float) / n1a + np.asarray(v2, dtype=float) / n2a)
-    df = welch_df(v1, n1, v2, n2)
+    df = welch_df(v1, n1, v2, n2, d1, d2)
     exact = se == 0.0
     t = np.where(exact, np.copysign(np.inf, diff), diff / np.where(exact, 1.0, se))
     t = np.where(exact & (diff == 0.0), 0.0, t)
@@ -146,9 +155,12 @@ def welch_where_tested(
     n2: np.ndarray,
     m2: np.ndarray,
     v2: np.ndarray,
+    d1: np.ndarray | None = None,
+    d2: np.ndarray | None = None,
 ) -> tuple[WelchStats, np.ndarray]:
     """:func:`welch_moments` for every pair with two values on each side, and which pairs
-    those are; any other pair is not tested: p = 1, no se, df or t (its difference stays)."""
+    those are; any other pair is not tested: p = 1, no se, df or t (its difference stays).
+    ``d1``/``d2``: each variance's degrees of freedom when not n − 1 (:func:`welch_df`)."""
     tested = (np.asarray(n1) >= 2) & (np.asarray(n2) >= 2)
     # placeholders keep the arithmetic of untested pairs finite; their results are replaced
     w = welch_moments(
@@ -158,6 +170,8 @@ def welch_where_tested(
         np.where(tested, n2, 2),
         m2,
         np.where(tested, v2, 1.0),
+        None if d1 is None else np.where(tested, d1, 1.0),
+        None if d2 is None else np.where(tested, d2, 1.0),
     )
     untested = ~tested
     return (
