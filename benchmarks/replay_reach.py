@@ -25,7 +25,12 @@ import json
 import tempfile
 from pathlib import Path
 
-from perfproof.compare.sequential_replay import ReplaySettings, read_rounds, replay
+from perfproof.compare.sequential_replay import (
+    FIRST_LOOK_FORKS,
+    ReplaySettings,
+    read_rounds,
+    replay,
+)
 from perfproof.model import PRIMARY
 from perfproof.model.documents.codec import decode
 from perfproof.model.reach import ReachBlock, RunReach
@@ -68,9 +73,14 @@ def main() -> None:
         block = manifest.get("reach")
         known = RunReach.from_block(None if block is None else decode(ReachBlock, block))
         flags = known.flags() if known is not None else None
+    # the run's own design: as many looks as its most rounds allow (the first look at round 3),
+    # not as many as the recorded rounds (a run that stopped early would replay a looser design)
+    most = (manifest.get("stopping") or {}).get("max_rounds")
+    looks = most - FIRST_LOOK_FORKS + 1 if most else None
     results = {}
     for label, reach in (("no reach known", None), ("with reach", flags)):
-        r = replay(rounds, ReplaySettings(futility=0.05, reach=reach), str(args.run))
+        settings = ReplaySettings(futility=0.05, reach=reach, max_looks=looks)
+        r = replay(rounds, settings, str(args.run))
         results[label] = r
     said = "none recorded" if flags is None else f"{sum(flags.values())} of {len(flags)} reached"
     print(f"run {args.run}: {len(rounds)} round(s) replayed; benchmarks: {said}")
