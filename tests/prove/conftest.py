@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 from pydantic import BaseModel
 
+from perfproof.model.documents.compare import SCHEMA, CompareDocument
+
 _GIT_ENV = {
     "GIT_AUTHOR_NAME": "t",
     "GIT_AUTHOR_EMAIL": "t@t.invalid",
@@ -51,3 +53,12 @@ def round_trip(value: BaseModel) -> BaseModel:
     """A stage result written as prove.json keeps it and read back."""
     text = json.dumps(value.model_dump(mode="json", by_alias=True))
     return type(value).model_validate(json.loads(text))
+
+
+def compare_doc(rows: list[dict]) -> CompareDocument:
+    """A results document of the given rows (benchmark, metric, verdict, …), the fields they
+    leave out filled with a neutral value."""
+    filled = [{"mode": "avgt", "base": {}, "head": {}, "ratio": 1.0, "ratio_ci": [1.0, 1.0], **r}
+              for r in rows]  # fmt: skip
+    doc = {"schema": SCHEMA, "confidence": 0.95, "threshold": 0.02, "comparisons": filled}
+    return CompareDocument.from_json(doc, "results.json")

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from perfproof.demo.project import write_demo_repo
+from perfproof.model.documents.compare import CompareDocument
 from perfproof.model.documents.prove_reach import NO_PATH_NOTE, UNEXPLAINED_NOTE, bench_reach
 from perfproof.model.reach import BenchReach, Reach, RunReach
 from perfproof.pipeline.ab.reach import (
@@ -21,6 +22,8 @@ from perfproof.pipeline.ab.reach import (
     unexplained_of,
 )
 from perfproof.workspace.worktree import ensure_worktree
+
+from .conftest import compare_doc
 
 REPORTER = "perfdemo.bench.ErrorReporterBench.report"
 BUS = "perfdemo.bench.EventBusBench.publishNoListeners"
@@ -41,7 +44,10 @@ KT = "perfdemo.bench.KtBench.run"
 def _keys(repo: Path, shas: dict[str, str], tree: Path, verdicts: tuple[str, str]) -> dict:
     reach = static_reach(repo, shas, tree, [REPORTER, BUS, KT])
     assert reach.of(KT).kind is Reach.NOT_INDEXED or reach.of(KT).kind is Reach.OUTSIDE_JAVA
-    return {k.benchmark: k for k in reach_of_run(reach, _comparisons(*verdicts))}
+    return {
+        k.benchmark: k
+        for k in reach_of_run(reach, compare_doc(_comparisons(*verdicts)).comparisons)
+    }
 
 
 def _comparisons(reporter: str, bus: str) -> list[dict[str, object]]:
@@ -60,9 +66,10 @@ def test_reach_from_the_diff_and_the_call_graph(tmp_path: Path) -> None:
     reach = static_reach(demo.path, shas, tree, [REPORTER, BUS, KT])
     assert reach.of(REPORTER).kind is Reach.STATIC_PATH
     assert reach.of(KT).kind is Reach.NOT_INDEXED  # unknown to the index: no claim
-    kotlin = [{"benchmark": KT, "metric": "primary", "verdict": "regressed"}]
-    assert reach_of_run(reach, kotlin) == ()
-    keys = {k.benchmark: k for k in reach_of_run(reach, _comparisons("improved", "improved"))}
+    kotlin = compare_doc([{"benchmark": KT, "metric": "primary", "verdict": "regressed"}])
+    assert reach_of_run(reach, kotlin.comparisons) == ()
+    moved = compare_doc(_comparisons("improved", "improved")).comparisons
+    keys = {k.benchmark: k for k in reach_of_run(reach, moved)}
     assert set(keys) == {REPORTER, BUS}  # primary metrics only
     assert all(k.reached and not k.unexplained for k in keys.values())
     assert keys[REPORTER].path[-1] == "ErrorReporter.report(short)"
@@ -111,12 +118,15 @@ def test_a_verdict_the_change_may_not_explain_is_marked_in_every_output(
               for b in {str(c["benchmark"]) for c in primary} - {unreached}}  # fmt: skip
     static = bench_reach(unreached, {}, (), depth=6)
     mine = BenchReach(unreached, Reach.NOT_RECORDED, absent) if recorded else static
-    doc = annotate(doc, RunReach({**others, unreached: mine}))
+    typed = annotate(
+        CompareDocument.from_json(doc, "results.json"), RunReach({**others, unreached: mine})
+    )
     expected = [c for c in primary if c["benchmark"] == unreached
                 and c["verdict"] in ("improved", "regressed")]  # fmt: skip
-    shown = unexplained_of(doc["comparisons"])
+    shown = unexplained_of(typed.comparisons)
     assert shown == ([unreached] * len(expected) if recorded else [])
-    assert unconfirmed_of(doc["comparisons"]) == ([] if recorded else [unreached] * len(expected))
+    assert unconfirmed_of(typed.comparisons) == ([] if recorded else [unreached] * len(expected))
+    doc = typed.to_json()
     assert all("reach" in c for c in doc["comparisons"] if c["metric"] == "primary")
     (run / "results.json").write_text(json.dumps(doc))
 
@@ -153,7 +163,6 @@ def test_a_failing_reach_costs_the_run_nothing(tmp_path: Path, monkeypatch) -> N
     reach = ab_reach.reach_before_looks(tmp_path, {"base": "a", "head": "b"}, tmp_path, [BUS])
     assert reach.error == "the change's reach was not computed: TypeError: index went wrong"
     assert reach.of(BUS).kind is Reach.NOT_INDEXED and not reach.reaches(BUS)
-    doc = {"comparisons": _comparisons("regressed", "same")}
-    doc, why = ab_reach.explain(doc, reach)
+    doc, why = ab_reach.explain(compare_doc(_comparisons("regressed", "same")), reach)
     assert why == reach.error
-    assert all("reach" not in c for c in doc["comparisons"])
+    assert all("reach" not in c for c in doc.to_json()["comparisons"])

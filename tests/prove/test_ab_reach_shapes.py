@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.prove.conftest import commit
+from tests.prove.conftest import commit, compare_doc
 
 from perfproof.model.reach import Reach
 from perfproof.pipeline.ab.reach import annotate, reach_of_run, static_reach
@@ -35,13 +35,11 @@ def test_the_state_field_improvement_is_explained_and_only_the_decoy_is_not(
         assert reach.of(BENCH + name).kind is Reach.STATIC_PATH, name
         assert reach.of(BENCH + name).path[-1] == HELPER
     assert reach.of(BENCH + "decoy").kind is Reach.NO_STATIC_PATH
-    document = {
-        "comparisons": [
-            {"benchmark": BENCH + n, "metric": "primary", "verdict": "improved"} for n in names
-        ]
-    }
-    keys = {k.benchmark: k for k in reach_of_run(reach, document["comparisons"])}
+    document = compare_doc(
+        [{"benchmark": BENCH + n, "metric": "primary", "verdict": "improved"} for n in names]
+    )
+    keys = {k.benchmark: k for k in reach_of_run(reach, document.comparisons)}
     assert keys[BENCH + "stateField"].reached and not keys[BENCH + "stateField"].unconfirmed
     document = annotate(document, reach)
-    noted = {c["benchmark"] for c in document["comparisons"] if c.get("warnings")}
+    noted = {c.key.benchmark for c in document.comparisons if c.warnings}
     assert noted == {BENCH + "decoy"}  # no static path; a recording would decide the words

@@ -10,25 +10,26 @@ from pathlib import Path
 from tests.measure.test_rounds import new_store
 
 from perfproof.measure.progress import PlainReporter
+from perfproof.model.documents.compare import CompareDocument
 from perfproof.model.documents.prove_reach import bench_reach
 from perfproof.model.reach import BenchReach, Reach, RunReach
 from perfproof.pipeline.ab.options import AbOptions, Explain
 from perfproof.pipeline.ab.reach import explain_run, to_record
 
+from .conftest import compare_doc
+
 HIDDEN = "fx.Codes.loopEmpty"
 DIRECT = "fx.Codes.sum"
 
 
-def _document() -> dict:
-    return {
-        "comparisons": [
+def _document() -> CompareDocument:
+    return compare_doc([
             {"benchmark": HIDDEN, "metric": "primary", "verdict": "improved",
              "params": {"n": "16"}},
             {"benchmark": HIDDEN, "metric": "primary", "verdict": "same", "params": {"n": "128"}},
             {"benchmark": DIRECT, "metric": "primary", "verdict": "regressed",
              "params": {"n": "16"}},
-        ]
-    }  # fmt: skip
+    ])  # fmt: skip
 
 
 def _store(tmp_path: Path, **plan_kw):
@@ -41,9 +42,9 @@ def _store(tmp_path: Path, **plan_kw):
     return store
 
 
-def _notes(doc: dict) -> list[tuple[str, str]]:
-    return [(n["kind"], n["text"]) for c in doc["comparisons"]
-            for n in c.get("diagnostics", {}).get("notes", [])]  # fmt: skip
+def _notes(doc: CompareDocument) -> list[tuple[str, str]]:
+    return [(str(n.kind), n.text) for c in doc.comparisons
+            for n in c.diagnostics.notes or ()]  # fmt: skip
 
 
 def test_only_decided_keys_with_no_static_path_are_recorded(tmp_path: Path) -> None:
@@ -64,7 +65,7 @@ def test_only_decided_keys_with_no_static_path_are_recorded(tmp_path: Path) -> N
     assert given == _document()  # annotated as a new document, the given one left as it was
     assert asked == [[HIDDEN]]
     assert _notes(doc) == []  # seen running the change: the verdict needs no word
-    assert doc["comparisons"][0]["reach"]["kind"] == "seen in a recording"
+    assert doc.to_json()["comparisons"][0]["reach"]["kind"] == "seen in a recording"
     assert store.manifest.reach.recorded == "explain"
     # a second pass (a resumed run) records nothing again
     explain_run(_document(), store, AbOptions("a", "b"), PlainReporter(io.StringIO()), recorder)

@@ -4,15 +4,15 @@ document) are the reports ``perfproof report`` renders from the folder."""
 from __future__ import annotations
 
 import json
-import math
 import shutil
 from pathlib import Path
 
 import pytest
 
+from perfproof.model.documents.compare import SCHEMA, CompareDocument
 from perfproof.report import FILE_NAMES, render, write_run_reports
 from perfproof.report.markdown import results_section
-from perfproof.report.rundir import read_manifest, run_in_memory
+from perfproof.report.rundir import find_compare_document, read_manifest, run_in_memory
 
 RUNS = Path(__file__).parents[1] / "fixtures" / "runs"
 FOLDERS = sorted(
@@ -28,9 +28,9 @@ def test_reports_from_memory_are_the_reports_read_back(name: str, tmp_path: Path
     shutil.copytree(RUNS / name, run_dir)
     for fmt in ("md", "html"):
         (run_dir / FILE_NAMES[fmt]).unlink(missing_ok=True)
-    document = json.loads((run_dir / "results.json").read_text())
-    for c in document["comparisons"]:  # held in memory as NaN, written as null
-        c.update({k: math.nan for k in ("p_value", "mde_pct") if k in c and c[k] is None})
+    written = find_compare_document(json.loads((run_dir / "results.json").read_text()))
+    assert written is not None
+    document = CompareDocument.from_json({"schema": SCHEMA, **written}, "results.json")
     run = run_in_memory(run_dir, read_manifest(run_dir / "manifest.json"), document)
     written, ctx = write_run_reports(run)
     assert written == [run_dir / "report.md", run_dir / "report.html"] and ctx is not None

@@ -157,7 +157,7 @@ def command(
     if fail_on_regression and outcome.result.regressed:
         where = str(Path(outcome.run_dir) / "results.json")
         text = gate.message(gate.failures(outcome.result.regressed), where)
-        comparisons = outcome.document.get("comparisons", [])
+        comparisons = outcome.document.comparisons
         unexplained, unconfirmed = unexplained_of(comparisons), unconfirmed_of(comparisons)
         if unexplained:
             listed = gate.named(unexplained, gate.SHOWN, where)
@@ -177,7 +177,7 @@ def render_outcome(outcome: AbOutcome, fmt: str) -> None:
     from perfproof.report.markdown import results_section as section_of
 
     if fmt == "json":
-        emit_json(outcome.document)
+        emit_json(outcome.document.to_json())
         click.echo(f"run folder: {outcome.run_dir}", err=True)
         for line in profile_hints(outcome.jfr_dir, _benchmarks(outcome)):
             click.echo(line, err=True)
@@ -188,11 +188,11 @@ def render_outcome(outcome: AbOutcome, fmt: str) -> None:
         click.echo(text, nl=False)
     else:
         print_table(outcome.result)
-        reach_kinds = (str(Kind.UNEXPLAINED), str(Kind.NO_PATH))
-        for c in outcome.document.get("comparisons", []):
-            for note in (c.get("diagnostics") or {}).get("notes") or []:
-                if isinstance(note, dict) and note.get("kind") in reach_kinds:
-                    click.secho(f"{c['benchmark']}: {note.get('text')}", fg="yellow")
+        reach_kinds = (Kind.UNEXPLAINED, Kind.NO_PATH)
+        for c in outcome.document.comparisons:
+            for note in c.diagnostics.notes or ():
+                if note.kind in reach_kinds:
+                    click.secho(f"{c.key.benchmark}: {note.text}", fg="yellow")
     click.echo(f"\nrun folder: {outcome.run_dir}")
     click.echo(f"report: {outcome.report_path}")
     for line in profile_hints(outcome.jfr_dir, _benchmarks(outcome)):

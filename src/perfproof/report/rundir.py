@@ -17,7 +17,7 @@ from typing import Any
 
 from perfproof.errors import InputError
 from perfproof.jmh.reader import load_json
-from perfproof.model.documents import json_safe, loads_strict
+from perfproof.model.documents import loads_strict
 from perfproof.model.documents.compare import SCHEMA, CompareDocument
 from perfproof.model.documents.run import ManifestShapeError, RunManifest
 
@@ -166,16 +166,13 @@ def load_run(run_dir: str | Path) -> RunFolder:
     return RunFolder(path, manifest, results, compare, raws, load_logs(path))
 
 
-def run_in_memory(path: Path, manifest: RunManifest, results: dict[str, Any]) -> RunFolder:
-    """A run just measured, as its reports read it: the manifest and the results document the
+def run_in_memory(path: Path, manifest: RunManifest, results: CompareDocument) -> RunFolder:
+    """A run just measured, as its reports read it: the manifest and the typed results the
     pipeline holds (with the values results.json holds: non-finite numbers as null), the raw
     JMH files and logs from its folder; nothing written a moment ago is read back."""
-    safe = json_safe(results)
-    compare = find_compare_document(safe)
+    safe = results.to_json()
     source = str(path / "results.json")
-    if compare is None:
-        raise InputError(f"{source}: has no 'comparisons' list")
-    run = RunFolder(path, manifest, safe, compare, load_raw_files(path), source=source)
+    run = RunFolder(path, manifest, safe, safe, load_raw_files(path), source=source)
     run.document  # noqa: B018 - as load_run: a malformed field fails before any rendering
     run.logs = load_logs(path)
     return run

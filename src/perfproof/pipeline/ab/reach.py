@@ -17,7 +17,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 from perfproof import defaults
 from perfproof.code.reach import benchmark_methods
@@ -26,8 +25,9 @@ from perfproof.errors import PerfproofError
 from perfproof.measure.progress import Reporter
 from perfproof.measure.rounds import measuring_seconds
 from perfproof.measure.store import RunStore
-from perfproof.model import SIDES
-from perfproof.model.diagnostics import Kind
+from perfproof.model import PRIMARY, SIDES, Comparison
+from perfproof.model.diagnostics import Kind, Note
+from perfproof.model.documents.compare import CompareDocument
 from perfproof.model.documents.prove_reach import (
     MOVED,
     UNEXPLAINED_NOTE,
@@ -35,7 +35,7 @@ from perfproof.model.documents.prove_reach import (
     bench_reach,
     outside_java,
 )
-from perfproof.model.reach import Reach, RunReach
+from perfproof.model.reach import BenchReach, Reach, RunReach
 from perfproof.pipeline.ab.options import AbOptions, Explain
 from perfproof.pipeline.prove.code import benchmarks_stage, changes_stage, head_project
 from perfproof.units import eta as format_duration
@@ -96,93 +96,84 @@ def reach_before_looks(
         return RunReach(error=f"the change's reach was not computed: {kind}{exc}")
 
 
-def reach_of_run(
-    reach: RunReach, comparisons: Sequence[Mapping[str, object]]
-) -> tuple[KeyReach, ...]:
+def reach_of_run(reach: RunReach, comparisons: Sequence[Comparison]) -> tuple[KeyReach, ...]:
     """Each primary comparison's reach and verdict, for the benchmarks the reach knows."""
-    out = []
-    for c in comparisons:
-        bench = str(c.get("benchmark"))
-        if c.get("metric") not in (None, "primary") or bench not in reach.benchmarks:
-            continue
-        out.append(KeyReach.of(reach.of(bench), str(c.get("verdict"))))
-    return tuple(out)
+    return tuple(
+        KeyReach.of(reach.of(c.key.benchmark), str(c.verdict))
+        for c in comparisons
+        if c.key.metric == PRIMARY and c.key.benchmark in reach.benchmarks
+    )
 
 
-def annotate(document: Mapping[str, Any], reach: RunReach) -> dict[str, Any]:
+def annotate(document: CompareDocument, reach: RunReach) -> CompareDocument:
     """The results document with each primary comparison given its benchmark's reach
     (whatever its @Param values), and a verdict the change may not explain a note of the
     evidence's strength (every output shows the notes); ``document`` itself is left as it was."""
-    comparisons = [_annotated(c, reach) for c in document.get("comparisons", [])]
-    return {**document, "comparisons": comparisons}
+    comparisons, rows = [], dict(document.row_extra)
+    for c in document.comparisons:
+        if c.key.metric != PRIMARY or c.key.benchmark not in reach.benchmarks:
+            comparisons.append(c)
+            continue
+        r = reach.of(c.key.benchmark)
+        written = {"kind": str(r.kind), "reached": r.reaches, "why": r.why, "path": list(r.path)}
+        rows[c.key] = {**rows.get(c.key, {}), REACH_FIELD: written}
+        comparisons.append(_noted(c, r))
+    return replace(document, comparisons=comparisons, row_extra=rows)
 
 
-def _annotated(c: Mapping[str, Any], reach: RunReach) -> Mapping[str, Any]:
-    bench = str(c.get("benchmark"))
-    if c.get("metric") not in (None, "primary") or bench not in reach.benchmarks:
-        return c
-    r = reach.of(bench)
-    out = {**c, REACH_FIELD: {"kind": str(r.kind), "reached": r.reaches, "why": r.why,
-                              "path": list(r.path)}}  # fmt: skip
-    verdict = str(c.get("verdict"))
+def _noted(c: Comparison, r: BenchReach) -> Comparison:
+    """The comparison with a note on a verdict the change may not explain."""
+    verdict = str(c.verdict)
     if verdict not in MOVED:
-        return out
+        return c
     if r.kind.shown_not_to_run:
-        note = (Kind.UNEXPLAINED, f"{verdict} but {UNEXPLAINED_NOTE}: {r.why}")
+        note = Note(Kind.UNEXPLAINED, f"{verdict} but {UNEXPLAINED_NOTE}: {r.why}")
     elif r.kind is Reach.NO_STATIC_PATH:
-        note = (Kind.NO_PATH, f"{verdict}, but {r.why}")
+        note = Note(Kind.NO_PATH, f"{verdict}, but {r.why}")
     else:
-        return out
-    diagnostics = dict(c.get("diagnostics") or {})
-    notes = [*(diagnostics.get("notes") or []), {"kind": str(note[0]), "text": note[1]}]
-    warnings = [*(c.get("warnings") or []), note[1]]
-    return {**out, "diagnostics": {**diagnostics, "notes": notes}, "warnings": warnings}
+        return c
+    diagnostics = replace(c.diagnostics, notes=[*(c.diagnostics.notes or []), note])
+    return replace(c, diagnostics=diagnostics, warnings=[*c.warnings, note.text])
 
 
-def explain(document: Mapping[str, Any], reach: RunReach) -> tuple[dict[str, Any], str | None]:
+def explain(document: CompareDocument, reach: RunReach) -> tuple[CompareDocument, str | None]:
     """The document annotated with ``reach``, or unchanged with the reason when reach could not
     be computed (the verdicts then stand without reach, and the run says why)."""
     if reach.error:
-        return dict(document), reach.error
+        return document, reach.error
     return annotate(document, reach), None
 
 
-def to_record(document: Mapping[str, Any], reach: RunReach) -> list[str]:
+def to_record(document: CompareDocument, reach: RunReach) -> list[str]:
     """The benchmarks of the keys decided ``improved`` or ``regressed`` with no static path."""
     return list(
         dict.fromkeys(
-            str(c.get("benchmark"))
-            for c in document.get("comparisons", [])
-            if c.get("metric") in (None, "primary")
-            and str(c.get("verdict")) in MOVED
-            and reach.of(str(c.get("benchmark"))).kind is Reach.NO_STATIC_PATH
+            c.key.benchmark
+            for c in document.comparisons
+            if c.key.metric == PRIMARY
+            and str(c.verdict) in MOVED
+            and reach.of(c.key.benchmark).kind is Reach.NO_STATIC_PATH
         )
     )
 
 
-def noted(comparisons: Sequence[Mapping[str, object]], kind: Kind) -> list[str]:
+def noted(comparisons: Sequence[Comparison], kind: Kind) -> list[str]:
     """Benchmarks of the comparisons holding a note of ``kind``."""
     return [
-        str(c.get("benchmark"))
+        c.key.benchmark
         for c in comparisons
-        if any(isinstance(n, dict) and n.get("kind") == str(kind) for n in _notes(c))
+        if any(n.kind == kind for n in c.diagnostics.notes or ())
     ]
 
 
-def unexplained_of(comparisons: Sequence[Mapping[str, object]]) -> list[str]:
+def unexplained_of(comparisons: Sequence[Comparison]) -> list[str]:
     """Benchmarks of the comparisons whose verdict a recording shows the change cannot explain."""
     return noted(comparisons, Kind.UNEXPLAINED)
 
 
-def unconfirmed_of(comparisons: Sequence[Mapping[str, object]]) -> list[str]:
+def unconfirmed_of(comparisons: Sequence[Comparison]) -> list[str]:
     """Benchmarks of the comparisons whose verdict no static path leads to, unrecorded."""
     return noted(comparisons, Kind.NO_PATH)
-
-
-def _notes(c: Mapping[str, object]) -> list[object]:
-    diag = c.get("diagnostics")
-    notes = diag.get("notes") if isinstance(diag, dict) else None
-    return notes if isinstance(notes, list) else []
 
 
 Recorder = Callable[[RunStore, AbOptions, RunReach, Sequence[str], Reporter], RunReach]
@@ -211,12 +202,12 @@ def run_reach(store: RunStore) -> RunReach | None:
 
 
 def explain_run(
-    document: Mapping[str, Any],
+    document: CompareDocument,
     store: RunStore,
     opts: AbOptions,
     rep: Reporter,
     recorder: Recorder | None,
-) -> dict[str, Any]:
+) -> CompareDocument:
     """The results document with the run's reach on its comparisons, after recording the
     decided keys no static path leads to (unless ``--explain off``, no recorder, or the budget
     has no time left); unchanged when the reach is unknown."""
@@ -224,7 +215,7 @@ def explain_run(
         reach_before_run(store, opts, rep)
     reach = run_reach(store)
     if reach is None or reach.error:
-        return dict(document)
+        return document
     wanted = to_record(document, reach)
     if wanted and reach.recorded is None:
         why_not = _why_not_recorded(document, store, opts, wanted, recorder)
@@ -246,7 +237,7 @@ def explain_run(
 
 
 def _why_not_recorded(
-    document: Mapping[str, Any],
+    document: CompareDocument,
     store: RunStore,
     opts: AbOptions,
     wanted: Sequence[str],
@@ -260,11 +251,8 @@ def _why_not_recorded(
     if budget is None:
         return None
     spent = measuring_seconds(store.manifest.steps)
-    keys = {
-        (c.get("benchmark"), tuple(sorted((c.get("params") or {}).items())))
-        for c in document.get("comparisons", [])
-        if str(c.get("benchmark")) in wanted
-    }
+    keys = {(c.key.benchmark, c.key.params) for c in document.comparisons
+            if c.key.benchmark in wanted}  # fmt: skip
     need = 2 * len(keys) * store.plan.settings.fork_seconds()
     if spent + need <= budget:
         return None

@@ -12,10 +12,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
 
 from perfproof import __version__, defaults
-from perfproof.compare import CompareOptions, CompareResult, compare_document, compare_sides
+from perfproof.compare import CompareOptions, CompareResult, compare_sides
+from perfproof.compare import document as compare_document
 from perfproof.env.cache import cache_root
 from perfproof.env.java import java_info
 from perfproof.errors import ExternalError, InputError
@@ -39,6 +39,7 @@ from perfproof.measure.store import (
     new_run_id,
 )
 from perfproof.model import SIDES
+from perfproof.model.documents.compare import CompareDocument
 from perfproof.model.documents.run import Jdk, Overlay, RunManifest, SideRef
 from perfproof.model.reach import RunReach
 from perfproof.pipeline.ab import reach as ab_reach
@@ -64,7 +65,8 @@ class AbOutcome:
 
     run_dir: Path
     result: CompareResult
-    document: dict[str, Any]
+    document: CompareDocument
+    """The run's results.json as written (with each key's reach, for ``ab``)."""
     report_path: Path
     notes: list[str] = field(default_factory=list)
     jfr_dir: Path | None = None
@@ -301,14 +303,11 @@ def _measure_and_compare(
     stopping.methodology = method
     store.manifest.stopping = stopping
     store.save()
-    document = {
-        **compare_document(result),
-        "run_dir": str(store.path),
-        "stopping": stopping.dump(),
-    }
+    extra = {"run_dir": str(store.path), "stopping": stopping.dump()}
+    document = replace(compare_document(result), extra=extra)
     if explain:
         document = ab_reach.explain_run(document, store, opts, reporter, recorder)
-    store.write_results(document)
+    store.write_results(document.to_json())
     context = _write_reports(store, document, reporter)
     report = store.path / FILE_NAMES["md"]
     finish_attempt(store)
@@ -332,7 +331,7 @@ def _on_cluster(
         if artifact is None:  # both sides are built before the cluster is asked
             raise RuntimeError(f"{side} was not built before the cluster run")
         artifacts[side] = artifact
-    result, document = run_on_cluster(
+    result, merged = run_on_cluster(
         store,
         keys,
         artifacts,
@@ -342,9 +341,10 @@ def _on_cluster(
         measure=measure_keys,
     )
     store.manifest.environment.load_after = environment.load_average()
+    document = CompareDocument.from_json(merged, str(store.path / "results.json"))
     if explain:
         document = ab_reach.explain_run(document, store, opts, reporter, recorder)
-    store.write_results(document)
+    store.write_results(document.to_json())
     context = _write_reports(store, document, reporter)
     report = store.path / FILE_NAMES["md"]
     finish_attempt(store)
@@ -352,7 +352,7 @@ def _on_cluster(
 
 
 def _write_reports(
-    store: RunStore, document: dict[str, Any], reporter: Reporter
+    store: RunStore, document: CompareDocument, reporter: Reporter
 ) -> ReportContext | None:
     """report.md and report.html from the manifest and results held in memory; the context
     they were rendered from, for what the command prints."""

@@ -87,7 +87,8 @@ def ab_stage(
         )
         outcome = start_ab(opts, make_reporter(), explain=False, reach=run_reach(benchmarks))
     bundle.expose_run(outcome.run_dir)
-    comparisons = [c for c in outcome.document.get("comparisons", []) if isinstance(c, dict)]
+    written = outcome.document.to_json()["comparisons"]
+    comparisons = [c for c in written if isinstance(c, dict)] if isinstance(written, list) else []
     reached = benchmarks.reached if benchmarks is not None else ()
     reach = reach_of_keys(
         comparisons,
