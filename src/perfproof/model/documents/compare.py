@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any
 
 from perfproof.errors import InputError
 from perfproof.model import (
@@ -51,9 +50,9 @@ class CompareDocument:
     comparisons: list[Comparison]
     unmatched: list[Unmatched] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
-    extra: dict[str, Any] = field(default_factory=dict)
+    extra: dict[str, object] = field(default_factory=dict)
     """Fields other writers add beside the comparison (``run_dir``), kept on a round trip."""
-    row_extra: dict[BenchKey, dict[str, Any]] = field(default_factory=dict)
+    row_extra: dict[BenchKey, dict[str, object]] = field(default_factory=dict)
     """Fields other writers add to a comparison (``merge``: the ``machine`` that measured it)."""
 
     def machine(self, key: BenchKey) -> str:
@@ -61,8 +60,8 @@ class CompareDocument:
         value = self.row_extra.get(key, {}).get("machine")
         return value if isinstance(value, str) else ""
 
-    def to_json(self) -> dict[str, Any]:
-        doc: dict[str, Any] = {
+    def to_json(self) -> dict[str, object]:
+        doc: dict[str, object] = {
             "schema": SCHEMA,
             "confidence": self.confidence,
             "threshold": self.threshold,
@@ -79,11 +78,11 @@ class CompareDocument:
             "notes": list(self.notes),
             **self.extra,
         }
-        safe: dict[str, Any] = json_safe(doc)
+        safe: dict[str, object] = json_safe(doc)
         return safe
 
     @classmethod
-    def from_json(cls, doc: Any, source: str) -> CompareDocument:
+    def from_json(cls, doc: object, source: str) -> CompareDocument:
         """Read and check a parsed document; every problem names ``source`` and the field."""
         doc = check_document(doc, source, NAME, MAJOR)
         try:
@@ -122,7 +121,7 @@ COMPARISON_FIELDS = frozenset(
 """What :func:`comparison_to_json` writes; anything else is another writer's and is kept."""
 
 
-def _key_json(key: BenchKey) -> dict[str, Any]:
+def _key_json(key: BenchKey) -> dict[str, object]:
     return {
         "benchmark": key.benchmark,
         "mode": key.mode,
@@ -131,7 +130,7 @@ def _key_json(key: BenchKey) -> dict[str, Any]:
     }
 
 
-def comparison_to_json(c: Comparison) -> dict[str, Any]:
+def comparison_to_json(c: Comparison) -> dict[str, object]:
     """One comparison as a JSON-ready dict (the elements of ``comparisons``)."""
     doc = {
         **_key_json(c.key),
@@ -156,23 +155,23 @@ def comparison_to_json(c: Comparison) -> dict[str, Any]:
         "warnings": list(c.warnings),
         "diagnostics": c.diagnostics.to_json(),
     }
-    plain: dict[str, Any] = _plain(doc)
-    safe: dict[str, Any] = json_safe(plain)
+    safe: dict[str, object] = json_safe(_plain(doc))
     return safe
 
 
-def _estimate_json(e: Estimate) -> dict[str, Any]:
+def _estimate_json(e: Estimate) -> dict[str, object]:
     return {"estimate": e.value, "ci": list(e.ci), "forks": e.forks, "iterations": e.iterations}
 
 
-def _plain(value: Any) -> Any:
+def _plain(value: object) -> object:
     """numpy scalars → Python numbers, tuples → lists, keys → strings, at any depth."""
     if isinstance(value, dict):
         return {str(k): _plain(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
         return [_plain(v) for v in value]
-    if hasattr(value, "item") and not isinstance(value, str | bytes):
-        return value.item()
+    item = getattr(value, "item", None)
+    if item is not None and not isinstance(value, str | bytes):
+        return item()
     return value
 
 

@@ -9,9 +9,9 @@ pairs, unmatched keys listed by label alone, ``holm`` instead of ``family``.
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
-from pydantic import BeforeValidator, Field, ValidatorFunctionWrapHandler, WrapValidator
+from pydantic import BeforeValidator, Field, JsonValue, ValidatorFunctionWrapHandler, WrapValidator
 from pydantic_core import PydanticCustomError
 
 from perfproof.model.documents.codec import Document, ValidationError, shape_problem
@@ -99,10 +99,10 @@ class ComparisonDoc(KeyDoc):
     p_holm: float | None = None
     mde_pct: float | None = None
     forks_needed: int | None = Field(None, ge=0)
-    jmh: dict[str, Any] | None = None
+    jmh: dict[str, JsonValue] | None = None
     """JMH's own scores, read leniently by ``JmhScores.from_json``."""
-    warnings: Annotated[list[Any], Listed] = Field(default_factory=list)
-    diagnostics: dict[str, Any] = Field(default_factory=dict)
+    warnings: Annotated[list[JsonValue], Listed] = Field(default_factory=list)
+    diagnostics: dict[str, JsonValue] = Field(default_factory=dict)
     """Read leniently by ``Diagnostics.from_json``: a field of another shape is kept as read."""
 
 
@@ -132,8 +132,8 @@ class CompareDoc(Document):
     metrics: list[str] = Field(default_factory=list)
     comparisons: list[ComparisonDoc]
     unmatched: Annotated[list[UnmatchedDoc], BeforeValidator(_labels)] = Field(default_factory=list)
-    notes: list[Any] = Field(default_factory=list)
-    warnings: list[Any] = Field(default_factory=list)
+    notes: list[JsonValue] = Field(default_factory=list)
+    warnings: list[JsonValue] = Field(default_factory=list)
 
 
 _WORDS = {"a JSON list": "a list", "a JSON object": "an object"}

@@ -303,7 +303,7 @@ def _measure_and_compare(
     stopping.methodology = method
     store.manifest.stopping = stopping
     store.save()
-    extra = {"run_dir": str(store.path), "stopping": stopping.dump()}
+    extra: dict[str, object] = {"run_dir": str(store.path), "stopping": stopping.dump()}
     document = replace(compare_document(result), extra=extra)
     if explain:
         document = ab_reach.explain_run(document, store, opts, reporter, recorder)
