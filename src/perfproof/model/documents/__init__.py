@@ -14,8 +14,11 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import overload
+
+from pydantic import JsonValue
 
 from perfproof.errors import InputError, unreadable
 
@@ -28,7 +31,7 @@ def schema_id(name: str, major: int) -> str:
     return f"perfproof.{name}/{major}"
 
 
-def parse_schema(value: Any) -> tuple[str, int] | None:
+def parse_schema(value: object) -> tuple[str, int] | None:
     """``("run", 1)`` from ``"perfproof.run/1"``; None for anything else."""
     if not isinstance(value, str) or not value.startswith("perfproof.") or "/" not in value:
         return None
@@ -69,11 +72,12 @@ def _reject_constant(name: str) -> float:
     raise ValueError(f"non-standard JSON constant {name}")
 
 
-def loads_strict(text: str, source: str) -> Any:
+def loads_strict(text: str, source: str) -> JsonValue:
     """Parse strict JSON (no NaN/Infinity), naming ``source`` and the position on failure."""
     check_depth(text, source)
     try:
-        return json.loads(text, parse_constant=_reject_constant)
+        value: JsonValue = json.loads(text, parse_constant=_reject_constant)
+        return value
     except json.JSONDecodeError as exc:
         raise InputError(
             f"{source}: not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno})"
@@ -82,7 +86,7 @@ def loads_strict(text: str, source: str) -> Any:
         raise InputError(f"{source}: not valid JSON ({exc})") from None
 
 
-def read_document(path: Path, name: str, major: int) -> dict[str, Any]:
+def read_document(path: Path, name: str, major: int) -> dict[str, JsonValue]:
     """Read ``path`` and check it is a ``perfproof.<name>/<major>`` document."""
     try:
         text = path.read_text(encoding="utf-8")
@@ -92,7 +96,7 @@ def read_document(path: Path, name: str, major: int) -> dict[str, Any]:
     return check_document(doc, str(path), name, major)
 
 
-def check_document(doc: Any, source: str, name: str, major: int) -> dict[str, Any]:
+def check_document(doc: JsonValue, source: str, name: str, major: int) -> dict[str, JsonValue]:
     """Check an already parsed document's schema name and major version."""
     expected = schema_id(name, major)
     if not isinstance(doc, dict):
@@ -111,7 +115,15 @@ def check_document(doc: Any, source: str, name: str, major: int) -> dict[str, An
     return doc
 
 
-def json_safe(value: object) -> Any:
+@overload
+def json_safe(value: Mapping[str, object]) -> dict[str, JsonValue]: ...
+
+
+@overload
+def json_safe(value: object) -> JsonValue: ...
+
+
+def json_safe(value: object) -> object:
     """Replace NaN and ±infinity by None at any depth: perfproof documents are strict JSON."""
     if isinstance(value, float):
         return value if math.isfinite(value) else None
@@ -122,6 +134,6 @@ def json_safe(value: object) -> Any:
     return value
 
 
-def dumps(doc: Any) -> str:
+def dumps(doc: object) -> str:
     """Serialise a document as strict JSON (``allow_nan=False`` after :func:`json_safe`)."""
     return json.dumps(json_safe(doc), indent=2, allow_nan=False) + "\n"

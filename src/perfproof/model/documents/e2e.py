@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated
 
-from pydantic import Field, PlainSerializer
+from pydantic import Field, JsonValue, PlainSerializer
 
 from perfproof.model import Direction, Verdict
 from perfproof.model.documents import json_safe, schema_id
@@ -240,7 +240,7 @@ class E2EDocument(Document):
     warnings: list[str]
 
 
-def e2e_document(r: E2EResult) -> dict[str, object]:
+def e2e_document(r: E2EResult) -> dict[str, JsonValue]:
     """The strict JSON document of an e2e run (every number that is not finite as null)."""
     s = r.settings
     doc = E2EDocument(
@@ -256,5 +256,5 @@ def e2e_document(r: E2EResult) -> dict[str, object]:
         amdahl=None if r.amdahl is None else AmdahlDoc.of(r.amdahl),
         warnings=r.warnings,
     )
-    safe: dict[str, object] = json_safe(doc.model_dump(mode="json", by_alias=True))
+    safe: dict[str, JsonValue] = json_safe(doc.model_dump(mode="json", by_alias=True))
     return safe

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, JsonValue
 
 from perfproof.model.documents import json_safe, schema_id
 from perfproof.model.documents.codec import Document
@@ -85,7 +85,7 @@ class GuardDocument(Document):
     notes: list[str]
 
 
-def guard_document(g: GuardResult) -> dict[str, object]:
+def guard_document(g: GuardResult) -> dict[str, JsonValue]:
     """The document of one judged guard (strict JSON: no NaN, no infinity, no strings for them)."""
     doc = GuardDocument(
         kind=g.kind,
@@ -99,5 +99,5 @@ def guard_document(g: GuardResult) -> dict[str, object]:
         rows=g.rows,
         notes=g.notes,
     )
-    safe: dict[str, object] = json_safe(doc.model_dump(mode="json", by_alias=True))
+    safe: dict[str, JsonValue] = json_safe(doc.model_dump(mode="json", by_alias=True))
     return safe

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Literal
 
-from pydantic import Field
+from pydantic import Field, JsonValue
 
 from perfproof.errors import InputError
 from perfproof.model import benchmark_of_label
@@ -231,7 +231,7 @@ class HuntDocument(Document):
     changes: list[Change] | None = None
 
 
-def hunt_document(h: HuntResult) -> dict[str, object]:
+def hunt_document(h: HuntResult) -> dict[str, JsonValue]:
     """The strict JSON document of a hunt (no NaN, no infinity; unknown numbers null)."""
     workload = Workload(
         kind=h.kind, description=h.workload, repo=h.repo, ref=h.ref, sha=h.sha, groups=h.groups
@@ -245,7 +245,7 @@ def hunt_document(h: HuntResult) -> dict[str, object]:
         compared_with=h.compared_with,
         changes=h.changes,
     )
-    safe: dict[str, object] = json_safe(doc.model_dump(mode="json", by_alias=True))
+    safe: dict[str, JsonValue] = json_safe(doc.model_dump(mode="json", by_alias=True))
     return safe
 
 

@@ -19,9 +19,9 @@ parts, reach, merged, guard, the build settings and an ``e2e`` run's prepared si
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
-from pydantic import BeforeValidator, Field
+from pydantic import BeforeValidator, Field, JsonValue
 
 from perfproof.model.documents import check_document, schema_id
 from perfproof.model.documents.codec import (
@@ -113,7 +113,7 @@ class Environment(Document):
     machines: list[Machine] | None = None
     """A run merged from shards or cluster groups: each shard's machine block."""
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, JsonValue]:
         """The ``environment`` block: unknown machine facts written as null, empty per-side
         maps left out (as older runs wrote)."""
         doc = self.model_dump(mode="json", by_alias=True)
@@ -339,7 +339,7 @@ class RunManifest(Document):
             return SideRef()
         return SideRef(ref=prepared.ref, sha=prepared.sha)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, JsonValue]:
         """The manifest as written: entries not set left out, the environment whole."""
         doc = self.model_dump(mode="json", by_alias=True, exclude_none=True)
         if self.kind == "ab":
@@ -354,12 +354,12 @@ class RunManifest(Document):
         return doc
 
     @classmethod
-    def from_json(cls, doc: Any, source: str, *, require_schema: bool = True) -> RunManifest:
+    def from_json(cls, doc: JsonValue, source: str, *, require_schema: bool = True) -> RunManifest:
         """Check the schema (InputError naming ``source``; skipped for a folder made by hand
         from ``compare`` data when ``require_schema`` is false) and every entry
         (:class:`ManifestShapeError` naming the entry)."""
-        if require_schema or "schema" in doc:
-            check_document(doc, source, NAME, MAJOR)
+        if require_schema or not isinstance(doc, dict) or "schema" in doc:
+            doc = check_document(doc, source, NAME, MAJOR)
         kind = doc.get("kind", "ab")
         if kind not in KINDS:
             raise ManifestShapeError(f"'kind' is {kind!r}, not one of {', '.join(KINDS)}")

@@ -11,7 +11,7 @@ uses, and a resumed run parses it again from here the same way.
 
 from __future__ import annotations
 
-from typing import Any
+from pydantic import JsonValue
 
 from perfproof.model.documents.codec import Document, Text, TextList
 
@@ -59,10 +59,12 @@ class RunOptions(Document):
     confidence: float | None = None
     threshold: float | None = None
     family: str | None = None
+    metrics: TextList | None = None
+    """The metrics compared (``e2e``: the metrics read from each run's output)."""
     history_db: Text | None = None
     sources: dict[str, str] | None = None
     """Where each pinnable setting came from (flag, environment, file and line, default)."""
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, JsonValue]:
         """The block as it was written: every entry set (a None too), nothing added."""
         return self.model_dump(mode="json", by_alias=True, exclude_unset=True)

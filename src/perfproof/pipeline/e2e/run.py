@@ -13,11 +13,14 @@ only fail again.
 
 from __future__ import annotations
 
+import json
 import math
 import shutil
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, fields
 from pathlib import Path
+
+from pydantic import TypeAdapter, ValidationError
 
 from perfproof import __version__
 from perfproof.errors import InputError, PerfproofError
@@ -33,6 +36,7 @@ from perfproof.measure.store import (
 )
 from perfproof.measure.targets import command as target
 from perfproof.model import SIDES, Direction
+from perfproof.model.documents.codec import problem_line
 from perfproof.model.documents.e2e import (
     AmdahlReport,
     E2EResult,
@@ -203,7 +207,13 @@ def execute_and_analyse(
     if higher_is_better:
         written["higher_is_better"] = list(higher_is_better)
     manifest.options = RunOptions.model_validate(written)
-    opts = E2EOptions(**written)
+    try:
+        text = json.dumps(written, allow_nan=False)
+        opts = TypeAdapter(E2EOptions).validate_json(text, strict=True)
+    except ValidationError as exc:
+        raise InputError(
+            f"--resume {store.path}: {MANIFEST} was edited: {problem_line(exc, ('options',))}"
+        ) from None
     specs = validate(opts)
     try:
         sides = {s: target.SideCommands.of_prepared(s, (manifest.sides or {})[s]) for s in SIDES}

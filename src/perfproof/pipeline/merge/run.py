@@ -260,12 +260,13 @@ def _partition(shard: ShardRun) -> tuple[Any, ...]:
 
 def compare_options_of(manifest: RunManifest) -> CompareOptions:
     """The comparison settings a shard ran with (perfproof's defaults for those it lacks)."""
-    doc = manifest.options.to_json()
-    known = CompareOptions.__dataclass_fields__
-    values = {k: v for k, v in doc.items() if k in known}
-    if "metrics" in values:
-        values["metrics"] = tuple(values["metrics"])
-    return CompareOptions(**values)
+    o, default = manifest.options, CompareOptions()
+    return CompareOptions(
+        confidence=default.confidence if o.confidence is None else o.confidence,
+        threshold=default.threshold if o.threshold is None else o.threshold,
+        metrics=default.metrics if o.metrics is None else tuple(o.metrics),
+        family=default.family if o.family is None else o.family,
+    )
 
 
 def merge_samples(shards: list[ShardRun], side: str) -> dict[BenchKey, Samples]:
