@@ -96,7 +96,7 @@ def read_document(path: Path, name: str, major: int) -> dict[str, JsonValue]:
     return check_document(doc, str(path), name, major)
 
 
-def check_document(doc: JsonValue, source: str, name: str, major: int) -> dict[str, JsonValue]:
+def check_document(doc: object, source: str, name: str, major: int) -> dict[str, JsonValue]:
     """Check an already parsed document's schema name and major version."""
     expected = schema_id(name, major)
     if not isinstance(doc, dict):
