@@ -78,7 +78,7 @@ class CompareDocument:
             "notes": list(self.notes),
             **self.extra,
         }
-        safe: dict[str, object] = json_safe(doc)
+        safe: dict[str, object] = dict(json_safe(doc))
         return safe
 
     @classmethod
@@ -155,7 +155,7 @@ def comparison_to_json(c: Comparison) -> dict[str, object]:
         "warnings": list(c.warnings),
         "diagnostics": c.diagnostics.to_json(),
     }
-    safe: dict[str, object] = json_safe(_plain(doc))
+    safe: dict[str, object] = dict(json_safe({k: _plain(v) for k, v in doc.items()}))
     return safe
 
 
