@@ -11,10 +11,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
+import numpy.typing as npt
 
 from perfproof.model.bounds import RatioBounds
 from perfproof.model.diagnostics import ComparisonMethod, Diagnostics, JmhScores
 from perfproof.model.enums import SIDE_WORDS, SIDES, Direction, Side, Verdict
+
+Floats = npt.NDArray[np.float64]
+"""An array of measurements (one fork's iterations, a side's fork means)."""
 
 __all__ = [
     "ALLOC_NORM",
@@ -111,7 +115,7 @@ class Samples:
     key: BenchKey
     unit: str
     direction: Direction
-    forks: list[np.ndarray] = field(default_factory=list)
+    forks: list[Floats] = field(default_factory=list)
     jmh: list[JmhScore] = field(default_factory=list)
     sources: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
@@ -121,7 +125,7 @@ class Samples:
     def fork_count(self) -> int:
         return len(self.forks)
 
-    def fork_means(self) -> np.ndarray:
+    def fork_means(self) -> Floats:
         return np.array([float(np.mean(f)) for f in self.forks if len(f)], dtype=float)
 
 
