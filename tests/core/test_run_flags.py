@@ -11,6 +11,7 @@ from perfproof.cli.guard import command as guard_command
 from perfproof.cli.prove import command as prove_command
 from perfproof.cli.run_flags import AB_GROUPS, VERDICT, ab_options
 from perfproof.measure.plan import Order
+from perfproof.model.documents.run_options import RunOptions
 from perfproof.pipeline.ab.options import AbOptions
 from perfproof.pipeline.cluster import Executor
 from perfproof.workspace.spec import BuildKind
@@ -66,15 +67,16 @@ def test_machine_name_is_the_flag_else_the_variable_else_none(monkeypatch) -> No
     assert _parse(ab_command, ["--base", "a", "--head", "b"]).machine is None
     monkeypatch.setenv("PERFPROOF_MACHINE", "gh-8core")
     opts = _parse(ab_command, ["--base", "a", "--head", "b"])
-    assert opts.machine == "gh-8core" and opts.to_json()["machine"] == "gh-8core"
+    assert opts.machine == "gh-8core" and opts.to_document().machine == "gh-8core"
     assert "--machine" in opts.reproduce_argv()
     assert (
         _parse(prove_command, ["--base", "a", "--head", "b", "--machine", " m1 "]).machine == "m1"
     )
-    assert AbOptions.from_json(opts.to_json()) == opts
+    assert AbOptions.of(opts.to_document()) == opts
 
 
 def test_enums_read_back_from_a_manifest_as_enums() -> None:
-    opts = AbOptions.from_json({"base": "a", "head": "b", "build": "maven", "order": "abab"})
+    written = {"base": "a", "head": "b", "build": "maven", "order": "abab"}
+    opts = AbOptions.of(RunOptions.model_validate(written))
     assert opts.build is BuildKind.MAVEN and opts.order is Order.ABAB
-    assert opts.to_json()["build"] == "maven"
+    assert opts.to_document().to_json()["build"] == "maven"

@@ -41,7 +41,7 @@ def test_hint_names_the_verb(monkeypatch, run_copy: Path, verb: str, error) -> N
 
     monkeypatch.setattr(ab, "_measure_and_compare", fail)
     store = RunStore.open(run_copy)
-    opts = ab.AbOptions.from_json(store.manifest.options.to_json() or {"base": "a", "head": "b"})
+    opts = ab.AbOptions.of(store.manifest.options)
     reporter = Messages()
     with pytest.raises(type(error)):
         ab._execute(store, opts, reporter, verb)

@@ -8,9 +8,8 @@ typo costs nothing and leaves nothing behind.
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields
 from enum import StrEnum
-from typing import Any
 
 from perfproof import defaults
 from perfproof.compare import CompareOptions
@@ -107,53 +106,49 @@ class AbOptions:
             confidence=self.confidence, threshold=self.threshold, family=self.family
         )
 
-    def to_json(self) -> dict[str, Any]:
-        """The manifest's ``options``: every value as the user typed it (``15m``, ``2/4``, the
-        JMH options' text), so a resumed run reads them back as the door read them."""
-        doc = asdict(self)
-        doc["budget"] = str(self.budget) if self.budget is not None else None
-        doc["jmh_args"] = self.jmh_args.text
-        doc["shard"] = str(self.shard) if self.shard is not None else None
-        doc["bench"] = list(self.bench)
-        doc["overlay"] = list(self.overlay)
-        doc["build_args"] = list(self.build_args)
-        doc["measure_last"] = list(self.measure_last)
-        return doc
-
     def to_document(self) -> RunOptions:
-        """The manifest's typed ``options`` block."""
-        return RunOptions.model_validate(self.to_json())
+        """The manifest's typed ``options`` block: every value as the user typed it (``15m``,
+        ``2/4``, the JMH options' text), so a resumed run reads them back as the door read
+        them."""
+        values: dict[str, object] = {f.name: getattr(self, f.name) for f in fields(self)}
+        values.update(
+            budget=str(self.budget) if self.budget is not None else None,
+            jmh_args=self.jmh_args.text,
+            shard=str(self.shard) if self.shard is not None else None,
+            bench=list(self.bench),
+            overlay=list(self.overlay),
+            build_args=list(self.build_args),
+            measure_last=list(self.measure_last),
+            sources=dict(self.sources),
+        )
+        return RunOptions.model_validate(values)
 
     @classmethod
     def of(cls, doc: RunOptions) -> AbOptions:
-        """The options of a run's manifest, as ``--resume`` reads them back."""
-        return cls.from_json(doc.to_json())
-
-    @classmethod
-    def from_json(cls, doc: dict[str, Any]) -> AbOptions:
-        known = {f for f in cls.__dataclass_fields__}
-        values = {k: v for k, v in doc.items() if k in known}
-        values["bench"] = tuple(values.get("bench") or ())
-        values["overlay"] = tuple(values.get("overlay") or ())
-        values["build_args"] = tuple(values.get("build_args") or ())
-        values["measure_last"] = tuple(values.get("measure_last") or ())
-        budget, shard = values.get("budget"), values.get("shard")
-        values["budget"] = parse_budget(str(budget)) if budget else None
-        values["shard"] = parse_shard(str(shard)) if shard else None
-        jmh = values.get("jmh_args")
-        values["jmh_args"] = parse_jmh_args(str(jmh) if jmh is not None else None)
+        """The options of a run's manifest, as ``--resume`` reads them back: the entries it
+        holds, each parsed as the door parses its flag; an unknown choice is refused naming
+        ``options.<name>``."""
+        known = {f.name for f in fields(cls)} & doc.model_fields_set
+        values: dict[str, object] = {name: getattr(doc, name) for name in known}
+        for name in ("bench", "overlay", "build_args", "measure_last"):
+            values[name] = tuple(getattr(doc, name) or ())
+        values["budget"] = parse_budget(doc.budget) if doc.budget else None
+        values["shard"] = parse_shard(doc.shard) if doc.shard else None
+        values["jmh_args"] = parse_jmh_args(doc.jmh_args)
         enums = (("build", BuildKind), ("order", Order), ("executor", Executor),
                  ("explain", Explain), ("family", Family))  # fmt: skip
         for name, enum in enums:
-            if name in values:
-                try:
-                    values[name] = enum(values[name])
-                except ValueError:
-                    choices = ", ".join(e.value for e in enum)
-                    raise InputError(
-                        f"options.{name}: {values[name]!r} is not one of {choices}"
-                    ) from None
-        return cls(**values)
+            raw = values.get(name)
+            if name not in values or isinstance(raw, enum):
+                continue
+            if not isinstance(raw, str) or raw not in {e.value for e in enum}:
+                choices = ", ".join(e.value for e in enum)
+                raise InputError(f"options.{name}: {raw!r} is not one of {choices}")
+            values[name] = enum(raw)
+        opts = cls(base=doc.base or "", head=doc.head or "")
+        for name, value in values.items():
+            setattr(opts, name, value)
+        return opts
 
     def build_spec(self) -> BuildSpec:
         return BuildSpec(
