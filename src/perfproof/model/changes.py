@@ -5,8 +5,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from perfproof.errors import InputError
 
@@ -54,7 +54,7 @@ class ChangedMethod:
         """The method as a profile names its frames: ``pkg.Class.method``."""
         return f"{self.owner}.{self.name}"
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         return {
             "method": self.label,
             "class": self.owner,
@@ -69,7 +69,7 @@ class ChangedMethod:
         }
 
     @classmethod
-    def from_json(cls, doc: dict[str, Any]) -> ChangedMethod:
+    def from_json(cls, doc: Mapping[str, object]) -> ChangedMethod:
         """Read back what :meth:`to_json` wrote; another shape is refused naming the field."""
 
         def text(key: str) -> str:
@@ -117,7 +117,7 @@ class TestChange:
         """Fails on the feature while it did not fail on the baseline."""
         return self.head in (FAILED, ERROR) and self.base not in (FAILED, ERROR)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         return {
             "name": self.name,
             "base": self.base,
