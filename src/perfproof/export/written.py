@@ -10,9 +10,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+
+from pydantic import Field, JsonValue
 
 from perfproof.export.source import ExportFile, ExportRun
+from perfproof.model.documents.codec import Document
 
 EXPORT_SCHEMA = "perfproof.export/1"
 
@@ -24,25 +26,59 @@ class Written:
     path: Path
     file: ExportFile
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "path": str(self.path),
-            "keys": self.file.keys,
-            "rows": self.file.rows,
-            "bytes": len(self.file.text.encode("utf-8")),
-            "omitted_intervals": list(self.file.omitted),
-        }
+
+class FileDoc(Document):
+    """A written file: its path, keys and rows, size, and the intervals it could not carry."""
+
+    path: str
+    keys: int
+    rows: int
+    bytes: int
+    omitted_intervals: list[str]
+
+    @classmethod
+    def of(cls, w: Written) -> FileDoc:
+        return cls(
+            path=str(w.path),
+            keys=w.file.keys,
+            rows=w.file.rows,
+            bytes=len(w.file.text.encode("utf-8")),
+            omitted_intervals=list(w.file.omitted),
+        )
 
 
-def run_doc(run: ExportRun) -> dict[str, Any]:
-    return {
-        "run_dir": str(run.path),
-        "run_id": run.run_id,
-        "commit": run.commits.get("head"),
-        "base_commit": run.commits.get("base"),
-        "time": run.time,
-        "machine": run.machine,
-    }
+class RunDoc(Document):
+    """A run the files came from: its folder, id, commits, time and machine name."""
+
+    run_dir: str
+    run_id: str
+    commit: str | None
+    base_commit: str | None
+    time: str
+    machine: str | None
+
+    @classmethod
+    def of(cls, run: ExportRun) -> RunDoc:
+        return cls(
+            run_dir=str(run.path),
+            run_id=run.run_id,
+            commit=run.commits.get("head"),
+            base_commit=run.commits.get("base"),
+            time=run.time,
+            machine=run.machine,
+        )
+
+
+class ExportDocument(Document):
+    """``perfproof.export/1``."""
+
+    schema_: str = Field(EXPORT_SCHEMA, alias="schema")
+    format: str
+    metrics: list[str]
+    samples: str | None
+    """What a benchstat sample is in the file (forks or iterations), else None."""
+    runs: list[RunDoc]
+    files: list[FileDoc]
 
 
 def export_document(
@@ -51,13 +87,13 @@ def export_document(
     written: Sequence[Written],
     metrics: Sequence[str],
     samples: str | None,
-) -> dict[str, Any]:
+) -> dict[str, JsonValue]:
     """``samples`` is what a benchstat sample is in the file (forks or iterations), else None."""
-    return {
-        "schema": EXPORT_SCHEMA,
-        "format": fmt,
-        "metrics": list(metrics),
-        "samples": samples,
-        "runs": [run_doc(r) for r in runs],
-        "files": [w.to_json() for w in written],
-    }
+    doc = ExportDocument(
+        format=fmt,
+        metrics=list(metrics),
+        samples=samples,
+        runs=[RunDoc.of(r) for r in runs],
+        files=[FileDoc.of(w) for w in written],
+    )
+    return doc.model_dump(mode="json", by_alias=True)
