@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 import click
 
 from perfproof import defaults
+from perfproof.cli.compare_request import variant_flag, variant_rule
 from perfproof.cli.flag import flags, given, given_fixed
 from perfproof.cli.history_record import record_options, record_run_folder
 from perfproof.cli.options import (
@@ -25,10 +26,11 @@ from perfproof.cli.pinned import settled
 from perfproof.cli.run_flags import AB_GROUPS, DEFAULTS_TEXT, VERDICT, ab_options
 from perfproof.errors import GateFailed, InputError
 from perfproof.measure.jfr_hints import profile_hints
-from perfproof.pipeline.ab.options import Explain
+from perfproof.pipeline.ab.options import AbOptions, Explain
 from perfproof.render import gate
 
 if TYPE_CHECKING:
+    from perfproof.compare.variants import Variants
     from perfproof.pipeline.ab.run import AbOutcome
 
 EPILOG = f"""Rounds are sequential: each round runs both sides once (ABBA order), each step one
@@ -60,6 +62,8 @@ Examples:
   perfproof ab --base main --head HEAD --shard 2/4 --out shard-2   # perfproof merge
   perfproof ab --base main --head HEAD --executor ray --ray-address head:6379
   perfproof ab --resume .perfproof/runs/20260101-120000-ab12
+  perfproof ab --ref HEAD --pair 'decode=decodeOpt' --rounds 3   # two variants, one commit
+  perfproof ab --ref HEAD --sides-by-param optimized=false,true --bench HeaderBench
 
 Exit codes: 0 done; 1 --fail-on-regression saw a regression, or could not look at a key
 (the run ended before it had 2 forks a side: "undecided: budget ended after N forks a side");
@@ -92,6 +96,32 @@ the side, the step and the log). Ctrl-C stops cleanly; continue with --resume.
     "before the report is written. off: record nothing, and such a verdict says only that no "
     "static call path was found. Example: perfproof ab --base main --head HEAD --explain off",
 )
+@click.option(
+    "--ref",
+    metavar="REF",
+    help="One commit whose two variants are the sides (with --pair, --pair-suffix or "
+    "--sides-by-param): built once, each round one JMH process running both variants "
+    f"(a fixed design: --rounds, default {defaults.VARIANT_ROUNDS}). Example: "
+    "perfproof ab --ref HEAD --pair 'decode=decodeOpt'",
+)
+@click.option(
+    "--pair",
+    "pairs",
+    multiple=True,
+    metavar="BASE=HEAD",
+    help="With --ref: two benchmarks of the commit as base and head (repeatable; full names "
+    "or their trailing Class.method / method).",
+)
+@click.option(
+    "--pair-suffix",
+    metavar="SUFFIX",
+    help="With --ref: every benchmark XSUFFIX is the head of benchmark X (e.g. Opt).",
+)
+@click.option(
+    "--sides-by-param",
+    metavar="NAME=BASE,HEAD",
+    help="With --ref: the two values of one @Param as base and head ('optimized=false,true').",
+)
 @record_options(with_commit=False)
 @click.pass_context
 def command(
@@ -110,6 +140,7 @@ def command(
     from perfproof.measure.progress import make_reporter
     from perfproof.pipeline.ab.reach import unconfirmed_of, unexplained_of
     from perfproof.pipeline.ab.run import resume_ab, start_ab
+    from perfproof.pipeline.ab.variants import start_variants
     from perfproof.pipeline.reach_record import record_unreached
 
     params, sources = settled(ctx, ctx.params["repo"])
@@ -121,6 +152,10 @@ def command(
         from perfproof.history.db import resolve_target
 
         opts = replace(opts, history_db=resolve_target(db, Path(opts.repo)).label)
+    ref: str | None = ctx.params["ref"]
+    variants = variant_rule(ctx.params["pairs"], ctx.params["pair_suffix"],
+                            ctx.params["sides_by_param"])  # fmt: skip
+    check_one_commit(ctx, ref, variants, opts, resume_dir)
     reporter = make_reporter()
     try:
         if resume_dir:
@@ -137,6 +172,8 @@ def command(
                 ray_address=opts.ray_address,
                 recorder=record_unreached,
             )
+        elif variants.given() and ref is not None:
+            outcome = start_variants(replace(opts, base=ref, head=ref), variants, reporter)
         else:
             if not opts.base or not opts.head:
                 raise InputError("--base and --head are required (or --resume RUN_DIR)")
@@ -166,6 +203,27 @@ def command(
             listed = gate.named(unconfirmed, gate.SHOWN, where)
             text += f"; no static call path found to the change: {listed}"
         raise GateFailed(f"{text} (run: {outcome.run_dir})")
+
+
+def check_one_commit(
+    ctx: click.Context, ref: str | None, variants: Variants, opts: AbOptions, resume: str | None
+) -> None:
+    """``--ref`` and a variant rule come together, and without what needs two commits."""
+    if ref is None and variants.given():
+        raise InputError(f"{variant_flag(variants)} makes the sides of one commit: give --ref REF")
+    if ref is None:
+        return
+    if not variants.given():
+        raise InputError("--ref measures one commit's variants: add --pair, --pair-suffix or "
+                         "--sides-by-param (two commits: --base and --head)")  # fmt: skip
+    refused = [flag for flag, on in (
+        ("--base", given(ctx, "base")), ("--head", given(ctx, "head")), ("--resume", resume),
+        ("--overlay", opts.overlay), ("--shard", opts.shard), ("--jfr", opts.jfr),
+        ("--executor ray", opts.executor == "ray"), ("--fresh-builds", opts.fresh_builds),
+        ("--budget", opts.budget), ("--max-rounds", opts.max_rounds),
+    ) if on]  # fmt: skip
+    if refused:
+        raise InputError(f"--ref (one commit, two variants): not with {refused[0]}")
 
 
 def render_outcome(outcome: AbOutcome, fmt: str) -> None:

@@ -64,10 +64,10 @@ def compare_request(ctx: click.Context) -> CompareRequest:
     p = ctx.params
     base: str = p["base"]
     head: str | None = p["head"]
-    variants = _variants(p["pairs"], p["pair_suffix"], p["sides_by_param"])
+    variants = variant_rule(p["pairs"], p["pair_suffix"], p["sides_by_param"])
     if variants.given() and head is not None:
         raise InputError(
-            f"{_variant_flag(variants)} makes both sides from one result set: give BASE only "
+            f"{variant_flag(variants)} makes both sides from one result set: give BASE only "
             f"(got {head!r} too)"
         )
     if not variants.given() and head is None:
@@ -133,7 +133,7 @@ def _replay(p: Mapping[str, object], variants: Variants, record: Recording | Non
             )
         return None
     if variants.given():
-        raise InputError(f"{_variant_flag(variants)}: not with --sequential")
+        raise InputError(f"{variant_flag(variants)}: not with --sequential")
     if record is not None:
         raise InputError("--record: not with --sequential (record the finished run instead)")
     gamma = parse_fraction("--futility", futility) if futility is not None else 0.0
@@ -146,7 +146,7 @@ def _text(value: object) -> str | None:
     return None if value is None else str(value)
 
 
-def _variants(pairs: object, suffix: object, by_param: object) -> Variants:
+def variant_rule(pairs: object, suffix: object, by_param: object) -> Variants:
     """The one variant rule asked for (two kinds at once would pair entries ambiguously)."""
     given = [flag for flag, value in (("--pair", pairs), ("--pair-suffix", suffix),
                                       ("--sides-by-param", by_param)) if value]  # fmt: skip
@@ -162,5 +162,5 @@ def _variants(pairs: object, suffix: object, by_param: object) -> Variants:
     )
 
 
-def _variant_flag(v: Variants) -> str:
+def variant_flag(v: Variants) -> str:
     return "--pair" if v.pairs else "--pair-suffix" if v.suffix else "--sides-by-param"

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from perfproof.errors import InputError
 from perfproof.model import BenchKey, SideSamples
+from perfproof.model.documents.run import VariantsBlock
 
 
 @dataclass(frozen=True)
@@ -27,6 +28,38 @@ class Variants:
     """Every benchmark ``XSUFFIX`` is the head of benchmark ``X``."""
     param: tuple[str, str, str] | None = None
     """``(name, base value, head value)`` of one @Param."""
+
+    def to_block(self) -> VariantsBlock:
+        """The manifest's record of the rule (``ab --ref C``), read back by :meth:`from_block`."""
+        return VariantsBlock(
+            pairs=[list(p) for p in self.pairs] or None,
+            suffix=self.suffix,
+            param=list(self.param) if self.param else None,
+            text=self.describe(),
+        )
+
+    @classmethod
+    def from_block(cls, block: VariantsBlock) -> Variants:
+        param = tuple(block.param or ())
+        return cls(
+            pairs=tuple((p[0], p[1]) for p in block.pairs or () if len(p) == 2),
+            suffix=block.suffix,
+            param=(param[0], param[1], param[2]) if len(param) == 3 else None,
+        )
+
+    def side_names(self) -> tuple[str, str]:
+        """What each side is, in a few words (``sum`` / ``sumOpt``, ``optimized=false``)."""
+        if self.param:
+            name, base, head = self.param
+            return f"{name}={base}", f"{name}={head}"
+        if self.suffix:
+            return "X", f"X{self.suffix}"
+        return ", ".join(b for b, _ in self.pairs), ", ".join(h for _, h in self.pairs)
+
+    def side_of(self, key: BenchKey) -> str | None:
+        """``base``, ``head`` or None (no rule names the key), as :func:`split` places it."""
+        placed = _place(key, self)
+        return placed[0] if placed else None
 
     def given(self) -> bool:
         return bool(self.pairs or self.suffix or self.param)

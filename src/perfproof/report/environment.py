@@ -44,9 +44,24 @@ def environment(run: RunFolder) -> Environment:
 
 def title(run: RunFolder) -> str:
     base, head = run.manifest.side(BASE), run.manifest.side(HEAD)
+    if run.manifest.variants is not None:
+        return f"Performance: {side_label(run, HEAD)} vs {side_label(run, BASE)}"
     if _ref_label(base) or _ref_label(head):
         return f"Performance: {_ref_label(head) or 'feature'} vs {_ref_label(base) or 'baseline'}"
     return "Performance comparison"
+
+
+def side_label(run: RunFolder, side: str) -> str:
+    """A side as the reader should know it: its ref, or its variant at the one ref
+    (``sumOpt at v1 (2f42b584)``) for a run of two variants of one commit."""
+    ref = _ref_label(run.manifest.side(side))
+    block = run.manifest.variants
+    if block is None:
+        return ref
+    from perfproof.compare.variants import Variants
+
+    names = Variants.from_block(block).side_names()
+    return f"{names[0] if side == BASE else names[1]} at {ref}"
 
 
 def _ref_label(info: SideRef) -> str:
@@ -263,8 +278,9 @@ def load_text(run: RunFolder) -> str | None:
 def methodology(run: RunFolder, options: dict[str, Any]) -> list[tuple[str, str]]:
     """Label/value lines for the Methodology section, skipping what the run did not record."""
     items: list[tuple[str | None, str | None]] = [
-        ("Baseline", _ref_label(run.manifest.side(BASE)) or None),
-        ("Feature", _ref_label(run.manifest.side(HEAD)) or None),
+        ("Baseline", side_label(run, BASE) or None),
+        ("Feature", side_label(run, HEAD) or None),
+        ("Sides", run.manifest.variants.text if run.manifest.variants else None),
         ("JMH", jmh_versions(run)),
         ("JDK", _per_side(run, jdk_label)),
         ("JVM flags", _per_side(run, jvm_flags)),

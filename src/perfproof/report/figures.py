@@ -82,7 +82,14 @@ def _samples(run: RunFolder, side: str) -> dict[BenchKey, Samples]:
         return {}
     from perfproof.jmh.reader import read_results
 
-    return read_results(paths)
+    samples = read_results(paths)
+    if run.manifest.variants is None:
+        return samples
+    from perfproof.compare.variants import Variants, split
+
+    # both variants share the file: the side's own, under the names the comparisons use
+    base, head = split(samples, Variants.from_block(run.manifest.variants))
+    return base if side == "base" else head
 
 
 def forest_figure(ctx: ReportContext) -> Figure | None:

@@ -19,7 +19,7 @@ from perfproof.errors import InputError
 from perfproof.jmh.reader import load_json
 from perfproof.model.documents import loads_strict
 from perfproof.model.documents.compare import SCHEMA, CompareDocument
-from perfproof.model.documents.run import ManifestShapeError, RunManifest
+from perfproof.model.documents.run import ManifestShapeError, RunManifest, VariantsBlock
 
 BASE = "base"
 HEAD = "head"
@@ -32,6 +32,8 @@ SIDE_NAMES: dict[str, str] = {
     "b": HEAD,
 }
 """File-name spellings of the two sides (``1-base.json``, ``2-feature.json``)."""
+PAIR = "pair"
+"""The side of a raw file holding both sides: two variants of one commit (``01-pair.json``)."""
 
 _ROUND_FILE = re.compile(r"^(?P<round>[^-]+)-(?P<side>[A-Za-z]+)(?:-(?P<part>\d+))?$")
 """``03-base.json``, and ``03-base-2.json`` for the second JMH process of a round split by
@@ -107,21 +109,46 @@ def find_compare_document(results: dict[str, Any]) -> dict[str, Any] | None:
     return None
 
 
-def load_raw_files(run_dir: Path) -> list[RawFile]:
+def load_raw_files(run_dir: Path, variants: VariantsBlock | None = None) -> list[RawFile]:
+    """The raw JMH files by side and round. A run of two variants of one commit
+    (``NN-pair.json``, both variants in one file) gives each file to both sides, each side
+    seeing the entries of its own variant under JMH's own names."""
     raws: list[RawFile] = []
     jmh_dir = run_dir / "jmh"
     if not jmh_dir.is_dir():
         return raws
     for path in sorted(jmh_dir.glob("*.json")):
         named = side_of(path.stem)
-        if named is None:
+        pair = _ROUND_FILE.match(path.stem)
+        if named is None and not (variants and pair and pair.group("side") == PAIR):
             continue
         doc = load_json(path)  # JMH's reader: JMH writes NaN scores, which strict JSON refuses
         if not isinstance(doc, list):
             raise InputError(f"{path}: not a JMH result file (expected a JSON list)")
-        raws.append(RawFile(path, named[1], named[0], doc))
+        if named is not None:
+            raws.append(RawFile(path, named[1], named[0], doc))
+        elif variants is not None and pair is not None:
+            raws += _pair_sides(path, pair.group("round"), doc, variants)
     raws.sort(key=_round_order)
     return raws
+
+
+def _pair_sides(
+    path: Path, round_no: str, entries: list[Any], block: VariantsBlock
+) -> list[RawFile]:
+    from perfproof.compare.variants import Variants
+    from perfproof.jmh.reader import entry_key
+
+    variants = Variants.from_block(block)
+    sides: dict[str, list[Any]] = {BASE: [], HEAD: []}
+    for entry in entries:
+        try:
+            side = variants.side_of(entry_key(entry))
+        except (KeyError, TypeError, ValueError):
+            side = None
+        if side is not None:
+            sides[side].append(entry)
+    return [RawFile(path, side, round_no, found) for side, found in sides.items()]
 
 
 def load_logs(run_dir: Path) -> dict[str, list[Path]]:
@@ -145,7 +172,7 @@ def load_run(run_dir: str | Path) -> RunFolder:
         raise InputError(f"{path}: not a run folder (no such directory)")
     manifest_path = path / "manifest.json"
     manifest = read_manifest(manifest_path)
-    raws = load_raw_files(path)
+    raws = load_raw_files(path, manifest.variants)
     results_path = path / "results.json"
     if results_path.is_file():
         results = _read_json(results_path)
@@ -172,7 +199,8 @@ def run_in_memory(path: Path, manifest: RunManifest, results: CompareDocument) -
     JMH files and logs from its folder; nothing written a moment ago is read back."""
     safe = results.to_json()
     source = str(path / "results.json")
-    run = RunFolder(path, manifest, safe, safe, load_raw_files(path), source=source)
+    raws = load_raw_files(path, manifest.variants)
+    run = RunFolder(path, manifest, safe, safe, raws, source=source)
     run.document  # noqa: B018 - as load_run: a malformed field fails before any rendering
     run.logs = load_logs(path)
     return run

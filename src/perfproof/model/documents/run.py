@@ -288,6 +288,17 @@ def _argv(value: object) -> object:
     return value
 
 
+class VariantsBlock(Document):
+    """``ab --ref C --pair …``: one commit measured once, two of its variants made the sides
+    (:class:`perfproof.compare.variants.Variants`; one of the three rules is set)."""
+
+    pairs: list[list[str]] | None = None
+    suffix: str | None = None
+    param: list[str] | None = None
+    text: str | None = None
+    """The rule in the words of its flag, as the report shows it."""
+
+
 class RunManifest(Document):
     """A run folder's manifest, every entry a field (see the module docstring)."""
 
@@ -323,6 +334,8 @@ class RunManifest(Document):
     reach: ReachBlock | None = None
     """``ab``: each benchmark's reach from the diff, known before the first look
     (:class:`perfproof.model.reach.RunReach`)."""
+    variants: VariantsBlock | None = None
+    """``ab --ref C`` with a variant rule: the sides are two variants of one commit."""
     steps: list[StepEntry] = Field(default_factory=list)
     builds: list[BuildEntry] = Field(default_factory=list)
     history: list[HistoryEvent] = Field(default_factory=list)

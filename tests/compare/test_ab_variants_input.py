@@ -1,0 +1,44 @@
+"""``ab --ref C`` with a variant rule: what is refused before anything is built, and the rule
+as the manifest keeps it."""
+
+from __future__ import annotations
+
+import pytest
+
+from perfproof.compare.variants import Variants
+from perfproof.model import BenchKey
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--ref", "HEAD"], "--ref measures one commit's variants: add --pair"),
+        (["--pair", "a=b"], "--pair makes the sides of one commit: give --ref REF"),
+        (["--ref", "HEAD", "--pair", "a=b", "--base", "x"], "not with --base"),
+        (["--ref", "HEAD", "--pair", "a=b", "--overlay", "X.java"], "not with --overlay"),
+        (["--ref", "HEAD", "--pair", "a=b", "--pair-suffix", "Opt"], "both make the sides"),
+        (["--ref", "HEAD", "--sides-by-param", "opt=true"], "expected NAME=BASE,HEAD"),
+    ],
+)
+def test_a_variant_run_is_refused_before_any_work(run_cli, tmp_path, args, message) -> None:
+    res = run_cli("ab", "--repo", str(tmp_path), *args)
+    assert res.code == 2
+    assert res.err.startswith("perfproof: error:") and message in res.err
+
+
+def test_the_rule_survives_the_manifest_and_places_keys_as_split_does() -> None:
+    for rule in (
+        Variants(pairs=(("sum", "sumOpt"), ("a.B.x", "a.B.y"))),
+        Variants(suffix="Opt"),
+        Variants(param=("optimized", "false", "true")),
+    ):
+        block = rule.to_block()
+        assert Variants.from_block(block) == rule and block.text == rule.describe()
+    pairs = Variants(pairs=(("sum", "sumOpt"),))
+    assert pairs.side_of(BenchKey("p.S.sumOpt", "thrpt")) == "head"
+    assert pairs.side_of(BenchKey("p.S.sum", "thrpt")) == "base"
+    assert pairs.side_of(BenchKey("p.S.other", "thrpt")) is None
+    assert pairs.side_names() == ("sum", "sumOpt")
+    param = Variants(param=("optimized", "false", "true"))
+    key = BenchKey("p.S.run", "avgt", (("optimized", "true"), ("size", "8")))
+    assert param.side_of(key) == "head" and param.side_names()[1] == "optimized=true"
