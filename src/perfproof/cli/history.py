@@ -297,15 +297,15 @@ def changes_cmd(threshold: float, seed: int, fail_on_change: bool, **params: Any
         doc = render.changes_document(
             changes,
             len(found),
-            {
-                "confidence": confidence,
-                "threshold": threshold,
-                "seed": seed,
-                "p_max": options.p_max,
-                "permutations": options.permutations,
-                "branch": branch,
-                "machine": machine,
-            },
+            render.ChangeSearch(
+                confidence=confidence,
+                threshold=threshold,
+                seed=seed,
+                p_max=options.p_max,
+                permutations=options.permutations,
+                branch=branch,
+                machine=machine,
+            ),
             found,
         )
         if out:

@@ -11,18 +11,20 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Literal, TextIO
 
+from pydantic import Field, JsonValue
 from rich.markup import escape
 
 from perfproof.history.analysis import Change, key_scale, summarise
-from perfproof.history.store import Series
+from perfproof.history.records import Record
+from perfproof.history.store import Point, Series
+from perfproof.model.documents.codec import Document
 from perfproof.units import Scale, delta_with_interval, scaled, short_sha
 
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from perfproof.history.records import Record
 
 HISTORY_SCHEMA = "perfproof.history/1"
 CHANGES_SCHEMA = "perfproof.changes/1"
@@ -61,83 +63,160 @@ def machines_note(series: Sequence[Series], chosen: str | None) -> str | None:
     return None
 
 
-def _key_doc(s: Series) -> dict[str, Any]:
-    return {
-        "benchmark": s.key.benchmark,
-        "mode": s.key.mode,
-        "params": s.key.params_dict,
-        "metric": s.key.metric,
-        "unit": s.unit,
-        "direction": s.direction,
-        "machine": s.machine,
-    }
+class KeyDoc(Document):
+    """Which series: the key, its unit and direction, and the machine it was measured on."""
+
+    benchmark: str
+    mode: str
+    params: dict[str, str]
+    metric: str
+    unit: str
+    direction: str
+    machine: str | None
+
+    @classmethod
+    def of(cls, s: Series) -> KeyDoc:
+        k = s.key
+        return cls(
+            benchmark=k.benchmark,
+            mode=k.mode,
+            params=k.params_dict,
+            metric=k.metric,
+            unit=s.unit,
+            direction=s.direction,
+            machine=s.machine,
+        )
+
+
+class PointDoc(Document):
+    """One run of a series: the run, its commit and time, the estimate and the fork means."""
+
+    run: str
+    uid: str
+    commit: str | None
+    branch: str | None
+    time: str
+    estimate: float
+    ci: tuple[float | None, float | None]
+    forks: int
+    fork_means: list[float]
+
+
+class SeriesDoc(KeyDoc):
+    points: list[PointDoc]
+
+
+class HistoryDocument(Document):
+    """``perfproof.history/1``: every series with its points."""
+
+    schema_: str = Field(HISTORY_SCHEMA, alias="schema")
+    confidence: float
+    machine: str | None
+    machines: list[str | None]
+    keys: list[SeriesDoc]
+
+
+def _point(p: Point, confidence: float) -> PointDoc:
+    summary = summarise(p, confidence)
+    return PointDoc(
+        run=p.run_id or p.run_uid,
+        uid=p.run_uid,
+        commit=p.commit,
+        branch=p.branch,
+        time=p.time,
+        estimate=summary.mean,
+        ci=(summary.lo, summary.hi),
+        forks=summary.forks,
+        fork_means=[float(v) for v in p.fork_means()],
+    )
 
 
 def history_document(
     series: Sequence[Series], confidence: float, machine: str | None = None
-) -> dict[str, Any]:
+) -> dict[str, JsonValue]:
     """``machine`` is the ``--machine`` filter (None: every machine, each in its own series)."""
-    keys = []
-    for s in series:
-        points = []
-        for p in s.points:
-            summary = summarise(p, confidence)
-            points.append(
-                {
-                    "run": p.run_id or p.run_uid,
-                    "uid": p.run_uid,
-                    "commit": p.commit,
-                    "branch": p.branch,
-                    "time": p.time,
-                    "estimate": summary.mean,
-                    "ci": [summary.lo, summary.hi],
-                    "forks": summary.forks,
-                    "fork_means": [float(v) for v in p.fork_means()],
-                }
-            )
-        keys.append({**_key_doc(s), "points": points})
-    return {
-        "schema": HISTORY_SCHEMA,
-        "confidence": confidence,
-        "machine": machine,
-        "machines": machines(series),
-        "keys": keys,
-    }
+    keys = [
+        SeriesDoc(**KeyDoc.of(s).model_dump(), points=[_point(p, confidence) for p in s.points])
+        for s in series
+    ]
+    doc = HistoryDocument(
+        confidence=confidence, machine=machine, machines=machines(series), keys=keys
+    )
+    return doc.model_dump(mode="json", by_alias=True)
 
 
-def change_doc(c: Change) -> dict[str, Any]:
-    p = c.point
-    return {
-        **_key_doc(c.series),
-        "index": c.index,
-        "run": p.run_id or p.run_uid,
-        "commit": p.commit,
-        "time": p.time,
-        "kind": c.kind,
-        "before": c.before,
-        "after": c.after,
-        "ratio": c.ratio,
-        "ratio_ci": list(c.ratio_ci),
-        "delta_pct": c.delta_pct,
-        "delta_ci_pct": list(c.delta_ci_pct),
-        "p_value": c.p_value,
-    }
+class ChangeDoc(KeyDoc):
+    """A change point of one series: where, what kind, the levels around it and its test."""
+
+    index: int
+    run: str
+    commit: str | None
+    time: str
+    kind: Literal["regressed", "improved"]
+    before: float
+    after: float
+    ratio: float
+    ratio_ci: tuple[float, float]
+    delta_pct: float
+    delta_ci_pct: tuple[float, float]
+    p_value: float
+
+    @classmethod
+    def of_change(cls, c: Change) -> ChangeDoc:
+        p = c.point
+        return cls(
+            **KeyDoc.of(c.series).model_dump(),
+            index=c.index,
+            run=p.run_id or p.run_uid,
+            commit=p.commit,
+            time=p.time,
+            kind=c.kind,
+            before=c.before,
+            after=c.after,
+            ratio=c.ratio,
+            ratio_ci=c.ratio_ci,
+            delta_pct=c.delta_pct,
+            delta_ci_pct=c.delta_ci_pct,
+            p_value=c.p_value,
+        )
+
+
+class ChangeSearch(Document):
+    """The settings the change points were searched with."""
+
+    confidence: float
+    threshold: float
+    seed: int
+    p_max: float
+    permutations: int
+    branch: str | None
+    machine: str | None
+
+
+class ChangesDocument(Document):
+    """``perfproof.changes/1``: the change points found, with the search's settings."""
+
+    schema_: str = Field(CHANGES_SCHEMA, alias="schema")
+    options: ChangeSearch
+    keys: int
+    machines: list[str | None]
+    changes: list[ChangeDoc]
 
 
 def changes_document(
     changes: Sequence[Change],
     keys: int,
-    options: dict[str, Any],
+    options: ChangeSearch,
     series: Sequence[Series] = (),
-) -> dict[str, Any]:
+) -> dict[str, JsonValue]:
     """``keys`` counts series (one key on one machine); ``series`` gives ``machines``."""
-    return {
-        "schema": CHANGES_SCHEMA,
-        "options": options,
-        "keys": keys,
-        "machines": machines(series),
-        "changes": [change_doc(c) for c in changes],
-    }
+    doc = ChangesDocument(
+        options=options,
+        keys=keys,
+        machines=machines(series),
+        changes=[ChangeDoc.of_change(c) for c in changes],
+    )
+    return doc.model_dump(mode="json", by_alias=True)
 
 
 @dataclass(frozen=True)
@@ -152,35 +231,65 @@ class Recorded:
     machine: str | None
     """The machine name the run is stored under (a record met again keeps its first name)."""
 
-    def to_json(self) -> dict[str, Any]:
-        rec = self.record
-        return {
-            "source": self.source,
-            "kind": rec.kind,
-            "uid": rec.uid,
-            "run_id": rec.run_id,
-            "commit": rec.commit,
-            "base_commit": rec.base_sha,
-            "branch": rec.branch,
-            "time": rec.run_time,
-            "machine": self.machine,
-            "new": self.new,
-            "keys": len({s.key for s in rec.samples if s.side == "head"}),
-            "rows": len(rec.samples),
-            "comparisons": len(rec.comparisons),
-        }
+
+class RecordedDoc(Document):
+    """One recorded argument: the record's identity, its machine, and what it holds."""
+
+    source: str
+    kind: str
+    uid: str
+    run_id: str | None
+    commit: str | None
+    base_commit: str | None
+    branch: str | None
+    time: str | None
+    machine: str | None
+    new: bool
+    keys: int
+    rows: int
+    comparisons: int
+
+    @classmethod
+    def of(cls, r: Recorded) -> RecordedDoc:
+        rec = r.record
+        return cls(
+            source=r.source,
+            kind=rec.kind,
+            uid=rec.uid,
+            run_id=rec.run_id,
+            commit=rec.commit,
+            base_commit=rec.base_sha,
+            branch=rec.branch,
+            time=rec.run_time,
+            machine=r.machine,
+            new=r.new,
+            keys=len({s.key for s in rec.samples if s.side == "head"}),
+            rows=len(rec.samples),
+            comparisons=len(rec.comparisons),
+        )
 
 
-def record_document(database: str, backend: str, done: Sequence[Recorded]) -> dict[str, Any]:
+class RecordDocument(Document):
+    """``perfproof.history-record/1``: the database (password hidden) and every record."""
+
+    schema_: str = Field(RECORD_SCHEMA, alias="schema")
+    database: str
+    backend: str
+    recorded: int
+    already_recorded: int
+    records: list[RecordedDoc]
+
+
+def record_document(database: str, backend: str, done: Sequence[Recorded]) -> dict[str, JsonValue]:
     """``history record --format json``: the database (password hidden) and every record."""
-    return {
-        "schema": RECORD_SCHEMA,
-        "database": database,
-        "backend": backend,
-        "recorded": sum(1 for r in done if r.new),
-        "already_recorded": sum(1 for r in done if not r.new),
-        "records": [r.to_json() for r in done],
-    }
+    doc = RecordDocument(
+        database=database,
+        backend=backend,
+        recorded=sum(1 for r in done if r.new),
+        already_recorded=sum(1 for r in done if not r.new),
+        records=[RecordedDoc.of(r) for r in done],
+    )
+    return doc.model_dump(mode="json", by_alias=True)
 
 
 def _ci_text(lo: float | None, hi: float | None, scale: Scale) -> str:
