@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from enum import StrEnum
 from pathlib import Path
-from typing import Any
 
 from perfproof.compare import CompareResult
 from perfproof.errors import InputError
@@ -22,6 +21,7 @@ from perfproof.measure.progress import Reporter
 from perfproof.measure.shard import METHOD, Shard, partition, partition_digest
 from perfproof.measure.store import DONE, MANIFEST, RunStore
 from perfproof.model.documents import read_document
+from perfproof.model.documents.compare import CompareDocument
 from perfproof.model.documents.run_plan import ClusterBlock, ClusterPart, KeyGroup, SuiteKeyDoc
 from perfproof.pipeline.merge.run import check_shards, load_shard, write_merged
 from perfproof.workspace.artifact import Artifact
@@ -114,7 +114,7 @@ def run_on_cluster(
     address: str | None,
     lock_timeout_s: float,
     measure: MeasureKeys,
-) -> tuple[CompareResult, dict[str, Any]]:
+) -> tuple[CompareResult, CompareDocument]:
     """Measure the run's groups on the cluster (only those not finished) and merge them.
 
     Returns the family's comparison and the results document (with each row's machine); the

@@ -341,7 +341,8 @@ def _on_cluster(
         measure=measure_keys,
     )
     store.manifest.environment.load_after = environment.load_average()
-    document = CompareDocument.from_json(merged, str(store.path / "results.json"))
+    # read back as results.json holds it (non-finite numbers as null), as a run on one machine
+    document = CompareDocument.from_json(merged.to_json(), str(store.path / "results.json"))
     if explain:
         document = ab_reach.explain_run(document, store, opts, reporter, recorder)
     store.write_results(document.to_json())

@@ -17,18 +17,20 @@ family error rate by adjusting each shard on its own.
 from __future__ import annotations
 
 import shutil
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from perfproof import __version__
-from perfproof.compare import CompareOptions, CompareResult, compare_document, compare_sides
+from perfproof.compare import CompareOptions, CompareResult, compare_sides
+from perfproof.compare import document as compare_document
 from perfproof.errors import InputError
 from perfproof.jmh.reader import read_results
 from perfproof.measure.shard import Shard, machine_name
 from perfproof.measure.store import DONE, MANIFEST, RESULTS, new_run_id, now_iso
 from perfproof.model import SIDES, BenchKey, Samples
 from perfproof.model.documents import read_document
+from perfproof.model.documents.compare import CompareDocument
 from perfproof.model.documents.run import (
     MAJOR,
     NAME,
@@ -86,7 +88,8 @@ class ShardRun:
 class MergeOutcome:
     out: Path
     result: CompareResult
-    document: dict[str, Any]
+    document: CompareDocument
+    """results.json: the comparisons, each with the machine that measured it."""
     shards: list[ShardRun]
     report_path: Path | None = None
 
@@ -322,11 +325,17 @@ def write_merged(
     machines = machines_by_entry(shards)
     (out / "jmh").mkdir(parents=True, exist_ok=True)
     steps = _copy_raw_files(shards, out)
-    document = {**compare_document(result), "run_dir": str(out)}
-    for doc, comp in zip(document["comparisons"], result.comparisons, strict=True):
-        doc["machine"] = machines.get(comp.key.entry(), "?")
-    document["machines"] = {s.machine: list(s.block.keys or []) for s in shards}
-    write_json_atomic(out / RESULTS, document)
+    document = replace(
+        compare_document(result),
+        extra={
+            "run_dir": str(out),
+            "machines": {s.machine: list(s.block.keys or []) for s in shards},
+        },
+        row_extra={
+            c.key: {"machine": machines.get(c.key.entry(), "?")} for c in result.comparisons
+        },
+    )
+    write_json_atomic(out / RESULTS, document.to_json())
     if manifest.environment == Environment():
         manifest.environment = shards[0].manifest.environment.model_copy(deep=True)
     manifest.environment.machines = [
