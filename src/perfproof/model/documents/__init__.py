@@ -5,9 +5,8 @@ accept any minor evolution of the same major version (new fields are ignored) an
 another name or major version with one line naming the file and what was expected, so a
 results file from a future perfproof, or a foreign JSON file, never turns into a traceback
 half-way through a report. Each schema's typed class lives in a module of this package
-(``run``, ``compare``, ``e2e``, ``guard``, …); the run manifest, ``results.json`` and
-``prove.json`` are read through the codec (:mod:`perfproof.model.documents.codec`, pydantic),
-the others still with hand-written ``to_json``/``from_json``.
+(``run``, ``compare``, ``e2e``, ``guard``, ``hunt``, ``prove``, …), read and written
+through the codec (:mod:`perfproof.model.documents.codec`, pydantic).
 """
 
 from __future__ import annotations
