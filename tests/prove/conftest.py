@@ -10,6 +10,7 @@ import pytest
 from pydantic import BaseModel
 
 from perfproof.model.documents.compare import SCHEMA, CompareDocument
+from perfproof.model.documents.compare_wire import ComparisonDoc
 
 _GIT_ENV = {
     "GIT_AUTHOR_NAME": "t",
@@ -62,3 +63,11 @@ def compare_doc(rows: list[dict]) -> CompareDocument:
               for r in rows]  # fmt: skip
     doc = {"schema": SCHEMA, "confidence": 0.95, "threshold": 0.02, "comparisons": filled}
     return CompareDocument.from_json(doc, "results.json")
+
+
+def wire_row(**fields: object) -> ComparisonDoc:
+    """One comparison of a results.json as written (benchmark, verdict, …), the fields left
+    out filled with a neutral value."""
+    row = {"benchmark": "b", "mode": "avgt", "base": {}, "head": {}, "ratio": 1.0,
+           "ratio_ci": [1.0, 1.0], "verdict": "same", **fields}  # fmt: skip
+    return ComparisonDoc.model_validate(row)

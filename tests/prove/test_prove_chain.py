@@ -14,7 +14,7 @@ from perfproof.model.documents.prove_legacy import split_sections
 from perfproof.pipeline.prove.run import NO_BENCHMARK, NO_CHANGE
 from perfproof.render.prove import SECTIONS
 
-from .conftest import commit
+from .conftest import commit, wire_row
 
 LIB = """package p;
 public class Codec {
@@ -136,10 +136,10 @@ def test_only_some_stages_can_be_skipped(stage: str, run_cli) -> None:
 def test_per_call_gain_follows_the_metric_direction() -> None:
     from perfproof.pipeline.prove.profile import per_call_gain
 
-    assert per_call_gain({"ratio": 0.5, "direction": "lower"}) == pytest.approx(1.0)
-    assert per_call_gain({"ratio": 1.25, "direction": "higher"}) == pytest.approx(0.25)
-    assert per_call_gain({"ratio": None, "direction": "lower"}) is None
-    assert per_call_gain({"ratio": 0.0, "direction": "lower"}) is None
+    assert per_call_gain(wire_row(ratio=0.5, direction="lower")) == pytest.approx(1.0)
+    assert per_call_gain(wire_row(ratio=1.25, direction="higher")) == pytest.approx(0.25)
+    assert per_call_gain(wire_row(ratio=None, direction="lower")) is None
+    assert per_call_gain(wire_row(ratio=0.0, direction="lower")) is None
 
 
 def test_caution_block_is_red_in_html() -> None:

@@ -3,6 +3,7 @@ apart, and the regression gate."""
 
 from __future__ import annotations
 
+from perfproof.model.documents.compare_wire import ComparisonDoc
 from perfproof.model.documents.prove_measured import AbStageResult
 from perfproof.model.documents.prove_reach import (
     KeyReach,
@@ -13,15 +14,15 @@ from perfproof.model.documents.prove_reach import (
 from perfproof.model.reach import BenchReach, Reach
 from perfproof.pipeline.prove.measure import regression_gate
 
-from .conftest import round_trip
+from .conftest import round_trip, wire_row
 
 QUEUE = "jctools.bench.QueueThroughput.offer"
 CODEC = "acme.bench.CodecBench.encode"
 PATH = ("CodecBench.encode(Blackhole)", "Codec.encode(byte[])")
 
 
-def _cmp(bench: str, verdict: str, metric: str = "primary") -> dict[str, object]:
-    return {"benchmark": bench, "verdict": verdict, "metric": metric}
+def _cmp(bench: str, verdict: str, metric: str = "primary") -> ComparisonDoc:
+    return wire_row(benchmark=bench, verdict=verdict, metric=metric)
 
 
 def test_an_unreached_key_cannot_explain_a_moved_verdict():
@@ -40,7 +41,7 @@ def test_an_unreached_key_cannot_explain_a_moved_verdict():
     assert "reflection, lambdas, dynamic dispatch or field types" in by[QUEUE].why
     assert "noise" not in by[QUEUE].why
     # a verdict that claims nothing needs no explanation
-    (quiet,) = reach_of_keys([_cmp(QUEUE, "no change")], {}, ())
+    (quiet,) = reach_of_keys([_cmp(QUEUE, "same")], {}, ())
     assert not quiet.reached and not quiet.unexplained
 
 
@@ -114,12 +115,12 @@ def test_the_gate_says_it_could_not_look_at_a_key_the_budget_left_at_one_fork():
     budget does not fail it (its interval bounds the change)."""
     from perfproof.compare.undecided import undecided_note
 
-    def comparison(forks: int) -> dict:
-        return {
-            "benchmark": QUEUE, "params": {"capacity": str(forks)}, "metric": "primary",
-            "base": {"forks": forks}, "head": {"forks": forks}, "verdict": "inconclusive",
-            "warnings": [undecided_note(forks, "budget ended")],
-        }  # fmt: skip
+    def comparison(forks: int) -> ComparisonDoc:
+        return wire_row(
+            benchmark=QUEUE, params={"capacity": str(forks)}, metric="primary",
+            base={"forks": forks}, head={"forks": forks}, verdict="inconclusive",
+            warnings=[undecided_note(forks, "budget ended")],
+        )  # fmt: skip
 
     one = AbStageResult(run_dir="run", report="report.md", comparisons=(comparison(1),))
     (fail,) = regression_gate(one, True, "any")

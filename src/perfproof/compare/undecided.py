@@ -11,11 +11,12 @@ than pass.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 
 from perfproof.model import PRIMARY, BenchKey, Comparison, RatioBounds, Verdict
 from perfproof.model.diagnostics import Kind
+from perfproof.model.documents.compare_wire import ComparisonDoc
 
 VERDICT_MIN_FORKS = 2
 """Forks per side below which no comparison gets a verdict in a run."""
@@ -86,24 +87,16 @@ def _entry_forks(comparisons: Sequence[Comparison]) -> dict[BenchKey, int]:
     return forks
 
 
-def unlooked_in(comparisons: Sequence[Mapping[str, object]]) -> list[str]:
+def unlooked_in(comparisons: Sequence[ComparisonDoc]) -> list[str]:
     """:func:`unlooked` on the comparisons of a written results document: the labels of the
     primary comparisons no look could judge (for gates that read a run folder)."""
     out = []
     for c in comparisons:
-        if c.get("metric") not in (None, PRIMARY):
+        if c.metric not in (None, PRIMARY):
             continue
-        sides = [c.get(side) for side in ("base", "head")]
-        forks = [s.get("forks") if isinstance(s, Mapping) else None for s in sides]
-        warnings = c.get("warnings")
-        said = isinstance(warnings, list) and any(
-            isinstance(w, str) and w.startswith("undecided:") for w in warnings
-        )
-        counted = [f for f in forks if isinstance(f, int)]
+        said = any(isinstance(w, str) and w.startswith("undecided:") for w in c.warnings)
+        counted = [s.forks for s in (c.base, c.head) if "forks" in s.model_fields_set]
         if said and counted and min(counted) < VERDICT_MIN_FORKS:
-            params = c.get("params")
-            at = (
-                ", ".join(f"{k}={v}" for k, v in params.items()) if isinstance(params, dict) else ""
-            )
-            out.append(f"{c.get('benchmark')}({at})" if at else str(c.get("benchmark")))
+            at = ", ".join(f"{k}={v}" for k, v in c.params.items())
+            out.append(f"{c.benchmark}({at})" if at else c.benchmark)
     return out

@@ -14,7 +14,7 @@ from typing import Annotated
 from pydantic import BeforeValidator, Field, JsonValue, ValidatorFunctionWrapHandler, WrapValidator
 from pydantic_core import PydanticCustomError
 
-from perfproof.model.documents.codec import Document, ValidationError, shape_problem
+from perfproof.model.documents.codec import Document, Kept, ValidationError, shape_problem
 from perfproof.model.enums import Direction, Verdict
 
 
@@ -58,7 +58,7 @@ Listed = BeforeValidator(_none_is_empty)
 """A list a writer may have left null: read as empty."""
 
 
-class EstimateDoc(Document):
+class EstimateDoc(Kept):
     """One side's estimate: the mean of fork means, its interval, forks and iterations."""
 
     estimate: float | None = None
@@ -69,7 +69,7 @@ class EstimateDoc(Document):
     """What older writers called ``estimate``."""
 
 
-class KeyDoc(Document):
+class KeyDoc(Kept):
     """Which benchmark entry and metric a row is about."""
 
     params: Params = Field(default_factory=dict)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pydantic import Field
 
 from perfproof.model.documents.codec import Kept, Seq, Text
+from perfproof.model.documents.compare_wire import ComparisonDoc
 from perfproof.model.documents.prove_reach import KeyReach, KeyShare
 from perfproof.model.documents.prove_stages import DispatchSkip, Json, StageDocument, Test
 
@@ -85,7 +86,7 @@ class AbStageResult(StageDocument):
     run_dir: str
     report: str = ""
     jfr_dir: str | None = None
-    comparisons: Seq[Json] = ()
+    comparisons: Seq[ComparisonDoc] = ()
     """The comparisons of the run's ``results.json`` (``perfproof.compare``), as written."""
     regressed: Seq[str] = ()
     command: Seq[str] = ()

@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pydantic import SerializerFunctionWrapHandler, model_serializer, model_validator
 
 from perfproof.model.documents.codec import Seq
+from perfproof.model.documents.compare_wire import ComparisonDoc
 from perfproof.model.documents.prove_stages import StageDocument
 from perfproof.model.reach import MISSED_BY, BenchReach, Reach
 
@@ -143,7 +144,7 @@ def bench_reach(
 
 
 def reach_of_keys(
-    comparisons: Iterable[Mapping[str, object]],
+    comparisons: Iterable[ComparisonDoc],
     paths: Mapping[str, Sequence[str]],
     other_files: Sequence[str],
     bench_files: Sequence[str] = (),
@@ -153,10 +154,10 @@ def reach_of_keys(
     reaches to one call path (benchmark first); ``bench_files`` are the changed benchmark
     sources (a benchmark whose own code changed is reached by that change)."""
     return tuple(
-        KeyReach.of(bench_reach(str(c.get("benchmark")), paths, other_files, bench_files, depth),
-                    str(c.get("verdict")))
+        KeyReach.of(bench_reach(c.benchmark, paths, other_files, bench_files, depth),
+                    str(c.verdict))
         for c in comparisons
-        if c.get("metric") in (None, "primary")
+        if c.metric in (None, "primary")
     )  # fmt: skip
 
 

@@ -22,6 +22,7 @@ from perfproof import defaults
 from perfproof.compare.undecided import unlooked_in
 from perfproof.errors import ExternalError, InputError
 from perfproof.measure.progress import make_reporter
+from perfproof.model.documents.compare_wire import ComparisonDoc
 from perfproof.model.documents.prove_measured import (
     AbStageResult,
     AmdahlRow,
@@ -88,7 +89,8 @@ def ab_stage(
         outcome = start_ab(opts, make_reporter(), explain=False, reach=run_reach(benchmarks))
     bundle.expose_run(outcome.run_dir)
     written = outcome.document.to_json()["comparisons"]
-    comparisons = [c for c in written if isinstance(c, dict)] if isinstance(written, list) else []
+    assert isinstance(written, list)  # CompareDocument writes its comparisons as a list
+    comparisons = tuple(ComparisonDoc.model_validate(c) for c in written)
     reached = benchmarks.reached if benchmarks is not None else ()
     reach = reach_of_keys(
         comparisons,
@@ -101,7 +103,7 @@ def ab_stage(
         run_dir=str(outcome.run_dir),
         report=str(outcome.report_path),
         jfr_dir=str(outcome.jfr_dir) if outcome.jfr_dir else None,
-        comparisons=tuple(c for c in comparisons if isinstance(c, dict)),
+        comparisons=comparisons,
         regressed=tuple(c.key.label() for c in outcome.result.regressed),
         command=tuple(opts_command(folder)),
         reach=reach,

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from perfproof.errors import InputError
 from perfproof.measure.progress import make_reporter
+from perfproof.model.documents.compare_wire import ComparisonDoc
 from perfproof.model.documents.prove_measured import (
     AbStageResult,
     AmdahlRow,
@@ -26,6 +27,7 @@ from perfproof.model.documents.prove_stages import (
     ChangesResult,
     ReachedBenchmark,
 )
+from perfproof.model.enums import Direction
 from perfproof.pipeline.ab.options import AbOptions
 from perfproof.pipeline.ab.run import resume_ab, start_ab
 from perfproof.pipeline.prove.alloc import alloc_per_op
@@ -85,12 +87,12 @@ def profile_forks(bundle: Bundle, ab: AbOptions, regexes: Sequence[str], rounds:
     return Path(outcome.jfr_dir or folder / "jfr")
 
 
-def per_call_gain(comparison: Mapping[str, object]) -> float | None:
+def per_call_gain(comparison: ComparisonDoc) -> float | None:
     """The benchmark's own speed-up, base time / feature time − 1, from its A/B ratio."""
-    ratio = comparison.get("ratio")
-    if not isinstance(ratio, (int, float)) or not math.isfinite(ratio) or ratio <= 0:
+    ratio = comparison.ratio
+    if ratio is None or not math.isfinite(ratio) or ratio <= 0:
         return None
-    return 1.0 / ratio - 1.0 if comparison.get("direction") == "lower" else ratio - 1.0
+    return 1.0 / ratio - 1.0 if comparison.direction is Direction.LOWER else ratio - 1.0
 
 
 def profile_stage(
@@ -124,8 +126,8 @@ def profile_stage(
     frames = tuple(dict.fromkeys(m.frame for m in changes.methods if m.kind != "removed"))
     sampled = (*frames, hypothesis[0].frame) if hypothesis else frames
     census, _ = run_census(before, sampled, java=java) if sampled else (None, [])
-    gains = {str(c.get("benchmark")): per_call_gain(c) for c in ab_result.comparisons
-             if c.get("metric") == "primary"}  # fmt: skip
+    gains = {c.benchmark: per_call_gain(c) for c in ab_result.comparisons
+             if c.metric == "primary"}  # fmt: skip
     amdahl = []
     for m in changes.methods:
         if m.kind == "removed" or census is None:
