@@ -12,9 +12,9 @@ from perfproof.cli.prove import command as prove_command
 from perfproof.cli.run_flags import AB_GROUPS, VERDICT, ab_options
 from perfproof.measure.plan import Order
 from perfproof.model.documents.run_options import RunOptions
-from perfproof.pipeline.ab.options import AbOptions
+from perfproof.pipeline.ab.options import AbOptions, build_options
 from perfproof.pipeline.cluster import Executor
-from perfproof.workspace.spec import BuildKind
+from perfproof.workspace.spec import BuildKind, BuildSpec
 
 
 def _parse(command: click.Command, argv: list[str]) -> AbOptions:
@@ -28,7 +28,8 @@ def test_every_ab_option_is_one_flag_of_one_group() -> None:
     # cache_dir is set by library callers (tests, the demo), sources by the door itself
     # measure_last: set by prove; explain: ab's own flag (guard and prove record differently)
     not_flags = {"cache_dir", "sources", "measure_last", "explain", "history_db"}
-    assert set(names) == {f.name for f in dataclasses.fields(AbOptions)} - not_flags
+    fields = {f.name for f in dataclasses.fields(AbOptions)} - not_flags
+    assert set(names) == fields | set(build_options(BuildSpec()))  # the build's own flags
 
 
 def test_ab_guard_and_prove_declare_the_shared_flags_alike() -> None:
@@ -49,9 +50,9 @@ def test_a_run_repeated_from_its_command_line_has_the_same_options() -> None:
         "--threshold", "2%", "--confidence", "95%", "--family", "holm",
     ]  # fmt: skip
     opts = _parse(ab_command, argv)
-    assert opts.build is BuildKind.GRADLE and opts.order is Order.RANDOM
+    assert opts.build.kind is BuildKind.GRADLE and opts.order is Order.RANDOM
     assert opts.executor is Executor.LOCAL and opts.futility == 0.02
-    assert opts.bench == ("A", "B") and opts.build_args == ("-Pfast",)
+    assert opts.bench == ("A", "B") and opts.build.build_args == ("-Pfast",)
     again = _parse(ab_command, opts.reproduce_argv()[2:])
     assert again == opts
     assert (opts.threshold, opts.confidence, opts.family) == (0.02, 0.95, "holm")
@@ -78,5 +79,5 @@ def test_machine_name_is_the_flag_else_the_variable_else_none(monkeypatch) -> No
 def test_enums_read_back_from_a_manifest_as_enums() -> None:
     written = {"base": "a", "head": "b", "build": "maven", "order": "abab"}
     opts = AbOptions.of(RunOptions.model_validate(written))
-    assert opts.build is BuildKind.MAVEN and opts.order is Order.ABAB
+    assert opts.build.kind is BuildKind.MAVEN and opts.order is Order.ABAB
     assert opts.to_document().to_json()["build"] == "maven"

@@ -357,8 +357,8 @@ def test_jmh_args_splitting(text: str) -> None:
 @example('mvn "package', False)
 @example("", True)
 def test_command_splitting(text: str, shell: bool) -> None:
-    from perfproof.pipeline.ab.options import split_build_cmd
     from perfproof.pipeline.e2e.options import split_command
+    from perfproof.workspace.spec import split_build_cmd
 
     argv = _within_bound(lambda: split_build_cmd(text), len(text.encode()))
     assert isinstance(argv, (list, InputError))

@@ -47,13 +47,13 @@ def test_the_prove_line_builds_as_the_hunt_built() -> None:
     every flag a build needs, none of the defaults."""
     from perfproof.measure.plan import parse_jmh_args
     from perfproof.pipeline.hunt.start import HuntRequest
-    from perfproof.workspace.spec import BuildKind
+    from perfproof.workspace.spec import BuildKind, BuildSpec
 
-    req = HuntRequest(module="bench", build_kind=BuildKind.MAVEN, jar="b.jar",
-                      build_args=("-Pfast", "-q"), jmh_args=parse_jmh_args("-f 1"), java="/jdk",
-                      maven="mvn", keep_checks=True)  # fmt: skip
+    build = BuildSpec(kind=BuildKind.MAVEN, module="bench", build_args=("-Pfast", "-q"),
+                      java="/jdk", maven="mvn", keep_checks=True)  # fmt: skip
+    req = HuntRequest(build=build, jmh_args=parse_jmh_args("-f 1"))
     assert req.prove_flags() == (
-        "--module", "bench", "--jar", "b.jar", "--jmh-args", "-f 1", "--java", "/jdk",
+        "--module", "bench", "--jmh-args", "-f 1", "--java", "/jdk",
         "--build", "maven", "--build-arg=-Pfast", "--build-arg=-q", "--maven", "mvn",
         "--keep-checks",
     )  # fmt: skip

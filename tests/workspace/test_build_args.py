@@ -51,7 +51,7 @@ def test_build_args_change_the_cache_key_only_when_given() -> None:
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
-        ({"build_cmd": ["make"], "jar_glob": "x.jar", "build_args": ("-P",)}, "--build-cmd"),
+        ({"build_cmd": "make", "jar_glob": "x.jar", "build_args": ("-P",)}, "--build-cmd"),
         ({"build_args": (" ",)}, "--build-arg is empty"),
     ],
 )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 import sys
 import time
 from pathlib import Path
@@ -138,7 +139,7 @@ def test_failing_build_names_side_commit_and_log(sample_repo, uber_build, sessio
 
 def test_custom_build_command_with_jar_glob(uber_build, session_cache, tmp_path):
     cmd = ["mvn", "-B", "-q", "-o", "-pl", "bench", "-am", "package", "-DskipTests"]
-    spec = BuildSpec(build_cmd=cmd, jar_glob="bench/target/bench*.jar")
+    spec = BuildSpec(build_cmd=shlex.join(cmd), jar_glob="bench/target/bench*.jar")
     art = build(uber_build.worktree, spec, cache_dir=session_cache, log_path=tmp_path / "c.log")
     assert art.kind == "custom" and art.layout == "uber" and not art.cached
     assert art.build_command == cmd and art.key != uber_build.artifact.key
@@ -147,11 +148,11 @@ def test_custom_build_command_with_jar_glob(uber_build, session_cache, tmp_path)
     with pytest.raises(InputError, match=r"--jar 'nothing/\*\.jar' matched no file"):
         build(
             uber_build.worktree,
-            BuildSpec(build_cmd=["true"], jar_glob="nothing/*.jar"),
+            BuildSpec(build_cmd="true", jar_glob="nothing/*.jar"),
             cache_dir=session_cache,
             log_path=tmp_path / "none.log",
         )
-    thin_only = BuildSpec(build_cmd=["true"], jar_glob="core/target/core-1.0.jar")
+    thin_only = BuildSpec(build_cmd="true", jar_glob="core/target/core-1.0.jar")
     with pytest.raises(InputError, match="does not hold JMH"):
         build(
             uber_build.worktree, thin_only, cache_dir=session_cache, log_path=tmp_path / "thin.log"
@@ -163,7 +164,7 @@ def test_custom_build_with_classpath_file(thin_build, session_cache, tmp_path):
     script = f"open('bench-thin/target/cp.txt', 'w').write({cp!r} + '\\n')"
     spec = BuildSpec(
         kind="custom",
-        build_cmd=[sys.executable, "-c", script],
+        build_cmd=shlex.join([sys.executable, "-c", script]),
         jar_glob="bench-thin/target/bench-thin-*.jar",
         classpath_file="bench-thin/target/cp.txt",
     )
@@ -171,7 +172,7 @@ def test_custom_build_with_classpath_file(thin_build, session_cache, tmp_path):
     assert art.layout == "classpath" and art.classpath[0] == art.jar
     assert list_benchmarks(art) == ["wsfx.thin.ThinBench.describe"]
     gone = BuildSpec(
-        build_cmd=[sys.executable, "-c", "open('cp2.txt', 'w').write('lib/*')"],
+        build_cmd=shlex.join([sys.executable, "-c", "open('cp2.txt', 'w').write('lib/*')"]),
         classpath_file="cp2.txt",
     )
     with pytest.raises(ExternalError, match=r"classpath entry that does not exist: .*lib/\*"):

@@ -11,9 +11,9 @@ from perfproof.workspace.spec import BuildSpec, detect_build
     [
         ({"kind": "ant"}, "--build 'ant' is not one of maven, gradle, custom"),
         ({"kind": "custom"}, "--build custom needs --build-cmd"),
-        ({"build_cmd": []}, "--build-cmd is empty"),
-        ({"build_cmd": ["make"]}, "--build-cmd needs --jar GLOB or --classpath-file FILE"),
-        ({"kind": "maven", "build_cmd": ["make"], "jar_glob": "x.jar"}, "cannot be combined"),
+        ({"build_cmd": ""}, "--build-cmd is empty"),
+        ({"build_cmd": "make"}, "--build-cmd needs --jar GLOB or --classpath-file FILE"),
+        ({"kind": "maven", "build_cmd": "make", "jar_glob": "x.jar"}, "cannot be combined"),
         ({"module": "../elsewhere"}, "must be a folder inside the repository"),
         ({"module": "/abs"}, "must be a folder inside the repository"),
     ],
@@ -31,7 +31,7 @@ def test_detect_build(tmp_path):
     (tmp_path / "pom.xml").write_text("<project/>")
     assert detect_build(tmp_path) == "maven"
     assert detect_build(tmp_path, BuildSpec(kind="gradle")) == "gradle"
-    assert detect_build(tmp_path, BuildSpec(build_cmd=["make"], jar_glob="a.jar")) == "custom"
+    assert detect_build(tmp_path, BuildSpec(build_cmd="make", jar_glob="a.jar")) == "custom"
 
 
 def test_fingerprint_covers_what_changes_the_build_but_not_the_java_path():

@@ -17,7 +17,7 @@ from perfproof.workspace.spec import BuildSpec
 def test_custom_build_outputs_without_a_build_command_are_refused(kwargs, flag) -> None:
     with pytest.raises(InputError, match=f"^{flag} says what --build-cmd makes"):
         BuildSpec(**kwargs)
-    BuildSpec(build_cmd=["make"], **kwargs)  # with the command they are fine
+    BuildSpec(build_cmd="make", **kwargs)  # with the command they are fine
 
 
 def test_ab_and_guard_refuse_jar_without_build_cmd_before_any_work(

@@ -12,10 +12,9 @@ from perfproof import defaults
 from perfproof.cli.flag import flags
 from perfproof.cli.options import OUT_DIR_PATH, emit_json
 from perfproof.cli.parsed import JMH_ARGS
-from perfproof.cli.run_flags import LAUNCH
+from perfproof.cli.run_flags import LAUNCH, build_spec
 from perfproof.errors import InputError
 from perfproof.measure.plan import parse_jmh_args
-from perfproof.workspace.spec import BuildKind
 
 if TYPE_CHECKING:
     from perfproof.pipeline.hunt.start import HuntRequest
@@ -68,7 +67,7 @@ benchmark matches, a truncated recording); 3 a build, JMH or the command failed.
 @click.option("--bench", multiple=True, metavar="REGEX", help="JMH benchmark regex (repeatable).")
 @click.option("--module", metavar="PATH", help="Build module holding the benchmarks.")
 @click.option(
-    "--build", "build_kind", type=click.Choice(["maven", "gradle", "custom"]),
+    "--build", "build", type=click.Choice(["maven", "gradle", "custom"]),
     help="Build tool (default: detected).",
 )  # fmt: skip
 @click.option("--build-cmd", metavar="CMD", help="Custom build command.")
@@ -162,16 +161,8 @@ def hunt_request(p: Mapping[str, Any]) -> HuntRequest:
         jfr=jfr,
         run=run_cmd,
         bench=p["bench"],
-        module=p["module"],
-        build_kind=BuildKind(p["build_kind"] or BuildKind.AUTO),
-        build_cmd=p["build_cmd"],
-        jar=p["jar"],
-        build_args=p["build_args"],
+        build=build_spec(p),
         jmh_args=p["jmh_args"] or parse_jmh_args(None),
-        java=p["java"],
-        maven=p["maven"] or "auto",
-        gradle=p["gradle"] or "auto",
-        keep_checks=p["keep_checks"],
         overlay=overlay,
         overlay_from=overlay_from,
         forks=p["forks"],

@@ -8,6 +8,7 @@ them) is read off the same declarations, so no list of flags is written twice.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import partial
 from typing import Any
 
 import click
@@ -34,7 +35,7 @@ from perfproof.stats import family as procedures
 from perfproof.stats.family import Family
 from perfproof.workspace.git import MERGE_BASE
 from perfproof.workspace.launcher import GRADLE, MAVEN
-from perfproof.workspace.spec import BuildKind
+from perfproof.workspace.spec import BuildKind, BuildSpec
 
 DEFAULTS_TEXT = " ".join(defaults.JMH_ARGS)
 
@@ -370,18 +371,40 @@ AB_GROUPS = (REFS, BUILD, JMH, DESIGN, RUN)
 """Everything ``ab`` is asked: what ``prove`` and ``guard`` take as ``ab`` spells it."""
 
 
+def _text(p: Mapping[str, object], name: str) -> str | None:
+    value = p.get(name)
+    return None if value is None else str(value)
+
+
+def _texts(p: Mapping[str, object], name: str) -> tuple[str, ...]:
+    value = p.get(name) or ()
+    return tuple(str(v) for v in value) if isinstance(value, (tuple, list)) else ()
+
+
+def build_spec(p: Mapping[str, object]) -> BuildSpec:
+    """The build flags of :data:`BUILD` (or the part of them a verb takes) as the one typed
+    ``BuildSpec``: every verb that builds reads them here, refused here when they do not go
+    together (exit 2, before anything is built)."""
+    return BuildSpec(
+        kind=BuildKind(_text(p, "build") or BuildKind.AUTO),
+        module=_text(p, "module"),
+        build_cmd=_text(p, "build_cmd"),
+        jar_glob=_text(p, "jar"),
+        classpath_file=_text(p, "classpath_file"),
+        java=_text(p, "java"),
+        build_args=_texts(p, "build_args"),
+        maven=_text(p, "maven") or "auto",
+        gradle=_text(p, "gradle") or "auto",
+        keep_checks=bool(p.get("keep_checks")),
+    )
+
+
 def ab_options(params: Mapping[str, object], **fixed: object) -> AbOptions:
     """``AbOptions`` from the parsed values of :data:`AB_GROUPS` (``fixed`` overrides them:
     what a verb decides itself, like prove's --jfr)."""
     p = {**params, **fixed}
 
-    def text(name: str) -> str | None:
-        value = p.get(name)
-        return None if value is None else str(value)
-
-    def texts(name: str) -> tuple[str, ...]:
-        value = p.get(name) or ()
-        return tuple(str(v) for v in value) if isinstance(value, (tuple, list)) else ()
+    text, texts = partial(_text, p), partial(_texts, p)
 
     def integer(name: str) -> int | None:
         value = p.get(name)
@@ -400,15 +423,7 @@ def ab_options(params: Mapping[str, object], **fixed: object) -> AbOptions:
         head=text("head") or "",
         repo=text("repo") or ".",
         bench=texts("bench"),
-        module=text("module"),
-        build=BuildKind(text("build") or BuildKind.AUTO),
-        build_cmd=text("build_cmd"),
-        jar=text("jar"),
-        classpath_file=text("classpath_file"),
-        build_args=texts("build_args"),
-        maven=text("maven") or "auto",
-        gradle=text("gradle") or "auto",
-        keep_checks=bool(p.get("keep_checks")),
+        build=build_spec(p),
         rounds=integer("rounds"),
         max_rounds=integer("max_rounds"),
         budget=budget if isinstance(budget, Budget) else None,
@@ -417,7 +432,6 @@ def ab_options(params: Mapping[str, object], **fixed: object) -> AbOptions:
         seed=integer("seed"),
         jmh_args=jmh if isinstance(jmh, JmhArgs) else parse_jmh_args(None),
         overlay=texts("overlay"),
-        java=text("java"),
         fresh_builds=bool(p.get("fresh_builds")),
         out=text("out"),
         lock_timeout=defaults.LOCK_TIMEOUT_S if lock_timeout is None else lock_timeout,

@@ -136,7 +136,7 @@ def record_unreached(
         "to the change, to see whether it runs there (--explain off skips this)"
     )
     run_dir = recorded_round(store.path / EXPLAIN_FOLDER, opts, regexes, reporter)
-    found = recorded_reach(run_dir, [reach.of(b) for b in benchmarks], frames, opts.java)
+    found = recorded_reach(run_dir, [reach.of(b) for b in benchmarks], frames, opts.build.java)
     steps = read_manifest(run_dir / "manifest.json").steps
     seconds = measuring_seconds(steps)
     return dataclasses.replace(

@@ -16,8 +16,9 @@ from perfproof.workspace.spec import BuildSpec
 
 
 def plan(worktree: Path, spec: BuildSpec, *, fresh: bool, env: dict[str, str]) -> BuildPlan:
-    assert spec.build_cmd
-    return BuildPlan(argv=list(spec.build_cmd), cwd=worktree, env=env)
+    argv = spec.command()
+    assert argv
+    return BuildPlan(argv=argv, cwd=worktree, env=env)
 
 
 def collect(worktree: Path, spec: BuildSpec) -> Outputs:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shlex
 from dataclasses import asdict, dataclass
 from enum import StrEnum
 from pathlib import Path
@@ -29,21 +30,24 @@ LAUNCH_FIELDS = ("maven", "gradle", "keep_checks")
 
 @dataclass(frozen=True)
 class BuildSpec:
-    """The build settings shared by both sides of a run (part of the build cache key).
+    """The build settings shared by both sides of a run (part of the build cache key): the one
+    value every verb that builds (``ab``, ``prove``, ``guard``, ``hunt``) holds, checked when
+    it is made, so a bad combination of build flags is refused at the door.
 
     ``module`` is a folder relative to the repository root (Maven ``-pl``, a Gradle project
-    path written with slashes). ``build_cmd`` is an argv list run in the worktree root, never
-    through a shell; it needs ``jar_glob`` and/or ``classpath_file`` (relative to the worktree)
-    to say what it produced. ``java`` is the java executable, whose home becomes JAVA_HOME.
+    path written with slashes). ``build_cmd`` is the command as typed, split like a shell would
+    (:meth:`command`) and run in the worktree root, never through a shell; it needs
+    ``jar_glob`` and/or ``classpath_file`` (relative to the worktree) to say what it produced.
+    ``java`` is the java executable, whose home becomes JAVA_HOME.
     ``build_args`` are added to the detected Maven or Gradle command (``-P examples``,
     ``-Dcheckstyle.skip``): a benchmark module that only exists in a profile, or a check that
     fails on a worktree, needs them, and a whole ``--build-cmd`` would lose perfproof's
     classpath handling.
     """
 
-    kind: str = "auto"
+    kind: BuildKind = BuildKind.AUTO
     module: str | None = None
-    build_cmd: list[str] | None = None
+    build_cmd: str | None = None
     jar_glob: str | None = None
     classpath_file: str | None = None
     java: str | None = None
@@ -60,7 +64,7 @@ class BuildSpec:
             raise InputError(f"--build {self.kind!r} is not one of {', '.join(KINDS[1:])}")
         if self.kind == "custom" and not self.build_cmd:
             raise InputError("--build custom needs --build-cmd")
-        if self.build_cmd is not None and not self.build_cmd:
+        if self.build_cmd is not None and not self.command():
             raise InputError("--build-cmd is empty")
         if self.build_cmd and not (self.jar_glob or self.classpath_file):
             raise InputError("--build-cmd needs --jar GLOB or --classpath-file FILE")
@@ -83,8 +87,42 @@ class BuildSpec:
             if not self.module.strip() or Path(self.module).is_absolute() or ".." in parts:
                 raise InputError(f"--module {self.module!r} must be a folder inside the repository")
 
+    def command(self) -> list[str] | None:
+        """``--build-cmd`` as the argv it runs (split like a shell would, never run by one)."""
+        return split_build_cmd(self.build_cmd)
+
+    def flags(self, jmh_args: str | None = None) -> list[str]:
+        """The flags that build as this spec does, as every verb that builds spells them
+        (module, command and what it makes, java, tool, its arguments and launcher);
+        ``jmh_args``, the JMH options run on the build, in the place ``ab`` has always printed
+        them, so a command line printed before reads the same."""
+        argv: list[str] = []
+        for flag, value in (
+            ("--module", self.module),
+            ("--build-cmd", self.build_cmd),
+            ("--jar", self.jar_glob),
+            ("--classpath-file", self.classpath_file),
+            ("--jmh-args", jmh_args),
+            ("--java", self.java),
+        ):
+            if value:
+                argv += [flag, value]
+        if self.kind != BuildKind.AUTO:
+            argv += ["--build", str(self.kind)]
+        argv += [f"--build-arg={arg}" for arg in self.build_args]
+        for flag, launch in (("--maven", self.maven), ("--gradle", self.gradle)):
+            if launch != "auto":
+                argv += [flag, launch]
+        if self.keep_checks:
+            argv.append("--keep-checks")
+        return argv
+
     def to_json(self) -> dict[str, object]:
+        """The settings as the cache key and the manifest's ``build_spec`` hold them (the
+        command as its argv list)."""
         doc = asdict(self)
+        doc["kind"] = str(self.kind)
+        doc["build_cmd"] = self.command()
         doc["build_args"] = list(self.build_args)
         if not self.build_args:
             del doc["build_args"]  # keeps the cache keys of builds without extra arguments
@@ -104,6 +142,16 @@ class BuildSpec:
         for name in LAUNCH_FIELDS:
             doc.pop(name, None)  # which program runs the build, not what it builds
         return json.dumps(doc, sort_keys=True, allow_nan=False)
+
+
+def split_build_cmd(text: str | None) -> list[str] | None:
+    """``--build-cmd`` split like a shell would (a quote left open is bad input, exit 2)."""
+    if text is None:
+        return None
+    try:
+        return shlex.split(text)
+    except ValueError as exc:
+        raise InputError(f"--build-cmd: cannot split {text!r}: {exc}") from exc
 
 
 def detect_build(worktree: Path, spec: BuildSpec | None = None) -> str:

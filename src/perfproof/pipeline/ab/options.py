@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field, fields
 from enum import StrEnum
+from typing import TypeVar
 
 from perfproof import defaults
 from perfproof.compare import CompareOptions
@@ -24,6 +25,8 @@ from perfproof.stats import family as procedures
 from perfproof.stats.family import Family
 from perfproof.stats.verdict import check_confidence, check_threshold
 from perfproof.workspace.spec import BuildKind, BuildSpec
+
+_E = TypeVar("_E", bound=StrEnum)
 
 
 class Explain(StrEnum):
@@ -44,18 +47,8 @@ class AbOptions:
     head: str
     repo: str = "."
     bench: tuple[str, ...] = ()
-    module: str | None = None
-    build: BuildKind = BuildKind.AUTO
-    build_cmd: str | None = None
-    jar: str | None = None
-    classpath_file: str | None = None
-    build_args: tuple[str, ...] = ()
-    maven: str = "auto"
-    """``auto``, ``wrapper`` or ``mvn``: how Maven is started (workspace/launcher.py)."""
-    gradle: str = "auto"
-    """``auto``, ``wrapper`` or ``gradle``: how Gradle is started."""
-    keep_checks: bool = False
-    """Run the checking plugins a benchmark build skips by default (javadoc, checkstyle, …)."""
+    build: BuildSpec = field(default_factory=BuildSpec)
+    """How both commits are built (module, tool, command, java, launcher), checked when made."""
     rounds: int | None = None
     """A fixed design of exactly this many rounds, every key in every round (no early stop)."""
     max_rounds: int | None = None
@@ -69,7 +62,6 @@ class AbOptions:
     jmh_args: JmhArgs = field(default_factory=lambda: parse_jmh_args(None))
     """``--jmh-args`` as typed, merged with perfproof's defaults, and what it asks of JMH."""
     overlay: tuple[str, ...] = ()
-    java: str | None = None
     fresh_builds: bool = False
     out: str | None = None
     lock_timeout: float = defaults.LOCK_TIMEOUT_S
@@ -112,12 +104,12 @@ class AbOptions:
         them."""
         values: dict[str, object] = {f.name: getattr(self, f.name) for f in fields(self)}
         values.update(
+            build_options(self.build),
             budget=str(self.budget) if self.budget is not None else None,
             jmh_args=self.jmh_args.text,
             shard=str(self.shard) if self.shard is not None else None,
             bench=list(self.bench),
             overlay=list(self.overlay),
-            build_args=list(self.build_args),
             measure_last=list(self.measure_last),
             sources=dict(self.sources),
         )
@@ -130,63 +122,26 @@ class AbOptions:
         ``options.<name>``."""
         known = {f.name for f in fields(cls)} & doc.model_fields_set
         values: dict[str, object] = {name: getattr(doc, name) for name in known}
-        for name in ("bench", "overlay", "build_args", "measure_last"):
+        for name in ("bench", "overlay", "measure_last"):
             values[name] = tuple(getattr(doc, name) or ())
+        values["build"] = spec_of_options(doc)
         values["budget"] = parse_budget(doc.budget) if doc.budget else None
         values["shard"] = parse_shard(doc.shard) if doc.shard else None
         values["jmh_args"] = parse_jmh_args(doc.jmh_args)
-        enums = (("build", BuildKind), ("order", Order), ("executor", Executor),
-                 ("explain", Explain), ("family", Family))  # fmt: skip
+        enums = (("order", Order), ("executor", Executor), ("explain", Explain),
+                 ("family", Family))  # fmt: skip
         for name, enum in enums:
-            raw = values.get(name)
-            if name not in values or isinstance(raw, enum):
-                continue
-            if not isinstance(raw, str) or raw not in {e.value for e in enum}:
-                choices = ", ".join(e.value for e in enum)
-                raise InputError(f"options.{name}: {raw!r} is not one of {choices}")
-            values[name] = enum(raw)
+            if name in values:
+                values[name] = _member(name, values[name], enum)
         opts = cls(base=doc.base or "", head=doc.head or "")
         for name, value in values.items():
             setattr(opts, name, value)
         return opts
 
-    def build_spec(self) -> BuildSpec:
-        return BuildSpec(
-            kind=self.build,
-            module=self.module,
-            build_cmd=split_build_cmd(self.build_cmd),
-            jar_glob=self.jar,
-            classpath_file=self.classpath_file,
-            java=self.java,
-            build_args=tuple(self.build_args),
-            maven=self.maven,
-            gradle=self.gradle,
-            keep_checks=self.keep_checks,
-        )
-
     def build_flags(self) -> list[str]:
         """The flags that build and start the benchmarks as this run did (module, build tool
         and its arguments, JMH options, java): every verb that repeats the build spells them so."""
-        argv: list[str] = []
-        for flag, value in (
-            ("--module", self.module),
-            ("--build-cmd", self.build_cmd),
-            ("--jar", self.jar),
-            ("--classpath-file", self.classpath_file),
-            ("--jmh-args", self.jmh_args.text),
-            ("--java", self.java),
-        ):
-            if value:
-                argv += [flag, value]
-        if self.build != "auto":
-            argv += ["--build", str(self.build)]
-        argv += [f"--build-arg={arg}" for arg in self.build_args]
-        for flag, launch in (("--maven", self.maven), ("--gradle", self.gradle)):
-            if launch != "auto":
-                argv += [flag, launch]
-        if self.keep_checks:
-            argv.append("--keep-checks")
-        return argv
+        return self.build.flags(self.jmh_args.text)
 
     def reproduce_argv(self) -> list[str]:
         """The ``perfproof ab`` command line that repeats this run."""
@@ -230,15 +185,48 @@ class AbOptions:
         return argv
 
 
-def split_build_cmd(text: str | None) -> list[str] | None:
-    if text is None:
-        return None
-    import shlex
+def _member(name: str, raw: object, enum: type[_E]) -> _E:
+    """``options.<name>`` read back as its enum; a value no flag takes is refused naming it."""
+    if isinstance(raw, enum):
+        return raw
+    if not isinstance(raw, str) or raw not in {e.value for e in enum}:
+        choices = ", ".join(e.value for e in enum)
+        raise InputError(f"options.{name}: {raw!r} is not one of {choices}")
+    return enum(raw)
 
-    try:
-        return shlex.split(text)
-    except ValueError as exc:
-        raise InputError(f"--build-cmd: cannot split {text!r}: {exc}") from exc
+
+def build_options(spec: BuildSpec) -> dict[str, object]:
+    """The build settings as the manifest's ``options`` spells them: flat, under the flags'
+    own names, the command as typed."""
+    return {
+        "module": spec.module,
+        "build": str(spec.kind),
+        "build_cmd": spec.build_cmd,
+        "jar": spec.jar_glob,
+        "classpath_file": spec.classpath_file,
+        "build_args": list(spec.build_args),
+        "maven": spec.maven,
+        "gradle": spec.gradle,
+        "keep_checks": spec.keep_checks,
+        "java": spec.java,
+    }
+
+
+def spec_of_options(doc: RunOptions) -> BuildSpec:
+    """The build settings of a manifest's ``options`` (as :func:`build_options` wrote them)."""
+    kind = BuildKind.AUTO if doc.build is None else _member("build", doc.build, BuildKind)
+    return BuildSpec(
+        kind=kind,
+        module=doc.module,
+        build_cmd=doc.build_cmd,
+        jar_glob=doc.jar,
+        classpath_file=doc.classpath_file,
+        java=doc.java,
+        build_args=tuple(doc.build_args or ()),
+        maven=doc.maven or "auto",
+        gradle=doc.gradle or "auto",
+        keep_checks=bool(doc.keep_checks),
+    )
 
 
 def check_lock_timeout(seconds: float) -> float:

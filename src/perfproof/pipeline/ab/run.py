@@ -94,11 +94,11 @@ def start_ab(
     repo = require_repo(Path(opts.repo).resolve())
     opts.repo = str(repo)
     check_options(opts)
-    spec = opts.build_spec()
+    spec = opts.build
     shas = {"base": resolve_ref(repo, opts.base), "head": resolve_ref(repo, opts.head)}
     if opts.overlay:  # before the run folder exists: a typo must not leave a folder behind
         check_overlay_paths(repo, shas["head"], opts.overlay, f"--head {opts.head}")
-    jdk = java_info(opts.java)
+    jdk = java_info(opts.build.java)
     if opts.executor is Executor.RAY:  # a cluster that is not there costs no build
         join_cluster(opts.ray_address)
     run_dir = Path(opts.out).resolve() if opts.out else default_runs_dir(repo) / new_run_id()
@@ -183,12 +183,12 @@ def resume_ab(
         sha = store.manifest.side(side).sha
         if not sha or resolve_ref(repo, sha) != sha:
             raise InputError(f"--resume {run_dir}: commit {sha} of the {side} side is gone")
-    jdk = java_info(opts.java)
+    jdk = java_info(opts.build.java)
     before = store.manifest.environment.jdk or Jdk()
     if (before.home, before.runtime_version) != (jdk.home, jdk.runtime_version):
         raise InputError(
             f"--resume {run_dir}: the run started on JDK {before.home} "
-            f"{before.runtime_version} but {opts.java or 'java'} is now "
+            f"{before.runtime_version} but {opts.build.java or 'java'} is now "
             f"{jdk.home} {jdk.runtime_version}; both halves must use one JDK"
         )
     with store.exclusive():
@@ -233,8 +233,8 @@ def _measure_and_compare(
     plan = store.plan
     repo = Path(opts.repo)
     shas = {side: str(store.manifest.side(side).sha) for side in SIDES}
-    spec = opts.build_spec()
-    jdk = java_info(opts.java)
+    spec = opts.build
+    jdk = java_info(opts.build.java)
     cache_dir = cache_root(Path(opts.cache_dir) if opts.cache_dir else None)
     builders = {
         side: SideBuilder(

@@ -49,14 +49,14 @@ def start_variants(opts: AbOptions, variants: Variants, reporter: Reporter) -> A
     check_options(opts)
     sha = resolve_ref(repo, opts.base)
     rounds = opts.rounds or defaults.VARIANT_ROUNDS
-    jdk = java_info(opts.java)
+    jdk = java_info(opts.build.java)
     run_dir = Path(opts.out).resolve() if opts.out else default_runs_dir(repo) / new_run_id()
     ref = SideRef(ref=opts.base, sha=sha)
     manifest = RunManifest(id=run_dir.name, perfproof_version=__version__, repo=str(repo))
     manifest.refs = {"base": ref, "head": ref}
     manifest.options = opts.to_document()
     manifest.command = reproduce_argv(opts, variants)
-    manifest.build_spec = opts.build_spec().to_block()
+    manifest.build_spec = opts.build.to_block()
     manifest.variants = variants.to_block()
     store = RunStore.create(run_dir, manifest)
     store.manifest.environment = environment.capture(
@@ -87,7 +87,7 @@ def _measure(
 ) -> AbOutcome:
     cache_dir = cache_root(Path(opts.cache_dir) if opts.cache_dir else None)
     builder = SideBuilder(
-        side="base", repo=Path(opts.repo), sha=sha, spec=opts.build_spec(), java=java,
+        side="base", repo=Path(opts.repo), sha=sha, spec=opts.build, java=java,
         store=store, reporter=reporter, cache_dir=cache_dir,
     )  # fmt: skip
     artifact = builder.prepare()

@@ -101,7 +101,7 @@ def jmh_workload(
     check_options(opts)
     options = with_gc_profiler(with_forks(opts.jmh_args.options, forks))
     settings = dataclasses.replace(opts.jmh_args.settings, forks=forks)
-    jdk = java_info(opts.java)
+    jdk = java_info(opts.build.java)
     run_dir = out_dir / "run"
     jfr_dir = run_dir / "jfr"
     plan = make_plan(1, "abab", None, opts.bench, options, stopping=FIXED, settings=settings)
@@ -114,7 +114,7 @@ def jmh_workload(
             repo=str(repo),
             refs={SIDE: SideRef(ref=opts.head, sha=sha)},
             options=opts.to_document(),
-            build_spec=opts.build_spec().to_block(),
+            build_spec=opts.build.to_block(),
         ),
     )
     store.init_steps(plan)
@@ -123,7 +123,7 @@ def jmh_workload(
         SIDE,
         repo,
         sha,
-        opts.build_spec(),
+        opts.build,
         jdk.path,
         store,
         reporter,
@@ -166,7 +166,7 @@ def jmh_workload(
             f"JMH ran {expected} forks but {len(recordings)} JFR recordings were written "
             f"in {jfr_dir}"
         )
-    profiles = load_profiles(recordings, opts.java)
+    profiles = load_profiles(recordings, opts.build.java)
     groups = []
     scores = {}
     at = 0

@@ -15,7 +15,7 @@ from perfproof.pipeline.ab.options import AbOptions
 from perfproof.pipeline.hunt.run import HuntOutcome, Say, Workload, recordings_workload, run_hunt
 from perfproof.workspace.git import require_repo, resolve_ref
 from perfproof.workspace.overlay import check_overlay_paths
-from perfproof.workspace.spec import BuildKind
+from perfproof.workspace.spec import BuildSpec
 
 
 @dataclass(frozen=True)
@@ -25,16 +25,9 @@ class HuntRequest:
     jfr: tuple[Path, ...] = ()
     run: str | None = None
     bench: tuple[str, ...] = ()
-    module: str | None = None
-    build_kind: BuildKind = BuildKind.AUTO
-    build_cmd: str | None = None
-    jar: str | None = None
-    build_args: tuple[str, ...] = ()
+    build: BuildSpec = field(default_factory=BuildSpec)
+    """How --ref (and --base) are built, as ``ab`` builds them; its ``java`` also records."""
     jmh_args: JmhArgs = field(default_factory=lambda: parse_jmh_args(None))
-    java: str | None = None
-    maven: str = "auto"
-    gradle: str = "auto"
-    keep_checks: bool = False
     overlay: tuple[str, ...] = ()
     """Paths copied onto --ref before it is built: a benchmark the fix adds, hunted at its
     parent (as ``ab --overlay`` measures the baseline with the feature's benchmark)."""
@@ -55,17 +48,9 @@ class HuntRequest:
             head=ref,
             repo=str(self.repo),
             bench=self.bench,
-            module=self.module,
-            build=self.build_kind,
-            build_cmd=self.build_cmd,
-            jar=self.jar,
-            build_args=self.build_args,
-            maven=self.maven,
-            gradle=self.gradle,
-            keep_checks=self.keep_checks,
+            build=self.build,
             overlay=self.overlay,
             jmh_args=self.jmh_args,
-            java=self.java,
             lock_timeout=self.lock_timeout,
         )
 
@@ -143,12 +128,12 @@ def _workload(
     workload: Workload
     if req.jfr or req.run:
         if req.jfr:
-            workload = recordings_workload(list(req.jfr), req.java)
+            workload = recordings_workload(list(req.jfr), req.build.java)
         else:
             from perfproof.pipeline.hunt.command import command_workload
 
             assert req.run is not None
-            workload = command_workload(req.run, repo, out_dir, req.java, say)
+            workload = command_workload(req.run, repo, out_dir, req.build.java, say)
         if req.ref:  # the recordings are of that commit: read its source, not the checkout's
             from perfproof.env.cache import cache_root
             from perfproof.workspace.worktree import ensure_worktree

@@ -53,7 +53,7 @@ def probe_dispatch(
         recordings = by_bench.get(r.benchmark, {}).get("base", [])
         if not recordings:
             continue  # nothing recorded to judge by: measure it
-        share = key_share(r.benchmark, load_profiles(recordings, ab.java), frames, None)
+        share = key_share(r.benchmark, load_profiles(recordings, ab.build.java), frames, None)
         if share.samples and not share.cpu_share and not share.alloc_share:
             rel = [str(p.relative_to(bundle.path)) for p in recordings]
             skipped.append(DispatchSkip.of(r.benchmark, r.dispatch, share.samples, rel[0]))

@@ -170,12 +170,12 @@ def tests_stage(
 ) -> TestsResult:
     """Stage 6: the selected test classes on the baseline and the feature."""
     runs = {}
-    spec = ab.build_spec()
+    spec = ab.build
     java_home = None
-    if ab.java:
+    if ab.build.java:
         from perfproof.env.java import java_info
 
-        java_home = java_info(ab.java).home
+        java_home = java_info(ab.build.java).home
     for side in ("base", "head"):
         worktree = ensure_worktree(repo, shas[side])
         tool = detect_build(worktree, spec)
@@ -208,7 +208,7 @@ def _detected(ab: AbOptions) -> str | None:
 
     repo = Path(ab.repo)
     try:
-        return detect_build(ensure_worktree(repo, resolve_ref(repo, ab.head)), ab.build_spec())
+        return detect_build(ensure_worktree(repo, resolve_ref(repo, ab.head)), ab.build)
     except InputError:
         return None
 
@@ -230,11 +230,12 @@ def e2e_stage(
     else:
         argv += ["--repo", ab.repo, "--base", ab.base, "--head", ab.head, "--run", run_cmd]
         argv += ["--runs", str(runs), "--runs-dir", str(folder)]
-        tool = ab.build if ab.build in ("maven", "gradle") else _detected(ab)
+        kind = ab.build.kind
+        tool = kind if kind in ("maven", "gradle") else _detected(ab)
         if tool in ("maven", "gradle"):
             argv += ["--build", tool]  # the command runs what the commit builds
-        if ab.module:
-            argv += ["--module", ab.module]
+        if ab.build.module:
+            argv += ["--module", ab.build.module]
         for m in metrics:
             argv += ["--metric", m]
         best = max(

@@ -110,7 +110,7 @@ def profile_stage(
     from perfproof.profile.api import run_census, run_diff
     from perfproof.profile.render import census_json, diff_json, diff_text, shown_json
 
-    java = ab.java
+    java = ab.build.java
     rounds = PROFILE_ROUNDS if when == "after" else max(timing_rounds(ab_result.run_dir), 2)
     jfr_dir = profile_forks(bundle, ab, regexes, rounds)
     before, after = _recordings(jfr_dir, "base"), _recordings(jfr_dir, "head")

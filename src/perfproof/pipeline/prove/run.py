@@ -118,10 +118,10 @@ def start_prove(opts: ProveOptions, say: Say) -> ProveOutcome:
 
 def _check_ab(ab: AbOptions) -> None:
     """The A/B flags that can be checked without a build (--bench regexes, the design, JMH's
-    options), checked before the bundle exists rather than when stage 5 starts."""
+    options), checked before the bundle exists rather than when stage 5 starts (the build
+    flags were checked when its ``BuildSpec`` was made)."""
     from perfproof.pipeline.ab.options import check_options
 
-    ab.build_spec()
     check_options(ab)
 
 
