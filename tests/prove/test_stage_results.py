@@ -103,7 +103,7 @@ def test_a_reshaped_stage_result_is_refused_naming_the_field(
     res = run_cli("prove", "--resume", out)
     assert res.code == 2, res.err
     (line,) = [x for x in res.err.splitlines() if x.startswith("perfproof: error: ")]
-    assert f"{out / 'prove.json'}: stage changes: methods[0]: 'kind' is not str" in line
+    assert f"{out / 'prove.json'}: stage changes: methods[0]: 'kind' is not a string" in line
     assert "Traceback" not in res.err
 
 

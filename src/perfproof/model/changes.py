@@ -5,10 +5,12 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Annotated
 
-from perfproof.errors import InputError
+from pydantic import BeforeValidator, Field, JsonValue, TypeAdapter
 
 PASSED = "passed"
 FAILED = "failed"
@@ -17,24 +19,34 @@ SKIPPED = "skipped"
 """A test's outcome, as JUnit's XML reports give it."""
 
 
+def _none_is_empty(value: object) -> object:
+    """No parameters written (null) is none; a list of them is read as the tuple it was."""
+    return () if value is None else tuple(value) if isinstance(value, list) else value
+
+
+def _none_is_unknown(value: object) -> object:
+    """Lines not written (null) are unknown, (0, 0); a pair is read as the tuple it was."""
+    return (0, 0) if value is None else tuple(value) if isinstance(value, list) else value
+
+
 @dataclass(frozen=True)
 class ChangedMethod:
     """One changed method or constructor of production code."""
 
-    owner: str
+    owner: Annotated[str, Field(alias="class")]
     """Fully qualified declaring type."""
     name: str
     """Method name, ``<init>`` for constructors."""
-    params: tuple[str, ...]
+    params: Annotated[tuple[str, ...], BeforeValidator(_none_is_empty)]
     kind: str
     """added, removed or modified."""
     file: str
     """Path on the side where the method exists (head unless removed)."""
-    lines: tuple[int, int]
+    lines: Annotated[tuple[int, int], BeforeValidator(_none_is_unknown)]
     """First and last line of the declaration on that side."""
     base_lines: tuple[int, int] | None = None
     head_lines: tuple[int, int] | None = None
-    signature_changed: bool = False
+    signature_changed: Annotated[bool, BeforeValidator(bool)] = False
 
     @property
     def label(self) -> str:
@@ -54,53 +66,6 @@ class ChangedMethod:
         """The method as a profile names its frames: ``pkg.Class.method``."""
         return f"{self.owner}.{self.name}"
 
-    def to_json(self) -> dict[str, object]:
-        return {
-            "method": self.label,
-            "class": self.owner,
-            "name": self.name,
-            "params": list(self.params),
-            "kind": self.kind,
-            "file": self.file,
-            "lines": list(self.lines),
-            "base_lines": list(self.base_lines) if self.base_lines else None,
-            "head_lines": list(self.head_lines) if self.head_lines else None,
-            "signature_changed": self.signature_changed,
-        }
-
-    @classmethod
-    def from_json(cls, doc: Mapping[str, object]) -> ChangedMethod:
-        """Read back what :meth:`to_json` wrote; another shape is refused naming the field."""
-
-        def text(key: str) -> str:
-            value = doc.get(key)
-            if isinstance(value, str):
-                return value
-            raise InputError(f"{key!r} is not str ({value!r:.60})")
-
-        def pair(key: str) -> tuple[int, int] | None:
-            value = doc.get(key)
-            if value is None:
-                return None
-            if isinstance(value, list) and len(value) == 2 and all(type(v) is int for v in value):
-                return int(value[0]), int(value[1])
-            raise InputError(f"{key!r} is not a pair of line numbers ({value!r:.60})")
-
-        params = doc.get("params") or []
-        if not isinstance(params, list) or not all(isinstance(p, str) for p in params):
-            raise InputError(f"'params' is not a list of str ({params!r:.60})")
-        return cls(
-            owner=text("class"),
-            name=text("name"),
-            params=tuple(params),
-            kind=text("kind"),
-            file=text("file"),
-            lines=pair("lines") or (0, 0),
-            base_lines=pair("base_lines"),
-            head_lines=pair("head_lines"),
-            signature_changed=bool(doc.get("signature_changed")),
-        )
-
 
 @dataclass(frozen=True)
 class TestChange:
@@ -117,10 +82,36 @@ class TestChange:
         """Fails on the feature while it did not fail on the baseline."""
         return self.head in (FAILED, ERROR) and self.base not in (FAILED, ERROR)
 
-    def to_json(self) -> dict[str, object]:
-        return {
-            "name": self.name,
-            "base": self.base,
-            "head": self.head,
-            "regression": self.regression,
-        }
+
+# ------------------------------------------------------------ as prove.json writes them
+
+
+_CODECS: dict[type, TypeAdapter[object]] = {}
+
+
+def _codec(kind: type) -> TypeAdapter[object]:
+    if kind not in _CODECS:
+        _CODECS[kind] = TypeAdapter(kind)
+    return _CODECS[kind]
+
+
+def changed_method_json(m: ChangedMethod) -> dict[str, JsonValue]:
+    """The method as a reader names it (``method``), then its fields."""
+    fields: dict[str, JsonValue] = _codec(ChangedMethod).dump_python(m, mode="json", by_alias=True)
+    return {"method": m.label, **fields}
+
+
+def read_changed_method(doc: Mapping[str, JsonValue]) -> ChangedMethod:
+    """What :func:`changed_method_json` wrote (``method`` is left out: it follows from the
+    rest); a field of another shape raises the codec's ValidationError naming it."""
+    text = json.dumps({"lines": None, "params": None, **doc}, allow_nan=False)
+    read = _codec(ChangedMethod).validate_json(text, strict=True)
+    if not isinstance(read, ChangedMethod):
+        raise TypeError(read)
+    return read
+
+
+def changed_test_json(c: TestChange) -> dict[str, JsonValue]:
+    """The test, its outcome on each side and whether it is a regression."""
+    fields: dict[str, JsonValue] = _codec(TestChange).dump_python(c, mode="json")
+    return {**fields, "regression": c.regression}

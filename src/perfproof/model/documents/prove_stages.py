@@ -18,9 +18,14 @@ from typing import Annotated
 from pydantic import ConfigDict, Field, PlainSerializer, PlainValidator
 from pydantic_core import PydanticCustomError
 
-from perfproof.errors import InputError
-from perfproof.model.changes import ChangedMethod, TestChange
-from perfproof.model.documents.codec import Document, Kept, Seq
+from perfproof.model.changes import (
+    ChangedMethod,
+    TestChange,
+    changed_method_json,
+    changed_test_json,
+    read_changed_method,
+)
+from perfproof.model.documents.codec import Document, Kept, Seq, ValidationError, problem_line
 
 Json = dict[str, object]
 """A JSON object another verb wrote that ``prove`` passes on without reading its fields."""
@@ -38,9 +43,9 @@ def _changed_method(value: object) -> ChangedMethod:
     if not isinstance(value, dict):
         raise PydanticCustomError("model_type", "a JSON object")
     try:
-        return ChangedMethod.from_json(value)
-    except InputError as exc:
-        raise PydanticCustomError("changed_method", str(exc)) from None
+        return read_changed_method(value)
+    except ValidationError as exc:
+        raise PydanticCustomError("changed_method", problem_line(exc)) from None
 
 
 def _test_change(value: object) -> TestChange:
@@ -59,10 +64,10 @@ def _test_change(value: object) -> TestChange:
 Changed = Annotated[
     ChangedMethod,
     PlainValidator(_changed_method),
-    PlainSerializer(lambda m: m.to_json()),
+    PlainSerializer(changed_method_json),
 ]
 """A changed method as ``perfproof.model.changes`` writes and reads it."""
-Test = Annotated[TestChange, PlainValidator(_test_change), PlainSerializer(lambda c: c.to_json())]
+Test = Annotated[TestChange, PlainValidator(_test_change), PlainSerializer(changed_test_json)]
 """A test whose outcome differs between the sides, as ``perfproof.model.changes`` writes it."""
 
 

@@ -197,7 +197,7 @@ def tests_stage(
             "selected": list(classes),
             "base": runs["base"].to_json(),
             "head": runs["head"].to_json(),
-            "changes": [c.to_json() for c in changes],
+            "changes": changes,
             "regressions": [c.name for c in changes if c.regression],
         }
     )
