@@ -47,7 +47,9 @@ def methodology(design: SequentialDesign, decisions: dict[BenchKey, KeyDecision]
         text += (
             f" An entry also stopped, without a verdict, when the chance that the last look "
             f"would give one (were its current estimate true) fell below "
-            f"{design.futility * 100:g}%; this cannot add false alarms."
+            f"{design.futility * 100:g}%; this cannot add false alarms. For an entry held by "
+            "the bimodal-forks rule (below) that chance is the share of simulated "
+            "continuations of its two groups that the whole rule would decide at the last look."
         )
     if trimmed:
         text += (

@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 from scipy import special
 
-from perfproof.stats import bimodal, family, moderation
+from perfproof.stats import bimodal, bimodal_futility, family, moderation
 from perfproof.stats.ratio import bound_exp_rows
 from perfproof.stats.tables import shipped_table
 from perfproof.stats.welch import welch_where_tested
@@ -260,7 +260,9 @@ def judge(
     the procedure gives it, and the outcome is read off that interval.
 
     With ``futility`` γ > 0 (and the 1-based ``look``), a key that continues is stopped as
-    ``FUTILE`` when its :func:`conditional_power` is below γ. Stopping without a verdict can
+    ``FUTILE`` when its :func:`conditional_power` is below γ (for a key the bimodal-forks rule
+    holds, the chance that the whole rule decides it by the last look,
+    :func:`perfproof.stats.bimodal_futility.held_power`). Stopping without a verdict can
     only remove chances of a false improved/regressed, so the guarantee stands; the price is
     power for effects near the limit of detection (BENCHMARKS.md).
 
@@ -295,6 +297,14 @@ def judge(
     cp = None
     if futility > 0 and 1 <= look < schedule.max_looks:
         cp = conditional_power(rows, look, schedule, per_look)
+        if held is not None and forks is not None and groups is not None and held.held.any():
+            # a held key's Welch already decides: ask whether the whole rule ever could
+            held_cp = bimodal_futility.held_power(
+                forks, groups, held.held, np.reshape(per_look, -1),
+                schedule.forks_at(schedule.max_looks),
+                None if reached is None else np.reshape(reached, -1),
+            ).reshape(np.shape(cp))  # fmt: skip
+            cp = np.where(held.held.reshape(np.shape(cp)), held_cp, cp)
         code = np.where((code == CONTINUE) & rows.tested & (cp < futility), FUTILE, code)
     return Judgement(
         seq_p,
