@@ -54,13 +54,27 @@ def show_in_format(
         click.echo(md() if fmt == "md" else table(), nl=False)
 
 
+class EnumChoice(click.Choice):
+    """A flag whose words are an enum's values, passed to the verb as the enum's member: the
+    choices are declared once, in the enum, and no builder converts the word again."""
+
+    def __init__(self, enum: type[StrEnum]) -> None:
+        super().__init__([e.value for e in enum])
+        self.enum = enum
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, self.enum):
+            return value  # a default, or a value already read
+        return self.enum(super().convert(value, param, ctx))
+
+
 def enum_choice(enum: type[StrEnum]) -> click.Choice:
-    """A flag whose words are an enum's values: the choices are declared once, in the enum."""
-    return click.Choice([e.value for e in enum])
+    """A flag whose words are an enum's values (see :class:`EnumChoice`)."""
+    return EnumChoice(enum)
 
 
 def enum_option(decl: str, enum: type[StrEnum], default: StrEnum, help: str) -> Any:
-    """An option choosing one member of ``enum`` (passed as its value), ``default`` shown."""
+    """An option choosing one member of ``enum`` (passed as the member), ``default`` shown."""
     return click.option(
         decl, type=enum_choice(enum), default=default.value, show_default=True, help=help
     )
