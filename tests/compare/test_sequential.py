@@ -4,18 +4,36 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
+from typing import Any
 
 import numpy as np
 import pytest
 
-from perfproof.compare import notes
+from perfproof.compare import CompareOptions, notes
 from perfproof.compare.sequential import SequentialDesign, look, needs_rerun
+from perfproof.compare.sequential_design import FIRST_FORKS
 from perfproof.compare.sequential_method import methodology
 from perfproof.compare.sequential_replay import ReplaySettings, replay
+from perfproof.errors import InputError
 from perfproof.model import ALLOC_NORM, BenchKey, Direction, Samples, Verdict
+from perfproof.stats.sequential import Schedule
 from perfproof.stats.simulate import hierarchical
 
-DESIGN = SequentialDesign(max_looks=6)
+
+def _design(
+    max_looks: int,
+    *,
+    first_forks: int = FIRST_FORKS,
+    forks_per_look: int = 1,
+    futility: float = 0.0,
+    **verdict: Any,
+) -> SequentialDesign:
+    """A design of ``max_looks`` looks judged as ``CompareOptions(**verdict)``."""
+    schedule = Schedule(max_looks, first_forks, forks_per_look)
+    return SequentialDesign(schedule, CompareOptions(**verdict), futility)
+
+
+DESIGN = _design(6)
 
 
 def _side(name: str, forks: list[np.ndarray], metric: str = "primary", unit: str = "ns/op"):
@@ -190,9 +208,9 @@ def test_bad_looks_and_designs_are_refused() -> None:
     with pytest.raises(ValueError, match="outside"):
         look([], 7, DESIGN, {})
     with pytest.raises(ValueError, match="no calibrated levels"):
-        SequentialDesign(max_looks=4, first_forks=9)
-    with pytest.raises(ValueError, match="family"):
-        SequentialDesign(max_looks=4, family="bonferroni")
+        _design(4, first_forks=9)
+    with pytest.raises(InputError, match="family"):
+        _design(4, family="bonferroni")
     assert math.isclose(DESIGN.alpha, 0.01)
 
 
@@ -232,14 +250,14 @@ def test_throughput_higher_is_better() -> None:
 
 
 def test_design_round_trips_through_json() -> None:
-    design = SequentialDesign(max_looks=8, confidence=0.95, family="holm", forks_per_look=2)
+    design = _design(8, confidence=0.95, family="holm", forks_per_look=2)
     assert SequentialDesign.from_block(design.to_block()) == design
 
 
 def test_futility_stops_an_unchanged_entry_without_a_verdict() -> None:
     rng = np.random.default_rng(8)
     rounds = _rounds(rng, {"big": 0.6, "none": 1.0}, 8)
-    design = SequentialDesign(max_looks=6, futility=0.05)
+    design = _design(6, futility=0.05)
     decisions: dict = {}
     for k in range(1, design.max_looks + 1):
         decisions = look(_pairs(rounds, 2 + k), k, design, decisions)
@@ -254,7 +272,7 @@ def test_futility_stops_an_unchanged_entry_without_a_verdict() -> None:
     assert any("without a verdict" in w for w in c.warnings)
     assert "cannot add false alarms" in methodology(design, decisions)
     with pytest.raises(ValueError, match="futility"):
-        SequentialDesign(max_looks=4, futility=1.5)
+        _design(4, futility=1.5)
 
 
 def test_a_fork_that_started_unsettled_costs_the_futility_stop_nothing() -> None:
@@ -264,7 +282,7 @@ def test_a_fork_that_started_unsettled_costs_the_futility_stop_nothing() -> None
     replacement: a fork of JVM time, and a round, for nothing)."""
     rng = np.random.default_rng(8)
     rounds = _rounds(rng, {"none": 1.0}, 8)
-    design = SequentialDesign(max_looks=6, futility=0.05)
+    design = _design(6, futility=0.05)
     key = next(iter(rounds[0][0]))
     plain: dict = {}
     for k in range(1, design.max_looks + 1):
@@ -287,7 +305,7 @@ def test_a_fork_that_started_unsettled_costs_the_futility_stop_nothing() -> None
 def test_a_huge_bound_is_written_as_beyond_999_percent() -> None:
     rng = np.random.default_rng(3)
     rounds = _rounds(rng, {"x": 1.0}, 3, sd=3.0)
-    design = SequentialDesign(max_looks=1)
+    design = _design(1)
     d = next(iter(look(_pairs(rounds, 3), 1, design, {}).values()))
     notes = [w for w in d.comparisons[0].warnings if "inconclusive after" in w]
     assert notes and all(len(w) < 200 for w in notes)
@@ -301,7 +319,7 @@ def test_aa_forks_in_two_code_shapes_split_by_side_at_first_are_never_called_cha
     alone would call that improved); later forks land evenly. Every look holds the key or
     leaves it undecided, and at the last it is inconclusive with the groups, not changed."""
     rng = np.random.default_rng(12)
-    design = SequentialDesign(max_looks=4)
+    design = _design(4)
 
     def fork(slow: bool) -> np.ndarray:
         return (
@@ -365,7 +383,7 @@ def test_a_fork_left_out_once_does_not_hold_back_the_futility_stop_for_good() ->
     of its mean): futility may stop it, and the stop says the smallest change the run could
     have seen. Before, one fork left out in round 1 kept the key running to the last look."""
     rng = np.random.default_rng(5)
-    design = SequentialDesign(max_looks=8, futility=0.05)
+    design = _design(8, futility=0.05)
     rounds = _rounds(rng, {"none": 1.0}, 11)
     key = next(iter(rounds[0][0]))
     cold = rounds[0][0][key].forks[0].copy()
@@ -388,7 +406,7 @@ def test_a_fork_left_out_once_does_not_hold_back_the_futility_stop_for_good() ->
 
 def test_a_key_out_of_looks_says_what_it_could_have_seen_and_is_not_settled() -> None:
     rng = np.random.default_rng(6)
-    design = SequentialDesign(max_looks=2)
+    design = _design(2)
     rounds = _rounds(rng, {"none": 1.0}, 4, sd=0.2)
     decisions: dict = {}
     for k in (1, 2):

@@ -21,6 +21,7 @@ from perfproof.compare.sequential import SequentialDesign
 from perfproof.errors import InputError
 from perfproof.pipeline.e2e.options import E2EOptions, validate
 from perfproof.pipeline.guard.judge import check_settings
+from perfproof.stats.sequential import Schedule
 from perfproof.stats.verdict import check_confidence, check_threshold
 
 
@@ -84,7 +85,7 @@ def test_library_layers_refuse_like_the_flag() -> None:
     with pytest.raises(InputError, match=message):
         CompareOptions(confidence=0.05)
     with pytest.raises(InputError, match=message):
-        SequentialDesign(max_looks=3, confidence=0.05)
+        SequentialDesign(Schedule(3, 3), CompareOptions(confidence=0.05))
     with pytest.raises(InputError, match=message):
         check_settings("time", 1.0, 0.05)
     with pytest.raises(InputError, match=message):

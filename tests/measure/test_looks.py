@@ -7,6 +7,7 @@ import pytest
 from perfproof.errors import InputError
 from perfproof.measure.plan import FIXED, SEQUENTIAL, make_plan
 from perfproof.pipeline.looks import design_for, first_look_round, forks_per_step, looker_for
+from perfproof.stats.sequential import Schedule
 
 
 def plan(rounds: int, *options: str, stopping: str = SEQUENTIAL):
@@ -17,21 +18,24 @@ def test_one_fork_per_step_looks_from_round_three() -> None:
     p = plan(10, "-f", "1", "-i", "4")
     assert forks_per_step(p.jmh_options) == 1 and first_look_round(p) == 3
     d = design_for(p)
-    assert (d.max_looks, d.first_forks, d.forks_per_look) == (8, 3, 1)
+    assert d.schedule == Schedule(8, 3, 1)
     assert looker_for(p)({}, {}, 2, {}) == {}  # two forks a side: no look yet
 
 
 def test_two_forks_per_step_look_from_round_two() -> None:
     p = plan(6, "-f", "1", "-f", "2")  # the last -f wins, as in JMH
     d = design_for(p)
-    assert first_look_round(p) == 2 and (d.max_looks, d.first_forks, d.forks_per_look) == (5, 4, 2)
+    assert first_look_round(p) == 2 and d.schedule == Schedule(5, 4, 2)
 
 
 def test_the_design_recorded_at_the_start_is_the_one_a_resume_uses() -> None:
     import dataclasses
 
     p = plan(10, "-f", "1")
-    recorded = dataclasses.replace(design_for(p), max_looks=5).to_block()
+    design = design_for(p)
+    recorded = dataclasses.replace(
+        design, schedule=dataclasses.replace(design.schedule, max_looks=5)
+    ).to_block()
     resumed = dataclasses.replace(p, design=recorded)
     assert first_look_round(resumed) == 3
     assert looker_for(resumed)({}, {}, 2, {}) == {}

@@ -248,8 +248,8 @@ def _judge_family(
     frozen_p = np.concatenate([np.full(n, np.nan), np.asarray(frozen, dtype=float)])
     reached = np.array([r is True for r in known] + [False] * k, dtype=bool)
     j = seq.judge(
-        rows, frozen_p, design.schedule, design.alpha, design.family, design.threshold,
-        look_no, design.futility, forks, reached,
+        rows, frozen_p, design.schedule, design.alpha, design.verdict.family,
+        design.verdict.threshold, look_no, design.futility, forks, reached,
     )  # fmt: skip
     assert j.groups is not None and j.support is not None
     mde = seq.detectable(rows, j.per_look)
@@ -374,7 +374,7 @@ def _finish(
 def _short(members: list[tuple[Samples, Samples]], design: SequentialDesign) -> bool:
     """A side of the entry has fewer usable forks than the first look (see ``_finish``)."""
     return any(
-        min(len(b.forks), len(h.forks)) < design.first_forks
+        min(len(b.forks), len(h.forks)) < design.schedule.first_forks
         for b, h in members
         if b.key.metric == PRIMARY
     )
@@ -415,5 +415,5 @@ def _decided(c: Comparison) -> bool:
 
 
 def _metric_rank(c: Comparison, design: SequentialDesign) -> tuple[int, str]:
-    names = list(design.metrics)
+    names = list(design.verdict.metrics)
     return (names.index(c.key.metric) if c.key.metric in names else len(names), c.key.metric)

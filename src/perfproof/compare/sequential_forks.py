@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from perfproof.compare import CompareOptions, compare_sides
+from perfproof.compare import compare_sides
 from perfproof.compare.effects import worse_side
 from perfproof.model import PRIMARY, SIDES, BenchKey, Comparison, Samples
 from perfproof.model.diagnostics import ForkGroups
@@ -98,12 +98,7 @@ def skeletons(
             if not b.forks or not h.forks:
                 b, h = originals[b.key]
             base[b.key], head[h.key] = b, h
-    options = CompareOptions(
-        confidence=design.confidence,
-        threshold=design.threshold,
-        metrics=design.metrics,
-        family="none",
-    )
+    options = replace(design.verdict, family="none")
     result = compare_sides(base, head, options)
     out: dict[BenchKey, list[Comparison]] = {}
     for c in result.comparisons:

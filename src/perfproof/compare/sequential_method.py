@@ -23,7 +23,7 @@ def methodology(design: SequentialDesign, decisions: dict[BenchKey, KeyDecision]
     stopped = sum(1 for d in decisions.values() if d.decided and d.look < design.max_looks)
     excluded = sum(len(v) for d in decisions.values() for v in d.excluded.values())
     trimmed = sum(len(v) for d in decisions.values() for v in d.trimmed.values())
-    name = procedures.DESCRIPTIONS[design.family]
+    name, theta = procedures.DESCRIPTIONS[design.verdict.family], design.verdict.threshold
     text = (
         f"Sequential design with up to {design.max_looks} looks ({s.first_forks} forks per side "
         f"at the first look, {s.forks_per_look} more per look): at each look every undecided "
@@ -39,8 +39,8 @@ def methodology(design: SequentialDesign, decisions: dict[BenchKey, KeyDecision]
         f"{name} ran at every look on sequential p-values of all statistical comparisons "
         f"(decided ones included), and each interval is shown at the level it was decided on. "
         f"A comparison stopped when its interval excluded 1 (improved/regressed beyond "
-        f"±{design.threshold * 100:g}%, negligible within) or lay inside "
-        f"±{design.threshold * 100:g}% (same); {stopped} of {len(decisions)} entries stopped "
+        f"±{theta * 100:g}%, negligible within) or lay inside "
+        f"±{theta * 100:g}% (same); {stopped} of {len(decisions)} entries stopped "
         f"before the last look. Bytes/op was compared exactly (0.5 B or 0.1%)."
     )
     if design.futility > 0:

@@ -216,7 +216,7 @@ def replay_summary(r: Replay) -> dict[str, Any]:
         "max_looks": r.design.max_looks,
         "first_forks": s.first_forks,
         "forks_per_look": s.forks_per_look,
-        "family": r.design.family,
+        "family": r.design.verdict.family,
         "futility": r.design.futility,
         "per_look_level": float(seq.per_look_level(r.design.alpha, s)),
         "rounds": r.rounds,

@@ -42,7 +42,7 @@ def forks_per_step(options: tuple[str, ...]) -> int:
 def first_look_round(plan: Plan) -> int:
     """The first round after which both sides have the forks the first look needs."""
     if plan.design:
-        return _design_of(plan).first_forks // forks_per_step(plan.jmh_options)
+        return _design_of(plan).schedule.first_forks // forks_per_step(plan.jmh_options)
     return math.ceil(FIRST_FORKS / forks_per_step(plan.jmh_options))
 
 
@@ -112,7 +112,7 @@ def looker_for(plan: Plan, reach: RunReach | None = None) -> Looker:
         return _never
     design = _design_of(plan)
     first = first_look_round(plan)
-    metrics = CompareOptions(metrics=design.metrics).normalised_metrics()
+    metrics = design.verdict.normalised_metrics()
     known = reach.flags() if reach is not None else None
 
     def look_at(
@@ -157,12 +157,7 @@ def final_comparison(
         return result, ""
     design = _design_of(plan)
     decisions: dict[BenchKey, KeyDecision] = state.decisions
-    options = CompareOptions(
-        confidence=design.confidence,
-        threshold=design.threshold,
-        metrics=design.metrics,
-        family=design.family,
-    )
+    options = design.verdict
     _, unmatched = match(base, head, options.normalised_metrics())
     comparisons = [c for _, d in sorted(decisions.items()) for c in d.comparisons]
     comparisons = too_few_forks(comparisons, why)

@@ -12,7 +12,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from perfproof.compare import CompareOptions, CompareResult, compare_document
+from perfproof.compare import CompareResult, compare_document
 from perfproof.compare.sequential_replay import Replay, replay_summary
 from perfproof.render import comparison as compare_render
 from perfproof.render.markdown import markdown_table, md_text
@@ -29,9 +29,7 @@ HEADERS = (
 def as_result(r: Replay) -> CompareResult:
     """The final comparisons of every entry, as a ``CompareResult`` the usual renderers take."""
     d = r.design
-    options = CompareOptions(
-        confidence=d.confidence, threshold=d.threshold, metrics=d.metrics, family=d.family
-    )
+    options = d.verdict
     comparisons = [c for dec in r.decisions.values() for c in dec.comparisons]
     return CompareResult(comparisons, list(r.unmatched), options, list(r.notes))
 
