@@ -2,9 +2,8 @@
 
 The API the run loop calls after each round (a *look*) and the replay of recorded rounds uses:
 
-``SequentialDesign(max_looks, confidence=0.99, threshold=0.01, family="bh", first_forks=3,
-forks_per_look=1, metrics=DEFAULT_METRICS)``
-    The design, fixed before the first round: at look k each side is planned to have
+``SequentialDesign(Schedule(max_looks, first_forks, forks_per_look), CompareOptions(...))``
+    The design, fixed before the first round, judged as its ``CompareOptions`` is: at look k each side is planned to have
     ``first_forks + (k − 1) × forks_per_look`` forks; at most ``max_looks`` looks. The per-look
     levels come from the calibrated table for this schedule (``stats.sequential``);
     ``to_json``/``from_json`` store it in a run manifest so that a resumed run keeps it. The first
