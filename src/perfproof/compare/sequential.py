@@ -3,14 +3,14 @@
 The API the run loop calls after each round (a *look*) and the replay of recorded rounds uses:
 
 ``SequentialDesign(Schedule(max_looks, first_forks, forks_per_look), CompareOptions(...))``
-    The design, fixed before the first round, judged as its ``CompareOptions`` is: at look k each side is planned to have
-    ``first_forks + (k − 1) × forks_per_look`` forks; at most ``max_looks`` looks. The per-look
-    levels come from the calibrated table for this schedule (``stats.sequential``);
-    ``to_json``/``from_json`` store it in a run manifest so that a resumed run keeps it. The first
-    look comes at 3 forks per side by default, not 2: with 2 forks per side Welch's t has one
-    or two degrees of freedom and even a −30% change rarely clears a 1% design there, while
-    every look spends part of α; starting at 3 reaches the same verdicts with the same forks in
-    fewer rounds (BENCHMARKS.md, "Sequential design").
+    The design, fixed before the first round, judged as its ``CompareOptions`` is: at look k
+    each side is planned to have ``first_forks + (k − 1) × forks_per_look`` forks; at most
+    ``max_looks`` looks. The per-look levels come from the calibrated table for this schedule
+    (``stats.sequential``); ``to_block``/``from_block`` store it in a run manifest so that a
+    resumed run keeps it. The first look comes at 3 forks per side by default, not 2: with 2
+    forks per side Welch's t has one or two degrees of freedom and even a −30% change rarely
+    clears a 1% design there, while every look spends part of α; starting at 3 reaches the same
+    verdicts with the same forks in fewer rounds (BENCHMARKS.md, "Sequential design").
 ``look(pairs, look_no, design, previous, reach=None) -> dict[BenchKey, KeyDecision]``
     ``pairs`` holds, for every key still measured (entry × metric), the two sides' ``Samples``
     with *all* forks so far; ``look_no`` is 1-based; ``previous`` is the result of the last
