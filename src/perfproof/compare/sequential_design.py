@@ -51,25 +51,19 @@ class SequentialDesign:
         return self.schedule.max_looks
 
     def to_block(self) -> DesignBlock:
-        """The design as a run manifest stores it (flat): a resumed run must use the very
-        same."""
-        v = self.verdict
-        return DesignBlock(
-            **dataclasses.asdict(self.schedule),
-            confidence=v.confidence,
-            threshold=v.threshold,
-            family=v.family,
-            metrics=list(v.metrics),
-            futility=self.futility,
-        )
+        """The design as a run manifest stores it (flat: the schedule's fields beside the
+        verdict's): a resumed run must use the very same."""
+        doc = dataclasses.asdict(self.schedule) | dataclasses.asdict(self.verdict)
+        metrics = list(self.verdict.metrics)
+        return DesignBlock.model_validate(doc | {"metrics": metrics, "futility": self.futility})
 
     @classmethod
     def from_block(cls, block: DesignBlock) -> SequentialDesign:
-        schedule = seq.Schedule(block.max_looks, block.first_forks, block.forks_per_look)
-        verdict = CompareOptions(
-            confidence=block.confidence,
-            threshold=block.threshold,
-            metrics=tuple(block.metrics),
-            family=block.family,
-        )
-        return cls(schedule, verdict, block.futility)
+        schedule = seq.Schedule(**block.model_dump(include=_SCHEDULE))
+        judged = block.model_dump(include=_VERDICT) | {"metrics": tuple(block.metrics)}
+        return cls(schedule, CompareOptions(**judged), block.futility)
+
+
+_SCHEDULE = {f.name for f in dataclasses.fields(seq.Schedule)}
+_VERDICT = {f.name for f in dataclasses.fields(CompareOptions)}
+"""The entries of a design block that are its schedule's, and its verdict's."""
