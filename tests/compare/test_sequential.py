@@ -72,7 +72,7 @@ def test_a_large_change_stops_early_and_stays_decided() -> None:
     rng = np.random.default_rng(1)
     rounds = _rounds(rng, {"big": 0.6, "none": 1.0}, 8)
     decisions: dict = {}
-    for k in range(1, DESIGN.max_looks + 1):
+    for k in range(1, DESIGN.schedule.max_looks + 1):
         decisions = look(_pairs(rounds, 2 + k), k, DESIGN, decisions)
         if k == 1:
             first = decisions
@@ -101,7 +101,7 @@ def test_a_large_change_stops_early_and_stays_decided() -> None:
     assert c.diagnostics.fork_groups is not None and not c.diagnostics.fork_groups.held
     assert c.base.forks == 6 and c.diagnostics.to_json()["sequential"]["look"] == 4
     # the unchanged entry ran to the last look and says how much change it rules out
-    assert none.decided and none.look == DESIGN.max_looks
+    assert none.decided and none.look == DESIGN.schedule.max_looks
     n = none.comparisons[0]
     assert n.verdict is Verdict.INCONCLUSIVE
     lo, hi = n.ratio_ci
@@ -119,7 +119,7 @@ def test_every_interval_agrees_with_its_verdict() -> None:
     effects = {f"k{i}": r for i, r in enumerate((0.7, 0.9, 0.97, 1.0, 1.0, 1.03, 1.3, 1.005))}
     rounds = _rounds(rng, effects, 8)
     decisions: dict = {}
-    for k in range(1, DESIGN.max_looks + 1):
+    for k in range(1, DESIGN.schedule.max_looks + 1):
         decisions = look(_pairs(rounds, 2 + k), k, DESIGN, decisions)
         for d in decisions.values():
             for c in d.comparisons:
@@ -154,7 +154,7 @@ def test_resume_recomputes_the_same_state() -> None:
         assert [c.ratio_ci for c in live[key].comparisons] == [
             c.ratio_ci for c in again[key].comparisons
         ]
-    replayed = replay(rounds[:5], ReplaySettings(max_looks=DESIGN.max_looks), "test")
+    replayed = replay(rounds[:5], ReplaySettings(max_looks=DESIGN.schedule.max_looks), "test")
     assert {k: (d.decided, d.look) for k, d in replayed.decisions.items()} == {
         k: (d.decided, d.look) for k, d in live.items()
     }
@@ -220,11 +220,14 @@ def test_quiet_keys_stop_as_same_or_negligible() -> None:
     rng = np.random.default_rng(6)
     rounds = _rounds(rng, {"flat": 1.0, "tiny": 1.005}, 8, sd=0.0005)
     decisions: dict = {}
-    for k in range(1, DESIGN.max_looks + 1):
+    for k in range(1, DESIGN.schedule.max_looks + 1):
         decisions = look(_pairs(rounds, 2 + k), k, DESIGN, decisions)
     verdicts = {d.key.benchmark: (d.comparisons[0].verdict, d.look) for d in decisions.values()}
-    assert verdicts["flat"][0] is Verdict.SAME and verdicts["flat"][1] < DESIGN.max_looks
-    assert verdicts["tiny"][0] is Verdict.NEGLIGIBLE and verdicts["tiny"][1] < DESIGN.max_looks
+    assert verdicts["flat"][0] is Verdict.SAME and verdicts["flat"][1] < DESIGN.schedule.max_looks
+    assert (
+        verdicts["tiny"][0] is Verdict.NEGLIGIBLE
+        and verdicts["tiny"][1] < DESIGN.schedule.max_looks
+    )
 
 
 def test_throughput_higher_is_better() -> None:
@@ -259,12 +262,12 @@ def test_futility_stops_an_unchanged_entry_without_a_verdict() -> None:
     rounds = _rounds(rng, {"big": 0.6, "none": 1.0}, 8)
     design = _design(6, futility=0.05)
     decisions: dict = {}
-    for k in range(1, design.max_looks + 1):
+    for k in range(1, design.schedule.max_looks + 1):
         decisions = look(_pairs(rounds, 2 + k), k, design, decisions)
         if all(d.decided for d in decisions.values()):
             break
     none = next(d for d in decisions.values() if d.key.benchmark == "none")
-    assert none.decided and none.look < design.max_looks
+    assert none.decided and none.look < design.schedule.max_looks
     c = none.comparisons[0]
     assert c.verdict is Verdict.INCONCLUSIVE and c.ratio_ci[0] < 1.0 < c.ratio_ci[1]
     assert c.diagnostics.to_json()["sequential"]["futile"]
@@ -285,7 +288,7 @@ def test_a_fork_that_started_unsettled_costs_the_futility_stop_nothing() -> None
     design = _design(6, futility=0.05)
     key = next(iter(rounds[0][0]))
     plain: dict = {}
-    for k in range(1, design.max_looks + 1):
+    for k in range(1, design.schedule.max_looks + 1):
         plain = look(_pairs(rounds, 2 + k), k, design, plain)
         if plain[key].decided:
             break
@@ -331,7 +334,7 @@ def test_aa_forks_in_two_code_shapes_split_by_side_at_first_are_never_called_cha
     base = [fork(s) for s in slow_base]
     head = [fork(s) for s in slow_head]
     decisions: dict = {}
-    for k in range(1, design.max_looks + 1):
+    for k in range(1, design.schedule.max_looks + 1):
         n = design.schedule.forks_at(k)
         pairs = [(_side("jct", base[:n]), _side("jct", head[:n]))]
         decisions = look(pairs, k, design, decisions)
@@ -390,13 +393,13 @@ def test_a_fork_left_out_once_does_not_hold_back_the_futility_stop_for_good() ->
     cold[:3] *= 4.0  # the first iterations far from the rest of their own fork
     rounds[0][0][key] = replace(rounds[0][0][key], forks=[cold])
     decisions: dict = {}
-    for k in range(1, design.max_looks + 1):
+    for k in range(1, design.schedule.max_looks + 1):
         decisions = look(_pairs(rounds, 2 + k), k, design, decisions)
         if decisions[key].decided:
             break
     d = decisions[key]
     assert d.trimmed == {"base": {0: 3}} and d.excluded == {}
-    assert d.decided and d.look < design.max_looks and d.settled
+    assert d.decided and d.look < design.schedule.max_looks and d.settled
     c = d.comparisons[0]
     assert c.verdict is Verdict.INCONCLUSIVE and c.diagnostics.sequential.futile
     said = next(w for w in c.warnings if w.startswith("stopped at look"))

@@ -125,9 +125,9 @@ def look(
     reach: Mapping[str, bool] | None = None,
 ) -> dict[BenchKey, KeyDecision]:
     """Judge every undecided entry at look ``look_no`` (1-based); see the module docstring."""
-    if not 1 <= look_no <= design.max_looks:
-        raise ValueError(f"look {look_no} is outside 1..{design.max_looks}")
-    last = look_no == design.max_looks
+    if not 1 <= look_no <= design.schedule.max_looks:
+        raise ValueError(f"look {look_no} is outside 1..{design.schedule.max_looks}")
+    last = look_no == design.schedule.max_looks
     grouped: dict[BenchKey, list[tuple[Samples, Samples]]] = {}
     for b, h in pairs:
         if b.key.entry() in previous and previous[b.key.entry()].decided:
@@ -324,8 +324,8 @@ def _finish(
         bound = max(abs(lo - 1.0), abs(hi - 1.0)) * 100.0
         if futile:
             warnings.append(
-                f"stopped at look {look_no} of {design.max_looks} without a verdict: were the "
-                f"current estimate true, the last look would decide in "
+                f"stopped at look {look_no} of {design.schedule.max_looks} without a verdict: "
+                f"were the current estimate true, the last look would decide in "
                 f"{(j.conditional_power or 0.0) * 100:.1f}% of runs (futility below "
                 f"{design.futility * 100:g}%); {_no_change_beyond(bound)}; "
                 f"{_could_have_seen(j, c)}"
@@ -342,7 +342,7 @@ def _finish(
         sequential=SequentialLook(
             look_no,
             decided,
-            max_looks=design.max_looks,
+            max_looks=design.schedule.max_looks,
             p_nominal=j.p_nominal,
             p_sequential=j.seq_p,
             p_adjusted=j.adjusted,

@@ -46,10 +46,6 @@ class SequentialDesign:
     def alpha(self) -> float:
         return self.verdict.alpha
 
-    @property
-    def max_looks(self) -> int:
-        return self.schedule.max_looks
-
     def to_block(self) -> DesignBlock:
         """The design as a run manifest stores it (flat: the schedule's fields beside the
         verdict's): a resumed run must use the very same."""

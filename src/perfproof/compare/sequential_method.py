@@ -20,12 +20,12 @@ def methodology(design: SequentialDesign, decisions: dict[BenchKey, KeyDecision]
     """What the sequential design did, in the words a report's methodology should use."""
     s = design.schedule
     levels = seq.per_look_level(design.alpha, s)
-    stopped = sum(1 for d in decisions.values() if d.decided and d.look < design.max_looks)
+    stopped = sum(1 for d in decisions.values() if d.decided and d.look < s.max_looks)
     excluded = sum(len(v) for d in decisions.values() for v in d.excluded.values())
     trimmed = sum(len(v) for d in decisions.values() for v in d.trimmed.values())
     name, theta = procedures.DESCRIPTIONS[design.verdict.family], design.verdict.threshold
     text = (
-        f"Sequential design with up to {design.max_looks} looks ({s.first_forks} forks per side "
+        f"Sequential design with up to {s.max_looks} looks ({s.first_forks} forks per side "
         f"at the first look, {s.forks_per_look} more per look): at each look every undecided "
         f"comparison got a repeated confidence interval for the log ratio (Welch's t on log "
         f"fork means) at a nominal level constant across looks (Pocock-type; "

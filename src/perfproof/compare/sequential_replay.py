@@ -213,7 +213,7 @@ def replay_summary(r: Replay) -> dict[str, Any]:
     """The sequential part of the JSON document: design, per entry the stopping look/round."""
     s = r.design.schedule
     return {
-        "max_looks": r.design.max_looks,
+        "max_looks": r.design.schedule.max_looks,
         "first_forks": s.first_forks,
         "forks_per_look": s.forks_per_look,
         "family": r.design.verdict.family,

@@ -39,7 +39,7 @@ def _rows(r: Replay) -> list[tuple[str, ...]]:
     for d in r.decisions.values():
         primary = d.comparisons[0]
         forks = f"{primary.base.forks}/{primary.head.forks}"
-        if d.decided and d.look < r.design.max_looks:
+        if d.decided and d.look < r.design.schedule.max_looks:
             stopped = f"look {d.look} (round {r.stopped_at_round(d)})"
         elif d.decided and not d.settled:
             stopped = f"undecided after the last look {d.look} (round {r.stopped_at_round(d)})"
