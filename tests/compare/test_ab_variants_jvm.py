@@ -9,6 +9,8 @@ fork-level statistics of any A/B, and ``report`` on the run folder naming the pa
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -96,3 +98,53 @@ def test_two_values_of_a_param_are_the_sides(run_cli, pairs_repo: Path, tmp_path
     assert {c["benchmark"] for c in doc["comparisons"]} == {"pairs.SumBench.both"}
     assert all("optimized" not in (c.get("params") or {}) for c in doc["comparisons"])
     assert max(c["ratio"] for c in doc["comparisons"]) > 5
+
+
+HOLDER = """import fcntl, sys, time
+f = open(sys.argv[1], "a")
+fcntl.lockf(f, fcntl.LOCK_EX)
+print("held", flush=True)
+time.sleep(float(sys.argv[2]))
+"""
+
+
+def _hold_lock(path: Path, seconds: float) -> subprocess.Popen[str]:
+    """Another process holding JMH's lock, as a second JMH would (a POSIX record lock)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLDER, str(path), str(seconds)], stdout=subprocess.PIPE, text=True
+    )
+    assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+    return holder
+
+
+@pytest.mark.parametrize(("hold_s", "timeout_s"), [(4.0, 300), (120.0, 2)])
+def test_a_variant_round_waits_for_another_jmhs_lock(
+    run_cli,
+    pairs_repo: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    hold_s: float,
+    timeout_s: int,
+) -> None:
+    tmpdir = tmp_path / "jvm-tmp"
+    monkeypatch.setenv("JAVA_TOOL_OPTIONS", f"-Djava.io.tmpdir={tmpdir}")  # a lock of our own
+    holder = _hold_lock(tmpdir / "jmh.lock", hold_s)
+    out = tmp_path / "run"
+    try:
+        res = run_cli(
+            "ab", "--repo", str(pairs_repo), "--ref", "v1", "--pair", "sum=sumOpt",
+            "--rounds", "1", "--jmh-args", JMH_ARGS + " -p optimized=false",
+            "--out", str(out), "--lock-timeout", str(timeout_s), "--format", "json",
+        )  # fmt: skip
+    finally:
+        holder.kill()
+        holder.communicate()
+    if timeout_s > hold_s:  # the holder lets go: the round runs after it
+        assert res.code == 0, res.err
+        assert "is held" in res.err and "waiting up to 300s" in res.err
+        assert (out / "jmh" / "01-pair.json").is_file()
+    else:  # it does not: a one-line error naming the lock and the flag, no result file
+        assert res.code == 3, res.err
+        assert "still holds" in res.err and "--lock-timeout" in res.err
+        assert not (out / "jmh" / "01-pair.json").exists()

@@ -16,6 +16,7 @@ sequential looks of ``ab`` decide per key and side, and here one process measure
 from __future__ import annotations
 
 import re
+import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -27,7 +28,7 @@ from perfproof.env.cache import cache_root
 from perfproof.env.java import java_info
 from perfproof.errors import ExternalError, InputError
 from perfproof.jmh.reader import read_results
-from perfproof.measure import environment
+from perfproof.measure import environment, lock
 from perfproof.measure.argv import step_argv
 from perfproof.measure.progress import Reporter
 from perfproof.measure.sides import SideBuilder, list_side
@@ -36,7 +37,7 @@ from perfproof.model.documents.run import RunManifest, SideRef
 from perfproof.pipeline.ab.options import AbOptions, check_options
 from perfproof.pipeline.ab.run import AbOutcome
 from perfproof.pipeline.lifecycle import attempt, finish_attempt
-from perfproof.process import run
+from perfproof.process import ProcessResult, run
 from perfproof.report import FILE_NAMES, write_run_reports
 from perfproof.report.rundir import PAIR, run_in_memory
 from perfproof.workspace.git import require_repo, resolve_ref
@@ -105,7 +106,7 @@ def _measure(
         )
         reporter.message(f"round {round_no}/{rounds}: both variants of {sha[:12]}")
         log_path = store.path / "logs" / f"{name}.log"
-        res = run(argv, log_path=log_path, capture=False, what=f"JMH round {round_no}")
+        res = _run_when_free(argv, log_path, f"JMH round {round_no}", opts.lock_timeout, reporter)
         if not res.ok or not result_file.is_file():
             raise ExternalError(
                 f"JMH failed in round {round_no} of {sha[:12]} (exit {res.returncode})", log_path
@@ -126,6 +127,35 @@ def _measure(
     finish_attempt(store)
     report = store.path / FILE_NAMES["md"]
     return AbOutcome(store.path, result, document, report, context=context)
+
+
+def _run_when_free(
+    argv: list[str], log_path: Path, what: str, lock_timeout: float, reporter: Reporter
+) -> ProcessResult:
+    """Run one round once no other JMH holds the machine-wide lock (``--lock-timeout``).
+
+    JMH refuses to start while another instance holds its lock; a round that waits instead of
+    failing keeps a variant run usable on a shared runner, and a JMH that still finds the lock
+    taken (a race with another starting) is started again until the deadline.
+    """
+    deadline = time.monotonic() + lock_timeout
+    path = lock.lock_path_for()
+    while True:
+        left = max(deadline - time.monotonic(), 0.0)
+        if lock.wait_for_lock(path, left, on_wait=reporter.message) < 0:
+            break
+        res = run(argv, log_path=log_path, capture=True, what=what)
+        if not lock.refused_by_lock(res.output):
+            return res
+        path = lock.lock_path_from_output(res.output)
+        if time.monotonic() >= deadline:
+            break
+        time.sleep(min(2.0, max(0.0, deadline - time.monotonic())))
+    raise ExternalError(
+        f"{what}: another JMH instance still holds {path} after {lock_timeout:.0f}s "
+        "(--lock-timeout); not forcing past it",
+        log_path,
+    )
 
 
 def _regexes(variants: Variants) -> tuple[str, ...]:
