@@ -195,38 +195,26 @@ def _member(name: str, raw: object, enum: type[_E]) -> _E:
     return enum(raw)
 
 
+_OPTION_NAMES = {"kind": "build", "jar_glob": "jar"}
+"""The ``BuildSpec`` fields the flags (and the manifest's ``options``) name otherwise: both
+directions below read this one table."""
+
+
 def build_options(spec: BuildSpec) -> dict[str, object]:
     """The build settings as the manifest's ``options`` spells them: flat, under the flags'
     own names, the command as typed."""
-    return {
-        "module": spec.module,
-        "build": str(spec.kind),
-        "build_cmd": spec.build_cmd,
-        "jar": spec.jar_glob,
-        "classpath_file": spec.classpath_file,
-        "build_args": list(spec.build_args),
-        "maven": spec.maven,
-        "gradle": spec.gradle,
-        "keep_checks": spec.keep_checks,
-        "java": spec.java,
-    }
+    doc = {_OPTION_NAMES.get(f.name, f.name): getattr(spec, f.name) for f in fields(spec)}
+    return doc | {"build": str(spec.kind), "build_args": list(spec.build_args)}
 
 
 def spec_of_options(doc: RunOptions) -> BuildSpec:
-    """The build settings of a manifest's ``options`` (as :func:`build_options` wrote them)."""
+    """The build settings of a manifest's ``options`` (as :func:`build_options` wrote them);
+    an entry never written keeps ``BuildSpec``'s default."""
     kind = BuildKind.AUTO if doc.build is None else _member("build", doc.build, BuildKind)
-    return BuildSpec(
-        kind=kind,
-        module=doc.module,
-        build_cmd=doc.build_cmd,
-        jar_glob=doc.jar,
-        classpath_file=doc.classpath_file,
-        java=doc.java,
-        build_args=tuple(doc.build_args or ()),
-        maven=doc.maven or "auto",
-        gradle=doc.gradle or "auto",
-        keep_checks=bool(doc.keep_checks),
-    )
+    names = [f.name for f in fields(BuildSpec) if f.name not in ("kind", "build_args")]
+    entries = {name: getattr(doc, _OPTION_NAMES.get(name, name)) for name in names}
+    given = {name: value for name, value in entries.items() if value is not None}
+    return BuildSpec(kind=kind, build_args=tuple(doc.build_args or ()), **given)
 
 
 def check_lock_timeout(seconds: float) -> float:
