@@ -24,6 +24,7 @@ import java.util.Arrays;
 
 public final class Hot {
     static volatile long sink;
+    static volatile long[] kept;
 
     static long spin(long seed, int rounds) {
         long x = seed;
@@ -42,7 +43,7 @@ public final class Hot {
         long[] small = new long[16];
         while (System.nanoTime() < until) {
             for (int i = 0; i < 2000; i++) {
-                sink += grow(small).length;
+                kept = grow(small);  // published, so escape analysis cannot remove the copy
             }
             Thread.sleep(5);
         }

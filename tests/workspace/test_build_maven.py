@@ -88,7 +88,12 @@ def test_fresh_build_rebuilds_and_replaces_the_entry(thin_build, session_cache, 
         fresh=True,
     )
     assert not fresh.cached and fresh.key == thin_build.artifact.key
-    assert "clean" in fresh.build_command and "$ mvn -B" in log.read_text()
+    assert "clean" in fresh.build_command
+    # the first build resolved online: this one runs offline, and its log says why
+    assert "-o" in fresh.build_command
+    text = log.read_text()
+    assert "offline (-o): this build resolved online here before" in text
+    assert "$ mvn -o -B" in text
     assert list_benchmarks(fresh) == ["wsfx.thin.ThinBench.describe"]
     hit = build(
         thin_build.worktree,
