@@ -59,7 +59,8 @@ def run(repo: Path, out: Path, *, adaptive: bool, rounds: int, jmh_args: str | N
     jmh_s = sum(float(s.get("jmh_seconds") or 0.0) for s in manifest["steps"])
     stopped = {e["key"]: e["stopped_round"] for e in manifest["stopping"]["keys"]}
     rows = {}
-    for c in outcome.document["comparisons"]:
+    results = json.loads((outcome.run_dir / "results.json").read_text())
+    for c in results["comparisons"]:
         if c["metric"] != "primary":
             continue
         params = ", ".join(f"{k}={v}" for k, v in sorted(c["params"].items()))
