@@ -57,7 +57,7 @@ def run(repo: Path, out: Path, *, adaptive: bool, rounds: int, jmh_args: str | N
     wall = time.monotonic() - started
     manifest = json.loads((outcome.run_dir / "manifest.json").read_text())
     jmh_s = sum(float(s.get("jmh_seconds") or 0.0) for s in manifest["steps"])
-    stopped = {e["key"]: e["stopped_round"] for e in manifest["stopping"]["keys"]}
+    stopped = {e["key"]: e.get("stopped_round") for e in manifest["stopping"]["keys"]}
     rows = {}
     results = json.loads((outcome.run_dir / "results.json").read_text())
     for c in results["comparisons"]:
