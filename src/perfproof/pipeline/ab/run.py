@@ -305,12 +305,8 @@ def _measure_and_compare(
     store.save()
     extra: dict[str, object] = {"run_dir": str(store.path), "stopping": stopping.dump()}
     document = replace(compare_document(result), extra=extra)
-    if explain:
-        document = ab_reach.explain_run(document, store, opts, reporter, recorder)
-    store.write_results(document.to_json())
-    context = _write_reports(store, document, reporter)
+    document, context = _close_run(store, document, opts, reporter, explain, recorder)
     report = store.path / FILE_NAMES["md"]
-    finish_attempt(store)
     jfr_dir = store.jfr_dir() if opts.jfr else None
     return AbOutcome(store.path, result, document, report, jfr_dir=jfr_dir, context=context)
 
@@ -343,13 +339,26 @@ def _on_cluster(
     store.manifest.environment.load_after = environment.load_average()
     # read back as results.json holds it (non-finite numbers as null), as a run on one machine
     document = CompareDocument.from_json(merged.to_json(), str(store.path / "results.json"))
+    document, context = _close_run(store, document, opts, reporter, explain, recorder)
+    return AbOutcome(store.path, result, document, store.path / FILE_NAMES["md"], context=context)
+
+
+def _close_run(
+    store: RunStore,
+    document: CompareDocument,
+    opts: AbOptions,
+    reporter: Reporter,
+    explain: bool,
+    recorder: ab_reach.Recorder | None,
+) -> tuple[CompareDocument, ReportContext | None]:
+    """The same closing for a run on one machine and on a cluster: the reach explained when
+    asked, results and reports written, the attempt marked finished."""
     if explain:
         document = ab_reach.explain_run(document, store, opts, reporter, recorder)
     store.write_results(document.to_json())
     context = _write_reports(store, document, reporter)
-    report = store.path / FILE_NAMES["md"]
     finish_attempt(store)
-    return AbOutcome(store.path, result, document, report, context=context)
+    return document, context
 
 
 def _write_reports(
