@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import click
 
 from perfproof import defaults
-from perfproof.cli.compare_request import variant_flag, variant_rule
+from perfproof.cli.compare_request import variant_flag, variant_options, variant_rule
 from perfproof.cli.flag import flags, given, given_fixed
 from perfproof.cli.history_record import record_options, record_run_folder
 from perfproof.cli.options import (
@@ -104,24 +104,7 @@ the side, the step and the log). Ctrl-C stops cleanly; continue with --resume.
     f"(a fixed design: --rounds, default {defaults.VARIANT_ROUNDS}). Example: "
     "perfproof ab --ref HEAD --pair 'decode=decodeOpt'",
 )
-@click.option(
-    "--pair",
-    "pairs",
-    multiple=True,
-    metavar="BASE=HEAD",
-    help="With --ref: two benchmarks of the commit as base and head (repeatable; full names "
-    "or their trailing Class.method / method).",
-)
-@click.option(
-    "--pair-suffix",
-    metavar="SUFFIX",
-    help="With --ref: every benchmark XSUFFIX is the head of benchmark X (e.g. Opt).",
-)
-@click.option(
-    "--sides-by-param",
-    metavar="NAME=BASE,HEAD",
-    help="With --ref: the two values of one @Param as base and head ('optimized=false,true').",
-)
+@variant_options("With --ref, of the commit")
 @record_options(with_commit=False)
 @click.pass_context
 def command(

@@ -5,7 +5,12 @@ from __future__ import annotations
 import click
 
 from perfproof import defaults
-from perfproof.cli.compare_request import CompareRequest, Replay, compare_request
+from perfproof.cli.compare_request import (
+    CompareRequest,
+    Replay,
+    compare_request,
+    variant_options,
+)
 from perfproof.cli.history_record import record_compare, record_options
 from perfproof.cli.options import (
     CONFIDENCE_DEFAULT,
@@ -94,24 +99,7 @@ saw a regression, 2 bad input (one line naming the file or flag)."""
     "decide it in fewer than this share of runs were its estimate true (e.g. 5%) [default: off].",
 )
 @junit_option()
-@click.option(
-    "--pair",
-    "pairs",
-    multiple=True,
-    metavar="BASE=HEAD",
-    help="Two benchmarks of one result set as the sides (repeatable): 'decode=decodeOpt' "
-    "(full names or their trailing Class.method / method). Give one BASE, no HEAD.",
-)
-@click.option(
-    "--pair-suffix",
-    metavar="SUFFIX",
-    help="Every benchmark XSUFFIX of one result set is the head of benchmark X (e.g. Opt).",
-)
-@click.option(
-    "--sides-by-param",
-    metavar="NAME=BASE,HEAD",
-    help="Two values of one @Param as the sides: 'optimized=false,true'.",
-)
+@variant_options("Of one result set", " Give one BASE, no HEAD.")
 @record_options(with_commit=True)
 @click.pass_context
 def command(ctx: click.Context, **_: object) -> None:

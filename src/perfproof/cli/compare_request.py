@@ -7,9 +7,10 @@ checks have always run, so the command only runs what it is handed.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 import click
 
@@ -144,6 +145,38 @@ def _replay(p: Mapping[str, object], variants: Variants, record: Recording | Non
 
 def _text(value: object) -> str | None:
     return None if value is None else str(value)
+
+
+F = TypeVar("F", bound=Callable[..., object])
+
+
+def variant_options(lead: str, pair_note: str = "") -> Callable[[F], F]:
+    """``--pair``, ``--pair-suffix`` and ``--sides-by-param``, the three ways to take both sides
+    from variants of one set, declared once for ``ab --ref`` and ``compare``; ``lead`` says
+    where the variants come from (read by :func:`variant_rule`)."""
+    pair = click.option(
+        "--pair",
+        "pairs",
+        multiple=True,
+        metavar="BASE=HEAD",
+        help=f"{lead}: two benchmarks as base and head (repeatable; full names or their "
+        f"trailing Class.method / method), e.g. 'decode=decodeOpt'.{pair_note}",
+    )
+    suffix = click.option(
+        "--pair-suffix",
+        metavar="SUFFIX",
+        help=f"{lead}: every benchmark XSUFFIX is the head of benchmark X (e.g. Opt).",
+    )
+    by_param = click.option(
+        "--sides-by-param",
+        metavar="NAME=BASE,HEAD",
+        help=f"{lead}: the two values of one @Param as base and head ('optimized=false,true').",
+    )
+
+    def declare(command: F) -> F:
+        return pair(suffix(by_param(command)))
+
+    return declare
 
 
 def variant_rule(pairs: object, suffix: object, by_param: object) -> Variants:
