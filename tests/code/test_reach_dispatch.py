@@ -72,8 +72,6 @@ def test_only_the_benchmark_behind_an_interface_call_is_marked(tmp_path: Path) -
     assert publish.via_dispatch and not record.via_dispatch
     assert publish.dispatch == "Bus.publish(int) → Listener.onEvent(int)"
     assert record.dispatch == ""
-    assert publish.to_json()["via_dispatch"] is True
-    assert type(publish).from_json(publish.to_json()) == publish
 
 
 def test_a_benchmark_with_a_direct_path_too_is_not_marked(tmp_path: Path) -> None:

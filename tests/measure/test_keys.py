@@ -64,7 +64,7 @@ def test_suite_key_folds_modes_and_metrics_and_round_trips() -> None:
     measured = BenchKey("fx.Codes.sum", "avgt", (("kind", "list"), ("n", "16")), ALLOC_NORM)
     assert suite_key_of(measured) == k and k.holds(measured)
     assert not k.holds(BenchKey("fx.Codes.sum", "avgt", (("kind", "set"), ("n", "16"))))
-    assert SuiteKey.from_json(k.to_json()) == k
+    assert SuiteKey.from_block(k.to_block()) == k
     hash(k)  # frozen: usable in sets and as dict keys
 
 

@@ -70,7 +70,7 @@ def test_artifact_argv_and_jmh_version(tmp_path):
         log_path=None,
     )
     assert art.jmh_argv("j") == ["j", "-cp", str(uber), "org.openjdk.jmh.Main"]  # no Main-Class
-    assert jmh_version(art) == "1.36" and art.to_json()["jmh_version"] == "1.36"
+    assert jmh_version(art) == "1.36"
     thin = make_jar(tmp_path / "t.jar", ["META-INF/BenchmarkList"])
     core = make_jar(tmp_path / "jmh-core-1.37.jar", [])
     cp_art = Artifact(

@@ -20,7 +20,6 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from perfproof import defaults
 from perfproof.code.callers import SiteIndex
@@ -63,26 +62,6 @@ class Reach:
     def regex(self) -> str:
         """A JMH include regex that selects exactly this benchmark."""
         return f"^{re.escape(self.benchmark)}$"
-
-    def to_json(self) -> dict[str, Any]:
-        doc: dict[str, Any] = {
-            "benchmark": self.benchmark,
-            "path": list(self.path),
-            "changed": self.changed,
-        }
-        if self.via_dispatch:
-            doc.update(via_dispatch=True, dispatch=self.dispatch)
-        return doc
-
-    @classmethod
-    def from_json(cls, doc: dict[str, Any]) -> Reach:
-        return cls(
-            doc["benchmark"],
-            tuple(doc["path"]),
-            doc["changed"],
-            bool(doc.get("via_dispatch")),
-            str(doc.get("dispatch") or ""),
-        )
 
 
 def benchmark_methods(project: Project, root: Path) -> dict[MethodKey, str]:

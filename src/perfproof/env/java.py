@@ -30,9 +30,6 @@ class JavaInfo:
     runtime_version: str
     vm_name: str
 
-    def to_json(self) -> dict[str, str]:
-        return asdict(self)
-
     def to_block(self) -> Jdk:
         """The JVM as the run manifest's ``environment.jdk`` writes it."""
         return Jdk(**asdict(self))

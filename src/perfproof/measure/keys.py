@@ -17,12 +17,12 @@ import itertools
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from perfproof.errors import InputError
 from perfproof.jmh.listing import parse_listing
 from perfproof.model import BenchKey
 from perfproof.model.documents.run_plan import Selection as SelectionBlock
+from perfproof.model.documents.run_plan import SuiteKeyDoc
 
 
 @dataclass(frozen=True, order=True)
@@ -42,14 +42,13 @@ class SuiteKey:
         """Whether a measured key (any mode, any metric) belongs to this suite key."""
         return key.benchmark == self.benchmark and tuple(sorted(key.params)) == self.params
 
-    def to_json(self) -> dict[str, Any]:
-        return {"benchmark": self.benchmark, "params": dict(self.params)}
+    def to_block(self) -> SuiteKeyDoc:
+        """The key as a cluster run's manifest and a remote group's job hold it."""
+        return SuiteKeyDoc(benchmark=self.benchmark, params=dict(self.params))
 
     @classmethod
-    def from_json(cls, doc: dict[str, Any]) -> SuiteKey:
-        params = doc.get("params") or {}
-        pairs = sorted((str(k), str(v)) for k, v in params.items())
-        return cls(str(doc["benchmark"]), tuple(pairs))
+    def from_block(cls, block: SuiteKeyDoc) -> SuiteKey:
+        return cls(block.benchmark, tuple(sorted(block.params.items())))
 
 
 def suite_key_of(key: BenchKey) -> SuiteKey:

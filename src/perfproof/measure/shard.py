@@ -58,9 +58,6 @@ class Shard:
     def __str__(self) -> str:
         return f"{self.index}/{self.count}"
 
-    def to_json(self) -> dict[str, int]:
-        return {"index": self.index, "count": self.count}
-
 
 def parse_shard(text: str) -> Shard:
     """``"2/4"`` → ``Shard(2, 4)``; anything else is bad input naming the flag."""

@@ -22,7 +22,7 @@ from perfproof.measure.shard import METHOD, Shard, partition, partition_digest
 from perfproof.measure.store import DONE, MANIFEST, RunStore
 from perfproof.model.documents import read_document
 from perfproof.model.documents.compare import CompareDocument
-from perfproof.model.documents.run_plan import ClusterBlock, ClusterPart, KeyGroup, SuiteKeyDoc
+from perfproof.model.documents.run_plan import ClusterBlock, ClusterPart, KeyGroup
 from perfproof.pipeline.merge.run import check_shards, load_shard, write_merged
 from perfproof.workspace.artifact import Artifact
 
@@ -61,7 +61,7 @@ def plan_groups(store: RunStore, keys: list[SuiteKey], nodes: int) -> ClusterBlo
             KeyGroup(
                 index=i,
                 count=count,
-                keys=[SuiteKeyDoc(benchmark=k.benchmark, params=dict(k.params)) for k in group],
+                keys=[k.to_block() for k in group],
             )
             for i, group in enumerate(groups, start=1)
         ],
@@ -93,7 +93,7 @@ def jobs_to_run(store: RunStore, block: ClusterBlock, lock_timeout_s: float) -> 
         PartJob(
             index=g.index,
             count=g.count,
-            keys=[k.model_dump() for k in g.keys],
+            keys=list(g.keys),
             plan=block.plan,
             header=header,
             partition=partition_fields,

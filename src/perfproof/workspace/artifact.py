@@ -50,22 +50,6 @@ class Artifact:
         out.extend(p for p in self.classpath if p not in out)
         return out
 
-    def to_json(self) -> dict[str, object]:
-        return {
-            "sha": self.sha,
-            "kind": self.kind,
-            "layout": self.layout,
-            "jar": str(self.jar) if self.jar is not None else None,
-            "classpath": [str(p) for p in self.classpath],
-            "build_command": list(self.build_command),
-            "build_cwd": str(self.build_cwd),
-            "cached": self.cached,
-            "log_path": str(self.log_path) if self.log_path is not None else None,
-            "key": self.key,
-            "overlaid": list(self.overlaid),
-            "jmh_version": jmh_version(self),
-        }
-
 
 def jmh_version(artifact: Artifact) -> str | None:
     """The JMH version the artifact will run, or None when it cannot be told."""

@@ -24,7 +24,7 @@ from perfproof.measure.shard import machine_identity, restrict_plan
 from perfproof.measure.store import DONE, RunStore
 from perfproof.model import SIDES
 from perfproof.model.documents.run import SCHEMA, Jdk, RunManifest
-from perfproof.model.documents.run_plan import Machine, PlanBlock, ShardBlock
+from perfproof.model.documents.run_plan import Machine, PlanBlock, ShardBlock, SuiteKeyDoc
 
 MeasureKeys = Callable[[RunStore, Scheduler, list[SuiteKey], Reporter], tuple[Any, str]]
 """The round loop (``ab``'s ``measure_keys``): measures keys until the plan says stop and
@@ -39,8 +39,8 @@ class PartJob:
     index: int
     """1-based number of the group (its shard index)."""
     count: int
-    keys: list[dict[str, Any]]
-    """The group's suite keys (``SuiteKey.to_json``)."""
+    keys: list[SuiteKeyDoc]
+    """The group's suite keys."""
     plan: PlanBlock
     """The run's plan; restricted here to the group's keys."""
     header: dict[str, Any]
@@ -51,7 +51,7 @@ class PartJob:
     extra: dict[str, Any] = field(default_factory=dict)
 
     def suite_keys(self) -> list[SuiteKey]:
-        return [SuiteKey.from_json(k) for k in self.keys]
+        return [SuiteKey.from_block(k) for k in self.keys]
 
 
 def measure_part(
