@@ -19,8 +19,7 @@ from typing import Any
 import pytest
 
 from perfproof.audit.check import check_text, load_evidence
-from perfproof.model.documents.prove import BundleView, read_prove
-from perfproof.model.documents.prove_results import ProveResults
+from perfproof.model.documents.prove import BundleView, ProveResults, read_prove
 from perfproof.pipeline.prove.report import write_bundle_reports
 from perfproof.report import embedded_run, render_pr_markdown, results_section, write_reports
 

@@ -276,8 +276,7 @@ def test_prove_counts_production_calls_that_dispatch_through_the_interface(tmp_p
     """Nothing names FastCodec.read, yet production calls Codec.read on receivers that may be a
     FastCodec; a receiver fixed to SlowCodec does not count."""
     from perfproof.code.changes import ChangedMethod
-    from perfproof.model.documents.prove import ProveSettings
-    from perfproof.model.documents.prove_results import ProveResults
+    from perfproof.model.documents.prove import ProveResults, ProveSettings
     from perfproof.model.documents.prove_stages import ChangesResult
     from perfproof.model.documents.run import SideRef
     from perfproof.pipeline.prove.bundle import Bundle

@@ -212,8 +212,7 @@ def test_the_hunts_recordings_reach_what_the_call_graph_cannot(tmp_path: Path) -
 
     from perfproof.code.query import open_project
     from perfproof.model.changes import ChangedMethod
-    from perfproof.model.documents.prove import ProveSettings
-    from perfproof.model.documents.prove_results import ProveResults
+    from perfproof.model.documents.prove import ProveResults, ProveSettings
     from perfproof.model.documents.prove_stages import ChangesResult
     from perfproof.model.documents.run import SideRef
     from perfproof.pipeline.prove.bundle import Bundle

@@ -10,13 +10,13 @@ import pytest
 
 from perfproof.model.documents.prove import (
     BundleView,
+    ProveResults,
     ProveSettings,
     StageEntry,
     new_document,
 )
 from perfproof.model.documents.prove_legacy import legacy_table
 from perfproof.model.documents.prove_measured import ProfileResult
-from perfproof.model.documents.prove_results import ProveResults
 from perfproof.model.documents.run import SideRef
 from perfproof.profile.diff import diff
 from perfproof.profile.render import diff_json, diff_text, read_diff, shown_json

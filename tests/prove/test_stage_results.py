@@ -7,7 +7,7 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-from perfproof.model.documents.prove import STAGES, ProveSettings, read_prove
+from perfproof.model.documents.prove import STAGES, ProveResults, ProveSettings, read_prove
 from perfproof.model.documents.prove_measured import (
     AbStageResult,
     E2EStageResult,
@@ -16,7 +16,6 @@ from perfproof.model.documents.prove_measured import (
     ReportResult,
     TestsResult,
 )
-from perfproof.model.documents.prove_results import ProveResults
 from perfproof.model.documents.prove_stages import (
     BenchmarksResult,
     CallersStageResult,

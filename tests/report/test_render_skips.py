@@ -109,8 +109,7 @@ def test_a_prove_page_that_fails_leaves_the_pr_body(
     import shutil
 
     import perfproof.render.prove_html
-    from perfproof.model.documents.prove import BundleView, read_prove
-    from perfproof.model.documents.prove_results import ProveResults
+    from perfproof.model.documents.prove import BundleView, ProveResults, read_prove
     from perfproof.pipeline.prove.report import write_bundle_reports
     from perfproof.report import embedded_run
 

@@ -106,8 +106,7 @@ def test_every_report_format_and_check(
 )
 def test_a_prove_bundle_renders_its_pages(name: str, tmp_path: Path) -> None:
     """The bundle's own report stage, as ``prove`` (and ``prove --resume``) runs it."""
-    from perfproof.model.documents.prove import BundleView, read_prove
-    from perfproof.model.documents.prove_results import ProveResults
+    from perfproof.model.documents.prove import BundleView, ProveResults, read_prove
     from perfproof.pipeline.prove.report import write_bundle_reports
     from perfproof.report import embedded_run, missing_reports, write_reports
 

@@ -15,8 +15,7 @@ from functools import cached_property
 from pathlib import Path
 
 from perfproof.audit.numbers import skeleton
-from perfproof.model.documents.prove import BundleView, read_prove
-from perfproof.model.documents.prove_results import ProveResults
+from perfproof.model.documents.prove import BundleView, ProveResults, read_prove
 from perfproof.render.prove import render_markdown
 from perfproof.report import ab_section, markdown_forms
 

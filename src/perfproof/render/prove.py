@@ -1,5 +1,5 @@
 """The PR body of ``perfproof prove``: one Markdown document from the stages' typed results
-(:class:`~perfproof.model.documents.prove_results.ProveResults`), returned as text.
+(:class:`~perfproof.model.documents.prove.ProveResults`), returned as text.
 
 Sections, in the order a reviewer reads a JVM performance pull request: summary; what
 changed; callers; results per benchmark and @Param; allocation; profile diff; Amdahl; tests;
@@ -14,8 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from perfproof.model.documents.prove import NO_BENCHMARK, STAGES, TITLES
-from perfproof.model.documents.prove_results import ProveResults
+from perfproof.model.documents.prove import NO_BENCHMARK, STAGES, TITLES, ProveResults
 from perfproof.process import command_line
 from perfproof.render.markdown import markdown_table, md_text
 from perfproof.render.prove_measured import e2e_md, profile_md, skipped

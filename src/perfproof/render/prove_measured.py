@@ -3,9 +3,9 @@ and the Markdown helpers they share with :mod:`perfproof.render.prove`."""
 
 from __future__ import annotations
 
+from perfproof.model.documents.prove import ProveResults
 from perfproof.model.documents.prove_legacy import legacy_table
 from perfproof.model.documents.prove_measured import HypothesisFocus, ProfileResult
-from perfproof.model.documents.prove_results import ProveResults
 from perfproof.model.documents.prove_stages import Json
 from perfproof.process import command_line
 from perfproof.profile.render import diff_notes, diff_table, read_diff

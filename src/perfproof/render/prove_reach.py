@@ -3,8 +3,8 @@ verdicts the change cannot explain, marked where they appear and counted apart."
 
 from __future__ import annotations
 
+from perfproof.model.documents.prove import ProveResults
 from perfproof.model.documents.prove_reach import KeyReach, KeyShare, unexplained_summary
-from perfproof.model.documents.prove_results import ProveResults
 from perfproof.model.reach import Reach
 from perfproof.render.markdown import markdown_table, md_text
 from perfproof.units import percent, significant

@@ -1,13 +1,19 @@
-"""The ``perfproof.prove/1`` document: ``prove.json`` in a bundle folder.
+"""The ``perfproof.prove/1`` document: ``prove.json`` in a bundle folder, and its typed view.
 
 One document holds everything ``prove`` found, stage by stage, and how far it got: each stage
 has a status (``pending``, ``done``, ``skipped``, ``failed``), its timing, the reason it was
 skipped or the error it stopped on, and its result. ``--resume BUNDLE`` reads it back and runs
 only the stages that are not ``done`` or ``skipped``; the report is rendered from it alone.
+
+The page, the terminal lines and ``check`` need the same typed stage results many times over
+(the A/B's reach in the summary, the Results section and the terminal): :class:`ProveResults`
+gathers them once from a :class:`BundleView` and is handed to every renderer. Each stage's
+result type is named once, in :class:`Stages`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final, Generic, Literal, TypeVar
@@ -198,6 +204,68 @@ class BundleView:
 
     def status(self, name: str) -> str:
         return self.stage(name).status
+
+
+@dataclass(frozen=True)
+class StageState:
+    """A stage's status and, when it did not finish, why (its skip reason or its error)."""
+
+    status: str
+    why: str | None = None
+
+    @property
+    def done(self) -> bool:
+        return self.status == DONE
+
+
+@dataclass(frozen=True)
+class ProveResults:
+    """One bundle's refs, command, stage states and typed stage results (None: not done)."""
+
+    path: Path
+    base_ref: str
+    head_ref: str
+    command: tuple[str, ...]
+    states: Mapping[str, StageState]
+    changes: ChangesResult | None = None
+    callers: CallersStageResult | None = None
+    benchmarks: BenchmarksResult | None = None
+    guard: GuardStageResult | None = None
+    ab: AbStageResult | None = None
+    profile: ProfileResult | None = None
+    tests: TestsResult | None = None
+    e2e: E2EStageResult | None = None
+    report: ReportResult | None = None
+
+    def status(self, name: str) -> str:
+        return self.states[name].status
+
+    @classmethod
+    def of(cls, view: BundleView) -> ProveResults:
+        """The stages' typed results as the bundle holds them (decoded once, when it was
+        opened)."""
+        doc, stages = view.doc, view.doc.stages
+        states = {}
+        for name in STAGES:
+            entry = stages.entry(name)
+            why = entry.reason or entry.error or None
+            states[name] = StageState(entry.status, why)
+        return cls(
+            path=view.path,
+            base_ref=doc.side("base").ref or "",
+            head_ref=doc.side("head").ref or "",
+            command=tuple(doc.command or ()),
+            states=states,
+            changes=stages.changes.done,
+            callers=stages.callers.done,
+            benchmarks=stages.benchmarks.done,
+            guard=stages.guard.done,
+            ab=stages.ab.done,
+            profile=stages.profile.done,
+            tests=stages.tests.done,
+            e2e=stages.e2e.done,
+            report=stages.report.done,
+        )
 
 
 def new_document(options: ProveSettings, refs: dict[str, SideRef]) -> ProveDocument:

@@ -11,8 +11,8 @@ import sys
 from collections.abc import Callable
 
 from perfproof.errors import PerfproofError
+from perfproof.model.documents.prove import ProveResults
 from perfproof.model.documents.prove_measured import ReportResult
-from perfproof.model.documents.prove_results import ProveResults
 from perfproof.render import prove_html
 from perfproof.render.prove import render_markdown, summary_line
 from perfproof.report import EmbeddedRun

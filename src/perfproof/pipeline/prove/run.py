@@ -35,9 +35,9 @@ from perfproof.model.documents.prove import (
     TITLES,
     Outcome,
     ProveDocument,
+    ProveResults,
 )
 from perfproof.model.documents.prove_measured import AbStageResult, ReportResult
-from perfproof.model.documents.prove_results import ProveResults
 from perfproof.model.documents.prove_stages import (
     BenchmarksResult,
     ChangesResult,
