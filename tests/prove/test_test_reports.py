@@ -44,9 +44,11 @@ def test_surefire_report_statuses_and_messages() -> None:
         ("later", SKIPPED),
     ]
     assert cases[1].message == "expected: <2> but was: <1>"
-    run = TestRun("base", "0" * 40, ["mvn"], cases)
-    assert run.counts() == {PASSED: 1, FAILED: 1, ERROR: 1, SKIPPED: 1}
-    assert TestRun.from_json(run.to_json()).cases == cases
+    run = TestRun(side="base", sha="0" * 40, command=["mvn"], cases=cases, duration_s=1.23456)
+    assert run.counts == {PASSED: 1, FAILED: 1, ERROR: 1, SKIPPED: 1}
+    written = run.model_dump(mode="json")
+    assert written["counts"] == run.counts and written["duration_s"] == 1.235
+    assert TestRun.model_validate(written).cases == cases
 
 
 def test_testsuites_wrapper_and_bad_xml() -> None:
@@ -57,13 +59,15 @@ def test_testsuites_wrapper_and_bad_xml() -> None:
 
 
 def test_regressions_come_first() -> None:
-    base = TestRun("base", "a", [], parse_junit_xml(SUREFIRE))
+    base = TestRun(side="base", sha="a", command=[], cases=parse_junit_xml(SUREFIRE))
     head_cases = [
-        c if not c.name.endswith("#reportsKnownCodes") else c.__class__(c.name, FAILED, "x")
+        c
+        if not c.name.endswith("#reportsKnownCodes")
+        else c.model_copy(update={"status": FAILED, "message": "x"})
         for c in parse_junit_xml(SUREFIRE)
         if not c.name.endswith("#unknown")
     ]
-    head = TestRun("head", "b", [], head_cases)
+    head = TestRun(side="head", sha="b", command=[], cases=head_cases)
     changes = compare_runs(base, head)
     assert changes[0].name.endswith("#reportsKnownCodes") and changes[0].regression
     gone = next(c for c in changes if c.name.endswith("#unknown"))

@@ -42,7 +42,7 @@ def resolution_key(worktree: Path, spec: BuildSpec, program: str) -> str:
     """What decides which artifacts a Maven build resolves: every pom and ``.mvn`` file of the
     worktree (as it is now, overlays included), the build settings and the Maven that runs it."""
     digest = hashlib.sha256()
-    doc = spec.to_json()
+    doc = spec.key_doc()
     doc.pop("java", None)
     digest.update(f"{program}\0{sorted(doc.items())}\0".encode())
     for path in _resolution_files(worktree):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import shlex
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 
@@ -117,27 +117,36 @@ class BuildSpec:
             argv.append("--keep-checks")
         return argv
 
-    def to_json(self) -> dict[str, object]:
-        """The settings as the cache key and the manifest's ``build_spec`` hold them (the
-        command as its argv list)."""
-        doc = asdict(self)
-        doc["kind"] = str(self.kind)
-        doc["build_cmd"] = self.command()
-        doc["build_args"] = list(self.build_args)
-        if not self.build_args:
-            del doc["build_args"]  # keeps the cache keys of builds without extra arguments
-        for name in LAUNCH_FIELDS:
-            if not doc[name] or doc[name] == "auto":
-                del doc[name]
-        return doc
-
     def to_block(self) -> BuildSpecBlock:
-        """The settings as the run manifest records them for the reader."""
-        return BuildSpecBlock.model_validate(self.to_json())
+        """The settings as the run manifest records them and the cache keys hash them (the
+        command as its argv list). The extra arguments and the launch settings are set only
+        when they differ from the default, so the cache keys of builds made before they existed
+        stay the same; the rest is set even when empty (written as null)."""
+        changed: dict[str, object] = (
+            {"build_args": list(self.build_args)} if self.build_args else {}
+        )
+        changed |= {
+            n: getattr(self, n) for n in LAUNCH_FIELDS if getattr(self, n) not in ("auto", False)
+        }
+        return BuildSpecBlock.model_validate(
+            {
+                "kind": str(self.kind),
+                "module": self.module,
+                "build_cmd": self.command(),
+                "jar_glob": self.jar_glob,
+                "classpath_file": self.classpath_file,
+                "java": self.java,
+                **changed,
+            }
+        )
+
+    def key_doc(self) -> dict[str, object]:
+        """:meth:`to_block` as JSON, every setting it holds: what the cache keys hash."""
+        return self.to_block().model_dump(mode="json", exclude_unset=True)
 
     def fingerprint(self, kind: str) -> str:
         """Stable text of every setting that changes what gets built."""
-        doc = {**self.to_json(), "kind": kind}
+        doc = {**self.key_doc(), "kind": kind}
         doc.pop("java")
         for name in LAUNCH_FIELDS:
             doc.pop(name, None)  # which program runs the build, not what it builds

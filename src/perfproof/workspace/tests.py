@@ -14,12 +14,14 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Annotated
+
+from pydantic import Field, PlainSerializer, computed_field
 
 from perfproof.errors import ExternalError
 from perfproof.model.changes import ERROR, FAILED, PASSED, SKIPPED, TestChange
+from perfproof.model.documents.codec import Document
 from perfproof.process import run
 from perfproof.workspace.plan import java_env
 
@@ -39,8 +41,7 @@ _REPORT_GLOBS = {
 }
 
 
-@dataclass(frozen=True)
-class TestCase:
+class TestCase(Document):
     """One test method's outcome: ``Class#method`` and passed, failed, error or skipped."""
 
     __test__ = False  # not a pytest test class
@@ -54,19 +55,25 @@ class TestCase:
         return self.status in (FAILED, ERROR)
 
 
-@dataclass
-class TestRun:
-    """The selected tests run on one side."""
+def _seconds(value: float) -> float:
+    return round(value, 3)
+
+
+class TestRun(Document):
+    """The selected tests run on one side, as prove's tests stage records it (the counts by
+    status written beside the cases, for a reader that wants only them)."""
 
     __test__ = False  # not a pytest test class
 
     side: str
     sha: str
     command: list[str]
-    cases: list[TestCase] = field(default_factory=list)
+    cases: list[TestCase] = Field(default_factory=list)
     log: str = ""
-    duration_s: float = 0.0
+    duration_s: Annotated[float, PlainSerializer(_seconds)] = 0.0
 
+    @computed_field  # type: ignore[prop-decorator]
+    @property
     def counts(self) -> dict[str, int]:
         out = dict.fromkeys(STATUSES, 0)
         for c in self.cases:
@@ -78,31 +85,6 @@ class TestRun:
             if c.name == name:
                 return c.status
         return None
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "side": self.side,
-            "sha": self.sha,
-            "command": self.command,
-            "counts": self.counts(),
-            "cases": [
-                {"name": c.name, "status": c.status, "message": c.message} for c in self.cases
-            ],
-            "log": self.log,
-            "duration_s": round(self.duration_s, 3),
-        }
-
-    @classmethod
-    def from_json(cls, doc: dict[str, Any]) -> TestRun:
-        cases = [TestCase(c["name"], c["status"], c.get("message", "")) for c in doc["cases"]]
-        return cls(
-            doc["side"],
-            doc["sha"],
-            list(doc["command"]),
-            cases,
-            doc.get("log", ""),
-            float(doc.get("duration_s") or 0.0),
-        )
 
 
 def parse_junit_xml(text: str | bytes, source: str = "report") -> list[TestCase]:
@@ -124,7 +106,7 @@ def parse_junit_xml(text: str | bytes, source: str = "report") -> list[TestCase]
                     status = {"failure": FAILED, "error": ERROR, "skipped": SKIPPED}[tag]
                     message = " ".join((child.get("message") or child.text or "").split())[:300]
                     break
-            out.append(TestCase(name, status, message))
+            out.append(TestCase(name=name, status=status, message=message))
     return out
 
 
@@ -183,7 +165,14 @@ def run_tests(
         cases.extend(parse_junit_xml(path.read_bytes(), str(path)))
     if not result.ok and not cases:
         raise ExternalError(f"the tests of the {side} side did not build or run", log_path)
-    return TestRun(side, sha, argv, cases, str(log_path), result.duration_s)
+    return TestRun(
+        side=side,
+        sha=sha,
+        command=argv,
+        cases=cases,
+        log=str(log_path),
+        duration_s=result.duration_s,
+    )
 
 
 def compare_runs(base: TestRun, head: TestRun) -> list[TestChange]:

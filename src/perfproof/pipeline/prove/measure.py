@@ -195,8 +195,8 @@ def tests_stage(
     return TestsResult.model_validate(
         {
             "selected": list(classes),
-            "base": runs["base"].to_json(),
-            "head": runs["head"].to_json(),
+            "base": runs["base"].model_dump(mode="json"),
+            "head": runs["head"].model_dump(mode="json"),
             "changes": changes,
             "regressions": [c.name for c in changes if c.regression],
         }
