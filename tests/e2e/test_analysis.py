@@ -35,8 +35,8 @@ def test_side_intervals_welch_df_and_ratio_match_scipy() -> None:
     assert m.delta_pct == pytest.approx((math.exp(np.log(b).mean() - np.log(a).mean()) - 1) * 100)
     # the plain difference of means: Welch on raw values
     raw = st.ttest_ind(b, a, equal_var=False).confidence_interval(0.95)
-    assert m.diff == pytest.approx(b.mean() - a.mean())
-    assert m.diff_ci == pytest.approx((raw.low, raw.high), rel=1e-12)
+    assert m.diff.value == pytest.approx(b.mean() - a.mean())
+    assert m.diff.ci == pytest.approx((raw.low, raw.high), rel=1e-12)
     # heteroscedastic sides: Welch df is well below the pooled n1 + n2 - 2
     assert m.welch_df < len(a) + len(b) - 2 - 3
 
@@ -153,7 +153,7 @@ def test_non_positive_values_fall_back_to_differences() -> None:
     assert m.bootstrap_ci is None and m.paired is None
     assert "difference of means" in m.method or "raw" in m.method
     assert any("<= 0" in w for w in m.warnings)
-    assert m.diff == pytest.approx(np.mean(b) - np.mean(a))
+    assert m.diff.value == pytest.approx(np.mean(b) - np.mean(a))
 
 
 def test_needs_two_runs_per_side() -> None:

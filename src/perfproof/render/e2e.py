@@ -34,7 +34,7 @@ def _details(m: MetricAnalysis) -> list[str]:
     lines = [f"Welch df {m.welch_df:.1f}, p = {m.p_value:.3g}"]
     if not math.isfinite(m.ratio):
         u = f" {m.unit}" if m.unit else ""
-        lines.append(f"difference {_g(m.diff)}{u} [{_g(m.diff_ci[0])}, {_g(m.diff_ci[1])}]")
+        lines.append(f"difference {_g(m.diff.value)}{u} [{_g(m.diff.ci[0])}, {_g(m.diff.ci[1])}]")
     if m.paired is not None:
         lines.append(
             f"paired over {m.paired.pairs} rounds: "

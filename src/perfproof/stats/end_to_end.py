@@ -18,7 +18,7 @@ import math
 import numpy as np
 
 from perfproof.model import Direction, Verdict
-from perfproof.model.documents.e2e import MetricAnalysis, PairedSummary, RunsSummary
+from perfproof.model.documents.e2e import Interval, MetricAnalysis, PairedSummary, RunsSummary
 from perfproof.stats import power as pw
 from perfproof.stats.ratio import baseline_spans_zero, ratio_or_difference
 from perfproof.stats.verdict import decide
@@ -170,8 +170,7 @@ def analyse_metric(
         direction=direction,
         base=side_a,
         head=side_b,
-        diff=lin.diff,
-        diff_ci=(lin.lo, lin.hi),
+        diff=Interval(value=lin.diff, ci=(lin.lo, lin.hi)),
         ratio=est.ratio,
         ratio_ci=(est.lo, est.hi),
         delta_pct=(est.ratio - 1.0) * 100.0,

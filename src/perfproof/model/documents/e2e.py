@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import shlex
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated
 
@@ -64,35 +64,6 @@ class PairedSummary:
 
 
 @dataclass
-class MetricAnalysis:
-    """Everything the report and the JSON say about one metric."""
-
-    name: str
-    unit: str
-    direction: Direction
-    base: RunsSummary
-    head: RunsSummary
-    diff: float
-    diff_ci: tuple[float, float]
-    ratio: float
-    ratio_ci: tuple[float, float]
-    delta_pct: float
-    delta_ci: tuple[float, float]
-    welch_df: float
-    p_value: float
-    bootstrap_ci: tuple[float, float] | None
-    paired: PairedSummary | None
-    verdict: Verdict
-    mde_pct: float | None
-    runs_needed: int | None
-    target_pct: float
-    relative_sd: tuple[float, float]
-    """Per-side spread on the scale the ratio is tested on (sd of log values), for power."""
-    method: str
-    warnings: list[str] = field(default_factory=list)
-
-
-@dataclass
 class AmdahlReport:
     """The ceiling applied to one metric of this run: can the design see it at all?"""
 
@@ -140,8 +111,10 @@ class Interval(Document):
     ci: tuple[float, float]
 
 
-class MetricDoc(Document):
-    """One metric as ``results.json`` writes it."""
+class MetricAnalysis(Document):
+    """Everything the report and the JSON say about one metric: what the analysis returns and
+    what ``results.json`` writes, one type (the bootstrap's interval and the runs-needed
+    target under the names the document has always used)."""
 
     name: str
     unit: str
@@ -155,39 +128,18 @@ class MetricDoc(Document):
     ratio: float
     ratio_ci: tuple[float, float]
     diff: Interval
-    bootstrap_delta_ci: tuple[float, float] | None
+    """The difference head − base in the metric's unit, for a metric whose ratio is not finite."""
+    bootstrap_ci: tuple[float, float] | None = Field(alias="bootstrap_delta_ci")
     paired: PairedSummary | None
     verdict: Verdict
     mde_pct: float | None
     runs_needed: int | None
-    runs_needed_for_pct: float
+    target_pct: float = Field(alias="runs_needed_for_pct")
     method: str
-    warnings: list[str]
-
-    @classmethod
-    def of(cls, m: MetricAnalysis) -> MetricDoc:
-        return cls(
-            name=m.name,
-            unit=m.unit,
-            direction=m.direction,
-            base=m.base,
-            head=m.head,
-            delta_pct=m.delta_pct,
-            delta_ci=m.delta_ci,
-            welch_df=m.welch_df,
-            p_value=m.p_value,
-            ratio=m.ratio,
-            ratio_ci=m.ratio_ci,
-            diff=Interval(value=m.diff, ci=m.diff_ci),
-            bootstrap_delta_ci=m.bootstrap_ci,
-            paired=m.paired,
-            verdict=m.verdict,
-            mde_pct=m.mde_pct,
-            runs_needed=m.runs_needed,
-            runs_needed_for_pct=m.target_pct,
-            method=m.method,
-            warnings=m.warnings,
-        )
+    warnings: list[str] = Field(default_factory=list)
+    relative_sd: tuple[float, float] = Field(exclude=True)
+    """Per-side spread on the scale the ratio is tested on (sd of log values), for power;
+    not written."""
 
 
 class AmdahlDoc(Document):
@@ -235,7 +187,7 @@ class E2EDocument(Document):
     threshold_pct: float
     sides: Annotated[dict[str, PreparedSide], PlainSerializer(_sides)]
     """Each side's prepared checkout and commands, as the run manifest keeps them."""
-    metrics: list[MetricDoc]
+    metrics: list[MetricAnalysis]
     amdahl: AmdahlDoc | None
     warnings: list[str]
 
@@ -252,7 +204,7 @@ def e2e_document(r: E2EResult) -> dict[str, JsonValue]:
         confidence=s.confidence,
         threshold_pct=s.threshold_pct,
         sides=r.sides,
-        metrics=[MetricDoc.of(m) for m in r.metrics],
+        metrics=r.metrics,
         amdahl=None if r.amdahl is None else AmdahlDoc.of(r.amdahl),
         warnings=r.warnings,
     )
