@@ -13,7 +13,8 @@ import pytest
 from perfproof.code.external import external_supertypes
 from perfproof.code.graph import same_parameters
 from perfproof.code.query import open_project
-from perfproof.code.reach import Reach, affected_benchmarks
+from perfproof.code.reach import affected_benchmarks
+from perfproof.model.documents.prove_stages import ReachedBenchmark as Reach
 
 FIXTURE = Path(__file__).parent.parent / "fixtures" / "java" / "reach" / "base"
 HELPER = ("reachfix.VarIntEncoder", "packBits", ("int", "byte[]"))

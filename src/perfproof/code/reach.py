@@ -7,7 +7,8 @@ the methods found so far, until a method annotated ``@Benchmark`` is met or the 
 reached. The walk goes through every method it meets, changed or not: an unchanged override
 (``VarIntEncoder.encode``) leads from its changed private helper to every call of the
 interface method. The walk is breadth first, so the call path kept for each benchmark is a
-shortest one, benchmark first and changed method last.
+shortest one, benchmark first and changed method last, given as prove's
+:class:`~perfproof.model.documents.prove_stages.ReachedBenchmark`.
 
 It runs twice: once over every edge, once over sure edges only (calls naming the method, or
 made on a receiver whose class the source fixes). A benchmark only the first reaches is
@@ -18,7 +19,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 
 from perfproof import defaults
@@ -26,6 +26,7 @@ from perfproof.code.callers import SiteIndex
 from perfproof.code.classify import BENCHMARK
 from perfproof.code.graph import CallGraph, MethodKey, label
 from perfproof.code.project import Project
+from perfproof.model.documents.prove_stages import ReachedBenchmark
 
 MAX_METHODS = 20_000
 """Methods visited before the walk stops widening: a utility called from everywhere would
@@ -36,32 +37,6 @@ _GROUP = re.compile(
     rb'@(?:org\.openjdk\.jmh\.annotations\.)?Group\s*\(\s*(?:value\s*=\s*)?"([^"]+)"'
 )
 """``@Group("rw")``: JMH names the benchmark after the group, not after each method in it."""
-
-
-@dataclass(frozen=True)
-class Reach:
-    """One benchmark method and one shortest call path from it to a changed method."""
-
-    benchmark: str
-    """JMH's name for it: ``package.Class.method``."""
-    path: tuple[str, ...]
-    """Readable labels, benchmark first, changed method last."""
-    changed: str
-    """Label of the changed method reached."""
-    via_dispatch: bool = False
-    """Reached only through calls to a declaration the reached method overrides: whether the
-    benchmark runs the changed override depends on the receiver's class at run time."""
-    dispatch: str = ""
-    """With ``via_dispatch``: the first such call on the path, ``Caller(...) → Super.m(...)``."""
-
-    @property
-    def depth(self) -> int:
-        return len(self.path) - 1
-
-    @property
-    def regex(self) -> str:
-        """A JMH include regex that selects exactly this benchmark."""
-        return f"^{re.escape(self.benchmark)}$"
 
 
 def benchmark_methods(project: Project, root: Path) -> dict[MethodKey, str]:
@@ -162,7 +137,7 @@ class BenchmarkReach:
             if self.benchmarks.keys().isdisjoint(self._walk([key], dispatch=True))
         ]
 
-    def affected(self, changed: Iterable[MethodKey]) -> list[Reach]:
+    def affected(self, changed: Iterable[MethodKey]) -> list[ReachedBenchmark]:
         """Benchmarks from which a changed method is reachable within ``max_depth`` calls. A
         benchmark that only a walk through calls to a supertype's declaration reaches is marked
         ``via_dispatch``, with the first such call on its path."""
@@ -176,7 +151,7 @@ class BenchmarkReach:
 
 def affected_benchmarks(
     project: Project, root: Path, changed: Iterable[MethodKey], max_depth: int = defaults.DEPTH
-) -> list[Reach]:
+) -> list[ReachedBenchmark]:
     """:meth:`BenchmarkReach.affected`, for one question about a repository."""
     return BenchmarkReach(project, root, max_depth).affected(changed)
 
@@ -186,9 +161,9 @@ def _paths(
     benchmarks: Mapping[MethodKey, str],
     parent: dict[MethodKey, _Parent],
     direct: dict[MethodKey, _Parent],
-) -> list[Reach]:
+) -> list[ReachedBenchmark]:
     """One shortest path per reached benchmark, a sure one whenever there is one."""
-    out: list[Reach] = []
+    out: list[ReachedBenchmark] = []
     for key, name in sorted(benchmarks.items(), key=lambda kv: kv[1]):
         only = key not in direct
         walk = parent if only else direct  # a sure path is shown whenever there is one
@@ -204,5 +179,13 @@ def _paths(
             chain.append(up)
             step = walk[up]
         labels = tuple(label(project, k) for k in chain)
-        out.append(Reach(name, labels, labels[-1], only, dispatch))
+        out.append(
+            ReachedBenchmark(
+                benchmark=name,
+                path=labels,
+                changed=labels[-1],
+                via_dispatch=only,
+                dispatch=dispatch,
+            )
+        )
     return out

@@ -31,7 +31,6 @@ from perfproof.model.documents.prove_stages import (
     CallersEntry,
     CallersStageResult,
     ChangesResult,
-    ReachedBenchmark,
     ViaSupertype,
 )
 from perfproof.pipeline.prove.hypothesis import hunt_reach
@@ -118,16 +117,7 @@ def benchmarks_stage(
         label(project, k)
         for k in reach.unreached(k for k in keys if label(project, k) not in reached_methods)
     ]
-    found = tuple(
-        ReachedBenchmark(
-            benchmark=r.benchmark,
-            path=tuple(r.path),
-            changed=r.changed,
-            via_dispatch=r.via_dispatch,
-            dispatch=r.dispatch,
-        )
-        for r in reached
-    )
+    found = tuple(reached)
     if hunt is not None:
         seen = hunt_reach(hunt[0], hunt[1], methods_of(changes), {r.benchmark for r in found})
         found += seen
