@@ -64,7 +64,7 @@ def summary_line(bundle: ProveResults, ab_summary: str | None) -> str:
         parts.append(_n(len(bench.regexes), "affected benchmark"))
     tests = bundle.tests
     if tests is not None:
-        c = tests.head
+        c = tests.head.counts
         parts.append(
             f"tests on the feature: {c.passed} passed, {c.failed + c.error} failed, "
             f"{c.skipped} skipped ({len(tests.regressions)} broken by the change)"
@@ -202,7 +202,7 @@ def _tests_md(bundle: ProveResults) -> tuple[list[str], list[str]]:
         top.append("")
     rows = [
         (word, c.passed, c.failed, c.error, c.skipped)
-        for word, c in (("baseline", tests.base), ("feature", tests.head))
+        for word, c in (("baseline", tests.base.counts), ("feature", tests.head.counts))
     ]
     out = ["Test classes run: " + ", ".join(f"`{t}`" for t in tests.selected), ""]
     out += markdown_table(("Side", "Passed", "Failed", "Errors", "Skipped"), rows, "lrrrr")

@@ -101,16 +101,24 @@ class AbStageResult(StageDocument):
         return tuple(r for r in self.regressed if _benchmark(r) not in unexplained)
 
 
-class AmdahlRow(StageDocument):
-    """A changed method's share of the baseline's recordings and the ceiling it sets."""
+class MethodCeiling(StageDocument):
+    """A method's CPU share of the baseline's recordings and the Amdahl ceiling that share sets
+    on a benchmark: what the profile stage finds for a changed method and for a hunt's
+    hypothesis alike."""
 
     method: str
     frame: str = ""
     cpu_share: float | None = None
-    alloc_share: float | None = None
     benchmark: str | None = None
     per_call_gain: float | None = None
     ceiling_speedup: float | None = None
+
+
+class AmdahlRow(MethodCeiling):
+    """A changed method's shares of the baseline's recordings (CPU and allocation) and the
+    ceiling it sets."""
+
+    alloc_share: float | None = None
 
 
 class AllocPerOp(StageDocument):
@@ -125,12 +133,12 @@ class AllocPerOp(StageDocument):
     written before they were kept."""
 
 
-class HypothesisFocus(StageDocument):
+class HypothesisFocus(MethodCeiling):
     """``prove --hypothesis ID --from HUNT``: the hunt's prediction beside what this change
-    measured, so a reviewer sees whether the fix landed where the hunt said the cost was."""
+    measured, so a reviewer sees whether the fix landed where the hunt said the cost was.
+    ``cpu_share`` is the method's share of this baseline's profile forks (in or below it)."""
 
     id: str
-    method: str
     frame: str
     where: str = ""
     """``file:line`` of the method."""
@@ -140,11 +148,6 @@ class HypothesisFocus(StageDocument):
     """The hunt's expected gain (its discounted Amdahl ceiling, as a fraction)."""
     touched: bool = False
     """Whether the change edits the hypothesis's method (else the fix is elsewhere)."""
-    cpu_share: float | None = None
-    """The method's share of this baseline's profile forks (in or below it)."""
-    benchmark: str | None = None
-    per_call_gain: float | None = None
-    ceiling_speedup: float | None = None
     share_of: str | None = None
     """The benchmark whose own baseline profile forks gave ``cpu_share``; ``ceiling_speedup``
     is then the most removing the method could give that benchmark (at the share's upper
@@ -220,22 +223,6 @@ class TestSide(Kept):
 
     counts: TestCounts
     cases: list[TestCase] = Field(default_factory=list)
-
-    @property
-    def passed(self) -> int:
-        return self.counts.passed
-
-    @property
-    def failed(self) -> int:
-        return self.counts.failed
-
-    @property
-    def error(self) -> int:
-        return self.counts.error
-
-    @property
-    def skipped(self) -> int:
-        return self.counts.skipped
 
     @property
     def messages(self) -> tuple[tuple[str, str], ...]:
