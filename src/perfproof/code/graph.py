@@ -39,6 +39,7 @@ from typing import NamedTuple
 from perfproof.code.binding import CONSTRUCTOR, Matcher, Target
 from perfproof.code.callers import Site, SiteIndex, find_callers
 from perfproof.code.external import external_sites, external_supertypes
+from perfproof.code.memo import Memo
 from perfproof.code.model import CallSite, FileIndex
 from perfproof.code.project import Project
 
@@ -156,8 +157,8 @@ class CallGraph:
     def __init__(self, project: Project, sites: SiteIndex | None = None) -> None:
         self.project = project
         self.sites = sites or SiteIndex(project, eager=True)
-        self._callers: dict[MethodKey, list[Edge]] = {}
-        self._sites: dict[Target, list[Site]] = {}
+        self._callers: Memo[MethodKey, list[Edge]] = Memo(self._find)
+        self._sites: Memo[Target, list[Site]] = Memo(self._sites_binding)
         self._external: dict[str, list[tuple[FileIndex, CallSite, str]]] = {}
         self._receivers: dict[str, list[tuple[FileIndex, CallSite]]] | None = None
         self._subclasses: dict[str, list[str]] | None = None
@@ -165,14 +166,12 @@ class CallGraph:
     def sites_of(self, target: Target) -> list[Site]:
         """Sites binding to one declaration: an interface method is the declaration of every
         implementation the walk meets, so it is asked for once."""
-        if target not in self._sites:
-            found = find_callers(self.project, target, self.sites, read_source=False)
-            self._sites[target] = found.sites
         return self._sites[target]
 
+    def _sites_binding(self, target: Target) -> list[Site]:
+        return find_callers(self.project, target, self.sites, read_source=False).sites
+
     def callers(self, key: MethodKey) -> list[Edge]:
-        if key not in self._callers:
-            self._callers[key] = self._find(key)
         return self._callers[key]
 
     def _find(self, key: MethodKey) -> list[Edge]:

@@ -13,6 +13,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from perfproof.code.memo import Memo
 from perfproof.code.model import FileIndex, MethodDecl, TypeDecl
 
 
@@ -29,7 +30,10 @@ class Project:
     _supers: dict[str, tuple[str, ...]] = field(default_factory=dict)
     _names: dict[tuple[str, str, str], str | None] = field(default_factory=dict)
     _assigned: dict[str, list[str]] | None = None
-    _ancestors: dict[str, list[str]] = field(default_factory=dict)
+    _ancestors: Memo[str, list[str]] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        self._ancestors = Memo(self._lineage)
 
     @classmethod
     def build(cls, files: Iterable[FileIndex], scopes: dict[str, str]) -> Project:
@@ -154,8 +158,6 @@ class Project:
 
     def ancestors(self, fqn: str) -> list[str]:
         """All repository supertypes, nearest first."""
-        if fqn not in self._ancestors:
-            self._ancestors[fqn] = self._lineage(fqn)
         return self._ancestors[fqn]
 
     def _lineage(self, fqn: str) -> list[str]:
