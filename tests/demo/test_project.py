@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 
-from perfproof.demo.project import TAGS, project_files, write_demo_repo
+from perfproof.demo.project import TAGS, layer_patch, project_files, write_demo_repo
 from perfproof.errors import InputError
 from perfproof.process import run
 
@@ -27,14 +28,16 @@ def test_layers_hold_a_maven_jmh_project_and_its_changes() -> None:
         in base["src/main/java/perfdemo/ErrorReporter.java"]
     )
     assert b".stream()" in base["src/main/java/perfdemo/EventBus.java"]
-    feature = project_files("feature")
-    assert set(feature) == {
+    assert project_files("feature") == {}  # only what it changes, as a patch
+    patch = layer_patch("feature")
+    assert patch is not None
+    assert re.findall(r"^\+\+\+ b/(\S+)$", patch, re.MULTILINE) == [
         "src/main/java/perfdemo/ErrorReporter.java",
         "src/main/java/perfdemo/EventBus.java",
-    }
-    assert b"HashMap" not in feature["src/main/java/perfdemo/ErrorReporter.java"]
-    assert b"listeners.isEmpty()" in feature["src/main/java/perfdemo/EventBus.java"]
+    ]
+    assert "+        if (listeners.isEmpty()) {" in patch.splitlines()
     assert set(project_files("docs")) == {"README.md"}
+    assert layer_patch("baseline") is None and layer_patch("docs") is None
 
 
 def test_repo_has_three_tagged_commits_with_the_expected_changes(tmp_path: Path) -> None:
@@ -50,6 +53,10 @@ def test_repo_has_three_tagged_commits_with_the_expected_changes(tmp_path: Path)
         "src/main/java/perfdemo/ErrorReporter.java",
         "src/main/java/perfdemo/EventBus.java",
     ]
+    reporter = git(repo.path, "show", "feature:src/main/java/perfdemo/ErrorReporter.java")
+    assert "HashMap" not in reporter and "counts[index]++;" in reporter
+    bus = git(repo.path, "show", "feature:src/main/java/perfdemo/EventBus.java")
+    assert "listeners.isEmpty()" in bus and ".stream()" not in bus
     assert git(repo.path, "status", "--porcelain") == ""
     assert (repo.path / ".gitignore").read_text() == "target/\n"
 

@@ -41,6 +41,7 @@ def test_the_wheel_carries_the_java_helper_templates_and_demo(dist: Path) -> Non
         "perfproof/history/templates/history.html.j2",
         "perfproof/stats/sequential_levels.json",
         "perfproof/demo/sample/baseline/pom.xml",
+        "perfproof/demo/sample/feature.patch",
         "perfproof/py.typed",
     ):
         assert needed in names, needed

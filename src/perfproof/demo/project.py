@@ -6,7 +6,9 @@ The sample is a tiny Maven library with two hot paths and a JMH benchmark for ea
   ``HashMap<Short, Integer>`` (a boxed key per call, a new boxed counter stored per call);
   ``EventBus.publish`` builds a stream pipeline even when nobody listens.
 - ``feature``: dense arrays indexed by ``code - FIRST``; an early return for no listeners. Both
-  benchmarks get many times faster and stop allocating, so the effect is unmistakable.
+  benchmarks get many times faster and stop allocating, so the effect is unmistakable. It is
+  stored as the patch of what it changes (``sample/feature.patch``), applied to the baseline as
+  the commit is written, so each unchanged line of the sample is kept once.
 - decoys in every commit, which ``perfproof hunt`` must not rank: the benchmarks' ``@Setup``
   allocates a large array, ``Journal`` builds a table in its static initialiser, grows a
   buffer once and reuses it on the hot path, and formats a message on a cold error path.
@@ -61,10 +63,17 @@ class DemoRepo:
     shas: dict[str, str]
 
 
+def _sample() -> Traversable:
+    return resources.files("perfproof.demo").joinpath("sample")
+
+
 def project_files(layer: str) -> dict[str, bytes]:
-    """The files of one layer (baseline, feature, docs) of the embedded project, by path."""
-    root = resources.files("perfproof.demo").joinpath("sample").joinpath(layer)
+    """The whole files of one layer (baseline, docs) of the embedded project, by path; none for
+    a layer stored as a patch (:func:`layer_patch`)."""
+    root = _sample().joinpath(layer)
     out: dict[str, bytes] = {}
+    if not root.is_dir():
+        return out
 
     def walk(node: Traversable, prefix: str) -> None:
         for child in node.iterdir():
@@ -78,12 +87,21 @@ def project_files(layer: str) -> dict[str, bytes]:
     return out
 
 
-def _git(repo: Path, *args: str, date: str | None = None) -> str:
+def layer_patch(layer: str) -> str | None:
+    """The changes of a layer stored as a unified diff against the commit before it (the
+    feature: only the lines it changes, not a second copy of every file it touches), or None
+    for a layer of whole files."""
+    patch = _sample().joinpath(f"{layer}.patch")
+    return patch.read_text("utf-8") if patch.is_file() else None
+
+
+def _git(repo: Path, *args: str, date: str | None = None, stdin: str | None = None) -> str:
     env = dict(_GIT_ENV)
     if date:
         env["GIT_AUTHOR_DATE"] = date
         env["GIT_COMMITTER_DATE"] = date
-    res = run(["git", *_GIT_OPTS, *args], cwd=repo, env=env, check=True, what=f"git {args[0]}")
+    argv = ["git", *_GIT_OPTS, *args]
+    res = run(argv, cwd=repo, env=env, check=True, what=f"git {args[0]}", stdin_text=stdin)
     return res.output.strip()
 
 
@@ -103,6 +121,9 @@ def write_demo_repo(dest: Path) -> DemoRepo:
             target = dest / rel
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(data)
+        patch = layer_patch(layer)
+        if patch is not None:
+            _git(dest, "apply", "--whitespace=nowarn", "-", stdin=patch)
         _git(dest, "add", "--all")
         _git(dest, "commit", "--quiet", "-m", message, date=date)
         _git(dest, "tag", tag)
