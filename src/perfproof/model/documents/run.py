@@ -37,6 +37,7 @@ from perfproof.model.documents.run_plan import (
     ClusterBlock,
     ClusterPart,
     Machine,
+    MachineFacts,
     MergedShard,
     PlanBlock,
     Selection,
@@ -88,13 +89,9 @@ class Jdk(Document):
     java: Text | None = None
 
 
-class Environment(Document):
+class Environment(MachineFacts):
     """The machine and the tools a run measured with; every field may be unknown (None)."""
 
-    cpu_model: Text | None = None
-    cores: int | None = None
-    memory_bytes: int | None = None
-    os: Text | None = None
     python: Text | None = None
     perfproof_version: Text | None = None
     jdk: Jdk | None = None

@@ -112,16 +112,22 @@ class StoppingBlock(Document):
     """The method the final comparison used (``ab``'s record; absent on a shard's group)."""
 
 
-class Machine(Document):
+class MachineFacts(Document):
+    """The facts that tell machines apart, any of them unknown (None): a run's environment
+    records them, and so does the machine each shard ran on, which ``merge`` names."""
+
+    cpu_model: Text | None = None
+    cores: int | None = None
+    memory_bytes: int | None = None
+    os: Text | None = None
+
+
+class Machine(MachineFacts):
     """Which machine a shard ran on (``measure.shard.machine_identity``): its host name, the
     facts that tell machines apart, and a Ray node's id (two nodes may share a host name).
     ``shard`` numbers it among a merged run's machines."""
 
     host: Text | None = None
-    cpu_model: Text | None = None
-    cores: int | None = None
-    memory_bytes: int | None = None
-    os: Text | None = None
     ray_node: str | None = None
     shard: int | None = None
 
