@@ -49,6 +49,7 @@ def fake_maven(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     jar = tmp_path / "bench.jar"
     with zipfile.ZipFile(jar, "w") as zf:
         zf.writestr("META-INF/BenchmarkList", "x")
+        zf.writestr("org/openjdk/jmh/Main.class", "")  # an uber jar, as Gradle's jmhJar makes
     monkeypatch.setenv("PATH", f"{bin_dir}:/usr/bin:/bin")
     monkeypatch.setenv("JAR", str(jar))
     monkeypatch.setenv("LACK", str(tmp_path / "lack"))
@@ -127,5 +128,59 @@ def test_the_resolution_key_follows_poms_and_settings_not_sources(tmp_path: Path
     (tmp_path / ".mvn").mkdir()
     (tmp_path / ".mvn/maven.config").write_text("-Pfast")
     assert build_offline.resolution_key(tmp_path, spec, "mvn") != key
-    assert build_offline.chosen_by_user(BuildSpec(build_args=("--offline",)))
+    assert not build_offline.applies("maven", BuildSpec(build_args=("--offline",)))
+    assert not build_offline.applies("custom", BuildSpec())
     assert build_offline.missing_offline("[ERROR] compilation failed\n") == ""
+
+
+GRADLE = """#!/bin/sh
+echo "ARGS $*"
+for a in "$@"; do
+  if [ "$a" = "--offline" ] && [ -f "$LACK" ]; then
+    echo "> Could not resolve all files for configuration ':compileClasspath'."
+    echo "   > Could not resolve org.openjdk.jmh:jmh-core:1.37."
+    echo "      > No cached version of org.openjdk.jmh:jmh-core:1.37 available for offline mode."
+    exit 1
+  fi
+done
+mkdir -p build/libs && cp "$JAR" build/libs/g-jmh.jar
+"""
+
+
+def test_gradle_goes_offline_by_the_same_rule_and_its_build_files_make_the_key(
+    fake_maven: Path, write_git_repo: Callable[..., Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    gradle = fake_maven / "bin" / "gradle"
+    gradle.write_text(GRADLE)
+    gradle.chmod(gradle.stat().st_mode | stat.S_IXUSR)
+    monkeypatch.setenv("GRADLE_USER_HOME", str(fake_maven / "gradle-home"))
+    script = "task jmhJar {}\n"
+    repo = write_git_repo(fake_maven / "repo", [
+        ("c1", "2026-01-01T00:00:00", {"build.gradle": script, "src/A.java": "class A {}"}),
+        ("c2", "2026-01-02T00:00:00", {"src/A.java": "class A { int x; }"}),
+        ("c3", "2026-01-03T00:00:00", {"gradle/libs.versions.toml": "[versions]\n"}),
+        ("c4", "2026-01-04T00:00:00", {"src/A.java": "class A { int y; }"}),
+    ])  # fmt: skip
+    cache, said, spec = fake_maven / "cache", [], BuildSpec(kind="gradle", gradle="gradle")
+
+    def at(tag: str, n: int) -> list[str]:
+        subprocess.run(["git", "-C", str(repo), "checkout", "-q", tag], check=True)
+        log = fake_maven / f"g{n}.log"
+        art = build(repo, spec, cache_dir=cache, log_path=log, say=said.append)
+        return art.build_command
+
+    assert "--offline" not in at("c1", 1)
+    assert at("c2", 2)[:2] == ["gradle", "--offline"]  # same build files: offline
+    assert "# perfproof: offline (--offline)" in (fake_maven / "g2.log").read_text()
+    assert "--offline" not in at("c3", 3)  # a version catalog changed: online first
+    (fake_maven / "lack").write_text("")  # the Gradle caches were cleaned since
+    assert "--offline" not in at("c4", 4)
+    assert "available for offline mode" in said[-1]
+    assert "ARGS --offline" in (fake_maven / "g4-offline.log").read_text()
+    # an init script of the Gradle user home can add repositories: it is part of the key
+    key = build_offline.resolution_key(repo, spec, "gradle", "gradle")
+    (fake_maven / "gradle-home/init.d").mkdir(parents=True)
+    (fake_maven / "gradle-home/init.d/repos.gradle").write_text("allprojects {}\n")
+    assert build_offline.resolution_key(repo, spec, "gradle", "gradle") != key
+    assert build_offline.resolution_key(repo, spec, "gradle", "maven") != key
+    assert not build_offline.applies("gradle", BuildSpec(build_args=("--offline",)))

@@ -5,7 +5,9 @@ Gradle plugin portal, which this machine cannot reach): JMH from Maven Central, 
 processor from ``compileOnly`` (Gradle 4 runs processors found on the compile classpath), and a
 hand-written ``jmhJar`` task making an uber jar. It covers: the wrapper as projects ship it (a
 ``gradlew`` that starts the Gradle it pins: here the one on PATH), ``--gradle gradle`` for a
-checkout with no wrapper, ``jmhJar`` found in the build script, the uber jar in build/libs.
+checkout with no wrapper, ``jmhJar`` found in the build script, the uber jar in build/libs,
+the head's build running ``--offline`` (the base's identical build files resolved online just
+before), and a head that changes only a README served by the base's build.
 """
 
 from __future__ import annotations
@@ -84,6 +86,7 @@ def test_ab_builds_and_measures_a_real_gradle_project(
             {**common, "src/main/java/g/Sum.java": BENCH % "Integer.valueOf(data[i]).hashCode()"},
         ),
         ("head", {"src/main/java/g/Sum.java": BENCH % "data[i]"}),
+        ("docs", {"README.md": "# g\n"}),
     ):
         write_git_repo(repo, [])  # (re)init is harmless; files and commits below
         for rel, text in files.items():
@@ -99,11 +102,28 @@ def test_ab_builds_and_measures_a_real_gradle_project(
     manifest = json.loads((out / "manifest.json").read_text())
     builds = [b for b in manifest["builds"] if b["status"] == "done"]
     assert {b["side"] for b in builds} == {"base", "head"}
-    assert all(b["command"][:2] == ["./gradlew", "--no-daemon"] for b in builds)
+    side = {b["side"]: b for b in builds}
+    assert side["base"]["command"][:2] == ["./gradlew", "--no-daemon"]
+    # the head's build files are the base's, which just resolved online: Gradle runs offline
+    assert side["head"]["command"][:3] == ["./gradlew", "--offline", "--no-daemon"]
+    head_log = (out / side["head"]["log"]).read_text()
+    assert "# perfproof: offline (--offline): this build resolved online here before" in head_log
     assert all(b["command"][-1] == "jmhJar" and b["layout"] == "uber" for b in builds)
     results = json.loads((out / "results.json").read_text())
     keys = {c["benchmark"] for c in results["comparisons"]}
     assert keys == {"g.Sum.sum"}
+
+    # a head that changes only a README outside src/: the base's build serves it
+    out2 = tmp_path / "run2"
+    res = run_cli("ab", "--repo", repo, "--base", "head", "--head", "docs", "--rounds", "1",
+                  "--jmh-args", TINY, "--out", out2, "--format", "json")  # fmt: skip
+    assert res.code == 0, res.err
+    builds = json.loads((out2 / "manifest.json").read_text())["builds"]
+    head = next(b for b in builds if b["side"] == "head")
+    assert (
+        head["reused"].startswith("base ") and "Gradle build of the root project" in head["reused"]
+    )
+    assert head["key"] == next(b for b in builds if b["side"] == "base")["key"]
 
     # the same checkout with no wrapper at all: --gradle gradle builds with the one on PATH
     from perfproof.workspace.build import build

@@ -21,7 +21,7 @@ from perfproof.measure.progress import Reporter, count_benchmarks
 from perfproof.measure.store import RunStore, now_iso
 from perfproof.model.documents.run import BuildEntry
 from perfproof.process import run
-from perfproof.workspace import build_cache, reactor
+from perfproof.workspace import build_cache, gradle_layout, reactor
 from perfproof.workspace.artifact import Artifact, jmh_version
 from perfproof.workspace.build import build, build_key
 from perfproof.workspace.git import git_out
@@ -145,15 +145,19 @@ def reuse_reason(
     fresh: bool,
     overlay: bool,
 ) -> str | None:
-    """Why the base's Maven build of ``--module`` serves the head too (None: build both).
+    """Why the base's build serves the head too (None: build both).
 
-    Only when the two commits differ in no file of the modules that ``-pl MODULE -am`` builds
-    and in no build file (:mod:`perfproof.workspace.reactor`); never with an overlay (the base
-    worktree is not its commit) or fresh builds (the user asked for a build every round)."""
-    if fresh or overlay or not spec.module or shas["base"] == shas["head"]:
+    Maven (with ``--module``): only when the two commits differ in no file of the modules that
+    ``-pl MODULE -am`` builds and in no build file (:mod:`perfproof.workspace.reactor`).
+    Gradle (a subproject or the root project): only when they differ in no file of the
+    projects its build reads, no file a build script names and no build file
+    (:mod:`perfproof.workspace.gradle_layout`). Never with an overlay (the base worktree is
+    not its commit) or fresh builds (the user asked for a build every round)."""
+    if fresh or overlay or shas["base"] == shas["head"]:
         return None
     worktree = ensure_worktree(repo, shas["base"], cache_dir)
-    if detect_build(worktree, spec) != "maven":
+    kind = detect_build(worktree, spec)
+    if kind not in ("maven", "gradle") or (kind == "maven" and not spec.module):
         return None
     changed = git_out(
         repo,
@@ -165,7 +169,17 @@ def reuse_reason(
         "--",
         what="git diff --name-only",
     ).splitlines()
-    if not changed or reactor.blocking_change(worktree, spec.module, changed) is not None:
+    if not changed:
+        return None
+    if kind == "gradle":
+        if gradle_layout.blocking_change(worktree, spec.module, changed) is not None:
+            return None
+        return (
+            f"the {len(changed)} changed file(s) are in no project, and named by no build "
+            f"script, that the Gradle build of {spec.module or 'the root project'} reads"
+        )
+    assert spec.module is not None
+    if reactor.blocking_change(worktree, spec.module, changed) is not None:
         return None
     return (
         f"the {len(changed)} changed file(s) are in no module that the build of "

@@ -136,16 +136,19 @@ def _run_resolving(
     on_line: Callable[[str], None] | None,
     timeout: float | None,
 ) -> BuildPlan:
-    """Run a Maven build offline when its resolution succeeded here before, else online (and
-    remember the success); an offline build missing an artifact is run again online, saying so.
-    Returns the plan that ran."""
-    if kind != "maven" or build_offline.chosen_by_user(spec):
+    """Run a Maven or Gradle build offline when its resolution succeeded here before, else
+    online (and remember the success); an offline build missing an artifact is run again
+    online, saying so. Returns the plan that ran."""
+    if not build_offline.applies(kind, spec):
         _run_plan(plan, what, log_path, on_line, timeout)
         return plan
-    key = build_offline.resolution_key(worktree, spec, plan.argv[0])
+    key = build_offline.resolution_key(worktree, spec, plan.argv[0], kind)
     if build_offline.known(cache_dir, key):
-        offline = replace(plan, argv=build_offline.offline_argv(plan.argv))
-        _append(log_path, "# perfproof: offline (-o): this build resolved online here before\n")
+        offline = replace(plan, argv=build_offline.offline_argv(plan.argv, kind))
+        flag = build_offline.FLAG[kind]
+        _append(
+            log_path, f"# perfproof: offline ({flag}): this build resolved online here before\n"
+        )
         try:
             _run_plan(offline, what, log_path, on_line, timeout)
             return offline
