@@ -34,9 +34,10 @@ def summarize_side(values: np.ndarray, confidence: float) -> RunsSummary:
     x = np.asarray(values, dtype=float)
     if len(x) < 2:
         v = float(x[0]) if len(x) else math.nan
-        return RunsSummary(v, (math.nan, math.nan), len(x), math.nan, math.nan)
+        return RunsSummary(mean=v, ci=(math.nan, math.nan), n=len(x), df=math.nan, sd=math.nan)
     mi = mean_interval(x, confidence)
-    return RunsSummary(mi.mean, (mi.lo, mi.hi), mi.n, mi.df, float(np.std(x, ddof=1)))
+    sd = float(np.std(x, ddof=1))
+    return RunsSummary(mean=mi.mean, ci=(mi.lo, mi.hi), n=mi.n, df=mi.df, sd=sd)
 
 
 def bootstrap_ratio_ci(

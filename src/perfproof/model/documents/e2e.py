@@ -40,11 +40,11 @@ class AmdahlCeiling:
         return math.log1p(self.speedup)
 
 
-@dataclass(frozen=True)
-class RunsSummary:
+class RunsSummary(Document):
     """One side of an end-to-end experiment: whole-program runs, not forks, so besides the
     Student-t interval it keeps the df and sd that the power estimate and the JSON report use
-    (``model.Estimate`` is the fork-level side of a JMH comparison)."""
+    (``model.Estimate`` is the fork-level side of a JMH comparison). A block of the document
+    as written, like :class:`PairedSummary`."""
 
     mean: float
     ci: tuple[float, float]
@@ -53,8 +53,7 @@ class RunsSummary:
     sd: float
 
 
-@dataclass(frozen=True)
-class PairedSummary:
+class PairedSummary(Document):
     """The paired (round by round) change: its mean in percent, interval, pairs and df."""
 
     delta_pct: float
