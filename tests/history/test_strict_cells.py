@@ -10,6 +10,8 @@ from perfproof.history.records import Record, SampleRow
 from perfproof.history.store import record, series
 from perfproof.model import PRIMARY, BenchKey
 from perfproof.model.documents import loads_strict
+from perfproof.model.documents.run import SideRef
+from perfproof.model.documents.run_plan import Machine
 
 
 def test_nan_fork_value_is_stored_as_null_and_read_back_as_nan(tmp_path) -> None:
@@ -18,8 +20,8 @@ def test_nan_fork_value_is_stored_as_null_and_read_back_as_nan(tmp_path) -> None
         uid="jmh/strict-cells",
         kind="jmh",
         run_time="2026-01-02T03:04:05Z",
-        commit="c0ffee1",
-        machine={"cores": 2, "load": math.nan},
+        head=SideRef(sha="c0ffee1"),
+        machine=Machine.model_validate({"cores": 2, "load": math.nan}),  # a field kept as read
         samples=[SampleRow("head", "c0ffee1", key, "ns/op", "lower", [[1.0, math.nan], [2.0]])],
     )
     with open_db(resolve_target(str(tmp_path / "h.sqlite"))) as db:

@@ -22,12 +22,16 @@ import re
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from perfproof.errors import InputError
 from perfproof.jmh.reader import load_json, read_results
 from perfproof.model import BenchKey, Samples
 from perfproof.model.documents import json_safe
+from perfproof.model.documents.codec import Document, ValidationError
+from perfproof.model.documents.compare_wire import ComparisonDoc, problem
+from perfproof.model.documents.run import Environment, SideRef
+from perfproof.model.documents.run_plan import Machine
 
 _SHA = re.compile(r"^[0-9a-f]{7,64}$")
 
@@ -80,23 +84,49 @@ class SampleRow:
 
 @dataclass
 class Record:
+    """One recorded run: who it is, where and on what it was measured, and what it holds."""
+
     uid: str
-    kind: str  # "ab" | "compare" | "jmh"
+    """Makes recording idempotent (see the module docstring)."""
+    kind: Literal["ab", "compare", "jmh"]
     run_time: str
+    """When it ran, UTC (:func:`iso_time`)."""
     run_id: str | None = None
+    """The ``ab`` run's folder id; None for a compare or a plain JMH file."""
     branch: str | None = None
-    commit: str | None = None
-    base_sha: str | None = None
-    base_ref: str | None = None
-    head_ref: str | None = None
+    base: SideRef = field(default_factory=SideRef)
+    head: SideRef = field(default_factory=SideRef)
+    """Each side's commit, and its ref as the user spelled it (an ``ab`` run), as the run's
+    manifest holds them."""
     source: str | None = None
+    """The folder or file it was read from."""
     jmh_version: str | None = None
     jdk_version: str | None = None
-    machine: dict[str, Any] = field(default_factory=dict)
+    machine: Machine = field(default_factory=Machine)
+    """The host facts that make two runs comparable (or not); its host name is never set."""
     machine_name: str | None = None
     """The runner kind it was measured on (``--machine``); None: unnamed."""
     samples: list[SampleRow] = field(default_factory=list)
-    comparisons: list[dict[str, Any]] = field(default_factory=list)
+    comparisons: list[ComparisonDoc] = field(default_factory=list)
+    """The comparisons as the compare document wrote them (another writer's fields kept)."""
+
+    @property
+    def commit(self) -> str | None:
+        """The commit measured: the head side's."""
+        return self.head.sha
+
+
+class _Comparisons(Document):
+    comparisons: list[ComparisonDoc]
+
+
+def comparison_rows(rows: object, source: str) -> list[ComparisonDoc]:
+    """The ``comparisons`` of a compare document, typed; a wrong field is bad input naming
+    ``source`` and the field's path (``comparisons[3].verdict``)."""
+    try:
+        return _Comparisons.model_validate({"comparisons": rows or []}).comparisons
+    except ValidationError as exc:
+        raise InputError(problem(exc, source)) from None
 
 
 def params_text(key: BenchKey) -> str:
@@ -160,10 +190,14 @@ def _jmh_version(value: Any) -> str | None:
     return str(value) if value else None
 
 
-def machine_facts(environment: dict[str, Any]) -> dict[str, Any]:
+def machine_facts(environment: Environment) -> Machine:
     """The facts about the host that make two runs comparable (or not)."""
-    keys = ("cpu_model", "cores", "memory_bytes", "os")
-    return {k: environment.get(k) for k in keys if environment.get(k) is not None}
+    return Machine(
+        cpu_model=environment.cpu_model,
+        cores=environment.cores,
+        memory_bytes=environment.memory_bytes,
+        os=environment.os,
+    )
 
 
 def from_run_dir(path: Path, branch: str | None = None, machine: str | None = None) -> Record:
@@ -200,16 +234,14 @@ def from_run_dir(path: Path, branch: str | None = None, machine: str | None = No
         run_time=created,
         run_id=run_id,
         branch=branch or _branch_from_ref(head.ref),
-        commit=head_sha,
-        base_sha=base_sha,
-        base_ref=base.ref,
-        head_ref=head.ref,
+        base=base,
+        head=head,
         source=str(path.resolve()),
         jmh_version=_jmh_version(env.jmh_versions or env.jmh_version),
         jdk_version=env.jdk.version if env.jdk else None,
-        machine=machine_facts(env.to_json()),
+        machine=machine_facts(env),
         machine_name=machine_name(machine, stored),
-        comparisons=list(run.compare.get("comparisons") or []),
+        comparisons=comparison_rows(run.compare.get("comparisons"), run.source),
     )
     for side, sha in ((BASE, base_sha), (HEAD, head_sha)):
         files = [r.path for r in run.raw_for(side)]
@@ -221,7 +253,7 @@ def from_run_dir(path: Path, branch: str | None = None, machine: str | None = No
 
 
 def _measured_here(
-    kind: str,
+    kind: Literal["compare", "jmh"],
     prefix: str,
     content: bytes,
     commit: str,
@@ -231,7 +263,7 @@ def _measured_here(
 ) -> Record:
     """A record of results measured on this machine, named by a digest of what it holds and
     the commit: importing the same results twice finds the record already there."""
-    from perfproof.measure.environment import machine as host_facts
+    from perfproof.measure.environment import machine_environment
 
     digest = hashlib.sha256(content).hexdigest()[:32]
     return Record(
@@ -239,8 +271,8 @@ def _measured_here(
         kind=kind,
         run_time=iso_time(time),
         branch=branch,
-        commit=commit,
-        machine=machine_facts(host_facts()),
+        head=SideRef(sha=commit),
+        machine=machine_facts(machine_environment()),
         machine_name=machine_name(machine),
     )
 
@@ -288,7 +320,7 @@ def from_compare(
     )
     return replace(
         _measured_here("compare", "compare", payload.encode(), commit, branch, time, machine),
-        base_sha=base_commit,
+        base=SideRef(sha=base_commit),
         samples=_rows("base", base_commit, base) + _rows("head", commit, head),
-        comparisons=list(document.get("comparisons") or []),
+        comparisons=comparison_rows(document.get("comparisons"), "the compare document"),
     )

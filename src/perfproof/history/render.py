@@ -19,7 +19,7 @@ from rich.markup import escape
 from perfproof.history.analysis import Change, key_scale, summarise
 from perfproof.history.records import Record
 from perfproof.history.store import Point, Series
-from perfproof.model.documents.codec import Document
+from perfproof.model.documents.codec import Document, by_name
 from perfproof.units import Scale, delta_with_interval, scaled, short_sha
 
 if TYPE_CHECKING:
@@ -76,16 +76,12 @@ class KeyDoc(Document):
 
     @classmethod
     def of(cls, s: Series) -> KeyDoc:
-        k = s.key
-        return cls(
-            benchmark=k.benchmark,
-            mode=k.mode,
-            params=k.params_dict,
-            metric=k.metric,
-            unit=s.unit,
-            direction=s.direction,
-            machine=s.machine,
-        )
+        return cls.model_validate(_key_fields(cls, s))
+
+
+def _key_fields(kind: type[Document], s: Series, *more: object) -> dict[str, object]:
+    """The fields of ``kind`` a series and ``more`` values hold by name, its key's first."""
+    return {**by_name(kind, s.key, s, *more), "params": s.key.params_dict}
 
 
 class PointDoc(Document):
@@ -118,16 +114,16 @@ class HistoryDocument(Document):
 
 def _point(p: Point, confidence: float) -> PointDoc:
     summary = summarise(p, confidence)
-    return PointDoc(
-        run=p.run_id or p.run_uid,
-        uid=p.run_uid,
-        commit=p.commit,
-        branch=p.branch,
-        time=p.time,
-        estimate=summary.mean,
-        ci=(summary.lo, summary.hi),
-        forks=summary.forks,
-        fork_means=[float(v) for v in p.fork_means()],
+    return PointDoc.model_validate(
+        {
+            **by_name(PointDoc, p),
+            "run": p.run_id or p.run_uid,
+            "uid": p.run_uid,
+            "estimate": summary.mean,
+            "ci": (summary.lo, summary.hi),
+            "forks": summary.forks,
+            "fork_means": [float(v) for v in p.fork_means()],
+        }
     )
 
 
@@ -164,20 +160,8 @@ class ChangeDoc(KeyDoc):
     @classmethod
     def of_change(cls, c: Change) -> ChangeDoc:
         p = c.point
-        return cls(
-            **KeyDoc.of(c.series).model_dump(),
-            index=c.index,
-            run=p.run_id or p.run_uid,
-            commit=p.commit,
-            time=p.time,
-            kind=c.kind,
-            before=c.before,
-            after=c.after,
-            ratio=c.ratio,
-            ratio_ci=c.ratio_ci,
-            delta_pct=c.delta_pct,
-            delta_ci_pct=c.delta_ci_pct,
-            p_value=c.p_value,
+        return cls.model_validate(
+            {**_key_fields(cls, c.series, c, p), "run": p.run_id or p.run_uid}
         )
 
 
@@ -252,20 +236,15 @@ class RecordedDoc(Document):
     @classmethod
     def of(cls, r: Recorded) -> RecordedDoc:
         rec = r.record
-        return cls(
-            source=r.source,
-            kind=rec.kind,
-            uid=rec.uid,
-            run_id=rec.run_id,
-            commit=rec.commit,
-            base_commit=rec.base_sha,
-            branch=rec.branch,
-            time=rec.run_time,
-            machine=r.machine,
-            new=r.new,
-            keys=len({s.key for s in rec.samples if s.side == "head"}),
-            rows=len(rec.samples),
-            comparisons=len(rec.comparisons),
+        return cls.model_validate(
+            {
+                **by_name(cls, r, rec),
+                "base_commit": rec.base.sha,
+                "time": rec.run_time,
+                "keys": len({s.key for s in rec.samples if s.side == "head"}),
+                "rows": len(rec.samples),
+                "comparisons": len(rec.comparisons),
+            }
         )
 
 

@@ -23,6 +23,7 @@ from perfproof.history.db import HistoryDB
 from perfproof.history.records import Record, iso_time, params_json, params_text
 from perfproof.model import PRIMARY, BenchKey
 from perfproof.model.documents import dumps, json_safe
+from perfproof.model.documents.compare_wire import ComparisonDoc
 
 _RUN_COLUMNS = (
     "uid",
@@ -50,16 +51,16 @@ def record(db: HistoryDB, rec: Record) -> bool:
         rec.kind,
         rec.run_id,
         rec.branch,
-        rec.commit,
-        rec.base_sha,
-        rec.base_ref,
-        rec.head_ref,
+        rec.head.sha,
+        rec.base.sha,
+        rec.base.ref,
+        rec.head.ref,
         rec.run_time,
         iso_time(None),
         rec.source,
         rec.jmh_version,
         rec.jdk_version,
-        json.dumps(json_safe(rec.machine), sort_keys=True, allow_nan=False),
+        json.dumps(json_safe(rec.machine.dump()), sort_keys=True, allow_nan=False),
         rec.machine_name,
     )
     marks = ", ".join("?" for _ in _RUN_COLUMNS)
@@ -98,27 +99,23 @@ def record(db: HistoryDB, rec: Record) -> bool:
     return True
 
 
-def _unique_comparisons(comparisons: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    seen: dict[tuple[str, ...], dict[str, Any]] = {}
+def _unique_comparisons(comparisons: list[ComparisonDoc]) -> list[ComparisonDoc]:
+    seen: dict[tuple[str, ...], ComparisonDoc] = {}
     for c in comparisons:
-        if isinstance(c, dict) and "benchmark" in c:
-            params = params_json(c.get("params") or {})
-            ident = (str(c["benchmark"]), str(c.get("mode")), params, str(c.get("metric")))
-            seen.setdefault(ident, c)
+        seen.setdefault((c.benchmark, c.mode, params_json(c.params), str(c.metric)), c)
     return list(seen.values())
 
 
-def _comparison_row(uid: str, c: dict[str, Any]) -> tuple[Any, ...]:
-    delta = c.get("delta_pct")
+def _comparison_row(uid: str, c: ComparisonDoc) -> tuple[object, ...]:
     return (
         uid,
-        str(c["benchmark"]),
-        str(c.get("mode")),
-        params_json(c.get("params") or {}),
-        str(c.get("metric") or PRIMARY),
-        c.get("verdict"),
-        float(delta) if isinstance(delta, int | float) else None,
-        dumps(c),
+        c.benchmark,
+        c.mode,
+        params_json(c.params),
+        c.metric or PRIMARY,
+        str(c.verdict),
+        c.delta_pct,
+        dumps(c.model_dump(mode="json")),
     )
 
 

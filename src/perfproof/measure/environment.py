@@ -13,7 +13,6 @@ import os
 import platform
 import sys
 from pathlib import Path
-from typing import Any
 
 from perfproof import __version__
 from perfproof.model.documents.run import Environment, Jdk
@@ -63,11 +62,6 @@ def machine_environment() -> Environment:
         python=sys.version.split()[0],
         perfproof_version=__version__,
     )
-
-
-def machine() -> dict[str, Any]:
-    """:func:`machine_environment` as the JSON object the manifest holds."""
-    return machine_environment().to_json()
 
 
 def capture(

@@ -38,6 +38,7 @@ __all__ = [
     "Text",
     "TextList",
     "ValidationError",
+    "by_name",
     "decode",
     "decode_json",
     "field_path",
@@ -89,6 +90,20 @@ def decode_json(kind: type[T], doc: object) -> T:
     (``"3"`` is not a whole number). A document whose own types are dataclasses (a hunt's
     hypotheses) is read with this; :func:`decode` would want the instances themselves."""
     return kind.model_validate_json(json.dumps(doc, allow_nan=False))
+
+
+def by_name(kind: type[BaseModel], *values: object) -> dict[str, object]:
+    """The fields of ``kind`` that ``values`` hold as attributes of the same name (the first
+    value holding one wins): a document made of several domain values is filled by name, as
+    pydantic's ``from_attributes`` does for one value, instead of field by field by hand. The
+    fields named otherwise, or computed, are given beside it."""
+    found: dict[str, object] = {}
+    for name in kind.model_fields:
+        for value in values:
+            if hasattr(value, name):
+                found[name] = getattr(value, name)
+                break
+    return found
 
 
 def number_as_text(value: object) -> object:
