@@ -27,6 +27,7 @@ from perfproof.model.documents.run_plan import (
     JmhSettingsBlock,
     PlanBlock,
     PlannedStep,
+    step_id,
 )
 
 
@@ -52,64 +53,28 @@ SINGLE_VALUED = frozenset(
 """Options JMH accepts once; a user's value replaces perfproof's default of the same name."""
 
 
-@dataclass(frozen=True)
-class Step:
-    """One JMH process: one side in one round, for the whole suite or a selection of keys.
+Step = PlannedStep
+"""One JMH process of the plan: the manifest's own type (:class:`PlannedStep`)."""
 
-    A round of a sequential run measures only the undecided keys; when they are not one cross
-    product of @Param values the round needs several JMH processes per side, its parts.
-    """
 
-    index: int
-    round: int
-    side: str
-    part: int = 1
-    selection: Selection | None = None
-    """The keys this step runs; None: the whole suite the ``--bench`` regexes select."""
-    forks: int | None = None
-    """Forks of this step when not the plan's ``-f``: a catch-up step that runs again the
-    forks a look left out because they never warmed up."""
-    warmup: int | None = None
-    """Warm-up iterations of this step when not the plan's ``-wi``: chosen per benchmark from
-    the first round's traces (``measure.warmup_choice``)."""
+def plan_step(
+    index: int,
+    round_no: int,
+    side: str,
+    part: int = 1,
+    selection: Selection | None = None,
+    forks: int | None = None,
+    warmup: int | None = None,
+) -> Step:
+    """A step of the plan, named by its round, side and part (:func:`step_id`)."""
+    block = selection.to_block() if selection is not None else None
+    return Step(index=index, id=step_id(round_no, side, part), round=round_no, side=side,
+                part=part, selection=block, forks=forks, warmup_iterations=warmup)  # fmt: skip
 
-    @property
-    def id(self) -> str:
-        """``01-base`` (``03-head-2`` for a second part): sorts by round, names the result file
-        ``jmh/<id>.json``."""
-        suffix = f"-{self.part}" if self.part > 1 else ""
-        return f"{self.round:02d}-{self.side}{suffix}"
 
-    @property
-    def jfr_side(self) -> str:
-        """The side's name in the JFR folder ``r<round>-<side>``: parts get their own folder."""
-        return self.side if self.part == 1 else f"{self.side}-p{self.part}"
-
-    def to_block(self) -> PlannedStep:
-        """The step as the manifest's plan writes it."""
-        return PlannedStep(
-            index=self.index,
-            id=self.id,
-            round=self.round,
-            side=self.side,
-            part=self.part,
-            selection=self.selection.to_block() if self.selection is not None else None,
-            forks=self.forks,
-            warmup_iterations=self.warmup,
-        )
-
-    @classmethod
-    def from_block(cls, block: PlannedStep) -> Step:
-        selection = block.selection
-        return cls(
-            block.index,
-            block.round,
-            block.side,
-            block.part,
-            Selection.from_block(selection) if selection is not None else None,
-            block.forks,
-            block.warmup_iterations,
-        )
+def step_selection(step: Step) -> Selection | None:
+    """The keys a step runs, as JMH is asked for them (None: the whole suite)."""
+    return Selection.from_block(step.selection) if step.selection is not None else None
 
 
 @dataclass(frozen=True)
@@ -157,7 +122,7 @@ class Plan:
             benchmarks=list(self.benchmarks),
             jmh_options=list(self.jmh_options),
             jmh_settings=JmhSettingsBlock(**dataclasses.asdict(self.settings)),
-            steps=[s.to_block() for s in self.steps],
+            steps=list(self.steps),
         )
 
     @classmethod
@@ -167,7 +132,7 @@ class Plan:
             rounds=block.rounds,
             order=block.order,
             seed=block.seed,
-            steps=tuple(Step.from_block(s) for s in block.steps),
+            steps=tuple(block.steps),
             benchmarks=tuple(block.benchmarks),
             jmh_options=tuple(block.jmh_options),
             stopping=block.stopping,
@@ -232,7 +197,7 @@ def make_plan(
         if stopping == SEQUENTIAL and r > 1:
             break
         for side in pair:
-            steps.append(Step(len(steps), r, side))
+            steps.append(plan_step(len(steps), r, side))
     timing = settings if settings is not None else parse_settings(jmh_options)
     return Plan(
         rounds, order, seed, tuple(steps), benchmarks, jmh_options, stopping, budget_s,
@@ -267,10 +232,12 @@ def round_steps(
     many = len(parts) + len(extra) > 1
     for part, (selection, wi) in enumerate(parts, start=1):
         for side in pair:
-            steps.append(Step(start + len(steps), round_no, side, part if many else 1, selection,
-                              warmup=wi))  # fmt: skip
+            number = part if many else 1
+            steps.append(
+                plan_step(start + len(steps), round_no, side, number, selection, warmup=wi)
+            )
     for part, (side, forks, (selection, wi)) in enumerate(extra, start=len(parts) + 1):
-        steps.append(Step(start + len(steps), round_no, side, part, selection, forks, wi))
+        steps.append(plan_step(start + len(steps), round_no, side, part, selection, forks, wi))
     return steps
 
 
@@ -292,7 +259,7 @@ def restrict_first_round(plan: Plan, selections: list[Selection]) -> Plan:
     one shard's keys) instead of everything the ``--bench`` regexes select."""
     later = tuple(s for s in plan.steps if s.round > 1)
     first = round_steps(replace(plan, steps=()), 1, selections)
-    shifted = tuple(replace(s, index=len(first) + i) for i, s in enumerate(later))
+    shifted = tuple(s.model_copy(update={"index": len(first) + i}) for i, s in enumerate(later))
     return replace(plan, steps=(*first, *shifted))
 
 

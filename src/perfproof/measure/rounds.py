@@ -21,7 +21,7 @@ from typing import Any
 
 from perfproof.jmh.reader import read_results
 from perfproof.measure.keys import Cover, Selection, SuiteKey, cover_keys, group_keys, suite_key_of
-from perfproof.measure.plan import FIXED, Plan, Step, round_steps
+from perfproof.measure.plan import FIXED, Plan, plan_step, round_steps
 from perfproof.measure.progress import HOST_OVERHEAD_S, Reporter
 from perfproof.measure.store import RunStore
 from perfproof.measure.warmup_choice import chosen_warmups
@@ -308,7 +308,7 @@ class RoundLoop:
         """The round's JMH invocations for ``keys``: one per benchmark where running a few
         decided @Param combinations along costs less than another JVM start."""
         one = keys[0]
-        probe = Step(0, 0, "base", 1, Selection((one.benchmark,), tuple(
+        probe = plan_step(0, 0, "base", 1, Selection((one.benchmark,), tuple(
             (name, (value,)) for name, value in one.params)))  # fmt: skip
         key_s = max(self.estimate(probe) - HOST_OVERHEAD_S, 0.0)
         return cover_keys(keys, self.keys, key_s, HOST_OVERHEAD_S)

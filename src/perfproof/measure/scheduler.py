@@ -28,7 +28,7 @@ from perfproof.errors import ExternalError
 from perfproof.measure import lock, lock_queue, lock_status
 from perfproof.measure.argv import append_jvm_args, step_argv, with_forks, with_warmup
 from perfproof.measure.jfr_args import jmh_jfr_args, name_fork_recordings, step_folder
-from perfproof.measure.plan import FIXED, Plan, Step
+from perfproof.measure.plan import FIXED, Plan, Step, step_selection
 from perfproof.measure.progress import JmhSettings, Reporter, estimate_step_seconds
 from perfproof.measure.store import DONE, FAILED, INTERRUPTED, RUNNING, RunStore, now_iso
 from perfproof.process import ProcessResult, command_line, run
@@ -156,13 +156,14 @@ class Scheduler:
     def estimate(self, step: Step) -> float:
         """Expected seconds of a step: the keys it runs × forks × fork length."""
         settings = self.settings
-        if step.warmup is not None:
-            settings = replace(settings, warmup_iterations=step.warmup)
-        if step.forks is not None and step.selection is not None:
+        if step.warmup_iterations is not None:
+            settings = replace(settings, warmup_iterations=step.warmup_iterations)
+        selection = step_selection(step)
+        if step.forks is not None and selection is not None:
             settings = replace(settings, forks=step.forks)
-            return estimate_step_seconds(settings, len(step.selection.members()))
-        if step.selection is not None:
-            return estimate_step_seconds(settings, len(step.selection.members()))
+            return estimate_step_seconds(settings, len(selection.members()))
+        if selection is not None:
+            return estimate_step_seconds(settings, len(selection.members()))
         return estimate_step_seconds(settings, self.targets[step.side].benchmark_count)
 
     def run_pending(self) -> None:
@@ -185,8 +186,9 @@ class Scheduler:
             partial.unlink()
         most = "" if plan.stopping == FIXED else "≤"
         label = f"round {step.round}/{most}{plan.rounds} {step.side} ({step.id})"
-        if step.selection is not None:
-            n = len(step.selection.members())
+        selection = step_selection(step)
+        if selection is not None:
+            n = len(selection.members())
             label += f", {n} undecided key{'s' if n != 1 else ''}"
         launcher = target.launcher(step)
         argv = step_argv(
@@ -194,7 +196,7 @@ class Scheduler:
             plan.benchmarks,
             self.step_options(step, plan),
             str(partial),
-            step.selection,
+            selection,
         )
         self.store.update_step(
             step,
@@ -213,7 +215,7 @@ class Scheduler:
             self._finish(step, INTERRUPTED, started, None)
             self.reporter.end_step(label, INTERRUPTED, time.monotonic() - started)
             raise
-        expected = list(step.selection.benchmarks) if step.selection else target.benchmarks
+        expected = list(selection.benchmarks) if selection else target.benchmarks
         entries, failure = check_step_output(res, partial, expected, self.java_home)
         if failure is not None:
             with contextlib.suppress(FileNotFoundError):
@@ -247,7 +249,7 @@ class Scheduler:
         Recording: the step's folder is emptied first, since anything in it comes from an
         attempt that did not finish (a fork's recording dumped on Ctrl-C, say).
         """
-        options = with_warmup(with_forks(plan.jmh_options, step.forks), step.warmup)
+        options = with_warmup(with_forks(plan.jmh_options, step.forks), step.warmup_iterations)
         if self.jfr_dir is None:
             return options
         folder = step_folder(self.jfr_dir, step.round, step.jfr_side)

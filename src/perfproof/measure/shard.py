@@ -29,7 +29,7 @@ from typing import Protocol, TypeVar
 from perfproof.errors import InputError
 from perfproof.measure.environment import machine_environment
 from perfproof.measure.keys import Selection, SuiteKey, group_keys
-from perfproof.measure.plan import Plan, Step
+from perfproof.measure.plan import Plan, Step, plan_step
 from perfproof.measure.store import RunStore
 from perfproof.model.documents.run_plan import Machine, ShardBlock
 
@@ -193,7 +193,7 @@ def restrict_plan(plan: Plan, selections: Sequence[Selection]) -> Plan:
     for round_no, pair in sorted(rounds.items()):
         for part, selection in enumerate(selections, start=1):
             for side in pair:
-                steps.append(Step(len(steps), round_no, side, part if many else 1, selection))
+                steps.append(plan_step(len(steps), round_no, side, part if many else 1, selection))
     return replace(plan, steps=tuple(steps))
 
 

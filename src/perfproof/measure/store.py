@@ -222,7 +222,7 @@ class RunStore:
     def _new_entry(self, step: Step) -> StepEntry:
         return StepEntry.model_validate(
             {
-                **step.to_block().model_dump(exclude_none=True),
+                **step.model_dump(exclude_none=True),
                 "kind": "jmh",
                 "status": PENDING,
                 "result": self.rel(self.result_path(step)),

@@ -11,7 +11,7 @@ each key stopped and why, which the report tells and ``results.json`` repeats.
 
 from __future__ import annotations
 
-from pydantic import Field
+from pydantic import ConfigDict, Field
 
 from perfproof.model.documents.codec import Document, Text, TextList
 
@@ -26,18 +26,44 @@ class Selection(Document):
     params: dict[str, list[Text]] = Field(default_factory=dict)
 
 
+def step_id(round_no: int, side: str, part: int = 1) -> str:
+    """``01-base`` (``03-head-2`` for a second part): sorts by round, names the result file
+    ``jmh/<id>.json``."""
+    suffix = f"-{part}" if part > 1 else ""
+    return f"{round_no:02d}-{side}{suffix}"
+
+
 class PlannedStep(Document):
-    """One step of the plan (``measure.plan.Step``): a side's JMH process in one round."""
+    """One JMH process of the plan: one side in one round, for the whole suite or a selection
+    of keys. The run machinery works with this type (``measure.plan``) and the manifest's plan
+    writes it as it is.
+
+    A round of a sequential run measures only the undecided keys; when they are not one cross
+    product of @Param values the round needs several JMH processes per side, its parts.
+    """
+
+    model_config = ConfigDict(frozen=True)
 
     index: int
     id: Text
+    """:func:`step_id` of the round, side and part."""
     round: int
     side: str
     part: int = 1
     """Which JMH process of the round's side (a round may run one per benchmark)."""
     selection: Selection | None = None
+    """The keys this step runs; None: the whole suite the ``--bench`` regexes select."""
     forks: int | None = None
+    """Forks of this step when not the plan's ``-f``: a catch-up step that runs again the
+    forks a look left out because they never warmed up."""
     warmup_iterations: int | None = None
+    """Warm-up iterations of this step when not the plan's ``-wi``: chosen per benchmark from
+    the first round's traces (``measure.warmup_choice``)."""
+
+    @property
+    def jfr_side(self) -> str:
+        """The side's name in the JFR folder ``r<round>-<side>``: parts get their own folder."""
+        return self.side if self.part == 1 else f"{self.side}-p{self.part}"
 
 
 class JmhSettingsBlock(Document):
