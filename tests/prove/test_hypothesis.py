@@ -12,7 +12,13 @@ from typing import cast
 import pytest
 
 from perfproof.errors import InputError
-from perfproof.model.documents.hunt import GroupCost, HuntResult, Hypothesis, hunt_document
+from perfproof.model.documents.hunt import (
+    GroupCost,
+    HuntResult,
+    Hypothesis,
+    Workload,
+    hunt_document,
+)
 from perfproof.model.documents.prove_reach import KeyShare
 from perfproof.pipeline.prove.hypothesis import (
     focus_of,
@@ -47,8 +53,9 @@ def hypothesis(method: str, frame: str, gain: float, bench: str = BENCH) -> Hypo
 
 def write_hunt(folder: Path, *hyps: Hypothesis) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
-    result = HuntResult("jmh", "ErrorReporterBench", "/repo", "baseline", "a" * 40, [],
-                        list(hyps), [])  # fmt: skip
+    workload = Workload(kind="jmh", description="ErrorReporterBench", repo="/repo",
+                        ref="baseline", sha="a" * 40, groups=[])  # fmt: skip
+    result = HuntResult(workload=workload, hypotheses=list(hyps))
     (folder / "hunt.json").write_text(json.dumps(hunt_document(result)))
     return folder
 

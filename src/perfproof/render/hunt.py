@@ -104,7 +104,7 @@ def hunt_table(h: HuntResult, top: int | None = 10) -> str:
             )
         )
     widths = [max(len(r[i]) for r in [cols, *rows]) for i in range(len(cols))]
-    lines = [f"hunt: {h.workload}", ""]
+    lines = [f"hunt: {h.workload.description}", ""]
     for r in [cols, *rows]:
         lines.append("  ".join(cell.ljust(w) for cell, w in zip(r, widths, strict=True)).rstrip())
     if len(h.hypotheses) > len(shown):
@@ -194,9 +194,10 @@ def _measure(value: float | None, measure: str) -> str:
 
 def hunt_markdown(h: HuntResult, top: int | None = None) -> str:
     """``hunt.md``: the whole work list (``top`` shortens only what is printed)."""
-    where = f" at `{h.ref}` ({h.sha[:12]})" if h.ref and h.sha else ""
-    lines = [f"## perfproof hunt{where}", "", f"Workload: {md_text(h.workload)}", ""]
-    if h.groups:
+    w = h.workload
+    where = f" at `{w.ref}` ({w.sha[:12]})" if w.ref and w.sha else ""
+    lines = [f"## perfproof hunt{where}", "", f"Workload: {md_text(w.description)}", ""]
+    if w.groups:
         rows = [
             (
                 g.name,
@@ -205,7 +206,7 @@ def hunt_markdown(h: HuntResult, top: int | None = None) -> str:
                 g.unit or "",
                 significant(g.bytes_per_op),
             )
-            for g in h.groups
+            for g in w.groups
         ]
         lines += markdown_table(("part", "forks", "score", "unit", "B/op"), rows, "lrrlr")
         lines.append("")

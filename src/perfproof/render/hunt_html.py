@@ -23,8 +23,8 @@ th{background:#f2f2f2}td.n{text-align:right}code{font-size:92%}
 iframe{width:100%;height:720px;border:1px solid #ccc}.warn{color:#8a5a00}
 </style></head><body>
 <h1>perfproof hunt</h1>
-<p>Workload: {{ h.workload }}{% if h.sha %}
- at <code>{{ h.ref }}</code> ({{ h.sha[:12] }}){% endif %}</p>
+<p>Workload: {{ h.workload.description }}{% if h.workload.sha %}
+ at <code>{{ h.workload.ref }}</code> ({{ h.workload.sha[:12] }}){% endif %}</p>
 <table><tr><th>#</th><th>id</th><th>method</th><th>where</th><th>CPU share</th>
 <th>cost</th><th>ceiling</th><th>callers</th><th>pattern</th></tr>
 {% for x in rows %}<tr><td class="n">{{ x.rank }}</td><td><code>{{ x.id }}</code></td>

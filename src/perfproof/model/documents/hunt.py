@@ -12,7 +12,7 @@ them back as they are, so there is no second description of the file to keep in 
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Literal
 
@@ -189,23 +189,6 @@ class Change:
         return self.status
 
 
-@dataclass
-class HuntResult:
-    kind: WorkloadKind
-    workload: str
-    """What was run: the JMH selection and ref, the command, or the files given."""
-    repo: str
-    ref: str | None
-    sha: str | None
-    groups: list[Group]
-    hypotheses: list[Hypothesis]
-    other: list[OtherCost]
-    warnings: list[str] = field(default_factory=list)
-    flamegraph: str | None = None
-    changes: list[Change] | None = None
-    compared_with: str | None = None
-
-
 class Workload(Document):
     """What was run, where, and its parts."""
 
@@ -231,21 +214,16 @@ class HuntDocument(Document):
     changes: list[Change] | None = None
 
 
+class HuntResult(HuntDocument):
+    """A finished hunt, every entry known: what :mod:`perfproof.pipeline.hunt.run` returns,
+    the renderers turn into text and :func:`hunt_document` writes as it is."""
+
+    workload: Workload
+
+
 def hunt_document(h: HuntResult) -> dict[str, JsonValue]:
     """The strict JSON document of a hunt (no NaN, no infinity; unknown numbers null)."""
-    workload = Workload(
-        kind=h.kind, description=h.workload, repo=h.repo, ref=h.ref, sha=h.sha, groups=h.groups
-    )
-    doc = HuntDocument(
-        workload=workload,
-        hypotheses=h.hypotheses,
-        other=h.other,
-        warnings=h.warnings,
-        flamegraph=h.flamegraph,
-        compared_with=h.compared_with,
-        changes=h.changes,
-    )
-    safe: dict[str, JsonValue] = json_safe(doc.model_dump(mode="json", by_alias=True))
+    safe: dict[str, JsonValue] = json_safe(h.model_dump(mode="json", by_alias=True))
     return safe
 
 

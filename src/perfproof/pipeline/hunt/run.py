@@ -25,6 +25,7 @@ from perfproof.model.documents.hunt import (
     hunt_document,
     read_hunt,
 )
+from perfproof.model.documents.hunt import Workload as WorkloadDoc
 from perfproof.pipeline.hunt.analysis import ProveContext, analyse, compare_hunts
 from perfproof.pipeline.hunt.rank import ForkOps, RecordedGroup, other_costs, outside_parts
 from perfproof.pipeline.hunt.source import SourceMap
@@ -158,15 +159,17 @@ def run_hunt(
             "outside the benchmark (CPU samples): " + ", ".join(f"{k} {v}" for k, v in top)
         )
     result = HuntResult(
-        kind=workload.kind,
-        workload=workload.description,
-        repo=str(repo),
-        ref=workload.ref,
-        sha=workload.sha,
-        groups=[
-            Group(name, tuple(p.source for p in profiles), *workload.scores.get(name, ()))
-            for name, profiles, _ in workload.groups
-        ],
+        workload=WorkloadDoc(
+            kind=workload.kind,
+            description=workload.description,
+            repo=str(repo),
+            ref=workload.ref,
+            sha=workload.sha,
+            groups=[
+                Group(name, tuple(p.source for p in profiles), *workload.scores.get(name, ()))
+                for name, profiles, _ in workload.groups
+            ],
+        ),
         hypotheses=analysis.hypotheses,
         other=other_costs(groups),
         warnings=warnings,
