@@ -117,12 +117,15 @@ def test_compare_json_says_where_each_setting_came_from(
 
 
 def test_the_report_settings_line_names_the_history_database(tmp_path: Path) -> None:
+    from perfproof.model.documents.compare import CompareDocument
     from perfproof.model.documents.run import RunManifest
     from perfproof.report.environment import settings_text
     from perfproof.report.rundir import RunFolder
 
+    nothing = CompareDocument(0.95, 0.02, "holm", [], [])
+
     def line(options: dict[str, object]) -> str | None:
-        return settings_text(RunFolder(tmp_path, RunManifest(options=options), {}, {}))
+        return settings_text(RunFolder(tmp_path, RunManifest(options=options), nothing))
 
     sources = {"threshold": "default", "db": "environment PERFPROOF_DB"}
     recorded = line({"threshold": 0.01, "history_db": "postgresql://ci:***@db/perf",

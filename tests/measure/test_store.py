@@ -18,6 +18,7 @@ from perfproof.measure.store import (
     RunStore,
     default_runs_dir,
 )
+from perfproof.model.documents.compare import CompareDocument
 from perfproof.model.documents.run import Jdk, RunManifest
 
 
@@ -152,7 +153,8 @@ def test_environment_written_is_the_environment_the_report_reads(tmp_path: Path)
     store.manifest.environment = env
     store.save()
     written = json.loads((store.path / "manifest.json").read_text())
-    run = RunFolder(store.path, read_manifest(store.path / "manifest.json"), {}, {})
+    nothing = CompareDocument(0.95, 0.02, "holm", [], [])
+    run = RunFolder(store.path, read_manifest(store.path / "manifest.json"), nothing)
     text = machine_text(run)
     assert text is not None and "2 cores" in text and "8.0 GiB memory" in text
     assert store.environment.load_before == written["environment"]["load_before"]

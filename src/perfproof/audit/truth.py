@@ -15,9 +15,8 @@ from typing import Any
 from perfproof.audit.quotes import BASE, BYTES_METRIC, HEAD
 from perfproof.jmh.entries import compared_metrics, score_of
 from perfproof.jmh.units import canonical
-from perfproof.model import ALLOC_NORM, PRIMARY
+from perfproof.model import ALLOC_NORM, PRIMARY, Comparison
 from perfproof.render.results import params_label, short_name
-from perfproof.report.context import entry_key, metric_of
 from perfproof.report.rundir import RunFolder
 
 """How a mismatch names a side to a reader."""
@@ -61,17 +60,24 @@ def _f(value: Any) -> float:
         return math.nan
 
 
-def _side_refs(c: dict[str, Any], side: str) -> list[Reference]:
-    s = c.get(side) or {}
-    est = _f(s.get("estimate"))
-    ci = s.get("ci") or [None, None]
-    lo, hi = _f(ci[0]), _f(ci[1])
+def _side_refs(c: Comparison, side: str) -> list[Reference]:
+    s = c.base if side == BASE else c.head
+    est = _f(s.value)
+    lo, hi = _f(s.ci[0]), _f(s.ci[1])
     errors = [e for e in (hi - est, est - lo, (hi - lo) / 2) if math.isfinite(e)]
     refs = [Reference(est, errors, "perfproof")]
-    j = c.get("jmh") or {}
-    if j.get(f"{side}_score") is not None:
-        refs.append(Reference(_f(j[f"{side}_score"]), [_f(j.get(f"{side}_error"))], "JMH"))
+    score, error = _jmh(c, side)
+    if score is not None:
+        refs.append(Reference(_f(score), [_f(error)], "JMH"))
     return refs
+
+
+def _jmh(c: Comparison, side: str) -> tuple[float | None, float | None]:
+    """JMH's own score and error of one side, as the comparison carries them."""
+    j = c.jmh
+    if j is None:
+        return None, None
+    return (j.base_score, j.base_error) if side == BASE else (j.head_score, j.head_error)
 
 
 def _raw_refs(run: RunFolder) -> dict[tuple[Any, ...], list[Reference]]:
@@ -100,29 +106,27 @@ def _raw_refs(run: RunFolder) -> dict[tuple[Any, ...], list[Reference]]:
 
 
 def truths(run: RunFolder) -> list[Truth]:
-    comparisons = [c for c in run.compare.get("comparisons") or [] if isinstance(c, dict)]
     raw = _raw_refs(run)
     out: dict[tuple[Any, ...], Truth] = {}
-    for c in comparisons:
-        bench, mode, params = entry_key(c)
+    for c in run.document.comparisons:
+        bench, mode, params, metric_name = c.key.benchmark, c.key.mode, c.key.params, c.key.metric
         t = out.get((bench, mode, params))
-        if t is None and metric_of(c) == PRIMARY:
-            t = Truth(bench, mode, dict(params), str(c.get("unit")), str(c.get("direction")))
+        if t is None and metric_name == PRIMARY:
+            t = Truth(bench, mode, dict(params), c.unit, str(c.direction))
             out[(bench, mode, params)] = t
         if t is None:
             continue
-        metric = PRIMARY if metric_of(c) == PRIMARY else BYTES_METRIC
-        if metric_of(c) not in (PRIMARY, ALLOC_NORM):
+        metric = PRIMARY if metric_name == PRIMARY else BYTES_METRIC
+        if metric_name not in (PRIMARY, ALLOC_NORM):
             continue
-        t.delta[metric] = _f(c.get("delta_pct"))
+        t.delta[metric] = _f(c.delta_pct)
         for side in (BASE, HEAD):
-            refs = _side_refs(c, side) + raw.get((bench, mode, params, metric_of(c), side), [])
+            refs = _side_refs(c, side) + raw.get((bench, mode, params, metric_name, side), [])
             t.refs[(metric, side)] = refs
             if metric == PRIMARY:
-                ci = (c.get(side) or {}).get("ci") or [None, None]
+                ci = (c.base if side == BASE else c.head).ci
                 t.ci[side] = (_f(ci[0]), _f(ci[1]))
-                j = c.get("jmh") or {}
-                s, e = _f(j.get(f"{side}_score")), _f(j.get(f"{side}_error"))
+                s, e = (_f(v) for v in _jmh(c, side))
                 t.jmh_interval[side] = (s - e, s + e)
     _add_uncompared(out, raw)
     return list(out.values())

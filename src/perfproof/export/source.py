@@ -13,7 +13,6 @@ from pathlib import Path
 
 import numpy as np
 
-from perfproof import defaults
 from perfproof.errors import InputError
 from perfproof.model import PRIMARY, BenchKey, Comparison, Samples
 from perfproof.model.bounds import bound_exp
@@ -183,7 +182,6 @@ def load(path: Path) -> ExportRun:
     if "head" not in sides:
         raise InputError(f"{path}: no JMH results of the head side under jmh/")
     stamp = manifest.created or manifest.updated
-    confidence = (run.compare or {}).get("confidence")
     machine = manifest.options.machine
     return ExportRun(
         path=path,
@@ -192,9 +190,7 @@ def load(path: Path) -> ExportRun:
         commits={s: manifest.side(s).sha for s in ("base", "head")},
         jdk=env.jdk.version if env.jdk else None,
         jmh=env.jmh_version,
-        confidence=float(confidence)
-        if isinstance(confidence, int | float)
-        else defaults.CONFIDENCE,
+        confidence=run.document.confidence,
         inputs=tuple(p.resolve() for p in inputs),
         sides=sides,
         machine=machine if isinstance(machine, str) and machine else None,

@@ -119,7 +119,7 @@ class EmbeddedRun:
         ctx = self.ctx
         return AbSection(
             summary=ctx.summary.strip(),
-            results=lines(results_lines(ctx.tables, ctx.options.get("confidence"))),
+            results=lines(results_lines(ctx.tables, ctx.document.confidence)),
             methodology=lines(methodology_lines(ctx)),
             reproduce=lines(reproduce_lines(ctx)),
         )

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any
 
 from perfproof.model import PRIMARY, Comparison, Verdict
 from perfproof.model.diagnostics import ComparisonMethod
@@ -32,7 +31,7 @@ from perfproof.report.rawtables import raw_tables
 from perfproof.report.rundir import RunFolder
 from perfproof.units import MISSING, Scale, fraction_pct, value_spread
 
-__all__ = ["ReportContext", "build_context", "entry_key", "metric_of"]
+__all__ = ["ReportContext", "build_context"]
 
 
 @dataclass(frozen=True)
@@ -66,47 +65,14 @@ class ReportContext:
     reproduce_note: str
     warnings: list[WarningGroup]
     raw: list[tuple[str, str]]
+    document: CompareDocument
+    """The typed comparisons the context was built from: their confidence, threshold and
+    family procedure are what the sections quote."""
     unmatched: list[str] = field(default_factory=list)
-    options: dict[str, Any] = field(default_factory=dict)
     jmh_view: list[JmhRow] = field(default_factory=list)
-    document: CompareDocument | None = None
-
-
-# ---------------------------------------------------------------------------- raw-dict keys
-
-
-def _params(comparison: dict[str, Any]) -> dict[str, str]:
-    params = comparison.get("params") or {}
-    if isinstance(params, list):
-        return {str(k): str(v) for k, v in params}
-    return {str(k): str(v) for k, v in params.items()}
-
-
-def entry_key(comparison: dict[str, Any]) -> tuple[str, str, tuple[tuple[str, str], ...]]:
-    """Benchmark, mode and params of a comparison as stored in results.json (a JSON object):
-    for readers of the raw document, such as ``check``."""
-    return (
-        str(comparison.get("benchmark", "")),
-        str(comparison.get("mode", "")),
-        tuple(sorted(_params(comparison).items())),
-    )
-
-
-def metric_of(comparison: dict[str, Any]) -> str:
-    return str(comparison.get("metric") or PRIMARY)
 
 
 # ---------------------------------------------------------------------------- methodology
-
-
-def options_of(doc: CompareDocument) -> dict[str, Any]:
-    """Confidence, threshold and family procedure, for the sections that quote them."""
-    return {
-        "confidence": doc.confidence,
-        "threshold": doc.threshold,
-        "family": doc.family,
-        "holm": doc.family == "holm",
-    }
 
 
 def method_sentences(doc: CompareDocument) -> str:
@@ -207,7 +173,6 @@ def unmatched_lines(doc: CompareDocument) -> list[str]:
 def build_context(run: RunFolder) -> ReportContext:
     """The full report context for one loaded run folder."""
     doc = run.document
-    options = options_of(doc)
     tables = build_tables(doc.comparisons, doc.machine if doc.row_extra else None)
     unmatched = unmatched_lines(doc)
     steps, note = reproduce.steps(run)
@@ -215,16 +180,15 @@ def build_context(run: RunFolder) -> ReportContext:
         title=environment.title(run),
         summary=summary_line(tables, doc.confidence, doc.threshold, doc.family),
         tables=tables,
-        methodology=environment.methodology(run, options),
+        methodology=environment.methodology(run),
         method=method_sentences(doc) + fallback_sentence(doc.comparisons),
         reproduce=steps,
         reproduce_note=note,
         warnings=collect_warnings(run, doc, unmatched),
         raw=raw_tables(run),
-        unmatched=unmatched,
-        options=options,
-        jmh_view=jmh_view(tables),
         document=doc,
+        unmatched=unmatched,
+        jmh_view=jmh_view(tables),
     )
 
 
@@ -251,7 +215,7 @@ def jmh_view(tables: list[Table]) -> list[JmhRow]:
     return out
 
 
-def _jmh_value(score: Any, error: Any, scale: Scale) -> str:
+def _jmh_value(score: float, error: float | None, scale: Scale) -> str:
     score = float(score)
     if error is None or not math.isfinite(float(error)):
         return value_spread(score, None, scale)

@@ -275,7 +275,7 @@ def load_text(run: RunFolder) -> str | None:
     return f"{fmt(before)} before, {fmt(after)} after (1 / 5 / 15 min)"
 
 
-def methodology(run: RunFolder, options: dict[str, Any]) -> list[tuple[str, str]]:
+def methodology(run: RunFolder) -> list[tuple[str, str]]:
     """Label/value lines for the Methodology section, skipping what the run did not record."""
     items: list[tuple[str | None, str | None]] = [
         ("Baseline", side_label(run, BASE) or None),

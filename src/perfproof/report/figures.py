@@ -108,7 +108,7 @@ def forest_figure(ctx: ReportContext) -> Figure | None:
                 rows.append(_forest_row(f"{label} · B/op", a, str(a.verdict), True))
     if not rows:
         return None
-    threshold = float(ctx.options.get("threshold") or defaults.THRESHOLD)
+    threshold = ctx.document.threshold or defaults.THRESHOLD
     plot = plots.forest(rows, threshold)
     allocs = sum(1 for r in rows if r.bytes)
     caption = (

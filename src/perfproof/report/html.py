@@ -50,8 +50,8 @@ def row_tags(row: Row) -> str:
 
 
 def render_html(run: RunFolder, ctx: ReportContext) -> str:
-    conf = ctx.options.get("confidence")
-    conf_word = f"{float(conf) * 100:g}%" if conf is not None else ""
+    conf = ctx.document.confidence
+    conf_word = f"{conf * 100:g}%"
     drawn = figures.page_figures(run, ctx)
     template = _ENV.get_template("report.html.j2")
     return template.render(

@@ -2,16 +2,15 @@
 
 Same content and order as the Markdown, with each number twice: as the text a human reads and
 as the value it was formatted from, so a consumer never has to parse ``12.3 ± 0.4 ns/op``.
-The compare document it was built from is embedded unchanged.
+The compare document it was built from is embedded as it was read (``perfproof.compare/1``).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypedDict
 
 from perfproof.compare.geomean import geomean_json
 from perfproof.model import Estimate
-from perfproof.model.documents import json_safe
 from perfproof.render.results import Row
 from perfproof.report.context import ReportContext
 from perfproof.report.rundir import RunFolder
@@ -19,7 +18,111 @@ from perfproof.report.rundir import RunFolder
 SCHEMA = "perfproof.report/1"
 
 
-def _side(text: str, side: Estimate, unit: str) -> dict[str, Any]:
+class SideDoc(TypedDict):
+    """One side of a row: the text shown and the numbers it was formatted from."""
+
+    text: str
+    estimate: float
+    ci: list[float]
+    forks: int
+    unit: str
+
+
+class DeltaDoc(TypedDict):
+    text: str
+    pct: float
+    ci_pct: list[float]
+    interval_confidence: float | None
+
+
+class BytesDoc(TypedDict):
+    """The bytes/op comparison of the row's key."""
+
+    text: str
+    baseline: float
+    feature: float
+    delta_pct: float
+    verdict: str
+
+
+class MachineDoc(TypedDict, total=False):
+    machine: str
+    """Only for a merged run, where each key names the machine that measured it."""
+
+
+class RowDoc(MachineDoc):
+    params: dict[str, str]
+    baseline: SideDoc
+    feature: SideDoc
+    delta: DeltaDoc
+    verdict: str
+    p_adjusted: float | None
+    family: str
+    display_unit: str
+    bytes: BytesDoc | None
+
+
+class TableDoc(TypedDict):
+    benchmark: str
+    mode: str
+    param_names: list[str]
+    rows: list[RowDoc]
+
+
+class LabelledDoc(TypedDict):
+    label: str
+    value: str
+
+
+class StepDoc(TypedDict):
+    caption: str
+    command: str
+
+
+class ReproduceDoc(TypedDict):
+    note: str
+    steps: list[StepDoc]
+
+
+class WarningDoc(TypedDict):
+    about: str
+    items: list[str]
+
+
+class JmhRowDoc(TypedDict):
+    label: str
+    baseline: str
+    feature: str
+    overlap: str
+
+
+class JmhTableDoc(TypedDict):
+    caption: str
+    text: str
+
+
+class JmhDoc(TypedDict):
+    view: list[JmhRowDoc]
+    tables: list[JmhTableDoc]
+
+
+class ReportDoc(TypedDict):
+    """``perfproof.report/1`` as written (before non-finite numbers become null)."""
+
+    schema: str
+    run_dir: str
+    title: str
+    summary: str
+    results: list[TableDoc]
+    geomean: list[dict[str, object]]
+    methodology: list[LabelledDoc]
+    reproduce: ReproduceDoc
+    warnings: list[WarningDoc]
+    jmh: JmhDoc
+    compare: dict[str, object]
+
+
+def _side(text: str, side: Estimate, unit: str) -> SideDoc:
     return {
         "text": text,
         "estimate": side.value,
@@ -29,9 +132,11 @@ def _side(text: str, side: Estimate, unit: str) -> dict[str, Any]:
     }
 
 
-def _row(row: Row) -> dict[str, Any]:
+def _row(row: Row) -> RowDoc:
     c = row.comparison
-    doc: dict[str, Any] = {
+    a = row.alloc
+    machine: MachineDoc = {"machine": row.machine} if row.machine else {}
+    return {
         "params": row.params,
         "baseline": _side(row.baseline, c.base, c.unit),
         "feature": _side(row.feature, c.head, c.unit),
@@ -45,62 +150,58 @@ def _row(row: Row) -> dict[str, Any]:
         "p_adjusted": c.p_adjusted,
         "family": c.family,
         "display_unit": row.scale.unit,
-    }
-    if row.machine:
-        doc["machine"] = row.machine
-    if row.alloc is not None:
-        a = row.alloc
-        doc["bytes"] = {
+        **machine,
+        "bytes": None
+        if a is None
+        else {
             "text": row.bytes,
             "baseline": a.base.value,
             "feature": a.head.value,
             "delta_pct": a.delta_pct,
             "verdict": str(a.verdict),
-        }
-    else:
-        doc["bytes"] = None
-    return doc
+        },
+    }
 
 
-def report_document(run: RunFolder, ctx: ReportContext) -> dict[str, Any]:
-    """The ``perfproof.report/1`` document; strict JSON (non-finite numbers are null)."""
-    return json_safe(
-        {
-            "schema": SCHEMA,
-            "run_dir": str(run.path),
-            "title": ctx.title,
-            "summary": ctx.summary,
-            "results": [
+def report_document(run: RunFolder, ctx: ReportContext) -> ReportDoc:
+    """The ``perfproof.report/1`` document; :func:`~perfproof.model.documents.dumps` writes
+    it as strict JSON (non-finite numbers as null)."""
+    methodology: list[LabelledDoc] = [{"label": k, "value": v} for k, v in ctx.methodology]
+    methodology.append({"label": "Statistics", "value": ctx.method})
+    return {
+        "schema": SCHEMA,
+        "run_dir": str(run.path),
+        "title": ctx.title,
+        "summary": ctx.summary,
+        "results": [
+            {
+                "benchmark": t.benchmark,
+                "mode": t.mode,
+                "param_names": t.param_names,
+                "rows": [_row(r) for r in t.rows],
+            }
+            for t in ctx.tables
+        ],
+        "geomean": geomean_json(
+            [c for t in ctx.tables for r in t.rows for c in (r.comparison, r.alloc) if c]
+        ),
+        "methodology": methodology,
+        "reproduce": {
+            "note": ctx.reproduce_note,
+            "steps": [{"caption": s.caption, "command": s.command} for s in ctx.reproduce],
+        },
+        "warnings": [{"about": g.about, "items": g.items} for g in ctx.warnings],
+        "jmh": {
+            "view": [
                 {
-                    "benchmark": t.benchmark,
-                    "mode": t.mode,
-                    "param_names": t.param_names,
-                    "rows": [_row(r) for r in t.rows],
+                    "label": r.label,
+                    "baseline": r.baseline,
+                    "feature": r.feature,
+                    "overlap": r.overlap,
                 }
-                for t in ctx.tables
+                for r in ctx.jmh_view
             ],
-            "geomean": geomean_json(
-                [c for t in ctx.tables for r in t.rows for c in (r.comparison, r.alloc) if c]
-            ),
-            "methodology": [{"label": k, "value": v} for k, v in ctx.methodology]
-            + [{"label": "Statistics", "value": ctx.method}],
-            "reproduce": {
-                "note": ctx.reproduce_note,
-                "steps": [{"caption": s.caption, "command": s.command} for s in ctx.reproduce],
-            },
-            "warnings": [{"about": g.about, "items": g.items} for g in ctx.warnings],
-            "jmh": {
-                "view": [
-                    {
-                        "label": r.label,
-                        "baseline": r.baseline,
-                        "feature": r.feature,
-                        "overlap": r.overlap,
-                    }
-                    for r in ctx.jmh_view
-                ],
-                "tables": [{"caption": c, "text": t} for c, t in ctx.raw],
-            },
-            "compare": run.compare,
-        }
-    )
+            "tables": [{"caption": c, "text": t} for c, t in ctx.raw],
+        },
+        "compare": run.document.to_json(),
+    }

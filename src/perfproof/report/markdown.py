@@ -16,7 +16,7 @@ from perfproof.report.context import ReportContext
 
 def results_section(ctx: ReportContext) -> str:
     """The summary line and the results tables: what ``ab --format md`` prints."""
-    return results_markdown(ctx.summary, ctx.tables, ctx.options.get("confidence"))
+    return results_markdown(ctx.summary, ctx.tables, ctx.document.confidence)
 
 
 def methodology_lines(ctx: ReportContext) -> list[str]:

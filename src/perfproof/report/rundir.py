@@ -1,4 +1,4 @@
-"""Read a run folder (manifest, results, raw JMH files, logs) into plain data for the reports.
+"""Read a run folder (manifest, results, raw JMH files, logs) into the typed values reports read.
 
 A report must render from whatever a run left behind: a full ``ab`` run has a manifest with
 builds and environment, a folder made from ``compare`` data has results and raw JMH files but
@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -52,23 +51,16 @@ class RawFile:
 
 @dataclass
 class RunFolder:
-    """Everything a report reads from a run folder, as loaded JSON."""
+    """Everything a report reads from a run folder: the typed manifest and comparisons (each
+    decoded once, here), the raw JMH files of each side and round, and the logs."""
 
     path: Path
     manifest: RunManifest
     """Empty for a folder made from ``compare`` data (no manifest.json)."""
-    results: dict[str, Any]
-    compare: dict[str, Any]
+    document: CompareDocument
+    """The comparisons: results.json's, or recomputed from the raw files when it is absent."""
     raw: list[RawFile] = field(default_factory=list)
     logs: dict[str, list[Path]] = field(default_factory=dict)
-    source: str = "results.json"
-    """Where ``compare`` came from, named in errors about its fields."""
-
-    @cached_property
-    def document(self) -> CompareDocument:
-        """The comparisons, typed; a field of the wrong type is an error naming it."""
-        doc = self.compare if "schema" in self.compare else {"schema": SCHEMA, **self.compare}
-        return CompareDocument.from_json(doc, self.source)
 
     def raw_for(self, side: str) -> list[RawFile]:
         return [r for r in self.raw if r.side == side]
@@ -99,7 +91,7 @@ def _round_order(raw: RawFile) -> tuple[int, str, str]:
     return (int(digits) if digits else 0, raw.round, raw.side)
 
 
-def find_compare_document(results: dict[str, Any]) -> dict[str, Any] | None:
+def find_compare_document(results: dict[str, object]) -> dict[str, object] | None:
     """The compare document inside results.json: top level, or nested under one key."""
     if isinstance(results.get("comparisons"), list):
         return results
@@ -107,6 +99,17 @@ def find_compare_document(results: dict[str, Any]) -> dict[str, Any] | None:
         if isinstance(value, dict) and isinstance(value.get("comparisons"), list):
             return value
     return None
+
+
+def read_compare_document(results: dict[str, object], source: str) -> CompareDocument:
+    """The typed comparisons of results.json (decoded once: a field of the wrong type is an
+    error naming ``source`` and the field path); a document without a ``schema`` (written
+    by hand, or nested by an older writer) is read as ``perfproof.compare/1``."""
+    found = find_compare_document(results)
+    if found is None:
+        raise InputError(f"{source}: has no 'comparisons' list")
+    doc = found if "schema" in found else {"schema": SCHEMA, **found}
+    return CompareDocument.from_json(doc, source)
 
 
 def load_raw_files(run_dir: Path, variants: VariantsBlock | None = None) -> list[RawFile]:
@@ -178,32 +181,22 @@ def load_run(run_dir: str | Path) -> RunFolder:
         results = _read_json(results_path)
         if not isinstance(results, dict):
             raise InputError(f"{results_path}: expected a JSON object")
-        compare = find_compare_document(results)
-        if compare is None:
-            raise InputError(f"{results_path}: has no 'comparisons' list")
-        run = RunFolder(path, manifest, results, compare, raws, source=str(results_path))
-        run.document  # noqa: B018 - read once here: a malformed field fails before any rendering
-        run.logs = load_logs(path)
-        return run
+        # decoded before the logs are listed: a malformed field fails before anything else
+        document = read_compare_document(results, str(results_path))
     elif raws:
-        compare = recompute(raws)
-        results = {"compare": compare}
+        document = recompute(raws)
     else:
         raise InputError(f"{path}: no results.json and no raw JMH files under jmh/")
-    return RunFolder(path, manifest, results, compare, raws, load_logs(path))
+    return RunFolder(path, manifest, document, raws, load_logs(path))
 
 
 def run_in_memory(path: Path, manifest: RunManifest, results: CompareDocument) -> RunFolder:
     """A run just measured, as its reports read it: the manifest and the typed results the
     pipeline holds (with the values results.json holds: non-finite numbers as null), the raw
     JMH files and logs from its folder; nothing written a moment ago is read back."""
-    safe = results.to_json()
-    source = str(path / "results.json")
+    document = CompareDocument.from_json(results.to_json(), str(path / "results.json"))
     raws = load_raw_files(path, manifest.variants)
-    run = RunFolder(path, manifest, safe, safe, raws, source=source)
-    run.document  # noqa: B018 - as load_run: a malformed field fails before any rendering
-    run.logs = load_logs(path)
-    return run
+    return RunFolder(path, manifest, document, raws, load_logs(path))
 
 
 def read_manifest(path: Path) -> RunManifest:
@@ -220,9 +213,11 @@ def read_manifest(path: Path) -> RunManifest:
         raise InputError(f"{path}: {exc}") from None
 
 
-def recompute(raws: list[RawFile]) -> dict[str, Any]:
-    """The compare document for raw files, with the default options (no results.json yet)."""
-    from perfproof.compare import CompareOptions, compare_document, compare_sides
+def recompute(raws: list[RawFile]) -> CompareDocument:
+    """The compare document for raw files, with the default options (no results.json yet),
+    with the values results.json would hold (non-finite numbers as null)."""
+    from perfproof.compare import CompareOptions, compare_sides
+    from perfproof.compare import document as compare_document
     from perfproof.jmh.reader import read_results
 
     base = [r.path for r in raws if r.side == BASE]
@@ -231,4 +226,5 @@ def recompute(raws: list[RawFile]) -> dict[str, Any]:
         missing = "baseline" if not base else "feature"
         raise InputError(f"{raws[0].path.parent}: no {missing} JMH files and no results.json")
     result = compare_sides(read_results(base), read_results(head), CompareOptions())
-    return compare_document(result)
+    source = f"{raws[0].path.parent.parent / 'results.json'} (recomputed)"
+    return CompareDocument.from_json(compare_document(result).to_json(), source)
