@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import shlex
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Annotated
 
@@ -193,15 +193,10 @@ class E2EDocument(Document):
 
 def e2e_document(r: E2EResult) -> dict[str, JsonValue]:
     """The strict JSON document of an e2e run (every number that is not finite as null)."""
-    s = r.settings
     doc = E2EDocument(
         run_dir=str(r.run_dir),
         command=shlex.join(r.command) if r.command else None,
-        runs=s.runs,
-        warmup_runs=s.warmup_runs,
-        order=s.order,
-        confidence=s.confidence,
-        threshold_pct=s.threshold_pct,
+        **asdict(r.settings),  # written flat, under the settings' own names
         sides=r.sides,
         metrics=r.metrics,
         amdahl=None if r.amdahl is None else AmdahlDoc.of(r.amdahl),
