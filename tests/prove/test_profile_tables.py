@@ -8,6 +8,7 @@ import json
 
 import pytest
 
+from perfproof.model.documents.profile_diff import ProfileDiffDoc
 from perfproof.model.documents.prove import (
     BundleView,
     ProveResults,
@@ -19,7 +20,7 @@ from perfproof.model.documents.prove_legacy import legacy_table
 from perfproof.model.documents.prove_measured import ProfileResult
 from perfproof.model.documents.run import SideRef
 from perfproof.profile.diff import diff
-from perfproof.profile.render import diff_json, diff_text, read_diff, shown_json
+from perfproof.profile.render import diff_json, diff_text, read_diff, shown_doc
 from perfproof.profile.stacks import Profile
 from perfproof.render.prove_measured import profile_md
 
@@ -45,8 +46,8 @@ def test_the_tables_from_the_typed_rows_read_as_the_markdown(kinds: tuple[str, .
     after = [_profile(1.6 + k / 40, 2.1) for k in range(3)]
     d = diff(before, after, ("app.",), kinds=kinds, per_second=True)
     assert len([r for r in d.rows if r.kind == kinds[0]]) > 15  # more than a table shows
-    doc = json.loads(json.dumps(shown_json(d, top=15)))
-    again = read_diff(doc)
+    doc = json.loads(json.dumps(shown_doc(d, top=15).model_dump(mode="json", by_alias=True)))
+    again = read_diff(ProfileDiffDoc.model_validate(doc))
     assert again.per_second and again.kinds == kinds and len(again.rows) == len(doc["rows"])
     md = diff_text(d, top=15, md=True)
     # the stage's old document keeps the first rows of both kinds together: fewer than shown
@@ -66,3 +67,19 @@ def _sections(prof: ProfileResult) -> tuple[list[str], list[str]]:
 
     alloc, cpu, _amdahl = profile_md(ProveResults.of(BundleView(Path("b"), doc)))
     return alloc, cpu
+
+
+def test_a_profile_diff_of_another_shape_in_a_bundle_is_named_by_its_path() -> None:
+    import copy
+    from pathlib import Path
+
+    from perfproof.errors import InputError
+    from perfproof.model.documents.prove import check_prove
+
+    fixture = Path(__file__).parents[1] / "fixtures" / "prove" / "demo-bundle" / "prove.json"
+    doc = json.loads(fixture.read_text())
+    assert check_prove(copy.deepcopy(doc), "prove.json").stages.profile.result is not None
+    rows = doc["stages"]["profile"]["result"]["diff"]["rows"]
+    rows[0]["before_mean"] = "12"
+    with pytest.raises(InputError, match=r"stage profile: 'diff\.rows\[0\]\.before_mean' is not"):
+        check_prove(doc, "prove.json")

@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
+from perfproof.model.documents.codec import by_name
+from perfproof.model.documents.profile_diff import DIFF_SCHEMA, DiffRowDoc, ProfileDiffDoc
 from perfproof.profile.census import Census
 from perfproof.profile.diff import DiffRow, ProfileDiff
 from perfproof.units import percent
 
 CENSUS_SCHEMA = "perfproof.profile/1"
-DIFF_SCHEMA = "perfproof.profile-diff/1"
 
 
 def _num(x: float | None) -> float | None:
@@ -75,36 +75,45 @@ def census_json(c: Census, top: int = 0) -> dict[str, Any]:
     }
 
 
+def diff_doc(d: ProfileDiff, top: int = 0) -> ProfileDiffDoc:
+    """The diff as its typed document: every row (``top``: the first of the code under test,
+    and the row outside it)."""
+    return ProfileDiffDoc.model_validate(
+        {
+            "schema": DIFF_SCHEMA,
+            "before": list(d.before_sources),
+            "after": list(d.after_sources),
+            "focus": list(d.focus),
+            "unit": _units(d),
+            "confidence": d.confidence,
+            "rows": [_row_doc(r) for r in _top(d.rows, top)],
+            "warnings": list(d.warnings),
+        }
+    )
+
+
+def _row_doc(r: DiffRow) -> DiffRowDoc:
+    return DiffRowDoc.model_validate(
+        {
+            **by_name(DiffRowDoc, r),
+            "class": r.cls,
+            "ci": _pair(r.ci),
+            "change_pct": _num(r.change_pct),
+            "p_value": _num(r.p_value),
+            "shares": _pair(r.shares),
+            "before": list(r.before),
+            "after": list(r.after),
+        }
+    )
+
+
+def _pair(pair: tuple[float, float] | None) -> list[float | None] | None:
+    return None if pair is None else [_num(pair[0]), _num(pair[1])]
+
+
 def diff_json(d: ProfileDiff, top: int = 0) -> dict[str, Any]:
-    return {
-        "schema": DIFF_SCHEMA,
-        "before": d.before_sources,
-        "after": d.after_sources,
-        "focus": list(d.focus),
-        "unit": _units(d),
-        "confidence": d.confidence,
-        "rows": [
-            {
-                "frame": r.frame,
-                "kind": r.kind,
-                "focus_frame": r.focus_frame,
-                "class": r.cls,
-                "before_mean": r.before_mean,
-                "after_mean": r.after_mean,
-                "ci": None if r.ci is None else [_num(r.ci[0]), _num(r.ci[1])],
-                "change": r.change,
-                "change_pct": _num(r.change_pct),
-                "status": r.status,
-                "p_value": _num(r.p_value),
-                "shares": None if r.shares is None else [_num(r.shares[0]), _num(r.shares[1])],
-                "outside": r.outside,
-                "before": list(r.before),
-                "after": list(r.after),
-            }
-            for r in _top(d.rows, top)
-        ],
-        "warnings": list(d.warnings),
-    }
+    """:func:`diff_doc` as ``profile diff --format json`` prints it."""
+    return diff_doc(d, top).model_dump(mode="json", by_alias=True)
 
 
 def _units(d: ProfileDiff) -> dict[str, str]:
@@ -342,52 +351,51 @@ def diff_text(d: ProfileDiff, top: int = 20, md: bool = False) -> str:
     return "\n".join(out).rstrip() + "\n"
 
 
-def read_diff(doc: Mapping[str, Any]) -> ProfileDiff:
-    """A ``perfproof.profile-diff/1`` document (:func:`diff_json`) back as the diff it was
-    written from: what a report renders the diff's tables from. A bound written as null (not
-    finite) reads back as NaN."""
+def read_diff(doc: ProfileDiffDoc) -> ProfileDiff:
+    """A diff document (:func:`diff_doc`) back as the diff it was written from: what a report
+    renders the diff's tables from. A bound written as null (not finite) reads back as NaN."""
 
-    def num(x: Any) -> float:
+    def num(x: float | None) -> float:
         return math.nan if x is None else float(x)
 
-    def pair(x: Any) -> tuple[float, float] | None:
+    def pair(x: tuple[float | None, float | None] | None) -> tuple[float, float] | None:
         return None if x is None else (num(x[0]), num(x[1]))
 
     rows = [
         DiffRow(
-            kind=str(r["kind"]),
-            frame=str(r["frame"]),
-            focus_frame=r.get("focus_frame"),
-            cls=r.get("class"),
-            before=tuple(float(v) for v in r.get("before") or ()),
-            after=tuple(float(v) for v in r.get("after") or ()),
-            before_mean=num(r["before_mean"]),
-            after_mean=num(r["after_mean"]),
-            change=num(r["change"]),
-            ci=pair(r.get("ci")),
-            p_value=r.get("p_value"),
-            shares=pair(r.get("shares")),
+            kind=r.kind,
+            frame=r.frame,
+            focus_frame=r.focus_frame,
+            cls=r.class_,
+            before=tuple(float(v) for v in r.before),
+            after=tuple(float(v) for v in r.after),
+            before_mean=num(r.before_mean),
+            after_mean=num(r.after_mean),
+            change=num(r.change),
+            ci=pair(r.ci),
+            p_value=r.p_value,
+            shares=pair(r.shares),
         )
-        for r in doc.get("rows") or ()
+        for r in doc.rows
     ]
-    unit = (doc.get("unit") or {}).get("cpu")
+    unit = doc.unit.get("cpu")
     return ProfileDiff(
-        before_sources=list(doc.get("before") or ()),
-        after_sources=list(doc.get("after") or ()),
-        focus=tuple(doc.get("focus") or ()),
+        before_sources=list(doc.before),
+        after_sources=list(doc.after),
+        focus=tuple(doc.focus),
         kinds=tuple(k for k in ("cpu", "alloc") if any(r.kind == k for r in rows)),
         normalized=unit == "% of samples",
-        confidence=float(doc.get("confidence") or 0.95),
+        confidence=doc.confidence,
         rows=rows,
-        warnings=list(doc.get("warnings") or ()),
+        warnings=list(doc.warnings),
         per_second=unit == "samples/s",
         per_operation=unit == "samples/op",
     )
 
 
-def shown_json(d: ProfileDiff, top: int = 20) -> dict[str, Any]:
+def shown_doc(d: ProfileDiff, top: int = 20) -> ProfileDiffDoc:
     """The diff document of only the rows its tables show (:func:`shown_rows`), in their
     order: :func:`read_diff` of it gives the same tables."""
     shown = shown_rows(d, top)
     rows = [r for kind_rows in shown.values() for r in kind_rows]
-    return diff_json(replace(d, rows=rows, kinds=tuple(shown)))
+    return diff_doc(replace(d, rows=rows, kinds=tuple(shown)))

@@ -3,10 +3,10 @@ and the Markdown helpers they share with :mod:`perfproof.render.prove`."""
 
 from __future__ import annotations
 
+from perfproof.model.documents.profile_diff import ProfileDiffDoc
 from perfproof.model.documents.prove import ProveResults
 from perfproof.model.documents.prove_legacy import legacy_table
 from perfproof.model.documents.prove_measured import HypothesisFocus, ProfileResult
-from perfproof.model.documents.prove_stages import Json
 from perfproof.process import command_line
 from perfproof.profile.render import diff_notes, diff_table, read_diff
 from perfproof.render.markdown import markdown_table, md_text
@@ -141,7 +141,7 @@ def _factor(gain: float | None) -> str:
     return f"{significant(1 + gain, 3)}× as fast"
 
 
-def _part(diff: Json | None, diff_md: str, kind: str) -> list[str]:
+def _part(diff: ProfileDiffDoc | None, diff_md: str, kind: str) -> list[str]:
     """The CPU or the allocation table of a profile diff, rendered from the document of the
     rows it shows (its notes under the last table, as ``profile diff`` places them); a bundle
     written before that document was kept has the table only in ``diff_md``."""

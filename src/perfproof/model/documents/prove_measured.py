@@ -14,6 +14,7 @@ from pydantic import Field
 
 from perfproof.model.documents.codec import Kept, Seq, Text
 from perfproof.model.documents.compare_wire import ComparisonDoc
+from perfproof.model.documents.profile_diff import ProfileDiffDoc
 from perfproof.model.documents.prove_reach import KeyReach, KeyShare
 from perfproof.model.documents.prove_stages import DispatchSkip, Json, StageDocument, Test
 
@@ -126,10 +127,10 @@ class AllocPerOp(StageDocument):
     (a profile diff document, its Markdown, and the document of the rows its table shows)."""
 
     benchmark: str
-    diff: Json = Field(default_factory=dict)
+    diff: ProfileDiffDoc = Field(default_factory=ProfileDiffDoc)
     diff_md: str = ""
-    tables: Json | None = None
-    """The rows the report's table shows (``profile.render.shown_json``); None in a bundle
+    tables: ProfileDiffDoc | None = None
+    """The rows the report's table shows (``profile.render.shown_doc``); None in a bundle
     written before they were kept."""
 
 
@@ -177,7 +178,7 @@ class ProfileResult(StageDocument):
     before: Seq[str] = ()
     after: Seq[str] = ()
     focus: Seq[str] = ()
-    diff: Json = Field(default_factory=dict)
+    diff: ProfileDiffDoc = Field(default_factory=ProfileDiffDoc)
     diff_md: str = ""
     census: Json | None = None
     flamegraph: str | None = None
@@ -185,8 +186,8 @@ class ProfileResult(StageDocument):
     hypothesis: HypothesisFocus | None = None
     per_op: Seq[AllocPerOp] = ()
     """Per reached benchmark entry, its allocation sites in bytes per operation."""
-    tables: Json | None = None
-    """The rows the report's CPU and allocation tables show (``profile.render.shown_json``);
+    tables: ProfileDiffDoc | None = None
+    """The rows the report's CPU and allocation tables show (``profile.render.shown_doc``);
     None in a bundle written before they were kept."""
 
     @property

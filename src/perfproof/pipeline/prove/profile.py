@@ -108,7 +108,7 @@ def profile_stage(
     """Stage 5b: profile forks of both sides, their diff focused on the changed classes (the
     hunt's hypothesis's class first, with ``--hypothesis``), and Amdahl."""
     from perfproof.profile.api import run_census, run_diff
-    from perfproof.profile.render import census_json, diff_json, diff_text, shown_json
+    from perfproof.profile.render import census_json, diff_doc, diff_text, shown_doc
 
     java = ab.build.java
     rounds = PROFILE_ROUNDS if when == "after" else max(timing_rounds(ab_result.run_dir), 2)
@@ -156,9 +156,9 @@ def profile_stage(
         before=tuple(str(p) for p in before),
         after=tuple(str(p) for p in after),
         focus=focus,
-        diff=diff_json(diff, top=15),
+        diff=diff_doc(diff, top=15),
         diff_md=diff_text(diff, top=15, md=True),
-        tables=shown_json(diff, top=15),
+        tables=shown_doc(diff, top=15),
         census=census_json(census, top=10) if census is not None else None,
         flamegraph=str(written[0]) if written else None,
         amdahl=tuple(amdahl),
