@@ -20,9 +20,9 @@ This module reads the files and renders the outcome.
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
 from perfproof.audit.align import Alignment, align, choose
 from perfproof.audit.match import match_quotes
@@ -38,6 +38,28 @@ SCHEMA = "perfproof.check/1"
 RAW_SECTION = "Raw JMH results"
 """The report's section of JMH's own tables: checked against the raw files while the run
 folder has them, excused when they are gone (nothing is left to check them against)."""
+
+
+class MismatchDoc(TypedDict):
+    line: int
+    kind: str
+    quoted: str
+    expected: str
+    message: str
+
+
+class CheckDoc(TypedDict):
+    """``perfproof.check/1``: what ``check --format json`` prints."""
+
+    schema: str
+    file: str
+    run_dir: str
+    ok: bool
+    checked: int
+    unattributed: int
+    compared_with: str | None
+    excused: int
+    mismatches: list[MismatchDoc]
 
 
 @dataclass
@@ -56,7 +78,7 @@ class CheckResult:
     def ok(self) -> bool:
         return not self.mismatches
 
-    def document(self) -> dict[str, Any]:
+    def document(self) -> CheckDoc:
         return {
             "schema": SCHEMA,
             "file": self.file,
@@ -66,7 +88,16 @@ class CheckResult:
             "unattributed": self.unattributed,
             "compared_with": self.compared_with,
             "excused": self.excused,
-            "mismatches": [asdict(m) for m in self.mismatches],
+            "mismatches": [
+                {
+                    "line": m.line,
+                    "kind": m.kind,
+                    "quoted": m.quoted,
+                    "expected": m.expected,
+                    "message": m.message,
+                }
+                for m in self.mismatches
+            ],
         }
 
 

@@ -11,8 +11,6 @@ Other verbs (``ab``, ``guard``, ``report``) call :func:`compare_sides` on their 
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
 from perfproof.compare.effects import BATCH_MIN, prepare
@@ -22,12 +20,8 @@ from perfproof.compare.match import check_inputs, check_metrics, match, nothing_
 from perfproof.compare.result import DEFAULT_METRICS, CompareOptions, CompareResult
 from perfproof.compare.variants import Variants, split
 from perfproof.jmh.reader import load_side
-from perfproof.model import BenchKey, Comparison, Samples, Unmatched
-from perfproof.model.documents.compare import (
-    SCHEMA,
-    CompareDocument,
-    comparison_to_json,
-)
+from perfproof.model import BenchKey, Samples, Unmatched
+from perfproof.model.documents.compare import SCHEMA, CompareDocument
 
 __all__ = [
     "BATCH_MIN",
@@ -42,7 +36,6 @@ __all__ = [
     "compare_sides",
     "compare_specs",
     "compare_variants",
-    "comparison_document",
     "document",
     "jmh_scores",
 ]
@@ -104,11 +97,6 @@ def document(result: CompareResult) -> CompareDocument:
     )
 
 
-def compare_document(result: CompareResult) -> dict[str, Any]:
+def compare_document(result: CompareResult) -> dict[str, object]:
     """The ``perfproof.compare/1`` JSON document (stable keys; non-finite numbers → null)."""
     return document(result).to_json()
-
-
-def comparison_document(c: Comparison) -> dict[str, Any]:
-    """One comparison as a JSON-ready dict (the elements of ``comparisons``)."""
-    return comparison_to_json(c)

@@ -16,7 +16,7 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
 from perfproof.compare.match import match
 from perfproof.compare.result import CompareOptions
@@ -209,7 +209,40 @@ def replay_specs(
     return replay(rounds, settings, f"{base_spec} vs {head_spec}")
 
 
-def replay_summary(r: Replay) -> dict[str, Any]:
+class ReplayEntryDoc(TypedDict):
+    """One entry of a replay: whether and at which look and round it stopped."""
+
+    benchmark: str
+    mode: str
+    params: dict[str, str]
+    decided: bool
+    stopped: bool
+    look: int
+    round: int
+    verdicts: dict[str, str]
+    excluded_forks: dict[str, list[int]]
+    trimmed_forks: dict[str, dict[str, int]]
+    note: str
+
+
+class ReplaySummaryDoc(TypedDict):
+    """The ``sequential`` section of ``compare --sequential --format json``."""
+
+    max_looks: int
+    first_forks: int
+    forks_per_look: int
+    family: str
+    futility: float
+    per_look_level: float
+    rounds: int
+    first_look_round: int
+    looks: int
+    entries: list[ReplayEntryDoc]
+    methodology: str
+    notes: list[str]
+
+
+def replay_summary(r: Replay) -> ReplaySummaryDoc:
     """The sequential part of the JSON document: design, per entry the stopping look/round."""
     s = r.design.schedule
     return {

@@ -9,7 +9,7 @@ the commit, forks and JDK as ``extra``.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypedDict
 
 import numpy as np
 
@@ -20,23 +20,34 @@ from perfproof.units import short_sha
 FILES = {"lower": "customSmallerIsBetter.json", "higher": "customBiggerIsBetter.json"}
 
 
+class RangeDoc(TypedDict, total=False):
+    range: str
+    """``± 1.23``: left out when the interval is wider than 1,000× the value."""
+
+
+class ActionEntry(RangeDoc):
+    """One entry of a custom tool's file, as github-action-benchmark reads it."""
+
+    name: str
+    unit: str
+    value: float
+    extra: str
+
+
 def render(run: ExportRun, options: ExportOptions) -> dict[str, ExportFile]:
-    out: dict[str, list[dict[str, Any]]] = {"lower": [], "higher": []}
+    out: dict[str, list[ActionEntry]] = {"lower": [], "higher": []}
     omitted: dict[str, list[str]] = {"lower": [], "higher": []}
     commit = run.commits.get("head") or "unknown commit"
     for value in run.values("head"):
         if value.key.metric not in options.metrics:
             continue
-        entry: dict[str, Any] = {
-            "name": display_name(value.key, with_metric=True),
-            "unit": value.unit,
-            "value": value.mean,
-        }
+        name = display_name(value.key, with_metric=True)
+        shown: RangeDoc = {}
         if value.lo is not None and value.hi is not None:
             # the action shows ``range`` as the benchmark tools it reads print it: ``± 1.23``,
             # in plain digits (``± 2.25847e+06`` is not a number those tools print)
             half = max(value.hi - value.mean, value.mean - value.lo)
-            entry["range"] = "± " + np.format_float_positional(
+            shown["range"] = "± " + np.format_float_positional(
                 half, precision=6, unique=False, fractional=False, trim="-"
             )
         interval = (
@@ -45,12 +56,19 @@ def render(run: ExportRun, options: ExportOptions) -> dict[str, ExportFile]:
             else ""
         )
         if value.omitted is not None:
-            omitted[value.direction].append(f"{entry['name']}: {value.omitted}")
+            omitted[value.direction].append(f"{name}: {value.omitted}")
             interval = "interval left out: wider than 1,000× the value; "
-        entry["extra"] = (
+        extra = (
             f"{interval}commit {short_sha(commit)}; {len(value.fork_means)} forks; "
             f"JDK {run.jdk or 'unknown'}"
         )
+        entry: ActionEntry = {
+            "name": name,
+            "unit": value.unit,
+            "value": value.mean,
+            **shown,
+            "extra": extra,
+        }
         out[value.direction].append(entry)
     return {
         FILES[d]: ExportFile(dumps(entries), len(entries), len(entries), tuple(omitted[d]))
