@@ -4,7 +4,9 @@ Three questions, each answered on the same ``perfproof.compare/1`` shape (``resu
 
 1. decode time of a 2,000-entry document (built from a real fixture's comparisons with varied
    keys), beside perfproof's own read (``loads_strict`` + ``CompareDocument.from_json``, which
-   checks the document with the codec chosen here, pydantic);
+   checks the document with the codec chosen here, pydantic), and the parts of that read as
+   perfproof does them now: each comparison's diagnostics and JMH scores (the lenient reader,
+   pydantic per field) and the rows a history record keeps;
 2. strictness: what each library does with a wrong type, a bool for a number, a whole number
    for a float, a float for a whole number, a missing field, an unknown field, NaN;
 3. the error a user would see: the library's own message, and the one line perfproof prints
@@ -30,6 +32,8 @@ import msgspec
 import pydantic
 
 from perfproof.errors import InputError
+from perfproof.history.records import comparison_rows
+from perfproof.model.diagnostics import Diagnostics, JmhScores
 from perfproof.model.documents import check_depth, loads_strict
 from perfproof.model.documents.compare import CompareDocument
 from perfproof.model.documents.compare_wire import CompareDoc
@@ -293,6 +297,7 @@ def main() -> int:
     print(f"msgspec {msgspec.__version__}, pydantic {pydantic.VERSION}, Python {python}")
     decoder = msgspec.json.Decoder(MCompare)
     adapter = PCompare.model_validate_json
+    rows_of = parsed["comparisons"]
     rows = [
         ("json.loads only (no checks)", lambda: json.loads(text)),
         ("perfproof: loads_strict + CompareDocument.from_json",
@@ -302,14 +307,21 @@ def main() -> int:
          lambda: CompareDocument.from_json(parsed, "r.json")),
         ("perfproof: CompareDoc.model_validate of the parsed document (the codec's check)",
          lambda: CompareDoc.model_validate(parsed)),
+        ("perfproof: Diagnostics.from_json of every comparison's diagnostics",
+         lambda: [Diagnostics.from_json(c["diagnostics"]) for c in rows_of]),
+        ("perfproof: JmhScores.from_json of every comparison's JMH scores",
+         lambda: [JmhScores.from_json(c["jmh"]) for c in rows_of if c.get("jmh")]),
+        ("perfproof: a history record's typed rows (comparison_rows)",
+         lambda: comparison_rows(rows_of, "r.json")),
         ("msgspec: json.Decoder(Struct).decode", lambda: decoder.decode(raw)),
         ("pydantic v2: model_validate_json (strict)", lambda: adapter(raw)),
     ]  # fmt: skip
-    print(f"\n| reader | best of {args.repeat} (ms) |")
-    print("| --- | ---: |")
+    print(f"\n| reader | best of {args.repeat} (ms) | per comparison (µs) |")
+    print("| --- | ---: | ---: |")
     for name, fn in rows:
         fn()  # warm
-        print(f"| {name} | {best_ms(fn, args.repeat):.1f} |")
+        ms = best_ms(fn, args.repeat)
+        print(f"| {name} | {ms:.1f} | {ms * 1000 / args.entries:.0f} |")
     strictness(doc)
     return 0
 
