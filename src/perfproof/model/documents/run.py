@@ -137,7 +137,22 @@ class Overlay(Document):
     """The files actually copied (known once the side is built)."""
 
 
-class StepEntry(Document):
+class ProcessEntry(Document):
+    """What the manifest records of any process a run starts, a build or a step alike: the
+    side and round it belongs to, its status, the command and the folder it ran in, its
+    cache key, its log and how long it took."""
+
+    side: str | None = None
+    round: int | None = None
+    status: str | None = None
+    command: list[Text] | str | None = None
+    cwd: str | None = None
+    key: str | None = None
+    log: str | None = None
+    duration_s: float | None = None
+
+
+class StepEntry(ProcessEntry):
     """One step of the run: what the plan made of it, then what running it did.
 
     A JMH step (``kind`` ``jmh``) comes from ``measure.plan.Step`` (index, round, side, part,
@@ -147,25 +162,17 @@ class StepEntry(Document):
 
     id: Text | None = None
     index: int | None = None
-    round: int | None = None
-    side: str | None = None
-    kind: str = "jmh"
-    status: str | None = None
+    kind: Literal["jmh", "command"] = "jmh"
     part: int | None = None
     selection: Selection | None = None
     forks: int | None = None
     warmup_iterations: int | None = None
     warmup: bool | None = None
     result: str | None = None
-    log: str | None = None
     stdout: str | None = None
     started: str | None = None
     finished: str | None = None
     argv: list[Text] | None = None
-    command: list[Text] | str | None = None
-    cwd: str | None = None
-    key: str | None = None
-    duration_s: float | None = None
     jmh_seconds: float | None = None
     lock_wait_s: float | None = None
     lock_holders: list[Text] | None = None
@@ -193,22 +200,14 @@ class StepEntry(Document):
         return max(ran, 0.0)
 
 
-class BuildEntry(Document):
+class BuildEntry(ProcessEntry):
     """One build of a side: how it was made (or found cached) and where its log is."""
 
-    side: str | None = None
     sha: str | None = None
-    status: str | None = None
-    round: int | None = None
     cached: bool | None = None
-    command: list[Text] | str | None = None
-    cwd: str | None = None
     layout: str | None = None
     jar: str | None = None
-    key: str | None = None
     overlaid: list[str] | None = None
-    log: str | None = None
-    duration_s: float | None = None
     seconds: float | None = None
     """What older runs called ``duration_s``."""
     at: str | None = None
