@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypedDict
 
 from perfproof.code.callers import PRIMITIVE_BAR, CallersResult, Site
 from perfproof.code.classify import PRODUCTION
@@ -13,7 +13,69 @@ CALLERS_SCHEMA = "perfproof.callers/1"
 SCAN_SCHEMA = "perfproof.scan/1"
 
 
-def _site_doc(s: Site) -> dict[str, Any]:
+class SiteDoc(TypedDict):
+    file: str
+    line: int
+    column: int
+    """1-based, as editors count."""
+    caller: str
+    kind: str
+    confidence: str
+    via: str
+    scope: str
+    source: str
+
+
+CallersDoc = TypedDict(
+    "CallersDoc",
+    {
+        "schema": str,
+        "method": str,
+        "class": str,
+        "arity": int | None,
+        "production": int,
+        "test": int,
+        "benchmark": int,
+        "exact": int,
+        "likely": int,
+        "distinct_callers": int,
+        "library_primitive": bool,
+        "sites": list[SiteDoc],
+    },
+)
+"""``perfproof.callers/1``: what ``callers --format json`` prints."""
+
+
+class FindingDoc(TypedDict):
+    rule: str
+    file: str
+    line: int
+    method: str
+    method_fqn: str
+    callers: int
+    share: float | None
+    shares: dict[str, float] | None
+    detail: str
+    source: str
+
+
+class RuleDoc(TypedDict):
+    title: str
+    explanation: str
+    rewrite: str
+
+
+class ScanDoc(TypedDict):
+    """``perfproof.scan/1``: what ``scan --format json`` prints."""
+
+    schema: str
+    ranked_by: str
+    warnings: list[str]
+    findings: list[FindingDoc]
+    rules: dict[str, RuleDoc]
+
+
+def _site_doc(s: Site) -> SiteDoc:
     return {
         "file": s.file,
         "line": s.line,
@@ -27,7 +89,7 @@ def _site_doc(s: Site) -> dict[str, Any]:
     }
 
 
-def callers_doc(result: CallersResult, show_all: bool) -> dict[str, Any]:
+def callers_doc(result: CallersResult, show_all: bool) -> CallersDoc:
     sites = result.sites if show_all else result.in_scope(PRODUCTION)
     production = result.in_scope(PRODUCTION)
     return {
@@ -114,7 +176,7 @@ def _basis(result: ScanResult) -> str:
     return "profile share" if result.profiled else "production callers"
 
 
-def scan_doc(result: ScanResult) -> dict[str, Any]:
+def scan_doc(result: ScanResult) -> ScanDoc:
     findings = result.findings
     return {
         "schema": SCAN_SCHEMA,
