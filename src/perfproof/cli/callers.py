@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Unpack
 
 import click
 
-from perfproof.cli.code_options import source_options, sources
+from perfproof.cli.code_options import SourceFlags, source_options, sources
 from perfproof.cli.options import format_option, show_in_format
 
 EPILOG = """Examples:
@@ -34,7 +34,9 @@ unknown, name and argument count match, the file imports the class or shares its
 )
 @click.option("--all", "show_all", is_flag=True, help="Also list test and benchmark call sites.")
 @format_option()
-def command(method: str, arity: int | None, show_all: bool, fmt: str, **flags: Any) -> None:
+def command(
+    method: str, arity: int | None, show_all: bool, fmt: str, **flags: Unpack[SourceFlags]
+) -> None:
     """List the production call sites of METHOD and whether it is a library primitive."""
     from perfproof.code import render
     from perfproof.code.query import callers

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 import click
 
@@ -31,15 +31,24 @@ def progress_line() -> Callable[[int, int], None] | None:
     return show
 
 
-def sources(params: dict[str, Any]) -> Sources:
+class SourceFlags(TypedDict):
+    """What :func:`source_options` gives a command, by keyword."""
+
+    repo: Path
+    exclude: tuple[str, ...]
+    include: tuple[str, ...]
+    no_cache: bool
+
+
+def sources(flags: SourceFlags) -> Sources:
     """The flags of :func:`source_options` as the one value the code package reads."""
     from perfproof.code.query import Sources
 
     return Sources(
-        params["repo"],
-        params["exclude"],
-        params["include"],
-        use_cache=not params["no_cache"],
+        flags["repo"],
+        flags["exclude"],
+        flags["include"],
+        use_cache=not flags["no_cache"],
         on_progress=progress_line(),
     )
 

@@ -119,12 +119,30 @@ def command() -> None:
 @click.option("--flamegraph", type=OUT_FILE, help="Write an interactive flame graph (HTML).")
 @JAVA
 @COLLAPSED_KIND
-def census_command(recordings: tuple[str, ...], fmt: str, top: int, **opts: Any) -> None:
+def census_command(
+    recordings: tuple[str, ...],
+    fmt: str,
+    top: int,
+    focus: tuple[str, ...],
+    kind: str,
+    collapsed: str | None,
+    flamegraph: str | None,
+    java: str | None,
+    collapsed_kind: str,
+) -> None:
     """Where CPU samples and allocated bytes go: by frame, allocated class and focus frame."""
     from perfproof.profile.api import run_census
     from perfproof.profile.render import census_json, census_text
 
-    result, written = run_census([Path(r) for r in recordings], **_as_paths(opts))
+    result, written = run_census(
+        [Path(r) for r in recordings],
+        focus=focus,
+        kind=kind,
+        java=java,
+        collapsed=_path(collapsed),
+        flamegraph=_path(flamegraph),
+        collapsed_kind=collapsed_kind,
+    )
     _emit(
         written,
         fmt,
@@ -133,9 +151,9 @@ def census_command(recordings: tuple[str, ...], fmt: str, top: int, **opts: Any)
     )
 
 
-def _as_paths(opts: dict[str, Any]) -> dict[str, Any]:
-    """Output-file options as paths (click gives strings), everything else as it came."""
-    return {k: Path(v) if k in ("collapsed", "flamegraph") and v else v for k, v in opts.items()}
+def _path(flag: str | None) -> Path | None:
+    """An output-file option as a path (click gives a string); unset or empty: none."""
+    return Path(flag) if flag else None
 
 
 def _emit(written: list[Path], fmt: str, doc: Any, text: Any) -> None:
@@ -201,13 +219,31 @@ class _DiffCommand(click.Command):
 @JAVA
 @COLLAPSED_KIND
 def diff_command(
-    before: tuple[str, ...], after: tuple[str, ...], fmt: str, top: int, **opts: Any
+    before: tuple[str, ...],
+    after: tuple[str, ...],
+    fmt: str,
+    top: int,
+    focus: tuple[str, ...],
+    kind: str,
+    normalize: bool,
+    confidence: float,
+    flamegraph: str | None,
+    java: str | None,
+    collapsed_kind: str,
 ) -> None:
     """Per frame (and frame+class for allocations): mean before and after, interval, change."""
     from perfproof.profile.api import run_diff
     from perfproof.profile.render import diff_json, diff_text
 
     result, written = run_diff(
-        [Path(p) for p in before], [Path(p) for p in after], **_as_paths(opts)
+        [Path(p) for p in before],
+        [Path(p) for p in after],
+        focus=focus,
+        kind=kind,
+        java=java,
+        normalize=normalize,
+        confidence=confidence,
+        flamegraph=_path(flamegraph),
+        collapsed_kind=collapsed_kind,
     )
     _emit(written, fmt, lambda: diff_json(result, top), lambda: diff_text(result, top, fmt == "md"))

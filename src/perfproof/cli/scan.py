@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Unpack
 
 import click
 
-from perfproof.cli.code_options import source_options, sources
+from perfproof.cli.code_options import SourceFlags, source_options, sources
 from perfproof.cli.options import format_option, show_in_format
 
 EPILOG = """Examples:
@@ -47,7 +47,9 @@ production call sites.
 )
 @click.option("--rule", "rules", multiple=True, metavar="ID", help="Only this rule (repeatable).")
 @format_option()
-def command(profiles: tuple[Path, ...], rules: tuple[str, ...], fmt: str, **flags: Any) -> None:
+def command(
+    profiles: tuple[Path, ...], rules: tuple[str, ...], fmt: str, **flags: Unpack[SourceFlags]
+) -> None:
     """Find allocation and lookup patterns that performance fixes target, hottest first."""
     from perfproof.code import render
     from perfproof.code.query import scan_repo
