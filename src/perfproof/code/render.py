@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import TypedDict
 
 from perfproof.code.callers import PRIMITIVE_BAR, CallersResult, Site
@@ -46,19 +47,6 @@ CallersDoc = TypedDict(
 """``perfproof.callers/1``: what ``callers --format json`` prints."""
 
 
-class FindingDoc(TypedDict):
-    rule: str
-    file: str
-    line: int
-    method: str
-    method_fqn: str
-    callers: int
-    share: float | None
-    shares: dict[str, float] | None
-    detail: str
-    source: str
-
-
 class RuleDoc(TypedDict):
     title: str
     explanation: str
@@ -71,7 +59,8 @@ class ScanDoc(TypedDict):
     schema: str
     ranked_by: str
     warnings: list[str]
-    findings: list[FindingDoc]
+    findings: list[dict[str, object]]
+    """Each :class:`~perfproof.code.scan.Finding`, field by field."""
     rules: dict[str, RuleDoc]
 
 
@@ -182,21 +171,7 @@ def scan_doc(result: ScanResult) -> ScanDoc:
         "schema": SCAN_SCHEMA,
         "ranked_by": _basis(result),
         "warnings": result.warnings,
-        "findings": [
-            {
-                "rule": f.rule,
-                "file": f.file,
-                "line": f.line,
-                "method": f.method,
-                "method_fqn": f.method_fqn,
-                "callers": f.callers,
-                "share": f.share,
-                "shares": f.shares,
-                "detail": f.detail,
-                "source": f.source,
-            }
-            for f in findings
-        ],
+        "findings": [asdict(f) for f in findings],
         "rules": {
             r.id: {"title": r.title, "explanation": r.explanation, "rewrite": r.rewrite}
             for r in RULES.values()
