@@ -175,9 +175,8 @@ def main() -> int:
         print(f"| {r.mode} | {'yes' if r.ok else 'no'} | {r.load_start} → {r.load_end} | "
               f"{r.wall_s} s | {r.cpu_s} s | {r.requests} | {r.waited_s} s |")  # fmt: skip
     paths = sorted({p for _, p, _ in mirror.requests})
-    print(f"distinct paths requested: {len(paths)}")
-    for p in paths[:40]:
-        print("  ", p)
+    (work / "requests.json").write_text(json.dumps(mirror.requests, indent=0))
+    print(f"distinct paths requested: {len(paths)} (all requests: {work / 'requests.json'})")
     return 0
 
 
