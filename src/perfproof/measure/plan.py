@@ -23,10 +23,13 @@ from perfproof.measure.keys import Selection
 from perfproof.measure.progress import JmhSettings, parse_settings
 from perfproof.model import SIDES
 from perfproof.model.documents.run_plan import (
+    FIXED,
+    SEQUENTIAL,
     DesignBlock,
     JmhSettingsBlock,
     PlanBlock,
     PlannedStep,
+    Stopping,
     step_id,
 )
 
@@ -40,8 +43,6 @@ class Order(StrEnum):
 
 
 ORDERS = tuple(o.value for o in Order)
-FIXED = "fixed"
-SEQUENTIAL = "sequential"
 STOPPING = (FIXED, SEQUENTIAL)
 
 OWNED_OPTIONS = frozenset({"-rf", "-rff"})
@@ -93,7 +94,7 @@ class Plan:
     steps: tuple[Step, ...]
     benchmarks: tuple[str, ...] = ()
     jmh_options: tuple[str, ...] = field(default_factory=tuple)
-    stopping: str = FIXED
+    stopping: Stopping = FIXED
     budget_s: float | None = None
     design: DesignBlock | None = None
     """The sequential design's own record (looks, levels, family), fixed when the run starts so
@@ -174,7 +175,7 @@ def make_plan(
     benchmarks: tuple[str, ...],
     jmh_options: tuple[str, ...],
     *,
-    stopping: str = FIXED,
+    stopping: Stopping = FIXED,
     budget_s: float | None = None,
     settings: JmhSettings | None = None,
 ) -> Plan:

@@ -11,12 +11,18 @@ each key stopped and why, which the report tells and ``results.json`` repeats.
 
 from __future__ import annotations
 
+from typing import Final, Literal
+
 from pydantic import ConfigDict, Field
 
 from perfproof.model.documents.codec import Document, Text, TextList
 
-FIXED = "fixed"
-"""The fixed design: every round runs every key (``sequential`` stops keys at looks)."""
+FIXED: Final = "fixed"
+"""The fixed design: every round runs every key."""
+SEQUENTIAL: Final = "sequential"
+"""The sequential design: rounds continue only for the keys still undecided at each look."""
+Stopping = Literal["fixed", "sequential"]
+"""A run's stopping rule, as the plan and the record of how its rounds ended name it."""
 
 
 class Selection(Document):
@@ -97,7 +103,7 @@ class PlanBlock(Document):
     rounds: int
     order: str
     seed: int | None = None
-    stopping: str = FIXED
+    stopping: Stopping = FIXED
     budget_s: float | None = None
     design: DesignBlock | None = None
     """The sequential design's own record (``compare.sequential_design``)."""
@@ -128,7 +134,7 @@ class StoppedKey(Document):
 class StoppingBlock(Document):
     """How the rounds ended: the design, the most rounds, the rounds run, each key's stop."""
 
-    design: str | None = None
+    design: Stopping | None = None
     max_rounds: int | None = None
     rounds_run: int | None = None
     looks: int | None = None
