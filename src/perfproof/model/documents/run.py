@@ -155,9 +155,9 @@ class ProcessEntry(Document):
 class StepEntry(ProcessEntry):
     """One step of the run: what the plan made of it, then what running it did.
 
-    A JMH step (``kind`` ``jmh``) comes from ``measure.plan.Step`` (index, round, side, part,
+    A JMH step (``kind`` ``jmh``) is the plan's ``PlannedStep`` (index, round, side, part,
     selection, forks, warm-up iterations); a command step of ``e2e`` (``kind`` ``command``)
-    from ``CommandStep`` (``warmup``). Running it adds the status, the times, the argv and
+    comes from ``CommandStep`` (``warmup``). Running it adds the status, the times, the argv and
     what it left (raw result, log, recordings). A merged run's steps name their shard."""
 
     id: Text | None = None
