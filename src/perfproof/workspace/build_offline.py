@@ -36,12 +36,14 @@ FLAG = {"maven": "-o", "gradle": "--offline"}
 
 MISSING_OFFLINE = re.compile(
     r"^.*(in offline mode and the artifact|repository system is offline|"
-    r"offline mode.*has not been downloaded|available for offline mode).*$",
+    r"offline mode.*has not been downloaded|available for offline mode|"
+    r"could not resolve plugin artifact).*$",
     re.M | re.I,
 )
 """How Maven ("... in offline mode and the artifact ... has not been downloaded") and Gradle
-("No cached version of ... available for offline mode") say an offline build needs something
-the local cache does not hold."""
+("No cached version of ... available for offline mode"; for a plugin, only "could not resolve
+plugin artifact", which in an offline build means it is not cached) say an offline build
+needs something the local cache does not hold."""
 
 
 def applies(kind: str, spec: BuildSpec) -> bool:
@@ -114,5 +116,5 @@ def missing_offline(log_text: str) -> str:
     if found is None:
         return ""
     line = found.group(0).strip()
-    line = re.sub(r"^\[(ERROR|WARNING)\]\s*", "", line)
+    line = re.sub(r"^(\[(ERROR|WARNING)\]|[>-])\s*", "", line)
     return line[:240]
