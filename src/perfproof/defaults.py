@@ -23,9 +23,6 @@ CHANGE_THRESHOLD = 0.02
 point (history mixes runs of many days, so its noise floor is wider than one A/B's)."""
 
 MAX_ROUNDS = 10
-VARIANT_ROUNDS = 3
-"""Rounds of ``ab --ref C --pair …`` without ``--rounds`` (a fixed design: one JMH process a
-round runs both variants, each with the forks of ``-f``)."""
 """At most ten looks: ten forks a side see a 5% change at a fork-to-fork spread of 3-6%."""
 
 FUTILITY = 0.05

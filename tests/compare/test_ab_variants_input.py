@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from perfproof.compare.variants import Variants
 from perfproof.model import BenchKey
+from perfproof.model.variants import Variants
 
 
 @pytest.mark.parametrize(

@@ -3,14 +3,19 @@ process a round running both variants, the variants compared as base and head wi
 fork-level statistics of any A/B, and ``report`` on the run folder naming the pairing.
 
 ``sum`` adds 4096 numbers; ``sumOpt`` adds 64, so the head is many times faster; the @Param
-``optimized`` makes the same two variants out of one benchmark method.
+``optimized`` makes the same two variants out of one benchmark method (the slow one also
+allocates), and ``flat`` ignores it
+(nothing to find: it keeps running while ``both`` is decided).
 """
 
 from __future__ import annotations
 
 import json
+import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -40,7 +45,15 @@ public class SumBench {
 
     @Benchmark public long sum() { return add(4096); }
     @Benchmark public long sumOpt() { return add(64); }
-    @Benchmark public long both() { return add(optimized ? 64 : 4096); }
+    Object sink;
+
+    @Benchmark public long both() {
+        if (!optimized) {
+            sink = new long[64];  // published, so it stays: 528 B/op against none
+        }
+        return add(optimized ? 64 : 4096);
+    }
+    @Benchmark public long flat() { return add(1024); }
 }
 """
 
@@ -80,8 +93,18 @@ def test_two_benchmarks_of_one_commit_are_measured_once_and_compared(
     assert report.code == 0, report.err
     assert report.out.startswith("## Performance: sumOpt at v1 (")
     assert "**Sides:** sides by pair: base sum, head sumOpt" in report.out
-    assert "--ref v1 --jmh-args" in report.out and "--pair sum=sumOpt" in report.out
     assert "No raw JMH files" not in report.out  # each side's entries of the shared files
+    reproduce = report.out[report.out.index("Reproduce") :]
+    sha = manifest["refs"]["base"]["sha"]
+    assert (
+        reproduce.count("worktree add") == 1 and f"/tmp/perfproof-baseline-{sha[:12]}" in reproduce
+    )
+    assert reproduce.count("Build the commit") == 1 and "perfproof-feature" not in reproduce
+    assert "Run JMH on both variants, one JMH process" in reproduce
+    jmh_line = next(line for line in reproduce.splitlines() if "org.openjdk.jmh.Main" in line
+                    or "-rff variants.json" in line)  # fmt: skip
+    assert "-rff variants.json" in jmh_line and "sumOpt" in jmh_line and "sum" in jmh_line
+    assert f"--ref {sha}" in reproduce and "--pair sum=sumOpt" in reproduce
     html = run_cli("report", str(out), "--format", "html")
     assert html.code == 0 and "fig-" in html.out, html.err
 
@@ -148,3 +171,72 @@ def test_a_variant_round_waits_for_another_jmhs_lock(
         assert res.code == 3, res.err
         assert "still holds" in res.err and "--lock-timeout" in res.err
         assert not (out / "jmh" / "01-pair.json").exists()
+
+
+def test_a_sequential_variant_run_stops_keys_resumes_after_ctrl_c_and_records_each_side(
+    run_cli, pairs_repo: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "run"
+    argv = [sys.executable, "-m", "perfproof", "ab", "--repo", str(pairs_repo), "--ref", "v1",
+            "--sides-by-param", "optimized=false,true", "--bench", r"SumBench\.(both|flat)$",
+            "--max-rounds", "4", "--futility", "0", "--jmh-args", JMH_ARGS,
+            "--jfr", "--out", str(out), "--lock-timeout", "300"]  # fmt: skip
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[2] / "src")}
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=env)  # fmt: skip
+    deadline = time.monotonic() + 400
+    try:  # Ctrl-C while round 2 runs: round 1 is kept, round 2 is run again on --resume
+        while time.monotonic() < deadline:
+            if (out / "manifest.json").is_file():
+                status = {s["id"]: s["status"] for s in _manifest(out).get("steps", [])}
+                if status.get("01-pair") == "done" and status.get("02-pair") == "running":
+                    break
+            assert proc.poll() is None, proc.communicate()
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130, err
+    assert f"perfproof ab --resume {out}" in err
+    first = out / "jmh" / "01-pair.json"
+    kept = (first.stat().st_ino, first.stat().st_mtime_ns)
+    assert not (out / "jmh" / "02-pair.json").exists()
+
+    res = run_cli("ab", "--resume", str(out), "--format", "json")
+    assert res.code == 0, res.err
+    m = _manifest(out)
+    assert [e["pending"] for e in m["history"] if e["event"] == "resumed"] == [["02-pair"]]
+    assert (first.stat().st_ino, first.stat().st_mtime_ns) == kept  # round 1 never ran again
+    # the commit was built once: the resumed attempt found the build in the cache
+    assert [b["side"] for b in m["builds"]] == ["base", "base"] and m["builds"][-1]["cached"]
+    # the first look (3 forks a side after round 3) decides `both`; `flat` runs on alone
+    stop = {k["key"]: k for k in m["stopping"]["keys"]}
+    both = stop["pairs.SumBench.both"]
+    assert both["decided"] and both["early"] and both["stopped_round"] == 3, both
+    later = [s for s in m["steps"] if s["round"] > 3]
+    assert later and all(s["side"] == "pair" for s in later)
+    assert all(s["selection"]["benchmarks"] == ["pairs.SumBench.flat"] for s in later)
+    assert all(s["selection"]["params"] == {"optimized": ["false", "true"]} for s in later)
+    doc = json.loads(res.out)
+    verdicts = {
+        c["benchmark"]: c["verdict"] for c in doc["comparisons"] if c["metric"] == "primary"
+    }
+    assert verdicts["pairs.SumBench.both"] == "improved"
+    assert verdicts["pairs.SumBench.flat"] not in ("improved", "regressed")
+    # every fork's recording is in its variant's folder, none left in the step's own folder
+    for step in m["steps"]:
+        forks = len(step["selection"]["benchmarks"]) if step.get("selection") else 2
+        for side in ("base", "head"):
+            folder = out / "jfr" / f"r{step['round']}-{side}"
+            names = sorted(p.name for p in folder.iterdir())
+            assert names == [f"fork-{i}.jfr" for i in range(1, forks + 1)], (step["id"], names)
+            assert all((folder / n).read_bytes()[:4] == b"FLR\0" for n in names)
+        assert len(step["recordings"]) == 2 * forks
+    assert not list((out / "jfr").glob("r*-pair*"))
+    assert f"--before {out}/jfr/r*-base --after {out}/jfr/r*-head" in res.err
+
+
+def _manifest(run_dir: Path) -> dict:
+    return json.loads((run_dir / "manifest.json").read_text())

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from perfproof.compare.variants import Variants, parse_pair, parse_sides_by_param, split
 from perfproof.errors import InputError
 from perfproof.jmh.reader import load_side
+from perfproof.model.variants import Variants, parse_pair, parse_sides_by_param, split
 
 RESULTS = Path(__file__).parents[1] / "fixtures" / "jmh" / "jmh-1.37-allmodes-gc.json"
 

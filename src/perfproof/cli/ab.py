@@ -30,7 +30,7 @@ from perfproof.pipeline.ab.options import AbOptions, Explain
 from perfproof.render import gate
 
 if TYPE_CHECKING:
-    from perfproof.compare.variants import Variants
+    from perfproof.model.variants import Variants
     from perfproof.pipeline.ab.run import AbOutcome
 
 EPILOG = f"""Rounds are sequential: each round runs both sides once (ABBA order), each step one
@@ -62,7 +62,7 @@ Examples:
   perfproof ab --base main --head HEAD --shard 2/4 --out shard-2   # perfproof merge
   perfproof ab --base main --head HEAD --executor ray --ray-address head:6379
   perfproof ab --resume .perfproof/runs/20260101-120000-ab12
-  perfproof ab --ref HEAD --pair 'decode=decodeOpt' --rounds 3   # two variants, one commit
+  perfproof ab --ref HEAD --pair 'decode=decodeOpt'   # two variants of one commit
   perfproof ab --ref HEAD --sides-by-param optimized=false,true --bench HeaderBench
 
 Exit codes: 0 done; 1 --fail-on-regression saw a regression, or could not look at a key
@@ -100,8 +100,8 @@ the side, the step and the log). Ctrl-C stops cleanly; continue with --resume.
     "--ref",
     metavar="REF",
     help="One commit whose two variants are the sides (with --pair, --pair-suffix or "
-    "--sides-by-param): built once, each round one JMH process running both variants "
-    f"(a fixed design: --rounds, default {defaults.VARIANT_ROUNDS}). Example: "
+    "--sides-by-param): built once, each round one JMH process running both variants, with "
+    "the sequential looks, --budget, --jfr and --resume of any run. Example: "
     "perfproof ab --ref HEAD --pair 'decode=decodeOpt'",
 )
 @variant_options("With --ref, of the commit")
@@ -123,7 +123,6 @@ def command(
     from perfproof.measure.progress import make_reporter
     from perfproof.pipeline.ab.reach import unconfirmed_of, unexplained_of
     from perfproof.pipeline.ab.run import resume_ab, start_ab
-    from perfproof.pipeline.ab.variants import start_variants
     from perfproof.pipeline.reach_record import record_unreached
 
     params, sources = settled(ctx, ctx.params["repo"])
@@ -156,7 +155,7 @@ def command(
                 recorder=record_unreached,
             )
         elif variants.given() and ref is not None:
-            outcome = start_variants(replace(opts, base=ref, head=ref), variants, reporter)
+            outcome = start_ab(replace(opts, base=ref, head=ref), reporter, variants=variants)
         else:
             if not opts.base or not opts.head:
                 raise InputError("--base and --head are required (or --resume RUN_DIR)")
@@ -201,9 +200,8 @@ def check_one_commit(
                          "--sides-by-param (two commits: --base and --head)")  # fmt: skip
     refused = [flag for flag, on in (
         ("--base", given(ctx, "base")), ("--head", given(ctx, "head")), ("--resume", resume),
-        ("--overlay", opts.overlay), ("--shard", opts.shard), ("--jfr", opts.jfr),
+        ("--overlay", opts.overlay), ("--shard", opts.shard),
         ("--executor ray", opts.executor == "ray"), ("--fresh-builds", opts.fresh_builds),
-        ("--budget", opts.budget), ("--max-rounds", opts.max_rounds),
     ) if on]  # fmt: skip
     if refused:
         raise InputError(f"--ref (one commit, two variants): not with {refused[0]}")

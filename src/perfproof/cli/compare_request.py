@@ -17,9 +17,9 @@ import click
 from perfproof.cli.options import check_record, db_source
 from perfproof.cli.pinned import settled
 from perfproof.compare import DEFAULT_METRICS, CompareOptions
-from perfproof.compare.variants import Variants, parse_pair, parse_sides_by_param
 from perfproof.errors import InputError
 from perfproof.jmh.reader import expand_spec
+from perfproof.model.variants import Variants, parse_pair, parse_sides_by_param
 from perfproof.stats.verdict import parse_fraction
 from perfproof.storage import refuse_overwriting_inputs
 

@@ -18,10 +18,10 @@ from perfproof.compare.family import finish
 from perfproof.compare.jmhview import JMH_CONFIDENCE, jmh_scores
 from perfproof.compare.match import check_inputs, check_metrics, match, nothing_to_compare
 from perfproof.compare.result import DEFAULT_METRICS, CompareOptions, CompareResult
-from perfproof.compare.variants import Variants, split
 from perfproof.jmh.reader import load_side
 from perfproof.model import BenchKey, Samples, Unmatched
 from perfproof.model.documents.compare import SCHEMA, CompareDocument
+from perfproof.model.variants import Variants, split
 
 __all__ = [
     "BATCH_MIN",

@@ -16,6 +16,7 @@ from perfproof.jmh.units import canonical
 _BENCH = re.compile(r"^# Benchmark: (\S+)")
 _PARAMS = re.compile(r"^# Parameters: \((.*)\)")
 _FORK = re.compile(r"^# Fork: (\d+) of \d+")
+_ANY_FORK = re.compile(r"^# (?:Warmup )?Fork: \d+ of \d+")
 _WARMUP = re.compile(r"^# Warmup Iteration\s+\d+:")
 _WARMUP_SCORE = re.compile(r"^# Warmup Iteration\s+\d+:\s+([-+0-9.,eE]+|NaN)\s+(\S+)")
 _MEASUREMENT = re.compile(r"^Iteration\s+\d+:")
@@ -67,4 +68,20 @@ def warmup_scores(lines: Iterable[str]) -> dict[WarmupKey, list[list[float]]]:
             except ValueError:
                 continue
             current.append(value * canonical(m.group(2))[1])
+    return out
+
+
+def fork_keys(lines: Iterable[str]) -> list[WarmupKey]:
+    """The (benchmark, params) of every JVM JMH forked, in the order it started them (warm-up
+    forks included: each is a JVM of its own)."""
+    out: list[WarmupKey] = []
+    bench: str | None = None
+    params: tuple[tuple[str, str], ...] = ()
+    for line in lines:
+        if m := _BENCH.match(line):
+            bench, params = m.group(1), ()
+        elif m := _PARAMS.match(line):
+            params = _params(m.group(1))
+        elif _ANY_FORK.match(line) and bench is not None:
+            out.append((bench, params))
     return out

@@ -32,6 +32,7 @@ from perfproof.model.documents.run_plan import (
     Stopping,
     step_id,
 )
+from perfproof.model.variants import PAIR
 
 
 class Order(StrEnum):
@@ -102,6 +103,9 @@ class Plan:
     settings: JmhSettings = field(default_factory=JmhSettings)
     """What ``jmh_options`` ask of JMH (forks, iterations and their times), read once when the
     run starts and kept with the plan: the ETA, the budget's rounds and a shard's cut use it."""
+    paired: bool = False
+    """A variant run's plan: each round's steps run both variants (side ``pair``); read back
+    from the steps' sides."""
 
     @property
     def planned_rounds(self) -> int:
@@ -143,6 +147,7 @@ class Plan:
             settings=JmhSettings(**settings.model_dump(include=_SETTINGS))
             if settings is not None
             else parse_settings(block.jmh_options),
+            paired=any(s.side == PAIR for s in block.steps),
         )
 
 
@@ -178,12 +183,15 @@ def make_plan(
     stopping: Stopping = FIXED,
     budget_s: float | None = None,
     settings: JmhSettings | None = None,
+    paired: bool = False,
 ) -> Plan:
     """Lay out the steps: round by round, each round holding both sides once.
 
     A sequential plan starts with its first round only (the whole suite); the rounds after it
     depend on what the looks decide. ``settings`` are what ``jmh_options`` ask of JMH, as the
     door parsed them (:class:`JmhArgs`); read from the options only when not given.
+    ``paired``: two variants of one commit, one JMH process a round running both (side
+    ``pair``), so the order of the sides is JMH's own.
     """
     if seed is not None and order != "random":
         raise InputError(f"--seed only applies to --order random (the {order} order is fixed)")
@@ -197,12 +205,12 @@ def make_plan(
     for r, pair in enumerate(side_order(rounds, order, seed), start=1):
         if stopping == SEQUENTIAL and r > 1:
             break
-        for side in pair:
+        for side in (PAIR,) if paired else pair:
             steps.append(plan_step(len(steps), r, side))
     timing = settings if settings is not None else parse_settings(jmh_options)
     return Plan(
         rounds, order, seed, tuple(steps), benchmarks, jmh_options, stopping, budget_s,
-        settings=timing,
+        settings=timing, paired=paired,
     )  # fmt: skip
 
 
@@ -224,7 +232,7 @@ def round_steps(
     """
     if not 1 <= round_no <= plan.rounds:
         raise ValueError(f"round {round_no} is outside 1..{plan.rounds}")
-    pair = side_order(round_no, plan.order, plan.seed)[-1]
+    pair = (PAIR,) if plan.paired else side_order(round_no, plan.order, plan.seed)[-1]
     steps: list[Step] = []
     start = len([s for s in plan.steps if s.round < round_no])
     parts = [p for sel in selections for p in _by_warmup(sel, warmups or {})]

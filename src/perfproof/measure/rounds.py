@@ -21,14 +21,16 @@ from typing import Any
 
 from perfproof.jmh.reader import read_results
 from perfproof.measure.keys import Cover, Selection, SuiteKey, cover_keys, group_keys, suite_key_of
+from perfproof.measure.pair import PairKeys, pair_forks
 from perfproof.measure.plan import FIXED, Plan, plan_step, round_steps
 from perfproof.measure.progress import HOST_OVERHEAD_S, Reporter
 from perfproof.measure.store import RunStore
 from perfproof.measure.warmup_choice import chosen_warmups
 from perfproof.measure.warmup_choice import describe as describe_warmups
-from perfproof.model import BenchKey, Samples
+from perfproof.model import BenchKey, Samples, SideSamples
 from perfproof.model.documents.run import StepEntry
 from perfproof.model.documents.run_plan import StoppedKey, StoppingBlock
+from perfproof.model.variants import PAIR, Variants
 from perfproof.units import eta as format_duration
 
 ALL_DECIDED = "all keys decided"
@@ -135,13 +137,21 @@ def completed_rounds(store: RunStore) -> int:
 
 
 def side_forks(store: RunStore, side: str, up_to_round: int) -> dict[BenchKey, Samples]:
-    """All forks of one side from the finished steps of rounds ``1..up_to_round``."""
-    files = [
-        store.result_path(s)
-        for s in store.plan.steps
-        if s.side == side and s.round <= up_to_round and store.is_finished(s)
-    ]
-    return read_results(files)
+    """All forks of one side from the finished steps of rounds ``1..up_to_round`` (of a
+    variant run: that side's variant in the pair steps)."""
+    finished = [s for s in store.plan.steps if s.round <= up_to_round and store.is_finished(s)]
+    block = store.manifest.variants
+    if block is not None:
+        pairs = [store.result_path(s) for s in finished if s.side == PAIR]
+        base, head = pair_forks(pairs, Variants.from_block(block))
+        return base if side == "base" else head
+    return read_results([store.result_path(s) for s in finished if s.side == side])
+
+
+def run_sides(store: RunStore) -> tuple[SideSamples, SideSamples]:
+    """Every fork measured so far, base and head."""
+    last = store.plan.planned_rounds
+    return side_forks(store, "base", last), side_forks(store, "head", last)
 
 
 def replay(
@@ -182,12 +192,21 @@ def replay(
     return state
 
 
-def catch_up_parts(state: SequentialState) -> list[tuple[str, int, Selection]]:
-    """(side, forks, selection) of the catch-up steps the next round needs."""
+def catch_up_parts(
+    state: SequentialState, pairs: PairKeys | None = None
+) -> list[tuple[str, int, Selection]]:
+    """(side, forks, selection) of the catch-up steps the next round needs; of a variant
+    run, pair steps running the JMH keys of the side that needs them."""
     by_need: dict[tuple[str, int], list[SuiteKey]] = {}
     for key, sides in state.catch_up.items():
         for side, n in sides.items():
             by_need.setdefault((side, n), []).append(key)
+    if pairs is not None:
+        return [
+            (PAIR, n, selection)
+            for (side, n), keys in sorted(by_need.items())
+            for selection in group_keys(pairs.jmh_keys(keys, side))
+        ]
     return [
         (side, n, selection)
         for (side, n), keys in sorted(by_need.items())
@@ -238,6 +257,9 @@ class RoundLoop:
     """The step total last announced: an upper bound that falls as keys stop."""
     choose_warmup: bool = True
     """Give each benchmark's later rounds the warm-up its round-1 forks showed it needs."""
+    pairs: PairKeys | None = None
+    """A variant run's keys: ``keys`` are in the names both sides share, and the rounds ask
+    JMH for the JMH keys of both variants (one pair step each)."""
     _warmup_said: bool = False
 
     def run(self) -> tuple[SequentialState, str]:
@@ -261,15 +283,15 @@ class RoundLoop:
                 return state, f"{MAX_ROUNDS}: {undecided_after_last(len(undecided))}"
             cover = self._cover(undecided)
             warmups = self._warmups(plan)
-            steps = round_steps(plan, next_round, cover.selections, catch_up_parts(state),
-                                warmups)  # fmt: skip
+            steps = round_steps(plan, next_round, cover.selections,
+                                catch_up_parts(state, self.pairs), warmups)  # fmt: skip
             if not self._fits(plan, steps):
                 kept = [k for k in undecided if k.benchmark not in self.last]
                 if not kept or len(kept) == len(undecided):
                     return self._budget_ends(state, plan)
                 cover = self._cover(kept)
-                steps = round_steps(plan, next_round, cover.selections, catch_up_parts(state),
-                                    warmups)  # fmt: skip
+                steps = round_steps(plan, next_round, cover.selections,
+                                    catch_up_parts(state, self.pairs), warmups)  # fmt: skip
                 if not self._fits(plan, steps):
                     return self._budget_ends(state, plan)
                 cut.update(k for k in undecided if k.benchmark in self.last)
@@ -302,16 +324,22 @@ class RoundLoop:
         if warmups and not self._warmup_said:
             self.reporter.message(describe_warmups(warmups, settings))
         self._warmup_said = True
+        if self.pairs is not None:  # chosen per shared benchmark, asked per JMH benchmark
+            shared = self.pairs.jmh_benchmarks()
+            return {jmh: warmups[name] for jmh, name in shared.items() if name in warmups}
         return warmups
 
     def _cover(self, keys: list[SuiteKey]) -> Cover:
         """The round's JMH invocations for ``keys``: one per benchmark where running a few
         decided @Param combinations along costs less than another JVM start."""
+        suite = list(self.keys)
+        if self.pairs is not None:
+            keys, suite = self.pairs.jmh_keys(keys), self.pairs.jmh_keys(suite)
         one = keys[0]
         probe = plan_step(0, 0, "base", 1, Selection((one.benchmark,), tuple(
             (name, (value,)) for name, value in one.params)))  # fmt: skip
         key_s = max(self.estimate(probe) - HOST_OVERHEAD_S, 0.0)
-        return cover_keys(keys, self.keys, key_s, HOST_OVERHEAD_S)
+        return cover_keys(keys, suite, key_s, HOST_OVERHEAD_S)
 
     def _all_stopped(self, state: SequentialState) -> str:
         """Every key left the plan: all with a verdict or a futility stop, or some still

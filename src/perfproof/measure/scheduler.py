@@ -28,9 +28,11 @@ from perfproof.errors import ExternalError
 from perfproof.measure import lock, lock_queue, lock_status
 from perfproof.measure.argv import append_jvm_args, step_argv, with_forks, with_warmup
 from perfproof.measure.jfr_args import jmh_jfr_args, name_fork_recordings, step_folder
+from perfproof.measure.pair import clear_side_folders, split_recordings
 from perfproof.measure.plan import FIXED, Plan, Step, step_selection
 from perfproof.measure.progress import JmhSettings, Reporter, estimate_step_seconds
 from perfproof.measure.store import DONE, FAILED, INTERRUPTED, RUNNING, RunStore, now_iso
+from perfproof.model.variants import PAIR, Variants
 from perfproof.process import ProcessResult, command_line, run
 
 FAILURE_MARKER = "<failure>"
@@ -229,6 +231,11 @@ class Scheduler:
             )
         if self.jfr_dir is not None:
             recordings = name_fork_recordings(self.jfr_dir, step.round, step.jfr_side)
+            variants = self.store.manifest.variants
+            if step.side == PAIR and variants is not None:
+                recordings = split_recordings(self.jfr_dir, step, recordings,
+                                              res.output.splitlines(),
+                                              Variants.from_block(variants))  # fmt: skip
             self.store.update_step(step, recordings=[self.store.rel(p) for p in recordings])
         publish_result(partial, self.store.result_path(step))
         self._finish(
@@ -255,6 +262,8 @@ class Scheduler:
         folder = step_folder(self.jfr_dir, step.round, step.jfr_side)
         if folder.is_dir():
             shutil.rmtree(folder)
+        if step.side == PAIR:
+            clear_side_folders(self.jfr_dir, step)
         value = jmh_jfr_args(self.jfr_dir, step.round, step.jfr_side, delay_s=self.jfr_delay_s)[-1]
         return append_jvm_args(options, value)
 

@@ -20,9 +20,8 @@ from perfproof.compare.sequential_design import FIRST_FORKS, SequentialDesign
 from perfproof.compare.sequential_method import methodology
 from perfproof.compare.undecided import forks_a_side, too_few_forks, undecided_note
 from perfproof.errors import InputError
-from perfproof.jmh.reader import read_results
 from perfproof.measure.plan import FIXED, Plan
-from perfproof.measure.rounds import BUDGET, Looker, SequentialState
+from perfproof.measure.rounds import BUDGET, Looker, SequentialState, run_sides
 from perfproof.measure.store import RunStore
 from perfproof.model import BenchKey, Comparison, Samples
 from perfproof.model.reach import RunReach
@@ -147,8 +146,7 @@ def final_comparison(
     from fewer than two forks a side (:mod:`perfproof.compare.undecided`).
     """
     plan = store.plan
-    base = read_results(store.finished_result_files("base"))
-    head = read_results(store.finished_result_files("head"))
+    base, head = run_sides(store)
     why = "budget ended" if ended == BUDGET else "the run ended"
     if plan.stopping == FIXED or not state.decisions:
         result = compare_sides(base, head, fixed_options(store))

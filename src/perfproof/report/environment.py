@@ -58,7 +58,7 @@ def side_label(run: RunFolder, side: str) -> str:
     block = run.manifest.variants
     if block is None:
         return ref
-    from perfproof.compare.variants import Variants
+    from perfproof.model.variants import Variants
 
     names = Variants.from_block(block).side_names()
     return f"{names[0] if side == BASE else names[1]} at {ref}"

@@ -85,7 +85,7 @@ def _samples(run: RunFolder, side: str) -> dict[BenchKey, Samples]:
     samples = read_results(paths)
     if run.manifest.variants is None:
         return samples
-    from perfproof.compare.variants import Variants, split
+    from perfproof.model.variants import Variants, split
 
     # both variants share the file: the side's own, under the names the comparisons use
     base, head = split(samples, Variants.from_block(run.manifest.variants))

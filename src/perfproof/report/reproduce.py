@@ -1,7 +1,8 @@
 """The Reproduce section: copy-paste commands that redo the run by hand, and with perfproof.
 
-A reviewer who doubts a number should be able to rebuild both commits and rerun JMH with
-the very same flags. The commands are the ones the run executed (from the manifest), with
+A reviewer who doubts a number should be able to rebuild both commits (the one commit of a
+variant run, whose one JMH command runs both variants) and rerun JMH with the very same
+flags. The commands are the ones the run executed (from the manifest), with
 perfproof's cache paths replaced by a fresh ``git worktree`` per commit under ``/tmp`` so
 they do not depend on this machine's cache.
 """
@@ -13,6 +14,7 @@ from dataclasses import dataclass
 
 from perfproof.model import SIDE_WORDS
 from perfproof.model.documents.run import BuildEntry, StepEntry
+from perfproof.model.variants import PAIR
 from perfproof.process import command_line
 from perfproof.report.rundir import BASE, HEAD, RunFolder
 
@@ -80,9 +82,11 @@ def steps(run: RunFolder) -> tuple[list[Step], str]:
     out: list[Step] = []
     prefixes: dict[str, str] = {}
     shas: dict[str, str] = {}
+    paired = run.manifest.variants is not None  # two variants of one commit: one checkout
+    sides = (BASE,) if paired else (BASE, HEAD)
     for side in (BASE, HEAD):
         shas[side] = run.manifest.side(side).sha or ""
-        if shas[side]:
+        if shas[side] and side in sides:
             prefixes[shas[side]] = _repro_dir(side, shas[side])
         for build in _side_steps(run, side, "build"):
             if build.key:
@@ -90,33 +94,44 @@ def steps(run: RunFolder) -> tuple[list[Step], str]:
                 # like the checkout
                 prefixes[f"{build.key}/files"] = _repro_dir(side, shas[side])
     if repo and shas[BASE] and shas[HEAD]:
-        for side in (BASE, HEAD):
+        for side in sides:
             argv = ["git", "-C", str(repo), "worktree", "add", "--detach"]
             out.append(
                 Step(
-                    f"Check out the {SIDE_WORDS[side]} commit",
+                    "Check out the commit"
+                    if paired
+                    else f"Check out the {SIDE_WORDS[side]} commit",
                     command_line([*argv, _repro_dir(side, shas[side]), shas[side]]),
                 )
             )
-    for side in (BASE, HEAD):
+    for side in sides:
         for s in _side_steps(run, side, "build")[:1]:
             argv = _rewrite(argv_of(s) or [], prefixes)
             cwd = _rewrite([str(s.cwd or _repro_dir(side, shas[side]))], prefixes)[0]
-            out.append(Step(f"Build the {SIDE_WORDS[side]}", _in_dir(cwd, argv)))
-    for side in (BASE, HEAD):
+            what = "the commit" if paired else f"the {SIDE_WORDS[side]}"
+            out.append(Step(f"Build {what}", _in_dir(cwd, argv)))
+    for side in (PAIR,) if paired else (BASE, HEAD):
         for s in _side_steps(run, side, "jmh")[:1]:
-            argv = _result_file(_rewrite(argv_of(s) or [], prefixes), f"{SIDE_WORDS[side]}.json")
+            name = "variants" if paired else SIDE_WORDS[side]
+            argv = _result_file(_rewrite(argv_of(s) or [], prefixes), f"{name}.json")
             run_in = s.cwd
             text = (
                 _in_dir(_rewrite([str(run_in)], prefixes)[0], argv)
                 if run_in
                 else command_line(argv)
             )
-            out.append(Step(f"Run JMH on the {SIDE_WORDS[side]} (once per round)", text))
+            what = "both variants, one JMH process" if paired else f"the {SIDE_WORDS[side]}"
+            out.append(Step(f"Run JMH on {what} (once per round)", text))
     ab = _perfproof_line(run, repo, shas)
     if ab:
         out.append(Step("Redo everything with perfproof", ab))
-    if any("build" in st.caption.lower() for st in out):
+    if paired and any("build" in st.caption.lower() for st in out):
+        note = (
+            "Each round runs the JMH command once: JMH forks each variant separately, and "
+            "`perfproof compare FILE --pair …` (the rule under Methodology) splits the JSON "
+            "into the two sides."
+        )
+    elif any("build" in st.caption.lower() for st in out):
         note = (
             "Each round runs the JMH command of each side once, in the order under "
             "Methodology; the JSON files compare with `perfproof compare`."
@@ -134,7 +149,7 @@ def _perfproof_line(run: RunFolder, repo: str | None, shas: dict[str, str]) -> s
     if recorded:
         argv = list(recorded)
         # pin the refs to the commits that were measured: branches move, SHAs do not
-        for flag, side in (("--base", BASE), ("--head", HEAD)):
+        for flag, side in (("--base", BASE), ("--head", HEAD), ("--ref", BASE)):
             if flag in argv[:-1] and shas[side]:
                 argv[argv.index(flag) + 1] = shas[side]
         return command_line(argv)

@@ -19,6 +19,7 @@ from perfproof.jmh.reader import load_json
 from perfproof.model.documents import loads_strict
 from perfproof.model.documents.compare import SCHEMA, CompareDocument
 from perfproof.model.documents.run import ManifestShapeError, RunManifest, VariantsBlock
+from perfproof.model.variants import PAIR
 
 BASE = "base"
 HEAD = "head"
@@ -31,8 +32,6 @@ SIDE_NAMES: dict[str, str] = {
     "b": HEAD,
 }
 """File-name spellings of the two sides (``1-base.json``, ``2-feature.json``)."""
-PAIR = "pair"
-"""The side of a raw file holding both sides: two variants of one commit (``01-pair.json``)."""
 
 _ROUND_FILE = re.compile(r"^(?P<round>[^-]+)-(?P<side>[A-Za-z]+)(?:-(?P<part>\d+))?$")
 """``03-base.json``, and ``03-base-2.json`` for the second JMH process of a round split by
@@ -139,8 +138,8 @@ def load_raw_files(run_dir: Path, variants: VariantsBlock | None = None) -> list
 def _pair_sides(
     path: Path, round_no: str, entries: list[Any], block: VariantsBlock
 ) -> list[RawFile]:
-    from perfproof.compare.variants import Variants
     from perfproof.jmh.reader import entry_key
+    from perfproof.model.variants import Variants
 
     variants = Variants.from_block(block)
     sides: dict[str, list[Any]] = {BASE: [], HEAD: []}

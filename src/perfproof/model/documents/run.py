@@ -286,7 +286,7 @@ def _argv(value: object) -> object:
 
 class VariantsBlock(Document):
     """``ab --ref C --pair …``: one commit measured once, two of its variants made the sides
-    (:class:`perfproof.compare.variants.Variants`; one of the three rules is set)."""
+    (:class:`perfproof.model.variants.Variants`; one of the three rules is set)."""
 
     pairs: list[list[str]] | None = None
     suffix: str | None = None

@@ -16,12 +16,12 @@ from pathlib import Path
 from perfproof import __version__, defaults
 from perfproof.compare import CompareOptions, CompareResult, compare_sides
 from perfproof.compare import document as compare_document
-from perfproof.env.cache import cache_root
 from perfproof.env.java import java_info
 from perfproof.errors import ExternalError, InputError
 from perfproof.jmh.reader import read_results
 from perfproof.measure import environment
 from perfproof.measure.keys import SuiteKey, group_keys
+from perfproof.measure.pair import PairKeys
 from perfproof.measure.plan import (
     FIXED,
     SEQUENTIAL,
@@ -29,10 +29,10 @@ from perfproof.measure.plan import (
     restrict_first_round,
 )
 from perfproof.measure.progress import Reporter
-from perfproof.measure.rounds import RoundLoop, SequentialState, sides_present
-from perfproof.measure.scheduler import Scheduler, SideTarget
+from perfproof.measure.rounds import RoundLoop, SequentialState
+from perfproof.measure.scheduler import Scheduler
 from perfproof.measure.shard import Shard, apply_shard, check_resume_shard
-from perfproof.measure.sides import SideBuilder, list_side, reuse_reason
+from perfproof.measure.sides import SideBuilder
 from perfproof.measure.store import (
     RunStore,
     default_runs_dir,
@@ -42,8 +42,16 @@ from perfproof.model import SIDES
 from perfproof.model.documents.compare import CompareDocument
 from perfproof.model.documents.run import Jdk, Overlay, RunManifest, SideRef
 from perfproof.model.reach import RunReach
+from perfproof.model.variants import Variants
 from perfproof.pipeline.ab import reach as ab_reach
+from perfproof.pipeline.ab.commits import commit_scheduler
 from perfproof.pipeline.ab.options import AbOptions, check_options
+from perfproof.pipeline.ab.variants import (
+    pair_scheduler,
+    reproduce_argv,
+    variant_note,
+    variant_regexes,
+)
 from perfproof.pipeline.cluster import Executor, join_cluster, run_on_cluster
 from perfproof.pipeline.lifecycle import attempt, finish_attempt
 from perfproof.pipeline.looks import (
@@ -83,6 +91,7 @@ def start_ab(
     explain: bool = True,
     reach: RunReach | None = None,
     recorder: ab_reach.Recorder | None = None,
+    variants: Variants | None = None,
 ) -> AbOutcome:
     """A new run: check everything cheap first, then build, list, measure, compare.
 
@@ -90,7 +99,8 @@ def start_ab(
     gives each key its reach from the diff (:mod:`perfproof.pipeline.ab.reach`), for ``ab``
     alone: ``prove`` computes reach itself and hands it in as ``reach`` (kept in the manifest
     for the looks), ``guard`` compares one commit's code. ``recorder`` records the decided
-    keys no static path leads to before the report (``ab`` alone, unless ``--explain off``)."""
+    keys no static path leads to before the report (``ab`` alone, unless ``--explain off``).
+    ``variants``: one commit (``opts.base``), its two variants the sides (``--ref C --pair``)."""
     repo = require_repo(Path(opts.repo).resolve())
     opts.repo = str(repo)
     check_options(opts)
@@ -109,11 +119,12 @@ def start_ab(
         opts.rounds or opts.max_rounds or defaults.MAX_ROUNDS,
         opts.order,
         opts.seed,
-        opts.bench,
+        opts.bench or (variant_regexes(variants) if variants is not None else ()),
         opts.jmh_args.options,
         stopping=FIXED if opts.rounds is not None else SEQUENTIAL,
         budget_s=opts.budget.seconds if opts.budget is not None else None,
         settings=opts.jmh_args.settings,
+        paired=variants is not None,
     )
     opts.seed = plan.seed
     if plan.stopping == SEQUENTIAL:  # an uncalibrated schedule is refused before a build
@@ -135,8 +146,11 @@ def start_ab(
             build_spec=spec.to_block(),
             overlay=Overlay(paths=list(opts.overlay)),
             reach=reach.to_block() if reach is not None else None,
+            variants=variants.to_block() if variants is not None else None,
         ),
     )
+    if variants is not None:
+        store.manifest.command = reproduce_argv(opts, variants)
     store.init_steps(plan)
     store.manifest.environment = environment.capture(
         jdk=jdk.to_block(), jmh_version=None, shas=shas
@@ -145,7 +159,8 @@ def start_ab(
     try:
         with store.exclusive():
             store.add_event("started")
-            return _execute(store, opts, reporter, verb, explain and verb == "ab", recorder)
+            explain = explain and verb == "ab" and variants is None
+            return _execute(store, opts, reporter, verb, explain, recorder)
     except InputError:
         # Bad input found after the folder exists (no build detected, a benchmark regex that
         # selects nothing): with nothing measured, a --resume could only fail again.
@@ -193,7 +208,8 @@ def resume_ab(
         )
     with store.exclusive():
         store.add_event("resumed", pending=[s.id for s in store.pending_steps()])
-        return _execute(store, opts, reporter, verb, explain and verb == "ab", recorder)
+        explain = explain and verb == "ab" and store.manifest.variants is None
+        return _execute(store, opts, reporter, verb, explain, recorder)
 
 
 def _execute(
@@ -230,75 +246,23 @@ def _measure_and_compare(
     explain: bool,
     recorder: ab_reach.Recorder | None,
 ) -> AbOutcome:
-    plan = store.plan
-    repo = Path(opts.repo)
-    shas = {side: str(store.manifest.side(side).sha) for side in SIDES}
-    spec = opts.build
-    jdk = java_info(opts.build.java)
-    cache_dir = cache_root(Path(opts.cache_dir) if opts.cache_dir else None)
-    builders = {
-        side: SideBuilder(
-            side=side,
-            repo=repo,
-            sha=shas[side],
-            spec=spec,
-            java=jdk.path,
-            store=store,
-            reporter=reporter,
-            cache_dir=cache_dir,
-            fresh=opts.fresh_builds,
-            overlay_from=shas["head"] if side == "base" and opts.overlay else None,
-            overlay_paths=opts.overlay if side == "base" else (),
-        )
-        for side in SIDES
-    }
-    why = reuse_reason(
-        repo, shas, spec, cache_dir, fresh=opts.fresh_builds, overlay=bool(opts.overlay)
-    )
-    if why is not None:
-        builders["head"].serves = (builders["base"], why)
-    pending = store.pending_steps()
-    first_round = min((s.round for s in pending), default=1)
-    targets: dict[str, SideTarget] = {}
-    listed = {}
-    for side in SIDES:
-        builder = builders[side]
-        builder.prepare(first_round if opts.fresh_builds else None)
-        overlay = store.manifest.overlay
-        if side == "base" and opts.overlay and overlay is not None:
-            overlay.files = list(builder.overlaid)
-            store.save()
-        names, count, listed[side] = list_side(
-            builder, plan.benchmarks, plan.jmh_options, shas[side]
-        )
-        targets[side] = SideTarget(side, builder.launcher, names, count)
-    env = store.manifest.environment
-    versions = {side: builders[side].jmh_version() for side in SIDES}
-    env.jmh_versions = dict(versions)
-    env.jmh_version = " / ".join(sorted({v for v in versions.values() if v})) or None
-    store.manifest.benchmarks = {side: list(targets[side].benchmarks) for side in SIDES}
-    if explain and store.manifest.reach is None:
-        ab_reach.reach_before_run(store, opts, reporter)
-    store.save()
-    scheduler = Scheduler(
-        store,
-        targets,
-        reporter,
-        settings=plan.settings,
-        lock_timeout_s=opts.lock_timeout,
-        java_home=jdk.home,
-        jfr_dir=store.jfr_dir() if opts.jfr else None,
-    )
-    keys = sides_present(listed["base"], listed["head"])
-    if opts.shard is not None:
-        per_key = plan.settings.forks * plan.settings.fork_seconds()
-        keys = apply_shard(store, opts.shard, keys, lambda _key: per_key)
-    if opts.executor == "ray":
-        return _on_cluster(store, opts, keys, builders, reporter, explain, recorder)
-    state, ended = measure_keys(store, scheduler, keys, reporter, keys)
+    pairs: PairKeys | None = None
+    if store.manifest.variants is not None:  # one commit, two variants: one build
+        scheduler, pairs = pair_scheduler(store, opts, reporter)
+        keys = pairs.keys
+    else:
+        scheduler, keys, builders = commit_scheduler(store, opts, reporter, explain)
+        if opts.shard is not None:
+            per_key = store.plan.settings.forks * store.plan.settings.fork_seconds()
+            keys = apply_shard(store, opts.shard, keys, lambda _key: per_key)
+        if opts.executor == "ray":
+            return _on_cluster(store, opts, keys, builders, reporter, explain, recorder)
+    state, ended = measure_keys(store, scheduler, keys, reporter, keys, pairs=pairs)
     # Measured as the benchmarking ends, so the report written next can show it.
     store.manifest.environment.load_after = environment.load_average()
     result, method = final_comparison(store, state, ended)
+    if store.manifest.variants is not None:
+        result.notes.insert(0, variant_note(store))
     stopping = state.to_block(keys, ended, store.plan)
     stopping.methodology = method
     store.manifest.stopping = stopping
@@ -376,12 +340,14 @@ def measure_keys(
     keys: list[SuiteKey],
     reporter: Reporter,
     suite: list[SuiteKey] | None = None,
+    pairs: PairKeys | None = None,
 ) -> tuple[SequentialState, str]:
     """Measure ``keys`` round by round until the plan says stop.
 
     The one entry point of measurement. ``suite`` is every key the ``--bench`` regexes select;
     when ``keys`` is only a part of it (one shard's keys), a first round that has not started
-    yet is planned for those keys alone.
+    yet is planned for those keys alone. ``pairs``: a variant run's keys and the JMH keys of
+    both variants of each (its steps are pair steps).
     """
     plan = store.plan
     started = any(store.is_finished(s) for s in plan.steps)
@@ -401,6 +367,7 @@ def measure_keys(
         looker_for(plan, ab_reach.run_reach(store)),
         reporter,
         last=frozenset(str(b) for b in store.manifest.options.measure_last or ()),
+        pairs=pairs,
     )
     return loop.run()
 

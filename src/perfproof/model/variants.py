@@ -17,6 +17,11 @@ from perfproof.errors import InputError
 from perfproof.model import BenchKey, SideSamples
 from perfproof.model.documents.run import VariantsBlock
 
+PAIR = "pair"
+"""The side of a step (and of its raw file, ``01-pair.json``) that measures both variants."""
+
+Params = tuple[tuple[str, str], ...]
+
 
 @dataclass(frozen=True)
 class Variants:
@@ -60,6 +65,13 @@ class Variants:
         """``base``, ``head`` or None (no rule names the key), as :func:`split` places it."""
         placed = _place(key, self)
         return placed[0] if placed else None
+
+    def place(self, benchmark: str, params: Params) -> tuple[str, str, Params] | None:
+        """Where a benchmark at some @Param values belongs: ``(side, benchmark, params)`` under
+        the names both sides share (the base's), or None when no rule names it."""
+        key = BenchKey(benchmark, "", params, "")
+        placed = _place(key, self)
+        return (placed[0], placed[1].benchmark, placed[1].params) if placed else None
 
     def given(self) -> bool:
         return bool(self.pairs or self.suffix or self.param)
