@@ -30,6 +30,36 @@ def fixtures_dir() -> Path:
     return FIXTURES
 
 
+def steps_of(run_dir: Path) -> dict[str, str]:
+    """Each step's status in a run folder's manifest (none before it is written)."""
+    if not (run_dir / "manifest.json").is_file():
+        return {}
+    doc = json.loads((run_dir / "manifest.json").read_text())
+    return {s["id"]: s["status"] for s in doc.get("steps", [])}
+
+
+def ctrl_c_when(argv: list[str], ready: Callable[[], bool], timeout_s: float,
+                env: dict[str, str] | None = None) -> tuple[int, str]:  # fmt: skip
+    """Start ``argv``, press Ctrl-C (SIGINT) as soon as ``ready()`` holds; exit code, stderr."""
+    import signal
+    import subprocess
+    import time
+
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=env)  # fmt: skip
+    deadline = time.monotonic() + timeout_s
+    try:
+        while time.monotonic() < deadline and not ready():
+            assert proc.poll() is None, proc.communicate()
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    return proc.returncode, err
+
+
 @pytest.fixture
 def run_cli(capsys: pytest.CaptureFixture[str]) -> Callable[..., CliResult]:
     """Run ``perfproof ARGS`` in-process and return its exit code, stdout and stderr."""

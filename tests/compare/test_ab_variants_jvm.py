@@ -3,8 +3,9 @@ process a round running both variants, the variants compared as base and head wi
 fork-level statistics of any A/B, and ``report`` on the run folder naming the pairing.
 
 ``sum`` adds 4096 numbers; ``sumOpt`` adds 64, so the head is many times faster; the @Param
-``optimized`` makes the same two variants out of one benchmark method (the slow one also
-allocates), and ``flat`` ignores it
+``optimized`` makes two variants out of one benchmark method (``both``: JMH's steady
+``consumeCPU`` ten thousand times over and 528 against 80 bytes an operation, so a look decides
+it from three forks a side even on a busy machine), and ``flat`` ignores it
 (nothing to find: it keeps running while ``both`` is decided).
 """
 
@@ -12,21 +13,23 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
+from tests.conftest import ctrl_c_when, steps_of
 
 pytestmark = [pytest.mark.jvm, pytest.mark.slow, pytest.mark.timeout(900)]
 
 JMH_ARGS = "-f 1 -wi 1 -i 2 -w 100ms -r 100ms"
+LOOK_ARGS = "-f 1 -wi 2 -i 2 -w 200ms -r 200ms"
+"""A little more warm-up where a look must decide from three forks a side, on a busy machine."""
 
 BENCH = """package pairs;
 
 import org.openjdk.jmh.annotations.*;
+import org.openjdk.jmh.infra.Blackhole;
 
 @State(Scope.Thread)
 public class SumBench {
@@ -47,11 +50,9 @@ public class SumBench {
     @Benchmark public long sumOpt() { return add(64); }
     Object sink;
 
-    @Benchmark public long both() {
-        if (!optimized) {
-            sink = new long[64];  // published, so it stays: 528 B/op against none
-        }
-        return add(optimized ? 64 : 4096);
+    @Benchmark public void both() {
+        sink = new long[optimized ? 8 : 64];  // published, so it stays: 80 B/op against 528
+        Blackhole.consumeCPU(optimized ? 10 : 100_000);
     }
     @Benchmark public long flat() { return add(1024); }
 }
@@ -179,26 +180,19 @@ def test_a_sequential_variant_run_stops_keys_resumes_after_ctrl_c_and_records_ea
     out = tmp_path / "run"
     argv = [sys.executable, "-m", "perfproof", "ab", "--repo", str(pairs_repo), "--ref", "v1",
             "--sides-by-param", "optimized=false,true", "--bench", r"SumBench\.(both|flat)$",
-            "--max-rounds", "4", "--futility", "0", "--jmh-args", JMH_ARGS,
+            "--max-rounds", "4", "--futility", "0", "--jmh-args", LOOK_ARGS,
             "--jfr", "--out", str(out), "--lock-timeout", "300"]  # fmt: skip
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[2] / "src")}
-    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env=env)  # fmt: skip
-    deadline = time.monotonic() + 400
-    try:  # Ctrl-C while round 2 runs: round 1 is kept, round 2 is run again on --resume
-        while time.monotonic() < deadline:
-            if (out / "manifest.json").is_file():
-                status = {s["id"]: s["status"] for s in _manifest(out).get("steps", [])}
-                if status.get("01-pair") == "done" and status.get("02-pair") == "running":
-                    break
-            assert proc.poll() is None, proc.communicate()
-            time.sleep(0.05)
-        proc.send_signal(signal.SIGINT)
-        _, err = proc.communicate(timeout=60)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-    assert proc.returncode == 130, err
+    # Ctrl-C while round 2 runs: round 1 is kept, round 2 is run again on --resume
+    code, err = ctrl_c_when(
+        argv,
+        lambda: (
+            steps_of(out).get("01-pair") == "done" and steps_of(out).get("02-pair") == "running"
+        ),
+        400,
+        env,
+    )
+    assert code == 130, err
     assert f"perfproof ab --resume {out}" in err
     first = out / "jmh" / "01-pair.json"
     kept = (first.stat().st_ino, first.stat().st_mtime_ns)

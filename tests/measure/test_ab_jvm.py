@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
+from tests.conftest import ctrl_c_when, steps_of
 
 TINY = "-wi 1 -w 100ms -i 2 -r 100ms"
 pytestmark = [pytest.mark.jvm, pytest.mark.slow, pytest.mark.timeout(300)]
@@ -201,22 +202,15 @@ def test_ctrl_c_stops_cleanly_and_keeps_finished_steps(ab_env, tmp_path) -> None
     argv = [sys.executable, "-m", "perfproof", "ab", "--repo", str(ab_env.repo),
             "--base", "baseline", "--head", "feature", "--rounds", "2",
             "--bench", "EventBusBench", "--jmh-args", TINY, "--out", str(run_dir)]  # fmt: skip
-    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 240
-    try:
-        while time.monotonic() < deadline:
-            if (run_dir / "manifest.json").is_file():
-                steps = manifest(run_dir).get("steps", [])
-                if steps and steps[0]["status"] == "done" and steps[1]["status"] == "running":
-                    break
-            assert proc.poll() is None, proc.communicate()
-            time.sleep(0.05)
-        proc.send_signal(signal.SIGINT)
-        _, err = proc.communicate(timeout=60)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-    assert proc.returncode == 130, err
+    code, err = ctrl_c_when(
+        argv,
+        lambda: (
+            steps_of(run_dir).get("01-base") == "done"
+            and steps_of(run_dir).get("01-head") == "running"
+        ),
+        240,
+    )
+    assert code == 130, err
     assert f"perfproof ab --resume {run_dir}" in err
     m = manifest(run_dir)
     assert m["status"] == "interrupted"
