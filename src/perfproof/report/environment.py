@@ -74,9 +74,9 @@ def _ref_label(info: SideRef) -> str:
 def jdk_label(run: RunFolder, side: str | None = None) -> str:
     jdk = environment(run).jdk
     if jdk:
-        parts = _distinct([jdk.vendor, jdk.vm_name or jdk.vm, jdk.runtime_version or jdk.version])
+        parts = _distinct([jdk.vendor, jdk.vm_name, jdk.runtime_version or jdk.version])
         label = " ".join(parts)
-        path = jdk.path or jdk.java or jdk.home
+        path = jdk.path or jdk.home
         return f"{label} ({path})" if path else label
     versions = _distinct(
         " ".join(_distinct([e.get("vmName"), e.get("vmVersion") or e.get("jdkVersion")]))

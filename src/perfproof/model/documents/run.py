@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BeforeValidator, Field, JsonValue
+from pydantic import AliasChoices, BeforeValidator, Field, JsonValue
 
 from perfproof.model.documents import check_document, schema_id
 from perfproof.model.documents.codec import (
@@ -76,17 +76,16 @@ def _as_texts(value: object) -> object:
 
 
 class Jdk(Document):
-    """The JVM a side ran with (``perfproof.env.java.JavaInfo``); older runs wrote ``vm``
-    and ``java`` for ``vm_name`` and ``path``."""
+    """The JVM a side ran with (``perfproof.env.java.JavaInfo``). Older runs wrote ``java``
+    for ``path`` and ``vm`` for ``vm_name``: read here under today's names, so no reader
+    looks for both."""
 
-    path: Text | None = None
+    path: Text | None = Field(None, validation_alias=AliasChoices("path", "java"))
     home: Text | None = None
     vendor: Text | None = None
     version: Text | None = None
     runtime_version: Text | None = None
-    vm_name: Text | None = None
-    vm: Text | None = None
-    java: Text | None = None
+    vm_name: Text | None = Field(None, validation_alias=AliasChoices("vm_name", "vm"))
 
 
 class Environment(MachineFacts):
