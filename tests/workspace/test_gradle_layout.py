@@ -82,3 +82,17 @@ def test_the_offline_key_reads_build_files_not_sources(tmp_path: Path):
     assert names == {"settings.gradle", "build.gradle", "core/build.gradle", "bench/build.gradle",
                      "other/build.gradle", "gradle/wrapper/gradle-wrapper.properties",
                      "core/gradle.properties"}  # fmt: skip
+
+
+def test_what_only_looks_like_a_reach_does_not_block(tmp_path: Path):
+    wt = _write(tmp_path, MULTI)
+    _write(wt, {
+        # project() is the script's own project (JVM test suites); a property of the root
+        # project reads no file; a project's own script naming its folder is about that project
+        "bench/build.gradle": "dependencies { jmhImplementation(project()) }\n"
+                              "version = rootProject.hasProperty('release') ? '1' : '1-SNAPSHOT'\n",
+        "other/build.gradle": "jar { manifest { attributes 'Name': 'other' } }\n",
+    })  # fmt: skip
+    assert blocking_change(wt, "bench", ["other/src/main/java/O.java"]) is None
+    _write(wt, {"bench/build.gradle": "jmhJar { from rootProject.file('NOTICE') }\n"})
+    assert "reaches outside" in blocking_change(wt, "bench", ["other/src/main/java/O.java"])

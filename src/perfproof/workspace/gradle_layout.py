@@ -27,19 +27,24 @@ _SKIPPED_DIRS = frozenset({"build", "node_modules", "out"})
 _BUILD_NAMES = frozenset({"gradle.properties", "gradlew", "gradlew.bat", "lombok.config"})
 _BUILD_DIRS = frozenset({"gradle", "buildSrc"})
 _SETTINGS = ("settings.gradle", "settings.gradle.kts")
+_BUILD_SCRIPTS = ("build.gradle", "build.gradle.kts")
 _STRING = r"""(?:'[^'\n]*'|"[^"\n]*")"""
 _INCLUDE = re.compile(r"^\s*(include|includeBuild|includeFlat)\b[ \t(]*(.*)$", re.M)
 _LITERALS_ONLY = re.compile(rf"^\s*{_STRING}(\s*,\s*{_STRING})*\s*\)?\s*(//.*)?$")
 _UNKNOWN_SETTINGS = re.compile(r"projectDir|rootProject\s*\.\s*children|\beach\b|\bforEach\b")
 _PROJECT_CALL = re.compile(r"(?i)project\s*\(")
-_PROJECT_LITERAL = re.compile(r"""(?i)project\s*\(\s*(?:path\s*[:=]\s*)?(['"]):[^'"$\n]*\1""")
+_PROJECT_LITERAL = re.compile(
+    r"""(?i)project\s*\(\s*(?:\)|(?:path\s*[:=]\s*)?(['"]):[^'"$\n]*\1)"""
+)
+"""A literal Gradle path, or ``project()``: the script's own project (JVM test suites)."""
 _PATH_LITERAL = re.compile(r"""(['"])(:[\w.:-]*)\1""")
 _UNKNOWN_SCRIPT = re.compile(
     r"\bprojects\s*\.\s*\w|\bchildProjects\b|\b(sub|all)projects\b(?!\s*[({])"
     r"|\bgetSubprojects\b|\bgetAllprojects\b"
 )
 _OUTSIDE = re.compile(
-    r"\.\.[/\\]|\brootDir\b|\brootProject\b(?!\s*\.\s*(name|version|group|ext)\b)"
+    r"\.\.[/\\]|\brootDir\b|\brootProject\b(?!\s*\.)"
+    r"|\brootProject\s*\.\s*(file|files|fileTree|projectDir|layout|buildDir|zipTree|tarTree)\b"
     r"|\.\s*projectDir\b|\bparent\s*\."
 )
 
@@ -111,10 +116,19 @@ def project_folders(worktree: Path) -> set[PurePosixPath] | None:
 
 @dataclass(frozen=True)
 class _Scripts:
-    """The script text of every project folder, and every script of the build."""
+    """The script text of every project folder, and every script of the build by path."""
 
     by_folder: dict[PurePosixPath, str]
-    every: list[str]
+    every: dict[PurePosixPath, str]
+
+    def besides(self, unreached: set[PurePosixPath]) -> list[str]:
+        """Every script but the own build scripts of projects the build does not reach (a
+        project's script naming its own folder says nothing about the benchmark's build)."""
+        return [
+            text
+            for path, text in self.every.items()
+            if not (path.parent in unreached and path.name in _BUILD_SCRIPTS)
+        ]
 
 
 def _scripts(worktree: Path, folders: set[PurePosixPath]) -> _Scripts:
@@ -122,15 +136,17 @@ def _scripts(worktree: Path, folders: set[PurePosixPath]) -> _Scripts:
     for folder in folders:
         texts = [
             (worktree / folder / n).read_text(encoding="utf-8", errors="replace")
-            for n in ("build.gradle", "build.gradle.kts")
+            for n in _BUILD_SCRIPTS
             if (worktree / folder / n).is_file()
         ]
         by_folder[folder] = "\n".join(texts)
-    every = [
-        p.read_text(encoding="utf-8", errors="replace")
+    every = {
+        PurePosixPath(p.relative_to(worktree).as_posix()): p.read_text(
+            encoding="utf-8", errors="replace"
+        )
         for p in build_files(worktree)
         if is_script(p.name) and p.name not in _SETTINGS
-    ]
+    }
     return _Scripts(by_folder, every)
 
 
@@ -182,10 +198,11 @@ def _owner(path: str, folders: set[PurePosixPath]) -> PurePosixPath:
 
 
 def _named(path: str, texts: list[str]) -> str | None:
-    """The top folder or file name of ``path`` when a script names it as a word."""
+    """The top folder or file name of ``path`` when a script names it as a word (a Gradle
+    path such as ``':simulator'`` names a project, which :func:`included` follows)."""
     p = PurePosixPath(path)
     for word in dict.fromkeys([p.parts[0], p.name]):
-        pattern = re.compile(rf"(?<![\w.-]){re.escape(word)}(?![\w-])")
+        pattern = re.compile(rf"(?<![\w.:-]){re.escape(word)}(?![\w-])")
         if any(pattern.search(t) for t in texts):
             return word
     return None
@@ -219,6 +236,7 @@ def blocking_change(worktree: Path, module: str | None, changed: list[str]) -> s
     reaching = sorted(
         str(f) for f in reached | {PurePosixPath(".")} if _OUTSIDE.search(scripts.by_folder[f])
     )
+    texts = scripts.besides(folders - reached - {PurePosixPath(".")})
     for path in changed:
         home = _owner(path, folders)
         if home in reached and (
@@ -226,7 +244,7 @@ def blocking_change(worktree: Path, module: str | None, changed: list[str]) -> s
         ):
             where = "the root project" if home == PurePosixPath(".") else f"project {home}"
             return f"{path} is in {where}, which {what} includes"
-        word = _named(path, scripts.every)
+        word = _named(path, texts)
         if word is not None:
             return f"{path}: a build script names {word!r}"
         if reaching:
