@@ -90,6 +90,7 @@ def test_what_only_looks_like_a_reach_does_not_block(tmp_path: Path):
         # project() is the script's own project (JVM test suites); a property of the root
         # project reads no file; a project's own script naming its folder is about that project
         "bench/build.gradle": "dependencies { jmhImplementation(project()) }\n"
+                              "dependencies { jmhImplementation(project(path)) }\n"
                               "version = rootProject.hasProperty('release') ? '1' : '1-SNAPSHOT'\n",
         "other/build.gradle": "jar { manifest { attributes 'Name': 'other' } }\n",
     })  # fmt: skip

@@ -34,9 +34,9 @@ _LITERALS_ONLY = re.compile(rf"^\s*{_STRING}(\s*,\s*{_STRING})*\s*\)?\s*(//.*)?$
 _UNKNOWN_SETTINGS = re.compile(r"projectDir|rootProject\s*\.\s*children|\beach\b|\bforEach\b")
 _PROJECT_CALL = re.compile(r"(?i)project\s*\(")
 _PROJECT_LITERAL = re.compile(
-    r"""(?i)project\s*\(\s*(?:\)|(?:path\s*[:=]\s*)?(['"]):[^'"$\n]*\1)"""
+    r"""(?i)project\s*\(\s*(?:\)|path\s*\)|(?:path\s*[:=]\s*)?(['"]):[^'"$\n]*\1)"""
 )
-"""A literal Gradle path, or ``project()``: the script's own project (JVM test suites)."""
+"""A literal Gradle path, or ``project()``/``project(path)``: the script's own project."""
 _PATH_LITERAL = re.compile(r"""(['"])(:[\w.:-]*)\1""")
 _UNKNOWN_SCRIPT = re.compile(
     r"\bprojects\s*\.\s*\w|\bchildProjects\b|\b(sub|all)projects\b(?!\s*[({])"
@@ -170,11 +170,22 @@ def _references(text: str) -> set[PurePosixPath] | None:
 def included(
     folders: set[PurePosixPath], scripts: _Scripts, module: PurePosixPath
 ) -> set[PurePosixPath] | None:
-    """``module`` and every project it reaches by literal project references; the root
-    script's references count for every project (None: a reference cannot be read)."""
-    root_refs = _references(scripts.by_folder.get(PurePosixPath("."), ""))
-    if root_refs is None:
-        return None
+    """``module`` and every project it reaches by literal project references; the references
+    of the root script and of every script that is no project's own build script (script and
+    convention plugins, ``buildSrc``, included builds: any project may apply them) count for
+    every project (None: a reference cannot be read)."""
+    shared = [scripts.by_folder.get(PurePosixPath("."), "")]
+    shared += [
+        text
+        for path, text in scripts.every.items()
+        if not (path.parent in folders and path.name in _BUILD_SCRIPTS)
+    ]
+    root_refs: set[PurePosixPath] = set()
+    for text in shared:
+        refs = _references(text)
+        if refs is None:
+            return None
+        root_refs |= refs
     seen = {module}
     todo = [module, *sorted(root_refs & folders)]
     seen |= root_refs & folders
