@@ -95,6 +95,7 @@ def test_two_benchmarks_of_one_commit_are_measured_once_and_compared(
     assert report.out.startswith("## Performance: sumOpt at v1 (")
     assert "**Sides:** sides by pair: base sum, head sumOpt" in report.out
     assert "No raw JMH files" not in report.out  # each side's entries of the shared files
+    assert "2 rounds, each one JMH process running both variants: 01-pair, 02-pair" in report.out
     reproduce = report.out[report.out.index("Reproduce") :]
     sha = manifest["refs"]["base"]["sha"]
     assert (

@@ -9,7 +9,9 @@ never written again.
 With ``jfr_dir`` every fork of a step records itself into ``jfr_dir/r<round>-<side>/``; the
 recordings are named ``fork-N.jfr`` before the result file is moved into place, and a step that
 is run again starts from an empty folder, so a finished step's recordings all come from the
-attempt whose numbers were kept.
+attempt whose numbers were kept. A pair step of a variant run (one JMH process running both
+variants of one commit) has its recordings moved into one folder per variant,
+``r<round>-base/`` and ``r<round>-head/`` (:func:`perfproof.measure.pair.split_recordings`).
 """
 
 from __future__ import annotations

@@ -135,7 +135,9 @@ def rounds_text(run: RunFolder) -> str:
     if plan is None or plan.stopping == "sequential":  # rounds run, not the most
         rounds = (plan.planned_rounds() if plan else 0) or len({r.round for r in run.raw})
     plural = "s" if rounds != 1 else ""
-    if plan is not None and plan.order:
+    if run.manifest.variants is not None:  # the order within a round is JMH's own
+        text = f"{rounds} round{plural}, each one JMH process running both variants"
+    elif plan is not None and plan.order:
         text = f"{rounds} round{plural}, order {plan.order.upper()}"
     else:
         text = f"{rounds} round{plural} per side (order not recorded)"
