@@ -193,7 +193,10 @@ class Scheduler:
         selection = step_selection(step)
         if selection is not None:
             n = len(selection.members())
-            label += f", {n} undecided key{'s' if n != 1 else ''}"
+            if step.side == PAIR:  # JMH's keys: both variants of each undecided key
+                label += f", {n} variant key{'s' if n != 1 else ''} of the undecided"
+            else:
+                label += f", {n} undecided key{'s' if n != 1 else ''}"
         launcher = target.launcher(step)
         argv = step_argv(
             launcher,
