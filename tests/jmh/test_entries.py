@@ -1,13 +1,20 @@
-"""What the report's JMH table and the PR-body check read of a raw JMH entry."""
+"""What the report's JMH table and methodology and the PR-body check read of a raw JMH entry."""
 
 from __future__ import annotations
 
-from perfproof.jmh.entries import compared_metrics, fork_count, iteration_count, score_of
-from perfproof.model import ALLOC_NORM, PRIMARY
+import math
+
+from perfproof.jmh.entries import JmhEntry, read_entries
+from perfproof.model import ALLOC_NORM, PRIMARY, BenchKey
 
 ENTRY = {
     "benchmark": "fx.Codes.sum",
     "mode": "avgt",
+    "params": {"n": 16},
+    "jmhVersion": "1.37",
+    "jvmArgs": ["-Xmx1g"],
+    "forks": 3,
+    "warmupTime": "1 s",
     "primaryMetric": {
         "score": 12.5,
         "scoreError": 0.25,
@@ -18,7 +25,7 @@ ENTRY = {
         "·gc.alloc.rate": {"score": 900.0, "scoreUnit": "MB/sec", "rawData": [[1.0]]},
         "·gc.alloc.rate.norm": {
             "score": 24.0,
-            "scoreError": 0.0,
+            "scoreError": "NaN",
             "scoreUnit": "B/op",
             "rawDataHistogram": [[[[24.0, 5]]], [[[24.0, 5]], [[24.0, 5]]]],
         },
@@ -27,20 +34,40 @@ ENTRY = {
 
 
 def test_the_primary_then_the_allocation_rate_under_jmhs_own_name() -> None:
-    found = compared_metrics(ENTRY)
-    assert [(metric, written) for metric, written, _ in found] == [
+    entry = JmhEntry.read(ENTRY)
+    assert [(m.name, m.written) for m in entry.metrics] == [
         (PRIMARY, PRIMARY),
         (ALLOC_NORM, "·gc.alloc.rate.norm"),
     ]
-    primary, alloc = (score_of(m) for _, _, m in found)
+    primary, alloc = entry.metrics
     assert (primary.score, primary.error, primary.unit) == (12.5, 0.25, "ns/op")
-    assert (alloc.score, alloc.unit) == (24.0, "B/op")
-    assert [iteration_count(m) for _, _, m in found] == [6, 3]  # histograms count too
-    assert fork_count(ENTRY) == 3
+    assert (alloc.score, alloc.unit) == (24.0, "B/op") and math.isnan(alloc.error)
+    assert [m.iterations for m in entry.metrics] == [6, 3]  # histograms count too
+    assert entry.fork_count == 3
+    assert entry.key == BenchKey("fx.Codes.sum", "avgt", (("n", "16"),))
+    assert (entry.jmh_version, entry.jvm_args, entry.forks, entry.warmup_time) == (
+        "1.37",
+        ("-Xmx1g",),
+        3,
+        "1 s",
+    )
+    assert entry.measurement_time is None  # not recorded
 
 
 def test_an_entry_without_metrics_has_an_empty_primary() -> None:
-    (only,) = compared_metrics({"benchmark": "x"})
-    assert only == (PRIMARY, PRIMARY, {})
-    assert score_of(only[2]).unit == "" and iteration_count(only[2]) == 0
-    assert fork_count({"primaryMetric": {"rawData": None}}) == 0
+    entry = JmhEntry.read({"benchmark": "x"})
+    (only,) = entry.metrics
+    assert only.name == PRIMARY and only.unit == "" and only.iterations == 0
+    assert math.isnan(only.score) and entry.fork_count == 0
+    assert entry.key is None  # no mode: not an entry the comparison could read
+    assert JmhEntry.read({"primaryMetric": {"rawData": None}}).fork_count == 0
+
+
+def test_fields_of_another_shape_are_not_recorded() -> None:
+    entry = JmhEntry.read(
+        {"benchmark": "x", "mode": "avgt", "params": [1], "jvmArgs": "-Xmx1g",
+         "secondaryMetrics": [], "primaryMetric": {"score": {"v": 1}, "rawData": 3}}
+    )  # fmt: skip
+    assert entry.params == {} and entry.jvm_args == () and len(entry.metrics) == 1
+    assert math.isnan(entry.metrics[0].score) and entry.fork_count == 0
+    assert len(read_entries([ENTRY, 3, "x", None])) == 1

@@ -150,7 +150,11 @@ def test_param_values_the_font_lacks_print_no_warning() -> None:
 
 
 def test_jmh_settings_missing_from_the_file_are_named_not_none() -> None:
-    from perfproof.report.environment import _setting
+    from perfproof.jmh.entries import JmhEntry
+    from perfproof.report.environment import _setting as setting_of
+
+    def _setting(entry: dict[str, object]) -> str:
+        return setting_of(JmhEntry.read(entry))
 
     full = {"forks": 2, "warmupIterations": 2, "warmupTime": "1 s",
             "measurementIterations": 3, "measurementTime": "1 s"}  # fmt: skip

@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from perfproof.audit.quotes import BASE, BYTES_METRIC, HEAD
-from perfproof.jmh.entries import compared_metrics, score_of
 from perfproof.jmh.units import canonical
 from perfproof.model import ALLOC_NORM, PRIMARY, Comparison
 from perfproof.render.results import params_label, short_name
@@ -85,23 +84,11 @@ def _raw_refs(run: RunFolder) -> dict[tuple[Any, ...], list[Reference]]:
     out: dict[tuple[Any, ...], list[Reference]] = {}
     for raw in run.raw:
         for e in raw.entries:
-            if not isinstance(e, dict):
-                continue
-            key = (
-                str(e.get("benchmark")),
-                str(e.get("mode")),
-                tuple(sorted((str(k), str(v)) for k, v in (e.get("params") or {}).items())),
-            )
-            for metric, _, m in compared_metrics(e):
-                s = score_of(m)
-                unit, factor = canonical(s.unit)
-                ref = Reference(
-                    _f(s.score) * factor,
-                    [_f(s.error) * factor],
-                    f"JMH {raw.path.name}",
-                    unit,
-                )
-                out.setdefault((*key, metric, raw.side), []).append(ref)
+            key = (str(e.benchmark), str(e.mode), tuple(sorted(e.params.items())))
+            for m in e.metrics:
+                unit, factor = canonical(m.unit)
+                ref = Reference(m.score * factor, [m.error * factor], f"JMH {raw.path.name}", unit)
+                out.setdefault((*key, m.name, raw.side), []).append(ref)
     return out
 
 

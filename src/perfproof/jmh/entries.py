@@ -1,57 +1,152 @@
-"""The parts of a raw JMH result entry that the report and the audit quote as JMH printed them.
+"""A raw JMH result entry, typed, as the report and the audit quote it as JMH printed it.
 
-:mod:`perfproof.jmh.reader` turns entries into samples for the statistics; the JMH table of a
-report and the check of a PR body also need JMH's own score, error and unit per metric, and
-how many forks and iterations stand behind them. The field names of JMH's JSON stay here: the
-other packages ask for a metric's score, not for ``primaryMetric.scoreError``.
+:mod:`perfproof.jmh.reader` turns entries into samples for the statistics, refusing a file
+that is not JMH output. The JMH tables of a report, its methodology and the check of a PR body
+read the raw files of a run folder as they are, and need JMH's own score, error and unit per
+metric, how many forks and iterations stand behind them, and the settings and versions JMH
+recorded. :meth:`JmhEntry.read` reads those once, leniently (a field JMH did not write, or
+wrote in another shape, is "not recorded", a score that is not a number is NaN), so the
+readers ask for ``entry.metrics[0].score`` and never for ``primaryMetric.scoreError``: the
+field names of JMH's JSON stay here.
 """
 
 from __future__ import annotations
 
+import math
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from perfproof.jmh.names import normalise_metric
-from perfproof.model import ALLOC_NORM, PRIMARY
+from perfproof.jmh.reader import entry_key
+from perfproof.model import ALLOC_NORM, PRIMARY, BenchKey
 
-Metric = dict[str, Any]
-"""One metric object of an entry, as JMH wrote it."""
+Setting = str | int | float | None
+"""A setting as JMH wrote it (``5``, ``"10 s"``); None when it wrote none."""
+
+
+def _number(value: object) -> float:
+    """JMH's score or error: a number, or JMH's ``"NaN"``; anything else is NaN."""
+    if not isinstance(value, int | float | str):
+        return math.nan
+    try:
+        return float(value)
+    except ValueError:
+        return math.nan
+
+
+def _text(value: object) -> str | None:
+    return None if value is None else str(value)
+
+
+def _setting(value: object) -> Setting:
+    if value is None or isinstance(value, str | int | float):
+        return value
+    return str(value)
+
+
+def _mapping(value: object) -> Mapping[str, object]:
+    return value if isinstance(value, Mapping) else {}
+
+
+def _length(value: object) -> int:
+    return len(value) if isinstance(value, list) else 0
 
 
 @dataclass(frozen=True)
-class Score:
-    """JMH's score ± error and unit of one metric, the values as written (not checked)."""
+class JmhMetric:
+    """One metric of an entry as JMH printed it."""
 
-    score: Any
-    error: Any
+    name: str
+    """``primary`` or ``gc.alloc.rate.norm``: the metric perfproof compares."""
+    written: str
+    """The name JMH gave it (``primary``, ``·gc.alloc.rate.norm``, ``gc.alloc.rate.norm``)."""
+    score: float
+    error: float
     unit: str
+    iterations: int
+    """Measurement iterations behind it, all forks together (raw values or histograms)."""
+    forks: int
+    """Forks with raw values (0 when JMH kept none)."""
+
+    @classmethod
+    def read(cls, name: str, written: str, value: object) -> JmhMetric:
+        m = _mapping(value)
+        raw = m.get("rawData")
+        per_fork = raw if raw else m.get("rawDataHistogram")
+        return cls(
+            name=name,
+            written=written,
+            score=_number(m.get("score")),
+            error=_number(m.get("scoreError")),
+            unit=str(m.get("scoreUnit", "")),
+            iterations=sum(_length(f) for f in per_fork) if isinstance(per_fork, list) else 0,
+            forks=_length(raw),
+        )
 
 
-def compared_metrics(entry: dict[str, Any]) -> list[tuple[str, str, Metric]]:
-    """The metrics perfproof compares of one entry: (``primary`` or ``gc.alloc.rate.norm``,
-    the name JMH gave it, the metric) — the primary first, then the allocation rate."""
-    out: list[tuple[str, str, Metric]] = [(PRIMARY, PRIMARY, entry.get("primaryMetric") or {})]
-    for name, metric in (entry.get("secondaryMetrics") or {}).items():
-        if normalise_metric(name) == ALLOC_NORM:
-            out.append((ALLOC_NORM, name, metric))
-    return out
+@dataclass(frozen=True)
+class JmhEntry:
+    """One entry (benchmark, mode, @Param values) of a raw JMH result file."""
+
+    benchmark: str | None
+    mode: str | None
+    params: dict[str, str]
+    key: BenchKey | None
+    """The entry's key, None when the entry is not one the comparison could have read."""
+    metrics: list[JmhMetric]
+    """The metrics perfproof compares: the primary first, then the allocation rate."""
+    jmh_version: str | None = None
+    vm_name: str | None = None
+    vm_version: str | None = None
+    jdk_version: str | None = None
+    jvm_args: tuple[str, ...] = ()
+    forks: Setting = None
+    warmup_iterations: Setting = None
+    warmup_time: Setting = None
+    measurement_iterations: Setting = None
+    measurement_time: Setting = None
+    threads: Setting = None
+
+    @property
+    def fork_count(self) -> int:
+        """Forks behind the primary metric (0 when JMH kept no raw values)."""
+        return self.metrics[0].forks
+
+    @classmethod
+    def read(cls, entry: Mapping[str, object]) -> JmhEntry:
+        params = entry.get("params")
+        metrics = [JmhMetric.read(PRIMARY, PRIMARY, entry.get("primaryMetric"))]
+        for written, metric in _mapping(entry.get("secondaryMetrics")).items():
+            if normalise_metric(written) == ALLOC_NORM:
+                metrics.append(JmhMetric.read(ALLOC_NORM, written, metric))
+        args = entry.get("jvmArgs")
+        return cls(
+            benchmark=_text(entry.get("benchmark")),
+            mode=_text(entry.get("mode")),
+            params={str(k): str(v) for k, v in _mapping(params).items()},
+            key=_key(entry),
+            metrics=metrics,
+            jmh_version=_text(entry.get("jmhVersion")),
+            vm_name=_text(entry.get("vmName")),
+            vm_version=_text(entry.get("vmVersion")),
+            jdk_version=_text(entry.get("jdkVersion")),
+            jvm_args=tuple(str(a) for a in args) if isinstance(args, list) else (),
+            forks=_setting(entry.get("forks")),
+            warmup_iterations=_setting(entry.get("warmupIterations")),
+            warmup_time=_setting(entry.get("warmupTime")),
+            measurement_iterations=_setting(entry.get("measurementIterations")),
+            measurement_time=_setting(entry.get("measurementTime")),
+            threads=_setting(entry.get("threads")),
+        )
 
 
-def score_of(metric: Metric) -> Score:
-    return Score(metric.get("score"), metric.get("scoreError"), str(metric.get("scoreUnit", "")))
+def _key(entry: Mapping[str, object]) -> BenchKey | None:
+    try:
+        return entry_key(dict(entry))
+    except (KeyError, TypeError, ValueError):
+        return None
 
 
-def iteration_count(metric: Metric) -> int:
-    """Measurement iterations behind a metric, all forks together (raw values or histograms)."""
-    raw = metric.get("rawData")
-    if raw:
-        return sum(len(f) for f in raw)
-    hist = metric.get("rawDataHistogram")
-    if hist:
-        return sum(len(f) for f in hist)
-    return 0
-
-
-def fork_count(entry: dict[str, Any]) -> int:
-    """Forks behind an entry's primary metric (0 when JMH kept no raw values)."""
-    return len(entry.get("primaryMetric", {}).get("rawData") or [])
+def read_entries(doc: list[object]) -> list[JmhEntry]:
+    """The entries of one raw file (anything in it that is not an object is left out)."""
+    return [JmhEntry.read(e) for e in doc if isinstance(e, dict)]

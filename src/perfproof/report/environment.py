@@ -9,11 +9,9 @@ block is read as the :class:`~perfproof.model.documents.run.Environment` that
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Callable, Iterable
 
-from perfproof.jmh.entries import fork_count
-from perfproof.jmh.reader import entry_key
+from perfproof.jmh.entries import JmhEntry, Setting
 from perfproof.measure.rounds import lock_holders, lock_wait_seconds, measuring_seconds
 from perfproof.model.documents.run import Environment, SideRef
 from perfproof.report.rundir import BASE, HEAD, RunFolder
@@ -23,7 +21,7 @@ LOAD_PER_CORE = 0.5
 """Load average per core above which other work on the machine may have disturbed the run."""
 
 
-def _distinct(values: Iterable[Any]) -> list[str]:
+def _distinct(values: Iterable[object]) -> list[str]:
     out: list[str] = []
     for v in values:
         text = str(v) if v is not None else ""
@@ -32,9 +30,9 @@ def _distinct(values: Iterable[Any]) -> list[str]:
     return out
 
 
-def _entries(run: RunFolder, side: str | None = None) -> list[dict[str, Any]]:
+def _entries(run: RunFolder, side: str | None = None) -> list[JmhEntry]:
     files = run.raw if side is None else run.raw_for(side)
-    return [e for f in files for e in f.entries if isinstance(e, dict)]
+    return [e for f in files for e in f.entries]
 
 
 def environment(run: RunFolder) -> Environment:
@@ -79,8 +77,7 @@ def jdk_label(run: RunFolder, side: str | None = None) -> str:
         path = jdk.path or jdk.home
         return f"{label} ({path})" if path else label
     versions = _distinct(
-        " ".join(_distinct([e.get("vmName"), e.get("vmVersion") or e.get("jdkVersion")]))
-        for e in _entries(run, side)
+        " ".join(_distinct([e.vm_name, e.vm_version or e.jdk_version])) for e in _entries(run, side)
     )
     return "; ".join(versions)
 
@@ -89,11 +86,11 @@ def jmh_versions(run: RunFolder) -> str:
     from_manifest = environment(run).jmh_version
     if from_manifest:
         return from_manifest
-    return ", ".join(_distinct(e.get("jmhVersion") for e in _entries(run))) or "unknown"
+    return ", ".join(_distinct(e.jmh_version for e in _entries(run))) or "unknown"
 
 
 def jvm_flags(run: RunFolder, side: str | None = None) -> str:
-    flags = _distinct(" ".join(e.get("jvmArgs") or []) or "(none)" for e in _entries(run, side))
+    flags = _distinct(" ".join(e.jvm_args) or "(none)" for e in _entries(run, side))
     return "; ".join(flags) if flags else "unknown"
 
 
@@ -103,11 +100,11 @@ def jmh_settings(run: RunFolder) -> str:
     return "; ".join(settings) if settings else "unknown"
 
 
-def _setting(e: dict[str, Any]) -> str:
-    forks = e.get("forks")
-    wi, wt = e.get("warmupIterations"), e.get("warmupTime")
-    mi, mt = e.get("measurementIterations"), e.get("measurementTime")
-    threads = e.get("threads")
+def _setting(e: JmhEntry) -> str:
+    forks = e.forks
+    wi, wt = e.warmup_iterations, e.warmup_time
+    mi, mt = e.measurement_iterations, e.measurement_time
+    threads = e.threads
     fork_text = (
         "forks not recorded" if forks is None else f"{forks} fork{'s' if forks != 1 else ''}"
     )
@@ -117,7 +114,7 @@ def _setting(e: dict[str, Any]) -> str:
     return text
 
 
-def _phase(iterations: Any, each: Any, name: str) -> str:
+def _phase(iterations: Setting, each: Setting, name: str) -> str:
     """``2 × 1 s warm-up``; a field JMH's file lacks is said to be missing, never ``None``."""
     if iterations == 0:
         return f"no {name}"
@@ -204,19 +201,12 @@ def forks_text(run: RunFolder) -> str:
         per_key: dict[str, int] = {}
         for f in run.raw_for(side):
             for e in f.entries:
-                label = _entry_label(e)
-                per_key[label] = per_key.get(label, 0) + fork_count(e)
+                label = e.key.label() if e.key is not None else repr(e.benchmark)
+                per_key[label] = per_key.get(label, 0) + e.fork_count
         values = sorted({n for n in per_key.values() if n}) or [0]  # 0: no raw values kept
         n = str(values[0]) if len(values) == 1 else f"{values[0]}–{values[-1]}"
         counts.append(f"{n} per benchmark on the {name}")
     return ", ".join(counts)
-
-
-def _entry_label(entry: dict[str, Any]) -> str:
-    try:
-        return entry_key(entry).label()
-    except (KeyError, TypeError, ValueError):
-        return repr(entry.get("benchmark"))
 
 
 def builds_text(run: RunFolder) -> str | None:
@@ -337,7 +327,7 @@ def _perfproof_version(run: RunFolder) -> str | None:
     return str(v) if v else None
 
 
-def _per_side(run: RunFolder, fn: Any) -> str:
+def _per_side(run: RunFolder, fn: Callable[[RunFolder, str], str]) -> str:
     base, head = fn(run, BASE), fn(run, HEAD)
     if base == head or not head:
         return base
@@ -352,8 +342,8 @@ def run_warnings(run: RunFolder) -> list[str]:
     base_jdk, head_jdk = jdk_label(run, BASE), jdk_label(run, HEAD)
     if base_jdk and head_jdk and base_jdk != head_jdk:
         out.append(f"Different JDKs: baseline {base_jdk}, feature {head_jdk}.")
-    base_jmh = ", ".join(_distinct(e.get("jmhVersion") for e in _entries(run, BASE)))
-    head_jmh = ", ".join(_distinct(e.get("jmhVersion") for e in _entries(run, HEAD)))
+    base_jmh = ", ".join(_distinct(e.jmh_version for e in _entries(run, BASE)))
+    head_jmh = ", ".join(_distinct(e.jmh_version for e in _entries(run, HEAD)))
     if base_jmh and head_jmh and base_jmh != head_jmh:
         out.append(f"Different JMH versions: baseline {base_jmh}, feature {head_jmh}.")
     base_flags, head_flags = jvm_flags(run, BASE), jvm_flags(run, HEAD)

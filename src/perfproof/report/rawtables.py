@@ -8,9 +8,8 @@ JMH's pooled ``scoreError`` for what it is.
 from __future__ import annotations
 
 import math
-from typing import Any
 
-from perfproof.jmh.entries import compared_metrics, iteration_count, score_of
+from perfproof.jmh.entries import JmhEntry
 from perfproof.model import PRIMARY
 from perfproof.report.rundir import BASE, HEAD, RawFile, RunFolder
 
@@ -19,11 +18,7 @@ SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 """JMH writes tiny scores as ``≈ 10⁻⁵``; so do these tables."""
 
 
-def _score(value: Any) -> str:
-    try:
-        v = float(value)
-    except (TypeError, ValueError):
-        return "NaN"
+def _score(v: float) -> str:
     if not math.isfinite(v):
         return "NaN"
     if v != 0 and abs(v) < 0.001:
@@ -31,25 +26,24 @@ def _score(value: Any) -> str:
     return f"{v:.3f}"
 
 
-def _rows(entries: list[dict[str, Any]], param_names: list[str]) -> list[list[str]]:
+def _rows(entries: list[JmhEntry], param_names: list[str]) -> list[list[str]]:
     rows = []
     for e in entries:
-        name = str(e.get("benchmark", "?"))
-        params = [str((e.get("params") or {}).get(p, "N/A")) for p in param_names]
-        mode = str(e.get("mode", ""))
-        for metric, written, m in compared_metrics(e):
-            label = name if metric == PRIMARY else f"{name}:{written}"
-            s = score_of(m)
+        name = e.benchmark if e.benchmark is not None else "?"
+        params = [e.params.get(p, "N/A") for p in param_names]
+        mode = e.mode if e.mode is not None else ""
+        for m in e.metrics:
+            label = name if m.name == PRIMARY else f"{name}:{m.written}"
             rows.append(
                 [
                     label,
                     *params,
                     mode,
-                    str(iteration_count(m)),
-                    _score(s.score),
+                    str(m.iterations),
+                    _score(m.score),
                     "±",
-                    _score(s.error),
-                    s.unit,
+                    _score(m.error),
+                    m.unit,
                 ]
             )
     return rows
@@ -57,10 +51,10 @@ def _rows(entries: list[dict[str, Any]], param_names: list[str]) -> list[list[st
 
 def jmh_table(raw: RawFile) -> str:
     """One file's results laid out like JMH's end-of-run table."""
-    entries = [e for e in raw.entries if isinstance(e, dict)]
+    entries = raw.entries
     param_names: list[str] = []
     for e in entries:
-        for p in e.get("params") or {}:
+        for p in e.params:
             if p not in param_names:
                 param_names.append(p)
     header = [

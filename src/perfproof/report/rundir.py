@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from perfproof.errors import InputError
+from perfproof.jmh.entries import JmhEntry, read_entries
 from perfproof.jmh.reader import load_json
 from perfproof.model.documents import loads_strict
 from perfproof.model.documents.compare import SCHEMA, CompareDocument
@@ -45,7 +46,7 @@ class RawFile:
     path: Path
     side: str
     round: str
-    entries: list[dict[str, Any]]
+    entries: list[JmhEntry]
 
 
 @dataclass
@@ -127,27 +128,24 @@ def load_raw_files(run_dir: Path, variants: VariantsBlock | None = None) -> list
         doc = load_json(path)  # JMH's reader: JMH writes NaN scores, which strict JSON refuses
         if not isinstance(doc, list):
             raise InputError(f"{path}: not a JMH result file (expected a JSON list)")
+        entries = read_entries(doc)
         if named is not None:
-            raws.append(RawFile(path, named[1], named[0], doc))
+            raws.append(RawFile(path, named[1], named[0], entries))
         elif variants is not None and pair is not None:
-            raws += _pair_sides(path, pair.group("round"), doc, variants)
+            raws += _pair_sides(path, pair.group("round"), entries, variants)
     raws.sort(key=_round_order)
     return raws
 
 
 def _pair_sides(
-    path: Path, round_no: str, entries: list[Any], block: VariantsBlock
+    path: Path, round_no: str, entries: list[JmhEntry], block: VariantsBlock
 ) -> list[RawFile]:
-    from perfproof.jmh.reader import entry_key
     from perfproof.model.variants import Variants
 
     variants = Variants.from_block(block)
-    sides: dict[str, list[Any]] = {BASE: [], HEAD: []}
+    sides: dict[str, list[JmhEntry]] = {BASE: [], HEAD: []}
     for entry in entries:
-        try:
-            side = variants.side_of(entry_key(entry))
-        except (KeyError, TypeError, ValueError):
-            side = None
+        side = variants.side_of(entry.key) if entry.key is not None else None
         if side is not None:
             sides[side].append(entry)
     return [RawFile(path, side, round_no, found) for side, found in sides.items()]
