@@ -6,14 +6,16 @@ file perfproof cannot see it read, the answer is "build". The build files are ev
 ``*.gradle``/``*.gradle.kts`` script, ``gradle.properties``, the wrapper (``gradlew``,
 ``gradle/``), ``buildSrc/``, the included builds settings names and ``lombok.config``; a change
 to any of them means no reuse. The projects are the folders settings ``include``s (plus the
-root); the build of a project reads its own folder and the projects its script (or the root
-script, which configures every project) names with a literal ``project(':path')``, followed
-through their scripts. A changed file outside those projects still blocks when a build script
-names its top folder or its file name (``from 'LICENSE'``, ``srcDir "$rootDir/shared"``), when
-an included project's script reaches outside its folder (``..``, ``rootDir``,
-``rootProject.file``), and, for the root project, when it lies under ``src/``. Settings that
-compute project paths, a ``project(...)`` that is not a literal or type-safe ``projects.``
-accessors make the layout unknown: then every change blocks.
+root); the build of a project reads its own folder and the projects its script names with a
+literal Gradle path (``project(':core')``, ``':core:jar'``), followed through their scripts; the
+root script and every script that is no project's own build script (script and convention
+plugins) count for every project, since they may configure any. A changed file outside those
+projects still blocks when a build script names its top folder or its file name
+(``from 'LICENSE'``, ``srcDir "$rootDir/shared"``), when an included project's script reaches
+outside its folder (``..``, ``rootDir``, ``rootProject.file``), and, for the root project,
+when it lies under ``src/``. Settings that compute project paths, a ``project(...)`` that is
+not a literal or type-safe ``projects.`` accessors make the layout unknown: then every change
+blocks.
 """
 
 from __future__ import annotations
