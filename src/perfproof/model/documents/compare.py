@@ -24,7 +24,7 @@ from perfproof.model import (
 from perfproof.model.bounds import RatioBounds
 from perfproof.model.diagnostics import ComparisonMethod, Diagnostics, JmhScores
 from perfproof.model.documents import check_document, json_safe, schema_id
-from perfproof.model.documents.codec import ValidationError
+from perfproof.model.documents.codec import ValidationError, by_name
 from perfproof.model.documents.compare_wire import (
     CompareDoc,
     ComparisonDoc,
@@ -71,10 +71,7 @@ class CompareDocument:
             "comparisons": [
                 {**comparison_to_json(c), **self.row_extra.get(c.key, {})} for c in self.comparisons
             ],
-            "unmatched": [
-                {**_key_json(u.key), "side": u.side or "", "reason": u.reason}
-                for u in self.unmatched
-            ],
+            "unmatched": [_unmatched_json(u) for u in self.unmatched],
             "notes": list(self.notes),
             **self.extra,
         }
@@ -121,41 +118,41 @@ COMPARISON_FIELDS = frozenset(
 """What :func:`comparison_to_json` writes; anything else is another writer's and is kept."""
 
 
-def _key_json(key: BenchKey) -> dict[str, object]:
-    return {
-        "benchmark": key.benchmark,
-        "mode": key.mode,
-        "params": key.params_dict,
-        "metric": key.metric,
+def comparison_row(c: Comparison) -> ComparisonDoc:
+    """One comparison as ``results.json`` holds it: the typed row its reader checks, filled by
+    name from the comparison and its key; the fields named otherwise given beside."""
+    fields = {
+        **by_name(ComparisonDoc, c.key, c),
+        "params": c.key.params_dict,
+        "method": str(c.method) if c.method is not None else "",
+        "base": _estimate_json(c.base),
+        "head": _estimate_json(c.head),
+        "jmh": c.jmh.to_json() if c.jmh is not None else None,
+        "diagnostics": c.diagnostics.to_json(),
     }
+    return ComparisonDoc.model_validate(_plain(fields))
 
 
 def comparison_to_json(c: Comparison) -> dict[str, object]:
     """One comparison as a JSON-ready dict (the elements of ``comparisons``)."""
-    doc = {
-        **_key_json(c.key),
-        "unit": c.unit,
-        "direction": str(c.direction),
-        "method": str(c.method) if c.method is not None else "",
-        "base": _estimate_json(c.base),
-        "head": _estimate_json(c.head),
-        "ratio": c.ratio,
-        "ratio_ci": list(c.ratio_ci),
-        "interval_confidence": c.interval_confidence,
-        "delta_pct": c.delta_pct,
-        "delta_ci_pct": list(c.delta_ci_pct),
-        "verdict": str(c.verdict),
-        "p_value": c.p_value,
-        "p_adjusted": c.p_adjusted,
-        "family": c.family,
-        "p_holm": c.p_holm,
-        "mde_pct": c.mde_pct,
-        "forks_needed": c.forks_needed,
-        "jmh": c.jmh.to_json() if c.jmh is not None else None,
-        "warnings": list(c.warnings),
-        "diagnostics": c.diagnostics.to_json(),
-    }
-    safe: dict[str, object] = dict(json_safe({k: _plain(v) for k, v in doc.items()}))
+    return _written(comparison_row(c))
+
+
+def _unmatched_json(u: Unmatched) -> dict[str, object]:
+    fields = {**by_name(UnmatchedDoc, u.key, u), "params": u.key.params_dict, "side": u.side or ""}
+    return _written(UnmatchedDoc.model_validate(fields))
+
+
+_KEY_FIRST = ("benchmark", "mode", "params", "metric")
+"""How a row has always been written: its key's fields first, in this order (the row type
+declares ``params`` first so that a row of an older writer's spelling names it first when
+wrong)."""
+
+
+def _written(row: KeyDoc) -> dict[str, object]:
+    """A typed row as written: every field it holds (a null too), non-finite numbers null."""
+    doc = row.model_dump(mode="json")
+    safe: dict[str, object] = dict(json_safe({k: doc.pop(k) for k in _KEY_FIRST} | doc))
     return safe
 
 
