@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import TypedDict
 
 from perfproof.profile.stacks import Profile, Stack, focus_frame, frame_matches
 from perfproof.stats.amdahl import ceiling_if_removed
@@ -199,3 +200,57 @@ def census(
         focus_rows=frows,
         warnings=warnings,
     )
+
+
+# ---- the census as ``profile census --format json`` writes it (profile.render.census_json)
+
+
+class TotalsDoc(TypedDict):
+    cpu_samples: int
+    alloc_bytes: int
+    alloc_source: str | None
+
+
+AllocDoc = TypedDict(
+    "AllocDoc",
+    {
+        "frame": str,
+        "focus_frame": str | None,
+        "class": str,
+        "bytes": int,
+        "share": float,
+        "amdahl_ceiling": float | None,
+    },
+)
+"""One allocation row of a census (``class``: what was allocated)."""
+
+
+class CpuDoc(TypedDict):
+    frame: str
+    focus_frame: str | None
+    self: int
+    total: int
+    share: float
+    amdahl_ceiling: float | None
+
+
+class FocusFrameDoc(TypedDict):
+    kind: str
+    frame: str
+    self: float
+    total: float
+    share: float
+    amdahl_ceiling: float | None
+
+
+class CensusDoc(TypedDict):
+    """``perfproof.profile/1``: what ``profile census --format json`` prints."""
+
+    schema: str
+    recordings: list[str]
+    focus: list[str]
+    totals: TotalsDoc
+    alloc: list[AllocDoc]
+    cpu: list[CpuDoc]
+    focus_frames: list[FocusFrameDoc]
+    warnings: list[str]

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
-from typing import Any
+from typing import TypeVar
 
 from perfproof.model.documents.codec import by_name
 from perfproof.model.documents.profile_diff import DIFF_SCHEMA, DiffRowDoc, ProfileDiffDoc
-from perfproof.profile.census import Census
+from perfproof.profile.census import Census, CensusDoc
 from perfproof.profile.diff import DiffRow, ProfileDiff
 from perfproof.units import percent
 
@@ -19,7 +19,10 @@ def _num(x: float | None) -> float | None:
     return None if x is None or not math.isfinite(x) else float(x)
 
 
-def _top(rows: list, top: int) -> list:
+R = TypeVar("R")
+
+
+def _top(rows: list[R], top: int) -> list[R]:
     """The first ``top`` rows of the code under test, and always the "outside" rows."""
     if top <= 0:
         return rows
@@ -27,7 +30,7 @@ def _top(rows: list, top: int) -> list:
     return inside[:top] + [r for r in rows if getattr(r, "outside", False)]
 
 
-def census_json(c: Census, top: int = 0) -> dict[str, Any]:
+def census_json(c: Census, top: int = 0) -> CensusDoc:
     return {
         "schema": CENSUS_SCHEMA,
         "recordings": c.sources,
@@ -111,7 +114,7 @@ def _pair(pair: tuple[float, float] | None) -> list[float | None] | None:
     return None if pair is None else [_num(pair[0]), _num(pair[1])]
 
 
-def diff_json(d: ProfileDiff, top: int = 0) -> dict[str, Any]:
+def diff_json(d: ProfileDiff, top: int = 0) -> dict[str, object]:
     """:func:`diff_doc` as ``profile diff --format json`` prints it."""
     return diff_doc(d, top).model_dump(mode="json", by_alias=True)
 
