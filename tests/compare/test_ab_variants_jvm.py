@@ -107,6 +107,7 @@ def test_two_benchmarks_of_one_commit_are_measured_once_and_compared(
                     or "-rff variants.json" in line)  # fmt: skip
     assert "-rff variants.json" in jmh_line and "sumOpt" in jmh_line and "sum" in jmh_line
     assert f"--ref {sha}" in reproduce and "--pair sum=sumOpt" in reproduce
+    assert "--order" not in reproduce  # the order within a round is JMH's own
     html = run_cli("report", str(out), "--format", "html")
     assert html.code == 0 and "fig-" in html.out, html.err
 

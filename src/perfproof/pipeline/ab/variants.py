@@ -105,6 +105,10 @@ def reproduce_argv(opts: AbOptions, variants: Variants) -> list[str]:
     argv = opts.reproduce_argv()
     i = argv.index("--base")
     argv[i : i + 4] = ["--ref", opts.base]
+    for flag in ("--order", "--seed"):  # a pair step's order is JMH's own
+        if flag in argv:
+            j = argv.index(flag)
+            del argv[j : j + 2]
     for base, head in variants.pairs:
         argv += ["--pair", f"{base}={head}"]
     if variants.suffix:
