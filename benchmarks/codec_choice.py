@@ -298,6 +298,7 @@ def main() -> int:
     decoder = msgspec.json.Decoder(MCompare)
     adapter = PCompare.model_validate_json
     rows_of = parsed["comparisons"]
+    typed = CompareDocument.from_json(parsed, "r.json")
     rows = [
         ("json.loads only (no checks)", lambda: json.loads(text)),
         ("perfproof: loads_strict + CompareDocument.from_json",
@@ -311,6 +312,8 @@ def main() -> int:
          lambda: [Diagnostics.from_json(c["diagnostics"]) for c in rows_of]),
         ("perfproof: JmhScores.from_json of every comparison's JMH scores",
          lambda: [JmhScores.from_json(c["jmh"]) for c in rows_of if c.get("jmh")]),
+        ("perfproof: CompareDocument.to_json (writing it, the codec's rows)",
+         lambda: typed.to_json()),
         ("perfproof: a history record's typed rows (comparison_rows)",
          lambda: comparison_rows(rows_of, "r.json")),
         ("msgspec: json.Decoder(Struct).decode", lambda: decoder.decode(raw)),
