@@ -25,6 +25,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+from perfproof.workspace.build_reuse import changed_build_file
+
 _SKIPPED_DIRS = frozenset({"build", "node_modules", "out"})
 _BUILD_NAMES = frozenset({"gradle.properties", "gradlew", "gradlew.bat", "lombok.config"})
 _BUILD_DIRS = frozenset({"gradle", "buildSrc"})
@@ -226,9 +228,9 @@ def blocking_change(worktree: Path, module: str | None, changed: list[str]) -> s
     that differs by ``changed`` files (None: it can). ``worktree`` is the base's checkout."""
     if not changed:
         return None
-    for path in changed:
-        if is_build_file(path):
-            return f"build file {path} changed"
+    build_file = changed_build_file(changed, is_build_file)
+    if build_file is not None:
+        return build_file
     worktree = Path(worktree)
     builds = _included_builds(worktree)
     folders = project_folders(worktree)

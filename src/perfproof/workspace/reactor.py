@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from xml.etree import ElementTree
 
+from perfproof.workspace.build_reuse import changed_build_file
+
 _SKIPPED_DIRS = frozenset({"target", "node_modules", "build"})
 _BUILD_FILE_NAMES = frozenset({"pom.xml", "mvnw", "mvnw.cmd"})
 _PROPERTY = re.compile(r"\$\{([^}]+)\}")
@@ -142,9 +144,9 @@ def blocking_change(worktree: Path, module: str, changed: list[str]) -> str | No
     files (None: it can). ``worktree`` is the base's checkout, read for its poms."""
     if not changed:
         return None
-    for path in changed:
-        if is_build_file(path):
-            return f"build file {path} changed"
+    build_file = changed_build_file(changed, is_build_file)
+    if build_file is not None:
+        return build_file
     poms = read_reactor(worktree)
     if poms is None:
         return "a pom could not be read, or names an artifactId through a property"
