@@ -226,11 +226,9 @@ def _named(path: str, texts: list[str]) -> str | None:
 def blocking_change(worktree: Path, module: str | None, changed: list[str]) -> str | None:
     """Why the base's Gradle build of ``module`` (None: the root project) cannot serve a head
     that differs by ``changed`` files (None: it can). ``worktree`` is the base's checkout."""
-    if not changed:
-        return None
-    build_file = changed_build_file(changed, is_build_file)
-    if build_file is not None:
-        return build_file
+    reason = changed_build_file(changed, is_build_file)
+    if reason is not None or not changed:
+        return reason
     worktree = Path(worktree)
     builds = _included_builds(worktree)
     folders = project_folders(worktree)

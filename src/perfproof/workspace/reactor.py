@@ -142,11 +142,9 @@ def is_build_file(path: str) -> bool:
 def blocking_change(worktree: Path, module: str, changed: list[str]) -> str | None:
     """Why the base's build of ``module`` cannot serve a head that differs by ``changed``
     files (None: it can). ``worktree`` is the base's checkout, read for its poms."""
-    if not changed:
-        return None
-    build_file = changed_build_file(changed, is_build_file)
-    if build_file is not None:
-        return build_file
+    reason = changed_build_file(changed, is_build_file)
+    if reason is not None or not changed:
+        return reason
     poms = read_reactor(worktree)
     if poms is None:
         return "a pom could not be read, or names an artifactId through a property"
