@@ -53,6 +53,28 @@ def test_documents_from_before_the_family_option_read(doc: dict) -> None:
     assert c.delta_ci_pct == pytest.approx(((c.ratio_ci[0] - 1) * 100, (c.ratio_ci[1] - 1) * 100))
 
 
+def test_older_spellings_read_as_todays(doc: dict) -> None:
+    today = CompareDocument.from_json(json.loads(json.dumps(doc)), "r.json")
+    doc["warnings"] = doc.pop("notes")
+    for c in doc["comparisons"]:
+        for side in ("base", "head"):
+            c[side]["value"] = c[side].pop("estimate")
+        c["params"] = [[k, v] for k, v in c["params"].items()]
+        c.pop("delta_pct")
+    old = CompareDocument.from_json(doc, "old.json")
+    assert old.notes == today.notes
+    assert repr(old.comparisons) == repr(today.comparisons)
+    assert old.to_json() == today.to_json()
+
+
+def test_an_older_spelling_is_named_when_wrong(doc: dict) -> None:
+    base = doc["comparisons"][0]["base"]
+    base.pop("estimate")
+    base["value"] = "fast"
+    with pytest.raises(InputError, match=re.escape("r.json: comparisons[0].base.value: expected")):
+        CompareDocument.from_json(doc, "r.json")
+
+
 @pytest.mark.parametrize(
     ("path", "value", "message"),
     [

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Annotated, NamedTuple, TypeVar
+from typing import Annotated, ClassVar, NamedTuple, TypeVar
 
 from pydantic import (
     BaseModel,
@@ -70,12 +70,16 @@ class Kept(Document):
     the ones this version does not know, nothing added. For another verb's document kept
     whole inside one of perfproof's, and for rows whose absent entries mean something."""
 
+    written_first: ClassVar[tuple[str, ...]] = ()
+    """Fields written first, in this order, whatever order the type declares them in."""
+
     @model_serializer(mode="wrap")
     def _as_written(self, handler: SerializerFunctionWrapHandler) -> dict[str, object]:
         doc: dict[str, object] = handler(self)
         held = self.model_fields_set
         unset = {f.alias or name for name, f in type(self).model_fields.items() if name not in held}
-        return {k: v for k, v in doc.items() if k not in unset}
+        first = {k: doc[k] for k in self.written_first if k in doc and k not in unset}
+        return first | {k: v for k, v in doc.items() if k not in unset and k not in first}
 
 
 def decode(kind: type[T], doc: object) -> T:

@@ -5,7 +5,9 @@
 produced, so a report never guesses at keys. Reading checks every field it uses and names the
 file and the field (``comparisons[3].base.estimate: expected a number``) when one is missing or
 of the wrong type. Documents written before the family procedure existed (a ``holm`` switch, a
-``p_holm`` per comparison) still read.
+``p_holm`` per comparison) still read: the row types of
+:mod:`~perfproof.model.documents.compare_wire` put older writers' fields where they are now, and
+the codec reads and writes the document; here the checked rows become domain values.
 """
 
 from __future__ import annotations
@@ -29,7 +31,6 @@ from perfproof.model.documents.compare_wire import (
     CompareDoc,
     ComparisonDoc,
     EstimateDoc,
-    KeyDoc,
     UnmatchedDoc,
     problem,
 )
@@ -61,22 +62,21 @@ class CompareDocument:
         return value if isinstance(value, str) else ""
 
     def to_json(self) -> dict[str, object]:
-        doc: dict[str, object] = {
-            "schema": SCHEMA,
-            "confidence": self.confidence,
-            "threshold": self.threshold,
-            "family": self.family,
-            "holm": self.family == "holm",
-            "metrics": list(self.metrics),
-            "comparisons": [
-                {**comparison_to_json(c), **self.row_extra.get(c.key, {})} for c in self.comparisons
-            ],
-            "unmatched": [_unmatched_json(u) for u in self.unmatched],
-            "notes": list(self.notes),
-            **self.extra,
-        }
-        safe: dict[str, object] = dict(json_safe(doc))
-        return safe
+        """The document as written: its typed form, dumped by the codec (non-finite numbers
+        null; ``holm`` kept for readers older than the family procedure)."""
+        wire = CompareDoc.model_validate(
+            {
+                **by_name(CompareDoc, self),
+                "schema": SCHEMA,
+                "holm": self.family == "holm",
+                "comparisons": [
+                    comparison_row(c, self.row_extra.get(c.key)) for c in self.comparisons
+                ],
+                "unmatched": [unmatched_row(u) for u in self.unmatched],
+                **self.extra,
+            }
+        )
+        return dict(json_safe(wire.model_dump(mode="json", by_alias=True, exclude={"warnings"})))
 
     @classmethod
     def from_json(cls, doc: object, source: str) -> CompareDocument:
@@ -86,41 +86,28 @@ class CompareDocument:
             wire = CompareDoc.model_validate(doc)
         except ValidationError as exc:
             raise InputError(problem(exc, source)) from None
-        family = wire.family
-        if family is None:
-            family = "holm" if wire.holm in (True, None) else "none"
         comparisons = [_comparison(c) for c in wire.comparisons]
         return cls(
             confidence=wire.confidence,
             threshold=wire.threshold,
-            family=family,
-            metrics=list(wire.metrics),
+            family=wire.family or "",
+            metrics=wire.metrics,
             comparisons=comparisons,
             unmatched=[_unmatched(u) for u in wire.unmatched],
-            notes=[str(n) for n in wire.notes] + [str(w) for w in wire.warnings],
+            notes=[str(n) for n in wire.notes],
             extra=dict(wire.model_extra or {}),
             row_extra={
-                c.key: dict(raw.model_extra)
-                for c, raw in zip(comparisons, wire.comparisons, strict=True)
-                if raw.model_extra
+                c.key: dict(row.model_extra)
+                for c, row in zip(comparisons, wire.comparisons, strict=True)
+                if row.model_extra
             },
         )
 
 
-COMPARISON_FIELDS = frozenset(
-    {
-        "benchmark", "mode", "params", "metric", "unit", "direction", "method", "base", "head",
-        "ratio", "ratio_ci", "interval_confidence", "delta_pct", "delta_ci_pct", "verdict",
-        "p_value", "p_adjusted", "family", "p_holm", "mde_pct", "forks_needed", "jmh",
-        "warnings", "diagnostics",
-    }
-)  # fmt: skip
-"""What :func:`comparison_to_json` writes; anything else is another writer's and is kept."""
-
-
-def comparison_row(c: Comparison) -> ComparisonDoc:
+def comparison_row(c: Comparison, extra: dict[str, object] | None = None) -> ComparisonDoc:
     """One comparison as ``results.json`` holds it: the typed row its reader checks, filled by
-    name from the comparison and its key; the fields named otherwise given beside."""
+    name from the comparison and its key; the fields named otherwise given beside, and what
+    another writer added to it (``extra``)."""
     fields = {
         **by_name(ComparisonDoc, c.key, c),
         "params": c.key.params_dict,
@@ -129,31 +116,20 @@ def comparison_row(c: Comparison) -> ComparisonDoc:
         "head": _estimate_json(c.head),
         "jmh": c.jmh.to_json() if c.jmh is not None else None,
         "diagnostics": c.diagnostics.to_json(),
+        **(extra or {}),
     }
     return ComparisonDoc.model_validate(_plain(fields))
 
 
 def comparison_to_json(c: Comparison) -> dict[str, object]:
     """One comparison as a JSON-ready dict (the elements of ``comparisons``)."""
-    return _written(comparison_row(c))
+    return dict(json_safe(comparison_row(c).model_dump(mode="json")))
 
 
-def _unmatched_json(u: Unmatched) -> dict[str, object]:
+def unmatched_row(u: Unmatched) -> UnmatchedDoc:
+    """A key not compared, as the document lists it."""
     fields = {**by_name(UnmatchedDoc, u.key, u), "params": u.key.params_dict, "side": u.side or ""}
-    return _written(UnmatchedDoc.model_validate(fields))
-
-
-_KEY_FIRST = ("benchmark", "mode", "params", "metric")
-"""How a row has always been written: its key's fields first, in this order (the row type
-declares ``params`` first so that a row of an older writer's spelling names it first when
-wrong)."""
-
-
-def _written(row: KeyDoc) -> dict[str, object]:
-    """A typed row as written: every field it holds (a null too), non-finite numbers null."""
-    doc = row.model_dump(mode="json")
-    safe: dict[str, object] = dict(json_safe({k: doc.pop(k) for k in _KEY_FIRST} | doc))
-    return safe
+    return UnmatchedDoc.model_validate(fields)
 
 
 def _estimate_json(e: Estimate) -> dict[str, object]:
@@ -180,38 +156,24 @@ def _interval(pair: tuple[float | None, float | None]) -> tuple[float, float]:
     return (_nan(pair[0]), _nan(pair[1]))
 
 
-def _key(row: KeyDoc) -> BenchKey:
-    return BenchKey(
-        row.benchmark, row.mode, tuple(sorted(row.params.items())), row.metric or "primary"
-    )
-
-
 def _comparison(c: ComparisonDoc) -> Comparison:
-    """One comparison from its checked row, older writers' fields put where they are now."""
-    ratio = _nan(c.ratio)
-    ratio_ci = RatioBounds.read(*_interval(c.ratio_ci))
-    p_value = _nan(c.p_value)
-    adjusted = (
-        c.p_adjusted
-        if c.p_adjusted is not None
-        else (c.p_holm if c.p_holm is not None else p_value)
-    )
+    """One comparison from its checked row, field for field: the row type has already put
+    older writers' fields where they are now; here unknown numbers become NaN and the nested
+    values their types."""
     return Comparison(
-        key=_key(c),
+        key=c.key,
         unit=c.unit,
         direction=c.direction,
         base=_estimate(c.base),
         head=_estimate(c.head),
-        ratio=ratio,
-        ratio_ci=ratio_ci,
-        delta_pct=c.delta_pct if c.delta_pct is not None else (ratio - 1) * 100,
-        delta_ci_pct=_interval(c.delta_ci_pct)
-        if c.delta_ci_pct is not None
-        else ratio_ci.percent(),
+        ratio=_nan(c.ratio),
+        ratio_ci=RatioBounds.read(*c.ratio_ci),
+        delta_pct=_nan(c.delta_pct),
+        delta_ci_pct=_interval(c.delta_ci_pct or (None, None)),
         verdict=c.verdict,
-        p_value=p_value,
+        p_value=_nan(c.p_value),
         p_holm=c.p_holm,
-        p_adjusted=adjusted,
+        p_adjusted=_nan(c.p_adjusted),
         family=c.family,
         interval_confidence=c.interval_confidence,
         mde_pct=c.mde_pct,
@@ -224,10 +186,9 @@ def _comparison(c: ComparisonDoc) -> Comparison:
 
 
 def _estimate(e: EstimateDoc) -> Estimate:
-    value = e.estimate if e.estimate is not None else e.value
     ci = _interval(e.ci) if e.ci is not None else (math.nan, math.nan)
-    return Estimate(_nan(value), ci, e.forks, e.iterations)
+    return Estimate(_nan(e.estimate), ci, e.forks, e.iterations)
 
 
 def _unmatched(u: UnmatchedDoc) -> Unmatched:
-    return Unmatched(_key(u), Side(u.side) if u.side else None, u.reason)
+    return Unmatched(u.key, Side(u.side) if u.side else None, u.reason)

@@ -11,9 +11,19 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from pydantic import BeforeValidator, Field, JsonValue, ValidatorFunctionWrapHandler, WrapValidator
+from pydantic import (
+    AliasChoices,
+    BeforeValidator,
+    Field,
+    JsonValue,
+    ValidatorFunctionWrapHandler,
+    WrapValidator,
+    model_validator,
+)
 from pydantic_core import PydanticCustomError
 
+from perfproof.model import PRIMARY, BenchKey
+from perfproof.model.bounds import RatioBounds
 from perfproof.model.documents.codec import Document, Kept, ValidationError, shape_problem
 from perfproof.model.enums import Direction, Verdict
 
@@ -61,22 +71,28 @@ Listed = BeforeValidator(_none_is_empty)
 class EstimateDoc(Kept):
     """One side's estimate: the mean of fork means, its interval, forks and iterations."""
 
-    estimate: float | None = None
+    estimate: float | None = Field(None, validation_alias=AliasChoices("estimate", "value"))
+    """Older writers called it ``value``."""
     ci: Pair | None = Field(None, strict=False)
     forks: int = Field(0, ge=0)
     iterations: int = Field(0, ge=0)
-    value: float | None = None
-    """What older writers called ``estimate``."""
 
 
 class KeyDoc(Kept):
-    """Which benchmark entry and metric a row is about."""
+    """Which benchmark entry and metric a row is about: its key's fields, written first."""
 
+    written_first = ("benchmark", "mode", "params", "metric")
     params: Params = Field(default_factory=dict)
-    """First: the field older writers spelled otherwise is the one named first when wrong."""
+    """Declared first: the field older writers spelled otherwise is named first when wrong."""
     benchmark: str
     mode: str
     metric: str | None = None
+
+    @property
+    def key(self) -> BenchKey:
+        """The key the row is about (no metric: the primary score)."""
+        metric = self.metric or PRIMARY
+        return BenchKey(self.benchmark, self.mode, tuple(sorted(self.params.items())), metric)
 
 
 class ComparisonDoc(KeyDoc):
@@ -104,6 +120,18 @@ class ComparisonDoc(KeyDoc):
     warnings: Annotated[list[JsonValue], Listed] = Field(default_factory=list)
     diagnostics: dict[str, JsonValue] = Field(default_factory=dict)
     """Read leniently by ``Diagnostics.from_json``: a field of another shape is kept as read."""
+
+    @model_validator(mode="after")
+    def _as_written_now(self) -> ComparisonDoc:
+        """What older writers left out, from what they wrote: the adjusted p-value (Holm's, or
+        none adjusted), the change in percent and its interval (from the ratio's)."""
+        if self.p_adjusted is None:
+            self.p_adjusted = self.p_holm if self.p_holm is not None else self.p_value
+        if self.delta_pct is None and self.ratio is not None:
+            self.delta_pct = (self.ratio - 1) * 100
+        if self.delta_ci_pct is None:
+            self.delta_ci_pct = RatioBounds.read(*self.ratio_ci).percent()
+        return self
 
 
 class UnmatchedDoc(KeyDoc):
@@ -134,6 +162,18 @@ class CompareDoc(Document):
     unmatched: Annotated[list[UnmatchedDoc], BeforeValidator(_labels)] = Field(default_factory=list)
     notes: list[JsonValue] = Field(default_factory=list)
     warnings: list[JsonValue] = Field(default_factory=list)
+    """What older writers called ``notes``: read into them, never written."""
+
+    @model_validator(mode="after")
+    def _as_written_now(self) -> CompareDoc:
+        """The family procedure of an older writer's ``holm`` switch (Holm unless switched
+        off), and its ``warnings`` among the notes."""
+        if self.family is None:
+            self.family = "holm" if self.holm in (True, None) else "none"
+        if self.warnings:
+            self.notes = [*self.notes, *self.warnings]
+            self.warnings = []
+        return self
 
 
 _WORDS = {"a JSON list": "a list", "a JSON object": "an object"}
