@@ -36,7 +36,7 @@ def test_the_design_recorded_at_the_start_is_the_one_a_resume_uses() -> None:
     recorded = dataclasses.replace(
         design, schedule=dataclasses.replace(design.schedule, max_looks=5)
     ).to_block()
-    resumed = dataclasses.replace(p, design=recorded)
+    resumed = p.model_copy(update={"design": recorded})
     assert first_look_round(resumed) == 3
     assert looker_for(resumed)({}, {}, 2, {}) == {}
 
@@ -70,20 +70,19 @@ def test_ab_stops_hopeless_keys_by_default_and_records_the_bound() -> None:
 
 def test_a_budget_that_ends_before_the_first_look_is_warned_about() -> None:
     """Three rounds of 80 s do not fit in 200 s: every key would end with no interval."""
-    import dataclasses
 
     from perfproof.pipeline.looks import budget_shortfall
 
-    short = dataclasses.replace(plan(10, "-f", "1"), budget_s=200.0)
+    short = plan(10, "-f", "1").model_copy(update={"budget_s": 200.0})
     warning = budget_shortfall(short, 80.0)
     assert warning is not None
     assert "--budget 3m20s" in warning and "3 rounds of about 1m20s" in warning
     assert "about 4m00s" in warning and "-p" in warning
     assert budget_shortfall(short, 66.0) is None  # 3 × 66 s = 198 s fits
-    assert budget_shortfall(dataclasses.replace(short, budget_s=None), 80.0) is None
-    fixed = dataclasses.replace(plan(3, "-f", "1", stopping=FIXED), budget_s=200.0)
+    assert budget_shortfall(short.model_copy(update={"budget_s": None}), 80.0) is None
+    fixed = plan(3, "-f", "1", stopping=FIXED).model_copy(update={"budget_s": 200.0})
     assert budget_shortfall(fixed, 80.0) is None
-    two_forks = dataclasses.replace(plan(6, "-f", "2"), budget_s=200.0)
+    two_forks = plan(6, "-f", "2").model_copy(update={"budget_s": 200.0})
     assert budget_shortfall(two_forks, 90.0) is None  # the first look is after round 2
 
 
@@ -91,7 +90,6 @@ def test_a_budget_that_ends_after_one_fork_a_side_leaves_every_key_undecided(tmp
     """One round fits the budget: the head is 5% slower in every iteration, which iterations
     pooled as if independent would call regressed; with one fork a side no key gets a verdict,
     each says how far the run got, and a gate names them."""
-    import dataclasses
     import io
 
     from perfproof.compare.undecided import unlooked
@@ -103,7 +101,7 @@ def test_a_budget_that_ends_after_one_fork_a_side_leaves_every_key_undecided(tmp
     from .test_rounds import KEYS, FakeJmh, new_store
 
     store = new_store(tmp_path)
-    store.init_steps(dataclasses.replace(store.plan, budget_s=8.0))
+    store.init_steps(store.plan.model_copy(update={"budget_s": 8.0}))
     loop = RoundLoop(
         store,
         FakeJmh(store, []).run_steps,

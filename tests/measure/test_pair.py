@@ -9,8 +9,8 @@ from perfproof.jmh.console import fork_keys
 from perfproof.measure.keys import Selection, SuiteKey
 from perfproof.measure.pair import pair_keys, split_recordings
 from perfproof.measure.plan import FIXED, SEQUENTIAL, Plan, make_plan, round_steps
-from perfproof.model.documents.run_plan import PlanBlock
-from perfproof.model.variants import PAIR, Variants
+from perfproof.model.documents.run_plan import PAIR
+from perfproof.model.variants import Variants
 
 PARAM = Variants(param=("optimized", "false", "true"))
 
@@ -39,7 +39,7 @@ def test_a_paired_plan_runs_one_step_a_round_and_survives_the_manifest() -> None
     fixed = make_plan(3, "abba", None, (), ("-f", "1"), stopping=FIXED, paired=True)
     assert [s.id for s in fixed.steps] == ["01-pair", "02-pair", "03-pair"]
     plan = make_plan(5, "abba", None, (), ("-f", "1"), stopping=SEQUENTIAL, paired=True)
-    back = Plan.from_block(PlanBlock.model_validate(plan.to_block().model_dump()))
+    back = Plan.model_validate(plan.dump())
     assert back.paired and [s.id for s in back.steps] == ["01-pair"]
     sel = Selection(("p.B.run",), (("optimized", ("false", "true")),))
     later = round_steps(back, 2, [sel], [(PAIR, 2, Selection(("p.B.run",)))])
@@ -87,3 +87,14 @@ def test_recordings_the_log_does_not_account_for_stay_together(tmp_path: Path) -
     recordings = _recordings(tmp_path / "r1-pair", 4)  # one fork more or less than the log says
     assert split_recordings(tmp_path, step, recordings, LOG.splitlines(), PARAM) == recordings
     assert all(p.is_file() for p in recordings) and not (tmp_path / "r1-base").exists()
+
+
+def test_a_paired_plan_stays_paired_without_steps() -> None:
+    """A plan cut down to no steps (before a shard's or a variant run's keys are planned
+    again) still plans pair steps: ``paired`` is kept with the plan, not only read from it."""
+    plan = make_plan(3, "abba", None, (), ("-f", "1"), stopping=FIXED, paired=True)
+    empty = plan.model_copy(update={"steps": []})
+    assert empty.paired and "paired" not in empty.dump()
+    again = round_steps(empty, 1, [Selection(("p.B.run",))])
+    assert [s.id for s in again] == ["01-pair"]
+    assert not Plan.model_validate(empty.dump()).paired  # the written plan: its steps tell

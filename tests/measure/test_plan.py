@@ -13,12 +13,15 @@ from perfproof.measure.plan import (
     jmh_options,
     make_plan,
     parse_budget,
+    plan_settings,
     restrict_first_round,
     round_steps,
+    settled,
     side_order,
     split_jmh_args,
     step_selection,
 )
+from perfproof.measure.progress import parse_settings
 
 
 def sequence(plan: Plan) -> list[str]:
@@ -58,7 +61,7 @@ def test_random_without_seed_records_the_seed_it_drew() -> None:
 
 def test_plan_round_trips_through_json() -> None:
     plan = make_plan(3, "random", 11, ("Foo", "Bar.baz"), ("-f", "1"))
-    assert Plan.from_block(plan.to_block()) == plan
+    assert Plan.model_validate(plan.dump()) == plan
 
 
 @pytest.mark.parametrize(("rounds", "order"), [(0, "abba"), (2, "abcd")])
@@ -123,7 +126,7 @@ def test_jvm_args_join_a_single_user_jvm_args_append_instead_of_repeating_it() -
 def test_a_sequential_plan_starts_with_its_first_round_only() -> None:
     plan = make_plan(10, "abba", None, ("Foo",), ("-f", "1"), stopping=SEQUENTIAL)
     assert sequence(plan) == ["01-base", "01-head"] and plan.rounds == 10
-    assert Plan.from_block(plan.to_block()) == plan
+    assert Plan.model_validate(plan.dump()) == plan
 
 
 def test_later_rounds_keep_abba_and_number_their_parts() -> None:
@@ -137,7 +140,7 @@ def test_later_rounds_keep_abba_and_number_their_parts() -> None:
     r3 = round_steps(plan, 3, [a], [("head", 2, b)])
     assert [(s.id, s.forks) for s in r3] == [("03-base", None), ("03-head", None),
                                               ("03-head-2", 2)]  # fmt: skip
-    assert Plan.from_block(plan.with_steps(r3).to_block()) == plan.with_steps(r3)
+    assert Plan.model_validate(plan.with_steps(r3).dump()) == plan.with_steps(r3)
     assert [s.id for s in round_steps(plan, 3, [a])] == ["03-base", "03-head"]
 
 
@@ -185,3 +188,13 @@ def test_a_first_round_can_be_restricted_to_a_part_of_the_suite() -> None:
     assert [step_selection(s) for s in shard.steps] == [part[0], part[0], part[1], part[1]]
     nxt = round_steps(shard, 2, part[:1])
     assert [(s.id, s.index) for s in nxt] == [("02-head", 4), ("02-base", 5)]
+
+
+def test_a_plan_written_before_plans_kept_their_settings_reads_them_from_its_options() -> None:
+    plan = make_plan(2, "abba", None, (), ("-f", "2", "-wi", "1", "-w", "100ms"))
+    assert plan.jmh_settings == parse_settings(plan.jmh_options)
+    doc = plan.dump()
+    del doc["jmh_settings"]
+    old = Plan.model_validate(doc)
+    assert old.jmh_settings is None and plan_settings(old) == plan.jmh_settings
+    assert settled(old) == plan and settled(plan) is plan

@@ -9,9 +9,7 @@ import pytest
 from perfproof.jmh.listing import benchmark_names
 from perfproof.jmh.units import parse_time
 from perfproof.measure.progress import (
-    FORK_OVERHEAD_S,
     HOST_OVERHEAD_S,
-    JmhSettings,
     PlainReporter,
     RichReporter,
     StepTracker,
@@ -21,6 +19,7 @@ from perfproof.measure.progress import (
     format_duration,
     parse_settings,
 )
+from perfproof.model.documents.run_plan import FORK_OVERHEAD_S, JmhSettings
 
 LIST_OUTPUT = """Benchmarks: \n\
 fx.Codes.loopEmpty
@@ -135,7 +134,11 @@ def test_live_bar_is_gone_once_the_run_stops(monkeypatch) -> None:
     monkeypatch.setattr("sys.stderr", err)
     r = RichReporter()
     r.start_run(10.0, 2)
-    r.start_step("round 1 base (01-base)", 5.0, JmhSettings(1, 1, 1.0, 1, 1.0))
+    r.start_step(
+        "round 1 base (01-base)",
+        5.0,
+        JmhSettings(forks=1, warmup_iterations=1, warmup_s=1.0, iterations=1, measurement_s=1.0),
+    )
     r.message("interrupted: finished steps are kept")
     r.close()
     assert err.getvalue() == "interrupted: finished steps are kept\n"

@@ -11,7 +11,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import json
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -383,7 +383,7 @@ def test_the_real_design_stops_a_large_effect_early_and_never_judges_aa_keys(
 
     plan = make_plan(8, "abba", None, ("Codes",), ("-f", "1", "-p", "n=16,128"),
                      stopping=SEQUENTIAL)  # fmt: skip
-    plan = replace(plan, design=design_for(plan, futility).to_block())
+    plan = plan.model_copy(update={"design": design_for(plan, futility).to_block()})
     store = RunStore.create(tmp_path / "run", RunManifest(id="run", repo="/r"))
     store.init_steps(plan)
     loop = RoundLoop(store, Noisy(store, []).run_steps, lambda s: 10.0, KEYS,

@@ -137,4 +137,4 @@ def test_step_with_jfr_records_every_fork_into_its_own_emptied_folder(tmp_path: 
 def test_step_without_jfr_keeps_the_plans_options(tmp_path: Path) -> None:
     sched, plan = jfr_scheduler(tmp_path, [])
     sched.jfr_dir = None
-    assert sched.step_options(plan.steps[0], plan) == plan.jmh_options
+    assert sched.step_options(plan.steps[0], plan) == tuple(plan.jmh_options)

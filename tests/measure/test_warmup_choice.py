@@ -14,10 +14,10 @@ from perfproof.measure.plan import (
     round_steps,
     step_selection,
 )
-from perfproof.measure.progress import JmhSettings
 from perfproof.measure.scheduler import Scheduler
 from perfproof.measure.warmup_choice import chosen_warmups, describe
 from perfproof.model import BenchKey, Direction, Samples
+from perfproof.model.documents.run_plan import JmhSettings
 
 DEFAULTS = JmhSettings(forks=1, warmup_iterations=3, warmup_s=0.5, iterations=4,
                        measurement_s=0.5)  # fmt: skip

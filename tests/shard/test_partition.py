@@ -135,7 +135,7 @@ def test_restricted_plan_runs_only_the_shards_keys_in_every_planned_round() -> N
     mine = partition(keys, 2)[0]
     plan = make_plan(3, "abba", None, ("a\\..*",), ("-f", "1"), stopping=FIXED)
     restricted = restrict_plan(plan, group_keys(mine))
-    assert (restricted.rounds, restricted.order, restricted.jmh_options) == (3, "abba", ("-f", "1"))
+    assert (restricted.rounds, restricted.order, restricted.jmh_options) == (3, "abba", ["-f", "1"])
     by_round: dict[int, list] = {}
     for step in restricted.steps:
         by_round.setdefault(step.round, []).append(step)
@@ -148,7 +148,7 @@ def test_restricted_plan_runs_only_the_shards_keys_in_every_planned_round() -> N
         assert [s.side for s in steps][:2] == original  # the round keeps its side order
     assert [s.index for s in restricted.steps] == list(range(len(restricted.steps)))
     assert len({s.id for s in restricted.steps}) == len(restricted.steps)
-    assert restrict_plan(plan, []).steps == ()
+    assert restrict_plan(plan, []).steps == []
 
 
 def test_apply_shard_narrows_the_plan_once_and_resume_keeps_the_keys(tmp_path) -> None:

@@ -8,13 +8,15 @@ step's ``-f``) is what decides that a step runs exactly the keys it was planned 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from perfproof.measure.keys import Selection
 
 
 def step_argv(
     launcher: list[str],
-    benchmarks: tuple[str, ...],
-    options: tuple[str, ...],
+    benchmarks: Sequence[str],
+    options: Sequence[str],
     result_file: str,
     selection: Selection | None = None,
 ) -> list[str]:
@@ -39,7 +41,7 @@ def step_argv(
     ]
 
 
-def param_options(options: tuple[str, ...] | list[str]) -> tuple[str, ...]:
+def param_options(options: Sequence[str]) -> tuple[str, ...]:
     """The ``-p name=values`` pairs of an option list."""
     out: list[str] = []
     for i, token in enumerate(options[:-1]):
@@ -48,7 +50,7 @@ def param_options(options: tuple[str, ...] | list[str]) -> tuple[str, ...]:
     return tuple(out)
 
 
-def without_params(options: tuple[str, ...]) -> tuple[str, ...]:
+def without_params(options: Sequence[str]) -> tuple[str, ...]:
     """``options`` minus its ``-p name=values`` pairs."""
     out: list[str] = []
     skip = False
@@ -63,20 +65,20 @@ def without_params(options: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(out)
 
 
-def with_forks(options: tuple[str, ...], forks: int | None) -> tuple[str, ...]:
+def with_forks(options: Sequence[str], forks: int | None) -> tuple[str, ...]:
     """``options`` with JMH's ``-f`` set to ``forks`` (unchanged when None)."""
     return _with_count(options, "-f", forks)
 
 
-def with_warmup(options: tuple[str, ...], iterations: int | None) -> tuple[str, ...]:
+def with_warmup(options: Sequence[str], iterations: int | None) -> tuple[str, ...]:
     """``options`` with JMH's ``-wi`` set to ``iterations`` (unchanged when None)."""
     return _with_count(options, "-wi", iterations)
 
 
-def _with_count(options: tuple[str, ...], flag: str, value: int | None) -> tuple[str, ...]:
+def _with_count(options: Sequence[str], flag: str, value: int | None) -> tuple[str, ...]:
     """``options`` with the single-valued ``flag`` set to ``value`` (unchanged when None)."""
     if value is None:
-        return options
+        return tuple(options)
     out = list(options)
     for i, token in enumerate(out[:-1]):
         if token == flag:
@@ -103,7 +105,7 @@ def append_jvm_args(options: tuple[str, ...], value: str) -> tuple[str, ...]:
 
 
 def list_argv(
-    launcher: list[str], benchmarks: tuple[str, ...], options: tuple[str, ...] = ()
+    launcher: list[str], benchmarks: Sequence[str], options: Sequence[str] = ()
 ) -> list[str]:
     """``-lp``: the benchmarks the regexes select, with their @Param values after the user's
     ``-p`` overrides (JMH applies them to the listing)."""

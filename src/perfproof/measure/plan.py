@@ -9,30 +9,28 @@ before it has been looked at (only the keys still undecided, see ``measure.round
 
 from __future__ import annotations
 
-import dataclasses
 import random
 import re
 import shlex
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
 from enum import StrEnum
 
 from perfproof import defaults
 from perfproof.errors import InputError
 from perfproof.measure.keys import Selection
-from perfproof.measure.progress import JmhSettings, parse_settings
+from perfproof.measure.progress import parse_settings
 from perfproof.model import SIDES
 from perfproof.model.documents.run_plan import (
     FIXED,
+    PAIR,
     SEQUENTIAL,
-    DesignBlock,
-    JmhSettingsBlock,
+    JmhSettings,
     PlanBlock,
     PlannedStep,
     Stopping,
     step_id,
 )
-from perfproof.model.variants import PAIR
 
 
 class Order(StrEnum):
@@ -79,79 +77,25 @@ def step_selection(step: Step) -> Selection | None:
     return Selection.from_block(step.selection) if step.selection is not None else None
 
 
-@dataclass(frozen=True)
-class Plan:
-    """Rounds × sides in a fixed order plus the JMH options every step uses.
-
-    ``stopping`` is ``fixed`` (every round runs every key; all steps planned up front) or
-    ``sequential`` (``rounds`` is the most rounds; each round after the first is planned from
-    the keys still undecided when the round before it ended, see :func:`round_steps`).
-    ``budget_s`` caps the measurement's wall clock: no round starts that would end past it.
-    """
-
-    rounds: int
-    order: str
-    seed: int | None
-    steps: tuple[Step, ...]
-    benchmarks: tuple[str, ...] = ()
-    jmh_options: tuple[str, ...] = field(default_factory=tuple)
-    stopping: Stopping = FIXED
-    budget_s: float | None = None
-    design: DesignBlock | None = None
-    """The sequential design's own record (looks, levels, family), fixed when the run starts so
-    that a resumed run judges with the very same design whatever perfproof's defaults became."""
-    settings: JmhSettings = field(default_factory=JmhSettings)
-    """What ``jmh_options`` ask of JMH (forks, iterations and their times), read once when the
-    run starts and kept with the plan: the ETA, the budget's rounds and a shard's cut use it."""
-    paired: bool = False
-    """A variant run's plan: each round's steps run both variants (side ``pair``); read back
-    from the steps' sides."""
-
-    @property
-    def planned_rounds(self) -> int:
-        """The last round that has steps so far."""
-        return max((s.round for s in self.steps), default=0)
-
-    def with_steps(self, steps: list[Step] | tuple[Step, ...]) -> Plan:
-        return replace(self, steps=(*self.steps, *steps))
-
-    def to_block(self) -> PlanBlock:
-        """The plan as the manifest writes it (and a cluster's machines receive it)."""
-        return PlanBlock(
-            rounds=self.rounds,
-            order=self.order,
-            seed=self.seed,
-            stopping=self.stopping,
-            budget_s=self.budget_s,
-            design=self.design,
-            benchmarks=list(self.benchmarks),
-            jmh_options=list(self.jmh_options),
-            jmh_settings=JmhSettingsBlock(**dataclasses.asdict(self.settings)),
-            steps=list(self.steps),
-        )
-
-    @classmethod
-    def from_block(cls, block: PlanBlock) -> Plan:
-        settings = block.jmh_settings
-        return cls(
-            rounds=block.rounds,
-            order=block.order,
-            seed=block.seed,
-            steps=tuple(block.steps),
-            benchmarks=tuple(block.benchmarks),
-            jmh_options=tuple(block.jmh_options),
-            stopping=block.stopping,
-            budget_s=block.budget_s,
-            design=block.design,
-            # a run folder written before the plan kept its settings: read from its options
-            settings=JmhSettings(**settings.model_dump(include=_SETTINGS))
-            if settings is not None
-            else parse_settings(block.jmh_options),
-            paired=any(s.side == PAIR for s in block.steps),
-        )
+Plan = PlanBlock
+"""The plan of a run: the manifest's own type (:class:`PlanBlock`), laid out by
+:func:`make_plan` and grown round by round by :func:`round_steps`."""
 
 
-_SETTINGS = {f.name for f in dataclasses.fields(JmhSettings)}
+def plan_settings(plan: Plan) -> JmhSettings:
+    """What the plan's JMH options ask of JMH (forks, iterations and their times), as the plan
+    kept them when the run started; a run folder written before plans kept them has them read
+    from its options."""
+    if plan.jmh_settings is not None:
+        return plan.jmh_settings
+    return parse_settings(plan.jmh_options)
+
+
+def settled(plan: Plan) -> Plan:
+    """``plan`` keeping its settings (:func:`plan_settings`), as a resumed run writes it back."""
+    if plan.jmh_settings is not None:
+        return plan
+    return plan.model_copy(update={"jmh_settings": plan_settings(plan)})
 
 
 def side_order(rounds: int, order: str, seed: int | None = None) -> list[tuple[str, str]]:
@@ -209,8 +153,9 @@ def make_plan(
             steps.append(plan_step(len(steps), r, side))
     timing = settings if settings is not None else parse_settings(jmh_options)
     return Plan(
-        rounds, order, seed, tuple(steps), benchmarks, jmh_options, stopping, budget_s,
-        settings=timing, paired=paired,
+        rounds=rounds, order=order, seed=seed, stopping=stopping, budget_s=budget_s,
+        benchmarks=list(benchmarks), jmh_options=list(jmh_options), jmh_settings=timing,
+        steps=steps, paired=paired,
     )  # fmt: skip
 
 
@@ -266,10 +211,10 @@ def _by_warmup(
 def restrict_first_round(plan: Plan, selections: list[Selection]) -> Plan:
     """``plan`` with its first round running only ``selections`` (a part of the suite, e.g.
     one shard's keys) instead of everything the ``--bench`` regexes select."""
-    later = tuple(s for s in plan.steps if s.round > 1)
-    first = round_steps(replace(plan, steps=()), 1, selections)
-    shifted = tuple(s.model_copy(update={"index": len(first) + i}) for i, s in enumerate(later))
-    return replace(plan, steps=(*first, *shifted))
+    later = [s for s in plan.steps if s.round > 1]
+    first = round_steps(plan, 1, selections)
+    shifted = [s.model_copy(update={"index": len(first) + i}) for i, s in enumerate(later)]
+    return plan.model_copy(update={"steps": [*first, *shifted]})
 
 
 @dataclass(frozen=True)
@@ -329,7 +274,7 @@ class JmhArgs:
             shlex.join(user),
             user,
             jmh_options(list(user)),
-            dataclasses.replace(self.settings, forks=forks),
+            self.settings.model_copy(update={"forks": forks}),
         )
 
 

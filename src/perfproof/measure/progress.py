@@ -12,40 +12,20 @@ from __future__ import annotations
 import math
 import sys
 import time
-from dataclasses import dataclass
+from collections.abc import Sequence
 from typing import Protocol, TextIO
 
 from perfproof.jmh import console
 from perfproof.jmh.listing import parse_listing
 from perfproof.jmh.units import parse_time
+from perfproof.model.documents.run_plan import FORK_OVERHEAD_S, JmhSettings
 from perfproof.units import eta as format_duration
-
-FORK_OVERHEAD_S = 0.8
-"""JVM start, benchmark setup and result hand-over per fork (measured ~0.5-1 s on 2 cores)."""
 
 HOST_OVERHEAD_S = 1.0
 
 PLAIN_WAIT_EVERY_S = 30.0
 """How often a plain log repeats a lock wait's line (a terminal rewrites it at every poll)."""
 """The JMH host JVM: start, benchmark discovery, writing results."""
-
-
-@dataclass(frozen=True)
-class JmhSettings:
-    """The JMH options that decide how long a step takes."""
-
-    forks: int = 5
-    warmup_iterations: int = 5
-    warmup_s: float = 10.0
-    iterations: int = 5
-    measurement_s: float = 10.0
-
-    def fork_seconds(self) -> float:
-        return (
-            self.warmup_iterations * self.warmup_s
-            + self.iterations * self.measurement_s
-            + FORK_OVERHEAD_S
-        )
 
 
 def parse_settings(options: tuple[str, ...] | list[str]) -> JmhSettings:
@@ -81,7 +61,7 @@ def parse_settings(options: tuple[str, ...] | list[str]) -> JmhSettings:
     )
 
 
-def count_benchmarks(list_output: str, options: tuple[str, ...] | list[str] = ()) -> int:
+def count_benchmarks(list_output: str, options: Sequence[str] = ()) -> int:
     """Benchmark × @Param combinations from ``-lp`` output, with ``-p`` overrides applied."""
     overrides: dict[str, int] = {}
     for i, token in enumerate(options[:-1]):

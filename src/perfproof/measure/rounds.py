@@ -22,15 +22,15 @@ from typing import Any
 from perfproof.jmh.reader import read_results
 from perfproof.measure.keys import Cover, Selection, SuiteKey, cover_keys, group_keys, suite_key_of
 from perfproof.measure.pair import PairKeys, pair_forks
-from perfproof.measure.plan import FIXED, Plan, plan_step, round_steps
+from perfproof.measure.plan import FIXED, Plan, plan_settings, plan_step, round_steps
 from perfproof.measure.progress import HOST_OVERHEAD_S, Reporter
 from perfproof.measure.store import RunStore
 from perfproof.measure.warmup_choice import chosen_warmups
 from perfproof.measure.warmup_choice import describe as describe_warmups
 from perfproof.model import BenchKey, Samples, SideSamples
 from perfproof.model.documents.run import StepEntry
-from perfproof.model.documents.run_plan import StoppedKey, StoppingBlock
-from perfproof.model.variants import PAIR, Variants
+from perfproof.model.documents.run_plan import PAIR, StoppedKey, StoppingBlock
+from perfproof.model.variants import Variants
 from perfproof.units import eta as format_duration
 
 ALL_DECIDED = "all keys decided"
@@ -317,7 +317,7 @@ class RoundLoop:
         (said once: the choice is the same every round, and after a resume)."""
         if not self.choose_warmup:
             return {}
-        settings = plan.settings
+        settings = plan_settings(plan)
         warmups = chosen_warmups(
             side_forks(self.store, "base", 1), side_forks(self.store, "head", 1), settings
         )

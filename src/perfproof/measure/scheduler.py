@@ -22,7 +22,7 @@ import os
 import shutil
 import time
 from collections.abc import Callable
-from dataclasses import KW_ONLY, dataclass, field, replace
+from dataclasses import KW_ONLY, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -32,9 +32,10 @@ from perfproof.measure.argv import append_jvm_args, step_argv, with_forks, with_
 from perfproof.measure.jfr_args import jmh_jfr_args, name_fork_recordings, step_folder
 from perfproof.measure.pair import clear_side_folders, split_recordings
 from perfproof.measure.plan import FIXED, Plan, Step, step_selection
-from perfproof.measure.progress import JmhSettings, Reporter, estimate_step_seconds
+from perfproof.measure.progress import Reporter, estimate_step_seconds
 from perfproof.measure.store import DONE, FAILED, INTERRUPTED, RUNNING, RunStore, now_iso
-from perfproof.model.variants import PAIR, Variants
+from perfproof.model.documents.run_plan import PAIR, JmhSettings
+from perfproof.model.variants import Variants
 from perfproof.process import ProcessResult, command_line, run
 
 FAILURE_MARKER = "<failure>"
@@ -161,10 +162,10 @@ class Scheduler:
         """Expected seconds of a step: the keys it runs × forks × fork length."""
         settings = self.settings
         if step.warmup_iterations is not None:
-            settings = replace(settings, warmup_iterations=step.warmup_iterations)
+            settings = settings.model_copy(update={"warmup_iterations": step.warmup_iterations})
         selection = step_selection(step)
         if step.forks is not None and selection is not None:
-            settings = replace(settings, forks=step.forks)
+            settings = settings.model_copy(update={"forks": step.forks})
             return estimate_step_seconds(settings, len(selection.members()))
         if selection is not None:
             return estimate_step_seconds(settings, len(selection.members()))

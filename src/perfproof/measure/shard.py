@@ -23,7 +23,7 @@ import json
 import re
 import socket
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Protocol, TypeVar
 
 from perfproof.errors import InputError
@@ -194,7 +194,7 @@ def restrict_plan(plan: Plan, selections: Sequence[Selection]) -> Plan:
         for part, selection in enumerate(selections, start=1):
             for side in pair:
                 steps.append(plan_step(len(steps), round_no, side, part if many else 1, selection))
-    return replace(plan, steps=tuple(steps))
+    return plan.model_copy(update={"steps": steps})
 
 
 def apply_shard(

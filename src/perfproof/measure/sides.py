@@ -8,6 +8,7 @@ first build of a run.
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -198,8 +199,8 @@ def _strip_log(message: str) -> str:
 
 def list_side(
     builder: SideBuilder,
-    benchmarks: tuple[str, ...],
-    options: tuple[str, ...],
+    benchmarks: Sequence[str],
+    options: Sequence[str],
     sha: str,
 ) -> tuple[list[str], int, list[SuiteKey]]:
     """The benchmarks the regexes select on one side, the count of runs they make and the

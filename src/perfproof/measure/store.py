@@ -30,7 +30,7 @@ from typing import Any, Protocol
 
 from perfproof.errors import InputError
 from perfproof.measure import environment
-from perfproof.measure.plan import Plan, Step
+from perfproof.measure.plan import Plan, Step, settled
 from perfproof.model.documents import loads_strict, parse_schema
 from perfproof.model.documents.run import (
     DONE,
@@ -204,18 +204,18 @@ class RunStore:
     def plan(self) -> Plan:
         if self.manifest.plan is None:
             raise InputError(f"{self.path / MANIFEST}: the run has no plan")
-        return Plan.from_block(self.manifest.plan)
+        return settled(self.manifest.plan)
 
     def init_steps(self, plan: Plan) -> None:
         """One manifest entry per planned step, all pending (done once, at creation)."""
-        self.manifest.plan = plan.to_block()
+        self.manifest.plan = plan
         self.manifest.steps = [self._new_entry(step) for step in plan.steps]
         self.save()
 
     def add_steps(self, plan: Plan, steps: list[Step]) -> None:
         """Record a later round's steps, pending (a sequential run plans round by round);
         ``plan`` already holds them."""
-        self.manifest.plan = plan.to_block()
+        self.manifest.plan = plan
         self.manifest.steps.extend(self._new_entry(step) for step in steps)
         self.save()
 

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import math
 
-from perfproof.measure.progress import JmhSettings
 from perfproof.model import PRIMARY, BenchKey, Direction, Samples
+from perfproof.model.documents.run_plan import JmhSettings
 from perfproof.stats.warmup import unsettled_prefixes, worse_for
 
 MAX_EXTRA_S = 10.0

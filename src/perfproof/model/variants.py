@@ -17,9 +17,6 @@ from perfproof.errors import InputError
 from perfproof.model import BenchKey, SideSamples
 from perfproof.model.documents.run import VariantsBlock
 
-PAIR = "pair"
-"""The side of a step (and of its raw file, ``01-pair.json``) that measures both variants."""
-
 Params = tuple[tuple[str, str], ...]
 
 

@@ -9,6 +9,7 @@ run's comparison, so the run loop itself holds no statistics.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -29,7 +30,7 @@ from perfproof.stats.sequential import Schedule
 from perfproof.units import eta as format_duration
 
 
-def forks_per_step(options: tuple[str, ...]) -> int:
+def forks_per_step(options: Sequence[str]) -> int:
     """JMH's ``-f`` in a step's options (the last one wins, as in JMH); 1 when absent."""
     value = 1
     for i, token in enumerate(options[:-1]):

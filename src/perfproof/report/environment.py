@@ -130,7 +130,7 @@ def rounds_text(run: RunFolder) -> str:
         sequence = [f"{r.round}-{r.side}" for r in run.raw]
     rounds = plan.rounds if plan is not None else None
     if plan is None or plan.stopping == "sequential":  # rounds run, not the most
-        rounds = (plan.planned_rounds() if plan else 0) or len({r.round for r in run.raw})
+        rounds = (plan.planned_rounds if plan else 0) or len({r.round for r in run.raw})
     plural = "s" if rounds != 1 else ""
     if run.manifest.variants is not None:  # the order within a round is JMH's own
         text = f"{rounds} round{plural}, each one JMH process running both variants"

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from perfproof.model import SIDE_WORDS
 from perfproof.model.documents.run import BuildEntry, StepEntry
-from perfproof.model.variants import PAIR
+from perfproof.model.documents.run_plan import PAIR
 from perfproof.process import command_line
 from perfproof.report.rundir import BASE, HEAD, RunFolder
 

@@ -20,7 +20,7 @@ from perfproof.jmh.reader import load_json
 from perfproof.model.documents import loads_strict
 from perfproof.model.documents.compare import SCHEMA, CompareDocument
 from perfproof.model.documents.run import ManifestShapeError, RunManifest, VariantsBlock
-from perfproof.model.variants import PAIR
+from perfproof.model.documents.run_plan import PAIR
 
 BASE = "base"
 HEAD = "head"

@@ -17,7 +17,7 @@ from typing import Any
 from perfproof import __version__
 from perfproof.measure import environment
 from perfproof.measure.keys import SuiteKey, group_keys
-from perfproof.measure.plan import Plan, Step
+from perfproof.measure.plan import Step, plan_settings
 from perfproof.measure.progress import Reporter
 from perfproof.measure.scheduler import Scheduler, SideTarget
 from perfproof.measure.shard import machine_identity, restrict_plan
@@ -72,7 +72,7 @@ def measure_part(
     are in, exactly as they would in a local run.
     """
     keys = job.suite_keys()
-    plan = restrict_plan(Plan.from_block(job.plan), group_keys(keys))
+    plan = restrict_plan(job.plan, group_keys(keys))
     machine = identity if identity is not None else machine_identity()
     manifest = RunManifest.from_json(
         {"schema": SCHEMA, **job.header}, f"{part_dir}: the run's header"
@@ -106,7 +106,7 @@ def measure_part(
         store,
         targets,
         reporter,
-        settings=plan.settings,
+        settings=plan_settings(plan),
         lock_timeout_s=job.lock_timeout_s,
         java_home=java_home,
     )

@@ -1,19 +1,18 @@
 """The run manifest's ``plan``, ``stopping`` and ``shard`` blocks, typed.
 
-``measure.plan.Plan`` is what the run machinery works with (with its behaviour: the rounds
-planned so far, the sides' order); :class:`PlanBlock` is how a plan is written in the
-manifest and sent to a cluster's machines, read back by ``--resume``, ``merge`` and
-``report``. ``measure.rounds.SequentialState`` writes :class:`StoppingBlock`: at which round
-each key stopped and why, which the report tells and ``results.json`` repeats.
-``measure.shard`` writes :class:`ShardBlock`: a shard's part of the suite's partition and the
-:class:`Machine` it ran on, which ``merge`` checks the shards against.
+:class:`PlanBlock` is the plan of a run (``measure.plan.Plan``): what the run machinery works
+with, what the manifest writes as it is and a cluster's machines receive, read back by
+``--resume``, ``merge`` and ``report``. ``measure.rounds.SequentialState`` writes
+:class:`StoppingBlock`: at which round each key stopped and why, which the report tells and
+``results.json`` repeats. ``measure.shard`` writes :class:`ShardBlock`: a shard's part of the
+suite's partition and the :class:`Machine` it ran on, which ``merge`` checks the shards against.
 """
 
 from __future__ import annotations
 
 from typing import Final, Literal
 
-from pydantic import ConfigDict, Field
+from pydantic import ConfigDict, Field, model_validator
 
 from perfproof.model.documents.codec import Document, Text, TextList
 
@@ -30,6 +29,10 @@ class Selection(Document):
 
     benchmarks: list[Text] = Field(default_factory=list)
     params: dict[str, list[Text]] = Field(default_factory=dict)
+
+
+PAIR: Final = "pair"
+"""The side of a step (and of its raw file, ``01-pair.json``) that measures both variants."""
 
 
 def step_id(round_no: int, side: str, part: int = 1) -> str:
@@ -72,14 +75,28 @@ class PlannedStep(Document):
         return self.side if self.part == 1 else f"{self.side}-p{self.part}"
 
 
-class JmhSettingsBlock(Document):
-    """The JMH settings every step runs with (``measure.progress.JmhSettings``)."""
+FORK_OVERHEAD_S: Final = 0.8
+"""JVM start, benchmark setup and result hand-over per fork (measured ~0.5-1 s on 2 cores)."""
+
+
+class JmhSettings(Document):
+    """The JMH options that decide how long a step takes, as the plan keeps them
+    (``measure.progress.parse_settings`` reads them from the options)."""
+
+    model_config = ConfigDict(frozen=True)
 
     forks: int = 5
     warmup_iterations: int = 5
     warmup_s: float = 10.0
     iterations: int = 5
     measurement_s: float = 10.0
+
+    def fork_seconds(self) -> float:
+        return (
+            self.warmup_iterations * self.warmup_s
+            + self.iterations * self.measurement_s
+            + FORK_OVERHEAD_S
+        )
 
 
 class DesignBlock(Document):
@@ -98,7 +115,16 @@ class DesignBlock(Document):
 
 
 class PlanBlock(Document):
-    """The plan as the manifest keeps it: rounds, order, stopping design, budget, steps."""
+    """Rounds × sides in a fixed order plus the JMH options every step uses, as the run
+    machinery works with it and the manifest keeps it (``measure.plan`` lays it out).
+
+    ``stopping`` is ``fixed`` (every round runs every key; all steps planned up front) or
+    ``sequential`` (``rounds`` is the most rounds; each round after the first is planned from
+    the keys still undecided when the round before it ended, ``measure.plan.round_steps``).
+    ``budget_s`` caps the measurement's wall clock: no round starts that would end past it.
+    """
+
+    model_config = ConfigDict(frozen=True)
 
     rounds: int
     order: str
@@ -106,16 +132,40 @@ class PlanBlock(Document):
     stopping: Stopping = FIXED
     budget_s: float | None = None
     design: DesignBlock | None = None
-    """The sequential design's own record (``compare.sequential_design``)."""
+    """The sequential design's own record (looks, levels, family; ``compare.sequential_design``),
+    fixed when the run starts so that a resumed run judges with the very same design whatever
+    perfproof's defaults became."""
     benchmarks: list[Text] = Field(default_factory=list)
     jmh_options: list[Text] = Field(default_factory=list)
-    jmh_settings: JmhSettingsBlock | None = None
-    """None in a run folder written before the plan kept its settings."""
+    jmh_settings: JmhSettings | None = None
+    """What ``jmh_options`` ask of JMH (forks, iterations and their times), read once when the
+    run starts and kept with the plan: the ETA, the budget's rounds and a shard's cut use it.
+    None in a run folder written before the plan kept them (``measure.plan.plan_settings``)."""
     steps: list[PlannedStep] = Field(default_factory=list)
+    paired: bool = Field(default=False, exclude=True)
+    """A variant run's plan: each round's steps run both variants (side :data:`PAIR`). Not
+    written: a plan read back is paired when its steps are."""
 
+    @model_validator(mode="before")
+    @classmethod
+    def _paired_from_steps(cls, data: object) -> object:
+        if isinstance(data, dict) and "paired" not in data:
+            steps = data.get("steps")
+            sides = [s.get("side") if isinstance(s, dict) else getattr(s, "side", None)
+                     for s in steps] if isinstance(steps, list) else []  # fmt: skip
+            return {**data, "paired": PAIR in sides}
+        return data
+
+    @property
     def planned_rounds(self) -> int:
-        """Rounds that have steps (a sequential run plans round by round)."""
-        return len({s.round for s in self.steps})
+        """The rounds planned so far: the last round that has steps. Rounds are planned in
+        order from the first (a sequential run appends one after each look), so this is also
+        how many rounds have steps."""
+        return max((s.round for s in self.steps), default=0)
+
+    def with_steps(self, steps: list[PlannedStep]) -> PlanBlock:
+        """The plan with ``steps`` appended (a sequential run's next round)."""
+        return self.model_copy(update={"steps": [*self.steps, *steps]})
 
 
 class StoppedKey(Document):

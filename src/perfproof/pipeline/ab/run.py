@@ -26,6 +26,7 @@ from perfproof.measure.plan import (
     FIXED,
     SEQUENTIAL,
     make_plan,
+    plan_settings,
     restrict_first_round,
 )
 from perfproof.measure.progress import Reporter
@@ -130,7 +131,7 @@ def start_ab(
     if plan.stopping == SEQUENTIAL:  # an uncalibrated schedule is refused before a build
         futility = defaults.FUTILITY if opts.futility is None else opts.futility
         design = design_for(plan, futility, opts.compare_options())
-        plan = replace(plan, design=design.to_block())
+        plan = plan.model_copy(update={"design": design.to_block()})
     store = RunStore.create(
         run_dir,
         RunManifest(
@@ -253,7 +254,8 @@ def _measure_and_compare(
     else:
         scheduler, keys, builders = commit_scheduler(store, opts, reporter, explain)
         if opts.shard is not None:
-            per_key = store.plan.settings.forks * store.plan.settings.fork_seconds()
+            settings = plan_settings(store.plan)
+            per_key = settings.forks * settings.fork_seconds()
             keys = apply_shard(store, opts.shard, keys, lambda _key: per_key)
         if opts.executor == "ray":
             return _on_cluster(store, opts, keys, builders, reporter, explain, recorder)

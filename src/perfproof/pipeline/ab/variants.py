@@ -14,7 +14,6 @@ round asks JMH only for both variants of the keys still undecided.
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 from pathlib import Path
 
 from perfproof.env.cache import cache_root
@@ -22,12 +21,13 @@ from perfproof.env.java import java_info
 from perfproof.errors import InputError
 from perfproof.measure.keys import group_keys
 from perfproof.measure.pair import PairKeys, pair_keys
-from perfproof.measure.plan import Plan, round_steps
+from perfproof.measure.plan import Plan, Step, plan_settings, round_steps
 from perfproof.measure.progress import Reporter
 from perfproof.measure.scheduler import Scheduler, SideTarget
 from perfproof.measure.sides import SideBuilder, list_side
 from perfproof.measure.store import RunStore
-from perfproof.model.variants import PAIR, Variants
+from perfproof.model.documents.run_plan import PAIR
+from perfproof.model.variants import Variants
 from perfproof.pipeline.ab.options import AbOptions
 
 
@@ -65,7 +65,7 @@ def pair_scheduler(
         store,
         {PAIR: target},
         reporter,
-        settings=store.plan.settings,
+        settings=plan_settings(store.plan),
         lock_timeout_s=opts.lock_timeout,
         java_home=jdk.home,
         jfr_dir=store.jfr_dir() if opts.jfr else None,
@@ -75,10 +75,11 @@ def pair_scheduler(
 
 def _only(plan: Plan, keys: list) -> Plan:
     """``plan`` with every planned round asking JMH for ``keys`` alone."""
-    steps: list = []
+    steps: list[Step] = []
     for round_no in sorted({s.round for s in plan.steps}):
-        steps += round_steps(replace(plan, steps=tuple(steps)), round_no, group_keys(keys))
-    return replace(plan, steps=tuple(steps))
+        so_far = plan.model_copy(update={"steps": steps})
+        steps += round_steps(so_far, round_no, group_keys(keys))
+    return plan.model_copy(update={"steps": steps})
 
 
 def _variants(store: RunStore) -> Variants:

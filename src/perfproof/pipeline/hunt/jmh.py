@@ -20,12 +20,13 @@ from perfproof.errors import ExternalError
 from perfproof.jmh.reader import read_file
 from perfproof.measure.argv import with_forks
 from perfproof.measure.plan import FIXED, make_plan
-from perfproof.measure.progress import JmhSettings, Reporter
+from perfproof.measure.progress import Reporter
 from perfproof.measure.scheduler import Scheduler, SideTarget
 from perfproof.measure.sides import SideBuilder, list_side
 from perfproof.measure.store import RunStore
 from perfproof.model import ALLOC_NORM, PRIMARY, BenchKey, Samples
 from perfproof.model.documents.run import Overlay, RunManifest, SideRef
+from perfproof.model.documents.run_plan import JmhSettings
 from perfproof.pipeline.ab.options import AbOptions, check_options
 from perfproof.pipeline.hunt.rank import ForkOps
 from perfproof.pipeline.hunt.run import Workload
@@ -100,12 +101,12 @@ def jmh_workload(
     sha = resolve_ref(repo, opts.head)
     check_options(opts)
     options = with_gc_profiler(with_forks(opts.jmh_args.options, forks))
-    settings = dataclasses.replace(opts.jmh_args.settings, forks=forks)
+    settings = opts.jmh_args.settings.model_copy(update={"forks": forks})
     jdk = java_info(opts.build.java)
     run_dir = out_dir / "run"
     jfr_dir = run_dir / "jfr"
     plan = make_plan(1, "abab", None, opts.bench, options, stopping=FIXED, settings=settings)
-    plan = dataclasses.replace(plan, steps=tuple(s for s in plan.steps if s.side == SIDE))
+    plan = plan.model_copy(update={"steps": [s for s in plan.steps if s.side == SIDE]})
     store = RunStore.create(
         run_dir,
         RunManifest(
@@ -139,12 +140,12 @@ def jmh_workload(
         )  # fmt: skip
         store.save()
     names, count, _keys = list_side(builder, plan.benchmarks, plan.jmh_options, sha)
-    delay = warmup_delay(plan.settings)
+    delay = warmup_delay(settings)
     scheduler = Scheduler(
         store,
         {SIDE: SideTarget(SIDE, builder.launcher, names, count)},
         reporter,
-        settings=plan.settings,
+        settings=settings,
         lock_timeout_s=lock_timeout,
         java_home=jdk.home,
         jfr_dir=jfr_dir,
