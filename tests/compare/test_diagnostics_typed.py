@@ -4,6 +4,7 @@ into the same values, and a field another writer shaped differently kept as it w
 from __future__ import annotations
 
 import json
+import math
 
 from perfproof.compare import CompareOptions, compare_sides
 from perfproof.model import Direction, Side
@@ -73,3 +74,13 @@ def test_fork_groups_read_back_typed_and_a_partial_one_is_kept_as_read() -> None
     partial = {"fork_groups": {"low": 1.0, "held": True}}
     d = Diagnostics.from_json(partial)
     assert d.fork_groups is None and d.to_json() == partial
+
+
+def test_a_number_no_file_can_hold_is_of_another_shape_and_kept_as_read() -> None:
+    doc = {"strategy": "fork-level", "df": math.inf, "forks": {"base": 3, "head": 3}}
+    d = Diagnostics.from_json(doc)
+    assert d.df is None and d.extra == {"df": math.inf}
+    assert d.strategy is ComparisonMethod.FORK_LEVEL and d.forks == {Side.BASE: 3, Side.HEAD: 3}
+    scores = JmhScores.from_json({"base_score": math.nan, "head_score": 2.0, "overlap": True})
+    kept = scores.extra["base_score"]
+    assert scores.base_score is None and isinstance(kept, float) and math.isnan(kept)
