@@ -106,3 +106,45 @@ def test_allocation_on_but_nothing_sampled_outside_the_recorder_is_said():
     assert any("no allocation sampled outside JFR's own recorder" in w for w in c.warnings)
     assert not any("no allocation sampled" in w for w in census([_profile()]).warnings)
     assert not any("no allocation sampled" in w for w in census([quiet], kinds=("cpu",)).warnings)
+
+
+def test_census_document_is_written_from_the_rows_as_they_are():
+    """Keys in the rows' order (``cls`` as ``class``), a count stays a whole number and a
+    foreign tool's fractional weight a fraction, a missing focus frame a null."""
+    from perfproof.profile.render import census_json
+
+    p = Profile(
+        source="x",
+        cpu={(*MAIN, "com.acme.Codec.encode"): 3, ("other.X.y",): 2.5},  # type: ignore[dict-item]
+        alloc={((*MAIN, "com.acme.Codec.decode"), "byte[]"): 64},
+        alloc_events=1,
+        alloc_source="S",
+    )
+    doc = census_json(census([p], ("com.acme",)))
+    assert list(doc) == [
+        "schema", "recordings", "focus", "totals", "alloc", "cpu", "focus_frames", "warnings"
+    ]  # fmt: skip
+    assert doc["totals"] == {"cpu_samples": 5.5, "alloc_bytes": 64, "alloc_source": "S"}
+    assert doc["alloc"] == [
+        {
+            "frame": "com.acme.Codec.decode",
+            "focus_frame": "com.acme.Codec.decode",
+            "class": "byte[]",
+            "bytes": 64,
+            "share": 1.0,
+            "amdahl_ceiling": None,
+        }
+    ]
+    cpu = doc["cpu"]
+    assert isinstance(cpu, list)
+    assert [list(r) for r in cpu] == [
+        ["frame", "focus_frame", "self", "total", "share", "amdahl_ceiling"]
+    ] * 2
+    assert [(r["self"], type(r["self"])) for r in cpu] == [(3, int), (2.5, float)]
+    assert cpu[1]["focus_frame"] is None
+    frames = doc["focus_frames"]
+    assert isinstance(frames, list)
+    assert [(r["kind"], r["frame"], r["self"]) for r in frames] == [
+        ("cpu", "com.acme.Codec.encode", 3),
+        ("alloc", "com.acme.Codec.decode", 64),
+    ]

@@ -11,28 +11,39 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TypedDict
+from typing import Annotated
+
+from pydantic import Field
 
 from perfproof.profile.stacks import Profile, Stack, focus_frame, frame_matches
 from perfproof.stats.amdahl import ceiling_if_removed
+
+Weight = int | float
+"""Samples or bytes: a count, or the fractional weight a foreign tool's collapsed stacks
+carry, kept as it is (and written as it is: ``7`` stays ``7``, ``2.5`` stays ``2.5``)."""
+
+# The rows are also the rows of ``profile census --format json`` (:class:`CensusDoc`): the
+# codec writes each one from its fields, in this order, ``cls`` as ``class``.
 
 
 @dataclass(frozen=True)
 class CpuRow:
     frame: str
     focus_frame: str | None
-    self: int
-    total: int
+    self: Weight
+    total: Weight
     share: float
     amdahl_ceiling: float | None
+    """Finite or None (:func:`ceiling_if_removed`): JSON can hold it as it is."""
 
 
 @dataclass(frozen=True)
 class AllocRow:
     frame: str
     focus_frame: str | None
-    cls: str
-    bytes: int
+    cls: Annotated[str, Field(alias="class")]
+    """What was allocated."""
+    bytes: Weight
     share: float
     amdahl_ceiling: float | None
 
@@ -43,8 +54,8 @@ class FocusRow:
 
     kind: str
     frame: str
-    self: float
-    total: float
+    self: Weight
+    total: Weight
     share: float
     amdahl_ceiling: float | None
 
@@ -205,52 +216,25 @@ def census(
 # ---- the census as ``profile census --format json`` writes it (profile.render.census_json)
 
 
-class TotalsDoc(TypedDict):
-    cpu_samples: int
-    alloc_bytes: int
-    alloc_source: str | None
-
-
-AllocDoc = TypedDict(
-    "AllocDoc",
-    {
-        "frame": str,
-        "focus_frame": str | None,
-        "class": str,
-        "bytes": int,
-        "share": float,
-        "amdahl_ceiling": float | None,
-    },
-)
-"""One allocation row of a census (``class``: what was allocated)."""
-
-
-class CpuDoc(TypedDict):
-    frame: str
-    focus_frame: str | None
-    self: int
-    total: int
-    share: float
-    amdahl_ceiling: float | None
-
-
-class FocusFrameDoc(TypedDict):
-    kind: str
-    frame: str
-    self: float
-    total: float
-    share: float
-    amdahl_ceiling: float | None
-
-
-class CensusDoc(TypedDict):
-    """``perfproof.profile/1``: what ``profile census --format json`` prints."""
+@dataclass(frozen=True)
+class CensusDoc:
+    """``perfproof.profile/1``: what ``profile census --format json`` prints, written by the
+    codec from these fields and the rows' own (``codec.as_written``)."""
 
     schema: str
     recordings: list[str]
     focus: list[str]
-    totals: TotalsDoc
-    alloc: list[AllocDoc]
-    cpu: list[CpuDoc]
-    focus_frames: list[FocusFrameDoc]
+    totals: Totals
+    alloc: list[AllocRow]
+    cpu: list[CpuRow]
+    focus_frames: list[FocusRow]
     warnings: list[str]
+
+
+@dataclass(frozen=True)
+class Totals:
+    """The whole census's CPU samples and allocated bytes, and where the bytes were sampled."""
+
+    cpu_samples: Weight
+    alloc_bytes: Weight
+    alloc_source: str | None

@@ -6,9 +6,9 @@ import math
 from dataclasses import replace
 from typing import TypeVar
 
-from perfproof.model.documents.codec import by_name
+from perfproof.model.documents.codec import as_written, by_name
 from perfproof.model.documents.profile_diff import DIFF_SCHEMA, DiffRowDoc, ProfileDiffDoc
-from perfproof.profile.census import Census, CensusDoc
+from perfproof.profile.census import Census, CensusDoc, Totals
 from perfproof.profile.diff import DiffRow, ProfileDiff
 from perfproof.units import percent
 
@@ -30,52 +30,24 @@ def _top(rows: list[R], top: int) -> list[R]:
     return inside[:top] + [r for r in rows if getattr(r, "outside", False)]
 
 
-def census_json(c: Census, top: int = 0) -> CensusDoc:
-    return {
-        "schema": CENSUS_SCHEMA,
-        "recordings": c.sources,
-        "focus": list(c.focus),
-        "totals": {
-            "cpu_samples": c.cpu_samples,
-            "alloc_bytes": c.alloc_bytes,
-            "alloc_source": c.alloc_source,
-        },
-        "alloc": [
-            {
-                "frame": r.frame,
-                "focus_frame": r.focus_frame,
-                "class": r.cls,
-                "bytes": r.bytes,
-                "share": r.share,
-                "amdahl_ceiling": _num(r.amdahl_ceiling),
-            }
-            for r in _top(c.alloc, top)
-        ],
-        "cpu": [
-            {
-                "frame": r.frame,
-                "focus_frame": r.focus_frame,
-                "self": r.self,
-                "total": r.total,
-                "share": r.share,
-                "amdahl_ceiling": _num(r.amdahl_ceiling),
-            }
-            for r in _top(c.cpu, top)
-        ],
-        "focus_frames": [
-            {
-                "kind": r.kind,
-                "frame": r.frame,
-                "self": r.self,
-                "total": r.total,
-                "share": r.share,
-                "amdahl_ceiling": _num(r.amdahl_ceiling),
-            }
+def census_json(c: Census, top: int = 0) -> dict[str, object]:
+    """The census as ``profile census --format json`` prints it (``top``: the first rows of
+    each table, and the "outside" rows)."""
+    doc = CensusDoc(
+        schema=CENSUS_SCHEMA,
+        recordings=c.sources,
+        focus=list(c.focus),
+        totals=Totals(c.cpu_samples, c.alloc_bytes, c.alloc_source),
+        alloc=_top(c.alloc, top),
+        cpu=_top(c.cpu, top),
+        focus_frames=[
+            r
             for kind in ("cpu", "alloc")
             for r in _top([f for f in c.focus_rows if f.kind == kind], top)
         ],
-        "warnings": list(c.warnings),
-    }
+        warnings=list(c.warnings),
+    )
+    return as_written(doc)
 
 
 def diff_doc(d: ProfileDiff, top: int = 0) -> ProfileDiffDoc:

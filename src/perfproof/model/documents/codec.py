@@ -23,6 +23,7 @@ from pydantic import (
     BeforeValidator,
     ConfigDict,
     SerializerFunctionWrapHandler,
+    TypeAdapter,
     ValidationError,
     ValidatorFunctionWrapHandler,
     WrapValidator,
@@ -38,6 +39,7 @@ __all__ = [
     "Text",
     "TextList",
     "ValidationError",
+    "as_written",
     "by_name",
     "decode",
     "decode_json",
@@ -108,6 +110,23 @@ def by_name(kind: type[BaseModel], *values: object) -> dict[str, object]:
                 found[name] = getattr(value, name)
                 break
     return found
+
+
+_WRITERS: dict[type, TypeAdapter[object]] = {}
+
+
+def as_written(value: object) -> dict[str, object]:
+    """A plain dataclass (or one holding others) as the JSON object its type spells: fields in
+    the order declared, under their aliases (``Annotated[str, Field(alias="class")]``), nulls
+    kept. A value a layer computes is printed from its own field list this way, instead of a
+    second list of the same fields written as a document by hand."""
+    kind = type(value)
+    if kind not in _WRITERS:  # made once per type: making one takes milliseconds
+        _WRITERS[kind] = TypeAdapter(kind)
+    doc = _WRITERS[kind].dump_python(value, mode="json", by_alias=True)
+    if not isinstance(doc, dict):
+        raise TypeError(f"{kind.__name__} is not written as a JSON object")
+    return doc
 
 
 def number_as_text(value: object) -> object:

@@ -159,7 +159,7 @@ def profile_stage(
         diff=diff_doc(diff, top=15),
         diff_md=diff_text(diff, top=15, md=True),
         tables=shown_doc(diff, top=15),
-        census=dict(census_json(census, top=10)) if census is not None else None,
+        census=census_json(census, top=10) if census is not None else None,
         flamegraph=str(written[0]) if written else None,
         amdahl=tuple(amdahl),
         forks_run=str(jfr_dir.parent),
