@@ -35,6 +35,16 @@ def test_run_reach_round_trips_through_the_manifest() -> None:
     recorded = BenchReach(QUEUE, Reach.RECORDED, "a recording sampled Codec.encode(int)")
     reach = reach.with_recordings([recorded])
     manifest = RunManifest(reach=reach.to_block())
+    written = manifest.to_json()["reach"]
+    assert isinstance(written, dict)
+    assert written["benchmarks"][1] == {
+        "benchmark": QUEUE,
+        "kind": "seen in a recording",
+        "reaches": True,
+        "why": "a recording sampled Codec.encode(int)",
+        "path": [],
+    }
+    assert written["benchmarks"][0]["path"] == list(PATH)
     back = RunReach.from_block(
         RunManifest.from_json(manifest.to_json(), "m", require_schema=False).reach
     )

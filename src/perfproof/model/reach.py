@@ -25,7 +25,7 @@ from enum import StrEnum
 
 from pydantic import Field
 
-from perfproof.model.documents.codec import Document
+from perfproof.model.documents.codec import Document, Seq
 
 
 class Reach(StrEnum):
@@ -118,13 +118,7 @@ class RunReach:
         """The run manifest's ``reach`` block."""
         return ReachBlock(
             benchmarks=[
-                BenchReachEntry(
-                    benchmark=r.benchmark,
-                    kind=r.kind,
-                    reaches=r.reaches,
-                    why=r.why,
-                    path=list(r.path),
-                )
+                BenchReachEntry.model_validate(r, from_attributes=True)
                 for r in self.benchmarks.values()
             ],
             error=self.error or None,
@@ -136,9 +130,7 @@ class RunReach:
     def from_block(cls, block: ReachBlock | None) -> RunReach | None:
         if block is None:
             return None
-        found = [
-            BenchReach(r.benchmark, r.kind, r.why or "", tuple(r.path)) for r in block.benchmarks
-        ]
+        found = [BenchReach(r.benchmark, r.kind, r.why or "", r.path) for r in block.benchmarks]
         return cls(
             {r.benchmark: r for r in found},
             block.error or None,
@@ -149,13 +141,13 @@ class RunReach:
 
 class BenchReachEntry(Document):
     """One benchmark's reach as the manifest writes it (``reaches`` follows from ``kind``;
-    written for readers of the file)."""
+    written for readers of the file). Made from a :class:`BenchReach` by its attributes."""
 
     benchmark: str
     kind: Reach = Field(strict=False)
     reaches: bool | None = None
     why: str | None = None
-    path: list[str] = Field(default_factory=list)
+    path: Seq[str] = ()
 
 
 class ReachBlock(Document):
