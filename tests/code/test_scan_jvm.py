@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from perfproof.process import run
+from perfproof.process import Command, Watch, run
 
 HOT = """package demo;
 
@@ -45,19 +45,19 @@ def test_jfr_profile_puts_the_hot_method_first(run_cli, tmp_path: Path):
     source.parent.mkdir(parents=True)
     source.write_text(HOT)
     classes = tmp_path / "classes"
-    run(["javac", "-d", classes, source], check=True, what="javac", timeout=120)
+    run(Command(["javac", "-d", classes, source]), Watch(check=True, what="javac", timeout=120))
     recording = tmp_path / "rec.jfr"
     run(
-        [
-            "java",
-            f"-XX:StartFlightRecording=filename={recording},settings=profile",
-            "-cp",
-            classes,
-            "demo.Hot",
-        ],
-        check=True,
-        what="java",
-        timeout=120,
+        Command(
+            [
+                "java",
+                f"-XX:StartFlightRecording=filename={recording},settings=profile",
+                "-cp",
+                classes,
+                "demo.Hot",
+            ]
+        ),
+        Watch(check=True, what="java", timeout=120),
     )
     result = run_cli("scan", "--repo", repo, "--profile", recording, "--format", "json")
     assert result.code == 0, result.err

@@ -8,16 +8,15 @@ from pathlib import Path
 import pytest
 
 from perfproof.errors import ExternalError, InputError
-from perfproof.process import command_line, run
+from perfproof.process import Command, Watch, command_line, run
 
 
 def test_run_streams_to_log_and_callback(tmp_path: Path) -> None:
     log = tmp_path / "logs" / "x.log"
     seen: list[str] = []
     res = run(
-        [sys.executable, "-c", "print('a'); print('b; rm -rf /')"],
-        log_path=log,
-        on_line=seen.append,
+        Command([sys.executable, "-c", "print('a'); print('b; rm -rf /')"]),
+        Watch(log=log, on_line=seen.append),
     )
     assert res.ok
     assert seen == ["a", "b; rm -rf /"]
@@ -28,7 +27,7 @@ def test_run_streams_to_log_and_callback(tmp_path: Path) -> None:
 
 
 def test_no_shell_interpretation(tmp_path: Path) -> None:
-    res = run([sys.executable, "-c", "import sys; print(sys.argv[1])", "$HOME && echo hi"])
+    res = run(Command([sys.executable, "-c", "import sys; print(sys.argv[1])", "$HOME && echo hi"]))
     assert res.output.strip() == "$HOME && echo hi"
 
 
@@ -36,10 +35,8 @@ def test_check_raises_external_error_naming_log(tmp_path: Path) -> None:
     log = tmp_path / "fail.log"
     with pytest.raises(ExternalError) as info:
         run(
-            [sys.executable, "-c", "import sys; print('boom'); sys.exit(4)"],
-            log_path=log,
-            check=True,
-            what="build",
+            Command([sys.executable, "-c", "import sys; print('boom'); sys.exit(4)"]),
+            Watch(log=log, check=True, what="build"),
         )
     assert "build failed with exit code 4: boom" in str(info.value)
     assert str(log) in str(info.value)
@@ -48,17 +45,17 @@ def test_check_raises_external_error_naming_log(tmp_path: Path) -> None:
 
 def test_missing_program_is_input_error() -> None:
     with pytest.raises(InputError, match="program not found"):
-        run(["definitely-not-a-program-xyz"])
+        run(Command(["definitely-not-a-program-xyz"]))
 
 
 def test_timeout_kills_process() -> None:
     with pytest.raises(ExternalError, match="timed out"):
-        run([sys.executable, "-c", "import time; time.sleep(30)"], timeout=0.5)
+        run(Command([sys.executable, "-c", "import time; time.sleep(30)"]), Watch(timeout=0.5))
 
 
 def test_separate_stderr_keeps_stdout_clean(tmp_path: Path) -> None:
     code = "import sys; print('data'); print('noise', file=sys.stderr)"
-    res = run([sys.executable, "-c", code], merge_stderr=False, log_path=tmp_path / "l")
+    res = run(Command([sys.executable, "-c", code]), Watch(merge_stderr=False, log=tmp_path / "l"))
     assert res.output == "data\n"
     assert "noise" in (tmp_path / "l").read_text()
 
@@ -89,9 +86,40 @@ def test_ctrl_c_while_the_child_starts_still_stops_the_child(monkeypatch, tmp_pa
 
     monkeypatch.setattr(subprocess, "Popen", popen_hit_by_ctrl_c)
     with pytest.raises(KeyboardInterrupt):
-        run([sys.executable, "-c", "import time; time.sleep(60)"], log_path=tmp_path / "x.log")
+        run(
+            Command([sys.executable, "-c", "import time; time.sleep(60)"]),
+            Watch(log=tmp_path / "x.log"),
+        )
     assert len(started) == 1
     deadline = time.monotonic() + 10
     while _alive(started[0]) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not _alive(started[0]), "the child outlived the interrupted run"
+
+
+def test_a_command_changes_only_what_it_names_of_the_environment(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PERFPROOF_T_KEPT", "kept")
+    monkeypatch.setenv("PERFPROOF_T_GONE", "gone")
+    code = (
+        "import os, sys; print(os.getcwd()); print(sys.stdin.read()); names = sys.argv[1:];"
+        "print([os.environ.get('PERFPROOF_T_' + n) for n in names])"
+    )
+    command = Command(
+        [sys.executable, "-c", code, "KEPT", "GONE", "ADDED"],
+        cwd=tmp_path,
+        env={"PERFPROOF_T_ADDED": "added"},
+        unset_env=("PERFPROOF_T_GONE",),
+        stdin="fed",
+    )
+    log = tmp_path / "c.log"
+    lines = run(command, Watch(log=log)).output.splitlines()
+    assert lines == [str(tmp_path.resolve()), "fed", "['kept', None, 'added']"]
+    assert log.read_text().startswith(f"$ {command.line}\n# cwd: {tmp_path}\n")
+    assert command.with_argv(["true"]).cwd == tmp_path
+
+
+def test_an_empty_command_is_refused() -> None:
+    with pytest.raises(ValueError, match="empty argv"):
+        Command([])

@@ -9,11 +9,13 @@ import pytest
 
 from perfproof.demo.project import TAGS, layer_patch, project_files, write_demo_repo
 from perfproof.errors import InputError
-from perfproof.process import run
+from perfproof.process import Command, Watch, run
 
 
 def git(repo: Path, *args: str) -> str:
-    return run(["git", *args], cwd=repo, check=True, merge_stderr=False).output.strip()
+    return run(
+        Command(["git", *args], cwd=repo), Watch(check=True, merge_stderr=False)
+    ).output.strip()
 
 
 def test_layers_hold_a_maven_jmh_project_and_its_changes() -> None:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from perfproof.process import run
+from perfproof.process import Command, Watch, run
 
 
 @pytest.fixture
@@ -19,7 +19,7 @@ def tiny_repo(tmp_path: Path) -> Path:
         ["add", "."],
         ["-c", "user.name=t", "-c", "user.email=t@e", "commit", "-q", "-m", "a"],
     ):
-        run(["git", *args], cwd=repo, check=True)
+        run(Command(["git", *args], cwd=repo), Watch(check=True))
     return repo
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from perfproof.demo.project import write_demo_repo
-from perfproof.process import run
+from perfproof.process import Command, Watch, run
 
 TINY_JMH = "-wi 1 -w 100ms -i 2 -r 100ms"
 
@@ -66,11 +66,8 @@ public class GuardBench {
 
 def git(repo: Path, *args: str) -> str:
     res = run(
-        ["git", "-c", "commit.gpgsign=false", *args],
-        cwd=repo,
-        env=GIT_ENV,
-        check=True,
-        merge_stderr=False,
+        Command(["git", "-c", "commit.gpgsign=false", *args], cwd=repo, env=GIT_ENV),
+        Watch(check=True, merge_stderr=False),
     )
     return res.output.strip()
 

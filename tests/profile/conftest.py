@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from perfproof.cli import main
-from perfproof.process import run
+from perfproof.process import Command, Watch, run
 
 HOT_JAVA = """\
 package demo.app;
@@ -98,7 +98,7 @@ def hot_classes(tmp_path_factory: pytest.TempPathFactory) -> Path:
     src.parent.mkdir(parents=True)
     src.write_text(HOT_JAVA)
     classes = root / "classes"
-    run(["javac", "-d", str(classes), str(src)], check=True, what="javac")
+    run(Command(["javac", "-d", str(classes), str(src)]), Watch(check=True, what="javac"))
     return classes
 
 
@@ -134,10 +134,10 @@ def tlab_recording(hot_classes: Path, tmp_path_factory: pytest.TempPathFactory) 
         "jdk.ObjectAllocationInNewTLAB#enabled=true",
         "jdk.ObjectAllocationOutsideTLAB#enabled=true",
     ]
-    run([str(jfr), "configure", "--input", str(profile), "--output", str(jfc), *settings],
-        check=True, what="jfr configure")  # fmt: skip
+    configure = Command([jfr, "configure", "--input", profile, "--output", jfc, *settings])
+    run(configure, Watch(check=True, what="jfr configure"))
     rec = out / "tlab.jfr"
     argv = [str(java), f"-XX:StartFlightRecording=filename={rec},settings={jfc}"]
     argv += ["-cp", str(hot_classes), "demo.app.Hot", "1200"]
-    run(argv, check=True, what="java Hot")
+    run(Command(argv), Watch(check=True, what="java Hot"))
     return rec

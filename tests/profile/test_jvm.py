@@ -12,7 +12,7 @@ import pytest
 
 from perfproof.env.java import find_java
 from perfproof.measure.jfr_args import jmh_jfr_args, name_fork_recordings
-from perfproof.process import run
+from perfproof.process import Command, Watch, run
 from perfproof.profile import jdk
 
 pytestmark = [pytest.mark.jvm, pytest.mark.slow]
@@ -174,16 +174,16 @@ def jmh_jar(tmp_path_factory: pytest.TempPathFactory) -> str:
     pkg.mkdir(parents=True)
     for java in source.glob("*.java"):
         shutil.copy(java, pkg / java.name)
-    run(["mvn", "-q", "-B", "-DskipTests", "package"], cwd=root, check=True, what="mvn package",
-        log_path=root / "build.log", timeout=900)  # fmt: skip
+    package = Command(["mvn", "-q", "-B", "-DskipTests", "package"], cwd=root)
+    run(package, Watch(check=True, what="mvn package", log=root / "build.log", timeout=900))
     return str(root / "target" / "benchmarks.jar")
 
 
 def test_jmh_jfr_args_give_every_fork_its_own_recording(run_cli, jmh_jar, tmp_path):
     args = jmh_jfr_args(tmp_path / "jfr", 2, "head")
-    run(["java", "-Djmh.ignoreLock=true", "-jar", jmh_jar, "fx.Codes.sum", "-p", "n=16",
-         "-f", "2", "-wi", "0", "-i", "1", "-r", "300ms", *args],
-        check=True, what="JMH", timeout=300)  # fmt: skip
+    jmh = Command(["java", "-Djmh.ignoreLock=true", "-jar", jmh_jar, "fx.Codes.sum", "-p", "n=16",
+                   "-f", "2", "-wi", "0", "-i", "1", "-r", "300ms", *args])  # fmt: skip
+    run(jmh, Watch(check=True, what="JMH", timeout=300))
     forks = name_fork_recordings(tmp_path / "jfr", 2, "head")
     assert [p.name for p in forks] == ["fork-1.jfr", "fork-2.jfr"]
     assert all(p.parent.name == "r2-head" for p in forks)

@@ -19,7 +19,7 @@ import pytest
 
 from perfproof.demo.project import write_demo_repo
 from perfproof.measure.keys import SuiteKey, suite_keys
-from perfproof.process import run
+from perfproof.process import Command, Watch, run
 from perfproof.workspace.artifact import Artifact
 from perfproof.workspace.build import build
 from perfproof.workspace.git import resolve_ref
@@ -67,7 +67,10 @@ class RayCluster:
 
 
 def _git(repo: Path, *args: str) -> None:
-    run(["git", "-c", "commit.gpgsign=false", *args], cwd=repo, env=GIT_ENV, check=True)
+    run(
+        Command(["git", "-c", "commit.gpgsign=false", *args], cwd=repo, env=GIT_ENV),
+        Watch(check=True),
+    )
 
 
 @pytest.fixture(scope="session")
@@ -91,7 +94,7 @@ def suite(tmp_path_factory: pytest.TempPathFactory) -> Suite:
         artifacts[side] = build(
             tree, BuildSpec(), cache_dir=cache, log_path=root / f"build-{side}.log", label=side
         )
-    listing = run([*artifacts["base"].jmh_argv("java"), "-lp"], check=True)
+    listing = run(Command([*artifacts["base"].jmh_argv("java"), "-lp"]), Watch(check=True))
     keys = suite_keys(listing.output)
     assert len(keys) == 6, listing.output
     return Suite(repo, cache, shas, artifacts, keys)

@@ -27,7 +27,7 @@ from typing import Any
 import pytest
 
 from perfproof.errors import PerfproofError
-from perfproof.process import run
+from perfproof.process import Command, Watch, run
 from perfproof.report import write_reports
 
 FLAGS = [
@@ -68,14 +68,13 @@ def chromium(tmp_path_factory: pytest.TempPathFactory) -> str:
     log = tmp_path_factory.mktemp("apt") / "apt.log"
     env = {"DEBIAN_FRONTEND": "noninteractive"}
     try:
-        run(["apt-get", "update"], log_path=log, env=env, timeout=600, check=True, capture=False)
         run(
-            ["apt-get", "install", "-y", "--no-install-recommends", "chromium"],
-            log_path=log,
-            env=env,
-            timeout=900,
-            check=True,
-            capture=False,
+            Command(["apt-get", "update"], env=env),
+            Watch(log=log, timeout=600, check=True, capture=False),
+        )
+        run(
+            Command(["apt-get", "install", "-y", "--no-install-recommends", "chromium"], env=env),
+            Watch(log=log, timeout=900, check=True, capture=False),
         )
     except PerfproofError as exc:
         if on_ci:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from perfproof.process import run
+from perfproof.process import Command, Watch, run
 
 JMH_VERSION = "1.37"
 
@@ -129,7 +129,7 @@ def git(repo: Path, *args: str) -> str:
         "GIT_COMMITTER_EMAIL": "t@example.com",
     }
     return run(
-        ["git", "-C", str(repo), *args], check=True, env=env, merge_stderr=False
+        Command(["git", "-C", str(repo), *args], env=env), Watch(check=True, merge_stderr=False)
     ).output.strip()
 
 

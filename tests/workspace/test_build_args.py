@@ -27,7 +27,7 @@ def test_build_args_go_into_the_detected_command(tmp_path: Path) -> None:
     (tmp_path / "bench").mkdir()
     (tmp_path / "bench" / "pom.xml").write_text("<project/>")
     spec = BuildSpec(module="bench", build_args=("-Pexamples", "-Dcheckstyle.skip"))
-    argv = build_maven.plan(tmp_path, spec, fresh=False, env={}).argv
+    argv = list(build_maven.plan(tmp_path, spec, fresh=False, env={}).command.argv)
     # the user's arguments come last before the goals, after the checks perfproof skips, so
     # theirs win where both set one property
     assert argv[argv.index("package") - 2 : argv.index("package")] == [
@@ -37,7 +37,7 @@ def test_build_args_go_into_the_detected_command(tmp_path: Path) -> None:
     (tmp_path / "gradlew").write_text("")
     (tmp_path / "build.gradle").write_text("plugins { id 'me.champeau.jmh' }\n")
     gradle = build_gradle.plan(tmp_path, BuildSpec(build_args=("-Pfast=1",)), fresh=False, env={})
-    assert gradle.argv[-1] == "-Pfast=1"
+    assert gradle.command.argv[-1] == "-Pfast=1"
 
 
 def test_build_args_change_the_cache_key_only_when_given() -> None:
@@ -77,7 +77,7 @@ def test_failure_hint_names_the_profile(tmp_path: Path) -> None:
 def test_a_module_in_a_profile_fails_with_advice_then_builds_with_the_profile(
     fresh_repo, tmp_path: Path
 ) -> None:
-    from perfproof.process import run
+    from perfproof.process import Command, Watch, run
     from perfproof.workspace.build import build
     from perfproof.workspace.worktree import ensure_worktree
 
@@ -90,8 +90,11 @@ def test_a_module_in_a_profile_fails_with_advice_then_builds_with_the_profile(
         1,
     )
     (root / "pom.xml").write_text(pom)
-    run(["git", "commit", "-q", "-am", "bench only in a profile"], cwd=root, check=True)
-    sha = run(["git", "rev-parse", "HEAD"], cwd=root, check=True).output.strip()
+    run(
+        Command(["git", "commit", "-q", "-am", "bench only in a profile"], cwd=root),
+        Watch(check=True),
+    )
+    sha = run(Command(["git", "rev-parse", "HEAD"], cwd=root), Watch(check=True)).output.strip()
     cache = tmp_path / "cache"
     wt = ensure_worktree(root, sha, cache)
     with pytest.raises(ExternalError, match=r"profile\(s\) examples: add --build-arg -Pexamples"):

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from perfproof.errors import ExternalError, InputError
-from perfproof.process import run
+from perfproof.process import Command, Watch, run
 from perfproof.workspace.build import build
 from perfproof.workspace.build_gradle import jar_task
 from perfproof.workspace.spec import BuildSpec, detect_build
@@ -45,8 +45,10 @@ def _commit_repo(path: Path, files: dict[str, str], executable: tuple[str, ...] 
         "GIT_COMMITTER_EMAIL": "t@e",
     }
     for args in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "c"]):
-        run(["git", "-C", str(path), *args], check=True, env=env)
-    return run(["git", "-C", str(path), "rev-parse", "HEAD"], check=True).output.strip()
+        run(Command(["git", "-C", str(path), *args], env=env), Watch(check=True))
+    return run(
+        Command(["git", "-C", str(path), "rev-parse", "HEAD"]), Watch(check=True)
+    ).output.strip()
 
 
 def test_jar_task_is_read_from_the_build_scripts(tmp_path):
@@ -85,7 +87,7 @@ def test_gradle_adapter_with_a_stand_in_wrapper(uber_build, tmp_path):
     assert art.kind == "gradle" and art.layout == "uber" and art.jar.name == "bench-1.0-jmh.jar"
     assert art.build_command == ["./gradlew", "--no-daemon", "--console=plain", ":bench:jmhJar"]
     assert (wt / "build/args.txt").read_text().split() == art.build_command[1:]
-    listed = run([*art.jmh_argv("java"), "-l"], check=True, timeout=120).output
+    listed = run(Command([*art.jmh_argv("java"), "-l"]), Watch(check=True, timeout=120)).output
     assert "wsfx.bench.NewBench.describe" in listed
     assert build(wt, spec, cache_dir=cache, log_path=tmp_path / "g2.log").cached
     fresh = build(wt, spec, cache_dir=cache, log_path=tmp_path / "g3.log", fresh=True)

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from perfproof.errors import ExternalError, InputError
-from perfproof.process import run
+from perfproof.process import Command, Watch, run
 from perfproof.workspace.artifact import jmh_version
 from perfproof.workspace.build import build
 from perfproof.workspace.overlay import apply_overlay
@@ -23,7 +23,9 @@ NEW_BENCH = "bench/src/main/java/wsfx/bench/NewBench.java"
 
 
 def list_benchmarks(artifact) -> list[str]:
-    res = run([*artifact.jmh_argv("java"), "-l"], timeout=120, check=True, what="jmh -l")
+    res = run(
+        Command([*artifact.jmh_argv("java"), "-l"]), Watch(timeout=120, check=True, what="jmh -l")
+    )
     lines = res.output.splitlines()
     return [ln.strip() for ln in lines[lines.index("Benchmarks: ") + 1 :] if ln.strip()]
 

@@ -59,7 +59,7 @@ def test_auto_builds_with_mvn_when_the_wrapper_cannot_download_and_says_so(
     assert "./mvnw's distribution (apache-maven-3.9.6-bin.zip) is not downloaded" in chosen.note
     assert "127.0.0.1 cannot be reached" in chosen.note
     plan = build_maven.plan(root, BuildSpec(), fresh=False, env={})
-    assert plan.argv[0] == "mvn" and plan.note == chosen.note
+    assert plan.command.argv[0] == "mvn" and plan.note == chosen.note
 
 
 def test_auto_keeps_the_wrapper_when_its_maven_is_already_unpacked(
@@ -113,8 +113,8 @@ def test_how_a_build_is_started_is_not_part_of_the_cache_key() -> None:
 
 def test_checks_are_skipped_unless_kept(tmp_path: Path, mvn_on_path: Path) -> None:
     (tmp_path / "pom.xml").write_text("<project/>")
-    skipped = build_maven.plan(tmp_path, BuildSpec(), fresh=False, env={}).argv
-    kept = build_maven.plan(tmp_path, BuildSpec(keep_checks=True), fresh=False, env={}).argv
+    skipped = build_maven.plan(tmp_path, BuildSpec(), fresh=False, env={}).command.argv
+    kept = build_maven.plan(tmp_path, BuildSpec(keep_checks=True), fresh=False, env={}).command.argv
     assert "-Dcheckstyle.skip=true" in skipped and "-Dmaven.javadoc.skip=true" in skipped
     assert not [a for a in kept if a.endswith(".skip=true")]
 
@@ -124,7 +124,8 @@ def test_gradle_on_path_builds_a_project_without_a_wrapper(
 ) -> None:
     (tmp_path / "build.gradle").write_text("task jmhJar(type: Jar) {}\n")
     plan = build_gradle.plan(tmp_path, BuildSpec(), fresh=False, env={})
-    assert plan.argv[:2] == ["gradle", "--no-daemon"] and plan.argv[-1] == "jmhJar"
+    argv = plan.command.argv
+    assert argv[:2] == ("gradle", "--no-daemon") and argv[-1] == "jmhJar"
     with pytest.raises(InputError, match=r"--gradle wrapper: no \./gradlew"):
         build_gradle.plan(tmp_path, BuildSpec(gradle="wrapper"), fresh=False, env={})
     monkeypatch.setenv("PATH", str(tmp_path / "empty"))

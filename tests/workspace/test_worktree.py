@@ -8,7 +8,7 @@ import pytest
 
 from perfproof.env.cache import cache_root as default_cache_dir
 from perfproof.errors import InputError
-from perfproof.process import run
+from perfproof.process import Command, Watch, run
 from perfproof.workspace.worktree import (
     ensure_worktree,
     is_clean,
@@ -21,11 +21,10 @@ from perfproof.workspace.worktree import (
 def _git(repo: Path, *args: str) -> str:
     inherited = [k for k in os.environ if k.startswith("GIT_")]
     return run(
-        ["git", "-C", str(repo), *args],
-        check=True,
-        env={"GIT_OPTIONAL_LOCKS": "0"},
-        unset_env=inherited,
-        merge_stderr=False,
+        Command(
+            ["git", "-C", str(repo), *args], env={"GIT_OPTIONAL_LOCKS": "0"}, unset_env=inherited
+        ),
+        Watch(check=True, merge_stderr=False),
     ).output
 
 
@@ -148,7 +147,7 @@ def test_deleted_worktree_folder_and_wiped_cache_are_recovered(sample_repo, tmp_
 
 def test_two_repositories_never_share_a_worktree(sample_repo, tmp_path):
     clone = tmp_path / "project"
-    run(["git", "clone", "-q", str(sample_repo.path), str(clone)], check=True)
+    run(Command(["git", "clone", "-q", str(sample_repo.path), str(clone)]), Watch(check=True))
     cache = tmp_path / "cache"
     a = ensure_worktree(sample_repo.path, sample_repo.head, cache)
     b = ensure_worktree(clone, sample_repo.head, cache)

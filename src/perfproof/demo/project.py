@@ -27,7 +27,7 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 
 from perfproof.errors import InputError
-from perfproof.process import run
+from perfproof.process import Command, Watch, run
 
 TAGS = ("baseline", "feature", "docs-only")
 GITIGNORE = "target/\n"
@@ -100,8 +100,8 @@ def _git(repo: Path, *args: str, date: str | None = None, stdin: str | None = No
     if date:
         env["GIT_AUTHOR_DATE"] = date
         env["GIT_COMMITTER_DATE"] = date
-    argv = ["git", *_GIT_OPTS, *args]
-    res = run(argv, cwd=repo, env=env, check=True, what=f"git {args[0]}", stdin_text=stdin)
+    command = Command(["git", *_GIT_OPTS, *args], cwd=repo, env=env, stdin=stdin)
+    res = run(command, Watch(what=f"git {args[0]}", check=True))
     return res.output.strip()
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from perfproof.errors import ExternalError, InputError
 from perfproof.model.documents.run import Jdk
-from perfproof.process import run
+from perfproof.process import Command, Watch, run
 
 
 @dataclass(frozen=True)
@@ -87,7 +87,8 @@ def java_info(java: str | None = None, flag: str = "--java") -> JavaInfo:
 
 @functools.lru_cache(maxsize=16)
 def _java_info(exe: str) -> JavaInfo:
-    res = run([exe, "-XshowSettings:properties", "-version"], what=f"{exe} -version", timeout=60)
+    command = Command([exe, "-XshowSettings:properties", "-version"])
+    res = run(command, Watch(what=f"{exe} -version", timeout=60))
     props = parse_properties(res.output)
     if not res.ok or "java.home" not in props:
         raise ExternalError(f"could not describe the JVM {exe} (exit {res.returncode})")

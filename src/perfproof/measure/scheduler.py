@@ -36,7 +36,7 @@ from perfproof.measure.progress import Reporter, estimate_step_seconds
 from perfproof.measure.store import DONE, FAILED, INTERRUPTED, RUNNING, RunStore, now_iso
 from perfproof.model.documents.run_plan import PAIR, JmhSettings
 from perfproof.model.variants import Variants
-from perfproof.process import ProcessResult, command_line, run
+from perfproof.process import Command, ProcessResult, Watch, command_line, run
 
 FAILURE_MARKER = "<failure>"
 
@@ -360,13 +360,8 @@ class Scheduler:
     ) -> tuple[ProcessResult, float]:
         while True:
             waited += self._wait_lock(step, deadline, log_path, announce)
-            res = run(
-                argv,
-                log_path=log_path,
-                on_line=self.reporter.line,
-                capture=True,
-                what=f"JMH {step.id}",
-            )
+            watch = Watch(what=f"JMH {step.id}", log=log_path, on_line=self.reporter.line)
+            res = run(Command(argv), watch)
             if not lock.refused_by_lock(res.output):
                 return res, waited
             lock_path = lock.lock_path_from_output(res.output)

@@ -21,7 +21,7 @@ from perfproof.measure.plan import Step
 from perfproof.measure.progress import Reporter, count_benchmarks
 from perfproof.measure.store import RunStore, now_iso
 from perfproof.model.documents.run import BuildEntry
-from perfproof.process import run
+from perfproof.process import Command, Watch, run
 from perfproof.workspace import build_cache, gradle_layout, reactor
 from perfproof.workspace.artifact import Artifact, jmh_version
 from perfproof.workspace.build import build, build_key
@@ -212,7 +212,7 @@ def list_side(
     assert builder.artifact is not None
     argv = list_argv(builder.artifact.jmh_argv(builder.java), benchmarks, options)
     log_path = builder.store.path / "logs" / f"list-{builder.side}.log"
-    res = run(argv, log_path=log_path, capture=True, what=f"JMH list ({builder.side})")
+    res = run(Command(argv), Watch(what=f"JMH list ({builder.side})", log=log_path))
     if not res.ok:
         raise ExternalError(
             f"JMH could not list the benchmarks of the {builder.side} side ({sha[:12]}) "

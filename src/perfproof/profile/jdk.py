@@ -19,7 +19,7 @@ from pathlib import Path
 from perfproof.env.cache import cache_root
 from perfproof.env.java import HOW_TO_POINT
 from perfproof.errors import ExternalError, InputError
-from perfproof.process import run
+from perfproof.process import Command, Watch, run
 
 HELPER = "JfrCensus"
 
@@ -35,7 +35,7 @@ def java_version_key(java: Path) -> str:
     if release.is_file():
         text = release.read_text("utf-8", errors="replace")
         return f"{real}\n{text}"
-    result = run([str(java), "-version"], what="java -version", timeout=60)
+    result = run(Command([java, "-version"]), Watch(what="java -version", timeout=60))
     return f"{real}\n{result.output}"
 
 
@@ -58,7 +58,7 @@ def helper_command(java: Path) -> list[str]:
         src = work / f"{HELPER}.java"
         src.write_text(source, "utf-8")
         out = work / "classes"
-        result = run([str(javac), "-d", str(out), str(src)], what="javac", timeout=300)
+        result = run(Command([javac, "-d", out, src]), Watch(what="javac", timeout=300))
         if not result.ok:
             detail = result.output.strip().splitlines()[-1:] or ["no output"]
             raise InputError(
@@ -99,7 +99,7 @@ def run_helper(java: Path, files: list[Path], on_line: Callable[[str], None]) ->
         else:
             on_line(line)
 
-    result = run(argv, on_line=route, capture=False, what="JFR reader", merge_stderr=True)
+    result = run(Command(argv), Watch(what="JFR reader", on_line=route, capture=False))
     if errors:
         raise InputError(_explain(errors[-1]))
     if not result.ok:

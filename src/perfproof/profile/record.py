@@ -20,7 +20,7 @@ from pathlib import Path
 
 from perfproof.errors import ExternalError, InputError
 from perfproof.measure.jfr_args import check_option_path, jfr_option
-from perfproof.process import command_line, run
+from perfproof.process import Command, Watch, command_line, run
 from perfproof.storage import check_output_file, is_stream, move_file, refuse_overwriting_inputs
 
 _JAVA_NAMES = re.compile(r"^java(?:\.exe)?$|^javaw(?:\.exe)?$")
@@ -74,7 +74,8 @@ def record(
     shown = command_line(with_jfr(argv, jfr_option(out, settings, duration_s, stack_depth)))
     try:
         try:
-            result = run(full, on_line=on_line, capture=False, timeout=timeout, what=argv[0])
+            watch = Watch(what=argv[0], on_line=on_line, timeout=timeout, capture=False)
+            result = run(Command(full), watch)
         except BaseException:
             _move_if_present(partial, out)
             raise

@@ -16,7 +16,7 @@ from types import ModuleType
 
 from perfproof.env.java import java_info
 from perfproof.errors import ExternalError, InputError
-from perfproof.process import command_line, run
+from perfproof.process import Watch, command_line, run
 from perfproof.storage import write_text_atomic
 from perfproof.workspace import (
     build_cache,
@@ -28,7 +28,7 @@ from perfproof.workspace import (
 from perfproof.workspace.artifact import Artifact
 from perfproof.workspace.build_errors import first_error
 from perfproof.workspace.cache import file_lock, short_hash
-from perfproof.workspace.git import GIT_LOCAL_ENV, head_sha
+from perfproof.workspace.git import head_sha
 from perfproof.workspace.overlay import overlaid_files, overlay_fingerprint
 from perfproof.workspace.plan import BuildPlan, java_env
 from perfproof.workspace.spec import BuildSpec, detect_build
@@ -98,9 +98,8 @@ def build(
             if say is not None:
                 say(plan.note)
             _append(log_path, f"# perfproof: {plan.note}\n")
-        plan = _run_resolving(
-            plan, kind, worktree, spec, cache_dir, what, log_path, say, on_line, timeout
-        )
+        watch = Watch(what=what, log=log_path, on_line=on_line, timeout=timeout, capture=False)
+        plan = _run_resolving(plan, kind, worktree, spec, cache_dir, watch, say)
         outputs = adapter.collect(worktree, spec)
         missing = [p for p in outputs.classpath if not p.exists()]
         if missing:
@@ -113,7 +112,7 @@ def build(
             kind=kind,
             jar=outputs.jar,
             classpath=list(outputs.classpath),
-            build_command=list(plan.argv),
+            build_command=list(plan.command.argv),
             build_cwd=plan.cwd,
             cached=False,
             log_path=log_path,
@@ -130,27 +129,26 @@ def _run_resolving(
     worktree: Path,
     spec: BuildSpec,
     cache_dir: Path,
-    what: str,
-    log_path: Path,
+    watch: Watch,
     say: Callable[[str], None] | None,
-    on_line: Callable[[str], None] | None,
-    timeout: float | None,
 ) -> BuildPlan:
     """Run a Maven or Gradle build offline when its resolution succeeded here before, else
     online (and remember the success); an offline build missing an artifact is run again
     online, saying so. Returns the plan that ran."""
     if not build_offline.applies(kind, spec):
-        _run_plan(plan, what, log_path, on_line, timeout)
+        _run_plan(plan, watch)
         return plan
-    key = build_offline.resolution_key(worktree, spec, plan.argv[0], kind)
+    log_path, argv = _log(watch), list(plan.command.argv)
+    key = build_offline.resolution_key(worktree, spec, argv[0], kind)
     if build_offline.known(cache_dir, key):
-        offline = replace(plan, argv=build_offline.offline_argv(plan.argv, kind))
+        offline_argv = build_offline.offline_argv(argv, kind)
+        offline = replace(plan, command=plan.command.with_argv(offline_argv))
         flag = build_offline.FLAG[kind]
         _append(
             log_path, f"# perfproof: offline ({flag}): this build resolved online here before\n"
         )
         try:
-            _run_plan(offline, what, log_path, on_line, timeout)
+            _run_plan(offline, watch)
             return offline
         except ExternalError:
             text = log_path.read_text(encoding="utf-8", errors="replace")
@@ -163,31 +161,23 @@ def _run_resolving(
             if say is not None:
                 say(note)
             _append(log_path, f"# perfproof: {note}; offline log: {aside}\n")
-    _run_plan(plan, what, log_path, on_line, timeout)
-    build_offline.remember(cache_dir, key, command_line(plan.argv))
+    _run_plan(plan, watch)
+    build_offline.remember(cache_dir, key, plan.command.line)
     return plan
 
 
-def _run_plan(
-    plan: BuildPlan,
-    what: str,
-    log_path: Path,
-    on_line: Callable[[str], None] | None,
-    timeout: float | None,
-) -> None:
+def _log(watch: Watch) -> Path:
+    """The build's log: :func:`build` watches every build into one."""
+    if watch.log is None:
+        raise ValueError(f"{watch.what}: a build watched without a log")
+    return watch.log
+
+
+def _run_plan(plan: BuildPlan, watch: Watch) -> None:
     """Run the build command; a missing tool is bad input, a failing build an external error."""
+    what, log_path = watch.what, _log(watch)
     try:
-        res = run(
-            plan.argv,
-            cwd=plan.cwd,
-            env=plan.env,
-            log_path=log_path,
-            on_line=on_line,
-            capture=False,
-            timeout=timeout,
-            unset_env=GIT_LOCAL_ENV,
-            what=what,
-        )
+        res = run(plan.command, watch)
     except InputError as exc:
         raise InputError(f"{what}: {exc}") from exc
     if not res.ok:

@@ -11,14 +11,14 @@ from pathlib import Path
 
 from perfproof.errors import InputError
 from perfproof.workspace.jars import bundles_jmh
-from perfproof.workspace.plan import BuildPlan, Outputs, read_classpath_file
+from perfproof.workspace.plan import BuildPlan, Outputs, build_command, read_classpath_file
 from perfproof.workspace.spec import BuildSpec
 
 
 def plan(worktree: Path, spec: BuildSpec, *, fresh: bool, env: dict[str, str]) -> BuildPlan:
     argv = spec.command()
     assert argv
-    return BuildPlan(argv=argv, cwd=worktree, env=env)
+    return BuildPlan(build_command(argv, worktree, env))
 
 
 def collect(worktree: Path, spec: BuildSpec) -> Outputs:

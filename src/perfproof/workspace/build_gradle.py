@@ -20,7 +20,7 @@ from perfproof.errors import InputError
 from perfproof.workspace.build_causes import diagnose
 from perfproof.workspace.jars import candidate_jars, pick_uber
 from perfproof.workspace.launcher import GRADLE, Chosen, Launcher, choose
-from perfproof.workspace.plan import BuildPlan, Outputs, module_dir
+from perfproof.workspace.plan import BuildPlan, Outputs, build_command, module_dir
 from perfproof.workspace.spec import BuildSpec
 
 _SCRIPTS = ("build.gradle", "build.gradle.kts")
@@ -69,9 +69,7 @@ def plan(worktree: Path, spec: BuildSpec, *, fresh: bool, env: dict[str, str]) -
     argv.append(f"{prefix}{task}")
     argv += list(spec.build_args)
     return BuildPlan(
-        argv=argv,
-        cwd=worktree,
-        env=env,
+        build_command(argv, worktree, env),
         note=chosen.note,
         advise=lambda log: failure_hint(log, wrapper=chosen.is_wrapper),
     )

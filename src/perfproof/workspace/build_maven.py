@@ -17,7 +17,13 @@ from perfproof.errors import InputError
 from perfproof.workspace.build_causes import diagnose
 from perfproof.workspace.jars import candidate_jars, has_benchmarks, pick_uber
 from perfproof.workspace.launcher import MAVEN, Launcher, choose
-from perfproof.workspace.plan import BuildPlan, Outputs, module_dir, read_classpath_file
+from perfproof.workspace.plan import (
+    BuildPlan,
+    Outputs,
+    build_command,
+    module_dir,
+    read_classpath_file,
+)
 from perfproof.workspace.spec import BuildSpec
 
 DEPENDENCY_PLUGIN = "org.apache.maven.plugins:maven-dependency-plugin:3.6.1"
@@ -69,9 +75,7 @@ def plan(worktree: Path, spec: BuildSpec, *, fresh: bool, env: dict[str, str]) -
         "-Dmdep.includeScope=runtime",
     ]
     return BuildPlan(
-        argv=argv,
-        cwd=worktree,
-        env=env,
+        build_command(argv, worktree, env),
         note=chosen.note,
         advise=lambda log: failure_hint(worktree, spec, log, wrapper=chosen.is_wrapper),
     )

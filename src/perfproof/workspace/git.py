@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from perfproof.errors import ExternalError, InputError
-from perfproof.process import ProcessResult, run
+from perfproof.process import Command, ProcessResult, Watch, run
 
 _HARDENING = (
     "-c",
@@ -49,6 +49,9 @@ GIT_LOCAL_ENV = (
 point every git call (a ``reset --hard`` in a cache worktree included) at the user's repository
 and index instead of the ``-C`` folder."""
 
+_GIT_ENV = {"GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C"}
+"""Never ask for a password (a run must not hang on a prompt); messages in English, as read."""
+
 _FULL_SHA = re.compile(r"^[0-9a-f]{40}([0-9a-f]{24})?$")
 
 
@@ -65,14 +68,9 @@ def git(
     log_path: Path | None = None,
 ) -> ProcessResult:
     """Run git in ``repo`` and return its result; stdout only in ``output``."""
+    command = Command(git_argv(repo, args), env=_GIT_ENV, unset_env=GIT_LOCAL_ENV)
     return run(
-        git_argv(repo, args),
-        check=check,
-        what=what or f"git {args[0]}",
-        log_path=log_path,
-        merge_stderr=False,
-        env={"GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C"},
-        unset_env=GIT_LOCAL_ENV,
+        command, Watch(what=what or f"git {args[0]}", log=log_path, merge_stderr=False, check=check)
     )
 
 

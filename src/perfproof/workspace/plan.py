@@ -3,20 +3,20 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from perfproof.errors import InputError
+from perfproof.process import Command
+from perfproof.workspace.git import GIT_LOCAL_ENV
 
 
 @dataclass(frozen=True)
 class BuildPlan:
-    """One build command: argv run in ``cwd`` with ``env`` added to the environment."""
+    """One build: the command (see :func:`build_command`) and what is said around it."""
 
-    argv: list[str]
-    cwd: Path
-    env: dict[str, str] = field(default_factory=dict)
+    command: Command
     hint: str = ""
     """Said after a failure, when the tool has a usual cause worth naming."""
     advise: Callable[[str], str] | None = None
@@ -24,6 +24,20 @@ class BuildPlan:
     note: str = ""
     """Said before the build runs (and written at the top of its log): a choice made for the
     user, such as building with ``mvn`` because the wrapper cannot download Maven."""
+
+    @property
+    def cwd(self) -> Path:
+        """The folder the build runs in (every build command names one)."""
+        if self.command.cwd is None:
+            raise ValueError(f"a build command without a folder: {self.command.line}")
+        return self.command.cwd
+
+
+def build_command(argv: Sequence[str], worktree: Path, env: dict[str, str]) -> Command:
+    """A build run in its worktree with ``env`` (the JDK's JAVA_HOME), and without the
+    variables a git hook perfproof runs from sets: a build that runs git (a version plugin)
+    must read its own worktree, not the repository of the hook."""
+    return Command(argv, cwd=worktree, env=env, unset_env=GIT_LOCAL_ENV)
 
 
 @dataclass(frozen=True)

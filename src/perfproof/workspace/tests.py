@@ -22,7 +22,7 @@ from pydantic import Field, PlainSerializer, computed_field
 from perfproof.errors import ExternalError
 from perfproof.model.changes import ERROR, FAILED, PASSED, SKIPPED, TestChange
 from perfproof.model.documents.codec import Document
-from perfproof.process import run
+from perfproof.process import Command, Watch, run
 from perfproof.workspace.plan import java_env
 
 STATUSES = (PASSED, FAILED, ERROR, SKIPPED)
@@ -159,7 +159,8 @@ def run_tests(
         argv[0] = "./mvnw"
     for stale in report_files(worktree, tool):
         stale.unlink(missing_ok=True)
-    result = run(argv, cwd=worktree, env=java_env(java_home), log_path=log_path, capture=False)
+    command = Command(argv, cwd=worktree, env=java_env(java_home))
+    result = run(command, Watch(log=log_path, capture=False))
     cases: list[TestCase] = []
     for path in report_files(worktree, tool):
         cases.extend(parse_junit_xml(path.read_bytes(), str(path)))

@@ -181,19 +181,16 @@ def _run_step(run_dir: Path, step: CommandStep, cmds: SideCommands, timeout: flo
     for p in paths.values():
         p.unlink(missing_ok=True)
     env = {"PERFPROOF_SIDE": step.side, "PERFPROOF_STEP": step.id}
+
+    def command(argv: Sequence[str]) -> process.Command:
+        return process.Command(argv, cwd=cmds.cwd, env=env)
+
     what = f"run {step.id}"
     try:
         if cmds.setup is not None:
-            _checked(cmds.setup, cmds.cwd, env, "setup", step.id, run_dir, timeout)
-        result = process.run(
-            cmds.run,
-            cwd=cmds.cwd,
-            env=env,
-            log_path=paths["log"],
-            timeout=timeout,
-            merge_stderr=False,
-            what=what,
-        )
+            _checked(command(cmds.setup), "setup", step.id, run_dir, timeout)
+        watch = process.Watch(what=what, log=paths["log"], timeout=timeout, merge_stderr=False)
+        result = process.run(command(cmds.run), watch)
         write_text_atomic(paths["stdout"], result.output)
         write_text_atomic(paths["stderr"], result.error_output)
         if not result.ok:
@@ -204,27 +201,14 @@ def _run_step(run_dir: Path, step: CommandStep, cmds: SideCommands, timeout: flo
             )
     finally:
         if cmds.teardown is not None:
-            _checked(cmds.teardown, cmds.cwd, env, "teardown", step.id, run_dir, timeout)
+            _checked(command(cmds.teardown), "teardown", step.id, run_dir, timeout)
     return result.duration_s
 
 
 def _checked(
-    argv: Sequence[str],
-    cwd: str,
-    env: dict[str, str],
-    kind: str,
-    step_id: str,
-    run_dir: Path,
-    timeout: float | None,
+    command: process.Command, kind: str, step_id: str, run_dir: Path, timeout: float | None
 ) -> None:
     log = run_dir / "outputs" / f"{step_id}.{kind}.log"
     log.unlink(missing_ok=True)
-    process.run(
-        argv,
-        cwd=cwd,
-        env=env,
-        log_path=log,
-        check=True,
-        what=f"{kind} of run {step_id}",
-        timeout=timeout,
-    )
+    what = f"{kind} of run {step_id}"
+    process.run(command, process.Watch(what=what, log=log, timeout=timeout, check=True))

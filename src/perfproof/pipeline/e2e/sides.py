@@ -13,7 +13,7 @@ from pathlib import Path
 
 from perfproof.errors import InputError
 from perfproof.model.documents.run import PreparedSide
-from perfproof.process import run
+from perfproof.process import Command, Watch, run
 from perfproof.workspace import build_gradle, build_maven
 from perfproof.workspace.git import resolve_ref
 from perfproof.workspace.worktree import ensure_worktree
@@ -57,14 +57,8 @@ def checkout_and_build(
         if build_cmd is not None:
             log = logs_dir / f"build-{side}.log"
             log.unlink(missing_ok=True)
-            run(
-                build_cmd,
-                cwd=wt,
-                log_path=log,
-                check=True,
-                capture=False,
-                what=f"build of {side} ({refs[side]} = {shas[side][:12]})",
-            )
+            what = f"build of {side} ({refs[side]} = {shas[side][:12]})"
+            run(Command(build_cmd, cwd=wt), Watch(what=what, log=log, capture=False, check=True))
             sides[side].build_log = str(log)
             sides[side].build_command = list(build_cmd)
     return sides

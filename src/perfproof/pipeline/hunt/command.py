@@ -18,7 +18,7 @@ from pathlib import Path
 from perfproof.errors import ExternalError, InputError
 from perfproof.measure.jfr_args import jfr_option
 from perfproof.pipeline.hunt.run import Say, Workload
-from perfproof.process import command_line, run
+from perfproof.process import Command, Watch, command_line, run
 from perfproof.profile.load import load_profiles
 
 TOOL_OPTIONS = "JAVA_TOOL_OPTIONS"
@@ -46,7 +46,7 @@ def command_workload(text: str, cwd: Path, out_dir: Path, java: str | None, say:
     env = {TOOL_OPTIONS: f"{inherited} {option}".strip()}
     log = out_dir / "command.log"
     say(f"running {command_line(argv)} with JFR on every JVM (log: {log})")
-    result = run(argv, cwd=cwd, env=env, log_path=log, capture=False, what=argv[0])
+    result = run(Command(argv, cwd=cwd, env=env), Watch(what=argv[0], log=log, capture=False))
     recordings = sorted(folder.glob("*.jfr"))
     if result.returncode != 0:
         raise ExternalError(f"--run {command_line(argv)} exited with code {result.returncode}", log)

@@ -37,7 +37,7 @@ from perfproof.pipeline.ab.options import AbOptions
 from perfproof.pipeline.ab.reach import changed_files
 from perfproof.pipeline.ab.run import resume_ab, start_ab
 from perfproof.pipeline.prove.bundle import Bundle
-from perfproof.process import run
+from perfproof.process import Command, Watch, run
 from perfproof.render.gate import SHOWN, named, readable
 from perfproof.report.rundir import read_manifest
 from perfproof.workspace.spec import detect_build
@@ -252,7 +252,7 @@ def e2e_stage(
             argv += ["--per-call-gain", f"{best[1] * 100:.4g}"]
     argv += ["--format", "json"]
     log = folder.parent / "e2e.log"
-    res = run(argv, log_path=log, merge_stderr=False)
+    res = run(Command(argv), Watch(log=log, merge_stderr=False))
     if not res.ok:
         raise ExternalError("perfproof e2e failed", log)
     try:
