@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict, TypeVar, Unpack
 
 import click
 
@@ -40,7 +41,7 @@ KIND = click.option(
     type=click.Choice(["both", "alloc", "cpu"]),
     default="both",
     show_default=True,
-    help="Allocation census, CPU census, or both.",
+    help="Allocations, CPU samples, or both.",
 )
 FOCUS = click.option(
     "--focus",
@@ -68,6 +69,28 @@ COLLAPSED_KIND = click.option(
     help="What unmarked collapsed-stack inputs hold (alloc: the leaf frame is the class, "
     "as in async-profiler's allocation output).",
 )
+
+
+F = TypeVar("F", bound=Callable[..., object])
+
+
+class Reading(TypedDict):
+    """How the recordings are read and which rows are asked of them: what
+    :func:`shared_options` gives a command by keyword (beside ``fmt`` and ``top``), handed as
+    it is to ``run_census`` and ``run_diff``."""
+
+    focus: tuple[str, ...]
+    kind: str
+    java: str | None
+    collapsed_kind: str
+
+
+def shared_options(func: F) -> F:
+    """``--focus``, ``--kind``, ``--top``, ``--format``, ``--java`` and ``--collapsed-kind``:
+    the options the census and the diff share, declared once for both."""
+    for option in reversed((FOCUS, KIND, TOP, format_option(), JAVA, COLLAPSED_KIND)):
+        func = option(func)
+    return func
 
 
 class _DefaultToCensus(click.Group):
@@ -106,10 +129,7 @@ def command() -> None:
 
 @command.command("census", epilog=CENSUS_EPILOG)
 @click.argument("recordings", nargs=-1, required=True, type=click.Path())
-@FOCUS
-@KIND
-@TOP
-@format_option()
+@shared_options
 @click.option(
     "--collapsed",
     type=OUT_FILE,
@@ -117,18 +137,13 @@ def command() -> None:
     "'-', /dev/stdout, a device or a FIFO gets both kinds in one stream).",
 )
 @click.option("--flamegraph", type=OUT_FILE, help="Write an interactive flame graph (HTML).")
-@JAVA
-@COLLAPSED_KIND
 def census_command(
     recordings: tuple[str, ...],
     fmt: str,
     top: int,
-    focus: tuple[str, ...],
-    kind: str,
     collapsed: str | None,
     flamegraph: str | None,
-    java: str | None,
-    collapsed_kind: str,
+    **reading: Unpack[Reading],
 ) -> None:
     """Where CPU samples and allocated bytes go: by frame, allocated class and focus frame."""
     from perfproof.profile.api import run_census
@@ -136,12 +151,9 @@ def census_command(
 
     result, written = run_census(
         [Path(r) for r in recordings],
-        focus=focus,
-        kind=kind,
-        java=java,
         collapsed=_path(collapsed),
         flamegraph=_path(flamegraph),
-        collapsed_kind=collapsed_kind,
+        **reading,
     )
     _emit(
         written,
@@ -203,10 +215,7 @@ class _DiffCommand(click.Command):
 @command.command("diff", cls=_DiffCommand, epilog=DIFF_EPILOG)
 @_recordings("before")
 @_recordings("after")
-@FOCUS
-@KIND
-@TOP
-@format_option()
+@shared_options
 @click.option(
     "--normalize", is_flag=True, help="Compare % of each recording's total, not raw counts."
 )
@@ -216,20 +225,15 @@ class _DiffCommand(click.Command):
     type=OUT_FILE,
     help="Write a differential flame graph (HTML).",
 )
-@JAVA
-@COLLAPSED_KIND
 def diff_command(
     before: tuple[str, ...],
     after: tuple[str, ...],
     fmt: str,
     top: int,
-    focus: tuple[str, ...],
-    kind: str,
     normalize: bool,
     confidence: float,
     flamegraph: str | None,
-    java: str | None,
-    collapsed_kind: str,
+    **reading: Unpack[Reading],
 ) -> None:
     """Per frame (and frame+class for allocations): mean before and after, interval, change."""
     from perfproof.profile.api import run_diff
@@ -238,12 +242,9 @@ def diff_command(
     result, written = run_diff(
         [Path(p) for p in before],
         [Path(p) for p in after],
-        focus=focus,
-        kind=kind,
-        java=java,
         normalize=normalize,
         confidence=confidence,
         flamegraph=_path(flamegraph),
-        collapsed_kind=collapsed_kind,
+        **reading,
     )
     _emit(written, fmt, lambda: diff_json(result, top), lambda: diff_text(result, top, fmt == "md"))
