@@ -1,18 +1,24 @@
 """One declared flag and the decorators that put groups of them on a click command.
 
 A flag is declared once, with whether a resumed run refuses it; the verbs take the groups they
-need (:mod:`perfproof.cli.run_flags`) and ask here which flags were typed.
+need (:mod:`perfproof.cli.run_flags`), ask here which flags were typed, and fill their typed
+options from the parsed flags by name (:func:`fill`).
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
 F = TypeVar("F", bound=Callable[..., object])
+D = TypeVar("D", bound="DataclassInstance")
 
 
 @dataclass(frozen=True)
@@ -55,3 +61,21 @@ def given(ctx: click.Context, name: str) -> bool:
 def given_fixed(ctx: click.Context, *groups: tuple[Flag, ...]) -> list[str]:
     """The flags of ``groups`` given on the command line that a resumed run refuses."""
     return [f.decls[0] for f in fixed_by_run(*groups) if given(ctx, f.name)]
+
+
+def fill(into: type[D], params: Mapping[str, object], /, **computed: object) -> D:
+    """A verb's typed options (a dataclass) from its parsed flags: each field takes the flag of
+    its name, as click parsed and checked it, except the few the verb's builder computes
+    (``computed``: a value typed from several flags, or a flag spelt otherwise).
+
+    A field that neither names, or a computed value that is no field, is perfproof's own
+    mistake (a flag renamed without its field) and raises TypeError, never a silent default.
+    """
+    names = [f.name for f in dataclasses.fields(into) if f.init]
+    stray = sorted(set(computed) - set(names))
+    missing = [n for n in names if n not in computed and n not in params]
+    if stray:
+        raise TypeError(f"{into.__name__} has no field {', '.join(stray)}")
+    if missing:
+        raise TypeError(f"{into.__name__}: no flag or value for {', '.join(missing)}")
+    return into(**{n: computed[n] if n in computed else params[n] for n in names})

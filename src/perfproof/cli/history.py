@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 import click
 
 from perfproof import defaults
+from perfproof.cli.flag import fill
 from perfproof.cli.history_record import db_option, record_command
 from perfproof.cli.options import (
     CONFIDENCE_DEFAULT,
@@ -159,17 +160,8 @@ def selection(params: Mapping[str, Any]) -> Selection:
     from perfproof.history.records import check_machine
 
     machine = params["machine"]
-    return Selection(
-        db=params["db"],
-        out=params["out"],
-        fmt=params["fmt"],
-        confidence=params["confidence"],
-        bench=params["bench"],
-        metrics=tuple(params["metrics"]),
-        branch=params["branch"],
-        commit_url=params["commit_url"],
-        machine=None if machine is None else check_machine(machine),
-    )
+    machine = None if machine is None else check_machine(machine)
+    return fill(Selection, params, metrics=tuple(params["metrics"]), machine=machine)
 
 
 def _load(s: Selection) -> list[Series]:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from perfproof import defaults
-from perfproof.cli.flag import flags
+from perfproof.cli.flag import fill, flags
 from perfproof.cli.options import OUT_DIR_PATH, emit_json
 from perfproof.cli.parsed import JMH_ARGS
 from perfproof.cli.run_flags import LAUNCH, build_spec
@@ -155,19 +155,5 @@ def hunt_request(p: Mapping[str, Any]) -> HuntRequest:
         if given:
             which = "--jfr" if jfr else "--run"
             raise InputError(f"{given[0]} selects JMH benchmarks; it has no effect with {which}")
-    return HuntRequest(
-        repo=p["repo"],
-        ref=p["ref"],
-        jfr=jfr,
-        run=run_cmd,
-        bench=p["bench"],
-        build=build_spec(p),
-        jmh_args=p["jmh_args"] or parse_jmh_args(None),
-        overlay=overlay,
-        overlay_from=overlay_from,
-        forks=p["forks"],
-        compare=p["compare"],
-        base=p["base"],
-        out=p["out"],
-        lock_timeout=p["lock_timeout"],
-    )
+    jmh_args = p["jmh_args"] or parse_jmh_args(None)
+    return fill(HuntRequest, p, run=run_cmd, build=build_spec(p), jmh_args=jmh_args)

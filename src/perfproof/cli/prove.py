@@ -12,7 +12,7 @@ import click
 
 from perfproof import defaults
 from perfproof.cli.ab import command as ab_command
-from perfproof.cli.flag import given, given_fixed
+from perfproof.cli.flag import fill, given, given_fixed
 from perfproof.cli.options import (
     OUT_DIR,
     emit_json,
@@ -183,22 +183,8 @@ def prove_options(ctx: click.Context) -> tuple[ProveOptions, dict[str, dict[str,
     ab = ab_options(params, out=None, jfr=False, sources=sources)
     if not ab.base or not ab.head:
         raise InputError("--base and --head are required (or --resume BUNDLE)")
-    opts = ProveOptions(
-        ab=ab,
-        out=p["out"],
-        skip=p["skip"],
-        depth=p["depth"],
-        e2e_run=p["e2e_run"],
-        e2e_metric=p["e2e_metric"],
-        e2e_runs=p["e2e_runs"],
-        fail_on_regression=bool(p.get("fail_on_regression")),
-        gate=p["gate"],
-        jfr=p["jfr"],
-        reach=p["reach"],
-        hypothesis=p["hypothesis"],
-        hunt=p["hunt"],
-    )
-    return opts, chosen
+    fail_on_regression = bool(p.get("fail_on_regression"))
+    return fill(ProveOptions, p, ab=ab, fail_on_regression=fail_on_regression), chosen
 
 
 def _junit(path: object, outcome: ProveOutcome) -> None:
