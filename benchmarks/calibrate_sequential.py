@@ -23,6 +23,7 @@ import numpy as np
 
 from perfproof.stats.sequential import LEVELS_SCHEMA, Schedule
 from perfproof.stats.sequential_sim import running_min_p, simulate
+from perfproof.stats.simulate import ForkNoise
 
 OUT = Path(__file__).resolve().parent.parent / "src/perfproof/stats/sequential_levels.json"
 SEED = 20261124
@@ -38,7 +39,8 @@ def min_p_paths(schedule: Schedule, ratio: float, rng: np.random.Generator) -> n
     """Running minimum of the nominal p-value, (paths × looks), for one variance ratio."""
     parts = []
     for _ in range(PATHS // CHUNK):
-        paths = simulate(rng, CHUNK, schedule, variance_ratio=ratio)
+        # Welch's p-values do not depend on the scale: unit-sd fork means
+        paths = simulate(rng, CHUNK, schedule, variance_ratio=ratio, noise=ForkNoise(fork_sd=1.0))
         parts.append(running_min_p(paths.p_value).astype(np.float64))
     return np.concatenate(parts)
 

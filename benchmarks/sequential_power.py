@@ -26,6 +26,7 @@ from scipy import special
 
 from perfproof.stats import sequential as seq
 from perfproof.stats.sequential_sim import Paths, paths_from_streams, play, simulate
+from perfproof.stats.simulate import ForkNoise
 from perfproof.stats.welch import welch_rows
 
 ALPHA = 0.01
@@ -107,7 +108,7 @@ def clean_splits(rng: np.random.Generator, paths: int) -> None:
     print("|---:|---:|---:|---:|---:|---:|---:|")
     for factor in (1.3, 1.5, 2.0, 2.3, 3.0):
         for sd in (0.01, 0.03):
-            simulated = simulate(rng, paths, schedule, 1.0, -math.log(factor), sd)
+            simulated = simulate(rng, paths, schedule, 1.0, -math.log(factor), ForkNoise(sd))
             first, forks = [], []
             for rule, reached in ((True, True), (True, False), (False, False)):
                 played = play(
@@ -153,7 +154,7 @@ def main() -> None:
         print("|---:|---:|---:|---:|---:|---:|---:|")
         for effect in EFFECTS:
             for sd in SDS:
-                paths = simulate(rng, args.paths, schedule, 1.0, math.log1p(effect), sd)
+                paths = simulate(rng, args.paths, schedule, 1.0, math.log1p(effect), ForkNoise(sd))
                 played = play(paths, 1, schedule, ALPHA, "bh", THETA, futility)
                 # for the A/A row, "power" is the share of false improved/regressed
                 wanted = (seq.LOWER, seq.HIGHER) if effect == 0 else (seq.LOWER,)

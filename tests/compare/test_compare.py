@@ -19,6 +19,7 @@ from perfproof.compare import (
 from perfproof.errors import InputError
 from perfproof.jmh.reader import load_side
 from perfproof.model import ALLOC_NORM, PRIMARY, ComparisonMethod, Verdict
+from perfproof.stats.simulate import ForkNoise
 
 
 def by_metric(result, metric: str):
@@ -126,10 +127,11 @@ def test_large_effect_survives_the_family_among_200(
 
 
 def test_warmup_fork_flagged_with_both_verdicts(rng, make_forks, make_samples) -> None:
-    base_forks = make_forks(rng, 5, 10, level=400.0, fork_sd=0.01, iteration_sd=0.005)
+    tight = ForkNoise(fork_sd=0.01, iteration_sd=0.005)
+    base_forks = make_forks(rng, 5, 10, level=400.0, noise=tight)
     base_forks[1] = base_forks[1].copy()
     base_forks[1][:3] = [16000.0, 15900.0, 16050.0]  # 16 us/op, then 0.4 us/op
-    head_forks = make_forks(rng, 5, 10, level=360.0, fork_sd=0.01, iteration_sd=0.005)
+    head_forks = make_forks(rng, 5, 10, level=360.0, noise=tight)
     result = compare_sides(
         {(b := make_samples("w", base_forks)).key: b},
         {(h := make_samples("w", head_forks)).key: h},
@@ -164,8 +166,8 @@ def test_single_fork_falls_back_to_iterations_and_says_so(rng, make_forks, make_
 
 
 def test_inconclusive_reports_mde_and_forks_needed(rng, make_forks, make_samples) -> None:
-    b = make_samples("few", make_forks(rng, 3, 10, fork_sd=0.05))
-    h = make_samples("few", make_forks(rng, 3, 10, fork_sd=0.05))
+    b = make_samples("few", make_forks(rng, 3, 10, noise=ForkNoise(fork_sd=0.05)))
+    h = make_samples("few", make_forks(rng, 3, 10, noise=ForkNoise(fork_sd=0.05)))
     (c,) = compare_sides({b.key: b}, {h.key: h}, CompareOptions()).comparisons
     assert c.verdict is Verdict.INCONCLUSIVE
     assert c.mde_pct is not None and c.mde_pct > 10
@@ -175,10 +177,10 @@ def test_inconclusive_reports_mde_and_forks_needed(rng, make_forks, make_samples
 
 
 def test_same_when_tight_and_negligible_when_tiny(rng, make_forks, make_samples) -> None:
-    kw = {"fork_sd": 0.001, "iteration_sd": 0.001}
-    b = make_samples("t", make_forks(rng, 10, 10, **kw))
-    same = make_samples("t", make_forks(rng, 10, 10, **kw))
-    tiny = make_samples("t", make_forks(rng, 10, 10, level=100.4, **kw))
+    noise = ForkNoise(fork_sd=0.001, iteration_sd=0.001)
+    b = make_samples("t", make_forks(rng, 10, 10, noise=noise))
+    same = make_samples("t", make_forks(rng, 10, 10, noise=noise))
+    tiny = make_samples("t", make_forks(rng, 10, 10, level=100.4, noise=noise))
     opts = CompareOptions()
     assert compare_sides({b.key: b}, {same.key: same}, opts).comparisons[0].verdict is Verdict.SAME
     c = compare_sides({b.key: b}, {tiny.key: tiny}, opts).comparisons[0]
@@ -311,9 +313,10 @@ def test_the_interval_shown_is_the_one_the_verdict_was_decided_on(
     goes with improved/regressed/negligible, and one containing 1 with same/inconclusive."""
     base, head = {}, {}
     levels = [100.0] * 8 + [60.0, 70.0, 80.0, 90.0, 97.0, 98.5, 99.0, 140.0]
+    noise = ForkNoise(fork_sd=0.03)
     for i, level in enumerate(levels):
-        b = make_samples(f"k{i:02d}", make_forks(rng, 3, 10, fork_sd=0.03))
-        h = make_samples(f"k{i:02d}", make_forks(rng, 3, 10, level=level, fork_sd=0.03))
+        b = make_samples(f"k{i:02d}", make_forks(rng, 3, 10, noise=noise))
+        h = make_samples(f"k{i:02d}", make_forks(rng, 3, 10, level=level, noise=noise))
         base[b.key], head[h.key] = b, h
     result = compare_sides(base, head, CompareOptions(family=family))
     decided = {Verdict.IMPROVED, Verdict.REGRESSED, Verdict.NEGLIGIBLE}

@@ -16,13 +16,14 @@ from perfproof.model.diagnostics import (
     Kind,
     Power,
 )
+from perfproof.stats.simulate import ForkNoise
 
 
 def test_a_comparison_reads_back_into_equal_typed_diagnostics(
     rng, make_forks, make_samples
 ) -> None:
-    b = make_samples("few", make_forks(rng, 3, 10, fork_sd=0.05))
-    h = make_samples("few", make_forks(rng, 3, 10, fork_sd=0.05))
+    b = make_samples("few", make_forks(rng, 3, 10, noise=ForkNoise(fork_sd=0.05)))
+    h = make_samples("few", make_forks(rng, 3, 10, noise=ForkNoise(fork_sd=0.05)))
     (c,) = compare_sides({b.key: b}, {h.key: h}, CompareOptions()).comparisons
     d = c.diagnostics
     assert d.strategy is ComparisonMethod.FORK_LEVEL and isinstance(d.power, Power)

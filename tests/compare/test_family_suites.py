@@ -11,7 +11,7 @@ import numpy as np
 
 from perfproof.compare import CompareOptions, compare_sides
 from perfproof.model import Verdict
-from perfproof.stats.simulate import hierarchical
+from perfproof.stats.simulate import ForkNoise, hierarchical
 
 SUITES = 120
 KEYS = 24
@@ -22,8 +22,8 @@ def _any_false_alarm(rng: np.random.Generator, make_samples, family: str) -> flo
     for _ in range(SUITES):
         base, head = {}, {}
         for i in range(KEYS):
-            b = make_samples(f"k{i:02d}", hierarchical(rng, 3, 5, fork_sd=0.03))
-            h = make_samples(f"k{i:02d}", hierarchical(rng, 3, 5, fork_sd=0.03))
+            b = make_samples(f"k{i:02d}", hierarchical(rng, 3, 5, noise=ForkNoise(fork_sd=0.03)))
+            h = make_samples(f"k{i:02d}", hierarchical(rng, 3, 5, noise=ForkNoise(fork_sd=0.03)))
             base[b.key], head[h.key] = b, h
         result = compare_sides(base, head, CompareOptions(confidence=0.95, family=family))
         alarms += any(

@@ -17,7 +17,7 @@ from perfproof.compare.sequential_replay import ReplaySettings, replay
 from perfproof.errors import InputError
 from perfproof.model import ALLOC_NORM, BenchKey, Direction, Samples, Verdict
 from perfproof.stats.sequential import Schedule
-from perfproof.stats.simulate import hierarchical
+from perfproof.stats.simulate import ForkNoise, hierarchical
 
 
 def _design(
@@ -46,13 +46,13 @@ def _rounds(
 ) -> list[tuple[dict[BenchKey, Samples], dict[BenchKey, Samples]]]:
     """Per round, one fork per side for each benchmark; ``effects`` maps name → head/base;
     ``sd`` is the fork-to-fork spread (iterations scatter by 1% or ``sd``, the smaller)."""
-    inner = min(sd, 0.01)
+    noise = ForkNoise(fork_sd=sd, iteration_sd=min(sd, 0.01))
     out = []
     for _ in range(rounds):
         base, head = {}, {}
         for name, ratio in effects.items():
-            b = _side(name, hierarchical(rng, 1, 8, 100.0, sd, inner))
-            h = _side(name, hierarchical(rng, 1, 8, 100.0 * ratio, sd, inner))
+            b = _side(name, hierarchical(rng, 1, 8, 100.0, noise))
+            h = _side(name, hierarchical(rng, 1, 8, 100.0 * ratio, noise))
             base[b.key], head[h.key] = b, h
         out.append((base, head))
     return out

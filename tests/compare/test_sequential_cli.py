@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from perfproof.stats.simulate import hierarchical
+from perfproof.stats.simulate import ForkNoise, hierarchical
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "jmh"
 
@@ -27,7 +27,7 @@ def _write_rounds(
             entries = []
             for n, ratio in effects.items():
                 level = 100.0 * (ratio if side == "head" else 1.0)
-                fork = hierarchical(rng, first if r == 1 else 1, 6, level, 0.03, 0.01)
+                fork = hierarchical(rng, first if r == 1 else 1, 6, level, ForkNoise(0.03, 0.01))
                 alloc = 48.0 if side == "base" or ratio == 1.0 else 0.0
                 entries.append(make_jmh_entry("fx.P.work", fork, params={"n": n}, alloc=alloc))
             (folder / f"{r}-{side}.json").write_text(json.dumps(entries))

@@ -10,7 +10,7 @@ import numpy as np
 from perfproof.compare import CompareOptions, compare_sides
 from perfproof.model import ALLOC_NORM, BenchKey, Direction, Samples
 from perfproof.render.results import build_tables, results_markdown, summary_line
-from perfproof.stats.simulate import hierarchical
+from perfproof.stats.simulate import ForkNoise, hierarchical
 
 
 def _suite(family: str):
@@ -21,7 +21,7 @@ def _suite(family: str):
     for i, effect in enumerate(effects):
         key = BenchKey("org.acme.Ser.read", "thrpt", (("size", str(i)),))
         for side, level in ((base, 1e9), (head, 1e9 * effect)):
-            forks = hierarchical(rng, 3, 5, level=level, fork_sd=0.03)
+            forks = hierarchical(rng, 3, 5, level=level, noise=ForkNoise(fork_sd=0.03))
             side[key] = Samples(key, "ops/s", Direction.HIGHER, forks)
             alloc = 24.0 if side is base or effect == 1.0 else 12.0
             akey = key.with_metric(ALLOC_NORM)

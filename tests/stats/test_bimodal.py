@@ -17,6 +17,7 @@ import pytest
 from perfproof.stats import bimodal
 from perfproof.stats import sequential as seq
 from perfproof.stats.sequential_sim import paths_from_streams, play, simulate
+from perfproof.stats.simulate import ForkNoise
 
 ALPHA = 0.01
 THETA = 0.01
@@ -136,7 +137,7 @@ def test_unimodal_power_is_what_it_was_without_the_rule() -> None:
     key only when its groups split by side, so power moves by well under a point."""
     rng = np.random.default_rng(22)
     for effect, sd in itertools.product((-0.05, -0.10), (0.03, 0.06)):
-        paths = simulate(rng, 4000, DESIGN, 1.0, math.log1p(effect), sd)
+        paths = simulate(rng, 4000, DESIGN, 1.0, math.log1p(effect), ForkNoise(sd))
         with_rule = (play(paths, 1, DESIGN, ALPHA, "bh", THETA).code == seq.LOWER).mean()
         plain = play(paths, 1, DESIGN, ALPHA, "bh", THETA, bimodal_rule=False)
         assert abs(with_rule - (plain.code == seq.LOWER).mean()) < 0.01, (effect, sd)
@@ -149,7 +150,7 @@ def test_a_large_clean_shift_is_decided_at_the_first_look_or_held_as_shapes(fact
     held for more forks; a 25-fold one (the demo's fixes) is the change and is decided at the
     first look, as it was before the rule."""
     rng = np.random.default_rng(23)
-    paths = simulate(rng, 2000, DESIGN, 1.0, math.log(factor), 0.02)
+    paths = simulate(rng, 2000, DESIGN, 1.0, math.log(factor), ForkNoise(0.02))
     played = play(paths, 1, DESIGN, ALPHA, "bh", THETA)
     first = (played.code == seq.LOWER) & (played.look == 1)
     if factor < 1 / bimodal.MAX_SHAPE_RATIO:
@@ -165,7 +166,7 @@ def test_a_clean_split_on_a_reached_key_is_decided_at_the_first_look(factor) -> 
     look exactly as often as without the rule (Welch's own power at 3 forks a side); the same
     paths with no known reach are held."""
     rng = np.random.default_rng(24)
-    paths = simulate(rng, 2000, DESIGN, 1.0, math.log(factor), 0.02)
+    paths = simulate(rng, 2000, DESIGN, 1.0, math.log(factor), ForkNoise(0.02))
 
     def first(played) -> float:
         return float(((played.code == seq.LOWER) & (played.look == 1)).mean())

@@ -16,6 +16,7 @@ import pytest
 from perfproof.stats import bimodal
 from perfproof.stats import sequential as seq
 from perfproof.stats.sequential_sim import paths_from_streams, play, simulate
+from perfproof.stats.simulate import ForkNoise
 
 DESIGN = seq.Schedule(max_looks=8, first_forks=3, forks_per_look=1)
 
@@ -67,7 +68,7 @@ def test_real_clean_splits_lose_nothing_and_bimodal_aa_only_stops_earlier() -> N
     """Real 1.5× changes held until the occupancy test decides are all still decided; on an
     A/A of two code shapes the stop adds futility stops and never a verdict."""
     rng = np.random.default_rng(2)
-    paths = simulate(rng, 2000, DESIGN, 1.0, -math.log(1.5), 0.01)
+    paths = simulate(rng, 2000, DESIGN, 1.0, -math.log(1.5), ForkNoise(0.01))
     played = play(paths, 1, DESIGN, 0.01, "bh", 0.01, 0.05, reached=False)
     assert np.mean(played.code == seq.LOWER) == 1.0
     shapes = [

@@ -17,10 +17,11 @@ import pytest
 
 from perfproof.stats import sequential as seq
 from perfproof.stats.sequential_sim import ForkStreams, Paths, play, simulate, trace_stream
+from perfproof.stats.simulate import ForkNoise
 
 ALPHA = 0.01
 THETA = 0.01
-FORK_SD = 0.03
+NOISE = ForkNoise(fork_sd=0.03)
 DESIGN = seq.Schedule(max_looks=10, first_forks=3, forks_per_look=1)
 PATHS = 40_000  # per condition; 9 conditions, 360,000 paths in all
 
@@ -36,7 +37,7 @@ def test_aa_false_alarms_stay_within_alpha_for_every_ratio_and_unwarmed_share() 
     pooled: dict[float, list[float]] = {}
     for ratio in (1.0, 2.0, 3.0):
         for share in (0.0, 0.05, 0.10):
-            paths = simulate(rng, PATHS, DESIGN, ratio, fork_sd=FORK_SD, unwarmed=share)
+            paths = simulate(rng, PATHS, DESIGN, ratio, noise=NOISE, unwarmed=share)
             if share:
                 # forks were really left out: fewer usable forks than run at the first look
                 assert (paths.n_base[:, 0] < DESIGN.first_forks).mean() > share
@@ -55,7 +56,7 @@ def test_aa_family_of_ten_keeps_the_family_guarantee() -> None:
     rng = np.random.default_rng(7)
     families, keys = 12_000, 10
     for ratio, share in ((1.0, 0.0), (3.0, 0.10)):
-        paths = simulate(rng, families * keys, DESIGN, ratio, fork_sd=FORK_SD, unwarmed=share)
+        paths = simulate(rng, families * keys, DESIGN, ratio, noise=NOISE, unwarmed=share)
         played = play(paths, keys, DESIGN, ALPHA, "bh", THETA)
         rate = float(_false_alarms(played.code).any(axis=1).mean())
         assert rate <= ALPHA + 2 * math.sqrt(ALPHA * (1 - ALPHA) / families), (ratio, share)
@@ -66,7 +67,7 @@ def test_a_30_percent_change_stops_once_each_side_has_five_forks() -> None:
     4 forks per side that split has a chance of 3% and 0.8% under two code shapes met at an
     even share, so the look holds it; at 5 per side (0.2%) the occupancy decides."""
     rng = np.random.default_rng(3)
-    paths = simulate(rng, 4000, DESIGN, 1.0, effect=math.log(0.7), fork_sd=FORK_SD)
+    paths = simulate(rng, 4000, DESIGN, 1.0, effect=math.log(0.7), noise=NOISE)
     played = play(paths, 1, DESIGN, ALPHA, "bh", THETA)
     improved = played.code == seq.LOWER
     assert improved.mean() > 0.99
@@ -85,8 +86,8 @@ def test_a_suite_full_of_real_effects_is_not_starved() -> None:
     rng = np.random.default_rng(5)
     families, keys = 400, 24
     changed = np.arange(keys) < 16
-    moved = simulate(rng, families * 16, DESIGN, 1.0, effect=math.log(0.7), fork_sd=FORK_SD)
-    still = simulate(rng, families * 8, DESIGN, 1.0, fork_sd=FORK_SD)
+    moved = simulate(rng, families * 16, DESIGN, 1.0, effect=math.log(0.7), noise=NOISE)
+    still = simulate(rng, families * 8, DESIGN, 1.0, noise=NOISE)
     merged = _side_by_side(moved, still, families)
     played = play(merged, keys, DESIGN, ALPHA, "bh", THETA)
     # 6 forks per side: the occupancy test runs at each key's family-adjusted level
@@ -125,11 +126,11 @@ def test_aa_with_the_real_detector_on_iteration_traces() -> None:
     """Forks as 5-iteration traces, 10% of them starting 1.5–5× slow: the real detector judges
     each trace alone, the flagged forks are left out and re-run, and A/A stays within α."""
     rng = np.random.default_rng(8)
-    _, cold, flagged = trace_stream(rng, 4000, 12, FORK_SD, 0.0, 0.10, 5, 0.01)
+    _, cold, flagged = trace_stream(rng, 4000, 12, NOISE, 0.0, 0.10, 5)
     assert (flagged & cold).sum() / cold.sum() > 0.95
     assert (flagged & ~cold).sum() / (~cold).sum() < 0.01
     paths_n = 20_000
-    paths = simulate(rng, paths_n, DESIGN, 3.0, fork_sd=FORK_SD, unwarmed=0.10, iterations=5)
+    paths = simulate(rng, paths_n, DESIGN, 3.0, noise=NOISE, unwarmed=0.10, iterations=5)
     played = play(paths, 1, DESIGN, ALPHA, "bh", THETA)
     rate = float(_false_alarms(played.code).mean())
     assert rate <= ALPHA + 2 * math.sqrt(ALPHA * (1 - ALPHA) / paths_n)
@@ -141,15 +142,14 @@ def test_aa_with_unsettled_starts_trimmed_instead_of_forks_dropped() -> None:
     the detector is blind to the side, so A/A stays within α; and a trimmed cold fork's mean
     sits on its own level like a warm fork's, where keeping the slow start would bias it."""
     rng = np.random.default_rng(9)
-    (values, usable), cold, flagged = trace_stream(rng, 4000, 12, FORK_SD, 0.0, 0.10, 5, 0.01,
-                                                   trim=True)  # fmt: skip
+    (values, usable), cold, flagged = trace_stream(rng, 4000, 12, NOISE, 0.0, 0.10, 5, trim=True)
     assert usable is None  # no fork is left out
     again = np.random.default_rng(9)
-    level = again.standard_normal((12, 4000)) * FORK_SD  # the same draws: each fork's level
+    level = NOISE.levels(again, (12, 4000))  # the same draws: each fork's level
     error = np.abs(values - np.log(100.0) - level)
     assert float(np.median(error[cold & flagged])) < 2 * float(np.median(error[~cold]))
     paths_n = 20_000
-    paths = simulate(rng, paths_n, DESIGN, 3.0, fork_sd=FORK_SD, unwarmed=0.10, iterations=5,
+    paths = simulate(rng, paths_n, DESIGN, 3.0, noise=NOISE, unwarmed=0.10, iterations=5,
                      trim=True)  # fmt: skip
     played = play(paths, 1, DESIGN, ALPHA, "bh", THETA)
     rate = float(_false_alarms(played.code).mean())
@@ -166,7 +166,7 @@ def test_aa_other_schedules_at_the_worst_ratio(first: int, step: int, looks: int
     rng = np.random.default_rng(first * 100 + step * 10 + looks)
     design = seq.Schedule(looks, first, step)
     n = 30_000
-    paths = simulate(rng, n, design, 3.0, fork_sd=FORK_SD, unwarmed=0.05)
+    paths = simulate(rng, n, design, 3.0, noise=NOISE, unwarmed=0.05)
     rate = float(_false_alarms(play(paths, 1, design, ALPHA, "bh", THETA).code).mean())
     assert rate <= ALPHA + 2 * math.sqrt(ALPHA * (1 - ALPHA) / n), rate
 
@@ -177,7 +177,7 @@ def test_futility_stops_unchanged_keys_early_and_keeps_the_guarantee() -> None:
     of its two groups (the sides) is beyond chance, at 5 forks per side."""
     rng = np.random.default_rng(21)
     n = 20_000
-    null = simulate(rng, n, DESIGN, 3.0, fork_sd=FORK_SD)
+    null = simulate(rng, n, DESIGN, 3.0, noise=NOISE)
     plain = play(null, 1, DESIGN, ALPHA, "bh", THETA)
     futile = play(null, 1, DESIGN, ALPHA, "bh", THETA, futility=0.05)
     # the same paths: stopping without a verdict can only remove alarms
@@ -186,6 +186,6 @@ def test_futility_stops_unchanged_keys_early_and_keeps_the_guarantee() -> None:
     forks = DESIGN.first_forks + (futile.look - 1) * DESIGN.forks_per_look
     assert forks.mean() < 5.0
     assert (futile.code == seq.FUTILE).mean() > 0.9
-    big = simulate(rng, 4000, DESIGN, 1.0, effect=math.log(0.7), fork_sd=FORK_SD)
+    big = simulate(rng, 4000, DESIGN, 1.0, effect=math.log(0.7), noise=NOISE)
     found = play(big, 1, DESIGN, ALPHA, "bh", THETA, futility=0.05)
     assert ((found.code == seq.LOWER) & (found.look <= 3)).mean() > 0.99

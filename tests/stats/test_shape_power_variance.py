@@ -10,6 +10,7 @@ from scipy import stats as st
 
 from perfproof.stats import power
 from perfproof.stats.shape import bimodal_split
+from perfproof.stats.simulate import ForkNoise
 from perfproof.stats.strategies import ForkLevel
 from perfproof.stats.variance import components, cv_of_fork_means
 
@@ -34,7 +35,7 @@ def test_unimodal_noise_is_not_bimodal() -> None:
 
 def test_variance_components_recover_truth(make_forks) -> None:
     rng = np.random.default_rng(8)
-    comp = components(make_forks(rng, 400, 20, fork_sd=0.03, iteration_sd=0.01))
+    comp = components(make_forks(rng, 400, 20, noise=ForkNoise(fork_sd=0.03, iteration_sd=0.01)))
     assert comp.between == pytest.approx(0.03**2, rel=0.2)
     assert comp.within == pytest.approx(0.01**2, rel=0.05)
     assert comp.between_share == pytest.approx(0.9, abs=0.03)
@@ -118,16 +119,15 @@ def test_runs_needed_agrees_with_a_plain_scan(sd_a: float, sd_b: float) -> None:
 def test_mde_has_the_stated_power(make_forks) -> None:
     """An effect of exactly the MDE is detected about 80% of the time."""
     rng = np.random.default_rng(21)
-    forks, iters, fork_sd, it_sd, alpha = 5, 10, 0.03, 0.01, 0.05
-    variance = fork_sd**2 + it_sd**2 / iters
+    forks, iters, alpha = 5, 10, 0.05
+    noise = ForkNoise(fork_sd=0.03, iteration_sd=0.01)
+    variance = noise.fork_sd**2 + noise.iteration_sd**2 / iters
     effect = math.exp(power.mde_log(variance, forks, alpha))
     strategy = ForkLevel()
     hits = 0
     reps = 1500
     for _ in range(reps):
-        base = make_forks(rng, forks, iters, fork_sd=fork_sd, iteration_sd=it_sd)
-        head = make_forks(
-            rng, forks, iters, level=100 * effect, fork_sd=fork_sd, iteration_sd=it_sd
-        )
+        base = make_forks(rng, forks, iters, noise=noise)
+        head = make_forks(rng, forks, iters, level=100 * effect, noise=noise)
         hits += strategy.compare(base, head, 1 - alpha).p_value <= alpha
     assert 0.75 <= hits / reps <= 0.86

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from perfproof.stats.simulate import ForkNoise
 from perfproof.stats.warmup import is_trending, trim, unsettled_prefix
 
 
@@ -38,7 +39,7 @@ def test_a_later_jump_is_not_warmup() -> None:
 
 def test_noise_alone_is_rarely_flagged(make_forks) -> None:
     rng = np.random.default_rng(11)
-    forks = make_forks(rng, 2000, 10, iteration_sd=0.02)
+    forks = make_forks(rng, 2000, 10, noise=ForkNoise(iteration_sd=0.02))
     flagged = sum(unsettled_prefix(f, "above") > 0 for f in forks)
     assert flagged / len(forks) < 0.005
 

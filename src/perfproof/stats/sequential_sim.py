@@ -7,7 +7,8 @@ the small-sample behaviour of Welch's t, none of which has a closed form; so it 
 simulating paths. The same generator serves the calibration of the shipped levels, the A/A
 test in CI and the power table in BENCHMARKS.md, which is why it lives in the package.
 
-Each side draws a stream of log fork means (normal, sd ``fork_sd`` on the base side and
+Each side draws a stream of log fork means (the fork levels of
+:class:`~perfproof.stats.simulate.ForkNoise`: sd ``fork_sd`` on the base side,
 ``fork_sd × √variance_ratio`` on the head side). A fork is "unwarmed" with probability
 ``unwarmed``, independently of its side and value (the detector judges a fork from its own
 trace, blind to the side); such a fork is left out of the look and run again in the next
@@ -16,13 +17,14 @@ round, so the side's fork stream simply advances further.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from perfproof.stats import bimodal
 from perfproof.stats import sequential as seq
 from perfproof.stats.sequential import Schedule
+from perfproof.stats.simulate import JVM_NOISE, ForkNoise
 from perfproof.stats.warmup import unsettled_prefixes
 from perfproof.stats.welch import welch_where_tested
 
@@ -74,11 +76,16 @@ class Paths:
 
 
 def _side_stream(
-    rng: np.random.Generator, paths: int, capacity: int, sd: float, shift: float, unwarmed: float
+    rng: np.random.Generator,
+    paths: int,
+    capacity: int,
+    noise: ForkNoise,
+    shift: float,
+    unwarmed: float,
 ) -> tuple[np.ndarray, np.ndarray | None]:
-    """One side's stream of log fork means and which forks are usable (None: all), shaped
-    (forks × paths) so that the running sums walk contiguous memory."""
-    values = rng.standard_normal((capacity, paths)) * sd + shift
+    """One side's stream of log fork means (each fork its level) and which forks are usable
+    (None: all), shaped (forks × paths) so that the running sums walk contiguous memory."""
+    values = noise.levels(rng, (capacity, paths)) + shift
     usable = rng.random((capacity, paths)) >= unwarmed if unwarmed > 0 else None
     return values, usable
 
@@ -102,21 +109,20 @@ def trace_stream(
     rng: np.random.Generator,
     paths: int,
     capacity: int,
-    sd: float,
+    noise: ForkNoise,
     shift: float,
     cold_share: float,
     iterations: int,
-    iteration_sd: float,
     trim: bool = False,
 ) -> tuple[tuple[np.ndarray, np.ndarray | None], np.ndarray, np.ndarray]:
-    """A side's forks as iteration traces (time per op, lower is better): a share of them
-    start 1.5–5× slower for their first one or two iterations. The real detector
+    """A side's forks as iteration traces (time per op, lower is better) drawn by ``noise``
+    around ``shift``: a share ``cold_share`` of them start 1.5–5× slower for their first one or
+    two iterations. The real detector
     (:func:`perfproof.stats.warmup.unsettled_prefixes`) judges every trace alone; the forks
     it flags are left out, or with ``trim`` keep the mean of their steady iterations (what a
     look does). Returns (log fork means, usable), which forks were cold, which were flagged."""
-    level = rng.standard_normal((capacity, paths)) * sd + shift
-    noise = rng.standard_normal((capacity, paths, iterations)) * iteration_sd
-    traces = 100.0 * np.exp(level[..., None] + noise)
+    level, scatter = noise.draw(rng, (capacity, paths), iterations)
+    traces = 100.0 * np.exp((level + shift)[..., None] + scatter)
     cold = rng.random((capacity, paths)) < cold_share
     prefix = rng.integers(1, 3, (capacity, paths))
     factor = rng.uniform(1.5, 5.0, (capacity, paths))
@@ -196,31 +202,30 @@ def simulate(
     schedule: Schedule,
     variance_ratio: float = 1.0,
     effect: float = 0.0,
-    fork_sd: float = 1.0,
+    noise: ForkNoise = JVM_NOISE,
     unwarmed: float = 0.0,
     iterations: int = 0,
-    iteration_sd: float = 0.01,
     trim: bool = False,
 ) -> Paths:
-    """``paths`` sequential comparisons with a true log ratio ``effect`` (0 for A/A).
+    """``paths`` sequential comparisons with a true log ratio ``effect`` (0 for A/A), the base
+    side's forks drawn by ``noise`` and the head side's with ``variance_ratio`` times its fork
+    variance.
 
-    With ``iterations`` = 0 a fork is its log mean and a share ``unwarmed`` of forks is left
-    out at random; with ``iterations`` > 0 every fork is an iteration trace, a share
+    With ``iterations`` = 0 a fork is its log mean (its level) and a share ``unwarmed`` of
+    forks is left out at random; with ``iterations`` > 0 every fork is an iteration trace, a share
     ``unwarmed`` of them starts slow, and the real detector decides which ones to leave out
     (``trim``: whose unsettled first iterations to leave out of the fork's mean).
     """
     last = schedule.forks_at(schedule.max_looks)
     # room for the re-runs of excluded forks: far more than a path ever needs
     capacity = last + (int(np.ceil(last * unwarmed * 3)) + 8 if unwarmed > 0 else 0)
-    head_sd = fork_sd * float(np.sqrt(variance_ratio))
+    head_noise = replace(noise, fork_sd=noise.fork_sd * float(np.sqrt(variance_ratio)))
     if iterations:
-        b = trace_stream(rng, paths, capacity, fork_sd, 0.0, unwarmed, iterations,
-                         iteration_sd, trim)  # fmt: skip
-        h = trace_stream(rng, paths, capacity, head_sd, effect, unwarmed, iterations,
-                         iteration_sd, trim)  # fmt: skip
+        b = trace_stream(rng, paths, capacity, noise, 0.0, unwarmed, iterations, trim)
+        h = trace_stream(rng, paths, capacity, head_noise, effect, unwarmed, iterations, trim)
         return paths_from_streams(b[0], h[0], schedule)
-    base = _side_stream(rng, paths, capacity, fork_sd, 0.0, unwarmed)
-    head = _side_stream(rng, paths, capacity, head_sd, effect, unwarmed)
+    base = _side_stream(rng, paths, capacity, noise, 0.0, unwarmed)
+    head = _side_stream(rng, paths, capacity, head_noise, effect, unwarmed)
     return paths_from_streams(base, head, schedule)
 
 
