@@ -49,7 +49,7 @@ def main() -> int:
     outcome = start_ab(opts, PlainReporter(open(os.devnull, "w")))  # noqa: SIM115
     wall = time.monotonic() - start
     manifest = json.loads((outcome.run_dir / "manifest.json").read_text())
-    figures = overhead_seconds(RunManifest.from_json(manifest, "manifest.json"), wall)
+    figures = overhead_seconds(RunManifest.read(manifest, "manifest.json"), wall)
     figures["steps"] = len(manifest["steps"])
     figures["builds_cached"] = [b["cached"] for b in manifest["builds"]]
     json.dump(figures, sys.stdout, indent=2)

@@ -80,4 +80,4 @@ def test_enums_read_back_from_a_manifest_as_enums() -> None:
     written = {"base": "a", "head": "b", "build": "maven", "order": "abab"}
     opts = AbOptions.of(RunOptions.model_validate(written))
     assert opts.build.kind is BuildKind.MAVEN and opts.order is Order.ABAB
-    assert opts.to_document().to_json()["build"] == "maven"
+    assert opts.to_document().dump()["build"] == "maven"

@@ -166,7 +166,7 @@ def test_a_hand_edited_environment_is_named(tmp_path: Path) -> None:
     from perfproof.report.rundir import read_manifest
 
     store = new_store(tmp_path)
-    doc = {**store.manifest.to_json(), "environment": {"cores": "two"}}
+    doc = {**store.manifest.dump(), "environment": {"cores": "two"}}
     (store.path / "manifest.json").write_text(json.dumps(doc))
     with pytest.raises(InputError, match=r"'environment\.cores' is not a whole number"):
         RunStore.open(store.path)
@@ -178,14 +178,14 @@ def test_manifest_round_trips_through_its_type(tmp_path: Path) -> None:
     from perfproof.model.documents.run import RunManifest
 
     store = new_store(tmp_path)
-    written = store.manifest.to_json()
+    written = store.manifest.dump()
     written["environment"] = {"cores": 4, "load_before": [0.5, 0.4, 0.3], "new": 1}
     written["from_a_newer_version"] = {"x": [1, 2]}
-    typed = RunManifest.from_json(written, "m")
+    typed = RunManifest.read(written, "m")
     assert typed.kind == "ab" and typed.environment.cores == 4
     assert typed.environment.model_extra == {"new": 1}  # a newer minor version's entries are kept
     assert typed.model_extra == {"from_a_newer_version": {"x": [1, 2]}}
-    again = typed.to_json()
+    again = typed.dump()
     assert again["environment"]["new"] == 1 and again["steps"] == written["steps"]
     assert {k: v for k, v in again.items() if k != "environment"} == {
         k: v for k, v in written.items() if k != "environment"

@@ -52,6 +52,6 @@ def test_only_groups_without_a_finished_folder_run_again(tmp_path: Path) -> None
     assert [j.index for j in jobs] == [2]
     job = jobs[0]
     assert job.count == 2 and job.lock_timeout_s == 60.0
-    assert job.header["refs"] == store.manifest.to_json()["refs"]
+    assert job.header["refs"] == store.manifest.dump()["refs"]
     assert job.partition["digest"] == block.digest
     assert job.suite_keys() == [SuiteKey.from_block(k) for k in block.groups[1].keys]

@@ -111,4 +111,4 @@ def run_settings(run_dir: Path) -> dict[str, dict[str, object]]:
     options = read_manifest(run_dir / "manifest.json").options
     if options.sources is None:
         return {}
-    return json_settings(options.to_json(), options.sources, options.history_db)
+    return json_settings(options.dump(), options.sources, options.history_db)

@@ -130,7 +130,7 @@ class RunStore:
         if not isinstance(doc, dict) or parse_schema(doc.get("schema")) is None:
             raise InputError(f"{source} is not a {SCHEMA} manifest")
         try:
-            typed = RunManifest.from_json(doc, source)
+            typed = RunManifest.read(doc, source)
         except ManifestShapeError as exc:
             raise InputError(f"--resume {path}: {MANIFEST} was edited: {exc}") from None
         if typed.kind != kind:
@@ -198,7 +198,7 @@ class RunStore:
 
     def save(self) -> None:
         self.manifest.updated = now_iso()
-        write_json_atomic(self.path / MANIFEST, self.manifest.to_json())
+        write_json_atomic(self.path / MANIFEST, self.manifest.dump())
 
     @property
     def plan(self) -> Plan:

@@ -84,7 +84,7 @@ def part_finished(path: Path) -> bool:
 
 
 def jobs_to_run(store: RunStore, block: ClusterBlock, lock_timeout_s: float) -> list[PartJob]:
-    header = {k: v for k, v in store.manifest.to_json().items() if k in HEADER}
+    header = {k: v for k, v in store.manifest.dump().items() if k in HEADER}
     java = store.manifest.options.java
     partition_fields = block.model_dump(include={"method", "digest", "all_keys"})
     if block.plan is None:

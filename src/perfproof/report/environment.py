@@ -298,7 +298,7 @@ def methodology(run: RunFolder) -> list[tuple[str, str]]:
 def settings_text(run: RunFolder) -> str | None:
     """Each pinnable setting the run was started with and where it came from (a flag, a
     ``PERFPROOF_…`` variable, the repository's file and line, or perfproof's default)."""
-    options = run.manifest.options.to_json()  # the entries written, by name
+    options = run.manifest.options.dump()  # the entries written, by name
     sources = options.get("sources")
     if not isinstance(sources, dict) or not sources:
         return None

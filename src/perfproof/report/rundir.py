@@ -19,6 +19,7 @@ from perfproof.jmh.entries import JmhEntry, read_entries
 from perfproof.jmh.reader import load_json
 from perfproof.model.documents import loads_strict
 from perfproof.model.documents.compare import SCHEMA, CompareDocument
+from perfproof.model.documents.run import SCHEMA as RUN_SCHEMA
 from perfproof.model.documents.run import ManifestShapeError, RunManifest, VariantsBlock
 from perfproof.model.documents.run_plan import PAIR
 
@@ -205,7 +206,7 @@ def read_manifest(path: Path) -> RunManifest:
     if not isinstance(doc, dict):
         raise InputError(f"{path}: expected a JSON object")
     try:
-        return RunManifest.from_json(doc, str(path), require_schema=False)
+        return RunManifest.read({"schema": RUN_SCHEMA, **doc}, str(path))
     except ManifestShapeError as exc:
         raise InputError(f"{path}: {exc}") from None
 

@@ -74,9 +74,7 @@ def measure_part(
     keys = job.suite_keys()
     plan = restrict_plan(job.plan, group_keys(keys))
     machine = identity if identity is not None else machine_identity()
-    manifest = RunManifest.from_json(
-        {"schema": SCHEMA, **job.header}, f"{part_dir}: the run's header"
-    )
+    manifest = RunManifest.read({"schema": SCHEMA, **job.header}, f"{part_dir}: the run's header")
     manifest.id = part_dir.name
     manifest.perfproof_version = __version__
     manifest.shard = ShardBlock.model_validate(

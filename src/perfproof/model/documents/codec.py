@@ -16,12 +16,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Annotated, ClassVar, NamedTuple, TypeVar
+from typing import Annotated, ClassVar, NamedTuple, Self, TypeVar
 
 from pydantic import (
     BaseModel,
     BeforeValidator,
     ConfigDict,
+    SerializationInfo,
     SerializerFunctionWrapHandler,
     TypeAdapter,
     ValidationError,
@@ -31,10 +32,14 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
+from perfproof.errors import InputError
+from perfproof.model.documents import check_document
+
 __all__ = [
     "Document",
     "Kept",
     "Problem",
+    "Reading",
     "Seq",
     "Text",
     "TextList",
@@ -51,8 +56,23 @@ T = TypeVar("T", bound=BaseModel)
 E = TypeVar("E")
 
 
+class Reading(NamedTuple):
+    """The validation context of :meth:`Document.read`: a document read from ``source``, not
+    one the code is making (a validator that checks what only a finished document holds
+    looks for it)."""
+
+    source: str
+
+
 class Document(BaseModel):
-    """Base of every typed document and block: strict, unknown fields kept."""
+    """Base of every typed document and block: strict, unknown fields kept.
+
+    Read with :meth:`read` and written with :meth:`dump`, the one reader and writer; what is
+    a type's own is declared on it and honoured here: ``versioned_as`` (the schema checked
+    first), ``nulls_written`` (its nulls written even inside a document that leaves them
+    out), :meth:`refusal` (how a bad document is worded), and pydantic's own declarations
+    (validators, aliases, ``Field(exclude_if=...)`` for an entry left out when it says
+    nothing)."""
 
     model_config = ConfigDict(
         strict=True,
@@ -62,9 +82,48 @@ class Document(BaseModel):
         arbitrary_types_allowed=False,
     )
 
+    versioned_as: ClassVar[tuple[str, int] | None] = None
+    """``(name, major)`` of a versioned document: :meth:`read` checks its ``schema`` first
+    (another document or version named in one line, before any field)."""
+
+    nulls_written: ClassVar[bool] = False
+    """True: an unknown (None) field is written as null, in this block and the blocks inside
+    it, even when the document around it leaves nulls out (the run's machine block)."""
+
+    @classmethod
+    def read(cls, doc: object, source: str) -> Self:
+        """``doc`` (parsed JSON) as this type: the schema checked when the type is versioned,
+        then every field; a problem is the type's :meth:`refusal`, naming ``source``."""
+        if cls.versioned_as is not None:
+            check_document(doc, source, *cls.versioned_as)
+        try:
+            return cls.model_validate(doc, context=Reading(source))
+        except ValidationError as exc:
+            raise cls.refusal(exc, source) from None
+
+    @classmethod
+    def refusal(cls, exc: ValidationError, source: str) -> Exception:
+        """The error a document of a wrong shape is refused with: one line naming ``source``
+        and the field path (``run.json: 'steps[0].round' is not a whole number``)."""
+        return InputError(f"{source}: {problem_line(exc)}")
+
     def dump(self) -> dict[str, object]:
-        """The JSON-ready dict: aliases as written, unset optional entries left out."""
+        """The JSON-ready dict: aliases as written, unset optional entries left out (but
+        where a block writes its nulls, see ``nulls_written``)."""
         return self.model_dump(mode="json", by_alias=True, exclude_none=True)
+
+    @model_serializer(mode="wrap")
+    def _as_declared(
+        self, handler: SerializerFunctionWrapHandler, info: SerializationInfo[object]
+    ) -> dict[str, object]:
+        if self.nulls_written and info.exclude_none:
+            return self._with_nulls(info)
+        written: dict[str, object] = handler(self)
+        return written
+
+    def _with_nulls(self, info: SerializationInfo[object]) -> dict[str, object]:
+        """This block written again without leaving nulls out (the same mode and names)."""
+        return self.model_dump(mode=info.mode, by_alias=bool(info.by_alias))
 
 
 class Kept(Document):
@@ -76,7 +135,11 @@ class Kept(Document):
     """Fields written first, in this order, whatever order the type declares them in."""
 
     @model_serializer(mode="wrap")
-    def _as_written(self, handler: SerializerFunctionWrapHandler) -> dict[str, object]:
+    def _as_declared(
+        self, handler: SerializerFunctionWrapHandler, info: SerializationInfo[object]
+    ) -> dict[str, object]:
+        if self.nulls_written and info.exclude_none:
+            return self._with_nulls(info)
         doc: dict[str, object] = handler(self)
         held = self.model_fields_set
         unset = {f.alias or name for name, f in type(self).model_fields.items() if name not in held}
@@ -225,6 +288,8 @@ def shape_problem(
 def problem_line(exc: ValidationError, root: tuple[int | str, ...] = ()) -> str:
     """``'steps[0].round' is not a whole number``: the run manifest's wording."""
     path, what, _ = shape_problem(exc, root)
+    if not path:  # the document as a whole: its validator's own words
+        return what
     if what == "missing":
         return f"'{path}' is missing"
     return f"'{path}' is not {what}"

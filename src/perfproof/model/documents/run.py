@@ -9,8 +9,9 @@ reads it, so a key the reader looks for is a key the writer writes.
 The run machinery fills the manifest in as it works (the plan, the steps, the builds); every
 writer and reader goes through the fields of :class:`RunManifest`, never through string keys.
 The manifest and its blocks are codec documents (:mod:`perfproof.model.documents.codec`):
-:meth:`RunManifest.from_json` checks every typed entry and names the first one that is not of
-the type perfproof writes (a hand edit), and keeps entries it does not know, so a run folder
+:meth:`RunManifest.read` (the codec's one reader) checks every typed entry and names the first
+one that is not of the type perfproof writes (a hand edit), and keeps entries it does not know,
+and :meth:`~perfproof.model.documents.codec.Document.dump` writes it, so a run folder
 written by a newer minor version still opens. Typed: the header, refs, overlay, options,
 environment (with its JDK and a merged run's machines), steps, builds, history, plan (with
 its sequential design), stopping, shard, a merged run's shards, a cluster run's groups and
@@ -19,13 +20,15 @@ parts, reach, merged, guard, the build settings and an ``e2e`` run's prepared si
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, ClassVar, Literal
 
-from pydantic import AliasChoices, BeforeValidator, Field, JsonValue
+from pydantic import AliasChoices, BeforeValidator, Field, ValidationInfo, model_validator
 
-from perfproof.model.documents import check_document, schema_id
+from perfproof.model.documents import schema_id
 from perfproof.model.documents.codec import (
     Document,
+    Kept,
+    Reading,
     Text,
     TextList,
     ValidationError,
@@ -88,8 +91,16 @@ class Jdk(Document):
     vm_name: Text | None = Field(None, validation_alias=AliasChoices("vm_name", "vm"))
 
 
+def _empty(value: object) -> bool:
+    """An entry that says nothing: left out rather than written empty, as always written."""
+    return not value
+
+
 class Environment(MachineFacts):
-    """The machine and the tools a run measured with; every field may be unknown (None)."""
+    """The machine and the tools a run measured with; every field may be unknown (None),
+    and is written so (null), but for empty per-side maps, left out as older runs wrote."""
+
+    nulls_written: ClassVar[bool] = True
 
     python: Text | None = None
     perfproof_version: Text | None = None
@@ -97,26 +108,19 @@ class Environment(MachineFacts):
     jmh_version: Annotated[Text | None, BeforeValidator(_joined_versions)] = None
     """The JMH version(s) both sides ran, ``"1.37"`` or ``"1.36 / 1.37"``."""
     jmh_versions: Annotated[dict[str, str | None], BeforeValidator(_as_texts)] = Field(
-        default_factory=dict
+        default_factory=dict, exclude_if=_empty
     )
     """Per side, when known."""
-    git: Annotated[dict[str, str], BeforeValidator(_as_texts)] = Field(default_factory=dict)
+    git: Annotated[dict[str, str], BeforeValidator(_as_texts)] = Field(
+        default_factory=dict, exclude_if=_empty
+    )
     """Side → commit SHA."""
     load_before: list[float] | None = None
     """1, 5 and 15 minute load averages before the first step."""
     load_after: list[float] | None = None
     """The same after the last step (None while the run goes on)."""
-    machines: list[Machine] | None = None
+    machines: list[Machine] | None = Field(None, exclude_if=_empty)
     """A run merged from shards or cluster groups: each shard's machine block."""
-
-    def to_json(self) -> dict[str, JsonValue]:
-        """The ``environment`` block: unknown machine facts written as null, empty per-side
-        maps left out (as older runs wrote)."""
-        doc = self.model_dump(mode="json", by_alias=True)
-        for name in ("machines", "jmh_versions", "git"):
-            if not doc[name]:
-                del doc[name]
-        return doc
 
 
 class SideRef(Document):
@@ -260,9 +264,12 @@ class Merged(Document):
     sources: list[str] = Field(default_factory=list, alias="from")
 
 
-class BuildSpecBlock(Document):
+class BuildSpecBlock(Kept):
     """How the user asked both sides to be built (``workspace.spec.BuildSpec``), as the run
-    recorded it for the reader; launch settings left at their defaults are not written."""
+    recorded it for the reader; launch settings left at their defaults are not written, those
+    set are (a null too)."""
+
+    nulls_written: ClassVar[bool] = True
 
     kind: str = "auto"
     module: Text | None = None
@@ -295,10 +302,16 @@ class VariantsBlock(Document):
 
 
 class RunManifest(Document):
-    """A run folder's manifest, every entry a field (see the module docstring)."""
+    """A run folder's manifest, every entry a field (see the module docstring). Read with
+    :meth:`read` (a shape problem is a :class:`ManifestShapeError` naming the entry; the
+    caller names the file), written with ``dump()``: entries not set left out, an ``ab``
+    run's kind and an empty command or refs too, the environment and options as their
+    blocks write themselves."""
+
+    versioned_as: ClassVar[tuple[str, int] | None] = (NAME, MAJOR)
 
     schema_: str = Field(SCHEMA, alias="schema")
-    kind: Literal["ab", "e2e"] = "ab"
+    kind: Literal["ab", "e2e"] = Field("ab", exclude_if=lambda kind: kind == "ab")
     id: Text | None = None
     status: Text | None = None
     created: Text | None = None
@@ -307,9 +320,11 @@ class RunManifest(Document):
     error: Text | None = None
     """Why the last attempt stopped (absent once a resume starts)."""
     repo: Text | None = None
-    command: Annotated[TextList, BeforeValidator(_argv)] = Field(default_factory=list)
+    command: Annotated[TextList, BeforeValidator(_argv)] = Field(
+        default_factory=list, exclude_if=_empty
+    )
     """The argv that reproduces the run."""
-    refs: dict[str, SideRef] = Field(default_factory=dict)
+    refs: dict[str, SideRef] = Field(default_factory=dict, exclude_if=_empty)
     options: RunOptions = Field(default_factory=RunOptions)
     """The verb's options as typed (:mod:`perfproof.model.documents.run_options`)."""
     overlay: Overlay | None = None
@@ -347,38 +362,26 @@ class RunManifest(Document):
             return SideRef()
         return SideRef(ref=prepared.ref, sha=prepared.sha)
 
-    def to_json(self) -> dict[str, JsonValue]:
-        """The manifest as written: entries not set left out, the environment whole."""
-        doc = self.model_dump(mode="json", by_alias=True, exclude_none=True)
-        if self.kind == "ab":
-            del doc["kind"]
-        for name in ("command", "refs"):  # absent rather than empty, as always written
-            if not doc[name]:
-                del doc[name]
-        doc["environment"] = self.environment.to_json()
-        doc["options"] = self.options.to_json()
-        if self.build_spec is not None:  # written whole, unset settings as null
-            doc["build_spec"] = self.build_spec.model_dump(mode="json", exclude_unset=True)
-        return doc
-
+    @model_validator(mode="before")
     @classmethod
-    def from_json(cls, doc: JsonValue, source: str, *, require_schema: bool = True) -> RunManifest:
-        """Check the schema (InputError naming ``source``; skipped for a folder made by hand
-        from ``compare`` data when ``require_schema`` is false) and every entry
-        (:class:`ManifestShapeError` naming the entry)."""
-        if require_schema or not isinstance(doc, dict) or "schema" in doc:
-            doc = check_document(doc, source, NAME, MAJOR)
+    def _known_kind(cls, doc: object, info: ValidationInfo[object]) -> object:
+        """A manifest read from a file says first what measured the run, and an ``e2e`` run's
+        both sides (its steps ran them); one the run is making is filled in as it goes."""
+        if not isinstance(doc, dict) or not isinstance(info.context, Reading):
+            return doc
         kind = doc.get("kind", "ab")
         if kind not in KINDS:
-            raise ManifestShapeError(f"'kind' is {kind!r}, not one of {', '.join(KINDS)}")
+            raise ValueError(f"'kind' is {kind!r}, not one of {', '.join(KINDS)}")
         sides = doc.get("sides")
         if kind == "e2e" and (
             not isinstance(sides, dict)
             or not all(isinstance(sides.get(s), dict) for s in ("base", "head"))
         ):
-            raise ManifestShapeError("'sides' does not hold a 'base' and a 'head' object")
-        try:
-            manifest = cls.model_validate({"schema": SCHEMA, **doc})
-        except ValidationError as exc:
-            raise ManifestShapeError(problem_line(exc)) from None
-        return manifest
+            raise ValueError("'sides' does not hold a 'base' and a 'head' object")
+        return doc
+
+    @classmethod
+    def refusal(cls, exc: ValidationError, source: str) -> Exception:
+        """The entry named alone (``'steps[0].round' is not a whole number``): each caller
+        says which file and why it was reading it."""
+        return ManifestShapeError(problem_line(exc))

@@ -11,13 +11,16 @@ uses, and a resumed run parses it again from here the same way.
 
 from __future__ import annotations
 
-from pydantic import JsonValue
+from typing import ClassVar
 
-from perfproof.model.documents.codec import Document, Text, TextList
+from perfproof.model.documents.codec import Kept, Text, TextList
 
 
-class RunOptions(Document):
-    """The block as written: fields are optional, an entry never written stays unwritten."""
+class RunOptions(Kept):
+    """The block as written: fields are optional, an entry never written stays unwritten,
+    and every entry set is written (a None too, as null), nothing added."""
+
+    nulls_written: ClassVar[bool] = True
 
     base: Text | None = None
     head: Text | None = None
@@ -64,7 +67,3 @@ class RunOptions(Document):
     history_db: Text | None = None
     sources: dict[str, str] | None = None
     """Where each pinnable setting came from (flag, environment, file and line, default)."""
-
-    def to_json(self) -> dict[str, JsonValue]:
-        """The block as it was written: every entry set (a None too), nothing added."""
-        return self.model_dump(mode="json", by_alias=True, exclude_unset=True)

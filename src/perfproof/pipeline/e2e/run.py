@@ -174,7 +174,7 @@ def start(opts: E2EOptions, cwd: Path | None = None) -> RunStore:
 def open_run(run_dir: Path) -> RunStore:
     """An existing e2e run folder, for ``--resume``."""
     store = RunStore.open(run_dir, kind="e2e")
-    options = store.manifest.options.to_json()
+    options = store.manifest.options.dump()
     unknown = sorted(set(options) - {f.name for f in fields(E2EOptions)})
     if unknown:
         raise InputError(
@@ -201,7 +201,7 @@ def execute_and_analyse(
     ones: both only change how the kept outputs are read, never what was run.
     """
     manifest = store.manifest
-    written = manifest.options.to_json()
+    written = manifest.options.dump()
     if metrics_override:
         written["metrics"] = list(metrics_override)
     if higher_is_better:

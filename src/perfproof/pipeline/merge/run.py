@@ -104,7 +104,7 @@ def load_shard(path: Path) -> ShardRun:
         raise InputError(f"{path}: no such run folder")
     doc = read_document(path / MANIFEST, NAME, MAJOR)
     try:
-        manifest = RunManifest.from_json(doc, str(path / MANIFEST))
+        manifest = RunManifest.read(doc, str(path / MANIFEST))
     except ManifestShapeError as exc:
         raise InputError(f"{path}: {MANIFEST} was edited: {exc}") from None
     block = manifest.shard
@@ -159,7 +159,7 @@ def settings_of(manifest: RunManifest) -> dict[str, dict[str, object]]:
     """What must be equal for two shards' forks to be one experiment."""
     written = manifest.plan.dump() if manifest.plan is not None else {}
     plan = {k: v for k, v in written.items() if k not in PLAN_PER_SHARD}
-    options = manifest.options.to_json()
+    options = manifest.options.dump()
     return {
         "plan": plan,
         "options": {k: v for k, v in options.items() if k not in OPTIONS_PER_SHARD},
@@ -307,7 +307,7 @@ def merge_runs(
     if out.exists() and any(out.iterdir()):
         raise InputError(f"--out {out} is not empty")
     manifest = _header(shards[0].manifest, out)
-    manifest.options = RunOptions.model_validate({**manifest.options.to_json(), **(verdict or {})})
+    manifest.options = RunOptions.model_validate({**manifest.options.dump(), **(verdict or {})})
     compare_options_of(manifest)  # a bad override is refused before anything is written
     return write_merged(shards, out, manifest, write_report=write_report)
 
@@ -363,7 +363,7 @@ def write_merged(
     if manifest.merged is not None:
         manifest.merged.sources = [str(s.path) for s in shards]
     manifest.updated = now_iso()
-    write_json_atomic(out / MANIFEST, manifest.to_json())
+    write_json_atomic(out / MANIFEST, manifest.dump())
     outcome = MergeOutcome(out, result, document, shards)
     if write_report:
         from perfproof.report import write_reports
@@ -401,7 +401,7 @@ def _copy_raw_files(shards: list[ShardRun], out: Path) -> list[StepEntry]:
 
 def _header(first: RunManifest, out: Path) -> RunManifest:
     """The merged folder's own manifest entries, taken from the first shard."""
-    options = first.options.to_json()
+    options = first.options.dump()
     options.pop("shard", None)
     return RunManifest(
         id=out.name or new_run_id(),
