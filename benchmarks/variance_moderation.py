@@ -28,7 +28,7 @@ import numpy as np
 from perfproof.stats import moderation
 from perfproof.stats import sequential as seq
 from perfproof.stats.sequential_sim import _at_looks, cumulate
-from perfproof.stats.welch import welch_where_tested
+from perfproof.stats.welch import SideMoments, welch_where_tested
 
 SCHEDULE = seq.Schedule(8, 3, 1)
 EFFECTS = np.repeat([1.3, 1.5, 1.7, 1.9, 2.1, 2.3, 1.4, 2.0], 2)
@@ -39,16 +39,16 @@ def look_rows(base, head, keys: int, variant: str) -> seq.LookRows:
     """One look of every family (rows) under ``variant``: ``welch`` (each key's own spread),
     ``perfproof`` (:func:`perfproof.stats.moderation.moderate`, the guarded borrowing a run
     uses) or ``limma`` (plain moderation towards the prior's centre, every key)."""
-    (nb, mb, vb), (nh, mh, vh) = ((a.reshape(-1, keys) for a in side) for side in (base, head))
+    base, head = (SideMoments(*(a.reshape(-1, keys) for a in side[:3])) for side in (base, head))
     if variant != "limma":
-        return seq.moments_rows(nb, mb, vb, nh, mh, vh, borrow=variant == "perfproof")
+        return seq.moments_rows(base, head, borrow=variant == "perfproof")
     sides = []
-    for n, v in ((nb, vb), (nh, vh)):
+    for side in (base, head):
+        n, v = side.n, side.var
         d0, s0 = moderation.fit_prior(n, v)
         d0, s0 = d0[:, None], np.where(d0 > 0, s0, 0.0)[:, None]
-        sides.append(((d0 * s0 + (n - 1.0) * v) / (d0 + n - 1.0), d0 + n - 1.0))
-    w, tested = welch_where_tested(nb, mb, sides[0][0], nh, mh, sides[1][0], sides[0][1],
-                                   sides[1][1])  # fmt: skip
+        sides.append(side._replace(var=(d0 * s0 + (n - 1.0) * v) / (d0 + n - 1.0), df=d0 + n - 1.0))
+    w, tested = welch_where_tested(sides[0], sides[1])
     return seq.LookRows(w.diff, w.se, w.df, w.p_value, tested)
 
 
@@ -65,13 +65,15 @@ def play(rng: np.random.Generator, families: int, sds: np.ndarray, shift: np.nda
     look = np.full(shape, SCHEDULE.max_looks)
     for k in range(SCHEDULE.max_looks):
         rows = look_rows(
-            *([a[:, k] for a in side[:3]] for side in sides), keys=keys, variant=variant
+            *(SideMoments(m.n[:, k], m.mean[:, k], m.var[:, k]) for m, _ in sides),
+            keys=keys,
+            variant=variant,
         )
         j = seq.judge(rows, frozen, SCHEDULE, 0.01, "bh", 0.01, k + 1, 0.05)
         newly = np.isnan(frozen) & (j.code != seq.CONTINUE)
         code[newly], look[newly], frozen[newly] = j.code[newly], k + 1, j.seq_p[newly]
     at = np.clip(look - 1, 0, SCHEDULE.max_looks - 1).reshape(-1)
-    ran = (sides[0][3] + sides[1][3])[np.arange(at.size), at].reshape(shape)
+    ran = (sides[0][1] + sides[1][1])[np.arange(at.size), at].reshape(shape)
     return code, look, ran
 
 

@@ -75,6 +75,7 @@ DEFINED_ONCE: dict[str, str] = {
     "welch_where_tested": "stats/welch.py",
     "welch_df": "stats/welch.py",
     "WelchStats": "stats/welch.py",
+    "SideMoments": "stats/welch.py",
     "ForkNoise": "stats/simulate.py",
     "amdahl_ceiling": "stats/amdahl.py",
     "ceiling_if_removed": "stats/amdahl.py",

@@ -18,6 +18,7 @@ import pytest
 from perfproof.stats import moderation
 from perfproof.stats import sequential as seq
 from perfproof.stats.sequential_sim import paths_from_streams, play
+from perfproof.stats.welch import SideMoments
 
 ALPHA = 0.01
 DESIGN = seq.Schedule(max_looks=8, first_forks=3, forks_per_look=1)
@@ -74,11 +75,10 @@ def test_look_rows_borrow_within_each_metric_only() -> None:
     alone = seq.look_rows(base[:8], head[:8])
     assert np.allclose(mixed.se[:8], alone.se) and np.allclose(mixed.df[:8], alone.df)
     plain = seq.moments_rows(
-        np.full(8, 3), np.array([b.mean() for b in base[:8]]),
-        np.array([b.var(ddof=1) for b in base[:8]]), np.full(8, 3),
-        np.array([h.mean() for h in head[:8]]), np.array([h.var(ddof=1) for h in head[:8]]),
+        SideMoments.of_rows(np.array(base[:8])),
+        SideMoments.of_rows(np.array(head[:8])),
         borrow=False,
-    )  # fmt: skip
+    )
     assert np.all(alone.se >= plain.se - 1e-15)
 
 

@@ -11,7 +11,14 @@ from scipy import stats as sp
 
 from perfproof.stats import sequential as seq
 from perfproof.stats.sequential_sim import welch_paths
-from perfproof.stats.welch import mean_interval, t_critical, welch, welch_df, welch_rows
+from perfproof.stats.welch import (
+    SideMoments,
+    mean_interval,
+    t_critical,
+    welch,
+    welch_df,
+    welch_rows,
+)
 
 
 @pytest.mark.parametrize("confidence", [0.9, 0.95, 0.99])
@@ -82,11 +89,9 @@ def test_zero_variance_is_decided_once_for_every_caller(
     one = welch(x, y, 0.99)
     rows = welch_rows(x[None, :], y[None, :], 0.99)
     look = seq.look_rows([x], [y])
-    sim = welch_paths(
-        (np.array([[len(x)]]), np.array([[x.mean()]]), np.array([[x.var(ddof=1)]])),
-        (np.array([[len(y)]]), np.array([[y.mean()]]), np.array([[y.var(ddof=1)]])),
-    )
-    for df in (one.df, rows.df[0], look.df[0], sim.df[0, 0], welch_df(0.0, 3, 0.0, 4)):
+    sim = welch_paths(SideMoments.of_rows(x[None, None, :]), SideMoments.of_rows(y[None, None, :]))
+    flat = welch_df(SideMoments(3, 1.0, 0.0), SideMoments(4, 1.0, 0.0))
+    for df in (one.df, rows.df[0], look.df[0], sim.df[0, 0], flat):
         assert df == len(x) + len(y) - 2
     for p_value in (one.p_value, rows.p_value[0], look.p_value[0], sim.p_value[0, 0]):
         assert p_value == p
@@ -98,10 +103,7 @@ def test_the_four_welch_callers_agree_on_ordinary_data() -> None:
     x, y = rng.normal(0.0, 0.02, 5), rng.normal(0.03, 0.05, 3)
     one = welch(x, y, 0.99)
     look = seq.look_rows([x], [y])
-    sim = welch_paths(
-        (np.array([[5]]), np.array([[x.mean()]]), np.array([[x.var(ddof=1)]])),
-        (np.array([[3]]), np.array([[y.mean()]]), np.array([[y.var(ddof=1)]])),
-    )
+    sim = welch_paths(SideMoments.of_rows(x[None, None, :]), SideMoments.of_rows(y[None, None, :]))
     ref = sp.ttest_ind(y, x, equal_var=False)
     for df, p_value in ((look.df[0], look.p_value[0]), (sim.df[0, 0], sim.p_value[0, 0])):
         assert df == pytest.approx(one.df) and p_value == pytest.approx(ref.pvalue)
@@ -109,7 +111,7 @@ def test_the_four_welch_callers_agree_on_ordinary_data() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         untested = welch_paths(
-            (np.array([[1]]), np.array([[x[0]]]), np.array([[0.0]])),
-            (np.array([[0]]), np.array([[np.nan]]), np.array([[np.nan]])),
+            SideMoments(np.array([[1]]), np.array([[x[0]]]), np.array([[0.0]])),
+            SideMoments(np.array([[0]]), np.array([[np.nan]]), np.array([[np.nan]])),
         )
     assert untested.p_value[0, 0] == 1.0

@@ -51,7 +51,7 @@ import numpy as np
 
 from perfproof.stats.boschloo import boschloo_two_sided
 from perfproof.stats.tables import shipped_table
-from perfproof.stats.welch import welch_where_tested
+from perfproof.stats.welch import SideMoments, welch_where_tested
 
 MIN_GROUP = 2
 """Values in each group: a single far value is an outlier, not a second code shape."""
@@ -290,16 +290,15 @@ def _boschloo(table: tuple[int, int, int, int]) -> float:
 def _within_group(rows: ForkRows, member: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Welch's (p, head − base) on the forks of one group per row; p = 1 where a side of the
     group has fewer than two forks."""
-    stats = []
+    sides = []
     for side in (~rows.head, rows.head):
         m = member & side
         k = np.sum(m, axis=1)
         x = np.where(m, rows.values, 0.0)
         mean = np.sum(x, axis=1) / np.maximum(k, 1)
         var = np.sum(np.where(m, (rows.values - mean[:, None]) ** 2, 0.0), axis=1)
-        stats.append((k, mean, var / np.maximum(k - 1, 1)))
-    (nb, mb, vb), (nh, mh, vh) = stats
-    w, tested = welch_where_tested(nb, mb, vb, nh, mh, vh)
+        sides.append(SideMoments(k, mean, var / np.maximum(k - 1, 1)))
+    w, tested = welch_where_tested(sides[0], sides[1])
     return np.where(tested, w.p_value, 1.0), w.diff
 
 

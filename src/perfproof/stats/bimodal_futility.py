@@ -30,7 +30,7 @@ import hashlib
 import numpy as np
 
 from perfproof.stats import bimodal
-from perfproof.stats.welch import welch_where_tested
+from perfproof.stats.welch import SideMoments, welch_where_tested
 
 FUTURES = 200
 """Continuations simulated per held key."""
@@ -91,11 +91,7 @@ def _power_one(
         np.concatenate([base, headv], axis=1),
         np.concatenate([np.zeros(base.shape, bool), np.ones(headv.shape, bool)], axis=1),
     )
-    nb, nh = base.shape[1], headv.shape[1]
-    w, tested = welch_where_tested(
-        np.full(FUTURES, nb), base.mean(axis=1), base.var(axis=1, ddof=1),
-        np.full(FUTURES, nh), headv.mean(axis=1), headv.var(axis=1, ddof=1),
-    )  # fmt: skip
+    w, tested = welch_where_tested(SideMoments.of_rows(base), SideMoments.of_rows(headv))
     decisive = tested & (w.p_value <= level)
     groups = bimodal.split_rows(futures)
     support = bimodal.support(

@@ -28,7 +28,7 @@ import math
 import numpy as np
 from scipy import optimize, special
 
-from perfproof.stats.welch import t_quantile, welch_df
+from perfproof.stats.welch import SideMoments, t_quantile, welch_df
 
 DEFAULT_POWER = 0.80
 POWER = DEFAULT_POWER
@@ -93,7 +93,9 @@ def _power_std(delta: float, n_a: int, n_b: int, share_a: float, alpha: float) -
     two chi-square laws, done by quadrature (checked against simulation in the tests).
     """
     if min(n_a, n_b) >= EXACT_BELOW:
-        df = float(welch_df(share_a * n_a, n_a, (1.0 - share_a) * n_b, n_b))
+        # variances that split the se² share_a : 1 − share_a (the means do not enter df)
+        a, b = SideMoments(n_a, 0.0, share_a * n_a), SideMoments(n_b, 0.0, (1.0 - share_a) * n_b)
+        df = float(welch_df(a, b))
         return _nct_power(abs(delta), df, alpha)
     wa, crit, wb = _critical_grid(n_a, n_b, share_a, alpha)
     d = abs(delta)

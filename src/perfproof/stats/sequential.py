@@ -39,7 +39,7 @@ from scipy import special
 from perfproof.stats import bimodal, bimodal_futility, family, moderation
 from perfproof.stats.ratio import bound_exp_rows
 from perfproof.stats.tables import shipped_table
-from perfproof.stats.welch import welch_where_tested
+from perfproof.stats.welch import SideMoments, welch_where_tested
 
 LEVELS_FILE = "sequential_levels.json"
 LEVELS_SCHEMA = "perfproof.sequential-levels/1"
@@ -178,7 +178,9 @@ def look_rows(
     tested = np.zeros(n, dtype=bool)
     borrowed = np.zeros(n, dtype=bool)
     for idx in parts.values():
-        r = moments_rows(nb[idx], mb[idx], vb[idx], nh[idx], mh[idx], vh[idx])
+        r = moments_rows(
+            SideMoments(nb[idx], mb[idx], vb[idx]), SideMoments(nh[idx], mh[idx], vh[idx])
+        )
         for f in out:
             out[f][idx] = np.reshape(getattr(r, f), -1)
         tested[idx] = np.reshape(r.tested, -1)
@@ -187,28 +189,18 @@ def look_rows(
 
 
 def moments_rows(
-    nb: np.ndarray,
-    mb: np.ndarray,
-    vb: np.ndarray,
-    nh: np.ndarray,
-    mh: np.ndarray,
-    vh: np.ndarray,
-    borrow: bool = True,
+    base: SideMoments[np.ndarray], head: SideMoments[np.ndarray], borrow: bool = True
 ) -> LookRows:
     """Welch on every key's (forks, mean, variance) of log fork means per side, families in
     rows and their keys in columns (1-D: one family); with ``borrow`` each side's variance
     takes the family's fork spread where that widens it (:func:`moderation.moderate`), the
     same rule in a run's looks and in the simulations that check them."""
-    shape = np.shape(nb)
-    db: np.ndarray | None = None
-    dh: np.ndarray | None = None
+    borrowed = np.zeros(np.shape(base.n), dtype=bool)
     if borrow:
-        mb_, mh_ = moderation.moderate(nb, vb), moderation.moderate(nh, vh)
-        vb, db, vh, dh = mb_.var, mb_.df, mh_.var, mh_.df
-        borrowed = mb_.borrowed | mh_.borrowed
-    else:
-        borrowed = np.zeros(shape, dtype=bool)
-    w, tested = welch_where_tested(nb, mb, vb, nh, mh, vh, db, dh)
+        mb, mh = moderation.moderate(base.n, base.var), moderation.moderate(head.n, head.var)
+        base, head = base._replace(var=mb.var, df=mb.df), head._replace(var=mh.var, df=mh.df)
+        borrowed = mb.borrowed | mh.borrowed
+    w, tested = welch_where_tested(base, head)
     return LookRows(
         diff=w.diff, se=w.se, df=w.df, p_value=w.p_value, tested=tested,
         borrowed=borrowed & tested,

@@ -26,7 +26,7 @@ from perfproof.stats import sequential as seq
 from perfproof.stats.sequential import Schedule
 from perfproof.stats.simulate import JVM_NOISE, ForkNoise
 from perfproof.stats.warmup import unsettled_prefixes
-from perfproof.stats.welch import welch_where_tested
+from perfproof.stats.welch import SideMoments, welch_where_tested
 
 
 @dataclass(frozen=True)
@@ -142,19 +142,18 @@ def trace_stream(
 
 def at_looks(
     cum: tuple[np.ndarray, np.ndarray, np.ndarray], schedule: Schedule
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+) -> SideMoments[np.ndarray]:
     """Usable count, mean and variance at each look, re-running excluded forks next round.
 
     At look k the side has run ``forks_at(k)`` forks plus one more for every fork that was
     excluded at the previous look (the re-run), so it has run ``forks_at(k) + excluded(k−1)``.
     """
-    n, mean, var, _ = _at_looks(cum, schedule)
-    return n, mean, var
+    return _at_looks(cum, schedule)[0]
 
 
 def _at_looks(
     cum: tuple[np.ndarray, np.ndarray, np.ndarray], schedule: Schedule
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+) -> tuple[SideMoments[np.ndarray], np.ndarray]:
     """:func:`at_looks` and, per path and look, how many forks of the stream had run."""
     count, total, squares = cum
     capacity, paths = count.shape
@@ -175,7 +174,7 @@ def _at_looks(
         v = np.where(n >= 2, (q - safe * m * m) / np.maximum(n - 1, 1), np.nan)
         n_out[:, k - 1], mean[:, k - 1], var[:, k - 1] = n, m, np.maximum(v, 0.0)
         excluded = ran - n
-    return n_out, mean, var, ran_out
+    return SideMoments(n_out, mean, var), ran_out
 
 
 def paths_from_streams(
@@ -188,8 +187,8 @@ def paths_from_streams(
     caller wants to try (``benchmarks/sequential_power.py --bimodal`` draws two code shapes)."""
     looks, kept = [], []
     for values, usable in (base, head):
-        n, mean, var, ran = _at_looks(cumulate(values, usable), schedule)
-        looks.append((n, mean, var))
+        side, ran = _at_looks(cumulate(values, usable), schedule)
+        looks.append(side)
         kept.append((values if usable is None else np.where(usable, values, np.nan), ran))
     paths = welch_paths(looks[0], looks[1])
     (b, b_ran), (h, h_ran) = kept
@@ -229,17 +228,14 @@ def simulate(
     return paths_from_streams(base, head, schedule)
 
 
-def welch_paths(
-    base: tuple[np.ndarray, np.ndarray, np.ndarray], head: tuple[np.ndarray, np.ndarray, np.ndarray]
-) -> Paths:
+def welch_paths(base: SideMoments[np.ndarray], head: SideMoments[np.ndarray]) -> Paths:
     """Welch's t at every look from each side's (usable count, mean, variance) per look (the
     output of :func:`at_looks`); kept apart so that fork streams of any shape, not only the
     normal ones drawn here, can be judged by the same design (``benchmarks/bimodal_aa.py``)."""
-    (nb, mb, vb), (nh, mh, vh) = base, head
-    w, _ = welch_where_tested(nb, mb, vb, nh, mh, vh)
+    w, _ = welch_where_tested(base, head)
     return Paths(
-        diff=w.diff, se=w.se, df=w.df, p_value=w.p_value, n_base=nb, n_head=nh,
-        var_base=vb, var_head=vh,
+        diff=w.diff, se=w.se, df=w.df, p_value=w.p_value, n_base=base.n, n_head=head.n,
+        var_base=base.var, var_head=head.var,
     )  # fmt: skip
 
 
@@ -279,26 +275,30 @@ def play(
     p-value in the family at later looks. Each side's variance borrows the family's fork
     spread as a run's looks do (``borrow``, when the paths carry their variances).
     """
-    rows = paths.p_value.shape[0]
-    families = rows // keys
+    families = paths.p_value.shape[0] // keys
     shape = (families, keys)
+
+    def at(values: np.ndarray, k: int) -> np.ndarray:
+        """Every path's value at look index ``k``, a family per row."""
+        return values[:, k].reshape(shape)
+
     frozen = np.full(shape, np.nan)
     code = np.full(shape, seq.CONTINUE, dtype=np.int8)
     look = np.full(shape, schedule.max_looks, dtype=int)
     for k in range(schedule.max_looks):
         tested = (paths.n_base[:, k] >= 2) & (paths.n_head[:, k] >= 2)
         if borrow and paths.var_base is not None and paths.var_head is not None:
-            nb, nh = paths.n_base[:, k].reshape(shape), paths.n_head[:, k].reshape(shape)
+            # the look's difference as the head's mean over a base at 0: the same Welch diff
             look_rows = seq.moments_rows(
-                nb, np.zeros(shape), paths.var_base[:, k].reshape(shape),
-                nh, paths.diff[:, k].reshape(shape), paths.var_head[:, k].reshape(shape),
-            )  # fmt: skip
+                SideMoments(at(paths.n_base, k), np.zeros(shape), at(paths.var_base, k)),
+                SideMoments(at(paths.n_head, k), at(paths.diff, k), at(paths.var_head, k)),
+            )
         else:
             look_rows = seq.LookRows(
-                diff=paths.diff[:, k].reshape(shape),
-                se=paths.se[:, k].reshape(shape),
-                df=paths.df[:, k].reshape(shape),
-                p_value=paths.p_value[:, k].reshape(shape),
+                diff=at(paths.diff, k),
+                se=at(paths.se, k),
+                df=at(paths.df, k),
+                p_value=at(paths.p_value, k),
                 tested=tested.reshape(shape),
             )
         forks = paths.forks.at(k) if bimodal_rule and paths.forks is not None else None

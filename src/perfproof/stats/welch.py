@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import math
 from dataclasses import dataclass
+from typing import Generic, NamedTuple, TypeVar
 
 import numpy as np
 from scipy import special as _special
@@ -89,44 +90,52 @@ class WelchStats:
     p_value: np.ndarray
 
 
-def welch_df(
-    v1: float | np.ndarray,
-    n1: int | np.ndarray,
-    v2: float | np.ndarray,
-    n2: int | np.ndarray,
-    d1: float | np.ndarray | None = None,
-    d2: float | np.ndarray | None = None,
-) -> np.ndarray:
-    """Welch–Satterthwaite degrees of freedom for variances ``v1``, ``v2`` of samples n1, n2.
+V = TypeVar("V", float, np.ndarray)
 
-    ``d1``/``d2`` are the degrees of freedom each variance carries (n − 1 when it is the
-    sample's own; more when it borrows the spread of other keys, :mod:`.moderation`).
+
+class SideMoments(NamedTuple, Generic[V]):
+    """One side of a two-sample comparison as Welch's t sees it, on scalars (``SideMoments[float]``)
+    or element-wise on arrays of many keys or paths (``SideMoments[np.ndarray]``): how many
+    values, their mean and sample variance, and the degrees of freedom that variance carries
+    (None: n − 1, the sample's own; more when it borrows the spread of other keys,
+    :mod:`.moderation`)."""
+
+    n: V
+    mean: V
+    var: V
+    df: V | None = None
+
+    @staticmethod
+    def of_rows(x: np.ndarray) -> SideMoments[np.ndarray]:
+        """Each row's moments along the last axis of ``x`` (…, n)."""
+        return SideMoments(
+            np.full(x.shape[:-1], x.shape[-1]), x.mean(axis=-1), x.var(axis=-1, ddof=1)
+        )
+
+
+def welch_df(base: SideMoments[V], head: SideMoments[V]) -> np.ndarray:
+    """Welch–Satterthwaite degrees of freedom of the two sides' variances.
+
+    Each variance carries its side's ``df`` (n − 1 when it is the sample's own).
     When neither side varies (the denominator is 0) every df gives the same degenerate answer,
     so the rule is the pooled test's n1 + n2 − 2: finite, and the same in every caller (the
     comparison, the sequential looks, the simulator that calibrates them, the power curve).
     A side of one value contributes no variance term.
     """
-    n1, n2 = np.asarray(n1, dtype=float), np.asarray(n2, dtype=float)
+    n1, n2 = np.asarray(base.n, dtype=float), np.asarray(head.n, dtype=float)
+    d1, d2 = base.df, head.df
     d1a = np.maximum(n1 - 1, 1) if d1 is None else np.maximum(np.asarray(d1, dtype=float), 1e-12)
     d2a = np.maximum(n2 - 1, 1) if d2 is None else np.maximum(np.asarray(d2, dtype=float), 1e-12)
-    a = np.asarray(v1, dtype=float) / n1
-    b = np.asarray(v2, dtype=float) / n2
+    a = np.asarray(base.var, dtype=float) / n1
+    b = np.asarray(head.var, dtype=float) / n2
     denom = np.where(n1 > 1, a * a / d1a, 0.0) + np.where(n2 > 1, b * b / d2a, 0.0)
     flat = denom == 0.0
     return np.asarray(np.where(flat, n1 + n2 - 2, (a + b) ** 2 / np.where(flat, 1.0, denom)))
 
 
-def welch_moments(
-    n1: int | np.ndarray,
-    m1: float | np.ndarray,
-    v1: float | np.ndarray,
-    n2: int | np.ndarray,
-    m2: float | np.ndarray,
-    v2: float | np.ndarray,
-    d1: float | np.ndarray | None = None,
-    d2: float | np.ndarray | None = None,
-) -> WelchStats:
-    """The one Welch: every two-sample t of perfproof is this, on scalars or arrays.
+def welch_moments(base: SideMoments[V], head: SideMoments[V]) -> WelchStats:
+    """The one Welch: every two-sample t of perfproof is this, on scalars or arrays;
+    ``diff = head.mean - base.mean``.
 
     When neither side varies the standard error is zero and the difference is exact: p = 0 if
     it is non-zero, 1 if it is zero, t = ±∞ or 0 (never a division by zero). Callers check
@@ -137,10 +146,10 @@ def welch_moments(
     simulator that calibrates them keep running sums over thousands of keys of unequal fork
     counts —, and SciPy answers NaN with a warning where the difference is exact.
     """
-    n1a, n2a = np.asarray(n1, dtype=float), np.asarray(n2, dtype=float)
-    diff = np.asarray(m2, dtype=float) - np.asarray(m1, dtype=float)
-    se = np.sqrt(np.asarray(v1, dtype=float) / n1a + np.asarray(v2, dtype=float) / n2a)
-    df = welch_df(v1, n1, v2, n2, d1, d2)
+    n1a, n2a = np.asarray(base.n, dtype=float), np.asarray(head.n, dtype=float)
+    diff = np.asarray(head.mean, dtype=float) - np.asarray(base.mean, dtype=float)
+    se = np.sqrt(np.asarray(base.var, dtype=float) / n1a + np.asarray(head.var, dtype=float) / n2a)
+    df = welch_df(base, head)
     exact = se == 0.0
     t = np.where(exact, np.copysign(np.inf, diff), diff / np.where(exact, 1.0, se))
     t = np.where(exact & (diff == 0.0), 0.0, t)
@@ -149,30 +158,23 @@ def welch_moments(
 
 
 def welch_where_tested(
-    n1: np.ndarray,
-    m1: np.ndarray,
-    v1: np.ndarray,
-    n2: np.ndarray,
-    m2: np.ndarray,
-    v2: np.ndarray,
-    d1: np.ndarray | None = None,
-    d2: np.ndarray | None = None,
+    base: SideMoments[np.ndarray], head: SideMoments[np.ndarray]
 ) -> tuple[WelchStats, np.ndarray]:
     """:func:`welch_moments` for every pair with two values on each side, and which pairs
-    those are; any other pair is not tested: p = 1, no se, df or t (its difference stays).
-    ``d1``/``d2``: each variance's degrees of freedom when not n − 1 (:func:`welch_df`)."""
-    tested = (np.asarray(n1) >= 2) & (np.asarray(n2) >= 2)
-    # placeholders keep the arithmetic of untested pairs finite; their results are replaced
-    w = welch_moments(
-        np.where(tested, n1, 2),
-        m1,
-        np.where(tested, v1, 1.0),
-        np.where(tested, n2, 2),
-        m2,
-        np.where(tested, v2, 1.0),
-        None if d1 is None else np.where(tested, d1, 1.0),
-        None if d2 is None else np.where(tested, d2, 1.0),
-    )
+    those are; any other pair is not tested: p = 1, no se, df or t (its difference stays)."""
+    tested = (np.asarray(base.n) >= 2) & (np.asarray(head.n) >= 2)
+
+    def placeholders(side: SideMoments[np.ndarray]) -> SideMoments[np.ndarray]:
+        """The side with an untested pair's count, variance and df replaced by values that
+        keep its arithmetic finite (its results are replaced below)."""
+        return SideMoments(
+            np.where(tested, side.n, 2),
+            side.mean,
+            np.where(tested, side.var, 1.0),
+            None if side.df is None else np.where(tested, side.df, 1.0),
+        )
+
+    w = welch_moments(placeholders(base), placeholders(head))
     untested = ~tested
     return (
         WelchStats(
@@ -188,11 +190,11 @@ def welch_where_tested(
 
 def welch(x: np.ndarray, y: np.ndarray, confidence: float) -> WelchResult:
     """Welch's two-sample t for ``mean(y) - mean(x)``; needs at least two values per side."""
-    n1, m1, v1 = moments(np.asarray(x, dtype=float))
-    n2, m2, v2 = moments(np.asarray(y, dtype=float))
-    if n1 < 2 or n2 < 2:
-        raise ValueError(f"welch needs at least two values per side, got {n1} and {n2}")
-    w = welch_moments(n1, m1, v1, n2, m2, v2)
+    base = SideMoments[float](*moments(np.asarray(x, dtype=float)))
+    head = SideMoments[float](*moments(np.asarray(y, dtype=float)))
+    if base.n < 2 or head.n < 2:
+        raise ValueError(f"welch needs at least two values per side, got {base.n} and {head.n}")
+    w = welch_moments(base, head)
     diff, se, df = float(w.diff), float(w.se), float(w.df)
     half = 0.0 if se == 0.0 else t_critical(confidence, df) * se
     return WelchResult(diff, diff - half, diff + half, df, se, float(w.t), float(w.p_value))
@@ -222,9 +224,7 @@ def welch_rows(x: np.ndarray, y: np.ndarray, confidence: float) -> WelchRows:
     n1, n2 = x.shape[-1], y.shape[-1]
     if n1 < 2 or n2 < 2:
         raise ValueError(f"welch needs at least two values per side, got {n1} and {n2}")
-    w = welch_moments(
-        n1, x.mean(axis=-1), x.var(axis=-1, ddof=1), n2, y.mean(axis=-1), y.var(axis=-1, ddof=1)
-    )
+    w = welch_moments(SideMoments.of_rows(x), SideMoments.of_rows(y))
     exact = w.se == 0.0
     half = np.where(exact, 0.0, _special.stdtrit(w.df, 0.5 + confidence / 2.0) * w.se)
     return WelchRows(w.diff, w.diff - half, w.diff + half, w.df, w.se, w.t, w.p_value)
