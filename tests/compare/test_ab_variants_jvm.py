@@ -231,7 +231,7 @@ def test_a_sequential_variant_run_stops_keys_resumes_after_ctrl_c_and_records_ea
             assert all((folder / n).read_bytes()[:4] == b"FLR\0" for n in names)
         assert len(step["recordings"]) == 2 * forks
     assert not list((out / "jfr").glob("r*-pair*"))
-    assert f"--before {out}/jfr/r*-base --after {out}/jfr/r*-head" in res.err
+    assert f"--before {out}/jfr/r*-base* --after {out}/jfr/r*-head*" in res.err
 
 
 def _manifest(run_dir: Path) -> dict:

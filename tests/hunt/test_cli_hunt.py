@@ -129,11 +129,12 @@ def test_a_truncated_recording_exits_2(run_cli, demo: Path, tmp_path: Path) -> N
 def test_recordings_of_both_sides_of_an_ab_run_are_named(
     run_cli, demo: Path, tmp_path: Path
 ) -> None:
-    for side in ("base", "head"):
-        (tmp_path / "jfr" / f"r1-{side}").mkdir(parents=True)
+    # the head's step ran in parts: its folder is r1-head-p2
+    for side, folder in (("base", "r1-base"), ("head", "r1-head-p2")):
+        (tmp_path / "jfr" / folder).mkdir(parents=True)
         # two forks never record the same bytes: a copy would be refused as given twice
         weight = 10 if side == "base" else 11
-        (tmp_path / "jfr" / f"r1-{side}" / "fork-1.collapsed").write_text(stacks(weight, 10))
+        (tmp_path / "jfr" / folder / "fork-1.collapsed").write_text(stacks(weight, 10))
     files = sorted((tmp_path / "jfr").rglob("*.collapsed"))
     res = run_cli("hunt", "--repo", demo, "--jfr", files[0], "--jfr", files[1],
                   "--out", tmp_path / "o", "--format", "json")  # fmt: skip

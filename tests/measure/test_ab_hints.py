@@ -26,7 +26,7 @@ def test_focus_is_the_benchmarks_package_root():
 def test_hints_carry_the_focus():
     lines = profile_hints(Path("/r/jfr"), ["org.acme.bench.OfferBench.offer"])
     assert lines[1] == "  perfproof profile /r/jfr/r1-head --focus org.acme"
-    assert lines[2].endswith("--after /r/jfr/r*-head --focus org.acme")
+    assert lines[2].endswith("--after /r/jfr/r*-head* --focus org.acme")
     unfocused = profile_hints(Path("/r/jfr"), ["OfferBench.offer"])
     assert unfocused[1] == "  perfproof profile /r/jfr/r1-head"
     assert profile_hints(None, ["org.acme.bench.OfferBench.offer"]) == []

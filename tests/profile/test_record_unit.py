@@ -4,7 +4,12 @@ from pathlib import Path
 import pytest
 
 from perfproof.errors import InputError
-from perfproof.measure.jfr_args import jfr_option, jmh_jfr_args, name_fork_recordings
+from perfproof.measure.jfr_args import (
+    jfr_option,
+    jmh_jfr_args,
+    name_fork_recordings,
+    side_recordings,
+)
 from perfproof.profile.record import with_jfr
 
 
@@ -72,3 +77,24 @@ def test_forks_are_named_by_start_time(tmp_path):
     _fake_jfr(folder / "hotspot-pid-7-id-1-x.jfr", 500)
     assert [p.name for p in name_fork_recordings(tmp_path, 1, "A")][-1] == "fork-4.jfr"
     assert name_fork_recordings(tmp_path, 2, "A") == []
+
+
+def test_a_sides_recordings_include_the_part_folders_in_run_order(tmp_path):
+    for folder in ("r1-base", "r1-base-p2", "r2-base", "r10-base", "r1-head", "r2-head-p2"):
+        (tmp_path / folder).mkdir()
+        for n in (1, 2):
+            (tmp_path / folder / f"fork-{n}.jfr").write_bytes(b"")
+    (tmp_path / "r1-base-p2" / "notes.txt").write_text("not a recording")
+    (tmp_path / "r3-baseline").mkdir()  # another name that starts like the side
+    (tmp_path / "r3-baseline" / "fork-1.jfr").write_bytes(b"")
+
+    base = [f"{p.parent.name}/{p.name}" for p in side_recordings(tmp_path, "base")]
+    assert base == [
+        "r1-base/fork-1.jfr", "r1-base/fork-2.jfr",
+        "r1-base-p2/fork-1.jfr", "r1-base-p2/fork-2.jfr",
+        "r2-base/fork-1.jfr", "r2-base/fork-2.jfr",
+        "r10-base/fork-1.jfr", "r10-base/fork-2.jfr",
+    ]  # fmt: skip
+    head = {p.parent.name for p in side_recordings(tmp_path, "head")}
+    assert head == {"r1-head", "r2-head-p2"}
+    assert side_recordings(tmp_path / "missing", "base") == []

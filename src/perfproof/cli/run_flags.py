@@ -282,7 +282,8 @@ RUN = (
             "help": "Record every fork of every step with JFR (settings=profile), one file per "
             "fork: RUN_DIR/jfr/r<round>-<side>/fork-N.jfr. Read them with "
             "`perfproof profile RUN_DIR/jfr/r1-head` or `perfproof profile diff "
-            "--before RUN_DIR/jfr/r*-base --after RUN_DIR/jfr/r*-head`.",
+            "--before RUN_DIR/jfr/r*-base* --after RUN_DIR/jfr/r*-head*` (a step run in parts "
+            "records into r<round>-<side>-p<part>).",
         },
     ),
     Flag(

@@ -74,6 +74,22 @@ def jmh_jfr_args(
     return ["-jvmArgsAppend", " ".join(options)]
 
 
+def side_recordings(out_dir: Path, side: str) -> list[Path]:
+    """Every recording of one side of a run, in the order its steps ran: the step folders
+    ``r<round>-<side>`` and, where a round's step ran in parts, ``r<round>-<side>-p<part>``.
+
+    A bare ``r*-<side>`` glob misses the part folders, and a step runs in parts whenever its
+    keys need different JMH command lines, so a side would lose recordings silently.
+    """
+    shape = re.compile(rf"r(\d+)-{re.escape(side)}(?:-p(\d+))?")
+    folders = []
+    for folder in Path(out_dir).glob("r*-*"):
+        m = shape.fullmatch(folder.name)
+        if m and folder.is_dir():
+            folders.append((int(m.group(1)), int(m.group(2) or 1), folder))
+    return [p for *_, folder in sorted(folders) for p in sorted(folder.glob("*.jfr"))]
+
+
 def step_folder(out_dir: Path, round: int, side: str) -> Path:
     if not re.fullmatch(r"[A-Za-z0-9_.-]+", side):
         raise InputError(f"side {side!r}: use letters, digits, '.', '_' or '-'")

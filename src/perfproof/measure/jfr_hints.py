@@ -40,5 +40,5 @@ def profile_hints(jfr_dir: Path | None, benchmarks: list[str] | None = None) -> 
     return [
         f"recordings: {jfr_dir}/r<round>-<side>/fork-N.jfr (one per fork)",
         f"  perfproof profile {jfr_dir / 'r1-head'}{extra}",
-        f"  perfproof profile diff --before {jfr_dir}/r*-base --after {jfr_dir}/r*-head{extra}",
+        f"  perfproof profile diff --before {jfr_dir}/r*-base* --after {jfr_dir}/r*-head*{extra}",
     ]

@@ -39,7 +39,7 @@ from perfproof.render.hunt_html import hunt_html
 from perfproof.storage import refuse_overwriting_inputs, write_json_atomic, write_text_atomic
 
 Say = Callable[[str], None]
-_AB_STEP = re.compile(r"r\d+-(base|head)")
+_AB_STEP = re.compile(r"r\d+-(base|head)(?:-p\d+)?")
 """The folder ``ab --jfr`` keeps one step's fork recordings in."""
 
 
@@ -85,7 +85,7 @@ def recordings_workload(paths: list[Path], java: str | None) -> Workload:
         warnings.append(
             f"the recordings come from {len(sides)} sides of an A/B run "
             f"({', '.join(sorted(sides))}): they are counted as one workload; give one "
-            "side's folders (r*-base/ or r*-head/) to hunt on one commit"
+            "side's folders (r*-base*/ or r*-head*/) to hunt on one commit"
         )
     return Workload(
         "recordings",

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from perfproof.errors import InputError
+from perfproof.measure.jfr_args import side_recordings
 from perfproof.measure.progress import make_reporter
 from perfproof.model.documents.compare_wire import ComparisonDoc
 from perfproof.model.documents.prove_measured import (
@@ -41,10 +42,6 @@ if TYPE_CHECKING:
     from perfproof.model.documents.hunt import Hypothesis
     from perfproof.profile.census import Census
     from perfproof.profile.diff import DiffRow
-
-
-def _recordings(jfr_dir: Path, side: str) -> list[Path]:
-    return sorted(jfr_dir.glob(f"r*-{side}/*.jfr"))
 
 
 PROFILE_ROUNDS = 3
@@ -113,7 +110,7 @@ def profile_stage(
     java = ab.build.java
     rounds = PROFILE_ROUNDS if when == "after" else max(timing_rounds(ab_result.run_dir), 2)
     jfr_dir = profile_forks(bundle, ab, regexes, rounds)
-    before, after = _recordings(jfr_dir, "base"), _recordings(jfr_dir, "head")
+    before, after = side_recordings(jfr_dir, "base"), side_recordings(jfr_dir, "head")
     if not before or not after:
         raise InputError(f"{jfr_dir}: no JFR recordings of both sides to compare")
     focus = focus_of(hypothesis[0] if hypothesis else None, changes.classes)
