@@ -39,9 +39,11 @@ public final class Hot {
         return Arrays.copyOf(arr, 8192);
     }
 
-    static void allocate(long until) throws InterruptedException {
+    static void allocate() throws InterruptedException {
         long[] small = new long[16];
-        while (System.nanoTime() < until) {
+        // a fixed amount, not "until the time is up": on a busy machine the thread's share
+        // of the CPU varies, and so would the bytes each recording holds
+        for (int batch = 0; batch < 40; batch++) {
             for (int i = 0; i < 2000; i++) {
                 kept = grow(small);  // published, so escape analysis cannot remove the copy
             }
@@ -56,7 +58,7 @@ public final class Hot {
         Thread t = new Thread(() -> {
             try {
                 if (withAlloc) {
-                    allocate(until);
+                    allocate();
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
