@@ -27,7 +27,7 @@ import numpy as np
 
 from perfproof.stats import moderation
 from perfproof.stats import sequential as seq
-from perfproof.stats.sequential_sim import _at_looks, cumulate
+from perfproof.stats.sequential_sim import at_looks, cumulate
 from perfproof.stats.welch import SideMoments, welch_where_tested
 
 SCHEDULE = seq.Schedule(8, 3, 1)
@@ -58,7 +58,7 @@ def play(rng: np.random.Generator, families: int, sds: np.ndarray, shift: np.nda
     sides = []
     for s in (np.zeros(keys), shift):
         values = (rng.standard_normal((capacity, families, keys)) * sds + s).reshape(capacity, -1)
-        sides.append(_at_looks(cumulate(values, None), SCHEDULE))
+        sides.append(at_looks(cumulate(values, None), SCHEDULE))
     shape = (families, keys)
     frozen = np.full(shape, np.nan)
     code = np.full(shape, seq.CONTINUE, dtype=np.int8)

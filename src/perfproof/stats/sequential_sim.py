@@ -142,19 +142,13 @@ def trace_stream(
 
 def at_looks(
     cum: tuple[np.ndarray, np.ndarray, np.ndarray], schedule: Schedule
-) -> SideMoments[np.ndarray]:
-    """Usable count, mean and variance at each look, re-running excluded forks next round.
+) -> tuple[SideMoments[np.ndarray], np.ndarray]:
+    """Usable count, mean and variance at each look, re-running excluded forks next round,
+    and per path and look how many forks of the stream had run.
 
     At look k the side has run ``forks_at(k)`` forks plus one more for every fork that was
     excluded at the previous look (the re-run), so it has run ``forks_at(k) + excluded(k−1)``.
     """
-    return _at_looks(cum, schedule)[0]
-
-
-def _at_looks(
-    cum: tuple[np.ndarray, np.ndarray, np.ndarray], schedule: Schedule
-) -> tuple[SideMoments[np.ndarray], np.ndarray]:
-    """:func:`at_looks` and, per path and look, how many forks of the stream had run."""
     count, total, squares = cum
     capacity, paths = count.shape
     cols = np.arange(paths)
@@ -187,7 +181,7 @@ def paths_from_streams(
     caller wants to try (``benchmarks/sequential_power.py --bimodal`` draws two code shapes)."""
     looks, kept = [], []
     for values, usable in (base, head):
-        side, ran = _at_looks(cumulate(values, usable), schedule)
+        side, ran = at_looks(cumulate(values, usable), schedule)
         looks.append(side)
         kept.append((values if usable is None else np.where(usable, values, np.nan), ran))
     paths = welch_paths(looks[0], looks[1])
