@@ -3,10 +3,10 @@
 Three questions, each answered on the same ``perfproof.compare/1`` shape (``results.json``):
 
 1. decode time of a 2,000-entry document (built from a real fixture's comparisons with varied
-   keys), beside perfproof's own read (``loads_strict`` + ``CompareDocument.from_json``, which
-   checks the document with the codec chosen here, pydantic), and the parts of that read as
-   perfproof does them now: each comparison's diagnostics and JMH scores (the lenient reader,
-   pydantic per field) and the rows a history record keeps;
+   keys), beside perfproof's own read (``loads_strict`` + ``CompareDocument.read``, which
+   checks the document with the codec chosen here, pydantic, in one pass), and the parts of
+   that read as perfproof does them now: each comparison's diagnostics and JMH scores (the
+   lenient types, a field of another shape kept) and the rows a history record keeps;
 2. strictness: what each library does with a wrong type, a bool for a number, a whole number
    for a float, a float for a whole number, a missing field, an unknown field, NaN;
 3. the error a user would see: the library's own message, and the one line perfproof prints
@@ -35,8 +35,9 @@ from perfproof.errors import InputError
 from perfproof.history.records import comparison_rows
 from perfproof.model.diagnostics import Diagnostics, JmhScores
 from perfproof.model.documents import check_depth, loads_strict
+from perfproof.model.documents.codec import decode_value
 from perfproof.model.documents.compare import CompareDocument
-from perfproof.model.documents.compare_wire import CompareDoc
+from perfproof.model.documents.compare_wire import ComparisonDoc
 from perfproof.model.enums import Direction, Verdict
 
 FIXTURE = Path(__file__).parent.parent / "tests/fixtures/runs/kryo-merged/results.json"
@@ -259,7 +260,7 @@ def strictness(doc: dict[str, Any]) -> None:
     for name, raw in cases:
         cells = []
         try:
-            CompareDocument.from_json(loads_strict(raw.decode(), "results.json"), "results.json")
+            CompareDocument.read(loads_strict(raw.decode(), "results.json"), "results.json")
             cells.append("accepted")
         except InputError as exc:
             cells.append(str(exc))
@@ -298,22 +299,22 @@ def main() -> int:
     decoder = msgspec.json.Decoder(MCompare)
     adapter = PCompare.model_validate_json
     rows_of = parsed["comparisons"]
-    typed = CompareDocument.from_json(parsed, "r.json")
+    typed = CompareDocument.read(parsed, "r.json")
     rows = [
         ("json.loads only (no checks)", lambda: json.loads(text)),
-        ("perfproof: loads_strict + CompareDocument.from_json",
-         lambda: CompareDocument.from_json(loads_strict(text, "r.json"), "r.json")),
+        ("perfproof: loads_strict + CompareDocument.read",
+         lambda: CompareDocument.read(loads_strict(text, "r.json"), "r.json")),
         ("perfproof: check_depth alone", lambda: check_depth(text, "r.json")),
-        ("perfproof: CompareDocument.from_json of the parsed document",
-         lambda: CompareDocument.from_json(parsed, "r.json")),
-        ("perfproof: CompareDoc.model_validate of the parsed document (the codec's check)",
-         lambda: CompareDoc.model_validate(parsed)),
-        ("perfproof: Diagnostics.from_json of every comparison's diagnostics",
-         lambda: [Diagnostics.from_json(c["diagnostics"]) for c in rows_of]),
-        ("perfproof: JmhScores.from_json of every comparison's JMH scores",
-         lambda: [JmhScores.from_json(c["jmh"]) for c in rows_of if c.get("jmh")]),
-        ("perfproof: CompareDocument.to_json (writing it, the codec's rows)",
-         lambda: typed.to_json()),
+        ("perfproof: CompareDocument.read of the parsed document (one pass, typed rows)",
+         lambda: CompareDocument.read(parsed, "r.json")),
+        ("perfproof: ComparisonDoc.model_validate of every row (the codec's check)",
+         lambda: [ComparisonDoc.model_validate(c) for c in rows_of]),
+        ("perfproof: Diagnostics read by the codec, every comparison's",
+         lambda: [decode_value(Diagnostics, c["diagnostics"]) for c in rows_of]),
+        ("perfproof: JmhScores read by the codec, every comparison's",
+         lambda: [decode_value(JmhScores, c["jmh"]) for c in rows_of if c.get("jmh")]),
+        ("perfproof: CompareDocument.dump (writing it, the codec's rows)",
+         lambda: typed.dump()),
         ("perfproof: a history record's typed rows (comparison_rows)",
          lambda: comparison_rows(rows_of, "r.json")),
         ("msgspec: json.Decoder(Struct).decode", lambda: decoder.decode(raw)),

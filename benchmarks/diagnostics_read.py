@@ -20,6 +20,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from codec_choice import big_document
 
 from perfproof.model.diagnostics import Diagnostics, JmhScores
+from perfproof.model.documents.codec import decode_value
 from perfproof.model.documents.compare import CompareDocument
 
 
@@ -35,12 +36,12 @@ def best_ms(fn: Callable[[], object], repeat: int) -> float:
 def main() -> int:
     doc = json.loads(json.dumps(big_document(2000)))
     rows = doc["comparisons"]
-    typed = CompareDocument.from_json(doc, "r.json")
+    typed = CompareDocument.read(doc, "r.json")
     timed: list[tuple[str, Callable[[], object], int]] = [
-        ("diagnostics", lambda: [Diagnostics.from_json(c["diagnostics"]) for c in rows], 30),
-        ("jmh", lambda: [JmhScores.from_json(c["jmh"]) for c in rows if c.get("jmh")], 30),
-        ("from_json", lambda: CompareDocument.from_json(doc, "r.json"), 10),
-        ("to_json", typed.to_json, 7),
+        ("diagnostics", lambda: [decode_value(Diagnostics, c["diagnostics"]) for c in rows], 30),
+        ("jmh", lambda: [decode_value(JmhScores, c["jmh"]) for c in rows if c.get("jmh")], 30),
+        ("read", lambda: CompareDocument.read(doc, "r.json"), 10),
+        ("dump", typed.dump, 7),
     ]
     print("  ".join(f"{name} {best_ms(fn, n):.1f} ms" for name, fn, n in timed))
     return 0

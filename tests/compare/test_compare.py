@@ -19,6 +19,7 @@ from perfproof.compare import (
 from perfproof.errors import InputError
 from perfproof.jmh.reader import load_side
 from perfproof.model import ALLOC_NORM, PRIMARY, ComparisonMethod, Verdict
+from perfproof.model.documents.codec import encode
 from perfproof.stats.simulate import ForkNoise
 
 
@@ -41,9 +42,9 @@ def test_stream_vs_plain_loop_improves_time_and_bytes(stream_vs_loop) -> None:
     assert alloc.base.value == pytest.approx(4736, abs=1) and alloc.head.value < 0.5
     assert any("compared exactly" in w for w in alloc.warnings)
     # the recorded stream forks start at ~15 us/op and settle near 1 us/op: flagged
-    unsettled = time.diagnostics.to_json()["unsettled"]
+    unsettled = encode(time.diagnostics)["unsettled"]
     assert unsettled and unsettled[0]["side"] == "base"
-    assert time.diagnostics.to_json()["without_unsettled"]["verdict"] == "improved"
+    assert encode(time.diagnostics)["without_unsettled"]["verdict"] == "improved"
     assert not result.unmatched
 
 
@@ -138,7 +139,7 @@ def test_warmup_fork_flagged_with_both_verdicts(rng, make_forks, make_samples) -
         CompareOptions(),
     )
     (c,) = result.comparisons
-    assert c.diagnostics.to_json()["unsettled"] == [
+    assert encode(c.diagnostics)["unsettled"] == [
         {
             "side": "base",
             "fork": 2,
@@ -148,7 +149,7 @@ def test_warmup_fork_flagged_with_both_verdicts(rng, make_forks, make_samples) -
         }
     ]
     assert c.verdict is Verdict.INCONCLUSIVE  # the outlying fork mean swamps the test
-    alt = c.diagnostics.to_json()["without_unsettled"]
+    alt = encode(c.diagnostics)["without_unsettled"]
     assert alt["verdict"] == "improved" and alt["ratio"] == pytest.approx(0.9, abs=0.02)
     (warning,) = [w for w in c.warnings if w.startswith("warm-up")]
     assert "base fork 2 (3 at 16.0 µs/op vs 401 ns/op after)" in warning
@@ -173,7 +174,7 @@ def test_inconclusive_reports_mde_and_forks_needed(rng, make_forks, make_samples
     assert c.mde_pct is not None and c.mde_pct > 10
     assert c.forks_needed is not None and c.forks_needed > 50
     assert any("forks per side would resolve 1%" in w for w in c.warnings)
-    assert c.diagnostics.to_json()["between_fork_share"]["base"] > 0.5
+    assert encode(c.diagnostics)["between_fork_share"]["base"] > 0.5
 
 
 def test_same_when_tight_and_negligible_when_tiny(rng, make_forks, make_samples) -> None:
@@ -199,7 +200,7 @@ def test_bimodal_forks_warned(rng, make_samples) -> None:
     forks = [np.full(5, lv) * (1 + 0.001 * np.arange(5) % 2) for lv in levels]
     b = make_samples("bi", forks)
     (c,) = compare_sides({b.key: b}, {b.key: b}, CompareOptions()).comparisons
-    assert c.diagnostics.to_json()["bimodal"]["base"]["level"] == "forks"
+    assert encode(c.diagnostics)["bimodal"]["base"]["level"] == "forks"
     assert any(w.startswith("bimodal base forks: 4 near") for w in c.warnings)
 
 
@@ -357,15 +358,15 @@ def test_unmatched_sides_read_back_typed(fixtures_dir) -> None:
         CompareOptions(),
     )
     doc = compare_document(result)
-    back = CompareDocument.from_json(json.loads(json.dumps(doc)), "results.json")
+    back = CompareDocument.read(json.loads(json.dumps(doc)), "results.json")
     assert back.unmatched == list(result.unmatched)
     assert {u.side for u in back.unmatched} <= {Side.BASE, Side.HEAD}
-    assert back.to_json()["unmatched"] == doc["unmatched"]
+    assert back.dump()["unmatched"] == doc["unmatched"]
     # an older writer listed labels only: no side, written back as it was read
     old = {**doc, "unmatched": ["fx.Thr.concat"]}
-    legacy = CompareDocument.from_json(old, "results.json")
+    legacy = CompareDocument.read(old, "results.json")
     assert legacy.unmatched[0].side is None
-    assert legacy.to_json()["unmatched"][0]["side"] == ""
+    assert legacy.dump()["unmatched"][0]["side"] == ""
     wrong = {**doc, "unmatched": [{**doc["unmatched"][0], "side": "both"}]}
     with pytest.raises(InputError, match=r"unmatched\[0\]\.side: expected base or head"):
-        CompareDocument.from_json(wrong, "results.json")
+        CompareDocument.read(wrong, "results.json")

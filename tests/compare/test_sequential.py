@@ -16,6 +16,7 @@ from perfproof.compare.sequential_method import methodology
 from perfproof.compare.sequential_replay import ReplaySettings, replay
 from perfproof.errors import InputError
 from perfproof.model import ALLOC_NORM, BenchKey, Direction, Samples, Verdict
+from perfproof.model.documents.codec import decode_value, encode
 from perfproof.stats.sequential import Schedule
 from perfproof.stats.simulate import ForkNoise, hierarchical
 
@@ -99,7 +100,7 @@ def test_a_large_change_stops_early_and_stays_decided() -> None:
     c = big.comparisons[0]
     assert c.verdict is Verdict.IMPROVED and c.ratio_ci[1] < 1.0
     assert c.diagnostics.fork_groups is not None and not c.diagnostics.fork_groups.held
-    assert c.base.forks == 6 and c.diagnostics.to_json()["sequential"]["look"] == 4
+    assert c.base.forks == 6 and encode(c.diagnostics)["sequential"]["look"] == 4
     # the unchanged entry ran to the last look and says how much change it rules out
     assert none.decided and none.look == DESIGN.schedule.max_looks
     n = none.comparisons[0]
@@ -196,7 +197,7 @@ def test_exact_bytes_decide_at_the_first_look_and_stay() -> None:
     d = decisions[key]
     by_metric = {c.key.metric: c for c in d.comparisons}
     assert by_metric[ALLOC_NORM].verdict is Verdict.IMPROVED
-    assert by_metric[ALLOC_NORM].diagnostics.to_json()["sequential"]["decided"]
+    assert encode(by_metric[ALLOC_NORM].diagnostics)["sequential"]["decided"]
     assert not d.decided  # time is still open
     later = look(_pairs(rounds, 4), 2, DESIGN, decisions)
     kept = {c.key.metric: c for c in later[key].comparisons}[ALLOC_NORM]
@@ -270,8 +271,8 @@ def test_futility_stops_an_unchanged_entry_without_a_verdict() -> None:
     assert none.decided and none.look < design.schedule.max_looks
     c = none.comparisons[0]
     assert c.verdict is Verdict.INCONCLUSIVE and c.ratio_ci[0] < 1.0 < c.ratio_ci[1]
-    assert c.diagnostics.to_json()["sequential"]["futile"]
-    assert c.diagnostics.to_json()["sequential"]["conditional_power"] < 0.05
+    assert encode(c.diagnostics)["sequential"]["futile"]
+    assert encode(c.diagnostics)["sequential"]["conditional_power"] < 0.05
     assert any("without a verdict" in w for w in c.warnings)
     assert "cannot add false alarms" in methodology(design, decisions)
     with pytest.raises(ValueError, match="futility"):
@@ -293,7 +294,7 @@ def test_a_fork_that_started_unsettled_costs_the_futility_stop_nothing() -> None
         if plain[key].decided:
             break
     stopped_at = plain[key].look
-    assert plain[key].comparisons[0].diagnostics.to_json()["sequential"]["futile"]
+    assert encode(plain[key].comparisons[0].diagnostics)["sequential"]["futile"]
     cold = rounds[0][0][key].forks[0].copy()
     cold[:3] = cold[:3] * 5.0  # base fork 1 had not warmed up for three iterations
     rounds[0][0][key] = replace(rounds[0][0][key], forks=[cold])
@@ -302,7 +303,7 @@ def test_a_fork_that_started_unsettled_costs_the_futility_stop_nothing() -> None
         decisions = look(_pairs(rounds, 2 + k), k, design, decisions)
     d = decisions[key]
     assert d.trimmed == {"base": {0: 3}} and d.decided and not needs_rerun(decisions)
-    assert d.comparisons[0].diagnostics.to_json()["sequential"]["futile"]
+    assert encode(d.comparisons[0].diagnostics)["sequential"]["futile"]
 
 
 def test_a_huge_bound_is_written_as_beyond_999_percent() -> None:
@@ -377,7 +378,7 @@ def test_a_clean_split_is_decided_at_the_first_look_only_where_the_change_reache
         assert c.verdict is Verdict.INCONCLUSIVE
         why = "no static call path" if reached is False else "reach is not known"
         assert why in said
-    back = type(c.diagnostics).from_json(c.diagnostics.to_json())
+    back = decode_value(type(c.diagnostics), encode(c.diagnostics))
     assert back.fork_groups == groups
 
 
@@ -418,7 +419,7 @@ def test_a_key_out_of_looks_says_what_it_could_have_seen_and_is_not_settled() ->
     assert d.decided and not d.settled
     c = d.comparisons[0]
     # results.json says the same: the look stopped it, but nothing was decided
-    assert c.diagnostics.to_json()["sequential"]["decided"] is False
+    assert encode(c.diagnostics)["sequential"]["decided"] is False
     assert any(
         w.startswith("inconclusive after 2 looks") and "could have seen: ±" in w for w in c.warnings
     )

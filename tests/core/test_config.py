@@ -122,7 +122,7 @@ def test_the_report_settings_line_names_the_history_database(tmp_path: Path) -> 
     from perfproof.report.environment import settings_text
     from perfproof.report.rundir import RunFolder
 
-    nothing = CompareDocument(0.95, 0.02, "holm", [], [])
+    nothing = CompareDocument(confidence=0.95, threshold=0.02, family="holm", comparisons=[])
 
     def line(options: dict[str, object]) -> str | None:
         return settings_text(RunFolder(tmp_path, RunManifest(options=options), nothing))

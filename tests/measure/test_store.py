@@ -153,7 +153,7 @@ def test_environment_written_is_the_environment_the_report_reads(tmp_path: Path)
     store.manifest.environment = env
     store.save()
     written = json.loads((store.path / "manifest.json").read_text())
-    nothing = CompareDocument(0.95, 0.02, "holm", [], [])
+    nothing = CompareDocument(confidence=0.95, threshold=0.02, family="holm", comparisons=[])
     run = RunFolder(store.path, read_manifest(store.path / "manifest.json"), nothing)
     text = machine_text(run)
     assert text is not None and "2 cores" in text and "8.0 GiB memory" in text

@@ -62,7 +62,7 @@ def compare_doc(rows: list[dict]) -> CompareDocument:
     filled = [{"mode": "avgt", "base": {}, "head": {}, "ratio": 1.0, "ratio_ci": [1.0, 1.0], **r}
               for r in rows]  # fmt: skip
     doc = {"schema": SCHEMA, "confidence": 0.95, "threshold": 0.02, "comparisons": filled}
-    return CompareDocument.from_json(doc, "results.json")
+    return CompareDocument.read(doc, "results.json")
 
 
 def wire_row(**fields: object) -> ComparisonDoc:

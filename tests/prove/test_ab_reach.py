@@ -119,14 +119,14 @@ def test_a_verdict_the_change_may_not_explain_is_marked_in_every_output(
     static = bench_reach(unreached, {}, (), depth=6)
     mine = BenchReach(unreached, Reach.NOT_RECORDED, absent) if recorded else static
     typed = annotate(
-        CompareDocument.from_json(doc, "results.json"), RunReach({**others, unreached: mine})
+        CompareDocument.read(doc, "results.json"), RunReach({**others, unreached: mine})
     )
     expected = [c for c in primary if c["benchmark"] == unreached
                 and c["verdict"] in ("improved", "regressed")]  # fmt: skip
     shown = unexplained_of(typed.comparisons)
     assert shown == ([unreached] * len(expected) if recorded else [])
     assert unconfirmed_of(typed.comparisons) == ([] if recorded else [unreached] * len(expected))
-    doc = typed.to_json()
+    doc = typed.dump()
     assert all("reach" in c for c in doc["comparisons"] if c["metric"] == "primary")
     (run / "results.json").write_text(json.dumps(doc))
 
@@ -165,4 +165,4 @@ def test_a_failing_reach_costs_the_run_nothing(tmp_path: Path, monkeypatch) -> N
     assert reach.of(BUS).kind is Reach.NOT_INDEXED and not reach.reaches(BUS)
     doc, why = ab_reach.explain(compare_doc(_comparisons("regressed", "same")), reach)
     assert why == reach.error
-    assert all("reach" not in c for c in doc.to_json()["comparisons"])
+    assert all("reach" not in c for c in doc.dump()["comparisons"])

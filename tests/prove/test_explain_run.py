@@ -65,7 +65,7 @@ def test_only_decided_keys_with_no_static_path_are_recorded(tmp_path: Path) -> N
     assert given == _document()  # annotated as a new document, the given one left as it was
     assert asked == [[HIDDEN]]
     assert _notes(doc) == []  # seen running the change: the verdict needs no word
-    assert doc.to_json()["comparisons"][0]["reach"]["kind"] == "seen in a recording"
+    assert doc.dump()["comparisons"][0]["reach"]["kind"] == "seen in a recording"
     assert store.manifest.reach.recorded == "explain"
     # a second pass (a resumed run) records nothing again
     explain_run(_document(), store, AbOptions("a", "b"), PlainReporter(io.StringIO()), recorder)

@@ -85,7 +85,7 @@ def test_a_small_suite_runs_across_both_nodes_and_merges_like_compare(
     direct = compare_document(
         compare_specs(str(tmp_path / "base"), str(tmp_path / "head"), CompareOptions())
     )
-    rows = merged.document.to_json()["comparisons"]
+    rows = merged.document.dump()["comparisons"]
     assert isinstance(rows, list)
     got = [{k: v for k, v in c.items() if k != "machine"} for c in rows]
     assert got == direct["comparisons"]

@@ -30,7 +30,7 @@ def test_reports_from_memory_are_the_reports_read_back(name: str, tmp_path: Path
         (run_dir / FILE_NAMES[fmt]).unlink(missing_ok=True)
     written = find_compare_document(json.loads((run_dir / "results.json").read_text()))
     assert written is not None
-    document = CompareDocument.from_json({"schema": SCHEMA, **written}, "results.json")
+    document = CompareDocument.read({"schema": SCHEMA, **written}, "results.json")
     run = run_in_memory(run_dir, read_manifest(run_dir / "manifest.json"), document)
     written, ctx = write_run_reports(run)
     assert written == [run_dir / "report.md", run_dir / "report.html"] and ctx is not None

@@ -89,14 +89,16 @@ def test_statistics_sentences_follow_the_methods_used(make_run_folder) -> None:
     from perfproof.report.rundir import load_run
 
     doc = load_run(make_run_folder("ab")).document
-    text = method_sentences(replace(doc, threshold=0.02))
+    text = method_sentences(doc.model_copy(update={"threshold": 0.02}))
     assert "Welch's t on the logarithms of the fork means" in text
     assert "beyond the 2% threshold" in text
     assert "Benjamini–Hochberg at 1% across the 9 statistical comparisons" in text
     assert "(the 9 Δ% intervals of the tables)" in text and "selected 1" in text
     assert "9 bytes/op comparisons were exact" in text
-    assert "no adjustment across the 9" in method_sentences(replace(doc, family="none"))
-    assert "Holm at 1%" in method_sentences(replace(doc, family="holm"))
+    assert "no adjustment across the 9" in method_sentences(
+        doc.model_copy(update={"family": "none"})
+    )
+    assert "Holm at 1%" in method_sentences(doc.model_copy(update={"family": "holm"}))
     fork, exact = doc.comparisons[0], doc.comparisons[1]
     assert {fork.method, exact.method} == {ComparisonMethod.FORK_LEVEL, ComparisonMethod.EXACT}
     assert fallback_sentence([fork, exact]) == ""

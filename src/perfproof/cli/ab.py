@@ -216,7 +216,7 @@ def render_outcome(outcome: AbOutcome, fmt: str) -> None:
     from perfproof.report.markdown import results_section as section_of
 
     if fmt == "json":
-        emit_json(outcome.document.to_json())
+        emit_json(outcome.document.dump())
         click.echo(f"run folder: {outcome.run_dir}", err=True)
         for line in profile_hints(outcome.jfr_dir, _benchmarks(outcome)):
             click.echo(line, err=True)

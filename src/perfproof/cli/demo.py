@@ -55,7 +55,7 @@ def print_outcome(outcome: DemoOutcome, fmt: str) -> None:
     from perfproof.render.comparison import print_table
 
     if fmt == "json":  # each run's perfproof.compare/1 document, as `ab --format json` prints
-        runs = {name: outcome.runs[name].document.to_json() for name, _, _ in RUNS}
+        runs = {name: outcome.runs[name].document.dump() for name, _, _ in RUNS}
         prove = outcome.prove.doc.dump() if outcome.prove is not None else None
         doc = {"schema": "perfproof.demo/1", "project": str(outcome.repo.path), "runs": runs}
         from perfproof.model.documents.hunt import hunt_document

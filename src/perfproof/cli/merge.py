@@ -64,7 +64,7 @@ def command(
         chosen["sources"] = sources
     outcome = merge_runs([Path(p) for p in run_dirs], Path(out), verdict=chosen)
     if fmt == "json":
-        emit_json({**outcome.document.to_json(), "settings": run_settings(Path(outcome.out))})
+        emit_json({**outcome.document.dump(), "settings": run_settings(Path(outcome.out))})
         click.echo(f"run folder: {outcome.out}", err=True)
     else:
         if fmt == "md":

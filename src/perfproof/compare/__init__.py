@@ -99,4 +99,4 @@ def document(result: CompareResult) -> CompareDocument:
 
 def compare_document(result: CompareResult) -> dict[str, object]:
     """The ``perfproof.compare/1`` JSON document (stable keys; non-finite numbers → null)."""
-    return document(result).to_json()
+    return document(result).dump()

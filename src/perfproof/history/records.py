@@ -241,9 +241,7 @@ def from_run_dir(path: Path, branch: str | None = None, machine: str | None = No
         jdk_version=env.jdk.version if env.jdk else None,
         machine=machine_facts(env),
         machine_name=machine_name(machine, stored),
-        comparisons=comparison_rows(
-            run.document.to_json()["comparisons"], str(path / "results.json")
-        ),
+        comparisons=comparison_rows(run.document.dump()["comparisons"], str(path / "results.json")),
     )
     for side, sha in ((BASE, base_sha), (HEAD, head_sha)):
         files = [r.path for r in run.raw_for(side)]

@@ -9,16 +9,21 @@ compares with a head recorded in ns/op.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Annotated
 
 import numpy as np
 import numpy.typing as npt
+from pydantic import AliasChoices, BeforeValidator, Field, JsonValue
 
-from perfproof.model.bounds import RatioBounds
+from perfproof.model.bounds import RatioBounds, bounds_of, interval_of, null_is_nan
 from perfproof.model.diagnostics import ComparisonMethod, Diagnostics, JmhScores
 from perfproof.model.enums import SIDE_WORDS, SIDES, Direction, Side, Verdict
 
 Floats = npt.NDArray[np.float64]
 """An array of measurements (one fork's iterations, a side's fork means)."""
+
+Number = Annotated[float, BeforeValidator(null_is_nan)]
+"""A number a document may hold as null (unknown): NaN once read."""
 
 __all__ = [
     "ALLOC_NORM",
@@ -133,6 +138,16 @@ SideSamples = dict[BenchKey, Samples]
 """Everything one side measured: the samples of each key."""
 
 
+def _said(value: object) -> object:
+    """An empty entry (``""``, ``{}``) says nothing: None."""
+    return value or None
+
+
+def _texts(value: object) -> object:
+    """Sentences a document lists, each read as text."""
+    return [str(v) for v in value] if isinstance(value, list) else value
+
+
 @dataclass(frozen=True)
 class Estimate:
     """One side's estimate (mean of fork means) with its interval.
@@ -141,8 +156,10 @@ class Estimate:
     iterations on that side (all forks together).
     """
 
-    value: float
-    ci: tuple[float, float]
+    value: Annotated[Number, Field(validation_alias=AliasChoices("value", "estimate"))]
+    """What ``results.json`` calls ``estimate``."""
+    ci: Annotated[tuple[float, float], BeforeValidator(interval_of)]
+    """A null end (or a null interval) is unknown: NaN."""
     forks: int
     iterations: int
 
@@ -173,24 +190,28 @@ class Comparison:
     direction: Direction
     base: Estimate
     head: Estimate
-    ratio: float
-    ratio_ci: RatioBounds
+    ratio: Number
+    ratio_ci: Annotated[RatioBounds, BeforeValidator(bounds_of)]
     """head/base's interval, unbounded on a side the data cannot bound (0 or ``inf``)."""
-    delta_pct: float
-    delta_ci_pct: tuple[float, float]
+    delta_pct: Number
+    delta_ci_pct: Annotated[tuple[float, float], BeforeValidator(interval_of)]
     verdict: Verdict
-    p_value: float
+    p_value: Number
     p_holm: float | None = None
     mde_pct: float | None = None
-    p_adjusted: float | None = None
+    p_adjusted: Annotated[float | None, BeforeValidator(null_is_nan)] = None
     """The p-value adjusted by the family procedure (``family``); equals ``p_value`` without one."""
     family: str = ""
     """The family procedure the verdict was decided with: ``bh``, ``holm`` or ``none``."""
     interval_confidence: float | None = None
     """Level of ``ratio_ci``: the interval the verdict was decided on (family-adjusted)."""
     forks_needed: int | None = None
-    method: ComparisonMethod | None = None
+    method: Annotated[ComparisonMethod | None, BeforeValidator(_said)] = None
     """None only for a ``results.json`` of an older writer that did not say."""
-    warnings: list[str] = field(default_factory=list)
+    warnings: Annotated[list[str], BeforeValidator(_texts)] = field(default_factory=list)
     diagnostics: Diagnostics = field(default_factory=Diagnostics)
-    jmh: JmhScores | None = None
+    jmh: Annotated[JmhScores | None, BeforeValidator(_said)] = None
+    """None: JMH's scores were not shown (an empty object in a document)."""
+    extra: dict[str, JsonValue] = field(default_factory=dict)
+    """What other writers add to a comparison's row (``merge``: the ``machine`` that measured
+    it; ``ab``: the change's ``reach``), kept on a round trip."""

@@ -121,3 +121,25 @@ class RatioBounds(NamedTuple):
             cut_lo=lo < left,
             cut_hi=hi > right,
         )
+
+
+def null_is_nan(value: object) -> object:
+    """A number a document left null is unknown: NaN once read (written back as null)."""
+    return math.nan if value is None else value
+
+
+def interval_of(value: object) -> object:
+    """An interval a document holds as ``[low, high]`` (or null): a pair of numbers, an
+    unknown end (or the whole) NaN."""
+    if value is None:
+        return (math.nan, math.nan)
+    if isinstance(value, list | tuple):
+        return tuple(null_is_nan(v) for v in value)
+    return value
+
+
+def bounds_of(value: object) -> object:
+    """A ratio interval a document holds as ``[low, high]``: see :meth:`RatioBounds.read`."""
+    if isinstance(value, list | tuple) and not isinstance(value, RatioBounds) and len(value) == 2:
+        return RatioBounds.read(*value)
+    return value

@@ -5,32 +5,52 @@ misspelt key is a type error rather than a silently empty tag. ``results.json`` 
 under ``diagnostics`` with the same names as before they were typed; reading is lenient (a
 field of an unexpected shape from another writer is kept as it was, under ``extra``) because a
 renderer can do without any one of them. The codec (pydantic) reads and writes each field from
-its type; what is perfproof's own is only that leniency and which fields are left out.
+its type, inside the comparison's row; what is perfproof's own is declared on the types: that
+leniency (:func:`_lenient`, a wrap validator) and which fields are left out (a wrap serializer).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from enum import StrEnum
-from typing import Annotated, Literal, TypeVar, get_type_hints
+from typing import Annotated, Literal
 
 from pydantic import (
+    BeforeValidator,
     ConfigDict,
     JsonValue,
     SerializerFunctionWrapHandler,
-    TypeAdapter,
+    Strict,
+    StrictBool,
+    StrictFloat,
+    StrictInt,
     ValidationError,
+    ValidatorFunctionWrapHandler,
     WrapSerializer,
+    model_serializer,
+    model_validator,
     with_config,
 )
-from pydantic_core import to_json
 
 from perfproof.model.enums import Direction, Side, Verdict
 
-EXACT_FIELDS = ConfigDict(extra="forbid")
+AS_WRITTEN = ConfigDict(allow_inf_nan=False)
+"""A number no file can hold (NaN, infinity) is of another shape; each number and flag is
+read strictly by its type (``StrictInt``: ``"3"`` is no count, ``true`` no number), an enum by
+its value and a block from an object, as JSON spells them."""
+
+EXACT_FIELDS = ConfigDict(extra="forbid", allow_inf_nan=False)
 """A block read with exactly its own fields: one with a field more is another writer's and is
 kept as read."""
+
+ByValue = Strict(False)
+"""An enum read from its value (``"base"``), as JSON spells it (and strict Python does not)."""
+
+SideField = Annotated[Side, ByValue]
+
+
+def _as_tuple(value: object) -> object:
+    return tuple(value) if isinstance(value, list) else value
 
 
 class ComparisonMethod(StrEnum):
@@ -68,11 +88,12 @@ class Kind(StrEnum):
     NO_PATH = "no-static-path"  # a verdict on a key no static call path leads to, unconfirmed
 
 
+@with_config(AS_WRITTEN)
 @dataclass(frozen=True)
 class Note:
     """A sentence a user reads and acts on, with its kind."""
 
-    kind: Kind
+    kind: Annotated[Kind, ByValue]
     text: str
 
 
@@ -82,11 +103,11 @@ class Power:
     """The design's power: the smallest change it detects and the forks that would resolve θ
     (also with endless iterations per fork, when only the fork component is left)."""
 
-    mde_pct: float | None
-    forks_needed: int | None
-    forks_needed_unlimited_iterations: int | None
-    between_var_log: float | None
-    within_var_log: float | None
+    mde_pct: StrictFloat | None
+    forks_needed: StrictInt | None
+    forks_needed_unlimited_iterations: StrictInt | None
+    between_var_log: StrictFloat | None
+    within_var_log: StrictFloat | None
 
 
 @with_config(EXACT_FIELDS)
@@ -94,11 +115,11 @@ class Power:
 class UnsettledFork:
     """A fork whose first ``iterations`` were still warming up."""
 
-    side: Side
-    fork: int
-    iterations: int
-    unsettled_mean: float | None
-    settled_mean: float | None
+    side: SideField
+    fork: StrictInt
+    iterations: StrictInt
+    unsettled_mean: StrictFloat | None
+    settled_mean: StrictFloat | None
 
 
 @with_config(EXACT_FIELDS)
@@ -107,10 +128,10 @@ class Bimodal:
     """Two levels among a side's fork means or among its iterations."""
 
     level: Literal["forks", "iterations"]
-    low: float | None
-    high: float | None
-    low_count: int
-    high_count: int
+    low: StrictFloat | None
+    high: StrictFloat | None
+    low_count: StrictInt
+    high_count: StrictInt
 
 
 @with_config(EXACT_FIELDS)
@@ -127,18 +148,18 @@ class ForkGroups:
     ``reached``: the change reaches the benchmark (None: not known).
     """
 
-    low: float
-    high: float
-    base_low: int
-    base_high: int
-    head_low: int
-    head_high: int
-    separation: float | None
-    p_occupancy: float
-    p_within_low: float | None
-    p_within_high: float | None
-    held: bool
-    reached: bool | None = None
+    low: StrictFloat
+    high: StrictFloat
+    base_low: StrictInt
+    base_high: StrictInt
+    head_low: StrictInt
+    head_high: StrictInt
+    separation: StrictFloat | None
+    p_occupancy: StrictFloat
+    p_within_low: StrictFloat | None
+    p_within_high: StrictFloat | None
+    held: StrictBool
+    reached: StrictBool | None = None
 
     def fast(self, direction: Direction) -> tuple[int, int]:
         """(base, head) forks in the fast group: the low one when lower is better."""
@@ -152,30 +173,31 @@ class ForkGroups:
 class WithoutUnsettled:
     """The verdict recomputed without the unsettled first iterations, in the same family."""
 
-    verdict: Verdict
-    ratio: float | None
-    ratio_ci: tuple[float | None, float | None]
-    delta_pct: float | None
-    p_adjusted: float | None
-    interval_confidence: float | None
+    verdict: Annotated[Verdict, ByValue]
+    ratio: StrictFloat | None
+    ratio_ci: Annotated[tuple[StrictFloat | None, StrictFloat | None], BeforeValidator(_as_tuple)]
+    delta_pct: StrictFloat | None
+    p_adjusted: StrictFloat | None
+    interval_confidence: StrictFloat | None
 
 
+@with_config(AS_WRITTEN)
 @dataclass(frozen=True)
 class SequentialLook:
     """Where a sequential run stands for this key (``decided``: a verdict or a futility stop,
     never a key merely out of looks). An exact comparison is decided at its first look
     (``rule`` "exact") and carries nothing else. Fields in the order they are written."""
 
-    look: int
-    max_looks: int | None = field(default=None, kw_only=True)
-    decided: bool
-    p_nominal: float | None = None
-    p_sequential: float | None = None
-    p_adjusted: float | None = None
-    overall_alpha: float | None = None
-    per_look_level: float | None = None
-    conditional_power: float | None = None
-    futile: bool | None = None
+    look: StrictInt
+    max_looks: StrictInt | None = field(default=None, kw_only=True)
+    decided: StrictBool
+    p_nominal: StrictFloat | None = None
+    p_sequential: StrictFloat | None = None
+    p_adjusted: StrictFloat | None = None
+    overall_alpha: StrictFloat | None = None
+    per_look_level: StrictFloat | None = None
+    conditional_power: StrictFloat | None = None
+    futile: StrictBool | None = None
     rule: Literal["exact"] | None = field(default=None, kw_only=True)
 
 
@@ -190,48 +212,95 @@ def _look_fields(look: SequentialLook, handler: SerializerFunctionWrapHandler) -
 Look = Annotated[SequentialLook, WrapSerializer(_look_fields)]
 
 
+class Lenient:
+    """A block read leniently (its subclasses are dataclasses with an ``extra`` field): each
+    known field by its type; one of another shape (and any unknown one) kept as read under
+    ``extra``. The whole is read at once, again without the fields it named."""
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _read(cls, value: object, handler: ValidatorFunctionWrapHandler) -> JmhScores | Diagnostics:
+        if cls is not JmhScores and cls is not Diagnostics:
+            raise TypeError(cls)
+        return _lenient(cls, value, handler)
+
+
+def _lenient(
+    cls: type[JmhScores] | type[Diagnostics],
+    value: object,
+    handler: ValidatorFunctionWrapHandler,
+) -> JmhScores | Diagnostics:
+    if not isinstance(value, dict):
+        read = handler(value)  # an instance made in code, or no object at all (refused)
+        if not isinstance(read, cls):
+            raise TypeError(read)
+        return read
+    names = {f.name for f in fields(cls)} - {"extra"}
+    typed = {k: v for k, v in value.items() if k in names}
+    kept = {k: v for k, v in value.items() if k not in names}
+    if cls is Diagnostics and "df" in typed and "strategy" not in typed:
+        kept["df"] = typed.pop("df")  # df is written beside a strategy only
+    while True:
+        try:
+            read = handler(typed)
+            break
+        except ValidationError as exc:
+            bad = {e["loc"][0] for e in exc.errors() if e["loc"]} & typed.keys()
+            if not bad:
+                raise
+            kept |= {k: typed.pop(k) for k in list(typed) if k in bad}
+    if not isinstance(read, cls):
+        raise TypeError(read)
+    found: JmhScores | Diagnostics = read
+    if isinstance(found, Diagnostics) and found.strategy is None and "df" in typed:
+        kept["df"] = typed["df"]
+    found.extra.update(kept)
+    return found
+
+
+@with_config(AS_WRITTEN)
 @dataclass
-class JmhScores:
+class JmhScores(Lenient):
     """JMH's own score ± 99.9% error per side, shown beside perfproof's so a reader can relate
     them, and whether JMH's two intervals overlap. ``recomputed``: JMH never saw the rounds
     together, so its numbers were recomputed the way JMH does (None: an older writer)."""
 
-    base_score: float | None
-    base_error: float | None
-    head_score: float | None
-    head_error: float | None
-    overlap: bool | None
-    recomputed: bool | None = None
+    base_score: StrictFloat | None = None
+    base_error: StrictFloat | None = None
+    head_score: StrictFloat | None = None
+    head_error: StrictFloat | None = None
+    overlap: StrictBool | None = None
+    recomputed: StrictBool | None = None
     extra: dict[str, JsonValue] = field(default_factory=dict)
     """Fields of another shape or another writer, kept as read."""
 
-    def to_json(self) -> dict[str, JsonValue]:
+    @model_serializer(mode="wrap")
+    def _written(self, handler: SerializerFunctionWrapHandler) -> dict[str, object]:
         """Every score and the overlap (unknown: null), ``recomputed`` when known, and what
         another writer wrote (a field of another shape in its place)."""
-        out = _written(self, keep_none={"recomputed"} ^ set(_names(JmhScores)))
-        out.update(self.extra)
-        return out
-
-    @classmethod
-    def from_json(cls, doc: Mapping[str, JsonValue]) -> JmhScores:
-        unknown = dict.fromkeys(("base_score", "base_error", "head_score", "head_error", "overlap"))
-        return _read(cls, doc, unknown)
+        doc: dict[str, object] = handler(self)
+        del doc["extra"]
+        if doc["recomputed"] is None:
+            del doc["recomputed"]
+        doc.update(self.extra)
+        return doc
 
 
+@with_config(AS_WRITTEN)
 @dataclass
-class Diagnostics:
+class Diagnostics(Lenient):
     """The numbers behind one comparison's warnings; None is "not computed" (never written)."""
 
-    strategy: ComparisonMethod | None = None
-    df: float | None = None
-    cv_fork_means: dict[Side, float | None] | None = None
-    between_fork_share: dict[Side, float | None] | None = None
+    strategy: Annotated[ComparisonMethod, ByValue] | None = None
+    df: StrictFloat | None = None
+    cv_fork_means: dict[SideField, StrictFloat | None] | None = None
+    between_fork_share: dict[SideField, StrictFloat | None] | None = None
     power: Power | None = None
     unsettled: list[UnsettledFork] | None = None
-    bimodal: dict[Side, Bimodal] | None = None
-    trending: list[Side] | None = None
-    forks: dict[Side, int] | None = None
-    iterations: dict[Side, int] | None = None
+    bimodal: dict[SideField, Bimodal] | None = None
+    trending: list[SideField] | None = None
+    forks: dict[SideField, StrictInt] | None = None
+    iterations: dict[SideField, StrictInt] | None = None
     without_unsettled: WithoutUnsettled | None = None
     notes: list[Note] | None = None
     sequential: Look | None = None
@@ -239,95 +308,11 @@ class Diagnostics:
     extra: dict[str, JsonValue] = field(default_factory=dict)
     """Fields of other writers (or of a shape this reader does not know), kept as read."""
 
-    def to_json(self) -> dict[str, JsonValue]:
+    @model_serializer(mode="wrap")
+    def _written(self, handler: SerializerFunctionWrapHandler) -> dict[str, object]:
         """The fields computed (``df`` beside a strategy only), then another writer's."""
-        out = _written(self, keep_none={"df"} if self.strategy is not None else set())
-        return {**out, **{k: v for k, v in self.extra.items() if k not in out}}
-
-    @classmethod
-    def from_json(cls, doc: Mapping[str, JsonValue]) -> Diagnostics:
-        """Each known field typed; one of another shape stays in ``extra`` unchanged."""
-        if "strategy" not in doc and "df" in doc:  # df is written beside a strategy only
-            return _read(cls, {k: v for k, v in doc.items() if k != "df"}, extra={"df": doc["df"]})
-        d = _read(cls, doc)
-        if d.strategy is None and "df" in doc:
-            d.extra["df"] = doc["df"]
-        return d
-
-
-# ---------------------------------------------------------------------- the codec, leniently
-
-
-_WHOLE: dict[type, TypeAdapter[object]] = {}
-_FIELD: dict[tuple[type, str], TypeAdapter[object]] = {}
-
-
-def _names(kind: type) -> tuple[str, ...]:
-    """The fields of ``kind`` the codec reads and writes: all but ``extra``."""
-    return tuple(f.name for f in fields(kind) if f.name != "extra")
-
-
-def _field_codec(kind: type, name: str) -> TypeAdapter[object]:
-    """The codec of one field (made when a document first needs it: only to tell which field
-    of a document that did not read whole is of another shape)."""
-    if (kind, name) not in _FIELD:
-        _FIELD[kind, name] = TypeAdapter(get_type_hints(kind, include_extras=True)[name])
-    return _FIELD[kind, name]
-
-
-def _written(value: JmhScores | Diagnostics, keep_none: set[str]) -> dict[str, JsonValue]:
-    """Each field as JSON, left out when None unless named in ``keep_none``."""
-    doc = _codec(type(value)).dump_python(value, mode="json", exclude={"extra"})
-    return {k: v for k, v in doc.items() if v is not None or k in keep_none}
-
-
-def _codec(kind: type) -> TypeAdapter[object]:
-    """The codec of a whole JmhScores or Diagnostics (made once: making one takes ms)."""
-    if kind not in _WHOLE:
-        _WHOLE[kind] = TypeAdapter(kind)
-    return _WHOLE[kind]
-
-
-R = TypeVar("R", JmhScores, Diagnostics)
-
-
-def _as_json(value: object) -> bytes:
-    """``value`` as the JSON text the codec reads, made by the codec's own writer (six times
-    faster than ``json.dumps`` here). A NaN or infinity is written as a string, so a field
-    holding one is of another shape, kept as read, as a file's could never hold one."""
-    return to_json(value, inf_nan_mode="strings")
-
-
-def _read(
-    kind: type[R],
-    doc: Mapping[str, JsonValue],
-    unknown: Mapping[str, None] | None = None,
-    extra: dict[str, JsonValue] | None = None,
-) -> R:
-    """``kind`` from the fields of ``doc`` the codec reads as its own (strictly, as JSON spells
-    them; ``unknown`` for those absent), the rest kept as read in ``extra``: unknown fields
-    and any of another shape. The whole is read at once; field by field only when it fails."""
-    names = _names(kind)
-    typed: dict[str, JsonValue] = dict(unknown or {})
-    kept: dict[str, JsonValue] = {}
-    for key, value in doc.items():
-        if key in names:
-            typed[key] = value
-        else:
-            kept[key] = value
-    whole = _codec(kind)
-    try:
-        read = whole.validate_json(_as_json(typed), strict=True)
-    except ValidationError:
-        for key, value in list(typed.items()):
-            try:
-                _field_codec(kind, key).validate_json(_as_json(value), strict=True)
-            except ValidationError:
-                kept[key] = value
-                del typed[key]
-        read = whole.validate_json(_as_json({**(unknown or {}), **typed}), strict=True)
-    if not isinstance(read, kind):
-        raise TypeError(read)
-    read.extra.update(kept)
-    read.extra.update(extra or {})
-    return read
+        doc: dict[str, object] = handler(self)
+        del doc["extra"]
+        kept = {"df"} if self.strategy is not None else set()
+        out = {k: v for k, v in doc.items() if v is not None or k in kept}
+        return out | {k: v for k, v in self.extra.items() if k not in out}

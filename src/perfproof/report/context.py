@@ -173,7 +173,8 @@ def unmatched_lines(doc: CompareDocument) -> list[str]:
 def build_context(run: RunFolder) -> ReportContext:
     """The full report context for one loaded run folder."""
     doc = run.document
-    tables = build_tables(doc.comparisons, doc.machine if doc.row_extra else None)
+    machines = doc.machines()
+    tables = build_tables(doc.comparisons, (lambda k: machines.get(k, "")) if machines else None)
     unmatched = unmatched_lines(doc)
     steps, note = reproduce.steps(run)
     return ReportContext(

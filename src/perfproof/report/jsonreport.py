@@ -203,5 +203,5 @@ def report_document(run: RunFolder, ctx: ReportContext) -> ReportDoc:
             ],
             "tables": [{"caption": c, "text": t} for c, t in ctx.raw],
         },
-        "compare": run.document.to_json(),
+        "compare": run.document.dump(),
     }

@@ -110,7 +110,7 @@ def read_compare_document(results: dict[str, object], source: str) -> CompareDoc
     if found is None:
         raise InputError(f"{source}: has no 'comparisons' list")
     doc = found if "schema" in found else {"schema": SCHEMA, **found}
-    return CompareDocument.from_json(doc, source)
+    return CompareDocument.read(doc, source)
 
 
 def load_raw_files(run_dir: Path, variants: VariantsBlock | None = None) -> list[RawFile]:
@@ -192,7 +192,7 @@ def run_in_memory(path: Path, manifest: RunManifest, results: CompareDocument) -
     """A run just measured, as its reports read it: the manifest and the typed results the
     pipeline holds (with the values results.json holds: non-finite numbers as null), the raw
     JMH files and logs from its folder; nothing written a moment ago is read back."""
-    document = CompareDocument.from_json(results.to_json(), str(path / "results.json"))
+    document = CompareDocument.read(results.dump(), str(path / "results.json"))
     raws = load_raw_files(path, manifest.variants)
     return RunFolder(path, manifest, document, raws, load_logs(path))
 
@@ -225,4 +225,4 @@ def recompute(raws: list[RawFile]) -> CompareDocument:
         raise InputError(f"{raws[0].path.parent}: no {missing} JMH files and no results.json")
     result = compare_sides(read_results(base), read_results(head), CompareOptions())
     source = f"{raws[0].path.parent.parent / 'results.json'} (recomputed)"
-    return CompareDocument.from_json(compare_document(result).to_json(), source)
+    return CompareDocument.read(compare_document(result).dump(), source)

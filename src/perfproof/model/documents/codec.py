@@ -1,7 +1,9 @@
 """The one codec every perfproof document is read and written with (pydantic v2).
 
 A document's type is a :class:`Document` subclass; pydantic derives its reader and writer
-from the annotations, so no module writes ``from_json``/``to_json`` field by field. The
+from the annotations, and :meth:`Document.read` and :meth:`Document.dump` are the one reader
+and writer every document goes through: what is a type's own (its schema, the entries it
+leaves out, how its errors are worded) is declared on it, never a reader or writer of its own. The
 settings are perfproof's: strict types (``"3"`` is not a whole number, ``true`` is not a
 number, a whole number is a number), fields this version does not know kept as they are on a
 round trip (a run folder written by a newer minor version still opens and is written back
@@ -33,7 +35,7 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from perfproof.errors import InputError
-from perfproof.model.documents import check_document
+from perfproof.model.documents import check_document, json_safe
 
 __all__ = [
     "Document",
@@ -48,6 +50,8 @@ __all__ = [
     "by_name",
     "decode",
     "decode_json",
+    "decode_value",
+    "encode",
     "field_path",
     "shape_problem",
 ]
@@ -90,6 +94,10 @@ class Document(BaseModel):
     """True: an unknown (None) field is written as null, in this block and the blocks inside
     it, even when the document around it leaves nulls out (the run's machine block)."""
 
+    finite_only: ClassVar[bool] = False
+    """True: a number no JSON file can hold (NaN, infinity) is written as null, at any depth
+    (a comparison's unknown ratio)."""
+
     @classmethod
     def read(cls, doc: object, source: str) -> Self:
         """``doc`` (parsed JSON) as this type: the schema checked when the type is versioned,
@@ -118,12 +126,18 @@ class Document(BaseModel):
     ) -> dict[str, object]:
         if self.nulls_written and info.exclude_none:
             return self._with_nulls(info)
-        written: dict[str, object] = handler(self)
+        written = self._chosen(handler(self))
+        if self.finite_only:
+            written = {**json_safe(written)}
         return written
 
     def _with_nulls(self, info: SerializationInfo[object]) -> dict[str, object]:
         """This block written again without leaving nulls out (the same mode and names)."""
         return self.model_dump(mode=info.mode, by_alias=bool(info.by_alias))
+
+    def _chosen(self, doc: dict[str, object]) -> dict[str, object]:
+        """Of the entries pydantic wrote, those this type writes, in its order (all here)."""
+        return doc
 
 
 class Kept(Document):
@@ -134,13 +148,7 @@ class Kept(Document):
     written_first: ClassVar[tuple[str, ...]] = ()
     """Fields written first, in this order, whatever order the type declares them in."""
 
-    @model_serializer(mode="wrap")
-    def _as_declared(
-        self, handler: SerializerFunctionWrapHandler, info: SerializationInfo[object]
-    ) -> dict[str, object]:
-        if self.nulls_written and info.exclude_none:
-            return self._with_nulls(info)
-        doc: dict[str, object] = handler(self)
+    def _chosen(self, doc: dict[str, object]) -> dict[str, object]:
         held = self.model_fields_set
         unset = {f.alias or name for name, f in type(self).model_fields.items() if name not in held}
         first = {k: doc[k] for k in self.written_first if k in doc and k not in unset}
@@ -151,6 +159,33 @@ def decode(kind: type[T], doc: object) -> T:
     """Validate an already parsed JSON value as ``kind`` (pydantic's ValidationError on a
     wrong shape; :func:`shape_problem` turns it into perfproof's wording)."""
     return kind.model_validate(doc)
+
+
+_ADAPTERS: dict[type, TypeAdapter[object]] = {}
+
+
+def _adapter(kind: type) -> TypeAdapter[object]:
+    """The codec of a type that is no document (made once: making one takes ms)."""
+    if kind not in _ADAPTERS:
+        _ADAPTERS[kind] = TypeAdapter(kind)
+    return _ADAPTERS[kind]
+
+
+def decode_value(kind: type[E], doc: object) -> E:
+    """A value of a typed block that is no :class:`Document` (a dataclass such as a
+    comparison's ``Diagnostics``) read from parsed JSON, as its own declarations say."""
+    read = _adapter(kind).validate_python(doc)
+    if not isinstance(read, kind):
+        raise TypeError(read)
+    return read
+
+
+def encode(value: object) -> dict[str, object]:
+    """A typed block that is no :class:`Document` as its JSON object, as its declarations say."""
+    written = _adapter(type(value)).dump_python(value, mode="json")
+    if not isinstance(written, dict):
+        raise TypeError(written)
+    return written
 
 
 def decode_json(kind: type[T], doc: object) -> T:

@@ -1,110 +1,72 @@
-"""``perfproof.compare/1``: the comparisons of two sides, typed, with ``to_json``/``from_json``.
+"""``perfproof.compare/1``: the comparisons of two sides, a codec document.
 
 ``compare --format json`` prints it, ``ab`` stores it as the run's ``results.json``, and
 ``report`` reads it back into the same :class:`~perfproof.model.Comparison` objects ``compare``
-produced, so a report never guesses at keys. Reading checks every field it uses and names the
-file and the field (``comparisons[3].base.estimate: expected a number``) when one is missing or
-of the wrong type. Documents written before the family procedure existed (a ``holm`` switch, a
-``p_holm`` per comparison) still read: the row types of
-:mod:`~perfproof.model.documents.compare_wire` put older writers' fields where they are now, and
-the codec reads and writes the document; here the checked rows become domain values.
+produced, so a report never guesses at keys. :meth:`CompareDocument.read` (the codec's one
+reader) checks the schema and every field in one pass, each row's diagnostics and JMH scores
+too, and names the file and the field (``comparisons[3].base.estimate: expected a number``) when
+one is missing or of the wrong type; ``dump()`` writes it (non-finite numbers null; ``holm``
+kept for readers older than the family procedure). Documents written before the family
+procedure existed (a ``holm`` switch, a ``p_holm`` per comparison) still read: a row is checked
+as :class:`~perfproof.model.documents.compare_wire.ComparisonDoc`, which puts older writers'
+fields where they are now, and then read by name into the domain type, whose annotations turn
+a null into NaN.
 """
 
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass, field
+from typing import Annotated, ClassVar
+
+from pydantic import (
+    BeforeValidator,
+    Field,
+    JsonValue,
+    PlainSerializer,
+    PlainValidator,
+    field_serializer,
+    model_validator,
+)
 
 from perfproof.errors import InputError
-from perfproof.model import (
-    BenchKey,
-    Comparison,
-    Estimate,
-    Side,
-    Unmatched,
+from perfproof.model import BenchKey, Comparison, Estimate, Side, Unmatched
+from perfproof.model.documents import schema_id
+from perfproof.model.documents.codec import (
+    Document,
+    ValidationError,
+    by_name,
+    decode_value,
+    encode,
 )
-from perfproof.model.bounds import RatioBounds
-from perfproof.model.diagnostics import ComparisonMethod, Diagnostics, JmhScores
-from perfproof.model.documents import check_document, json_safe, schema_id
-from perfproof.model.documents.codec import ValidationError, by_name
-from perfproof.model.documents.compare_wire import (
-    CompareDoc,
-    ComparisonDoc,
-    EstimateDoc,
-    UnmatchedDoc,
-    problem,
-)
+from perfproof.model.documents.compare_wire import ComparisonDoc, UnmatchedDoc, labels, problem
 
 NAME = "compare"
 MAJOR = 1
 SCHEMA = schema_id(NAME, MAJOR)
 
 
-@dataclass
-class CompareDocument:
-    """Options, comparisons, keys not compared and input notes of one comparison run."""
-
-    confidence: float
-    threshold: float
-    family: str
-    metrics: list[str]
-    comparisons: list[Comparison]
-    unmatched: list[Unmatched] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
-    extra: dict[str, object] = field(default_factory=dict)
-    """Fields other writers add beside the comparison (``run_dir``), kept on a round trip."""
-    row_extra: dict[BenchKey, dict[str, object]] = field(default_factory=dict)
-    """Fields other writers add to a comparison (``merge``: the ``machine`` that measured it)."""
-
-    def machine(self, key: BenchKey) -> str:
-        """The machine that measured ``key``, when the document says (merged shards)."""
-        value = self.row_extra.get(key, {}).get("machine")
-        return value if isinstance(value, str) else ""
-
-    def to_json(self) -> dict[str, object]:
-        """The document as written: its typed form, dumped by the codec (non-finite numbers
-        null; ``holm`` kept for readers older than the family procedure)."""
-        wire = CompareDoc.model_validate(
-            {
-                **by_name(CompareDoc, self),
-                "schema": SCHEMA,
-                "holm": self.family == "holm",
-                "comparisons": [
-                    comparison_row(c, self.row_extra.get(c.key)) for c in self.comparisons
-                ],
-                "unmatched": [unmatched_row(u) for u in self.unmatched],
-                **self.extra,
-            }
-        )
-        return dict(json_safe(wire.model_dump(mode="json", by_alias=True, exclude={"warnings"})))
-
-    @classmethod
-    def from_json(cls, doc: object, source: str) -> CompareDocument:
-        """Read and check a parsed document; every problem names ``source`` and the field."""
-        doc = check_document(doc, source, NAME, MAJOR)
-        try:
-            wire = CompareDoc.model_validate(doc)
-        except ValidationError as exc:
-            raise InputError(problem(exc, source)) from None
-        comparisons = [_comparison(c) for c in wire.comparisons]
-        return cls(
-            confidence=wire.confidence,
-            threshold=wire.threshold,
-            family=wire.family or "",
-            metrics=wire.metrics,
-            comparisons=comparisons,
-            unmatched=[_unmatched(u) for u in wire.unmatched],
-            notes=[str(n) for n in wire.notes],
-            extra=dict(wire.model_extra or {}),
-            row_extra={
-                c.key: dict(row.model_extra)
-                for c, row in zip(comparisons, wire.comparisons, strict=True)
-                if row.model_extra
-            },
-        )
+def _comparison(value: object) -> Comparison:
+    """A row as the domain value: checked as the row type (older writers' spellings read),
+    then read by name (the row's own fields and what another writer added, in one pass:
+    its diagnostics and JMH scores read by their types)."""
+    if isinstance(value, Comparison):
+        return value
+    row = ComparisonDoc.model_validate(value)
+    fields = {**dict(row), "key": row.key, "base": dict(row.base), "head": dict(row.head)}
+    return decode_value(Comparison, {**fields, "extra": dict(row.model_extra or {})})
 
 
-def comparison_row(c: Comparison, extra: dict[str, object] | None = None) -> ComparisonDoc:
+def _unmatched(value: object) -> Unmatched:
+    if isinstance(value, Unmatched):
+        return value
+    u = UnmatchedDoc.model_validate(value)
+    return Unmatched(u.key, Side(u.side) if u.side else None, u.reason)
+
+
+def _text(value: object) -> str:
+    return value if isinstance(value, str) else str(value)
+
+
+def comparison_row(c: Comparison) -> ComparisonDoc:
     """One comparison as ``results.json`` holds it: the typed row its reader checks, filled by
     name from the comparison and its key; the fields named otherwise given beside, and what
     another writer added to it (``extra``)."""
@@ -114,22 +76,76 @@ def comparison_row(c: Comparison, extra: dict[str, object] | None = None) -> Com
         "method": str(c.method) if c.method is not None else "",
         "base": _estimate_json(c.base),
         "head": _estimate_json(c.head),
-        "jmh": c.jmh.to_json() if c.jmh is not None else None,
-        "diagnostics": c.diagnostics.to_json(),
-        **(extra or {}),
+        "jmh": encode(c.jmh) if c.jmh is not None else None,
+        "diagnostics": encode(c.diagnostics),
+        **c.extra,
     }
     return ComparisonDoc.model_validate(_plain(fields))
-
-
-def comparison_to_json(c: Comparison) -> dict[str, object]:
-    """One comparison as a JSON-ready dict (the elements of ``comparisons``)."""
-    return dict(json_safe(comparison_row(c).model_dump(mode="json")))
 
 
 def unmatched_row(u: Unmatched) -> UnmatchedDoc:
     """A key not compared, as the document lists it."""
     fields = {**by_name(UnmatchedDoc, u.key, u), "params": u.key.params_dict, "side": u.side or ""}
     return UnmatchedDoc.model_validate(fields)
+
+
+Row = Annotated[
+    Comparison,
+    PlainValidator(_comparison),
+    PlainSerializer(comparison_row, return_type=ComparisonDoc),
+]
+"""A comparison, read from and written as its row."""
+
+UnmatchedRow = Annotated[
+    Unmatched, PlainValidator(_unmatched), PlainSerializer(unmatched_row, return_type=UnmatchedDoc)
+]
+
+
+class CompareDocument(Document):
+    """Options, comparisons, keys not compared and input notes of one comparison run; fields
+    other writers add beside the comparison (``run_dir``) are kept on a round trip."""
+
+    versioned_as: ClassVar[tuple[str, int] | None] = (NAME, MAJOR)
+    nulls_written: ClassVar[bool] = True
+    finite_only: ClassVar[bool] = True
+
+    schema_: str = Field(SCHEMA, alias="schema")
+    confidence: float
+    threshold: float
+    family: str = ""
+    holm: bool | None = None
+    """Written for readers older than the family procedure: whether it is Holm's."""
+    metrics: list[str] = Field(default_factory=list)
+    comparisons: list[Row]
+    unmatched: Annotated[list[UnmatchedRow], BeforeValidator(labels)] = Field(default_factory=list)
+    notes: list[Annotated[str, PlainValidator(_text)]] = Field(default_factory=list)
+    warnings: list[JsonValue] = Field(default_factory=list, exclude=True)
+    """What older writers called ``notes``: read into them, never written."""
+
+    @model_validator(mode="after")
+    def _as_written_now(self) -> CompareDocument:
+        """The family procedure of an older writer's ``holm`` switch (Holm unless switched
+        off), and its ``warnings`` among the notes."""
+        if "family" not in self.model_fields_set:
+            self.family = "holm" if self.holm in (True, None) else "none"
+        if self.warnings:
+            self.notes = [*self.notes, *(_text(w) for w in self.warnings)]
+            self.warnings = []
+        return self
+
+    @field_serializer("holm")
+    def _holm(self, _: bool | None) -> bool:
+        return self.family == "holm"
+
+    @classmethod
+    def refusal(cls, exc: ValidationError, source: str) -> Exception:
+        """``results.json: comparisons[3].base.forks: expected a whole number, got '3'``."""
+        return InputError(problem(exc, source))
+
+    def machines(self) -> dict[BenchKey, str]:
+        """The machine that measured each key, when the document says (merged shards)."""
+        found = {c.key: c.extra.get("machine") for c in self.comparisons}
+        return {k: v for k, v in found.items() if isinstance(v, str)}
 
 
 def _estimate_json(e: Estimate) -> dict[str, object]:
@@ -146,49 +162,3 @@ def _plain(value: object) -> object:
     if item is not None and not isinstance(value, str | bytes):
         return item()
     return value
-
-
-def _nan(x: float | None) -> float:
-    return math.nan if x is None else x
-
-
-def _interval(pair: tuple[float | None, float | None]) -> tuple[float, float]:
-    return (_nan(pair[0]), _nan(pair[1]))
-
-
-def _comparison(c: ComparisonDoc) -> Comparison:
-    """One comparison from its checked row, field for field: the row type has already put
-    older writers' fields where they are now; here unknown numbers become NaN and the nested
-    values their types."""
-    return Comparison(
-        key=c.key,
-        unit=c.unit,
-        direction=c.direction,
-        base=_estimate(c.base),
-        head=_estimate(c.head),
-        ratio=_nan(c.ratio),
-        ratio_ci=RatioBounds.read(*c.ratio_ci),
-        delta_pct=_nan(c.delta_pct),
-        delta_ci_pct=_interval(c.delta_ci_pct or (None, None)),
-        verdict=c.verdict,
-        p_value=_nan(c.p_value),
-        p_holm=c.p_holm,
-        p_adjusted=_nan(c.p_adjusted),
-        family=c.family,
-        interval_confidence=c.interval_confidence,
-        mde_pct=c.mde_pct,
-        forks_needed=c.forks_needed,
-        method=ComparisonMethod(c.method) if c.method else None,
-        warnings=[str(w) for w in c.warnings],
-        diagnostics=Diagnostics.from_json(c.diagnostics),
-        jmh=JmhScores.from_json(c.jmh) if c.jmh else None,
-    )
-
-
-def _estimate(e: EstimateDoc) -> Estimate:
-    ci = _interval(e.ci) if e.ci is not None else (math.nan, math.nan)
-    return Estimate(_nan(e.estimate), ci, e.forks, e.iterations)
-
-
-def _unmatched(u: UnmatchedDoc) -> Unmatched:
-    return Unmatched(u.key, Side(u.side) if u.side else None, u.reason)

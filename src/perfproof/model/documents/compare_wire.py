@@ -1,5 +1,6 @@
-"""``perfproof.compare/1`` as it is written: the shape the codec checks a ``results.json``
-against before :mod:`perfproof.model.documents.compare` builds the comparisons from it.
+"""``perfproof.compare/1``'s rows as they are written: the shape the codec checks each row of
+a ``results.json`` against before :mod:`perfproof.model.documents.compare` reads it into a
+comparison (and the rows a history record and a prove bundle keep).
 
 Every field a reader uses has its type here, so a hand edit is named by its path
 (``comparisons[3].base.forks: expected a whole number, got '3'``). Older writers' spellings
@@ -24,7 +25,7 @@ from pydantic_core import PydanticCustomError
 
 from perfproof.model import PRIMARY, BenchKey
 from perfproof.model.bounds import RatioBounds
-from perfproof.model.documents.codec import Document, Kept, ValidationError, shape_problem
+from perfproof.model.documents.codec import Kept, ValidationError, shape_problem
 from perfproof.model.enums import Direction, Verdict
 
 
@@ -116,10 +117,10 @@ class ComparisonDoc(KeyDoc):
     mde_pct: float | None = None
     forks_needed: int | None = Field(None, ge=0)
     jmh: dict[str, JsonValue] | None = None
-    """JMH's own scores, read leniently by ``JmhScores.from_json``."""
+    """JMH's own scores, read leniently as ``JmhScores`` (a field of another shape kept)."""
     warnings: Annotated[list[JsonValue], Listed] = Field(default_factory=list)
     diagnostics: dict[str, JsonValue] = Field(default_factory=dict)
-    """Read leniently by ``Diagnostics.from_json``: a field of another shape is kept as read."""
+    """Read leniently as ``Diagnostics``: a field of another shape is kept as read."""
 
     @model_validator(mode="after")
     def _as_written_now(self) -> ComparisonDoc:
@@ -141,39 +142,12 @@ class UnmatchedDoc(KeyDoc):
     reason: str = ""
 
 
-def _labels(value: object) -> object:
+def labels(value: object) -> object:
     """Older writers listed unmatched keys by label alone."""
     if isinstance(value, list):
         return [{"benchmark": v, "mode": ""} if isinstance(v, str) else v
                 for v in value]  # fmt: skip
     return value
-
-
-class CompareDoc(Document):
-    """A whole ``perfproof.compare/1`` document."""
-
-    schema_: str = Field(alias="schema")
-    confidence: float
-    threshold: float
-    family: str | None = None
-    holm: bool | None = None
-    metrics: list[str] = Field(default_factory=list)
-    comparisons: list[ComparisonDoc]
-    unmatched: Annotated[list[UnmatchedDoc], BeforeValidator(_labels)] = Field(default_factory=list)
-    notes: list[JsonValue] = Field(default_factory=list)
-    warnings: list[JsonValue] = Field(default_factory=list)
-    """What older writers called ``notes``: read into them, never written."""
-
-    @model_validator(mode="after")
-    def _as_written_now(self) -> CompareDoc:
-        """The family procedure of an older writer's ``holm`` switch (Holm unless switched
-        off), and its ``warnings`` among the notes."""
-        if self.family is None:
-            self.family = "holm" if self.holm in (True, None) else "none"
-        if self.warnings:
-            self.notes = [*self.notes, *self.warnings]
-            self.warnings = []
-        return self
 
 
 _WORDS = {"a JSON list": "a list", "a JSON object": "an object"}

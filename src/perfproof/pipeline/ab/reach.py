@@ -18,6 +18,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 
+from pydantic import JsonValue
+
 from perfproof import defaults
 from perfproof.code.reach import benchmark_methods
 from perfproof.env.cache import cache_root
@@ -110,16 +112,20 @@ def annotate(document: CompareDocument, reach: RunReach) -> CompareDocument:
     """The results document with each primary comparison given its benchmark's reach
     (whatever its @Param values), and a verdict the change may not explain a note of the
     evidence's strength (every output shows the notes); ``document`` itself is left as it was."""
-    comparisons, rows = [], dict(document.row_extra)
+    comparisons = []
     for c in document.comparisons:
         if c.key.metric != PRIMARY or c.key.benchmark not in reach.benchmarks:
             comparisons.append(c)
             continue
         r = reach.of(c.key.benchmark)
-        written = {"kind": str(r.kind), "reached": r.reaches, "why": r.why, "path": list(r.path)}
-        rows[c.key] = {**rows.get(c.key, {}), REACH_FIELD: written}
-        comparisons.append(_noted(c, r))
-    return replace(document, comparisons=comparisons, row_extra=rows)
+        written: dict[str, JsonValue] = {
+            "kind": str(r.kind),
+            "reached": r.reaches,
+            "why": r.why,
+            "path": list(r.path),
+        }
+        comparisons.append(replace(_noted(c, r), extra={**c.extra, REACH_FIELD: written}))
+    return document.model_copy(update={"comparisons": comparisons})
 
 
 def _noted(c: Comparison, r: BenchReach) -> Comparison:

@@ -10,7 +10,7 @@ options and the plan back from the manifest and runs only what is missing.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from perfproof import __version__, defaults
@@ -270,7 +270,7 @@ def _measure_and_compare(
     store.manifest.stopping = stopping
     store.save()
     extra: dict[str, object] = {"run_dir": str(store.path), "stopping": stopping.dump()}
-    document = replace(compare_document(result), extra=extra)
+    document = compare_document(result).model_copy(update=extra)
     document, context = _close_run(store, document, opts, reporter, explain, recorder)
     report = store.path / FILE_NAMES["md"]
     jfr_dir = store.jfr_dir() if opts.jfr else None
@@ -304,7 +304,7 @@ def _on_cluster(
     )
     store.manifest.environment.load_after = environment.load_average()
     # read back as results.json holds it (non-finite numbers as null), as a run on one machine
-    document = CompareDocument.from_json(merged.to_json(), str(store.path / "results.json"))
+    document = CompareDocument.read(merged.dump(), str(store.path / "results.json"))
     document, context = _close_run(store, document, opts, reporter, explain, recorder)
     return AbOutcome(store.path, result, document, store.path / FILE_NAMES["md"], context=context)
 
@@ -321,7 +321,7 @@ def _close_run(
     asked, results and reports written, the attempt marked finished."""
     if explain:
         document = ab_reach.explain_run(document, store, opts, reporter, recorder)
-    store.write_results(document.to_json())
+    store.write_results(document.dump())
     context = _write_reports(store, document, reporter)
     finish_attempt(store)
     return document, context

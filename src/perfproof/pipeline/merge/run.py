@@ -325,17 +325,17 @@ def write_merged(
     machines = machines_by_entry(shards)
     (out / "jmh").mkdir(parents=True, exist_ok=True)
     steps = _copy_raw_files(shards, out)
-    document = replace(
-        compare_document(result),
-        extra={
+    document = compare_document(result).model_copy(
+        update={
             "run_dir": str(out),
             "machines": {s.machine: list(s.block.keys or []) for s in shards},
-        },
-        row_extra={
-            c.key: {"machine": machines.get(c.key.entry(), "?")} for c in result.comparisons
-        },
+            "comparisons": [
+                replace(c, extra={"machine": machines.get(c.key.entry(), "?")})
+                for c in result.comparisons
+            ],
+        }
     )
-    write_json_atomic(out / RESULTS, document.to_json())
+    write_json_atomic(out / RESULTS, document.dump())
     if manifest.environment == Environment():
         manifest.environment = shards[0].manifest.environment.model_copy(deep=True)
     manifest.environment.machines = [

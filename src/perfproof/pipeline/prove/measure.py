@@ -88,7 +88,7 @@ def ab_stage(
         )
         outcome = start_ab(opts, make_reporter(), explain=False, reach=run_reach(benchmarks))
     bundle.expose_run(outcome.run_dir)
-    written = outcome.document.to_json()["comparisons"]
+    written = outcome.document.dump()["comparisons"]
     assert isinstance(written, list)  # CompareDocument writes its comparisons as a list
     comparisons = tuple(ComparisonDoc.model_validate(c) for c in written)
     reached = benchmarks.reached if benchmarks is not None else ()
