@@ -120,7 +120,7 @@ def number_changes() -> Callable[[str], Iterator[tuple[int, str, str, str]]]:
 # ----------------------------------------------------------------------------- parsers
 PARSERS = {
     "perfproof.measure.plan": ("parse_budget", "parse_jmh_args", "split_jmh_args"),
-    "perfproof.measure.progress": ("parse_settings",),
+    "perfproof.model.documents.run_plan": ("parse_settings",),
     "perfproof.measure.shard": ("parse_shard",),
     "perfproof.stats.verdict": ("parse_fraction",),
 }

@@ -92,7 +92,7 @@ DEFINED_ONCE: dict[str, str] = {
     "parse_listing": "jmh/listing.py",
     "benchmark_names": "jmh/listing.py",
     "warmup_scores": "jmh/console.py",
-    "parse_time": "jmh/units.py",
+    "parse_time": "units/durations.py",
     "canonical": "jmh/units.py",
     "RunManifest": "model/documents/run.py",
     "SideRef": "model/documents/run.py",

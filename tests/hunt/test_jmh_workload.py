@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from perfproof.measure.progress import parse_settings
+from perfproof.model.documents.run_plan import parse_settings
 from perfproof.pipeline.hunt.jmh import fork_ops, warmup_delay, with_gc_profiler
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "jmh"

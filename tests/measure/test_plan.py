@@ -13,15 +13,13 @@ from perfproof.measure.plan import (
     jmh_options,
     make_plan,
     parse_budget,
-    plan_settings,
     restrict_first_round,
     round_steps,
-    settled,
     side_order,
     split_jmh_args,
     step_selection,
 )
-from perfproof.measure.progress import parse_settings
+from perfproof.model.documents.run_plan import parse_settings
 
 
 def sequence(plan: Plan) -> list[str]:
@@ -196,5 +194,5 @@ def test_a_plan_written_before_plans_kept_their_settings_reads_them_from_its_opt
     doc = plan.dump()
     del doc["jmh_settings"]
     old = Plan.model_validate(doc)
-    assert old.jmh_settings is None and plan_settings(old) == plan.jmh_settings
-    assert settled(old) == plan and settled(plan) is plan
+    assert old.jmh_settings is None and old.settings == plan.jmh_settings
+    assert plan.settings is plan.jmh_settings

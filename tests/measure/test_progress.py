@@ -7,7 +7,6 @@ import io
 import pytest
 
 from perfproof.jmh.listing import benchmark_names
-from perfproof.jmh.units import parse_time
 from perfproof.measure.progress import (
     HOST_OVERHEAD_S,
     PlainReporter,
@@ -17,9 +16,9 @@ from perfproof.measure.progress import (
     estimate_step_seconds,
     eta_seconds,
     format_duration,
-    parse_settings,
 )
-from perfproof.model.documents.run_plan import FORK_OVERHEAD_S, JmhSettings
+from perfproof.model.documents.run_plan import FORK_OVERHEAD_S, JmhSettings, parse_settings
+from perfproof.units.durations import parse_time
 
 LIST_OUTPUT = """Benchmarks: \n\
 fx.Codes.loopEmpty

@@ -11,10 +11,11 @@ import pytest
 from perfproof.errors import ExternalError
 from perfproof.measure.argv import step_argv
 from perfproof.measure.plan import Plan, jmh_options, make_plan
-from perfproof.measure.progress import PlainReporter, parse_settings
+from perfproof.measure.progress import PlainReporter
 from perfproof.measure.scheduler import Scheduler, SideTarget, check_step_output, publish_result
 from perfproof.measure.store import RunStore
 from perfproof.model.documents.run import RunManifest
+from perfproof.model.documents.run_plan import parse_settings
 from perfproof.process import ProcessResult
 
 HOME = "/usr/lib/jvm/java-17"

@@ -8,28 +8,8 @@ still compare with the same unit on the other side.
 
 from __future__ import annotations
 
-import re
-
 from perfproof.model import Direction
-
-# seconds per JMH short time-unit name
-_SECONDS: dict[str, float] = {
-    "ns": 1e-9,
-    "us": 1e-6,
-    "\u00b5s": 1e-6,
-    "\u03bcs": 1e-6,
-    "ms": 1e-3,
-    "s": 1.0,
-    "sec": 1.0,
-    "min": 60.0,
-    "m": 60.0,
-    "hr": 3600.0,
-    "h": 3600.0,
-    "day": 86400.0,
-    "d": 86400.0,
-}
-
-_TIME_VALUE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([a-z\u00b5\u03bc]+)?\s*$")
+from perfproof.units.durations import SECONDS as _SECONDS
 
 TIME_UNIT = "ns/op"
 THROUGHPUT_UNIT = "ops/s"
@@ -57,12 +37,3 @@ def direction_of(unit: str) -> Direction:
 
 def is_bytes(unit: str) -> bool:
     return canonical(unit)[0] == BYTES_UNIT
-
-
-def parse_time(text: str) -> float:
-    """A JMH time option (``-w 500ms``, ``-r 1s``, ``-r 2``) in seconds; a bare number means
-    seconds, as it does to JMH. The units are those of JMH's scores, from the one table."""
-    match = _TIME_VALUE.match(text)
-    if not match or (match.group(2) or "s") not in _SECONDS:
-        raise ValueError(f"not a JMH time value: {text!r}")
-    return float(match.group(1)) * _SECONDS[match.group(2) or "s"]

@@ -19,7 +19,6 @@ from enum import StrEnum
 from perfproof import defaults
 from perfproof.errors import InputError
 from perfproof.measure.keys import Selection
-from perfproof.measure.progress import parse_settings
 from perfproof.model import SIDES
 from perfproof.model.documents.run_plan import (
     FIXED,
@@ -29,6 +28,7 @@ from perfproof.model.documents.run_plan import (
     PlanBlock,
     PlannedStep,
     Stopping,
+    parse_settings,
     step_id,
 )
 
@@ -80,22 +80,6 @@ def step_selection(step: Step) -> Selection | None:
 Plan = PlanBlock
 """The plan of a run: the manifest's own type (:class:`PlanBlock`), laid out by
 :func:`make_plan` and grown round by round by :func:`round_steps`."""
-
-
-def plan_settings(plan: Plan) -> JmhSettings:
-    """What the plan's JMH options ask of JMH (forks, iterations and their times), as the plan
-    kept them when the run started; a run folder written before plans kept them has them read
-    from its options."""
-    if plan.jmh_settings is not None:
-        return plan.jmh_settings
-    return parse_settings(plan.jmh_options)
-
-
-def settled(plan: Plan) -> Plan:
-    """``plan`` keeping its settings (:func:`plan_settings`), as a resumed run writes it back."""
-    if plan.jmh_settings is not None:
-        return plan
-    return plan.model_copy(update={"jmh_settings": plan_settings(plan)})
 
 
 def side_order(rounds: int, order: str, seed: int | None = None) -> list[tuple[str, str]]:

@@ -17,7 +17,6 @@ from typing import Protocol, TextIO
 
 from perfproof.jmh import console
 from perfproof.jmh.listing import parse_listing
-from perfproof.jmh.units import parse_time
 from perfproof.model.documents.run_plan import FORK_OVERHEAD_S, JmhSettings
 from perfproof.units import eta as format_duration
 
@@ -26,39 +25,6 @@ HOST_OVERHEAD_S = 1.0
 PLAIN_WAIT_EVERY_S = 30.0
 """How often a plain log repeats a lock wait's line (a terminal rewrites it at every poll)."""
 """The JMH host JVM: start, benchmark discovery, writing results."""
-
-
-def parse_settings(options: tuple[str, ...] | list[str]) -> JmhSettings:
-    """Read forks, iterations and iteration times out of a JMH option list (last one wins).
-
-    Options perfproof cannot interpret fall back to JMH's own defaults, which over-estimate
-    rather than under-estimate.
-    """
-    values: dict[str, str] = {}
-    for i, token in enumerate(options[:-1]):
-        if token in ("-f", "-wi", "-w", "-i", "-r"):
-            values[token] = options[i + 1]
-    base = JmhSettings()
-
-    def number(name: str, default: int) -> int:
-        try:
-            return int(values[name])
-        except (KeyError, ValueError):
-            return default
-
-    def seconds(name: str, default: float) -> float:
-        try:
-            return parse_time(values[name])
-        except (KeyError, ValueError):
-            return default
-
-    return JmhSettings(
-        forks=number("-f", base.forks),
-        warmup_iterations=number("-wi", base.warmup_iterations),
-        warmup_s=seconds("-w", base.warmup_s),
-        iterations=number("-i", base.iterations),
-        measurement_s=seconds("-r", base.measurement_s),
-    )
 
 
 def count_benchmarks(list_output: str, options: Sequence[str] = ()) -> int:

@@ -22,7 +22,7 @@ from typing import Any
 from perfproof.jmh.reader import read_results
 from perfproof.measure.keys import Cover, Selection, SuiteKey, cover_keys, group_keys, suite_key_of
 from perfproof.measure.pair import PairKeys, pair_forks
-from perfproof.measure.plan import FIXED, Plan, plan_settings, plan_step, round_steps
+from perfproof.measure.plan import FIXED, Plan, plan_step, round_steps
 from perfproof.measure.progress import HOST_OVERHEAD_S, Reporter
 from perfproof.measure.store import RunStore
 from perfproof.measure.warmup_choice import chosen_warmups
@@ -317,7 +317,7 @@ class RoundLoop:
         (said once: the choice is the same every round, and after a resume)."""
         if not self.choose_warmup:
             return {}
-        settings = plan_settings(plan)
+        settings = plan.settings
         warmups = chosen_warmups(
             side_forks(self.store, "base", 1), side_forks(self.store, "head", 1), settings
         )

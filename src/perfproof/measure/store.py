@@ -30,7 +30,7 @@ from typing import Any, Protocol
 
 from perfproof.errors import InputError
 from perfproof.measure import environment
-from perfproof.measure.plan import Plan, Step, settled
+from perfproof.measure.plan import Plan, Step
 from perfproof.model.documents import loads_strict, parse_schema
 from perfproof.model.documents.run import (
     DONE,
@@ -204,7 +204,10 @@ class RunStore:
     def plan(self) -> Plan:
         if self.manifest.plan is None:
             raise InputError(f"{self.path / MANIFEST}: the run has no plan")
-        return settled(self.manifest.plan)
+        plan = self.manifest.plan
+        if plan.jmh_settings is None:  # a run folder written before plans kept them
+            plan = plan.model_copy(update={"jmh_settings": plan.settings})
+        return plan
 
     def init_steps(self, plan: Plan) -> None:
         """One manifest entry per planned step, all pending (done once, at creation)."""

@@ -1,10 +1,41 @@
-"""Wall-clock durations: the methodology line's ``4 min 05 s`` and a progress line's ``4m05s``."""
+"""Wall-clock durations: the methodology line's ``4 min 05 s``, a progress line's ``4m05s``,
+and JMH's time units read (``500ms``, a score's ``us/op``), one table for both."""
 
 from __future__ import annotations
 
 import math
+import re
 
 from perfproof.units.numbers import MISSING
+
+SECONDS: dict[str, float] = {
+    "ns": 1e-9,
+    "us": 1e-6,
+    "\u00b5s": 1e-6,
+    "\u03bcs": 1e-6,
+    "ms": 1e-3,
+    "s": 1.0,
+    "sec": 1.0,
+    "min": 60.0,
+    "m": 60.0,
+    "hr": 3600.0,
+    "h": 3600.0,
+    "day": 86400.0,
+    "d": 86400.0,
+}
+"""Seconds per JMH time-unit name, as its options (``-r 500ms``) and its scores (``us/op``)
+spell them."""
+
+_TIME_VALUE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([a-z\u00b5\u03bc]+)?\s*$")
+
+
+def parse_time(text: str) -> float:
+    """A JMH time option (``-w 500ms``, ``-r 1s``, ``-r 2``) in seconds; a bare number means
+    seconds, as it does to JMH. The units are those of JMH's scores, from the one table."""
+    match = _TIME_VALUE.match(text)
+    if not match or (match.group(2) or "s") not in SECONDS:
+        raise ValueError(f"not a JMH time value: {text!r}")
+    return float(match.group(1)) * SECONDS[match.group(2) or "s"]
 
 
 def duration(seconds: float | None) -> str:

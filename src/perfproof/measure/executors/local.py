@@ -17,7 +17,7 @@ from typing import Any
 from perfproof import __version__
 from perfproof.measure import environment
 from perfproof.measure.keys import SuiteKey, group_keys
-from perfproof.measure.plan import Step, plan_settings
+from perfproof.measure.plan import Step
 from perfproof.measure.progress import Reporter
 from perfproof.measure.scheduler import Scheduler, SideTarget
 from perfproof.measure.shard import machine_identity, restrict_plan
@@ -104,7 +104,7 @@ def measure_part(
         store,
         targets,
         reporter,
-        settings=plan_settings(plan),
+        settings=plan.settings,
         lock_timeout_s=job.lock_timeout_s,
         java_home=java_home,
     )

@@ -15,6 +15,7 @@ from typing import Final, Literal
 from pydantic import ConfigDict, Field, model_validator
 
 from perfproof.model.documents.codec import Document, Text, TextList
+from perfproof.units.durations import parse_time
 
 FIXED: Final = "fixed"
 """The fixed design: every round runs every key."""
@@ -81,7 +82,7 @@ FORK_OVERHEAD_S: Final = 0.8
 
 class JmhSettings(Document):
     """The JMH options that decide how long a step takes, as the plan keeps them
-    (``measure.progress.parse_settings`` reads them from the options)."""
+    (:func:`parse_settings` reads them from the options)."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -97,6 +98,39 @@ class JmhSettings(Document):
             + self.iterations * self.measurement_s
             + FORK_OVERHEAD_S
         )
+
+
+def parse_settings(options: tuple[str, ...] | list[str]) -> JmhSettings:
+    """Read forks, iterations and iteration times out of a JMH option list (last one wins).
+
+    Options perfproof cannot interpret fall back to JMH's own defaults, which over-estimate
+    rather than under-estimate.
+    """
+    values: dict[str, str] = {}
+    for i, token in enumerate(options[:-1]):
+        if token in ("-f", "-wi", "-w", "-i", "-r"):
+            values[token] = options[i + 1]
+    base = JmhSettings()
+
+    def number(name: str, default: int) -> int:
+        try:
+            return int(values[name])
+        except (KeyError, ValueError):
+            return default
+
+    def seconds(name: str, default: float) -> float:
+        try:
+            return parse_time(values[name])
+        except (KeyError, ValueError):
+            return default
+
+    return JmhSettings(
+        forks=number("-f", base.forks),
+        warmup_iterations=number("-wi", base.warmup_iterations),
+        warmup_s=seconds("-w", base.warmup_s),
+        iterations=number("-i", base.iterations),
+        measurement_s=seconds("-r", base.measurement_s),
+    )
 
 
 class DesignBlock(Document):
@@ -139,8 +173,8 @@ class PlanBlock(Document):
     jmh_options: list[Text] = Field(default_factory=list)
     jmh_settings: JmhSettings | None = None
     """What ``jmh_options`` ask of JMH (forks, iterations and their times), read once when the
-    run starts and kept with the plan: the ETA, the budget's rounds and a shard's cut use it.
-    None in a run folder written before the plan kept them (``measure.plan.plan_settings``)."""
+    run starts and kept with the plan: the ETA, the budget's rounds and a shard's cut use it
+    (:attr:`settings`). None in a run folder written before the plan kept them."""
     steps: list[PlannedStep] = Field(default_factory=list)
     paired: bool = Field(default=False, exclude=True)
     """A variant run's plan: each round's steps run both variants (side :data:`PAIR`). Not
@@ -162,6 +196,14 @@ class PlanBlock(Document):
         order from the first (a sequential run appends one after each look), so this is also
         how many rounds have steps."""
         return max((s.round for s in self.steps), default=0)
+
+    @property
+    def settings(self) -> JmhSettings:
+        """What the plan's JMH options ask of JMH, as the plan kept them when the run
+        started; a plan written before plans kept them reads them from its options."""
+        if self.jmh_settings is not None:
+            return self.jmh_settings
+        return parse_settings(self.jmh_options)
 
     def with_steps(self, steps: list[PlannedStep]) -> PlanBlock:
         """The plan with ``steps`` appended (a sequential run's next round)."""

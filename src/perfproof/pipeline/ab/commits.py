@@ -13,7 +13,6 @@ from pathlib import Path
 from perfproof.env.cache import cache_root
 from perfproof.env.java import java_info
 from perfproof.measure.keys import SuiteKey
-from perfproof.measure.plan import plan_settings
 from perfproof.measure.progress import Reporter
 from perfproof.measure.rounds import sides_present
 from perfproof.measure.scheduler import Scheduler, SideTarget
@@ -83,7 +82,7 @@ def commit_scheduler(
         store,
         targets,
         reporter,
-        settings=plan_settings(plan),
+        settings=plan.settings,
         lock_timeout_s=opts.lock_timeout,
         java_home=jdk.home,
         jfr_dir=store.jfr_dir() if opts.jfr else None,

@@ -24,7 +24,6 @@ from perfproof import defaults
 from perfproof.code.reach import benchmark_methods
 from perfproof.env.cache import cache_root
 from perfproof.errors import PerfproofError
-from perfproof.measure.plan import plan_settings
 from perfproof.measure.progress import Reporter
 from perfproof.measure.rounds import measuring_seconds
 from perfproof.measure.store import RunStore
@@ -260,7 +259,7 @@ def _why_not_recorded(
     spent = measuring_seconds(store.manifest.steps)
     keys = {(c.key.benchmark, c.key.params) for c in document.comparisons
             if c.key.benchmark in wanted}  # fmt: skip
-    need = 2 * len(keys) * plan_settings(store.plan).fork_seconds()
+    need = 2 * len(keys) * store.plan.settings.fork_seconds()
     if spent + need <= budget:
         return None
     return (

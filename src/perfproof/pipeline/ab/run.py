@@ -26,7 +26,6 @@ from perfproof.measure.plan import (
     FIXED,
     SEQUENTIAL,
     make_plan,
-    plan_settings,
     restrict_first_round,
 )
 from perfproof.measure.progress import Reporter
@@ -254,7 +253,7 @@ def _measure_and_compare(
     else:
         scheduler, keys, builders = commit_scheduler(store, opts, reporter, explain)
         if opts.shard is not None:
-            settings = plan_settings(store.plan)
+            settings = store.plan.settings
             per_key = settings.forks * settings.fork_seconds()
             keys = apply_shard(store, opts.shard, keys, lambda _key: per_key)
         if opts.executor == "ray":

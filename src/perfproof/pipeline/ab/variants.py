@@ -21,7 +21,7 @@ from perfproof.env.java import java_info
 from perfproof.errors import InputError
 from perfproof.measure.keys import group_keys
 from perfproof.measure.pair import PairKeys, pair_keys
-from perfproof.measure.plan import Plan, Step, plan_settings, round_steps
+from perfproof.measure.plan import Plan, Step, round_steps
 from perfproof.measure.progress import Reporter
 from perfproof.measure.scheduler import Scheduler, SideTarget
 from perfproof.measure.sides import SideBuilder, list_side
@@ -65,7 +65,7 @@ def pair_scheduler(
         store,
         {PAIR: target},
         reporter,
-        settings=plan_settings(store.plan),
+        settings=store.plan.settings,
         lock_timeout_s=opts.lock_timeout,
         java_home=jdk.home,
         jfr_dir=store.jfr_dir() if opts.jfr else None,
