@@ -49,7 +49,7 @@ from perfproof.pipeline.ab.options import AbOptions
 from perfproof.pipeline.cluster import Executor, join_cluster
 from perfproof.pipeline.prove.bundle import Bundle, StageClock
 from perfproof.pipeline.prove.hypothesis import load_hypothesis
-from perfproof.pipeline.prove.options import ProveOptions
+from perfproof.pipeline.prove.options import ProfileForks, ProveOptions
 from perfproof.workspace.git import require_repo, resolve_ref
 
 if TYPE_CHECKING:
@@ -245,6 +245,8 @@ def _skip_reason(name: str, chain: _Chain) -> str | None:
 
 def _estimates(opts: ProveOptions, benchmarks: int) -> dict[str, float]:
     """Seconds each stage should take, from the JMH settings (the ETA is a guide only)."""
+    from perfproof.pipeline.prove.profile import PROFILE_ROUNDS
+
     try:
         from perfproof.measure.progress import estimate_step_seconds
 
@@ -253,13 +255,15 @@ def _estimates(opts: ProveOptions, benchmarks: int) -> dict[str, float]:
     except Exception:  # an estimate must never stop the chain
         step, rounds = 30.0, 3
     measure = 2 * rounds * step + 40.0
+    # the profile forks run every benchmark of the A/B again, a step a side per round
+    profiled = PROFILE_ROUNDS if opts.jfr == ProfileForks.AFTER else rounds
     return {
         "changes": 3.0,
         "callers": 3.0,
         "benchmarks": 5.0,
         "guard": measure,
         "ab": measure,
-        "profile": 4.0 * 2 * rounds + 5.0,
+        "profile": 2 * profiled * step + 5.0,
         "tests": 40.0,
         "e2e": 4.0 * opts.e2e_runs,
         "report": 5.0,
