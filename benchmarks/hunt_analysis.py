@@ -27,7 +27,7 @@ from pathlib import Path
 
 from jfr_census import ALLOC_JAVA, _line, _peak_kb, make_recording, worker_perfproof
 
-from perfproof.process import run
+from perfproof.process import Command, Watch, run
 
 
 def _source_repo(folder: Path) -> Path:
@@ -38,10 +38,10 @@ def _source_repo(folder: Path) -> Path:
     env = {"GIT_AUTHOR_NAME": "b", "GIT_AUTHOR_EMAIL": "b@x.invalid",
            "GIT_COMMITTER_NAME": "b", "GIT_COMMITTER_EMAIL": "b@x.invalid"}  # fmt: skip
     if not (repo / ".git").exists():
-        run(["git", "init", "-q"], cwd=repo, check=True)
-        run(["git", "add", "Churn.java"], cwd=repo, check=True)
-        run(["git", "-c", "commit.gpgsign=false", "commit", "-qm", "churn"], cwd=repo, env=env,
-            check=True)  # fmt: skip
+        run(Command(["git", "init", "-q"], cwd=repo), Watch(check=True))
+        run(Command(["git", "add", "Churn.java"], cwd=repo), Watch(check=True))
+        commit = ["git", "-c", "commit.gpgsign=false", "commit", "-qm", "churn"]
+        run(Command(commit, cwd=repo, env=env), Watch(check=True))
     return repo
 
 
@@ -61,8 +61,8 @@ def worker_hunt(rec: Path, repo: Path) -> dict:
 
 
 def _measure(args: list[str]) -> dict:
-    result = run([sys.executable, __file__, "--worker", *args], check=True, what="worker",
-                 merge_stderr=False)  # fmt: skip
+    result = run(Command([sys.executable, __file__, "--worker", *args]),
+                 Watch(check=True, what="worker", merge_stderr=False))  # fmt: skip
     return json.loads(result.output.strip().splitlines()[-1])
 
 

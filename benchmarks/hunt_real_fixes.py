@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 import time
 from dataclasses import dataclass, field
@@ -39,7 +38,7 @@ from pathlib import Path
 
 from perfproof.code.changes import changed_methods
 from perfproof.model.changes import ChangedMethod
-from perfproof.process import command_line, run
+from perfproof.process import Command, Watch, command_line, run
 from perfproof.profile.attribute import method_frame
 from perfproof.profile.stacks import source_name
 from perfproof.workspace.git import resolve_ref
@@ -121,7 +120,7 @@ def ensure_clone(case: Case, clones: Path, mirror: Path | None) -> Path:
         else f"https://github.com/{owner_name}.git"
     )
     clones.mkdir(parents=True, exist_ok=True)
-    run(["git", "clone", "-q", url, str(repo)], check=True, what="git clone")
+    run(Command(["git", "clone", "-q", url, str(repo)]), Watch(check=True, what="git clone"))
     return repo
 
 
@@ -202,10 +201,10 @@ def hunt_case(case: Case, repo: Path, out: Path, forks: int, jmh: str, dry: bool
         outcome.status = "dry-run"
         return outcome
     if target.exists():
-        run(["rm", "-rf", str(target)], check=True)
+        run(Command(["rm", "-rf", str(target)]), Watch(check=True))
     target.mkdir(parents=True)
     start = time.perf_counter()
-    result = run(argv, log_path=target / "hunt.log", capture=False, env=dict(os.environ))
+    result = run(Command(argv), Watch(log=target / "hunt.log", capture=False))
     outcome.wall_s = time.perf_counter() - start
     outcome.exit_code = result.returncode
     outcome.build_s, outcome.build_cached, outcome.jmh_s = _times(target / "hunt" / "run")

@@ -28,7 +28,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from perfproof.process import command_line, run
+from perfproof.process import Command, Watch, command_line, run
 
 _PACKAGES = ["server", "network", "storage", "protocol", "metrics", "coordinator", "log", "util"]
 
@@ -226,7 +226,7 @@ def _cpu() -> float:
 def _timed(argv: list[str], env: dict[str, str]) -> tuple[str, str]:
     """Wall and CPU seconds (all the child's processes, so parallel parsing adds up)."""
     start, cpu = time.perf_counter(), _cpu()
-    result = run(argv, env=env, capture=True, merge_stderr=True)
+    result = run(Command(argv, env=env), Watch(capture=True, merge_stderr=True))
     elapsed, used = time.perf_counter() - start, _cpu() - cpu
     if not result.ok:
         sys.exit(f"failed: {command_line(argv)}\n{result.output}")

@@ -28,7 +28,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from perfproof.process import command_line, run
+from perfproof.process import Command, Watch, command_line, run
 
 ALLOC_JAVA = """\
 import java.util.*;
@@ -172,8 +172,10 @@ def worker_jfr_print(rec: Path, events: str | None) -> dict:
     if events:
         argv += ["--events", events]
     start = time.perf_counter()
-    run([*argv, str(rec)], on_line=parser.feed, capture=False, merge_stderr=False, check=True,
-        what="jfr print")  # fmt: skip
+    watch = Watch(
+        on_line=parser.feed, capture=False, merge_stderr=False, check=True, what="jfr print"
+    )
+    run(Command([*argv, str(rec)]), watch)
     parser.drain()
     if not re.fullmatch(r"\s*\]\s*\}\s*\}\s*", parser.buf):
         raise SystemExit(f"unparsed tail: {parser.buf[:200]!r}")
@@ -185,14 +187,14 @@ def worker_jfr_print(rec: Path, events: str | None) -> dict:
 def make_recording(folder: Path, seconds: int, threads: int) -> Path:
     src = folder / "Churn.java"
     src.write_text(ALLOC_JAVA)
-    run(["javac", "-d", str(folder), str(src)], check=True, what="javac")
+    run(Command(["javac", "-d", str(folder), str(src)]), Watch(check=True, what="javac"))
     rec = folder / "churn.jfr"
     # a small young generation makes many collections, each with its GC and promotion events
     argv = ["java", "-Xmx1g", "-Xmn8m", "-XX:+UseG1GC",
             f"-XX:StartFlightRecording=filename={rec},settings=profile,maxsize=0",
             "-cp", str(folder), "Churn", str(seconds), str(threads)]  # fmt: skip
     print("recording:", command_line(argv), file=sys.stderr)
-    run(argv, check=True, what="java Churn", capture=False)
+    run(Command(argv), Watch(check=True, what="java Churn", capture=False))
     return rec
 
 
@@ -200,8 +202,8 @@ CENSUS_EVENTS = "jdk.ExecutionSample,jdk.ObjectAllocationSample"
 
 
 def _measure(which: str, rec: Path) -> dict:
-    result = run([sys.executable, __file__, "--worker", which, str(rec)], check=True,
-                 what=f"{which} worker", merge_stderr=False)  # fmt: skip
+    result = run(Command([sys.executable, __file__, "--worker", which, str(rec)]),
+                 Watch(check=True, what=f"{which} worker", merge_stderr=False))  # fmt: skip
     return json.loads(result.output.strip().splitlines()[-1])
 
 

@@ -35,7 +35,7 @@ from perfproof.measure.plan import FIXED, jmh_options, make_plan, split_jmh_args
 from perfproof.measure.progress import PlainReporter
 from perfproof.measure.shard import METHOD, partition, partition_digest
 from perfproof.pipeline.ab.run import measure_keys
-from perfproof.process import run
+from perfproof.process import Command, Watch, run
 from perfproof.workspace.build import build
 from perfproof.workspace.git import resolve_ref
 from perfproof.workspace.spec import BuildSpec
@@ -50,10 +50,13 @@ GIT = ["git", "-c", "commit.gpgsign=false", "-c", "user.name=b", "-c", "user.ema
 def build_suite(root: Path) -> tuple[dict, dict, list]:
     repo = write_demo_repo(root / "repo").path
     for tag in ("baseline", "feature"):
-        run([*GIT, "checkout", "-q", "-b", f"sizes-{tag}", tag], cwd=repo, check=True)
+        run(
+            Command([*GIT, "checkout", "-q", "-b", f"sizes-{tag}", tag], cwd=repo),
+            Watch(check=True),
+        )
         (repo / "src/main/java/perfdemo/bench/SizesBench.java").write_text(SIZES.read_text())
-        run([*GIT, "add", "--all"], cwd=repo, check=True)
-        run([*GIT, "commit", "-q", "-m", "sizes"], cwd=repo, check=True)
+        run(Command([*GIT, "add", "--all"], cwd=repo), Watch(check=True))
+        run(Command([*GIT, "commit", "-q", "-m", "sizes"], cwd=repo), Watch(check=True))
     shas = {"base": resolve_ref(repo, "sizes-baseline"), "head": resolve_ref(repo, "sizes-feature")}
     cache = root / "cache"
     artifacts = {
@@ -61,7 +64,7 @@ def build_suite(root: Path) -> tuple[dict, dict, list]:
                     log_path=root / f"build-{side}.log", label=side)
         for side, sha in shas.items()
     }  # fmt: skip
-    listing = run([*artifacts["base"].jmh_argv("java"), "-lp", "-p", "size=8,16,32,64"])
+    listing = run(Command([*artifacts["base"].jmh_argv("java"), "-lp", "-p", "size=8,16,32,64"]))
     return shas, artifacts, suite_keys(listing.output)
 
 

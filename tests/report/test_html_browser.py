@@ -204,8 +204,7 @@ def load_page(chromium: str, url: str, workdir: Path, evaluate: Sequence[str] = 
     argv = [chromium, *FLAGS, f"--user-data-dir={profile}", "about:blank"]
     browser = threading.Thread(
         target=run,
-        args=(argv,),
-        kwargs={"log_path": workdir / "chromium.log", "timeout": 90, "capture": False},
+        args=(Command(argv), Watch(log=workdir / "chromium.log", timeout=90, capture=False)),
         daemon=True,
     )
     browser.start()
