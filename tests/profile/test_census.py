@@ -148,3 +148,15 @@ def test_census_document_is_written_from_the_rows_as_they_are():
         ("cpu", "com.acme.Codec.encode", 3),
         ("alloc", "com.acme.Codec.decode", 64),
     ]
+
+
+def test_a_nested_class_method_given_as_the_source_spells_it_has_its_samples():
+    """prove asks for a changed method by its source name (Outer.Inner.m); JFR's frames say
+    Outer$Inner.m: the method's rows must hold its samples, not none."""
+    nested = "com.acme.Codecs$Big.write"
+    cpu = {(*MAIN, nested, "java.util.Arrays.copyOf"): 30, (*MAIN, "com.acme.Other.run"): 70}
+    p = Profile(source="x", cpu=cpu, alloc={}, alloc_events=0, alloc_source="S")
+    c = census([p], ("com.acme.Codecs.Big.write",))
+    [row] = [r for r in c.focus_rows if r.kind == "cpu"]
+    assert row.frame == nested and row.total == 30
+    assert [r.focus_frame for r in c.cpu if r.frame == "java.util.Arrays.copyOf"] == [nested]

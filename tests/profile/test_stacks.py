@@ -28,6 +28,16 @@ def test_prefix_matches_whole_package_segments():
     assert not frame_matches("org.other.X.y", ("com.acme",))
 
 
+def test_a_nested_class_matches_in_either_spelling():
+    """A changed method's owner is spelt Outer.Inner, JFR's frame Outer$Inner."""
+    jfr = "com.acme.Codecs$Big.write"
+    assert frame_matches(jfr, ("com.acme.Codecs.Big.write",))
+    assert frame_matches(jfr, ("com.acme.Codecs.Big",))
+    assert frame_matches("com.acme.Codecs.Big.write", ("com.acme.Codecs$Big",))
+    assert not frame_matches("com.acme.Codecs$BigInt.write", ("com.acme.Codecs.Big",))
+    assert not frame_matches(jfr, ("com.acme.Codecs.Big.read",))
+
+
 def test_focus_frame_is_leaf_most_frame_in_focus():
     stack = (
         "java.lang.Thread.run",

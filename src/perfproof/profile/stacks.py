@@ -93,9 +93,14 @@ def normalize_class(name: str) -> str:
 
 
 def frame_matches(frame: str, prefixes: tuple[str, ...]) -> bool:
-    """Whether a frame lies in one of the focus packages (``com.acme`` matches ``com.acme.X.m``)."""
+    """Whether a frame lies in one of the focus packages, classes or methods (``com.acme``
+    matches ``com.acme.X.m``). Both are compared in source spelling (:func:`source_name`): a
+    changed method's owner says ``Outer.Inner`` where JFR says ``Outer$Inner``, and a focus on
+    a nested class's method that only matched the one spelling would find none of its samples."""
+    name = source_name(frame)
     for p in prefixes:
-        if frame.startswith(p) and (len(frame) == len(p) or p[-1] in ".$" or frame[len(p)] in ".$"):
+        q = source_name(p)
+        if name.startswith(q) and (len(name) == len(q) or q[-1] == "." or name[len(q)] == "."):
             return True
     return False
 

@@ -35,6 +35,7 @@ from perfproof.pipeline.prove.alloc import alloc_per_op
 from perfproof.pipeline.prove.bundle import Bundle
 from perfproof.pipeline.prove.hypothesis import focus_of, hunt_benchmark, hypothesis_focus
 from perfproof.pipeline.prove.share import key_share, recordings_by_benchmark
+from perfproof.profile.stacks import source_name
 from perfproof.report.rundir import read_manifest
 from perfproof.stats.amdahl import amdahl_ceiling
 
@@ -228,5 +229,8 @@ def _share(census: Census, kind: str, frame: str, total: float) -> float | None:
     """Share of the baseline's samples (or bytes) spent in or below ``frame``."""
     if not total:
         return None
-    below = sum(r.total for r in census.focus_rows if r.kind == kind and r.frame == frame)
+    name = source_name(frame)  # JFR spells a nested class Outer$Inner, the change Outer.Inner
+    below = sum(
+        r.total for r in census.focus_rows if r.kind == kind and source_name(r.frame) == name
+    )
     return min(below / total, 1.0) if below else 0.0
