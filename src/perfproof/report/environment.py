@@ -12,7 +12,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from perfproof.jmh.entries import JmhEntry, Setting
-from perfproof.measure.rounds import lock_holders, lock_wait_seconds, measuring_seconds
+from perfproof.measure.rounds import (
+    ALL_DECIDED,
+    lock_holders,
+    lock_wait_seconds,
+    measuring_seconds,
+)
+from perfproof.model import PRIMARY
 from perfproof.model.documents.run import Environment, SideRef
 from perfproof.report.rundir import BASE, HEAD, RunFolder
 from perfproof.units import duration, fraction_pct, short_sha
@@ -164,7 +170,28 @@ def stopping_text(run: RunFolder) -> str | None:
         f"{len(keys)} keys stopped early" + (f" ({rounds})" if rounds else "")
     )
     ran = stop.rounds_run or len({s.round for s in run.manifest.steps})
-    return f"{text}; ended after round {ran}: {stop.ended}"
+    return f"{text}; ended after round {ran}: {_ended(run, stop.ended, len(keys))}"
+
+
+def _ended(run: RunFolder, ended: str | None, keys: int) -> str | None:
+    """Why the rounds ended, in words a reader cannot take for "every key has a verdict":
+    ``all keys decided`` counts a futility stop as decided (it stops without a verdict), so
+    beside inconclusive rows the line says how many keys stopped that way."""
+    if ended != ALL_DECIDED:
+        return ended
+    futile = {
+        c.key
+        for c in run.document.comparisons
+        if c.key.metric == PRIMARY
+        and c.diagnostics.sequential is not None
+        and c.diagnostics.sequential.futile
+    }
+    if not futile:
+        return ended
+    return (
+        f"every key stopped, {keys - len(futile)} with a verdict and {len(futile)} for "
+        "futility (no verdict: more rounds would almost surely not decide them)"
+    )
 
 
 def measuring_text(run: RunFolder) -> str | None:
