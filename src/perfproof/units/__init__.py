@@ -12,6 +12,11 @@ from __future__ import annotations
 
 from perfproof.units.allocation import BYTES_ZERO, bytes_change, bytes_value
 from perfproof.units.bounds import MAX_BOUND_FACTOR, beyond_factor, forks_words, too_wide
+from perfproof.units.change_interval import (
+    change_interval,
+    detectable_interval,
+    log_half_width_bounds,
+)
 from perfproof.units.durations import duration, eta
 from perfproof.units.hashes import SHORT_SHA, short_sha
 from perfproof.units.numbers import (
@@ -63,10 +68,12 @@ __all__ = [
     "beyond_factor",
     "bytes_change",
     "bytes_value",
+    "change_interval",
     "choose_scale",
     "cut_at_zero",
     "decimals_for",
     "delta_with_interval",
+    "detectable_interval",
     "duration",
     "eta",
     "finite",
@@ -74,6 +81,7 @@ __all__ = [
     "fraction_pct",
     "is_large",
     "is_symmetric",
+    "log_half_width_bounds",
     "needs_ends",
     "number",
     "percent",
