@@ -59,7 +59,8 @@ def _rewrite(argv: list[str], prefixes: dict[str, str]) -> list[str]:
     out = []
     for arg in argv:
         for sha, new in prefixes.items():
-            arg = re.sub(rf"(?<![\w.-])/[^\s'\"]*/{re.escape(sha)}(?=/|$)", new, arg)
+            # a path ends at a classpath separator: each entry of ``-cp a:b`` is its own path
+            arg = re.sub(rf"(?<![\w.-])/[^\s'\":]*/{re.escape(sha)}(?=/|$)", new, arg)
         out.append(arg)
     return out
 
@@ -110,31 +111,21 @@ def steps(run: RunFolder) -> tuple[list[Step], str]:
             cwd = _rewrite([str(s.cwd or _repro_dir(side, shas[side]))], prefixes)[0]
             what = "the commit" if paired else f"the {SIDE_WORDS[side]}"
             out.append(Step(f"Build {what}", _in_dir(cwd, argv)))
-    for side in (PAIR,) if paired else (BASE, HEAD):
-        for s in _side_steps(run, side, "jmh")[:1]:
-            name = "variants" if paired else SIDE_WORDS[side]
-            argv = _result_file(_rewrite(argv_of(s) or [], prefixes), f"{name}.json")
-            run_in = s.cwd
-            text = (
-                _in_dir(_rewrite([str(run_in)], prefixes)[0], argv)
-                if run_in
-                else command_line(argv)
-            )
-            what = "both variants, one JMH process" if paired else f"the {SIDE_WORDS[side]}"
-            out.append(Step(f"Run JMH on {what} (once per round)", text))
+    out += jmh_steps(run, prefixes, paired)
     ab = _perfproof_line(run, repo, shas)
     if ab:
         out.append(Step("Redo everything with perfproof", ab))
     if paired and any("build" in st.caption.lower() for st in out):
         note = (
-            "Each round runs the JMH command once: JMH forks each variant separately, and "
-            "`perfproof compare FILE --pair …` (the rule under Methodology) splits the JSON "
-            "into the two sides."
+            "Each JMH command below is one the run ran, with the rounds it ran in: JMH forks "
+            "each variant separately, and `perfproof compare FILE --pair …` (the rule under "
+            "Methodology) splits the JSON into the two sides."
         )
     elif any("build" in st.caption.lower() for st in out):
         note = (
-            "Each round runs the JMH command of each side once, in the order under "
-            "Methodology; the JSON files compare with `perfproof compare`."
+            "Each JMH command below is one the run ran (the benchmark module's jar first on "
+            "the classpath), with the rounds it ran in, in the order under Methodology; the "
+            "JSON files compare with `perfproof compare`."
         )
     else:
         note = (
@@ -171,3 +162,81 @@ def _perfproof_line(run: RunFolder, repo: str | None, shas: dict[str, str]) -> s
         )
         return command_line(["perfproof", "compare", base[0], head[0]])
     return None
+
+
+CLASSPATH_FLAGS = ("-cp", "-classpath", "--class-path")
+
+
+def jmh_steps(run: RunFolder, prefixes: dict[str, str], paired: bool) -> list[Step]:
+    """Every JMH command the run ran, once each with the rounds that ran it, in the order of
+    the run; a side's classpath (the benchmark module's jar, then its dependencies) is set
+    once in a variable the commands use. A step whose warm-up differs from the plan's says
+    why: perfproof chose it from round 1's traces."""
+    plan_wi = _warmup_of(list(run.manifest.plan.jmh_options)) if run.manifest.plan else None
+    groups: dict[tuple[str, tuple[str, ...]], list[StepEntry]] = {}
+    classpaths: dict[str, str] = {}
+    for s in run.manifest.steps:
+        argv = argv_of(s)
+        if s.kind != "jmh" or not argv or s.side not in ((PAIR,) if paired else (BASE, HEAD)):
+            continue
+        argv = _rewrite(argv, prefixes)
+        side = s.side or ""
+        for i, a in enumerate(argv[:-1]):
+            if a in CLASSPATH_FLAGS:
+                name = f"CP_{SIDE_WORDS.get(side, side).upper()}"
+                if classpaths.setdefault(name, argv[i + 1]) == argv[i + 1]:
+                    argv[i + 1] = f"${name}"
+        groups.setdefault((side, tuple(_result_file(argv, "RESULT"))), []).append(s)
+    out = [
+        Step(
+            f"Set the {SIDE_WORDS.get(name[3:].lower(), name[3:].lower())} classpath "
+            "(the benchmark module's jar the run used, then its dependencies)",
+            f"{name}={command_line([cp])}",
+        )
+        for name, cp in classpaths.items()
+    ]
+    for (side, shown), entries in groups.items():
+        first = entries[0]
+        rounds = [e.round for e in entries if e.round is not None]
+        what = "both variants, one JMH process" if paired else f"the {SIDE_WORDS[side]}"
+        caption = f"Run JMH on {what} in {_rounds_words(rounds)}"
+        if len(entries) > 1:
+            caption += f" (one file per round, named like {first.id}.json)"
+        wi = _warmup_of(list(shown))
+        if wi is not None and plan_wi is not None and wi != plan_wi:
+            caption += "; " + _warmup_reason(wi, plan_wi, first)
+        text = command_line(_result_file(list(shown), f"{first.id}.json"))
+        for name in classpaths:
+            text = text.replace(f"'${name}'", f'"${name}"')
+        if first.cwd:
+            text = f"cd {command_line([_rewrite([str(first.cwd)], prefixes)[0]])} && {text}"
+        out.append(Step(caption, text))
+    return out
+
+
+def _warmup_of(argv: list[str]) -> int | None:
+    for i, a in enumerate(argv[:-1]):
+        if a == "-wi" and argv[i + 1].isdigit():
+            return int(argv[i + 1])
+    return None
+
+
+def _rounds_words(rounds: list[int]) -> str:
+    if not rounds:
+        return "the run"
+    if len(rounds) == 1:
+        return f"round {rounds[0]}"
+    if rounds == list(range(rounds[0], rounds[-1] + 1)):
+        return f"rounds {rounds[0]}–{rounds[-1]}"
+    return "rounds " + ", ".join(str(r) for r in rounds[:-1]) + f" and {rounds[-1]}"
+
+
+def _warmup_reason(wi: int, plan_wi: int, step: StepEntry) -> str:
+    benchmarks = step.selection.benchmarks if step.selection else []
+    names = sorted({b.rsplit(".", 1)[-1] for b in benchmarks})
+    which = ", ".join(names) if names else "these benchmarks"
+    return (
+        f"`-wi {wi}` instead of the plan's `-wi {plan_wi}`: forks of {which} had started "
+        "unsettled in round 1, so perfproof gave them more warm-up in later rounds, both "
+        "sides alike"
+    )
