@@ -6,6 +6,7 @@ import json
 import math
 import random
 import shlex
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -270,6 +271,21 @@ def test_refs_run_in_their_own_worktrees_after_a_build(run_cli, tmp_path: Path) 
     assert Path(doc["run_dir"]).is_relative_to(repo / ".perfproof" / "runs")
     assert Path(doc["sides"]["base"]["build_log"]).is_file()
     assert not (repo / "built.txt").exists()  # the user's checkout is untouched
+    java = shutil.which("java")
+    if java is not None:  # --java: the JDK of the builds and of every command run
+        show = "import os; print('took', len(os.environ['JAVA_HOME']))"
+        res = run_cli(
+            "e2e", "--repo", str(repo), "--base", "slow", "--head", "fast", "--build-cmd", build,
+            "--jar", "built.txt", "--java", java, "--run", shlex.join([sys.executable, "-c", show]),
+            "--metric", r"t=took (\d+)", "--runs", "2", "--format", "json",
+        )  # fmt: skip
+        assert res.code == 0, res.err
+        assert json.loads(res.out)["metrics"][0]["base"]["mean"] > 0
+    res = run_cli(
+        "e2e", "--repo", str(repo), "--base", "slow", "--head", "fast", "--build-cmd", build,
+        "--jar", "out/*.jar", "--run", "true", "--metric", "t=(x)",
+    )  # fmt: skip
+    assert res.code == 3 and "--jar out/*.jar matches no file" in res.err
     broken = shlex.join([sys.executable, "-c", "import sys; print('no compiler'); sys.exit(5)"])
     res = run_cli(
         "e2e", "--repo", str(repo), "--base", "slow", "--head", "fast",
@@ -369,6 +385,7 @@ def test_build_options_need_refs_and_do_not_mix(run_cli, tmp_path: Path) -> None
 
 def test_tool_build_commands(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from perfproof.errors import InputError
+    from perfproof.pipeline.e2e.options import E2EOptions
     from perfproof.pipeline.e2e.sides import tool_build_argv
 
     tools = tmp_path / "bin"  # mvn and gradle on PATH are stand-ins: only the argv is checked
@@ -377,15 +394,25 @@ def test_tool_build_commands(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
         (tools / name).write_text("#!/bin/sh\n")
         (tools / name).chmod(0o755)
     monkeypatch.setenv("PATH", str(tools))
-    assert tool_build_argv("gradle", None, tmp_path)[0] == "gradle"
+
+    def argv(build: str, module: str | None = None, **more: object) -> tuple[str, ...] | None:
+        return tool_build_argv(E2EOptions(build=build, module=module, **more), tmp_path)
+
+    assert argv("gradle")[0] == "gradle"
     (tools / "gradle").unlink()
 
-    assert tool_build_argv("maven", "app/server", tmp_path) == (
+    assert argv("maven", "app/server", keep_checks=True) == (
         "mvn", "-B", "-q", "-DskipTests", "-pl", "app/server", "-am", "package",
     )  # fmt: skip
+    # the build options mean what they mean to ab: checks skipped unless kept, args added
+    built = argv("maven", build_args=["-Pdist"])
+    assert "-Dcheckstyle.skip=true" in built and built[-2:] == ("-Pdist", "package")
     (tmp_path / "mvnw").write_text("#!/bin/sh\n")
-    assert tool_build_argv("maven", None, tmp_path)[0] == "./mvnw"
+    assert argv("maven")[0] == "./mvnw"
+    assert argv("maven", maven="mvn")[0] == "mvn"
     with pytest.raises(InputError, match=r"no gradlew in .* and no gradle on PATH"):
-        tool_build_argv("gradle", None, tmp_path)
+        argv("gradle")
     (tmp_path / "gradlew").write_text("#!/bin/sh\n")
-    assert tool_build_argv("gradle", "app/server", tmp_path)[-1] == ":app:server:assemble"
+    assert argv("gradle", "app/server")[-1] == ":app:server:assemble"
+    assert argv("auto", build_args=["--offline"])[-2:] == ("assemble", "--offline")
+    assert tool_build_argv(E2EOptions(), tmp_path) is None  # no build unless asked

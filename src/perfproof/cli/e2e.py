@@ -7,6 +7,8 @@ from typing import Any
 
 import click
 
+from perfproof.cli.build_flags import BUILD
+from perfproof.cli.flag import flags
 from perfproof.cli.options import (
     CONFIDENCE_DEFAULT,
     THRESHOLD_DEFAULT,
@@ -25,6 +27,8 @@ EPILOG = """Examples:
 \b
   perfproof e2e --base main --head my-branch --build maven --run "java -jar target/app.jar" \\
       --metric 'time[ms]=took (\\d+) ms' --runs 20
+  perfproof e2e --base main --head HEAD --build auto --build-arg=-Pdist --java ~/jdk/bin/java \\
+      --run "./bin/server --bench" --metric 'rps=rps: ([\\d.]+)' --higher-is-better rps
   perfproof e2e --base-cmd "python3 old.py" --head-cmd "python3 new.py" \\
       --metric 'rps=json:$.throughput' --higher-is-better rps
   perfproof e2e --base-dir ../v1 --head-dir ../v2 --run "./bench.sh" \\
@@ -60,17 +64,7 @@ def _progress(i: int, total: int, step, duration: float, values: dict[str, float
     type=click.Path(file_okay=False),
     help="Repository holding --base/--head.",
 )
-@click.option(
-    "--build",
-    type=click.Choice(["maven", "gradle"]),
-    help="Build each side's worktree with Maven (package) or the Gradle wrapper (assemble).",
-)
-@click.option("--module", metavar="PATH", help="With --build: the module to build.")
-@click.option(
-    "--build-cmd",
-    metavar="CMD",
-    help="Build each side's worktree with CMD before the runs (with --base/--head).",
-)
+@flags(BUILD)
 @click.option(
     "--run",
     "run_cmd",
@@ -197,6 +191,9 @@ def command(ctx: click.Context, resume_dir: str | None, fmt: str, **kw: Any) -> 
         fields["threshold_pct"] = fields.pop("threshold") * 100.0
         fields["metrics"] = list(kw["metrics"])
         fields["higher_is_better"] = list(kw["higher_is_better"])
+        fields["build_args"] = list(kw["build_args"])
+        fields["build"] = None if kw["build"] is None else str(kw["build"])
+        fields["maven"], fields["gradle"] = kw["maven"] or "auto", kw["gradle"] or "auto"
         store = e2e.start(E2EOptions(**fields))
     try:
         result = e2e.execute_and_analyse(
@@ -232,7 +229,7 @@ def _hint(run_dir: Path) -> None:
 FIELDS = {"run_cmd": "run"}
 """click parameter → E2EOptions field, where the names differ."""
 
-FLAG_NAMES = {"run_cmd": "run", "base_ref": "base", "head_ref": "head",
+FLAG_NAMES = {"run_cmd": "run", "base_ref": "base", "head_ref": "head", "build_args": "build_arg",
               "target_pct": "target_effect",
               "amdahl_share_pct": "amdahl_share", "per_call_gain_pct": "per_call_gain"}  # fmt: skip
 RESUME_FLAGS = {"metrics", "higher_is_better"}

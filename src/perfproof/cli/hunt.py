@@ -9,10 +9,10 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from perfproof import defaults
+from perfproof.cli.build_flags import BUILD, build_spec
 from perfproof.cli.flag import fill, flags
 from perfproof.cli.options import OUT_DIR_PATH, emit_json
 from perfproof.cli.parsed import JMH_ARGS
-from perfproof.cli.run_flags import LAUNCH, build_spec
 from perfproof.errors import InputError
 from perfproof.measure.plan import parse_jmh_args
 
@@ -23,7 +23,8 @@ EPILOG = """Workloads (one of):
 
 \b
   JMH (default)  the repository's benchmarks at --ref, built as `ab` builds them
-                 (--module, --bench, --build-arg, --build-cmd/--jar, --jmh-args, --java),
+                 (--module, --bench, --build-arg, --build-cmd with --jar or
+                 --classpath-file, --jmh-args, --java: every build option of `ab`),
                  --forks forks each, every fork recorded by JFR after its warm-up
   --run CMD      any command (a test run, a server under load); every JVM it starts is
                  recorded (JAVA_TOOL_OPTIONS); split like a shell would, never run by one
@@ -65,19 +66,10 @@ benchmark matches, a truncated recording); 3 a build, JMH or the command failed.
 )  # fmt: skip
 @click.option("--run", "run_cmd", metavar="CMD", help="A command to record (run in --repo).")
 @click.option("--bench", multiple=True, metavar="REGEX", help="JMH benchmark regex (repeatable).")
-@click.option("--module", metavar="PATH", help="Build module holding the benchmarks.")
-@click.option(
-    "--build", "build", type=click.Choice(["maven", "gradle", "custom"]),
-    help="Build tool (default: detected).",
-)  # fmt: skip
-@click.option("--build-cmd", metavar="CMD", help="Custom build command.")
-@click.option("--jar", metavar="GLOB", help="With --build-cmd: the benchmark jar it makes.")
-@click.option("--build-arg", "build_args", multiple=True, metavar="ARG", help="Extra build arg.")
 @click.option(
     "--jmh-args", type=JMH_ARGS, metavar="ARGS", help='JMH options, e.g. "-wi 3 -i 5 -r 1s".'
 )
-@click.option("--java", metavar="PATH", help="java executable for builds, JMH and JFR.")
-@flags(LAUNCH)
+@flags(BUILD)
 @click.option(
     "--overlay", multiple=True, metavar="PATH",
     help="Copy PATH (a benchmark the fix adds) from --overlay-from onto --ref before building "
@@ -145,7 +137,8 @@ def hunt_request(p: Mapping[str, Any]) -> HuntRequest:
     if jfr and run_cmd:
         raise InputError("--jfr and --run are two workloads; give one")
     jmh_only = {"--bench": p["bench"], "--module": p["module"], "--build-cmd": p["build_cmd"],
-                "--jar": p["jar"]}  # fmt: skip
+                "--jar": p["jar"], "--classpath-file": p["classpath_file"],
+                "--fresh-builds": p["fresh_builds"]}  # fmt: skip
     if overlay_from and not overlay:
         raise InputError("--overlay-from names where --overlay copies from; give --overlay too")
     if overlay_from and p["base"]:

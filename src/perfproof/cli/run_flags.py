@@ -14,6 +14,7 @@ from typing import Any
 import click
 
 from perfproof import defaults
+from perfproof.cli.build_flags import BUILD, build_spec, text_of, texts_of
 from perfproof.cli.flag import Flag
 from perfproof.cli.options import (
     CONFIDENCE,
@@ -34,8 +35,6 @@ from perfproof.pipeline.cluster import Executor
 from perfproof.stats import family as procedures
 from perfproof.stats.family import Family
 from perfproof.workspace.git import MERGE_BASE
-from perfproof.workspace.launcher import GRADLE, MAVEN
-from perfproof.workspace.spec import BuildKind, BuildSpec
 
 DEFAULTS_TEXT = " ".join(defaults.JMH_ARGS)
 
@@ -79,93 +78,6 @@ REFS = (
     Flag("base", ("--base",), {"metavar": "REF", "help": BASE_HELP}),
     Flag("head", ("--head",), {"metavar": "REF", "help": "Feature commit, branch or tag."}),
 )
-
-LAUNCH = (
-    Flag(
-        "maven",
-        ("--maven",),
-        {
-            "type": click.Choice(MAVEN.choices()),
-            "help": "How Maven starts: the project's ./mvnw, mvn from PATH, or auto (the "
-            "wrapper unless its Maven is not downloaded and cannot be) [default: auto].",
-        },
-    ),
-    Flag(
-        "gradle",
-        ("--gradle",),
-        {
-            "type": click.Choice(GRADLE.choices()),
-            "help": "How Gradle starts: ./gradlew, gradle from PATH, or auto [default: auto].",
-        },
-    ),
-    Flag(
-        "keep_checks",
-        ("--keep-checks",),
-        {
-            "is_flag": True,
-            "help": "Run the checks a benchmark build skips by default (javadoc, source jars, "
-            "checkstyle, enforcer, rat, spotbugs, pmd, japicmp, revapi, license, jacoco).",
-        },
-    ),
-)
-"""How the build tool is started: shared by every verb that builds (``hunt`` too)."""
-
-BUILD = (
-    Flag(
-        "module", ("--module",), {"metavar": "PATH", "help": "Build module holding the benchmarks."}
-    ),
-    Flag(
-        "build",
-        ("--build",),
-        {
-            "type": enum_choice(BuildKind),
-            "help": "Build tool (default: detected from pom.xml / Gradle files).",
-        },
-    ),
-    Flag(
-        "build_cmd",
-        ("--build-cmd",),
-        {
-            "metavar": "CMD",
-            "help": "Custom build command (split like a shell would, never run by one).",
-        },
-    ),
-    Flag(
-        "jar",
-        ("--jar",),
-        {"metavar": "GLOB", "help": "With --build-cmd: the benchmark jar it makes."},
-    ),
-    Flag(
-        "classpath_file",
-        ("--classpath-file",),
-        {"metavar": "FILE", "help": "With --build-cmd: a file listing the benchmark classpath."},
-    ),
-    Flag(
-        "build_args",
-        ("--build-arg",),
-        {
-            "multiple": True,
-            "metavar": "ARG",
-            "help": "Extra argument for the detected Maven/Gradle build (repeatable): "
-            "-Pexamples, -Dcheckstyle.skip.",
-        },
-    ),
-    Flag(
-        "java",
-        ("--java",),
-        {"metavar": "PATH", "help": "java executable for builds and both sides."},
-    ),
-    *LAUNCH,
-    Flag(
-        "fresh_builds",
-        ("--fresh-builds",),
-        {
-            "is_flag": True,
-            "help": "Rebuild every side before every round instead of using cached builds.",
-        },
-    ),
-)
-"""How each commit is built: shared by every verb that builds two commits."""
 
 JMH = (
     Flag(
@@ -372,40 +284,12 @@ AB_GROUPS = (REFS, BUILD, JMH, DESIGN, RUN)
 """Everything ``ab`` is asked: what ``prove`` and ``guard`` take as ``ab`` spells it."""
 
 
-def _text(p: Mapping[str, object], name: str) -> str | None:
-    value = p.get(name)
-    return None if value is None else str(value)
-
-
-def _texts(p: Mapping[str, object], name: str) -> tuple[str, ...]:
-    value = p.get(name) or ()
-    return tuple(str(v) for v in value) if isinstance(value, (tuple, list)) else ()
-
-
-def build_spec(p: Mapping[str, object]) -> BuildSpec:
-    """The build flags of :data:`BUILD` (or the part of them a verb takes) as the one typed
-    ``BuildSpec``: every verb that builds reads them here, refused here when they do not go
-    together (exit 2, before anything is built)."""
-    return BuildSpec(
-        kind=BuildKind(_text(p, "build") or BuildKind.AUTO),
-        module=_text(p, "module"),
-        build_cmd=_text(p, "build_cmd"),
-        jar_glob=_text(p, "jar"),
-        classpath_file=_text(p, "classpath_file"),
-        java=_text(p, "java"),
-        build_args=_texts(p, "build_args"),
-        maven=_text(p, "maven") or "auto",
-        gradle=_text(p, "gradle") or "auto",
-        keep_checks=bool(p.get("keep_checks")),
-    )
-
-
 def ab_options(params: Mapping[str, object], **fixed: object) -> AbOptions:
     """``AbOptions`` from the parsed values of :data:`AB_GROUPS` (``fixed`` overrides them:
     what a verb decides itself, like prove's --jfr)."""
     p = {**params, **fixed}
 
-    text, texts = partial(_text, p), partial(_texts, p)
+    text, texts = partial(text_of, p), partial(texts_of, p)
 
     def integer(name: str) -> int | None:
         value = p.get(name)

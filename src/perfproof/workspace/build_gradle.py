@@ -109,7 +109,10 @@ def task_prefix(module: str | None) -> str:
     return ":" + module.strip("/").replace("/", ":") + ":" if module else ""
 
 
-def application_argv(worktree: Path, module: str | None) -> list[str]:
-    """``assemble`` an application (``perfproof e2e --build gradle``)."""
-    program = launcher(worktree, Launcher.AUTO).program
-    return [program, "--no-daemon", "-q", f"{task_prefix(module)}assemble"]
+def application_argv(
+    worktree: Path, module: str | None, launch: Launcher = Launcher.AUTO, args: tuple[str, ...] = ()
+) -> list[str]:
+    """``assemble`` an application (``perfproof e2e --build gradle``), with the launcher and
+    extra arguments of a benchmark build."""
+    program = launcher(worktree, launch).program
+    return [program, "--no-daemon", "-q", f"{task_prefix(module)}assemble", *args]

@@ -166,8 +166,16 @@ def module_args(module: str | None) -> list[str]:
     return ["-pl", module, "-am"] if module else []
 
 
-def application_argv(worktree: Path, module: str | None) -> list[str]:
+def application_argv(
+    worktree: Path,
+    module: str | None,
+    launch: Launcher = Launcher.AUTO,
+    args: tuple[str, ...] = (),
+    keep_checks: bool = False,
+) -> list[str]:
     """``package`` an application (``perfproof e2e --build maven``): no JMH jar is looked for;
-    what the build makes is up to the command that runs next."""
-    program = choose(MAVEN, worktree, Launcher.AUTO).program
-    return [program, "-B", "-q", "-DskipTests", *module_args(module), "package"]
+    what the build makes is up to the command that runs next. The launcher, the extra
+    arguments and the checks skipped are those of a benchmark build."""
+    program = choose(MAVEN, worktree, launch).program
+    checks = [] if keep_checks else list(SKIPPED_CHECKS)
+    return [program, "-B", "-q", "-DskipTests", *module_args(module), *checks, *args, "package"]

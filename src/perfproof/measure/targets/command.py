@@ -32,6 +32,8 @@ class SideCommands:
     run: tuple[str, ...]
     setup: tuple[str, ...] | None = None
     teardown: tuple[str, ...] | None = None
+    env: tuple[tuple[str, str], ...] = ()
+    """Added to every command's environment (``--java``: JAVA_HOME and PATH)."""
 
     def prepared(self, checkout: PreparedSide) -> PreparedSide:
         """The manifest's entry for this side: the commands and where they run (``checkout``:
@@ -46,13 +48,16 @@ class SideCommands:
         )
 
     @staticmethod
-    def of_prepared(side: str, prepared: PreparedSide) -> SideCommands:
+    def of_prepared(
+        side: str, prepared: PreparedSide, env: tuple[tuple[str, str], ...] = ()
+    ) -> SideCommands:
         return SideCommands(
             side=side,
             cwd=prepared.cwd,
             run=tuple(prepared.run),
             setup=None if prepared.setup is None else tuple(prepared.setup),
             teardown=None if prepared.teardown is None else tuple(prepared.teardown),
+            env=env,
         )
 
 
@@ -180,7 +185,7 @@ def _run_step(run_dir: Path, step: CommandStep, cmds: SideCommands, timeout: flo
     paths = output_paths(run_dir, step.id)
     for p in paths.values():
         p.unlink(missing_ok=True)
-    env = {"PERFPROOF_SIDE": step.side, "PERFPROOF_STEP": step.id}
+    env = {**dict(cmds.env), "PERFPROOF_SIDE": step.side, "PERFPROOF_STEP": step.id}
 
     def command(argv: Sequence[str]) -> process.Command:
         return process.Command(argv, cwd=cmds.cwd, env=env)

@@ -16,6 +16,8 @@ from perfproof.errors import InputError
 from perfproof.measure.metrics import MetricSpec, parse_metric_spec
 from perfproof.measure.plan import ORDERS
 from perfproof.stats.verdict import check_confidence, check_threshold
+from perfproof.workspace.launcher import GRADLE, MAVEN
+from perfproof.workspace.spec import KINDS
 
 
 @dataclass
@@ -47,7 +49,20 @@ class E2EOptions:
     timeout: float | None = None
     build_cmd: str | None = None
     build: str | None = None
+    """None: no build (unless --build-cmd); auto, maven, gradle or custom as ``ab`` takes it."""
     module: str | None = None
+    jar: str | None = None
+    """With --build-cmd: the jar it makes, checked after each side's build."""
+    classpath_file: str | None = None
+    """With --build-cmd: the classpath file it writes, checked after each side's build."""
+    build_args: list[str] = field(default_factory=list)
+    java: str | None = None
+    """The JDK of the builds and of every command run (JAVA_HOME, PATH)."""
+    maven: str = "auto"
+    gradle: str = "auto"
+    keep_checks: bool = False
+    fresh_builds: bool = False
+    """Build in a clean checkout (no output left by an earlier build of the commit)."""
     repo: str = "."
     runs_dir: str | None = None
 
@@ -55,7 +70,8 @@ class E2EOptions:
 _FLAGS = (
     ("base_ref", "--base"), ("head_ref", "--head"), ("base_dir", "--base-dir"),
     ("head_dir", "--head-dir"), ("build_cmd", "--build-cmd"), ("build", "--build"),
-    ("module", "--module"), ("run", "--run"),
+    ("module", "--module"), ("jar", "--jar"), ("classpath_file", "--classpath-file"),
+    ("java", "--java"), ("run", "--run"),
     ("base_cmd", "--base-cmd"), ("head_cmd", "--head-cmd"), ("setup", "--setup"),
     ("teardown", "--teardown"), ("amdahl_share_pct", "--amdahl-share"),
     ("per_call_gain_pct", "--per-call-gain"), ("amdahl_metric", "--amdahl-metric"),
@@ -82,8 +98,14 @@ def reproduce_argv(opts: E2EOptions) -> list[str]:
     if opts.warmup_runs:
         argv += ["--warmup-runs", str(opts.warmup_runs)]
     argv += ["--confidence", f"{opts.confidence:g}", "--threshold", f"{opts.threshold_pct:g}%"]
-    if opts.shell:
-        argv.append("--shell")
+    argv += [f"--build-arg={arg}" for arg in opts.build_args]
+    for flag, launch in (("--maven", opts.maven), ("--gradle", opts.gradle)):
+        if launch != "auto":
+            argv += [flag, launch]
+    for flag, on in (("--keep-checks", opts.keep_checks), ("--fresh-builds", opts.fresh_builds),
+                     ("--shell", opts.shell)):  # fmt: skip
+        if on:
+            argv.append(flag)
     return argv
 
 
@@ -151,14 +173,44 @@ def validate(opts: E2EOptions) -> list[MetricSpec]:
             "nothing to compare: give --base/--head refs, --base-dir/--head-dir, "
             "or --base-cmd/--head-cmd"
         )
-    if not refs and (opts.build_cmd or opts.build or opts.module):
-        raise InputError(
-            "--build/--build-cmd/--module need --base/--head refs (directories run as they are)"
-        )
-    if opts.build_cmd is not None and opts.build is not None:
-        raise InputError("--build-cmd cannot be combined with --build; give one of them")
-    if opts.module is not None and opts.build is None:
-        raise InputError("--module goes with --build maven|gradle")
+    check_build(opts, refs)
     if opts.timeout is not None and opts.timeout <= 0:
         raise InputError(f"--timeout {opts.timeout}: must be > 0")
     return specs
+
+
+def check_build(opts: E2EOptions, refs: bool) -> None:
+    """The build options as ``ab`` checks them, where an application build differs: no build
+    unless asked (--build or --build-cmd), and --build-cmd needs no jar (the command that
+    runs next knows what the build made)."""
+    given = [flag for flag, on in (
+        ("--build", opts.build), ("--build-cmd", opts.build_cmd), ("--module", opts.module),
+        ("--jar", opts.jar), ("--classpath-file", opts.classpath_file),
+        ("--build-arg", opts.build_args), ("--keep-checks", opts.keep_checks),
+        ("--fresh-builds", opts.fresh_builds),
+    ) if on]  # fmt: skip
+    if not refs and given:
+        raise InputError(
+            f"{given[0]}: builds need --base/--head refs (directories run as they are)"
+        )
+    if opts.build is not None and opts.build not in KINDS:
+        raise InputError(f"--build {opts.build!r} is not one of {', '.join(KINDS[1:])}")
+    if opts.build_cmd is not None and opts.build not in (None, "auto", "custom"):
+        raise InputError(f"--build-cmd cannot be combined with --build {opts.build}")
+    if opts.build == "custom" and opts.build_cmd is None:
+        raise InputError("--build custom needs --build-cmd")
+    if opts.build_cmd is None and (opts.jar or opts.classpath_file):
+        flag = "--jar" if opts.jar else "--classpath-file"
+        raise InputError(f"{flag} says what --build-cmd makes; give --build-cmd too")
+    tool = opts.build is not None and opts.build_cmd is None
+    if opts.module is not None and not tool:
+        raise InputError("--module goes with --build auto|maven|gradle")
+    if opts.build_args and not tool:
+        raise InputError(
+            "--build-arg adds to a Maven or Gradle build (--build auto|maven|gradle); with "
+            "--build-cmd, put the arguments in the command itself"
+        )
+    if any(not a.strip() for a in opts.build_args):
+        raise InputError("--build-arg is empty")
+    MAVEN.parse(opts.maven)
+    GRADLE.parse(opts.gradle)

@@ -47,6 +47,7 @@ from perfproof.model.documents.e2e import (
 from perfproof.model.documents.run import PreparedSide, RunManifest
 from perfproof.model.documents.run_options import RunOptions
 from perfproof.pipeline.e2e.options import E2EOptions, reproduce_argv, split_command, validate
+from perfproof.pipeline.e2e.sides import java_env_of
 from perfproof.pipeline.lifecycle import attempt, finish_attempt
 from perfproof.stats import end_to_end as analysis
 from perfproof.stats.amdahl import amdahl_ceiling, amdahl_message
@@ -70,6 +71,7 @@ def side_commands(
     opts: E2EOptions, prepared: Mapping[str, PreparedSide]
 ) -> dict[str, target.SideCommands]:
     cmds = {}
+    env = tuple(java_env_of(opts).items())
     for side in SIDES:
         own = opts.base_cmd if side == "base" else opts.head_cmd
         flag = f"--{side}-cmd" if own is not None else "--run"
@@ -83,6 +85,7 @@ def side_commands(
                 if opts.teardown is None
                 else split_command(opts.teardown, "--teardown", opts.shell)
             ),
+            env=env,
         )
     return cmds
 
@@ -119,9 +122,12 @@ def start(opts: E2EOptions, cwd: Path | None = None) -> RunStore:
     """Validate, prepare the sides (worktrees and builds for refs) and open a new run folder."""
     validate(opts)
     cwd = cwd or Path.cwd()
-    build: tuple[str, ...] | str | None = opts.build
     if opts.build_cmd is not None:
-        build = split_command(opts.build_cmd, "--build-cmd", opts.shell)
+        split_command(opts.build_cmd, "--build-cmd", opts.shell)  # bad quoting: fail early
+    if opts.java is not None:
+        from perfproof.env.java import java_info
+
+        java_info(opts.java)  # a java that cannot run is refused before anything is built
     repo = (cwd / opts.repo).resolve()
     side_commands(opts, {s: PreparedSide(cwd="") for s in SIDES})  # bad quoting: fail early
     shas: dict[str, str] = {}
@@ -153,9 +159,7 @@ def start(opts: E2EOptions, cwd: Path | None = None) -> RunStore:
             from perfproof.pipeline.e2e import sides as e2e_sides
 
             refs = {"base": opts.base_ref, "head": opts.head_ref or ""}
-            prepared = e2e_sides.checkout_and_build(
-                repo, refs, shas, build, store.path / "logs", opts.module
-            )
+            prepared = e2e_sides.checkout_and_build(repo, refs, shas, opts, store.path / "logs")
             check_programs(side_commands(opts, prepared))
         cmds = side_commands(opts, prepared)
         steps = target.schedule(side_order(opts.runs, opts.order, opts.seed), opts.warmup_runs)
@@ -216,7 +220,10 @@ def execute_and_analyse(
         ) from None
     specs = validate(opts)
     try:
-        sides = {s: target.SideCommands.of_prepared(s, (manifest.sides or {})[s]) for s in SIDES}
+        env = tuple(java_env_of(opts).items())
+        sides = {
+            s: target.SideCommands.of_prepared(s, (manifest.sides or {})[s], env) for s in SIDES
+        }
     except (KeyError, TypeError) as exc:
         raise InputError(
             f"--resume {store.path}: {MANIFEST} was edited: side entry lacks {exc}"

@@ -129,10 +129,11 @@ def jmh_workload(
         store,
         reporter,
         cache_dir,
+        fresh=opts.fresh_builds,
         overlay_from=overlay_from,
         overlay_paths=opts.overlay if overlay_from else (),
     )
-    builder.prepare()
+    builder.prepare(plan.steps[0].round if opts.fresh_builds else None)
     if builder.overlaid:
         store.manifest.overlay = Overlay(
             paths=list(opts.overlay), source=overlay_from or "", onto=SIDE,

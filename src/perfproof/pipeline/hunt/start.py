@@ -39,6 +39,8 @@ class HuntRequest:
     lock_timeout: float = defaults.LOCK_TIMEOUT_S
     base: str | None = None
     """Hunt this commit first (into ``OUT/base``) and compare the hunt of ``ref`` with it."""
+    fresh_builds: bool = False
+    """Build in a clean checkout instead of taking the build from the cache."""
 
     def ab_options(self) -> AbOptions:
         """The build and JMH options, spelled as ``ab`` takes them (one side: --ref)."""
@@ -52,6 +54,7 @@ class HuntRequest:
             overlay=self.overlay,
             jmh_args=self.jmh_args,
             lock_timeout=self.lock_timeout,
+            fresh_builds=self.fresh_builds,
         )
 
     def prove_flags(self) -> tuple[str, ...]:
