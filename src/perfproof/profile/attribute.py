@@ -88,6 +88,15 @@ class SiteCost:
     paths: dict[tuple[str, ...], int] = field(default_factory=dict)
     """CPU samples (or bytes, for a method seen only allocating) by the project methods that
     called it, nearest :data:`PATH_DEPTH` first: a fix is often made one or two calls up."""
+    inclusive: int = 0
+    """CPU samples of the stacks the method is on, charged to it or to what it calls (once a
+    stack, however deep the recursion): what an engineer reads as its inclusive cost."""
+    callees: dict[str, int] = field(default_factory=dict)
+    """Of :attr:`inclusive`, the samples of each production method it called (the nearest one
+    below it on the stack): where the cost it does not hold itself goes."""
+    ancestors: dict[str, int] = field(default_factory=dict)
+    """Of :attr:`cpu`, the samples on which each production method above it was on the stack:
+    how much of its own cost an inclusive hypothesis of a caller already holds."""
 
 
 @dataclass
@@ -108,43 +117,56 @@ class Attributed:
         self.buckets[(bucket, detail)] = (c + cpu, a + alloc)
 
 
-def _charge(stack: Stack, resolve: Resolve) -> tuple[Method | None, str, tuple[str, ...]]:
-    """The leaf-most project frame of the stack, the frame it called (or itself), and the
-    project methods above it (nearest first, recursion folded)."""
+def _charge(
+    stack: Stack, resolve: Resolve
+) -> tuple[Method | None, str, tuple[str, ...], tuple[str, ...]]:
+    """The leaf-most project frame of the stack, the frame it called (or itself), the
+    project methods above it (nearest :data:`PATH_DEPTH` first, recursion folded), and every
+    production method above it, once each, nearest first (its callers' inclusive cost)."""
     for i in range(len(stack) - 1, -1, -1):
         method = resolve(method_frame(stack[i]))
         if method is not None:
             via = stack[i + 1] if i + 1 < len(stack) else method.frame
             above: list[str] = []
+            chain: dict[str, None] = {method.frame: None}
             for frame in reversed(stack[:i]):
                 caller = resolve(method_frame(frame))
                 if caller is None or caller.frame == method.frame:
                     continue
-                if not above or above[-1] != caller.frame:
+                if caller.scope == "production":
+                    chain.setdefault(caller.frame, None)
+                if len(above) < PATH_DEPTH and (not above or above[-1] != caller.frame):
                     above.append(caller.frame)
-                if len(above) == PATH_DEPTH:
-                    break
-            return method, via, tuple(above)
-    return None, "", ()
+            return method, via, tuple(above), tuple(chain)[1:]
+    return None, "", (), ()
 
 
-_Charged = tuple[Method | None, str, tuple[str, ...], tuple[Bucket, str] | None]
+@dataclass(frozen=True)
+class _Charged:
+    """Where one stack's weight goes: the method charged, the call its cost lands in, its
+    nearest callers, every production method above it, or a bucket that is no hypothesis."""
+
+    method: Method | None = None
+    via: str = ""
+    above: tuple[str, ...] = ()
+    chain: tuple[str, ...] = ()
+    bucket: tuple[Bucket, str] | None = None
 
 
 def _classify(stack: Stack, resolve: Resolve) -> _Charged:
     kind: Outside | None = outside(stack)
     if kind is not None:
-        return None, "", (), ("outside", kind)
+        return _Charged(bucket=("outside", kind))
     once = once_only(stack)
     if once is not None:
-        return None, "", (), ("once", once)
-    method, via, above = _charge(stack, resolve)
+        return _Charged(bucket=("once", once))
+    method, via, above, chain = _charge(stack, resolve)
     if method is None:
         top = next((f for f in reversed(stack) if not is_jmh(f)), stack[-1] if stack else "")
-        return None, "", (), ("unattributed", top.rsplit(".", 1)[0])
+        return _Charged(bucket=("unattributed", top.rsplit(".", 1)[0]))
     if method.scope != "production":
-        return None, "", (), ("driver", method.frame)
-    return method, via, above, None
+        return _Charged(bucket=("driver", method.frame))
+    return _Charged(method, via, above, chain)
 
 
 def runs_project_code(a: Attributed) -> bool:
@@ -169,7 +191,7 @@ def _add_weight(out: Attributed, charged: _Charged, weight: int, cls: str | None
     """Charge one stack's weight: CPU samples where ``cls`` is None, else bytes of ``cls``.
     A method seen allocating keeps the callers of its allocations only while no CPU sample
     names it (CPU is charged first, so its paths win)."""
-    method, via, above, bucket = charged
+    method, via, above, bucket = charged.method, charged.via, charged.above, charged.bucket
     if bucket is not None:
         cpu = weight if cls is None else 0
         out.add_bucket(*bucket, cpu, weight - cpu)
@@ -180,12 +202,28 @@ def _add_weight(out: Attributed, charged: _Charged, weight: int, cls: str | None
         cost.cpu += weight
         _bump(cost.via_cpu, via, weight)
         _bump(cost.paths, above, weight)
+        _add_inclusive(out, cost, method.frame, charged.chain, weight)
         return
     cost.alloc += weight
     _bump(cost.classes, cls, weight)
     _bump(cost.via_alloc, via, weight)
     if not cost.cpu:
         _bump(cost.paths, above, weight)
+
+
+def _add_inclusive(
+    out: Attributed, cost: SiteCost, frame: str, chain: tuple[str, ...], weight: int
+) -> None:
+    """One CPU stack in the inclusive cost of the charged method and of every production
+    method above it, each with the callee it went through."""
+    cost.inclusive += weight
+    below = frame
+    for caller in chain:
+        site = out.sites.setdefault(caller, SiteCost())
+        site.inclusive += weight
+        _bump(site.callees, below, weight)
+        _bump(cost.ancestors, caller, weight)
+        below = caller
 
 
 def combine(parts: list[Attributed], source: str) -> Attributed:
@@ -209,6 +247,9 @@ def combine(parts: list[Attributed], source: str) -> Attributed:
             _add(t.via_cpu, s.via_cpu)
             _add(t.via_alloc, s.via_alloc)
             _add(t.paths, s.paths)
+            t.inclusive += s.inclusive
+            _add(t.callees, s.callees)
+            _add(t.ancestors, s.ancestors)
     return out
 
 

@@ -46,6 +46,28 @@ def best(h: Hypothesis) -> GroupCost:
     return max(h.costs, key=lambda c: (c.ceiling_discounted or 0.0, c.group))
 
 
+def cpu_cell(x: Hypothesis) -> str:
+    """The CPU share that ranks the hypothesis: its own, or with all it calls (``incl.``)."""
+    text = share(best(x).cpu_share)
+    return f"{text} incl." if x.ranked_by == "inclusive" else text
+
+
+def inclusive_line(x: Hypothesis) -> str | None:
+    """What an inclusive hypothesis holds itself and what its callees hold, in its best group."""
+    group = best(x).group
+    split = next((i for i in x.inclusive if i.group == group), None)
+    if x.ranked_by != "inclusive" or split is None:
+        return None
+    mine = share(split.self_share) if split.self_share is not None else "0%"
+    below = ", ".join(
+        f"`{c.method}` {percent(100 * c.share, 1, sign=False)}" for c in split.callees
+    )
+    return (
+        f"- Ranked by inclusive cost (itself and all it calls): self {mine}; its callees hold "
+        f"the rest: {below} (a fix here changes what it asks of them)"
+    )
+
+
 def per_op(c: GroupCost) -> str:
     """Time and bytes in absolute units, as far as the workload allows."""
     parts = []
@@ -95,12 +117,12 @@ def hunt_table(h: HuntResult, top: int | None = 10) -> str:
                 x.id,
                 x.method,
                 f"{x.file.rsplit('/', 1)[-1]}:{x.line}-{x.end_line}",
-                share(c.cpu_share),
+                cpu_cell(x),
                 amount(c.ns_per_op, "ns/op") if c.ns_per_op else MISSING,
                 _bytes(c),
                 ceiling(c.ceiling),
                 MISSING if x.callers is None else str(x.callers.production),
-                x.path[0] if x.path else "",
+                (f"held by {x.under}; " if x.under else "") + (x.path[0] if x.path else ""),
             )
         )
     widths = [max(len(r[i]) for r in [cols, *rows]) for i in range(len(cols))]
@@ -145,6 +167,14 @@ def hypothesis_md(x: Hypothesis) -> list[str]:
     lines.append("")
     lines += _costs_table(x)
     lines.append("")
+    split = inclusive_line(x)
+    if split is not None:
+        lines.append(split)
+    if x.under is not None:
+        lines.append(
+            f"- Held by `{x.under}`: most of its samples are on the stacks of that inclusive "
+            "hypothesis, ranked above; listed after the methods no such hypothesis holds"
+        )
     if x.classes:
         lines.append(
             "- Allocates: "
@@ -213,7 +243,9 @@ def hunt_markdown(h: HuntResult, top: int | None = None) -> str:
     shown = h.hypotheses[:top] if top is not None else h.hypotheses
     if shown:
         lines += [
-            "Ranked by the Amdahl ceiling of each CPU share less one standard error across forks.",
+            "Ranked by the Amdahl ceiling of each CPU share less one standard error across forks; "
+            "a method whose callees hold most of its cost by its inclusive share (itself and all "
+            "it calls), and a method mostly held by such a hypothesis above it after the rest.",
             "",
         ]
     for x in shown:

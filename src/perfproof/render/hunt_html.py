@@ -9,7 +9,7 @@ from __future__ import annotations
 import jinja2
 
 from perfproof.model.documents.hunt import HuntResult
-from perfproof.render.hunt import best, ceiling, per_op, share
+from perfproof.render.hunt import best, ceiling, cpu_cell, per_op
 from perfproof.units import MISSING, percent
 
 _PAGE = """<!doctype html>
@@ -65,7 +65,7 @@ def hunt_html(h: HuntResult, flame: str) -> str:
                 "id": x.id,
                 "method": x.method,
                 "where": f"{x.file}:{x.line}-{x.end_line}",
-                "cpu": share(c.cpu_share),
+                "cpu": cpu_cell(x),
                 "cost": per_op(c),
                 "ceiling": ceiling(c.ceiling),
                 "callers": MISSING if x.callers is None else x.callers.production,

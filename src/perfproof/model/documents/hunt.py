@@ -108,6 +108,29 @@ class ClassShare:
 
 
 @dataclass(frozen=True)
+class CalleeShare:
+    """A production method a hypothesis calls, and its share of the group's CPU samples."""
+
+    method: str
+    share: float
+
+
+@dataclass(frozen=True)
+class InclusiveShare:
+    """For a hypothesis ranked by inclusive cost, in one group: its own share (self) and the
+    callees that hold the rest, heaviest first."""
+
+    group: str
+    self_share: ForkMean | None
+    callees: tuple[CalleeShare, ...] = ()
+
+
+Ranking = Literal["self", "inclusive"]
+"""What a hypothesis's costs are: the method's own samples, or every sample of the stacks it
+is on (itself and all it calls)."""
+
+
+@dataclass(frozen=True)
 class Hypothesis:
     id: str
     rank: int
@@ -136,6 +159,13 @@ class Hypothesis:
     """JMH benchmarks that reach the method (call graph)."""
     prove: str | None = None
     """A ready ``perfproof prove`` command line for the fix."""
+    ranked_by: Ranking = "self"
+    """``inclusive``: ``costs`` hold the method with all it calls (its callees hold most of
+    it: a fix there changes what they are asked to do), and ``inclusive`` what is whose."""
+    inclusive: tuple[InclusiveShare, ...] = ()
+    under: str | None = None
+    """The hypothesis ranked by inclusive cost, above this one, whose stacks hold most of
+    this method's samples: listed after the rest so the first few name different costs."""
 
     @property
     def profiled_benchmarks(self) -> tuple[str, ...]:

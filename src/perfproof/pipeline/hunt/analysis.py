@@ -14,14 +14,17 @@ from perfproof.code.reach import BenchmarkReach
 from perfproof.model import benchmark_of_label
 from perfproof.model.documents.hunt import (
     UNNAMED_GROUPS,
+    CalleeShare,
     Change,
     ClassShare,
     GroupCost,
     Hypothesis,
+    InclusiveShare,
     Measure,
     hypothesis_id,
 )
-from perfproof.pipeline.hunt.rank import RecordedGroup, central_gain, ranked_frames
+from perfproof.pipeline.hunt.inclusive import Ranked, ranked
+from perfproof.pipeline.hunt.rank import RecordedGroup, central_gain
 from perfproof.pipeline.hunt.source import (
     Declared,
     SourceMap,
@@ -117,6 +120,37 @@ def fact(
     return f"{text}{group}", lines
 
 
+def inclusive_fact(d: Declared, costs: list[GroupCost], split: InclusiveShare | None) -> str:
+    """One sentence for a method ranked by inclusive cost: what it holds with all it calls,
+    its own part, and the callees that hold the rest."""
+    best = max(costs, key=lambda c: (c.ceiling_discounted or 0.0, c.group))
+    held = best.cpu_share.mean if best.cpu_share is not None else 0.0
+    ns = f", ≈{best.ns_per_op.mean:,.0f} ns/op" if best.ns_per_op else ""
+    text = f"{_pct(held)} of the CPU samples with what it calls{ns}"
+    if split is not None:
+        mine = split.self_share.mean if split.self_share is not None else 0.0
+        below = ", ".join(f"{_short(c.method)} {_pct(c.share)}" for c in split.callees)
+        text += f" (itself {_pct(mine)}; below it: {below})"
+    where = Path(d.method.file).name
+    group = "" if best.group in UNNAMED_GROUPS else f" of {_short(best.group)}"
+    return f"{text} in {where}:{d.method.line}-{d.method.end_line}{group}"
+
+
+def _named(row: Ranked, sources: SourceMap) -> tuple[InclusiveShare, ...]:
+    """The row's callees by the names a reader knows (``Class.method``)."""
+
+    def label(frame: str) -> str:
+        found = sources.by_frame.get(frame)
+        return found.method.label if found else frame
+
+    return tuple(
+        InclusiveShare(
+            s.group, s.self_share, tuple(CalleeShare(label(c.method), c.share) for c in s.callees)
+        )
+        for s in row.inclusive
+    )
+
+
 def analyse(
     groups: list[RecordedGroup],
     sources: SourceMap,
@@ -126,18 +160,25 @@ def analyse(
     """Every project method worth a line, ranked; the first :data:`ENRICHED` with callers,
     pattern, the benchmarks that reach them and a ``prove`` line."""
     project: Project = sources.project
-    rows = ranked_frames(groups)
+    rows = ranked(groups)
     reach: BenchmarkReach | None = None
     out: list[Hypothesis] = []
     measured_in: set[str] = set()
-    for rank, (frame, costs, gain) in enumerate(rows, 1):
+    for rank, row in enumerate(rows, 1):
+        frame, costs, gain = row.frame, row.costs, row.gain
         d = sources.by_frame[frame]
+        inclusive = _named(row, sources)
         forks = [a for g in groups for a in g.forks]
         classes, via_cpu, via_alloc, paths = _merged(forks, frame)
         heaviest = max(paths.items(), key=lambda kv: (kv[1], kv[0]), default=((), 0))[0]
         path = tuple(sources.by_frame[f].method.label for f in heaviest if f in sources.by_frame)
         via = list(dict.fromkeys(_top(via_cpu) + _top(via_alloc)))
         sentence, _lines = fact(d, costs, classes, via)
+        if row.ranked_by == "inclusive":
+            best = max(costs, key=lambda c: (c.ceiling_discounted or 0.0, c.group))
+            split = next((i for i in inclusive if i.group == best.group), None)
+            sentence = inclusive_fact(d, costs, split)
+        under = sources.by_frame[row.under].method.label if row.under else None
         total = sum(classes.values())
         shares = tuple(ClassShare(c, classes[c] / total) for c in _top(classes, 5)) if total else ()
         callers = pattern = None
@@ -176,6 +217,9 @@ def analyse(
                 path=path,
                 benchmarks=tuple(benchmarks),
                 prove=line,
+                ranked_by=row.ranked_by,
+                inclusive=inclusive,
+                under=under,
             )
         )
     return Analysis(out)

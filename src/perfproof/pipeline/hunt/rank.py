@@ -78,7 +78,8 @@ def estimate(values: list[float], counts: tuple[float, float] | None = None) -> 
     return ForkMean(m.mean, max(m.lo, 0.0), m.hi, len(values), m.se)  # costs are never < 0
 
 
-def _share(part: int, whole: int) -> float:
+def share_of(part: int, whole: int) -> float:
+    """``part`` of ``whole`` (0 of nothing)."""
     return part / whole if whole > 0 else 0.0
 
 
@@ -92,8 +93,8 @@ def group_cost(group: RecordedGroup, frame: str) -> GroupCost | None:
     alloc_parts = [s.alloc if s else 0 for s in sites]
     has_cpu = any(t[0] > 0 for t in totals)
     has_alloc = any(t[1] > 0 for t in totals)
-    cpu_shares = [_share(c, t[0]) for c, t in zip(cpu_parts, totals, strict=True)]
-    alloc_shares = [_share(b, t[1]) for b, t in zip(alloc_parts, totals, strict=True)]
+    cpu_shares = [share_of(c, t[0]) for c, t in zip(cpu_parts, totals, strict=True)]
+    alloc_shares = [share_of(b, t[1]) for b, t in zip(alloc_parts, totals, strict=True)]
     cpu = estimate(cpu_shares, (sum(cpu_parts), sum(t[0] for t in totals))) if has_cpu else None
     alloc = estimate(alloc_shares) if has_alloc else None
     ns = per_op = per_s = None

@@ -1,0 +1,136 @@
+"""Hypotheses by inclusive cost: a method whose callees hold most of what it costs.
+
+A fix often changes what a method asks of its callees (which algorithm, which thresholds, how
+often) rather than any work of its own, and such a method holds few samples itself: ranked by
+self cost alone it is no hypothesis, though most of the time is spent below it. An engineer
+reads a profile by inclusive and self cost both, and so does the hunt: a method is ranked by
+its inclusive cost (every CPU sample of the stacks it is on) in a group where its callees hold
+most of it and no one callee holds nearly all of what they hold (then the method only passes
+the call on, and that callee, or something below it, is the hypothesis). It ranks with the
+others by the Amdahl ceiling of its share less one standard error.
+
+Deduplicated against its callees: a method whose own samples lie mostly on the stacks of an
+inclusive hypothesis ranked above it is listed after every method that does not, so the first
+few hypotheses name different costs instead of one cost three times (the inclusive one names
+its callees and their shares).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from perfproof.model.documents.hunt import CalleeShare, GroupCost, InclusiveShare, Ranking
+from perfproof.pipeline.hunt.rank import (
+    RecordedGroup,
+    estimate,
+    ranked_frames,
+    share_of,
+    steady,
+)
+from perfproof.stats.amdahl import ceiling_if_removed
+
+CALLEES_HOLD = 0.5
+"""A method is ranked by inclusive cost only where its callees hold at least this share of it."""
+PASS_THROUGH = 0.9
+"""…and no one callee holds this share or more of what its callees hold."""
+MIN_INCLUSIVE = 0.05
+"""…and it holds at least this share of the group's CPU samples."""
+HELD = 0.5
+"""A method with this share of its own samples under an inclusive hypothesis above it is
+listed after the rest."""
+CALLEES_SHOWN = 4
+
+
+@dataclass(frozen=True)
+class Ranked:
+    """One hypothesis before the source index names it: its method's frame and what ranks it."""
+
+    frame: str
+    costs: list[GroupCost]
+    gain: float
+    ranked_by: Ranking = "self"
+    inclusive: tuple[InclusiveShare, ...] = ()
+    """Callees by frame; the analysis names them."""
+    under: str | None = None
+    """The frame of the inclusive hypothesis that holds most of this one's samples."""
+
+
+def inclusive_cost(group: RecordedGroup, frame: str) -> tuple[GroupCost, InclusiveShare] | None:
+    """The method's inclusive cost in one group and what is whose, or None where it is not
+    ranked by it (its callees hold little of it, it passes the call on, or it is small)."""
+    totals = [steady(a)[0] for a in group.forks]
+    sites = [a.sites.get(frame) for a in group.forks]
+    held = [s.inclusive if s else 0 for s in sites]
+    if not any(held) or not any(totals):
+        return None
+    callees: dict[str, int] = {}
+    for s in sites:
+        for callee, n in (s.callees if s else {}).items():
+            callees[callee] = callees.get(callee, 0) + n
+    below = sum(callees.values())
+    if below < CALLEES_HOLD * sum(held) or max(callees.values()) >= PASS_THROUGH * below:
+        return None
+    shares = [share_of(h, t) for h, t in zip(held, totals, strict=True)]
+    cpu = estimate(shares, (sum(held), sum(totals)))
+    if cpu is None or cpu.mean < MIN_INCLUSIVE:
+        return None
+    ns = None
+    if group.ops is not None:
+        times = [x * o.ns_per_op for x, o in zip(shares, group.ops, strict=True) if o.ns_per_op]
+        ns = estimate(times) if times else None
+    ceiling = ceiling_if_removed(min(cpu.mean, 0.999))
+    discounted = ceiling_if_removed(min(max(cpu.mean - (cpu.se or 0.0), 0.0), 0.999))
+    own = [s.cpu if s else 0 for s in sites]
+    own_share = [share_of(o, t) for o, t in zip(own, totals, strict=True)]
+    mine = estimate(own_share, (sum(own), sum(totals))) if any(own) else None
+    whole = sum(totals)
+    heaviest = sorted(callees.items(), key=lambda kv: (-kv[1], kv[0]))[:CALLEES_SHOWN]
+    split = InclusiveShare(group.name, mine, tuple(CalleeShare(c, n / whole) for c, n in heaviest))
+    return GroupCost(group.name, cpu, None, ns, None, None, ceiling, discounted), split
+
+
+def _inclusive_rows(groups: list[RecordedGroup]) -> dict[str, Ranked]:
+    frames = sorted({f for g in groups for a in g.forks for f, s in a.sites.items() if s.callees})
+    out = {}
+    for frame in frames:
+        found = [c for g in groups if (c := inclusive_cost(g, frame)) is not None]
+        if found:
+            costs = [cost for cost, _ in found]
+            gain = max(c.ceiling_discounted or 0.0 for c in costs)
+            out[frame] = Ranked(frame, costs, gain, "inclusive", tuple(s for _, s in found))
+    return out
+
+
+def _held_by(groups: list[RecordedGroup], frame: str, above: list[str]) -> str | None:
+    """The first of the inclusive hypotheses ``above`` whose stacks hold most of the
+    method's own CPU samples."""
+    sites = [s for g in groups for a in g.forks if (s := a.sites.get(frame)) is not None]
+    own = sum(s.cpu for s in sites)
+    if own <= 0:
+        return None
+    for caller in above:
+        if sum(s.ancestors.get(caller, 0) for s in sites) >= HELD * own:
+            return caller
+    return None
+
+
+def ranked(groups: list[RecordedGroup]) -> list[Ranked]:
+    """Every hypothesis, by self or inclusive cost, best expected gain first, a method
+    mostly held by an inclusive hypothesis above it after the rest (see the module)."""
+    rows = {frame: Ranked(frame, costs, gain) for frame, costs, gain in ranked_frames(groups)}
+    for frame, row in _inclusive_rows(groups).items():
+        if frame not in rows or row.gain > rows[frame].gain:
+            rows[frame] = row
+    order = sorted(rows.values(), key=lambda r: -r.gain)  # stable: ties keep rank's order
+    kept: list[Ranked] = []
+    held: list[Ranked] = []
+    above: list[str] = []
+    for row in order:
+        under = None if row.ranked_by == "inclusive" else _held_by(groups, row.frame, above)
+        if under is not None:
+            held.append(Ranked(row.frame, row.costs, row.gain, under=under))
+            continue
+        kept.append(row)
+        if row.ranked_by == "inclusive":
+            above.append(row.frame)
+    return kept + held
