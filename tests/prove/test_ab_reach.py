@@ -80,7 +80,13 @@ def test_reach_from_the_diff_and_the_call_graph(tmp_path: Path) -> None:
     text = bus.read_text()
     cut = text.rstrip().rindex("}")
     bus.write_text(text[:cut] + '    public String debugName() { return "bus"; }\n}\n')
-    _git(demo.path, "commit", "--quiet", "-am", "debug name")
+    # with a changelog, a checked-in JMH results file and notes: files no build reads
+    for path, body in (("src/changes/changes.xml", "<document/>"), ("README.md", "# demo"),
+                       ("results/jmh-result.json", '[{"benchmark": "x"}]')):  # fmt: skip
+        (demo.path / path).parent.mkdir(parents=True, exist_ok=True)
+        (demo.path / path).write_text(body)
+    _git(demo.path, "add", "-A")
+    _git(demo.path, "commit", "--quiet", "-m", "debug name, changelog, results")
     later = {"base": shas["head"], "head": _git(demo.path, "rev-parse", "HEAD")}
     tree = ensure_worktree(demo.path, later["head"], cache)
     keys = _keys(demo.path, later, tree, ("regressed", "same"))
@@ -89,6 +95,17 @@ def test_reach_from_the_diff_and_the_call_graph(tmp_path: Path) -> None:
     assert keys[REPORTER].unconfirmed and keys[REPORTER].reach is Reach.NO_STATIC_PATH
     assert not keys[BUS].reached and not keys[BUS].unconfirmed  # "same" claims nothing
     assert "no static call path found within 6 calls" in keys[REPORTER].why
+
+    # a resource the build packages reaches every benchmark
+    resource = demo.path / "src/main/resources/limits.properties"
+    resource.parent.mkdir(parents=True, exist_ok=True)
+    resource.write_text("max=3\n")
+    _git(demo.path, "add", "-A")
+    _git(demo.path, "commit", "--quiet", "-m", "resource")
+    packaged = {"base": later["head"], "head": _git(demo.path, "rev-parse", "HEAD")}
+    reach = static_reach(demo.path, packaged, tree, [REPORTER, BUS])
+    assert reach.of(BUS).kind is Reach.OUTSIDE_JAVA and "limits.properties" in reach.of(BUS).why
+    later = packaged
 
     # a build file reaches every benchmark
     pom = demo.path / "pom.xml"

@@ -7,12 +7,12 @@ from perfproof.model.documents.compare_wire import ComparisonDoc
 from perfproof.model.documents.prove_measured import AbStageResult
 from perfproof.model.documents.prove_reach import (
     KeyReach,
-    outside_java,
     reach_of_keys,
     unexplained_summary,
 )
 from perfproof.model.reach import BenchReach, Reach
 from perfproof.pipeline.prove.measure import regression_gate
+from perfproof.workspace.build_inputs import read_files
 
 from .conftest import round_trip, wire_row
 
@@ -29,7 +29,7 @@ def test_an_unreached_key_cannot_explain_a_moved_verdict():
     keys = reach_of_keys(
         [_cmp(QUEUE, "regressed"), _cmp(CODEC, "improved"), _cmp(QUEUE, "regressed", "gc")],
         {CODEC: PATH},
-        outside_java(["README.md", "docs/queue.adoc"]),  # documentation moves nothing
+        read_files(["README.md", "docs/queue.adoc"], {}),  # documentation moves nothing
         depth=6,
     )
     by = {k.benchmark: k for k in keys}
@@ -46,7 +46,7 @@ def test_an_unreached_key_cannot_explain_a_moved_verdict():
 
 
 def test_a_change_outside_the_java_sources_or_to_the_benchmark_itself_reaches_it():
-    (build,) = reach_of_keys([_cmp(QUEUE, "regressed")], {}, outside_java(["pom.xml", "A.java"]))
+    (build,) = reach_of_keys([_cmp(QUEUE, "regressed")], {}, read_files(["pom.xml", "A.java"], {}))
     assert build.reached and not build.unexplained and "pom.xml" in build.why
     own = "src/jmh/java/jctools/bench/QueueThroughput.java"
     (bench,) = reach_of_keys([_cmp(QUEUE, "regressed")], {}, (), bench_files=[own])

@@ -13,8 +13,9 @@ source of it is as strong as it is, and the kind says which:
   runs there;
 - a benchmark the source index does not know (Kotlin, Scala, generated code) has no reach at all.
 
-A change outside the Java sources (a build file, a resource, a dependency version) can move
-anything: it reaches every benchmark.
+A change outside the Java sources that a build reads (a build file, a resource, a dependency
+version) can move anything: it reaches every benchmark. One no build reads (a changelog, the
+documentation, a checked-in results file) moves nothing.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ class Reach(StrEnum):
     STATIC_PATH = "static path"
     """A call path from the benchmark to a changed method, or the benchmark's own source changed."""
     OUTSIDE_JAVA = "outside java"
-    """A change outside the Java sources: it reaches every benchmark."""
+    """A change outside the Java sources that a build reads: it reaches every benchmark."""
     RECORDED = "seen in a recording"
     """A recording of the benchmark sampled (or saw allocate) a changed method."""
     NOT_RECORDED = "not in a recording"

@@ -5,8 +5,9 @@ verdict as the change's effect stops trusting the rest of the report. The words 
 strong as the evidence (:mod:`perfproof.model.reach`): "not explained by the change" needs a
 recording that shows the changed code never runs there; a call graph that finds no path says
 only "no static call path found", and why a path can be missed. A change outside the Java
-sources (a build file, a resource, a dependency version, a JVM flag) can move anything, so it
-reaches every benchmark.
+sources that a build reads (a build file, a resource, a dependency version, a JVM flag) can move
+anything, so it reaches every benchmark; one no build reads (a changelog, documentation, a
+results file) reaches none (:mod:`perfproof.workspace.build_inputs` tells them apart).
 """
 
 from __future__ import annotations
@@ -22,9 +23,6 @@ from perfproof.model.reach import MISSED_BY, BenchReach, Reach
 
 MOVED = ("improved", "regressed")
 """The verdicts that claim the change moved the key."""
-
-NOT_CODE = (".md", ".txt", ".adoc", ".rst", ".html", ".png", ".svg", ".jpg")
-"""Changed files that no build reads: documentation and pictures."""
 
 UNEXPLAINED_NOTE = "not explained by the change"
 """Said of a verdict only where a recording shows the changed code never runs."""
@@ -101,11 +99,6 @@ class KeyShare(StageDocument):
     """An improvement far beyond the ceiling: one the change cannot explain."""
 
 
-def outside_java(paths: Iterable[str]) -> tuple[str, ...]:
-    """Changed files that are neither Java sources nor documentation: each can move any key."""
-    return tuple(p for p in paths if not p.endswith(".java") and not p.lower().endswith(NOT_CODE))
-
-
 def _own_source(bench: str, bench_files: Sequence[str]) -> str | None:
     """The changed benchmark source that declares the benchmark's class, if any."""
     cls = bench.rsplit(".", 1)[0].split("$")[0]
@@ -136,7 +129,8 @@ def bench_reach(
         return BenchReach(bench, Reach.STATIC_PATH, f"its own source changed: {own}")
     if other_files:
         shown = ", ".join(other_files[:3]) + (" …" if len(other_files) > 3 else "")
-        why = f"a change outside the Java sources reaches every benchmark: {shown}"
+        read = "a change outside the Java sources, read by the build,"
+        why = f"{read} reaches every benchmark: {shown}"
         return BenchReach(bench, Reach.OUTSIDE_JAVA, why)
     within = f" within {depth} calls" if depth is not None else ""
     why = f"no static call path found{within} from this benchmark to a changed method ({MISSED_BY})"

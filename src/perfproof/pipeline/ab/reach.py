@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from pydantic import JsonValue
 
@@ -35,13 +35,13 @@ from perfproof.model.documents.prove_reach import (
     UNEXPLAINED_NOTE,
     KeyReach,
     bench_reach,
-    outside_java,
 )
 from perfproof.model.reach import BenchReach, Reach, RunReach
 from perfproof.pipeline.ab.options import AbOptions, Explain
 from perfproof.pipeline.prove.code import benchmarks_stage, changes_stage, head_project
 from perfproof.units import eta as format_duration
-from perfproof.workspace.git import git_out
+from perfproof.workspace.build_inputs import is_build_script, read_files
+from perfproof.workspace.git import git, git_out
 from perfproof.workspace.worktree import ensure_worktree
 
 REACH_FIELD = "reach"
@@ -57,14 +57,34 @@ def changed_files(repo: Path, shas: Mapping[str, str]) -> list[str]:
     return [n for n in names.splitlines() if n]
 
 
+def build_read(repo: Path, shas: Mapping[str, str], custom: bool = False) -> tuple[str, ...]:
+    """The changed files outside the Java sources that a build reads (each reaches every
+    benchmark; :mod:`perfproof.workspace.build_inputs`), judged against the build scripts of
+    the head commit in the folders that hold them; ``custom``: the build is the user's command."""
+    others = [p for p in changed_files(repo, shas) if not p.endswith(".java")]
+    if not others:
+        return ()
+    folders = {str(PurePosixPath(p).parent) for p in others}
+    wanted = {str(f) for p in folders for f in (PurePosixPath(p), *PurePosixPath(p).parents)}
+    listed = git_out(repo, "ls-tree", "-r", "--name-only", shas["head"], what="git ls-tree")
+    scripts: dict[str, str] = {}
+    for path in listed.splitlines():
+        if is_build_script(path) and str(PurePosixPath(path).parent) in wanted:
+            shown = git(repo, "show", f"{shas['head']}:{path}", check=False, what="git show")
+            scripts[path] = shown.output if shown.ok else ""
+    return read_files(others, scripts, custom)
+
+
 def static_reach(
     repo: Path,
     shas: Mapping[str, str],
     head_tree: Path,
     benchmarks: Iterable[str],
     depth: int = defaults.DEPTH,
+    custom: bool = False,
 ) -> RunReach:
-    """Each listed benchmark's reach from the diff and the head checkout's call graph.
+    """Each listed benchmark's reach from the diff and the head checkout's call graph
+    (``custom``: the build is the user's own command, which may read any file).
 
     Only benchmarks the index knows get one (a change outside the Java sources reaches the
     others too): a benchmark it cannot see (written in Kotlin or Scala, generated, or named
@@ -75,7 +95,7 @@ def static_reach(
     found = benchmarks_stage(project, head_tree, changes, (), depth)
     paths = {r.benchmark: r.path for r in found.reached}
     dispatch = {r.benchmark: r.dispatch for r in found.reached if r.via_dispatch}
-    other = outside_java(changed_files(repo, shas))
+    other = build_read(repo, shas, custom)
     bench_files = changes.in_scope("benchmark")
     return RunReach(
         {
@@ -87,12 +107,16 @@ def static_reach(
 
 
 def reach_before_looks(
-    repo: Path, shas: Mapping[str, str], head_tree: Path, benchmarks: Iterable[str]
+    repo: Path,
+    shas: Mapping[str, str],
+    head_tree: Path,
+    benchmarks: Iterable[str],
+    custom: bool = False,
 ) -> RunReach:
     """:func:`static_reach`, or a reach that knows nothing and says why: reach informs the
     looks and the words of a run, so no failure of it may cost the run its measurements."""
     try:
-        return static_reach(repo, shas, head_tree, benchmarks)
+        return static_reach(repo, shas, head_tree, benchmarks, custom=custom)
     except Exception as exc:  # see the docstring
         kind = "" if isinstance(exc, PerfproofError | OSError) else f"{type(exc).__name__}: "
         return RunReach(error=f"the change's reach was not computed: {kind}{exc}")
@@ -195,7 +219,8 @@ def reach_before_run(store: RunStore, opts: AbOptions, rep: Reporter) -> None:
     head_tree = ensure_worktree(Path(opts.repo), shas["head"], cache_dir)
     listed = store.manifest.benchmarks or {}
     names = [*listed.get("base", ()), *listed.get("head", ())]
-    reach = reach_before_looks(Path(opts.repo), shas, head_tree, names)
+    custom = opts.build.build_cmd is not None
+    reach = reach_before_looks(Path(opts.repo), shas, head_tree, names, custom)
     store.manifest.reach = reach.to_block()
     if reach.error:
         rep.message(f"note: {reach.error}")

@@ -30,11 +30,11 @@ from perfproof.model.documents.prove_measured import (
     GuardStageResult,
     TestsResult,
 )
-from perfproof.model.documents.prove_reach import bench_reach, outside_java, reach_of_keys
+from perfproof.model.documents.prove_reach import bench_reach, reach_of_keys
 from perfproof.model.documents.prove_stages import BenchmarksResult, ChangesResult
 from perfproof.model.reach import BenchReach, Reach, RunReach
 from perfproof.pipeline.ab.options import AbOptions
-from perfproof.pipeline.ab.reach import changed_files
+from perfproof.pipeline.ab.reach import build_read
 from perfproof.pipeline.ab.run import resume_ab, start_ab
 from perfproof.pipeline.prove.bundle import Bundle
 from perfproof.process import Command, Watch, run
@@ -95,7 +95,7 @@ def ab_stage(
     reach = reach_of_keys(
         comparisons,
         {r.benchmark: r.path for r in reached},
-        outside_java(changed_files(Path(ab.repo), shas)),
+        build_read(Path(ab.repo), shas, ab.build.build_cmd is not None),
         changes.in_scope("benchmark"),
         benchmarks.depth if benchmarks is not None else None,
     )
