@@ -183,3 +183,45 @@ def test_a_failing_reach_costs_the_run_nothing(tmp_path: Path, monkeypatch) -> N
     doc, why = ab_reach.explain(compare_doc(_comparisons("regressed", "same")), reach)
     assert why == reach.error
     assert all("reach" not in c for c in doc.dump()["comparisons"])
+
+
+def test_every_verdict_on_a_benchmark_no_static_path_reaches_says_so_beside_it(
+    make_run_folder, run_cli, tmp_path: Path
+) -> None:
+    """Whatever its verdict (inconclusive too), a key whose benchmark no static path leads to
+    says so beside the verdict in the terminal table, report.md, the HTML and the JSON; the
+    benchmarks the change reaches say nothing more."""
+    from perfproof.compare import CompareResult
+    from perfproof.pipeline.ab.run import AbOutcome
+    from perfproof.render.comparison import rows
+
+    run = tmp_path / "run"
+    shutil.copytree(make_run_folder("ab"), run)
+    doc = json.loads((run / "results.json").read_text())
+    primary = [c for c in doc["comparisons"] if c["metric"] == "primary"]
+    benches = sorted({str(c["benchmark"]) for c in primary})
+    unreached = benches[0]
+    reach = {b: BenchReach(b, Reach.STATIC_PATH, "call path: X", ("X",)) for b in benches[1:]}
+    reach[unreached] = bench_reach(unreached, {}, (), depth=6)
+    plain = CompareDocument.read(doc, "results.json")
+    typed = annotate(plain, RunReach(reach))
+    (run / "results.json").write_text(json.dumps(typed.dump()))
+    verdicts = {str(c["verdict"]) for c in primary if c["benchmark"] == unreached}
+
+    outcome = AbOutcome(run, CompareResult(list(plain.comparisons), []), typed, run / "report.md")
+    table = {r.benchmark: r.cells()[6] for r in rows(outcome.shown)[0]}
+    short = {b: next(r for r in table if b.endswith(r)) for b in benches}
+    assert table[short[unreached]].endswith(" (no static path)")
+    assert all("(" not in table[short[b]] for b in benches[1:])
+
+    md = run_cli("report", run, "--format", "md")
+    assert md.code == 0, md.err
+    cells = [line for line in md.out.splitlines() if "(no static path)" in line]
+    assert cells and all(line.startswith("|") for line in cells)
+    assert {v for v in verdicts if f"| {v} (no static path) |" in md.out} == verdicts
+    rows_json = json.loads(run_cli("report", run, "--format", "json").out)["results"]
+    said = {t["benchmark"]: {r["reach"] for r in t["rows"]} for t in rows_json}
+    assert said[unreached] == {"no static path"}
+    assert all(said[b] == {None} for b in benches[1:])
+    html = run_cli("report", run, "--format", "html").out
+    assert any(f"{v} (no static path)</td>" in html for v in verdicts)

@@ -226,7 +226,7 @@ def render_outcome(outcome: AbOutcome, fmt: str) -> None:
         text = results_section(outcome.run_dir) if ctx is None else section_of(ctx)
         click.echo(text, nl=False)
     else:
-        print_table(outcome.result)
+        print_table(outcome.shown)
         reach_kinds = (Kind.UNEXPLAINED, Kind.NO_PATH)
         for c in outcome.document.comparisons:
             for note in c.diagnostics.notes or ():

@@ -20,7 +20,7 @@ documentation, a checked-in results file) moves nothing.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -59,6 +59,21 @@ class Reach(StrEnum):
 
 MISSED_BY = "reflection, lambdas, dynamic dispatch or field types can hide a path"
 """Why "no static path" is not "not reached", in the words every report uses."""
+
+REACH_FIELD = "reach"
+"""The field each primary comparison of results.json gets: kind, reached, why, path."""
+
+UNREACHED = (Reach.NO_STATIC_PATH, Reach.NOT_RECORDED)
+"""The kinds said beside a verdict: what is known says the change may not run there."""
+
+
+def unreached_note(extra: Mapping[str, object]) -> str:
+    """What a comparison's reach (its ``extra``) says beside its verdict: ``no static path``
+    or ``not in a recording`` where the change may not run in the benchmark, so no reader
+    credits the change with the verdict; empty where it reaches or nothing is known."""
+    written = extra.get(REACH_FIELD)
+    kind = written.get("kind") if isinstance(written, Mapping) else None
+    return str(kind) if kind in {str(k) for k in UNREACHED} else ""
 
 
 @dataclass(frozen=True)

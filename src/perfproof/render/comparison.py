@@ -19,6 +19,7 @@ from perfproof.compare import CompareResult
 from perfproof.compare.notes import explained
 from perfproof.model import ALLOC_NORM, PRIMARY, Comparison, Side, Verdict
 from perfproof.model.diagnostics import ComparisonMethod, JmhScores
+from perfproof.model.reach import unreached_note
 from perfproof.render import results
 from perfproof.render.effect import delta_text
 from perfproof.render.markdown import markdown_table, md_text
@@ -55,6 +56,8 @@ class Row:
     delta: str
     verdict: Verdict
     notes: str
+    reach: str = ""
+    """Beside the verdict: the change may not run in the benchmark (results.Row.reach)."""
 
     def cells(self) -> tuple[str, ...]:
         return (
@@ -64,7 +67,7 @@ class Row:
             self.base,
             self.head,
             self.delta,
-            str(self.verdict),
+            results.verdict_with_reach(str(self.verdict), self.reach),
             self.notes,
         )
 
@@ -153,6 +156,9 @@ def rows(result: CompareResult) -> tuple[list[Row], list[str]]:
     out: list[Row] = []
     footnotes: list[str] = []
     prefix = common_prefix(result)
+    # reach is a benchmark's (kept on its primary comparison): every metric of it says it
+    reach = {c.key.benchmark: unreached_note(c.extra) for c in result.comparisons
+             if c.key.metric == PRIMARY}  # fmt: skip
     for c in in_order(result):
         refs = []
         for w in c.warnings:
@@ -170,6 +176,7 @@ def rows(result: CompareResult) -> tuple[list[Row], list[str]]:
                 delta=_delta(c),
                 verdict=c.verdict,
                 notes=" ".join(_tags(c) + refs),
+                reach=reach.get(c.key.benchmark, ""),
             )
         )
     return out, footnotes

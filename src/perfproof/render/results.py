@@ -18,6 +18,7 @@ from perfproof.jmh.units import THROUGHPUT_UNIT, TIME_UNIT
 from perfproof.model import ALLOC_NORM, PRIMARY, BenchKey, Comparison, Verdict
 from perfproof.model.diagnostics import ComparisonMethod, Kind
 from perfproof.model.documents.prove_reach import NO_PATH_NOTE, UNEXPLAINED_NOTE
+from perfproof.model.reach import unreached_note
 from perfproof.render import gate
 from perfproof.render.effect import delta_text
 from perfproof.render.markdown import markdown_table
@@ -62,6 +63,20 @@ class Row:
     scale: Scale
     machine: str = ""
     """The machine that measured the row (merged shards); empty for one machine."""
+    reach: str = ""
+    """Said beside the verdict where the change may not run in the benchmark (``no static
+    path``, ``not in a recording``): :func:`perfproof.model.reach.unreached_note`."""
+
+    @property
+    def verdict_text(self) -> str:
+        """The verdict as every table shows it, with what is known of the change's reach."""
+        return verdict_with_reach(self.verdict, self.reach)
+
+
+def verdict_with_reach(verdict: str, reach: str) -> str:
+    """``inconclusive (no static path)``: a verdict and, beside it, that the change may not run
+    in its benchmark; the verdict alone where it reaches or nothing is known."""
+    return f"{verdict} ({reach})" if reach else verdict
 
 
 @dataclass
@@ -123,6 +138,7 @@ def build_row(c: Comparison, alloc: Comparison | None) -> Row:
         comparison=c,
         alloc=alloc,
         scale=scale,
+        reach=unreached_note(c.extra),
     )
 
 
@@ -323,7 +339,7 @@ def table_lines(table: Table, conf: str) -> list[str]:
             row.baseline,
             row.feature,
             row.delta,
-            row.verdict,
+            row.verdict_text,
             row.bytes,
         ]
         for row in table.rows

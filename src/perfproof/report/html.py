@@ -44,6 +44,8 @@ def sort_values(row: Row) -> dict[str, str]:
 def row_tags(row: Row) -> str:
     """What the verdict filter matches: the row's verdict and its bytes/op verdict."""
     tags = [row.verdict]
+    if row.reach:
+        tags.append(row.reach.replace(" ", "-"))
     if row.alloc is not None:
         tags.append(f"bytes-{row.alloc.verdict}")
     return " ".join(tags)

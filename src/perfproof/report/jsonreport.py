@@ -56,6 +56,9 @@ class RowDoc(MachineDoc):
     feature: SideDoc
     delta: DeltaDoc
     verdict: str
+    reach: str | None
+    """Beside the verdict: ``no static path`` or ``not in a recording`` (the change may not
+    run in the benchmark); null where it reaches or nothing is known."""
     p_adjusted: float | None
     family: str
     display_unit: str
@@ -147,6 +150,7 @@ def _row(row: Row) -> RowDoc:
             "interval_confidence": c.interval_confidence,
         },
         "verdict": row.verdict,
+        "reach": row.reach or None,
         "p_adjusted": c.p_adjusted,
         "family": c.family,
         "display_unit": row.scale.unit,

@@ -100,7 +100,8 @@ def render_summary(ctx: ReportContext) -> str:
                 continue
             params = ", ".join(f"{k}={v}" for k, v in row.params.items())
             name = f"{table.benchmark}({params})" if params else table.benchmark
-            out.append(f"- **{md_text(row.verdict)}** `{name}` {table.mode}: {md_text(row.delta)}")
+            verdict = md_text(row.verdict_text)
+            out.append(f"- **{verdict}** `{name}` {table.mode}: {md_text(row.delta)}")
     out += ["", "The full report is `report.md` in the run folder.", ""]
     return "\n".join(out)
 

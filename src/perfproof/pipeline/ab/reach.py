@@ -36,16 +36,13 @@ from perfproof.model.documents.prove_reach import (
     KeyReach,
     bench_reach,
 )
-from perfproof.model.reach import BenchReach, Reach, RunReach
+from perfproof.model.reach import REACH_FIELD, BenchReach, Reach, RunReach
 from perfproof.pipeline.ab.options import AbOptions, Explain
 from perfproof.pipeline.prove.code import benchmarks_stage, changes_stage, head_project
 from perfproof.units import eta as format_duration
 from perfproof.workspace.build_inputs import is_build_script, read_files
 from perfproof.workspace.git import git, git_out
 from perfproof.workspace.worktree import ensure_worktree
-
-REACH_FIELD = "reach"
-"""The field each primary comparison of results.json gets: reached, why, path."""
 
 
 def changed_files(repo: Path, shas: Mapping[str, str]) -> list[str]:

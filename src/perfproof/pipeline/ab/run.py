@@ -9,6 +9,7 @@ options and the plan back from the manifest and runs only what is missing.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -81,6 +82,12 @@ class AbOutcome:
     """With ``--jfr``: the folder holding ``r<round>-<side>/fork-N.jfr``."""
     context: ReportContext | None = None
     """The report context report.md was rendered from (None when it failed to build)."""
+
+    @property
+    def shown(self) -> CompareResult:
+        """The result as the terminal shows it: its comparisons as results.json holds them,
+        each with its benchmark's reach, so the table says what report.md says."""
+        return dataclasses.replace(self.result, comparisons=list(self.document.comparisons))
 
 
 def start_ab(
