@@ -19,6 +19,7 @@ from perfproof.model import ALLOC_NORM, BenchKey, Direction, Samples, Verdict
 from perfproof.model.documents.codec import decode_value, encode
 from perfproof.stats.sequential import Schedule
 from perfproof.stats.simulate import ForkNoise, hierarchical
+from perfproof.units import change_interval
 
 
 def _design(
@@ -107,8 +108,9 @@ def test_a_large_change_stops_early_and_stays_decided() -> None:
     assert n.verdict is Verdict.INCONCLUSIVE
     lo, hi = n.ratio_ci
     assert lo < 1.0 < hi
-    bound = max(1 - lo, hi - 1) * 100
-    assert any(f"no change beyond ±{bound:.1f}%" in w for w in n.warnings)
+    # the bound is the interval itself, on the ratio's own scale: never a ± past -100%
+    assert any(f"the change is within {change_interval(lo, hi)}" in w for w in n.warnings)
+    assert not any("±" in w and "beyond" in w for w in n.warnings)
     assert "stopped at look 4" in big.note
     text = methodology(DESIGN, decisions)
     assert "1 of 2 entries stopped before the last look" in text
@@ -272,7 +274,10 @@ def test_futility_stops_an_unchanged_entry_without_a_verdict() -> None:
     c = none.comparisons[0]
     assert c.verdict is Verdict.INCONCLUSIVE and c.ratio_ci[0] < 1.0 < c.ratio_ci[1]
     assert encode(c.diagnostics)["sequential"]["futile"]
-    assert encode(c.diagnostics)["sequential"]["conditional_power"] < 0.05
+    said = encode(c.diagnostics)["sequential"]
+    assert said["futility_rule"] in ("equivalence", "predictive")
+    if said["futility_rule"] == "predictive":
+        assert said["predictive_power"] < 0.05
     assert any("without a verdict" in w for w in c.warnings)
     assert "cannot add false alarms" in methodology(design, decisions)
     with pytest.raises(ValueError, match="futility"):
@@ -306,15 +311,16 @@ def test_a_fork_that_started_unsettled_costs_the_futility_stop_nothing() -> None
     assert encode(d.comparisons[0].diagnostics)["sequential"]["futile"]
 
 
-def test_a_huge_bound_is_written_as_beyond_999_percent() -> None:
+def test_a_huge_bound_is_said_in_words_not_numbers() -> None:
     rng = np.random.default_rng(3)
     rounds = _rounds(rng, {"x": 1.0}, 3, sd=3.0)
     design = _design(1)
     d = next(iter(look(_pairs(rounds, 3), 1, design, {}).values()))
     notes = [w for w in d.comparisons[0].warnings if "inconclusive after" in w]
-    assert notes and all(len(w) < 200 for w in notes)
-    assert all("too wide to bound the change (past ±999%)" in w for w in notes)
-    assert not any(">999" in w for w in notes)
+    assert notes and all(len(w) < 260 for w in notes)
+    assert all("too wide to bound the change" in w for w in notes)
+    assert all("only a change past a thousand-fold" in w for w in notes)
+    assert not any(">999" in w or "±" in w for w in notes)
 
 
 def test_aa_forks_in_two_code_shapes_split_by_side_at_first_are_never_called_changed() -> None:
@@ -404,7 +410,8 @@ def test_a_fork_left_out_once_does_not_hold_back_the_futility_stop_for_good() ->
     c = d.comparisons[0]
     assert c.verdict is Verdict.INCONCLUSIVE and c.diagnostics.sequential.futile
     said = next(w for w in c.warnings if w.startswith("stopped at look"))
-    assert "the smallest change it could have seen: ±" in said
+    assert "it would have seen a change outside -" in said and "±" not in said.split(";")[0]
+    assert "more forks a side" in said
     assert c.mde_pct is not None and 0 < c.mde_pct < 50
 
 
@@ -421,7 +428,8 @@ def test_a_key_out_of_looks_says_what_it_could_have_seen_and_is_not_settled() ->
     # results.json says the same: the look stopped it, but nothing was decided
     assert encode(c.diagnostics)["sequential"]["decided"] is False
     assert any(
-        w.startswith("inconclusive after 2 looks") and "could have seen: ±" in w for w in c.warnings
+        w.startswith("inconclusive after 2 looks") and "would have seen a change outside" in w
+        for w in c.warnings
     )
 
 

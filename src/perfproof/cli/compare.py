@@ -95,8 +95,9 @@ saw a regression, 2 bad input (one line naming the file or flag)."""
 @click.option(
     "--futility",
     default=None,
-    help="With --sequential: also stop an entry without a verdict when the last look would "
-    "decide it in fewer than this share of runs were its estimate true (e.g. 5%) [default: off].",
+    help="With --sequential: also stop an entry without a verdict on evidence of a small change: "
+    "its interval inside the ±5% equivalence margin, or inside ±50% with a predictive chance of "
+    "a verdict by the last look below this share (e.g. 5%) [default: off].",
 )
 @junit_option()
 @variant_options("Of one result set", " Give one BASE, no HEAD.")

@@ -140,8 +140,9 @@ DESIGN = (
         {
             "type": FUTILITY,
             "metavar": "PCT",
-            "help": "Stop an undecided key once its chance of a verdict by --max-rounds is "
-            f"below PCT (default {defaults.FUTILITY:.0%}; 0 runs undecided keys to --max-rounds).",
+            "help": "Stop an undecided key without a verdict only on evidence of a small change: "
+            "its interval inside ±5%, or inside ±50% with a predictive chance of a verdict by "
+            f"--max-rounds below PCT (default {defaults.FUTILITY:.0%}; 0: never).",
         },
     ),
     Flag(

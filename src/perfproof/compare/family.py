@@ -120,7 +120,8 @@ def _build(
     pw = diagnostics.power
     mde, needed = (pw.mde_pct, pw.forks_needed) if pw is not None else (None, None)
     if verdict is Verdict.INCONCLUSIVE and mde is not None:
-        found.append(notes.inconclusive(mde, needed, opt.threshold))
+        forks = min(p.base.fork_count, p.head.fork_count)
+        found.append(notes.inconclusive(mde, needed, opt.threshold, forks, opt.alpha))
     diagnostics.notes = found
     return Comparison(
         key=p.base.key,

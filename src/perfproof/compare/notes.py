@@ -7,10 +7,20 @@ is the sentence a user reads and acts on. Every sentence is written here, once.
 
 from __future__ import annotations
 
+import math
+
 from perfproof.model import Direction
 from perfproof.model.diagnostics import ForkGroups, Kind, Note, UnsettledFork
 from perfproof.stats import power
-from perfproof.units import delta_with_interval, quantity
+from perfproof.units import (
+    MAX_BOUND_FACTOR,
+    beyond_factor,
+    change_interval,
+    delta_with_interval,
+    forks_words,
+    log_half_width_bounds,
+    quantity,
+)
 
 
 def exact() -> Note:
@@ -136,16 +146,65 @@ def unsettled(
     )
 
 
-def inconclusive(mde: float, forks_needed: int | None, threshold: float) -> Note:
-    detects = "only changes beyond ±999%" if mde > 999.0 else f"about ±{mde:.1f}%"
-    if forks_needed is None:
-        forks = "an unknown number of forks"
-    elif forks_needed < power.MAX_FORKS:
-        forks = f"about {forks_needed} forks"
-    else:
-        forks = f"more than {power.MAX_FORKS} forks"
-    return Note(
-        Kind.INCONCLUSIVE,
-        f"inconclusive: this design detects {detects} at 80% power; "
-        f"{forks} per side would resolve {threshold * 100:g}%",
+def inconclusive(
+    mde_pct: float, forks_needed: int | None, threshold: float, forks: int, alpha: float
+) -> Note:
+    """A fixed design's undecided key: the changes it would see (both ends, on the ratio's
+    scale), what :data:`NEXT_FORKS` more forks a side would see, and the forks ±θ needs only
+    while that is a step anyone would take."""
+    mde_log = math.log1p(mde_pct / 100.0) if math.isfinite(mde_pct) else math.inf
+    text = f"inconclusive: this design would see {_seen(mde_log)} (80% power)"
+    if forks >= 2 and math.isfinite(mde_log):
+        # the fork variance that gives this design its MDE (power.mde_log, inverted)
+        unit = power.standardised_mde(forks, forks, 0.5, alpha)
+        fork_var = forks / 2.0 * (mde_log / unit) ** 2 if math.isfinite(unit) else math.inf
+        if math.isfinite(fork_var):
+            text += "; " + next_step(fork_var, forks, alpha, threshold)
+            return Note(Kind.INCONCLUSIVE, text)
+    if forks_needed is not None and forks_needed <= REACHABLE_FORKS:
+        text += f"; about {forks_needed} forks per side would resolve ±{threshold * 100:g}%"
+    return Note(Kind.INCONCLUSIVE, text)
+
+
+# ---------------------------------------------------------- a sequential key without a verdict
+
+NEXT_FORKS = 10
+"""The next step a note offers a key left without a verdict: this many more forks a side."""
+REACHABLE_FORKS = 100
+"""Forks a side to resolve ±θ that a note still offers as a step; beyond it is out of reach."""
+
+
+def within(lo: float, hi: float) -> str:
+    """What an undecided interval of the ratio still says, as an interval on the metric's own
+    scale (never a ± past -100%), or that it bounds nothing worth a number."""
+    if not (lo > 0.0 and math.isfinite(hi)) or beyond_factor(1.0, lo, hi):
+        return "the interval is too wide to bound the change"
+    return f"the change is within {change_interval(lo, hi)}"
+
+
+def _seen(mde_log: float) -> str:
+    """The changes a design sees at 80% power: those outside ``e^±mde``, or past a thousand-fold
+    when that interval is too wide to be worth numbers."""
+    if math.isfinite(mde_log) and mde_log < math.log(MAX_BOUND_FACTOR):
+        return f"a change outside {change_interval(*log_half_width_bounds(mde_log))}"
+    return "only a change past a thousand-fold"
+
+
+def could_have_seen(mde_log: float, forks: int) -> str:
+    """The changes the forks used would have found (80% power, the look's level)."""
+    return f"it would have seen {_seen(mde_log)} (80% power, {forks_words(forks, forks)})"
+
+
+def next_step(fork_var_log: float, forks: int, alpha: float, threshold: float) -> str:
+    """What more forks would buy, for a fresh run at the design's overall α: the changes
+    :data:`NEXT_FORKS` more forks a side would see (80% power), and the forks ±θ needs while
+    that is within reach (a count of thousands is no step anyone takes)."""
+    more = forks + NEXT_FORKS
+    text = (
+        f"a run with {NEXT_FORKS} more forks a side ({more} in all) would see "
+        f"{_seen(power.mde_log(fork_var_log, more, alpha))}"
     )
+    need = power.forks_needed(fork_var_log, threshold, alpha)
+    if need <= REACHABLE_FORKS:
+        text += f"; ±{threshold * 100:g}% needs about {need} forks a side"
+    return text

@@ -87,8 +87,8 @@ from perfproof.model import PRIMARY, BenchKey, Comparison, Direction, Samples, V
 from perfproof.model.bounds import RatioBounds, bound_exp
 from perfproof.model.diagnostics import ComparisonMethod, ForkGroups, SequentialLook
 from perfproof.stats import bimodal
+from perfproof.stats import futility as fut
 from perfproof.stats import sequential as seq
-from perfproof.units import percent
 
 
 @dataclass
@@ -206,10 +206,13 @@ class _Judged:
     per_look: float
     code: int
     tested: bool
-    conditional_power: float | None = None
+    predictive_power: float | None = None
+    futility_rule: int = fut.NONE
     groups: ForkGroups | None = None
     mde: float = math.inf
     """The smallest |log ratio| the look's interval would exclude 1 for at 80% power."""
+    se: float = math.nan
+    """The look's se of the log ratio (the suite's spread borrowed where that widens it)."""
 
 
 def _judge_family(
@@ -257,9 +260,11 @@ def _judge_family(
             float(rows.diff[i]), float(j.lo[i]), float(j.hi[i]), float(rows.p_value[i]),
             float(j.seq_p[i]), float(j.adjusted[i]), float(j.interval_alpha[i]),
             float(j.per_look[i]), int(j.code[i]), bool(rows.tested[i]),
-            None if j.conditional_power is None else float(j.conditional_power[i]),
+            None if j.predictive_power is None else float(j.predictive_power[i]),
+            fut.NONE if j.futility_rule is None else int(j.futility_rule[i]),
             fork_groups(j.groups, j.support, i, known[i]),
             float(mde[i]),
+            float(rows.se[i]),
         )
         for i, c in enumerate(live)
     }  # fmt: skip
@@ -269,14 +274,6 @@ _VERDICT = {
     seq.NEGLIGIBLE: Verdict.NEGLIGIBLE,
     seq.SAME: Verdict.SAME,
 }
-
-
-def _no_change_beyond(bound_pct: float) -> str:
-    """What an undecided interval still says: the largest change it leaves open, or, past
-    ±999%, that it bounds nothing worth a number."""
-    if not math.isfinite(bound_pct) or bound_pct >= 1000.0:
-        return "the interval is too wide to bound the change (past ±999%)"
-    return f"no change beyond ±{percent(bound_pct, 1, sign=False)}"
 
 
 def _verdict(code: int, direction: Direction) -> Verdict | None:
@@ -321,19 +318,12 @@ def _finish(
         warnings.append(note.text)
     if verdict is None:
         verdict = Verdict.INCONCLUSIVE
-        bound = max(abs(lo - 1.0), abs(hi - 1.0)) * 100.0
         if futile:
-            warnings.append(
-                f"stopped at look {look_no} of {design.schedule.max_looks} without a verdict: "
-                f"were the current estimate true, the last look would decide in "
-                f"{(j.conditional_power or 0.0) * 100:.1f}% of runs (futility below "
-                f"{design.futility * 100:g}%); {_no_change_beyond(bound)}; "
-                f"{_could_have_seen(j, c)}"
-            )
+            warnings.append(_futility_note(j, c, look_no, design, (lo, hi)))
         elif last and j.tested:
             warnings.append(
-                f"inconclusive after {look_no} looks: {_no_change_beyond(bound)}; "
-                f"{_could_have_seen(j, c)}"
+                f"inconclusive after {look_no} looks: {notes.within(lo, hi)}; "
+                f"{_what_more_forks_buy(j, c, design)}"
             )
         elif not j.tested:
             warnings.append("fewer than two usable forks on a side: not tested at this look")
@@ -348,8 +338,9 @@ def _finish(
             p_adjusted=j.adjusted,
             overall_alpha=j.overall_alpha,
             per_look_level=j.per_look,
-            conditional_power=j.conditional_power,
+            predictive_power=j.predictive_power,
             futile=futile,
+            futility_rule=fut.RULE_NAMES.get(j.futility_rule) if futile else None,
         ),
         fork_groups=j.groups,
         notes=found,
@@ -384,13 +375,38 @@ def _pct_or_none(log_value: float) -> float | None:
     return pct if math.isfinite(pct) else None
 
 
-def _could_have_seen(j: _Judged, c: Comparison) -> str:
-    """The smallest change the forks used would have found (80% power, the look's level)."""
+def _futility_note(
+    j: _Judged, c: Comparison, look_no: int, design: SequentialDesign, bounds: tuple[float, float]
+) -> str:
+    """Why a key stopped without a verdict, by the rule that stopped it, with its bound."""
+    where = f"stopped at look {look_no} of {design.schedule.max_looks} without a verdict"
+    lo, hi = bounds
+    if j.futility_rule == fut.EQUIVALENCE:
+        margin = f"{fut.FutilityRule(design.futility).margin * 100:g}%"
+        return (
+            f"{where}: {notes.within(lo, hi)}, inside the ±{margin} equivalence margin "
+            "(futility: any change is smaller than that)"
+        )
+    chance = f"{(j.predictive_power or 0.0) * 100:.1f}%"
+    by = (
+        "of continued runs of its two fork groups"
+        if j.groups is not None and j.groups.held
+        else "predicted from its forks, the suite's spread and a prior centred on no change"
+    )
+    return (
+        f"{where}: a verdict by the last look is improbable ({chance} {by}; futility below "
+        f"{design.futility * 100:g}%); {notes.within(lo, hi)}; {_what_more_forks_buy(j, c, design)}"
+    )
+
+
+def _what_more_forks_buy(j: _Judged, c: Comparison, design: SequentialDesign) -> str:
+    """The changes the forks used could have seen, and what more forks would see."""
     forks = min(c.base.forks, c.head.forks)
-    if not math.isfinite(j.mde) or j.mde >= math.log(11.0):
-        return f"with {forks} forks a side it could see no change below ±999%"
-    pct = percent(math.expm1(j.mde) * 100.0, 1, sign=False)
-    return f"the smallest change it could have seen: ±{pct} (80% power, {forks} forks a side)"
+    text = notes.could_have_seen(j.mde, forks)
+    if math.isfinite(j.se) and j.se > 0 and forks >= 2:
+        fork_var = j.se**2 * forks / 2.0  # one fork's variance of its log mean, both sides alike
+        text += "; " + notes.next_step(fork_var, forks, design.alpha, design.verdict.threshold)
+    return text
 
 
 def _note(final: list[Comparison], look_no: int, last: bool, decided: bool) -> str:

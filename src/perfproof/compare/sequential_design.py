@@ -26,8 +26,9 @@ class SequentialDesign:
     schedule: seq.Schedule
     verdict: CompareOptions = field(default_factory=CompareOptions)
     futility: float = 0.0
-    """γ > 0: stop an entry without a verdict when the chance that the last look would give
-    one, were today's estimate the truth, is below γ (conditional power). Off by default."""
+    """γ > 0: stop an entry without a verdict on evidence that its change is small, its
+    interval inside the equivalence margin or a predictive chance of a verdict by the last
+    look below γ (:class:`perfproof.stats.futility.FutilityRule`). Off by default."""
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.futility < 1.0:

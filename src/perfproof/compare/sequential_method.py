@@ -14,6 +14,7 @@ from perfproof.model import BenchKey
 from perfproof.stats import bimodal
 from perfproof.stats import family as procedures
 from perfproof.stats import sequential as seq
+from perfproof.stats.futility import FutilityRule
 
 
 def methodology(design: SequentialDesign, decisions: dict[BenchKey, KeyDecision]) -> str:
@@ -44,12 +45,19 @@ def methodology(design: SequentialDesign, decisions: dict[BenchKey, KeyDecision]
         f"before the last look. Bytes/op was compared exactly (0.5 B or 0.1%)."
     )
     if design.futility > 0:
+        rule = FutilityRule(design.futility)
         text += (
-            f" An entry also stopped, without a verdict, when the chance that the last look "
-            f"would give one (were its current estimate true) fell below "
-            f"{design.futility * 100:g}%; this cannot add false alarms. For an entry held by "
-            "the bimodal-forks rule (below) that chance is the share of simulated "
-            "continuations of its two groups that the whole rule would decide at the last look."
+            " An entry also stopped without a verdict (futility, which cannot add false alarms) "
+            "only on evidence that its change is small: its interval lay inside the "
+            f"±{rule.margin * 100:g}% equivalence margin, or it lay inside "
+            f"±{rule.bound * 100:g}% and the predictive chance of a verdict by the last look "
+            f"was below {design.futility * 100:g}% (the effect averaged over its posterior from "
+            "the look's estimate, the moderated spread and a normal prior on the log ratio "
+            f"centred on no change, sd {rule.prior_sd:.3g}; the last look at the level of the "
+            f"overall {design.alpha * 100:g}%). For an entry held by the bimodal-forks rule "
+            "(below) that chance is the share of simulated continuations of its two groups, "
+            "drawn from what its forks say about them, that the whole rule would decide; a held "
+            "entry on a benchmark the change reaches was not stopped that way."
         )
     if trimmed:
         text += (

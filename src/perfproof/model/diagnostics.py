@@ -196,8 +196,12 @@ class SequentialLook:
     p_adjusted: StrictFloat | None = None
     overall_alpha: StrictFloat | None = None
     per_look_level: StrictFloat | None = None
-    conditional_power: StrictFloat | None = None
+    predictive_power: StrictFloat | None = None
+    """The chance of a verdict by the last look the futility stop judged (predictive)."""
     futile: StrictBool | None = None
+    futility_rule: Literal["equivalence", "predictive"] | None = None
+    """Which futility rule stopped the key: its interval inside the equivalence margin, or an
+    improbable verdict by the last look with an interval that bounds the change."""
     rule: Literal["exact"] | None = field(default=None, kw_only=True)
 
 

@@ -28,6 +28,7 @@ from perfproof.units import (
     MISSING,
     choose_scale,
     cut_at_zero,
+    detectable_interval,
     needs_ends,
     percent,
     quantity,
@@ -124,7 +125,7 @@ def _tags(c: Comparison) -> list[str]:
         held += ", split by the change" if explained(d.fork_groups) else ""
         tags.append(f"two groups: fast {fast_base} base / {fast_head} head{held}")
     if c.verdict is Verdict.INCONCLUSIVE and c.mde_pct is not None:
-        tags.append(f"mde ±{c.mde_pct:.3g}%" if c.mde_pct < 1000 else f"mde ±{c.mde_pct:,.0f}%")
+        tags.append(f"mde {detectable_interval(c.mde_pct)}")
     return list(dict.fromkeys(tags))
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+from perfproof.compare.notes import REACHABLE_FORKS
 from perfproof.model import PRIMARY, Comparison, Verdict
 from perfproof.model.diagnostics import ComparisonMethod
 from perfproof.model.documents.compare import CompareDocument
@@ -29,7 +30,7 @@ from perfproof.render.results import (
 from perfproof.report import environment, reproduce
 from perfproof.report.rawtables import raw_tables
 from perfproof.report.rundir import RunFolder
-from perfproof.units import MISSING, Scale, fraction_pct, value_spread
+from perfproof.units import MISSING, Scale, detectable_interval, fraction_pct, value_spread
 
 __all__ = ["ReportContext", "build_context"]
 
@@ -149,10 +150,12 @@ def collect_warnings(
 
 
 def _inconclusive_text(c: Comparison) -> str:
+    """An undecided row's note when its comparison carries none: the changes its design would
+    see (both ends, on the ratio's scale) and the forks ±θ needs while that is within reach."""
     text = "inconclusive"
     if c.mde_pct is not None and math.isfinite(c.mde_pct):
-        text += f": this design detects about ±{c.mde_pct:.1f}%"
-    if c.forks_needed:
+        text += f": this design would see a change outside {detectable_interval(c.mde_pct)}"
+    if c.forks_needed and c.forks_needed <= REACHABLE_FORKS:
         text += f"; about {c.forks_needed} forks per side would resolve the threshold"
     return text
 

@@ -176,11 +176,13 @@ def stopping_text(run: RunFolder) -> str | None:
 def _ended(run: RunFolder, ended: str | None, keys: int) -> str | None:
     """Why the rounds ended, in words a reader cannot take for "every key has a verdict":
     ``all keys decided`` counts a futility stop as decided (it stops without a verdict), so
-    beside inconclusive rows the line says how many keys stopped that way."""
+    beside inconclusive rows the line says how many keys stopped that way and on what: an
+    interval inside the equivalence margin, or a verdict by the last look predicted improbable
+    (what was computed, no more)."""
     if ended != ALL_DECIDED:
         return ended
     futile = {
-        c.key
+        c.key: c.diagnostics.sequential.futility_rule
         for c in run.document.comparisons
         if c.key.metric == PRIMARY
         and c.diagnostics.sequential is not None
@@ -188,9 +190,17 @@ def _ended(run: RunFolder, ended: str | None, keys: int) -> str | None:
     }
     if not futile:
         return ended
+    rules = list(futile.values())
+    why = ""
+    if all(rules):  # a run written before the rule was recorded says only that
+        parts = [
+            f"{rules.count('equivalence')} with an interval inside the equivalence margin",
+            f"{rules.count('predictive')} whose verdict by the last look was predicted improbable",
+        ]
+        why = ": " + "; ".join(p for p in parts if not p.startswith("0 "))
     return (
-        f"every key stopped, {keys - len(futile)} with a verdict and {len(futile)} for "
-        "futility (no verdict: more rounds would almost surely not decide them)"
+        f"every key stopped, {keys - len(futile)} with a verdict and {len(futile)} for futility "
+        f"(no verdict{why})"
     )
 
 

@@ -37,6 +37,8 @@ import numpy as np
 from scipy import special
 
 from perfproof.stats import bimodal, bimodal_futility, family, moderation
+from perfproof.stats import futility as fut
+from perfproof.stats.futility import FutilityRule
 from perfproof.stats.ratio import bound_exp_rows
 from perfproof.stats.tables import shipped_table
 from perfproof.stats.welch import SideMoments, welch_where_tested
@@ -224,11 +226,15 @@ class Judgement:
     lo: np.ndarray
     hi: np.ndarray
     code: np.ndarray
-    conditional_power: np.ndarray | None = None
+    predictive_power: np.ndarray | None = None
+    """The chance of a verdict by the last look each key's futility stop was judged on
+    (:mod:`perfproof.stats.futility`); None when futility is off or at the last look."""
     groups: bimodal.Splits | None = None
     """The 2-means split of every key's pooled fork means (flattened rows), when given."""
     support: bimodal.Support | None = None
     """Why a bimodal key's verdict stands, or that it was held (flattened rows)."""
+    futility_rule: np.ndarray | None = None
+    """Which futility rule stopped each key (``futility.EQUIVALENCE``/``PREDICTIVE``; NONE)."""
 
 
 def judge(
@@ -239,7 +245,7 @@ def judge(
     method: str,
     threshold: float,
     look: int = 0,
-    futility: float = 0.0,
+    futility: float | FutilityRule = 0.0,
     forks: bimodal.ForkRows | None = None,
     reached: np.ndarray | None = None,
 ) -> Judgement:
@@ -251,12 +257,15 @@ def judge(
     their place in the family; each key's interval is at the per-look level of the overall α
     the procedure gives it, and the outcome is read off that interval.
 
-    With ``futility`` γ > 0 (and the 1-based ``look``), a key that continues is stopped as
-    ``FUTILE`` when its :func:`conditional_power` is below γ (for a key the bimodal-forks rule
-    holds, the chance that the whole rule decides it by the last look,
-    :func:`perfproof.stats.bimodal_futility.held_power`). Stopping without a verdict can
-    only remove chances of a false improved/regressed, so the guarantee stands; the price is
-    power for effects near the limit of detection (BENCHMARKS.md).
+    With ``futility`` (γ > 0, or a whole :class:`~perfproof.stats.futility.FutilityRule`) and
+    the 1-based ``look``, a key that continues is stopped as ``FUTILE`` only on evidence that
+    its effect is small (:func:`perfproof.stats.futility.stop_rule`): its interval lies inside
+    the equivalence margin, or its predictive probability of a verdict by the last look is
+    below γ and its interval bounds the change (for a key the bimodal-forks rule holds, the
+    chance that the whole rule decides it, :func:`perfproof.stats.bimodal_futility.held_power`;
+    a held key on a benchmark the change reaches is never stopped by a probability: it gets
+    the forks that weigh its two shapes). Stopping without a verdict can only remove
+    chances of a false improved/regressed, so the guarantee stands.
 
     With ``forks`` (every key's log fork means, both sides, one row per key in the order of
     the flattened ``rows``), a key whose pooled forks fall in two groups keeps an
@@ -286,18 +295,20 @@ def judge(
             None if reached is None else np.reshape(reached, -1),
         )
         code = np.where(held.held.reshape(code.shape), CONTINUE, code).astype(np.int8)
-    cp = None
-    if futility > 0 and 1 <= look < schedule.max_looks:
-        cp = conditional_power(rows, look, schedule, per_look)
-        if held is not None and forks is not None and groups is not None and held.held.any():
-            # a held key's Welch already decides: ask whether the whole rule ever could
-            held_cp = bimodal_futility.held_power(
-                forks, groups, held.held, np.reshape(per_look, -1),
-                schedule.forks_at(schedule.max_looks),
-                None if reached is None else np.reshape(reached, -1),
-            ).reshape(np.shape(cp))  # fmt: skip
-            cp = np.where(held.held.reshape(np.shape(cp)), held_cp, cp)
-        code = np.where((code == CONTINUE) & rows.tested & (cp < futility), FUTILE, code)
+    rule = futility if isinstance(futility, FutilityRule) else FutilityRule(futility)
+    pp = stops = None
+    if rule.active and 1 <= look < schedule.max_looks:
+        level_end = float(per_look_level(alpha, schedule))
+        own_lo, own_hi = rows.interval(level_end)
+        pp, stops = _futility(rows, own_lo, own_hi, code, look, schedule, level_end, rule,
+                              forks, groups, held, reached)  # fmt: skip
+        stop = stops != fut.NONE
+        code = np.where(stop, FUTILE, code).astype(np.int8)
+        # a key stopped without a verdict is shown with the interval its stop was judged on:
+        # its own repeated interval at the overall α, which no family procedure narrows
+        lo, hi = np.where(stop, own_lo, lo), np.where(stop, own_hi, hi)
+        interval_alpha = np.where(stop, alpha, interval_alpha)
+        per_look = np.where(stop, level_end, per_look)
     return Judgement(
         seq_p,
         fam.adjusted.reshape(seq_p.shape),
@@ -306,34 +317,55 @@ def judge(
         lo,
         hi,
         code,
-        cp,
+        pp,
         groups,
         held,
+        stops,
     )
 
 
-def conditional_power(
-    rows: LookRows, look: int, schedule: Schedule, per_look: np.ndarray
-) -> np.ndarray:
-    """The chance that the last look's interval would exclude 1 if the true log ratio were
-    today's estimate and the plan ran to its end.
-
-    Normal approximation on the Welch statistic: with the forks growing from
-    ``forks_at(look)`` to ``forks_at(max_looks)`` per side (ratio g), the final statistic is
-    normal with mean z·√g and sd √(1 − 1/g) given today's z; it must clear the per-look
-    critical value at the degrees of freedom the last look will have (today's, scaled with
-    the forks). Only the last look is counted, which understates the chance: a futility stop
-    errs towards stopping.
-    """
+def _futility(
+    rows: LookRows,
+    lo: np.ndarray,
+    hi: np.ndarray,
+    code: np.ndarray,
+    look: int,
+    schedule: Schedule,
+    level_end: float,
+    rule: FutilityRule,
+    forks: bimodal.ForkRows | None,
+    groups: bimodal.Splits | None,
+    held: bimodal.Support | None,
+    reached: np.ndarray | None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """(chance of a verdict by the last look, futility rule) of every key at this look, on
+    each key's own repeated interval ``lo``/``hi`` at the per-look level ``level_end`` of the
+    overall α: the most any family procedure gives a key once the others are decided
+    (:mod:`perfproof.stats.futility`), and a bound on that key alone whatever the others do."""
+    shape = np.shape(rows.diff)
     now, end = schedule.forks_at(look), schedule.forks_at(schedule.max_looks)
-    grow = end / now
-    tested = rows.tested & (rows.se > 0)
-    z = np.abs(np.where(tested, rows.diff / np.where(tested, rows.se, 1.0), 0.0))
-    df_end = np.where(tested, rows.df, 1.0) * (end - 1) / max(now - 1, 1)
-    c = special.stdtrit(df_end, 1.0 - np.asarray(per_look) / 2.0)
-    mean, sd = z * math.sqrt(grow), math.sqrt(1.0 - 1.0 / grow)
-    cp = special.ndtr((mean - c) / sd) + special.ndtr((-mean - c) / sd)
-    return np.where(tested, cp, 1.0)
+    pp = fut.predictive_power(rows.diff, rows.se, rows.df, now, end, level_end, rule.prior_sd)
+    shown_lo, shown_hi = lo, hi
+    if held is not None and forks is not None and groups is not None:
+        is_held = held.held.reshape(shape)
+        if is_held.any():
+            # a held key's Welch already decides: ask whether the whole rule ever could
+            held_pp = bimodal_futility.held_power(
+                forks, groups, held.held, np.full(held.held.shape, level_end), end,
+                None if reached is None else np.reshape(reached, -1),
+            ).reshape(shape)  # fmt: skip
+            pp = np.where(is_held, held_pp, pp)
+            # its interval is shown reaching 1 (which group the forks fell in rules out nothing)
+            shown_lo, shown_hi = (
+                np.where(is_held, np.minimum(lo, 0.0), lo),
+                np.where(is_held, np.maximum(hi, 0.0), hi),
+            )
+            if reached is not None:
+                # two code shapes on a benchmark the change reaches, the pooled look decisive
+                # but not yet the groups: more forks weigh the shapes, no probability stops it
+                pp = np.where(is_held & np.asarray(reached, dtype=bool).reshape(shape), 1.0, pp)
+    candidate = (code == CONTINUE) & rows.tested
+    return pp, fut.stop_rule(shown_lo, shown_hi, pp, candidate, rule)
 
 
 def detectable(rows: LookRows, per_look: np.ndarray, power: float = 0.8) -> np.ndarray:
@@ -351,7 +383,7 @@ def detectable(rows: LookRows, per_look: np.ndarray, power: float = 0.8) -> np.n
 CONTINUE, LOWER, HIGHER, NEGLIGIBLE, SAME, FUTILE = 0, 1, 2, 3, 4, 5
 """Outcome codes of a look: keep measuring; the ratio is below 1 − θ / above 1 + θ
 (significant); significant but within θ; the interval lies inside ±θ; stopped without a
-verdict because the remaining looks would very likely not give one (opt-in futility)."""
+verdict, on evidence that the effect is small (:mod:`perfproof.stats.futility`)."""
 
 
 def outcomes(

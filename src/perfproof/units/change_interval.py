@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 
+from perfproof.units.bounds import MAX_BOUND_FACTOR
 from perfproof.units.numbers import MISSING, signed, significant
 from perfproof.units.percentages import is_large
 
@@ -50,9 +51,10 @@ def detectable_interval(mde_pct: float | None) -> str:
     """A minimal detectable effect stored as its upward change in percent (``mde_pct``, what
     ``results.json`` holds: ``(eᵈ − 1) × 100``) as the two changes it stands for: a design that
     detects +191% detects -66% alike (``-66%…+191%``): the changes *outside* this interval are
-    the ones it would see."""
+    the ones it would see. Past :data:`~perfproof.units.bounds.MAX_BOUND_FACTOR` it says so in
+    words, as a bound that wide is never shown as numbers."""
     if mde_pct is None or math.isnan(mde_pct):
         return MISSING
-    if math.isinf(mde_pct):
-        return change_interval(0.0, math.inf)
+    if math.isinf(mde_pct) or mde_pct >= (MAX_BOUND_FACTOR - 1.0) * 100.0:
+        return "past a thousand-fold"
     return change_interval(*log_half_width_bounds(math.log1p(max(mde_pct, 0.0) / 100.0)))
