@@ -91,6 +91,7 @@ def test_a_large_change_stops_early_and_stays_decided() -> None:
     assert (groups.base_low, groups.base_high, groups.head_low, groups.head_high) == (0, 3, 3, 0)
     assert any(
         w.startswith("bimodal: 0 of 3 base forks in the fast group, 3 of 3 head forks")
+        and "the fast shape's weight: base 0%, head 100%" in w
         and "more forks before any verdict" in w
         for w in held.comparisons[0].warnings
     )

@@ -85,6 +85,10 @@ def explained(g: ForkGroups) -> bool:
     return bool(g.reached) and clean and not g.held
 
 
+def _share(part: int, whole: int) -> str:
+    return f"{100.0 * part / whole:.0f}%" if whole else "n/a"
+
+
 def fork_groups(g: ForkGroups, direction: Direction, unit: str, last: bool) -> Note:
     """The pooled fork means in two groups: how each side fell, and what that allows."""
     fast_base, fast_head = g.fast(direction)
@@ -92,7 +96,8 @@ def fork_groups(g: ForkGroups, direction: Direction, unit: str, last: bool) -> N
     fast, slow = (g.low, g.high) if direction is Direction.LOWER else (g.high, g.low)
     where = (
         f"bimodal: {fast_base} of {nb} base forks in the fast group, {fast_head} of {nh} head "
-        f"forks (fast near {quantity(fast, unit)}, slow near {quantity(slow, unit)})"
+        f"forks (fast near {quantity(fast, unit)}, slow near {quantity(slow, unit)}; the fast "
+        f"shape's weight: base {_share(fast_base, nb)}, head {_share(fast_head, nh)})"
     )
     if explained(g):
         return Note(

@@ -7,7 +7,7 @@ import math
 from typing import TYPE_CHECKING
 
 from perfproof.process import command_line
-from perfproof.units import MISSING, percent
+from perfproof.units import MISSING, detectable_interval, percent
 
 if TYPE_CHECKING:
     from perfproof.model.documents.e2e import E2EResult, MetricAnalysis, RunsSummary
@@ -42,7 +42,7 @@ def _details(m: MetricAnalysis) -> list[str]:
         )
     if m.bootstrap_ci is not None:
         lines.append(f"bootstrap: {_ci_pct(m.bootstrap_ci)}")
-    detect = MISSING if m.mde_pct is None else f"{m.mde_pct:.2f}%"
+    detect = MISSING if m.mde_pct is None else f"outside {detectable_interval(m.mde_pct)}"
     need = "more than 100000" if m.runs_needed is None else str(m.runs_needed)
     lines.append(
         f"detectable at 80% power: {detect}; runs per side to detect {m.target_pct:g}%: {need}"
@@ -92,7 +92,7 @@ def to_markdown(r: E2EResult) -> str:
         paired = (
             MISSING if m.paired is None else f"{_pct(m.paired.delta_pct)} {_ci_pct(m.paired.ci)}"
         )
-        detect = MISSING if m.mde_pct is None else f"{m.mde_pct:.2f}%"
+        detect = MISSING if m.mde_pct is None else f"outside {detectable_interval(m.mde_pct)}"
         out.append(
             f"| {m.name} | {_side_text(m.base, m.unit)} | {_side_text(m.head, m.unit)} | "
             f"{_pct(m.delta_pct)} {_ci_pct(m.delta_ci)} | {paired} | {m.verdict} | {detect} |"

@@ -10,7 +10,7 @@ from perfproof.model.documents.prove_measured import HypothesisFocus, ProfileRes
 from perfproof.process import command_line
 from perfproof.profile.render import diff_notes, diff_table, read_diff
 from perfproof.render.markdown import markdown_table, md_text
-from perfproof.units import percent, significant
+from perfproof.units import MISSING, detectable_interval, percent, significant
 
 
 def skipped(bundle: ProveResults, name: str) -> str | None:
@@ -170,7 +170,7 @@ def e2e_md(bundle: ProveResults) -> list[str]:
                 m.name,
                 f"{percent(m.delta_pct)} [{percent(lo)}, {percent(hi)}]",
                 m.verdict,
-                percent(m.mde_pct, sign=False),
+                MISSING if m.mde_pct is None else f"outside {detectable_interval(m.mde_pct)}",
                 m.runs if m.runs is not None else "–",
             )
         )
