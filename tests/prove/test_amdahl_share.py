@@ -21,3 +21,32 @@ def test_a_nested_class_method_has_the_share_its_frames_hold() -> None:
     assert _share(c, "cpu", changed, c.cpu_samples) == pytest.approx(0.3)
     assert _share(c, "alloc", changed, c.alloc_bytes) == pytest.approx(1.0)
     assert _share(c, "cpu", "com.acme.Codecs.Big.read", c.cpu_samples) == 0.0
+
+
+def test_the_per_call_speed_up_comes_from_the_decided_keys_that_reach_the_method() -> None:
+    """The issue's contradiction: 4 keys 3.5–4.8× as fast beside an Amdahl row saying 0.893×,
+    taken from whichever key of the benchmark came last (an undecided one)."""
+    from perfproof.model.documents.prove_stages import ReachedBenchmark
+    from perfproof.stats.amdahl_gains import benchmark_gains, method_gains, summary_gain
+
+    from .conftest import wire_row
+
+    bench = "v.bench.DigitsBench.write"
+    rows = [
+        wire_row(benchmark=bench, params={"v": str(i)}, verdict="improved", ratio=r)
+        for i, r in enumerate((1 / 3.5, 1 / 4.0, 1 / 4.5, 1 / 4.8))
+    ] + [
+        wire_row(benchmark=bench, params={"v": str(i)}, verdict="inconclusive", ratio=1.12)
+        for i in range(4, 8)
+    ]
+    changed = "Digits.write(long, byte[])"
+    path = ("DigitsBench.write()", changed)
+    reached = [ReachedBenchmark(benchmark=bench, path=path, changed=changed)]
+    gains, undecided = method_gains(changed, reached, rows)
+    assert undecided == 4 and sorted(round(1 + g.gain, 2) for g in gains) == [3.5, 4.0, 4.5, 4.8]
+    gain = summary_gain([g.gain for g in gains])
+    assert gain is not None and 3.5 < 1 + gain < 4.8
+    assert benchmark_gains(rows)[bench] == gain
+    # a method on the path (not its end) is reached too; one on no path is not
+    assert method_gains("DigitsBench.write()", reached, rows)[0] == gains
+    assert method_gains("Other.m()", reached, rows) == ((), 0)

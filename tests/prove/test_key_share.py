@@ -66,7 +66,8 @@ def test_recordings_are_split_by_benchmark_in_the_order_jmh_ran_them(tmp_path: P
 
 
 def test_jfr_every_profiles_as_many_rounds_as_the_timing_run_measured(tmp_path: Path):
-    from perfproof.pipeline.prove.profile import PROFILE_ROUNDS, timing_rounds
+    from perfproof.pipeline.prove.profile import timing_rounds
+    from perfproof.pipeline.prove.profile_keys import PROFILE_FORKS
     from perfproof.pipeline.prove.run import ProveOptions
 
     steps = [
@@ -76,7 +77,7 @@ def test_jfr_every_profiles_as_many_rounds_as_the_timing_run_measured(tmp_path: 
     ]
     (tmp_path / "manifest.json").write_text(json.dumps({"steps": steps}))
     assert timing_rounds(str(tmp_path)) == 4  # the fifth round never ran
-    assert timing_rounds(str(tmp_path / "missing")) == PROFILE_ROUNDS
+    assert timing_rounds(str(tmp_path / "missing")) == PROFILE_FORKS
     stored = {"ab": {"base": "a", "head": "b"}, "jfr": "every", "reach": "profile"}
     opts = ProveOptions.of(ProveSettings.model_validate(stored))
     assert opts.jfr == "every" and opts.reproduce_argv()[-2:] == ["--jfr", "every"]

@@ -134,7 +134,7 @@ def test_only_some_stages_can_be_skipped(stage: str, run_cli) -> None:
 
 
 def test_per_call_gain_follows_the_metric_direction() -> None:
-    from perfproof.pipeline.prove.profile import per_call_gain
+    from perfproof.stats.amdahl_gains import key_gain as per_call_gain
 
     assert per_call_gain(wire_row(ratio=0.5, direction="lower")) == pytest.approx(1.0)
     assert per_call_gain(wire_row(ratio=1.25, direction="higher")) == pytest.approx(0.25)

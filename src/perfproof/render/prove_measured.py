@@ -6,7 +6,7 @@ from __future__ import annotations
 from perfproof.model.documents.profile_diff import ProfileDiffDoc
 from perfproof.model.documents.prove import ProveResults
 from perfproof.model.documents.prove_legacy import legacy_table
-from perfproof.model.documents.prove_measured import HypothesisFocus, ProfileResult
+from perfproof.model.documents.prove_measured import AmdahlRow, HypothesisFocus, ProfileResult
 from perfproof.process import command_line
 from perfproof.profile.render import diff_notes, diff_table, read_diff
 from perfproof.render.markdown import markdown_table, md_text
@@ -56,20 +56,25 @@ def profile_md(bundle: ProveResults) -> tuple[list[str], list[str], list[str]]:
             _share(a.cpu_share),
             _share(a.alloc_share),
             _factor(a.per_call_gain),
+            _from_keys(a),
             percent(a.ceiling_speedup * 100) if a.ceiling_speedup is not None else "–",
         )
         for a in prof.amdahl
     ]
     amdahl = [
         "Share of the baseline recordings spent in or below each changed method, the "
-        "per-call speed-up the A/B measured, and the most the whole program can gain "
-        "(Amdahl: 1 / ((1 − s) + s / (1 + g)) − 1). The share is taken from the benchmark's "
-        "own recordings, so the ceiling is that of a program shaped like the benchmark; "
-        "a production profile (`perfproof profile`) gives the real share.",
+        "per-call speed-up the A/B's verdicts measured, and the most the whole program can "
+        "gain (Amdahl: 1 / ((1 − s) + s / (1 + g)) − 1). The per-call speed-up is the "
+        "geometric mean of the ratios of the keys whose benchmark reaches the method and whose "
+        "time verdict is improved or regressed; undecided keys say nothing about it and are "
+        "left out. The share is taken from the benchmark's own recordings, so the ceiling is "
+        "that of a program shaped like the benchmark; a production profile "
+        "(`perfproof profile`) gives the real share.",
         "",
     ]
-    header = ("Method", "CPU share", "Allocation share", "Per-call speed-up", "Ceiling")
-    amdahl += markdown_table(header, rows, "lrrrr") if rows else ["No changed method was sampled."]
+    header = ("Method", "CPU share", "Allocation share", "Per-call speed-up", "From the keys",
+              "Ceiling")  # fmt: skip
+    amdahl += markdown_table(header, rows, "lrrrlr") if rows else ["No changed method was sampled."]
     if prof.hypothesis is not None:
         amdahl[0:0] = [*hypothesis_lines(prof.hypothesis), ""]
     return alloc, diff, amdahl
@@ -116,18 +121,58 @@ def hypothesis_lines(h: HypothesisFocus) -> list[str]:
     return ["The profile diff above is focused on this hypothesis's class first.", "", text]
 
 
+def _from_keys(a: AmdahlRow) -> str:
+    """Which verdicts the per-call speed-up summarises: their count and range."""
+    span = a.gain_range
+    if span is None and a.per_call_gain is not None:
+        return "–"  # a bundle written before the row kept its keys
+    if span is None:
+        return f"no decided key ({a.undecided} undecided)" if a.undecided else "no key reaches it"
+    low, high = (significant(1 + g, 3) for g in span)
+    words = sorted({g.verdict for g in a.gains})
+    text = f"{len(a.gains)} {'/'.join(words)}" + (f", {low}–{high}×" if low != high else "")
+    return text + (f"; {a.undecided} undecided left out" if a.undecided else "")
+
+
 def _profiled(prof: ProfileResult) -> str:
-    """Which forks were profiled: the timings above come from forks JFR never touched."""
+    """Which forks were profiled and why: the timings above come from forks JFR never
+    touched, and the keys recorded are those whose verdicts this body explains."""
     if prof.forks_run is None:
         return (
             f"Profiled forks: the timing forks themselves ({len(prof.before)} base, "
             f"{len(prof.after)} feature recordings)."
         )
-    return (
+    text = (
         f"Profiled forks: {len(prof.before)} base and {len(prof.after)} feature forks of their "
         f"own, run after the timing forks (`{prof.forks_run}`); no timing above was measured "
         "with JFR on."
     )
+    design = prof.design
+    if design is None:
+        return text
+    if design.every:
+        return text + f" Every measured key was recorded (`--jfr every`, {design.forks} rounds)."
+    keys = ", ".join(f"`{k.key}` ({', '.join(k.why)})" for k in design.recorded)
+    text += (
+        f" Recorded: {len(design.recorded)} of the {design.measured} keys, {design.forks} forks "
+        f"a side each (the fewest that give every row an interval across forks): {keys}."
+    )
+    left = []
+    if design.represented:
+        left.append(f"{design.represented} of the same shape as a recorded key (same benchmark, "
+                    "verdicts and bytes/op), which stands for them")  # fmt: skip
+    if design.futile:
+        left.append(f"{design.futile} stopped for futility")
+    if design.no_verdict:
+        left.append(f"{design.no_verdict} with no improved or regressed verdict to explain")
+    if left:
+        text += " Not recorded: " + "; ".join(left) + "."
+    if design.reused:
+        text += (
+            f" {design.reused} fork(s) a side came from the reach round (`{design.runs[0]}`: "
+            "the same builds and JMH settings)."
+        )
+    return text
 
 
 def _share(x: float | None) -> str:

@@ -15,6 +15,7 @@ from pydantic import Field
 from perfproof.model.documents.codec import Kept, Seq, Text
 from perfproof.model.documents.compare_wire import ComparisonDoc
 from perfproof.model.documents.profile_diff import ProfileDiffDoc
+from perfproof.model.documents.prove_profile import ProfileDesign
 from perfproof.model.documents.prove_reach import KeyReach, KeyShare
 from perfproof.model.documents.prove_stages import DispatchSkip, Json, StageDocument, Test
 
@@ -115,11 +116,35 @@ class MethodCeiling(StageDocument):
     ceiling_speedup: float | None = None
 
 
+class KeyGain(StageDocument):
+    """One key's own speed-up as its A/B verdict measured it."""
+
+    key: str
+    """The entry's label, ``B.m(n=16) [avgt]``."""
+    verdict: str
+    gain: float
+    """Base time / feature time − 1, from the key's ratio."""
+
+
 class AmdahlRow(MethodCeiling):
     """A changed method's shares of the baseline's recordings (CPU and allocation) and the
-    ceiling it sets."""
+    ceiling it sets. ``per_call_gain`` is the geometric mean of ``gains``: the speed-ups of the
+    keys whose benchmark reaches the method and whose time verdict is improved or regressed
+    (None when no such key has one), never a key the verdicts leave undecided."""
 
     alloc_share: float | None = None
+    gains: Seq[KeyGain] = ()
+    """The decided keys the per-call speed-up is summarised from."""
+    undecided: int = 0
+    """Keys reaching the method whose time verdict decided nothing: left out of the speed-up."""
+
+    @property
+    def gain_range(self) -> tuple[float, float] | None:
+        """The smallest and largest of ``gains``."""
+        if not self.gains:
+            return None
+        values = [g.gain for g in self.gains]
+        return min(values), max(values)
 
 
 class AllocPerOp(StageDocument):
@@ -189,6 +214,8 @@ class ProfileResult(StageDocument):
     tables: ProfileDiffDoc | None = None
     """The rows the report's CPU and allocation tables show (``profile.render.shown_doc``);
     None in a bundle written before they were kept."""
+    design: ProfileDesign | None = None
+    """Which keys the profile forks recorded and why; None in a bundle written before."""
 
     @property
     def beyond(self) -> tuple[str, ...]:

@@ -59,6 +59,8 @@ class RunOptions(Kept):
     machine: str | None = None
     """The machine or testbed name the run measured on (None: unnamed)."""
     measure_last: TextList | None = None
+    keys: TextList | None = None
+    """The only keys measured (suite labels); None or empty: every key the regexes select."""
     confidence: float | None = None
     threshold: float | None = None
     family: str | None = None

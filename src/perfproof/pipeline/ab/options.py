@@ -76,6 +76,10 @@ class AbOptions:
     ray_address: str | None = None
     machine: str | None = None
     measure_last: tuple[str, ...] = ()
+    keys: tuple[str, ...] = ()
+    """Only these keys (suite labels, ``Bench.m(n=16)``) of those the ``--bench`` regexes
+    select, in every round: ``prove``'s profile forks record the keys its verdicts need and
+    no others. Empty: every key."""
     """Benchmarks whose keys a budget cuts first (set by ``prove``; not a flag)."""
     """The machine or testbed name (runner kind) the run measures on: the history files the
     run under it (``--record``, ``history record``), so runners of different kinds never share
@@ -111,6 +115,7 @@ class AbOptions:
             bench=list(self.bench),
             overlay=list(self.overlay),
             measure_last=list(self.measure_last),
+            keys=list(self.keys),
             sources=dict(self.sources),
         )
         return RunOptions.model_validate(values)
@@ -122,7 +127,7 @@ class AbOptions:
         ``options.<name>``."""
         known = {f.name for f in fields(cls)} & doc.model_fields_set
         values: dict[str, object] = {name: getattr(doc, name) for name in known}
-        for name in ("bench", "overlay", "measure_last"):
+        for name in ("bench", "overlay", "measure_last", "keys"):
             values[name] = tuple(getattr(doc, name) or ())
         values["build"] = spec_of_options(doc)
         values["budget"] = parse_budget(doc.budget) if doc.budget else None

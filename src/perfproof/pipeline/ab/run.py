@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -32,7 +33,7 @@ from perfproof.measure.plan import (
 from perfproof.measure.progress import Reporter
 from perfproof.measure.rounds import RoundLoop, SequentialState
 from perfproof.measure.scheduler import Scheduler
-from perfproof.measure.shard import Shard, apply_shard, check_resume_shard
+from perfproof.measure.shard import Shard, apply_shard, check_resume_shard, restrict_plan
 from perfproof.measure.sides import SideBuilder
 from perfproof.measure.store import (
     RunStore,
@@ -263,6 +264,8 @@ def _measure_and_compare(
             settings = store.plan.settings
             per_key = settings.forks * settings.fork_seconds()
             keys = apply_shard(store, opts.shard, keys, lambda _key: per_key)
+        if opts.keys:
+            keys = _only_keys(store, opts.keys, keys)
         if opts.executor == "ray":
             return _on_cluster(store, opts, keys, builders, reporter, explain, recorder)
     state, ended = measure_keys(store, scheduler, keys, reporter, keys, pairs=pairs)
@@ -281,6 +284,21 @@ def _measure_and_compare(
     report = store.path / FILE_NAMES["md"]
     jfr_dir = store.jfr_dir() if opts.jfr else None
     return AbOutcome(store.path, result, document, report, jfr_dir=jfr_dir, context=context)
+
+
+def _only_keys(store: RunStore, labels: Sequence[str], keys: list[SuiteKey]) -> list[SuiteKey]:
+    """The listed keys that ``labels`` name, every planned round narrowed to them before the
+    first step runs (a resumed run's plan already is)."""
+    wanted = set(labels)
+    chosen = [k for k in keys if k.label() in wanted]
+    if not chosen:
+        raise InputError(
+            f"{store.path}: none of the {len(wanted)} key(s) asked for ({sorted(wanted)[0]}, …) "
+            "is one the benchmarks list"
+        )
+    if not any(store.is_finished(s) for s in store.plan.steps):
+        store.init_steps(restrict_plan(store.plan, group_keys(chosen)))
+    return chosen
 
 
 def _on_cluster(

@@ -11,7 +11,7 @@ B/op column of the results.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -63,13 +63,14 @@ def fork_recordings(run_dir: Path) -> dict[str, dict[str, list[ForkRecording]]]:
 
 
 def alloc_per_op(
-    run_dir: Path,
+    forks: Mapping[str, Mapping[str, Sequence[ForkRecording]]],
     benchmarks: Sequence[str],
     focus: tuple[str, ...],
     java: str | None,
 ) -> tuple[AllocPerOp, ...]:
-    """Per entry of a reached benchmark whose every fork has a recording and a B/op figure on
-    both sides: its allocation sites in bytes per operation."""
+    """Per entry (label → side → its recorded forks) of a reached benchmark whose every fork
+    has a recording and a B/op figure on both sides: its allocation sites in bytes per
+    operation."""
     from perfproof.profile.diff import diff_per_operation
     from perfproof.profile.load import load_profiles
     from perfproof.profile.render import diff_doc, diff_text, shown_doc
@@ -78,10 +79,10 @@ def alloc_per_op(
     prefixes = tuple(p for p in (normalize_prefix(x) for x in focus) if p)
     wanted = tuple(benchmarks)
     out = []
-    for label, sides in sorted(fork_recordings(run_dir).items()):
+    for label, sides in sorted(forks.items()):
         if not label.startswith(tuple(b + "(" for b in wanted) + tuple(b + " " for b in wanted)):
             continue
-        base, head = sides.get("base", []), sides.get("head", [])
+        base, head = list(sides.get("base", [])), list(sides.get("head", []))
         known = [f for f in (*base, *head) if f.bytes_per_op is not None]
         if not base or not head or len(known) != len(base) + len(head):
             continue

@@ -14,13 +14,14 @@ exercises the changed classes, no ``--e2e-run``.
 
 from __future__ import annotations
 
+import functools
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from perfproof import defaults
 from perfproof.errors import ExternalError, InputError, PerfproofError
 from perfproof.measure.progress import format_duration
 from perfproof.model.documents.prove import (
@@ -47,9 +48,11 @@ from perfproof.model.documents.prove_stages import (
 from perfproof.model.documents.run import SideRef
 from perfproof.pipeline.ab.options import AbOptions
 from perfproof.pipeline.cluster import Executor, join_cluster
+from perfproof.pipeline.prove.beside import BESIDE, Beside, left_together
 from perfproof.pipeline.prove.bundle import Bundle, StageClock
+from perfproof.pipeline.prove.eta import profile_estimate, stage_estimates
 from perfproof.pipeline.prove.hypothesis import load_hypothesis
-from perfproof.pipeline.prove.options import ProfileForks, ProveOptions
+from perfproof.pipeline.prove.options import ProveOptions
 from perfproof.workspace.git import require_repo, resolve_ref
 
 if TYPE_CHECKING:
@@ -243,42 +246,15 @@ def _skip_reason(name: str, chain: _Chain) -> str | None:
     return None
 
 
-def _estimates(opts: ProveOptions, benchmarks: int) -> dict[str, float]:
-    """Seconds each stage should take, from the JMH settings (the ETA is a guide only)."""
-    from perfproof.pipeline.prove.profile import PROFILE_ROUNDS
-
-    try:
-        from perfproof.measure.progress import estimate_step_seconds
-
-        step = estimate_step_seconds(opts.ab.jmh_args.settings, max(benchmarks, 1))
-        rounds = opts.ab.rounds or getattr(opts.ab, "max_rounds", None) or defaults.MAX_ROUNDS
-    except Exception:  # an estimate must never stop the chain
-        step, rounds = 30.0, 3
-    measure = 2 * rounds * step + 40.0
-    # the profile forks run every benchmark of the A/B again, a step a side per round
-    profiled = PROFILE_ROUNDS if opts.jfr == ProfileForks.AFTER else rounds
-    return {
-        "changes": 3.0,
-        "callers": 3.0,
-        "benchmarks": 5.0,
-        "guard": measure,
-        "ab": measure,
-        "profile": 2 * profiled * step + 5.0,
-        "tests": 40.0,
-        "e2e": 4.0 * opts.e2e_runs,
-        "report": 5.0,
-    }
-
-
 def _run(bundle: Bundle, opts: ProveOptions, say: Say) -> ProveOutcome:
     from perfproof.pipeline.prove import code, measure
-    from perfproof.pipeline.prove.profile import profile_stage
+    from perfproof.pipeline.prove.profile import planned, profile_stage
 
     repo = Path(opts.ab.repo)
     shas = {side: str(bundle.doc.side(side).sha) for side in ("base", "head")}
     chain = _Chain(bundle, opts, repo, shas)
     pages: list[str] = []  # the PR body the report stage rendered
-    clock = StageClock(_estimates(opts, len(chain.regexes())))
+    clock = StageClock(stage_estimates(opts, len(chain.regexes())))
 
     def stage_changes() -> StageDocument:
         return code.changes_stage(repo, shas["base"], shas["head"])
@@ -292,7 +268,7 @@ def _run(bundle: Bundle, opts: ProveOptions, say: Say) -> ProveOutcome:
         hyp = load_hypothesis(opts.hunt, opts.hypothesis)
         hunt = (hyp, str(opts.hunt)) if hyp is not None else None
         out = code.benchmarks_stage(project, root, chain.changes(), opts.ab.bench, opts.depth, hunt)
-        clock.estimates = _estimates(opts, len(out.regexes))
+        clock.estimates = stage_estimates(opts, len(out.regexes))
         return out
 
     def stage_guard() -> StageDocument:
@@ -314,6 +290,9 @@ def _run(bundle: Bundle, opts: ProveOptions, say: Say) -> ProveOutcome:
         result = measure.ab_stage(
             bundle, opts.ab, regexes, chain.changes(), chain.benchmarks(), shas
         )
+        design, rounds = planned(bundle, result, opts.ab, opts.jfr)
+        settings = opts.ab.jmh_args.settings
+        clock.estimates["profile"] = profile_estimate(design, settings, rounds)
         return result.model_copy(update={"left_out": left_out})
 
     def stage_profile() -> StageDocument:
@@ -368,7 +347,36 @@ def _run(bundle: Bundle, opts: ProveOptions, say: Say) -> ProveOutcome:
         "e2e": stage_e2e,
         "report": stage_report,
     }
+    lock = threading.RLock()  # prove.json is written by the stage beside another too
+    beside: dict[str, Beside] = {}
+
+    def attempt(number: int, name: str, note: str = "") -> None:
+        with lock:
+            remaining = [s for s in STAGES[number - 1 :] if bundle.status(s) not in (DONE, SKIPPED)]
+            left = left_together(clock.estimates, remaining)
+            times = f"elapsed {format_duration(clock.elapsed)}, about {format_duration(left)} left"
+            say(f"prove [{number}/{len(STAGES)}] {TITLES[name]}{note} ({times})")
+            bundle.begin(name)
+        started = time.monotonic()
+        try:
+            result = stages[name]()
+        except KeyboardInterrupt:
+            with lock:
+                bundle.fail(name, "interrupted", time.monotonic() - started)
+            say(f"interrupted; continue with: perfproof prove --resume {bundle.path}")
+            raise
+        except PerfproofError as exc:
+            with lock:
+                bundle.fail(name, str(exc), time.monotonic() - started)
+            raise _in_stage(exc, name, bundle.path) from exc
+        with lock:
+            bundle.finish(name, result, time.monotonic() - started)
+            clock.estimates[name] = 0.0
+
     for number, name in enumerate(STAGES, start=1):
+        if name in beside:
+            beside.pop(name).join()
+            continue
         if bundle.status(name) in (DONE, SKIPPED):
             continue
         reason = _skip_reason(name, chain) if name != "report" else None
@@ -376,26 +384,21 @@ def _run(bundle: Bundle, opts: ProveOptions, say: Say) -> ProveOutcome:
             bundle.skip(name, reason)
             say(f"prove [{number}/{len(STAGES)}] {TITLES[name]}: skipped ({reason})")
             continue
-        left = clock.left(
-            [s for s in STAGES[number - 1 :] if bundle.status(s) not in (DONE, SKIPPED)]
-        )
-        say(
-            f"prove [{number}/{len(STAGES)}] {TITLES[name]} "
-            f"(elapsed {format_duration(clock.elapsed)}, about {format_duration(left)} left)"
-        )
-        bundle.begin(name)
-        started = time.monotonic()
+        other = BESIDE.get(name)
+        if (
+            other is not None
+            and bundle.status(other) not in (DONE, SKIPPED)
+            and (_skip_reason(other, chain) is None)
+        ):
+            at = STAGES.index(other) + 1
+            why = f", beside {TITLES[name]} (its forks are recorded, not timed)"
+            beside[other] = Beside(functools.partial(attempt, at, other, why)).start()
         try:
-            result = stages[name]()
-        except KeyboardInterrupt:
-            bundle.fail(name, "interrupted", time.monotonic() - started)
-            say(f"interrupted; continue with: perfproof prove --resume {bundle.path}")
+            attempt(number, name)
+        except PerfproofError:
+            for stage in list(beside.values()):  # what runs beside it is kept, then the stop
+                stage.join()
             raise
-        except PerfproofError as exc:
-            bundle.fail(name, str(exc), time.monotonic() - started)
-            raise _in_stage(exc, name, bundle.path) from exc
-        bundle.finish(name, result, time.monotonic() - started)
-        clock.estimates[name] = 0.0
     return _outcome(bundle, opts, say, pages[-1] if pages else None)
 
 

@@ -1,0 +1,61 @@
+"""How long each stage of ``prove`` should take, from the JMH settings and, once the A/B has
+decided, from the profile forks its verdicts call for (the ETA is a guide, never a gate)."""
+
+from __future__ import annotations
+
+from perfproof import defaults
+from perfproof.measure.progress import estimate_step_seconds
+from perfproof.model.documents.prove_profile import ProfileDesign
+from perfproof.model.documents.run_plan import JmhSettings
+from perfproof.pipeline.prove.options import ProfileForks, ProveOptions
+from perfproof.pipeline.prove.profile_keys import PROFILE_FORKS, still_to_record
+
+RUN_START_S = 4.0
+"""What a run of recorded forks costs besides its steps: the cached builds checked and both
+sides' benchmarks listed (one JVM each)."""
+PARSE_S = 1.5
+"""Reading one recording for the diff, the census and the shares (the Java helper)."""
+TESTS_S = 40.0
+
+
+def stage_estimates(opts: ProveOptions, benchmarks: int) -> dict[str, float]:
+    """Seconds each stage should take before the A/B has run: the profile forks then record
+    every benchmark at most (what the verdicts call for is known only after it)."""
+    settings = opts.ab.jmh_args.settings
+    try:
+        step = estimate_step_seconds(settings, max(benchmarks, 1))
+        rounds = opts.ab.rounds or opts.ab.max_rounds or defaults.MAX_ROUNDS
+    except Exception:  # an estimate must never stop the chain
+        step, rounds = 30.0, 3
+    measure = 2 * rounds * step + 40.0
+    one = settings.model_copy(update={"forks": 1})
+    if opts.jfr == ProfileForks.AFTER:
+        profile = RUN_START_S + 2 * PROFILE_FORKS * estimate_step_seconds(one, benchmarks)
+        profile += PARSE_S * 2 * PROFILE_FORKS * max(benchmarks, 1)
+    else:
+        profile = RUN_START_S + 2 * rounds * step
+    return {
+        "changes": 3.0,
+        "callers": 3.0,
+        "benchmarks": 5.0,
+        "guard": measure,
+        "ab": measure,
+        "profile": profile,
+        "tests": TESTS_S,
+        "e2e": 4.0 * opts.e2e_runs,
+        "report": 5.0,
+    }
+
+
+def profile_estimate(design: ProfileDesign, settings: JmhSettings, rounds: int) -> float:
+    """Seconds the profile stage should take for ``design``: each run of recorded forks, a
+    step a side per fork still to record (``every``: ``rounds`` steps a side of every key),
+    and the reading of every recording."""
+    keys = len(design.recorded)
+    if design.every:
+        return RUN_START_S + 2 * rounds * estimate_step_seconds(settings, keys) + PARSE_S * keys
+    one = settings.model_copy(update={"forks": 1})
+    total = 0.0
+    for need, labels in still_to_record(design).items():
+        total += RUN_START_S + 2 * need * estimate_step_seconds(one, len(labels))
+    return total + PARSE_S * 2 * design.forks * keys

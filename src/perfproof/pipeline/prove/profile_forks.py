@@ -1,0 +1,154 @@
+"""The recorded forks of ``prove``'s profile stage: run for the keys its design chose
+(:mod:`perfproof.pipeline.prove.profile_keys`), one fork a step, and gathered key by key with
+the reach round's forks where those ran the same builds with the same JMH settings.
+
+A replicate of the diff is one fork of every recorded key on a side (the i-th of each), so a
+fork reused from the reach round and one recorded here stand side by side as the same kind of
+replicate. No timing comes from these forks: they run apart from the A/B.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from perfproof.measure.keys import java_escape
+from perfproof.measure.progress import make_reporter
+from perfproof.model import benchmark_of_label
+from perfproof.model.documents.prove_profile import ProfileDesign
+from perfproof.pipeline.ab.options import AbOptions
+from perfproof.pipeline.ab.run import resume_ab, start_ab
+from perfproof.pipeline.cluster import Executor
+from perfproof.pipeline.prove.alloc import ForkRecording, fork_recordings
+from perfproof.pipeline.prove.bundle import Bundle
+from perfproof.pipeline.prove.profile_keys import still_to_record
+from perfproof.report.rundir import read_manifest
+
+Forks = dict[str, dict[str, list[ForkRecording]]]
+"""Benchmark entry (``BenchKey.label``, with its mode) → side → its recorded forks."""
+REACH = "reach"
+"""The bundle folder of the reach round (``prove --reach profile``)."""
+
+
+def suite_label(entry: str) -> str:
+    """``B.m(n=16)`` of an entry label ``B.m(n=16) [avgt]``: the key ``ab``'s plan selects."""
+    return entry.rsplit(" [", 1)[0]
+
+
+@dataclass(frozen=True)
+class RecordedForks:
+    """Every recording the profile reads, key by key."""
+
+    forks: Forks
+    folder: Path
+    """The profile stage's own first run folder (``profile/forks``)."""
+
+    def side(self, side: str) -> list[Path]:
+        return [f.path for sides in self.forks.values() for f in sides.get(side, [])]
+
+    def replicate(self) -> Callable[[Path], str]:
+        """A recording's replicate: its fork's place among its key's forks on its side."""
+        place = {f.path: str(i) for sides in self.forks.values() for fs in sides.values()
+                 for i, f in enumerate(fs)}  # fmt: skip
+        return lambda path: place.get(path, path.parent.name)
+
+    def by_benchmark(self, side: str) -> dict[str, list[Path]]:
+        out: dict[str, list[Path]] = {}
+        for label, sides in self.forks.items():
+            paths = [f.path for f in sides.get(side, [])]
+            out.setdefault(benchmark_of_label(label), []).extend(paths)
+        return out
+
+
+def reusable_reach(bundle: Bundle, ab: AbOptions, ab_run: Path) -> dict[str, int]:
+    """Key label → forks a side the reach round recorded of it, when that round ran the A/B's
+    builds with the JMH settings the profile forks use; empty otherwise."""
+    folder = bundle.folder(REACH)
+    if not (folder / "manifest.json").is_file() or not (ab_run / "manifest.json").is_file():
+        return {}
+    reach, timed = read_manifest(folder / "manifest.json"), read_manifest(ab_run / "manifest.json")
+
+    def builds(m: object) -> set[tuple[str | None, str | None]]:
+        return {(b.side, b.key) for b in getattr(m, "builds", [])}
+
+    same_builds = builds(reach) == builds(timed) and all(k for _, k in builds(reach))
+    options = list(reach.plan.jmh_options) if reach.plan is not None else None
+    same_settings = options == list(ab.jmh_args.with_forks(1).options)
+    if not (same_builds and same_settings):
+        return {}
+    out = {}
+    for label, sides in fork_recordings(folder).items():
+        out[suite_label(label)] = min(len(sides.get("base", [])), len(sides.get("head", [])))
+    return out
+
+
+def _run(bundle: Bundle, ab: AbOptions, name: str, keys: Sequence[str], rounds: int,
+         regexes: Sequence[str]) -> Path:  # fmt: skip
+    """One fixed design of recorded forks in ``profile/<name>``, resumed when started."""
+    folder = bundle.folder("profile") / name
+    if (folder / "manifest.json").is_file():
+        return resume_ab(folder, make_reporter(), explain=False).run_dir
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    opts = dataclasses.replace(
+        ab,
+        bench=tuple(regexes),
+        keys=tuple(keys),
+        out=str(folder),
+        jfr=True,
+        jmh_args=ab.jmh_args.with_forks(1) if keys else ab.jmh_args,
+        rounds=rounds,
+        max_rounds=None,
+        budget=None,
+        futility=None,
+        shard=None,
+        executor=Executor.LOCAL,
+        ray_address=None,
+        measure_last=(),
+    )
+    return start_ab(opts, make_reporter(), explain=False).run_dir
+
+
+def _name(need: int, design: ProfileDesign) -> str:
+    """``forks`` for the keys recorded from scratch, ``forks-N`` for those needing N more."""
+    return "forks" if need == design.forks else f"forks-{need}"
+
+
+def record(
+    bundle: Bundle, ab: AbOptions, design: ProfileDesign, regexes: Sequence[str], rounds: int
+) -> RecordedForks:
+    """Record what ``design`` still needs (``every``: every key of ``regexes`` for ``rounds``
+    rounds) and gather it with the reach round's reused forks."""
+    forks: Forks = {}
+    if design.every:
+        folder = _run(bundle, ab, "forks", (), rounds, regexes)
+        return RecordedForks(fork_recordings(folder), folder)
+    reused = {k.key: k.reused for k in design.recorded if k.reused}
+    if reused:
+        for label, sides in fork_recordings(bundle.folder(REACH)).items():
+            n = reused.get(suite_label(label), 0)
+            if n:
+                forks[label] = {side: fs[:n] for side, fs in sides.items()}
+    folders = []
+    for need, keys in still_to_record(design).items():
+        benches = sorted({benchmark_of_label(k) for k in keys})
+        anchored = [f"^{java_escape(b)}$" for b in benches]
+        folders.append(_run(bundle, ab, _name(need, design), keys, need, anchored))
+    for folder in folders:
+        for label, sides in fork_recordings(folder).items():
+            mine = forks.setdefault(label, {})
+            for side, fs in sides.items():
+                mine.setdefault(side, []).extend(fs)
+    main = folders[0] if folders else bundle.folder(REACH)
+    return RecordedForks(forks, main)
+
+
+def runs_read(bundle: Bundle, design: ProfileDesign) -> tuple[str, ...]:
+    """The run folders whose recordings the profile read, the reach round's first."""
+    out = [str(bundle.folder(REACH))] if design.reused else []
+    for need in still_to_record(design):
+        out.append(str(bundle.folder("profile") / _name(need, design)))
+    if design.every:
+        out.append(str(bundle.folder("profile") / "forks"))
+    return tuple(out)
