@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import TypedDict
 
 from perfproof.audit.align import Alignment, align, choose
+from perfproof.audit.amdahl import amdahl_contradictions, amdahl_rows
 from perfproof.audit.match import match_quotes
 from perfproof.audit.numbers import Excuses, Layout, chunk, tokens
 from perfproof.audit.own import PROVE_DOCUMENT, Rendering, is_run_folder, renderings
@@ -140,8 +141,14 @@ def check_text(text: str, against: RunFolder | Evidence, name: str = "PR.md") ->
     if page is None:
         parsed = parse(text, evidence.names)
         checked, unattributed, mismatches = match_quotes(parsed, evidence.truths)
-        return CheckResult(name, "", checked, unattributed, mismatches)
-    return _own_page(text, lines, align(lines, page), evidence, name)
+        result = CheckResult(name, "", checked, unattributed, mismatches)
+    else:
+        result = _own_page(text, lines, align(lines, page), evidence, name)
+    # an Amdahl row must agree with the verdicts, even one copied faithfully from the bundle
+    contradictions = amdahl_contradictions(lines, evidence.folder)
+    result.checked += len(amdahl_rows(lines)) if (evidence.folder / PROVE_DOCUMENT).is_file() else 0
+    result.mismatches = sorted([*result.mismatches, *contradictions], key=lambda m: m.line)
+    return result
 
 
 def _own_page(

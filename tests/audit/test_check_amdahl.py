@@ -1,0 +1,47 @@
+"""``check`` holds a prove body's Amdahl rows to its own verdicts: a per-call speed-up the
+decided keys reaching the method deny fails, even when the bundle itself holds it."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+from perfproof.audit.check import check_text, load_evidence
+from perfproof.model.documents.prove import BundleView, ProveResults, read_prove
+from perfproof.pipeline.prove.report import write_bundle_reports
+from perfproof.report import embedded_run
+
+FIXTURES = Path(__file__).parents[1] / "fixtures"
+METHOD = "ErrorReporter.report(short)"
+
+
+def _bundle(tmp_path: Path, gain: float | None) -> Path:
+    """The demo bundle with the Amdahl row of ``METHOD`` given ``gain``, its PR body written
+    from it by prove's own report stage (so the body is the bundle's, number for number)."""
+    bundle = tmp_path / "bundle"
+    shutil.copytree(FIXTURES / "prove" / "demo-bundle", bundle)
+    doc = json.loads((bundle / "prove.json").read_text())
+    for row in doc["stages"]["profile"]["result"]["amdahl"]:
+        if row["method"] == METHOD:
+            row["per_call_gain"] = gain
+    (bundle / "prove.json").write_text(json.dumps(doc))
+    view = ProveResults.of(BundleView(bundle, read_prove(bundle / "prove.json")))
+    write_bundle_reports(view, embedded_run(bundle / "ab"))
+    return bundle
+
+
+def test_an_amdahl_row_the_verdicts_support_passes(tmp_path: Path) -> None:
+    bundle = _bundle(tmp_path, 1 / 0.014018783381492239 - 1)  # the key's own ratio
+    result = check_text((bundle / "report.md").read_text(), load_evidence(bundle))
+    assert not [m for m in result.mismatches if m.kind == "amdahl"], result.mismatches
+
+
+def test_a_speed_up_the_verdicts_contradict_fails_check(tmp_path: Path) -> None:
+    bundle = _bundle(tmp_path, 0.893 - 1)  # the issue's "0.893× as fast" beside 71× verdicts
+    text = (bundle / "report.md").read_text()
+    assert "0.893× as fast" in text
+    result = check_text(text, load_evidence(bundle))
+    (bad,) = [m for m in result.mismatches if m.kind == "amdahl"]
+    assert bad.quoted == "0.893× as fast" and bad.expected == "71.3× as fast"
+    assert METHOD in bad.message and "1 decided key(s)" in bad.message
