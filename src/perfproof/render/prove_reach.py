@@ -6,6 +6,7 @@ from __future__ import annotations
 from perfproof.model.documents.prove import ProveResults
 from perfproof.model.documents.prove_reach import KeyReach, KeyShare, unexplained_summary
 from perfproof.model.reach import Reach
+from perfproof.render.columns import collapse, every_row, param_cells, param_names
 from perfproof.render.markdown import markdown_table, md_text
 from perfproof.units import percent, significant
 
@@ -29,6 +30,7 @@ def reach_md(bundle: ProveResults) -> list[str]:
         return []
     prof = bundle.profile
     shares = {k.benchmark: k for k in prof.keys} if prof is not None else {}
+    names = param_names([k.params for k in ab.reach])
     rows = []
     for k in ab.reach:
         share = shares.get(k.benchmark)
@@ -39,6 +41,7 @@ def reach_md(bundle: ProveResults) -> list[str]:
         rows.append(
             (
                 f"`{k.benchmark}`",
+                *param_cells(k.params, names),
                 verdict,
                 _reached(k),
                 _share(share),
@@ -60,8 +63,13 @@ def reach_md(bundle: ProveResults) -> list[str]:
     ]
     # no word a `check` reads as a change or a byte count: the shares are not deltas
     column = "Share in the edited code (CPU / heap)"
-    header = ("Benchmark", "Verdict", "Reached", column, "Ceiling", "How")
-    return out + markdown_table(header, rows, "lllrrl")
+    header = ("Benchmark", *names, "Verdict", "Reached", column, "Ceiling", "How")
+    align = "l" + "r" * len(names) + "llrrl"
+    # the benchmark and the verdict name the row; any other column the same on every row
+    # (a @Param of one value, one call path for all) is said once above the table
+    shown, kept, notes = collapse(header, rows, keep=(0, 1 + len(names)))
+    align = "".join(a for h, a in zip(header, align, strict=True) if h in shown)
+    return out + every_row(notes) + markdown_table(shown, kept, align)
 
 
 def left_out_md(bundle: ProveResults) -> list[str]:

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
-from pydantic import SerializerFunctionWrapHandler, model_serializer, model_validator
+from pydantic import Field, SerializerFunctionWrapHandler, model_serializer, model_validator
 
-from perfproof.model.documents.codec import Seq
+from perfproof.model.documents.codec import Seq, Text
 from perfproof.model.documents.compare_wire import ComparisonDoc
 from perfproof.model.documents.prove_stages import StageDocument
 from perfproof.model.reach import MISSED_BY, BenchReach, Reach
@@ -44,6 +44,8 @@ class KeyReach(StageDocument):
     kind: str = ""
     """The :class:`Reach` kind; empty in documents written before kinds (then a path or
     nothing)."""
+    params: dict[str, Text] = Field(default_factory=dict)
+    """The key's @Param values: keys of one benchmark share its reach, not its verdict."""
 
     @property
     def reach(self) -> Reach:
@@ -77,9 +79,9 @@ class KeyReach(StageDocument):
         return value
 
     @classmethod
-    def of(cls, r: BenchReach, verdict: str) -> KeyReach:
+    def of(cls, r: BenchReach, verdict: str, params: Mapping[str, str] | None = None) -> KeyReach:
         return cls(benchmark=r.benchmark, verdict=verdict, reached=r.reaches, path=r.path,
-                   why=r.why, kind=str(r.kind))  # fmt: skip
+                   why=r.why, kind=str(r.kind), params=dict(params or {}))  # fmt: skip
 
 
 class KeyShare(StageDocument):
@@ -149,7 +151,7 @@ def reach_of_keys(
     sources (a benchmark whose own code changed is reached by that change)."""
     return tuple(
         KeyReach.of(bench_reach(c.benchmark, paths, other_files, bench_files, depth),
-                    str(c.verdict))
+                    str(c.verdict), c.params)
         for c in comparisons
         if c.metric in (None, "primary")
     )  # fmt: skip
