@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from perfproof.code.model import CallSite, FileIndex, MethodDecl
+from perfproof.code.overload import MAYBE, NO, YES, can_pick
 from perfproof.code.project import Project
 
 CONSTRUCTOR = "<init>"
@@ -33,6 +34,10 @@ class Target:
     fqn: str
     method: str
     arity: int | None = None
+    params: tuple[str, ...] | None = None
+    """The overload's declared parameter types (erased): a call binds only if its argument
+    types let Java pick that overload (:mod:`perfproof.code.overload`). None: any overload
+    of the arity."""
 
     @property
     def is_constructor(self) -> bool:
@@ -132,9 +137,29 @@ class Matcher:
             return self._constructor(f, site)
         if site.kind not in ("call", "ref") or site.name != self.t.method:
             return None
-        if not self.arity_ok(site.arity):
+        if not self.arity_ok(site.arity) or not self.overload_ok(f, site):
             return None
         return self._receiver(f, site)
+
+    def overload_ok(self, f: FileIndex, site: CallSite) -> bool:
+        """Whether the site's argument types let Java pick the target's overload."""
+        want = self.t.params
+        if want is None or not site.args:
+            return True
+        mine = [d for d in self.decls if d.params == want]
+        if not mine:
+            return True
+        target = next((d for d in mine if d.owner == self.t.fqn), mine[0])
+
+        def subtype(arg: str, param: str) -> int:
+            a = self.p.resolve(f, site.owner, arg)
+            decl_file = self.p.type_file.get(target.owner)
+            b = self.p.resolve(decl_file, target.owner, param) if decl_file else None
+            if a is None or b is None:
+                return MAYBE  # a class outside the repository may be a subtype of either
+            return YES if self.p.is_subtype(a, b) else NO
+
+        return can_pick(target, self.decls, site.args, subtype)
 
     def receiver_class(self, f: FileIndex, site: CallSite) -> str | None:
         """The repository class the receiver of ``site`` is exactly an instance of, when the
@@ -171,7 +196,7 @@ class Matcher:
             hit = site.owner == self.t.fqn
         else:
             return None
-        if not hit or not self.arity_ok(site.arity):
+        if not hit or not self.arity_ok(site.arity) or not self.overload_ok(f, site):
             return None
         return "exact", "constructor"
 

@@ -27,7 +27,7 @@ from perfproof.env.cache import cache_root
 from perfproof.errors import InputError
 from perfproof.storage import write_bytes_atomic
 
-INDEX_VERSION = 13
+INDEX_VERSION = 14
 """Bump when the records or the extraction change."""
 _PRUNE = frozenset({"target", "build", "out", "node_modules", "bin"})
 _PARALLEL_FROM = 48

@@ -121,14 +121,21 @@ def declarations(project: Project, key: MethodKey) -> list[Target]:
         return []
     if name == CONSTRUCTOR:
         init = not params and any(m.kind == "init" for m in project.methods_of(owner))
-        return [Target(owner, name, None if init else len(params))]
-    out = [Target(owner, name, len(params))]
+        return [
+            Target(owner, name, None, None) if init else Target(owner, name, len(params), params)
+        ]
+    out = [Target(owner, name, len(params), params)]
     for sup in project.ancestors(owner):
-        if any(
-            m.name == name and m.kind == "method" and same_parameters(params, m.params)
-            for m in project.methods_of(sup)
-        ):
-            out.append(Target(sup, name, len(params)))
+        found = next(
+            (
+                m
+                for m in project.methods_of(sup)
+                if m.name == name and m.kind == "method" and same_parameters(params, m.params)
+            ),
+            None,
+        )
+        if found is not None:
+            out.append(Target(sup, name, len(params), found.params))
     return out
 
 

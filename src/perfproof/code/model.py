@@ -103,6 +103,10 @@ class CallSite(NamedTuple):
     C().m()``, an effectively final local initialised with ``new C(...)`` (see
     :mod:`perfproof.code.sites`) or a field of this file with :attr:`FieldDecl.new`; empty
     when the receiver may be of any subtype of its declared type."""
+    args: tuple[str, ...] = ()
+    """Each argument's static type where the source says it, ``""`` where it does not
+    (:mod:`perfproof.code.arguments`); empty for method references: which overload the call
+    runs (:mod:`perfproof.code.overload`)."""
 
 
 class RawFinding(NamedTuple):

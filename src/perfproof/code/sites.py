@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 
 from tree_sitter import Node
 
+from perfproof.code.arguments import FIELD, UNKNOWN, argument_types
 from perfproof.code.model import CallSite
 from perfproof.code.syntax import arity, erase, line, text
 
@@ -71,7 +72,15 @@ class SiteSweep:
 
         def _open_anonymous(self, body: Node, supertype: str) -> None: ...
 
-    def _site(self, kind: str, name: str, n_args: int, node: Node, recv: Receiver) -> None:
+    def _site(
+        self,
+        kind: str,
+        name: str,
+        n_args: int,
+        node: Node,
+        recv: Receiver,
+        args: tuple[str, ...] = (),
+    ) -> None:
         recv_kind, recv_text, recv_type, *rest = recv
         recv_new = rest[0] if rest else ""
         site = CallSite(
@@ -86,8 +95,9 @@ class SiteSweep:
             recv_type,
             node.start_point[1],
             recv_new,
+            args,
         )
-        if recv_kind in ("name", "field"):
+        if recv_kind in ("name", "field") or any(a.startswith(FIELD) for a in args):
             self._pending.append(len(self.calls))
         elif recv_kind == "var" and recv_new:
             scope = self._local_declaring(recv_text)
@@ -145,7 +155,9 @@ class SiteSweep:
         name = text(node.child_by_field_name("name"))
         self.invocations.setdefault(name, []).append(node)
         recv = self._receiver(node.child_by_field_name("object"))
-        self._site("call", name, arity(node.child_by_field_name("arguments")), node, recv)
+        arguments = node.child_by_field_name("arguments")
+        args = argument_types(arguments, self._lookup_local)
+        self._site("call", name, arity(arguments), node, recv, args)
 
     def _new(self, node: Node) -> None:
         self.nodes["new"].append(node)
@@ -156,6 +168,7 @@ class SiteSweep:
             arity(node.child_by_field_name("arguments")),
             node,
             ("dotted", typ, typ),
+            argument_types(node.child_by_field_name("arguments"), self._lookup_local),
         )
         for child in node.children:
             if child.type == "class_body":
@@ -173,8 +186,23 @@ class SiteSweep:
     def _ctorcall(self, node: Node) -> None:
         ctor = node.child_by_field_name("constructor")
         kind = "super" if ctor is not None and ctor.type == "super" else "this"
-        n_args = arity(node.child_by_field_name("arguments"))
-        self._site(kind, "<init>", n_args, node, ("none", "", None))
+        arguments = node.child_by_field_name("arguments")
+        args = argument_types(arguments, self._lookup_local)
+        self._site(kind, "<init>", arity(arguments), node, ("none", "", None), args)
+
+    def _field_type(self, owner: str, arg: str) -> str:
+        """An argument naming no local: the declared type of the field of that name in this
+        file's ``owner`` or a type around it, else not known (inherited, or a constant of
+        another class)."""
+        if not arg.startswith(FIELD):
+            return arg
+        name = arg[len(FIELD) :]
+        while owner:
+            found = next((f for f in self.fields if f.owner == owner and f.name == name), None)
+            if found is not None:
+                return found.type
+            owner = next((t.outer or "" for t in self.types if t.fqn == owner), "")
+        return UNKNOWN
 
     def _local_declaring(self, name: str) -> Scope | None:
         """The method or lambda scope declaring the local ``name`` visible here."""
@@ -193,6 +221,11 @@ class SiteSweep:
         own = {(f.owner, f.name): f for f in self.fields}
         for index in self._pending:
             site = self.calls[index]
+            if any(a.startswith(FIELD) for a in site.args):
+                site = site._replace(args=tuple(self._field_type(site.owner, a) for a in site.args))
+                self.calls[index] = site
+            if site.recv not in ("name", "field"):
+                continue
             owner = site.owner
             while owner:
                 decl = own.get((owner, site.recv_text))
