@@ -1,0 +1,208 @@
+"""A small real Maven + JMH project whose change removes an allocation from one benchmark's
+4 of 8 ``@Param`` values, for measuring what each stage of ``perfproof prove`` costs.
+
+Two commits, tagged ``base`` and ``head``. ``DigitsBench.write`` has 8 keys (``width`` 16, 32 ×
+``value`` 7, 4242, 12345678, 1234567890123). ``Digits.write(long, byte[])`` writes a number's
+decimal digits through a scratch ``byte[24]`` on the baseline; the feature writes them straight
+into the caller's buffer when it can hold any long (``width`` 32), so the 4 width=32 keys lose
+their allocation and run faster, and the 4 width=16 keys run the same code as before.
+``DigitsTest`` (JUnit 5) exercises the changed class, so the tests stage has work.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+CHANGED = (
+    "DigitsBench.write(value=7, width=32)",
+    "DigitsBench.write(value=4242, width=32)",
+    "DigitsBench.write(value=12345678, width=32)",
+    "DigitsBench.write(value=1234567890123, width=32)",
+)
+"""The keys whose code the feature changes (allocation gone, faster); the width=16 ones run
+the same code on both commits."""
+
+POM = """<?xml version="1.0" encoding="UTF-8"?>
+<project xmlns="http://maven.apache.org/POM/4.0.0">
+  <modelVersion>4.0.0</modelVersion>
+  <groupId>dg</groupId><artifactId>dg</artifactId><version>1.0</version>
+  <properties>
+    <maven.compiler.release>17</maven.compiler.release>
+    <project.build.sourceEncoding>UTF-8</project.build.sourceEncoding>
+    <jmh.version>1.37</jmh.version>
+  </properties>
+  <dependencies>
+    <dependency><groupId>org.openjdk.jmh</groupId><artifactId>jmh-core</artifactId>
+      <version>${jmh.version}</version></dependency>
+    <dependency><groupId>org.openjdk.jmh</groupId><artifactId>jmh-generator-annprocess</artifactId>
+      <version>${jmh.version}</version><scope>provided</scope></dependency>
+    <dependency><groupId>org.junit.jupiter</groupId><artifactId>junit-jupiter-engine</artifactId>
+      <version>5.10.0</version><scope>test</scope></dependency>
+  </dependencies>
+  <build><plugins>
+    <plugin><groupId>org.apache.maven.plugins</groupId><artifactId>maven-compiler-plugin</artifactId>
+      <version>3.13.0</version>
+      <configuration><annotationProcessorPaths><path><groupId>org.openjdk.jmh</groupId>
+        <artifactId>jmh-generator-annprocess</artifactId><version>${jmh.version}</version>
+      </path></annotationProcessorPaths></configuration></plugin>
+    <plugin><groupId>org.apache.maven.plugins</groupId><artifactId>maven-surefire-plugin</artifactId>
+      <version>3.2.1</version></plugin>
+    <plugin><groupId>org.apache.maven.plugins</groupId><artifactId>maven-shade-plugin</artifactId>
+      <version>3.6.0</version>
+      <executions><execution><phase>package</phase><goals><goal>shade</goal></goals>
+        <configuration><finalName>benchmarks</finalName><transformers>
+          <transformer
+            implementation="org.apache.maven.plugins.shade.resource.ManifestResourceTransformer">
+            <mainClass>org.openjdk.jmh.Main</mainClass></transformer>
+          <transformer
+            implementation="org.apache.maven.plugins.shade.resource.ServicesResourceTransformer"/>
+        </transformers></configuration></execution></executions></plugin>
+  </plugins></build>
+</project>
+"""
+
+BENCH = """package dg;
+
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.*;
+
+@State(Scope.Thread)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+public class DigitsBench {
+    @Param({"16", "32"})
+    int width;
+
+    @Param({"7", "4242", "12345678", "1234567890123"})
+    long value;
+
+    byte[] out;
+
+    @Setup
+    public void setup() {
+        out = new byte[width];
+    }
+
+    @Benchmark
+    public int write() {
+        return Digits.write(value, out);
+    }
+}
+"""
+
+TEST = """package dg;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+
+class DigitsTest {
+    private static String written(long value, int width) {
+        byte[] out = new byte[width];
+        int n = Digits.write(value, out);
+        return new String(out, 0, n, StandardCharsets.US_ASCII);
+    }
+
+    @Test
+    void writesTheDigitsIntoASmallBuffer() {
+        assertEquals("4242", written(4242, 16));
+    }
+
+    @Test
+    void writesTheDigitsIntoALargeBuffer() {
+        assertEquals("1234567890123", written(1234567890123L, 32));
+        assertEquals("0", written(0, 32));
+    }
+}
+"""
+
+_SLOW = """    private static int viaScratch(long value, byte[] out) {
+        byte[] scratch = new byte[24];
+        int n = 0;
+        long v = value;
+        do {
+            scratch[n++] = (byte) ('0' + v % 10);
+            v /= 10;
+        } while (v != 0);
+        for (int i = 0; i < n; i++) {
+            out[i] = scratch[n - 1 - i];
+        }
+        return n;
+    }
+"""
+
+DIGITS_BASE = f"""package dg;
+
+final class Digits {{
+    private Digits() {{}}
+
+    static int write(long value, byte[] out) {{
+        return viaScratch(value, out);
+    }}
+
+{_SLOW}}}
+"""
+
+DIGITS_HEAD = f"""package dg;
+
+final class Digits {{
+    private Digits() {{}}
+
+    static int write(long value, byte[] out) {{
+        if (out.length < 20) {{
+            return viaScratch(value, out);
+        }}
+        int n = 1;
+        for (long v = value / 10; v != 0; v /= 10) {{
+            n++;
+        }}
+        long v = value;
+        for (int at = n - 1; at >= 0; at--) {{
+            out[at] = (byte) ('0' + v % 10);
+            v /= 10;
+        }}
+        return n;
+    }}
+
+{_SLOW}}}
+"""
+
+_ENV = {
+    "GIT_AUTHOR_NAME": "dg",
+    "GIT_AUTHOR_EMAIL": "dg@perfproof.invalid",
+    "GIT_COMMITTER_NAME": "dg",
+    "GIT_COMMITTER_EMAIL": "dg@perfproof.invalid",
+    "GIT_AUTHOR_DATE": "2026-01-05T10:00:00Z",
+    "GIT_COMMITTER_DATE": "2026-01-05T10:00:00Z",
+    "GIT_CONFIG_NOSYSTEM": "1",
+    "GIT_CONFIG_GLOBAL": "/dev/null",
+}
+
+
+def _git(repo: Path, *args: str) -> None:
+    subprocess.run(["git", "-c", "commit.gpgsign=false", *args], cwd=repo, check=True,
+                   env={**os.environ, **_ENV}, capture_output=True)  # fmt: skip
+
+
+def write_project(repo: Path) -> Path:
+    """Create the repository with commits ``base`` and ``head`` (fixed SHAs: cache-friendly)."""
+    src = repo / "src" / "main" / "java" / "dg"
+    test = repo / "src" / "test" / "java" / "dg"
+    src.mkdir(parents=True)
+    test.mkdir(parents=True)
+    _git(repo, "init", "-q", "--initial-branch=main")
+    (repo / ".gitignore").write_text("target/\n")
+    (repo / "pom.xml").write_text(POM)
+    (src / "DigitsBench.java").write_text(BENCH)
+    (src / "Digits.java").write_text(DIGITS_BASE)
+    (test / "DigitsTest.java").write_text(TEST)
+    _git(repo, "add", "--all")
+    _git(repo, "commit", "-q", "-m", "Digits with a JMH benchmark")
+    _git(repo, "tag", "base")
+    (src / "Digits.java").write_text(DIGITS_HEAD)
+    _git(repo, "commit", "-q", "-am", "Digits.write: no scratch array when the buffer holds any long")
+    _git(repo, "tag", "head")
+    return repo
