@@ -28,7 +28,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from prove_cost_project import write_project  # noqa: E402
+from prove_cost_project import write_project
 
 
 def _steps(run_dir: Path) -> tuple[float, float, int]:
@@ -95,8 +95,8 @@ def main() -> int:
     root = Path(tempfile.mkdtemp(prefix="perfproof-prove-cost-"))
     repo = Path(args.repo) if args.repo else write_project(root / "project")
     bundle = root / "bundle"
-    env = {**os.environ, "XDG_CACHE_HOME": str(root / "cache"),
-           "PYTHONPATH": os.pathsep.join([args.perfproof, os.environ.get("PYTHONPATH", "")])}  # fmt: skip
+    path = os.pathsep.join([args.perfproof, os.environ.get("PYTHONPATH", "")])
+    env = {**os.environ, "XDG_CACHE_HOME": str(root / "cache"), "PYTHONPATH": path}
     argv = [sys.executable, "-m", "perfproof", "prove", "--repo", str(repo),
             "--base", "base", "--head", "head", "--out", str(bundle)]  # fmt: skip
     for stage in args.skip:

@@ -11,9 +11,21 @@ their allocation and run faster, and the 4 width=16 keys run the same code as be
 
 from __future__ import annotations
 
-import os
-import subprocess
+import sys
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import ttv_project
+
+_JUNIT = """    <dependency><groupId>org.junit.jupiter</groupId>
+      <artifactId>junit-jupiter-engine</artifactId><version>5.10.0</version><scope>test</scope>
+    </dependency>
+"""
+_SHADE = "    <plugin><groupId>org.apache.maven.plugins</groupId><artifactId>maven-shade-plugin"
+_SUREFIRE = """    <plugin><groupId>org.apache.maven.plugins</groupId>
+      <artifactId>maven-surefire-plugin</artifactId><version>3.2.1</version></plugin>
+"""
 
 CHANGED = (
     "DigitsBench.write(value=7, width=32)",
@@ -24,44 +36,13 @@ CHANGED = (
 """The keys whose code the feature changes (allocation gone, faster); the width=16 ones run
 the same code on both commits."""
 
-POM = """<?xml version="1.0" encoding="UTF-8"?>
-<project xmlns="http://maven.apache.org/POM/4.0.0">
-  <modelVersion>4.0.0</modelVersion>
-  <groupId>dg</groupId><artifactId>dg</artifactId><version>1.0</version>
-  <properties>
-    <maven.compiler.release>17</maven.compiler.release>
-    <project.build.sourceEncoding>UTF-8</project.build.sourceEncoding>
-    <jmh.version>1.37</jmh.version>
-  </properties>
-  <dependencies>
-    <dependency><groupId>org.openjdk.jmh</groupId><artifactId>jmh-core</artifactId>
-      <version>${jmh.version}</version></dependency>
-    <dependency><groupId>org.openjdk.jmh</groupId><artifactId>jmh-generator-annprocess</artifactId>
-      <version>${jmh.version}</version><scope>provided</scope></dependency>
-    <dependency><groupId>org.junit.jupiter</groupId><artifactId>junit-jupiter-engine</artifactId>
-      <version>5.10.0</version><scope>test</scope></dependency>
-  </dependencies>
-  <build><plugins>
-    <plugin><groupId>org.apache.maven.plugins</groupId><artifactId>maven-compiler-plugin</artifactId>
-      <version>3.13.0</version>
-      <configuration><annotationProcessorPaths><path><groupId>org.openjdk.jmh</groupId>
-        <artifactId>jmh-generator-annprocess</artifactId><version>${jmh.version}</version>
-      </path></annotationProcessorPaths></configuration></plugin>
-    <plugin><groupId>org.apache.maven.plugins</groupId><artifactId>maven-surefire-plugin</artifactId>
-      <version>3.2.1</version></plugin>
-    <plugin><groupId>org.apache.maven.plugins</groupId><artifactId>maven-shade-plugin</artifactId>
-      <version>3.6.0</version>
-      <executions><execution><phase>package</phase><goals><goal>shade</goal></goals>
-        <configuration><finalName>benchmarks</finalName><transformers>
-          <transformer
-            implementation="org.apache.maven.plugins.shade.resource.ManifestResourceTransformer">
-            <mainClass>org.openjdk.jmh.Main</mainClass></transformer>
-          <transformer
-            implementation="org.apache.maven.plugins.shade.resource.ServicesResourceTransformer"/>
-        </transformers></configuration></execution></executions></plugin>
-  </plugins></build>
-</project>
-"""
+POM = (
+    ttv_project.POM.replace("<groupId>ttv</groupId><artifactId>ttv</artifactId>",
+                            "<groupId>dg</groupId><artifactId>dg</artifactId>")
+    .replace("  </dependencies>", _JUNIT + "  </dependencies>")
+    .replace(_SHADE, _SUREFIRE + _SHADE)
+)  # fmt: skip
+"""``ttv_project``'s build with JUnit 5 and surefire for the tests stage."""
 
 BENCH = """package dg;
 
@@ -170,22 +151,6 @@ final class Digits {{
 {_SLOW}}}
 """
 
-_ENV = {
-    "GIT_AUTHOR_NAME": "dg",
-    "GIT_AUTHOR_EMAIL": "dg@perfproof.invalid",
-    "GIT_COMMITTER_NAME": "dg",
-    "GIT_COMMITTER_EMAIL": "dg@perfproof.invalid",
-    "GIT_AUTHOR_DATE": "2026-01-05T10:00:00Z",
-    "GIT_COMMITTER_DATE": "2026-01-05T10:00:00Z",
-    "GIT_CONFIG_NOSYSTEM": "1",
-    "GIT_CONFIG_GLOBAL": "/dev/null",
-}
-
-
-def _git(repo: Path, *args: str) -> None:
-    subprocess.run(["git", "-c", "commit.gpgsign=false", *args], cwd=repo, check=True,
-                   env={**os.environ, **_ENV}, capture_output=True)  # fmt: skip
-
 
 def write_project(repo: Path) -> Path:
     """Create the repository with commits ``base`` and ``head`` (fixed SHAs: cache-friendly)."""
@@ -193,16 +158,18 @@ def write_project(repo: Path) -> Path:
     test = repo / "src" / "test" / "java" / "dg"
     src.mkdir(parents=True)
     test.mkdir(parents=True)
-    _git(repo, "init", "-q", "--initial-branch=main")
+    ttv_project._git(repo, "init", "-q", "--initial-branch=main")
     (repo / ".gitignore").write_text("target/\n")
     (repo / "pom.xml").write_text(POM)
     (src / "DigitsBench.java").write_text(BENCH)
     (src / "Digits.java").write_text(DIGITS_BASE)
     (test / "DigitsTest.java").write_text(TEST)
-    _git(repo, "add", "--all")
-    _git(repo, "commit", "-q", "-m", "Digits with a JMH benchmark")
-    _git(repo, "tag", "base")
+    ttv_project._git(repo, "add", "--all")
+    ttv_project._git(repo, "commit", "-q", "-m", "Digits with a JMH benchmark")
+    ttv_project._git(repo, "tag", "base")
     (src / "Digits.java").write_text(DIGITS_HEAD)
-    _git(repo, "commit", "-q", "-am", "Digits.write: no scratch array when the buffer holds any long")
-    _git(repo, "tag", "head")
+    ttv_project._git(
+        repo, "commit", "-q", "-am", "Digits.write: no scratch array when the buffer holds any long"
+    )
+    ttv_project._git(repo, "tag", "head")
     return repo

@@ -43,3 +43,15 @@ def test_a_stage_beside_another_adds_only_what_outlasts_it() -> None:
     assert left_together(est, ["profile", "tests", "report"]) == 45.0
     assert left_together(est, ["tests", "report"]) == 45.0
     assert left_together(est, ["ab", "profile", "tests", "report"]) == 145.0
+
+
+def test_the_tests_take_about_as_long_as_the_builds_of_the_ab(tmp_path) -> None:
+    import json
+
+    from perfproof.pipeline.prove.eta import TESTS_S, tests_estimate
+
+    builds = [{"side": "base", "duration_s": 31.0}, {"side": "head", "duration_s": 29.0},
+              {"side": "head", "cached": True, "duration_s": 0.2}]  # fmt: skip
+    (tmp_path / "manifest.json").write_text(json.dumps({"steps": [], "builds": builds}))
+    assert tests_estimate(tmp_path) == 60.0
+    assert tests_estimate(tmp_path / "missing") == TESTS_S

@@ -42,19 +42,29 @@ the fewest n with (1 − 5%)^n ≤ 1 − 95%, i.e. a share of 5% would have show
 the time."""
 
 
-def recorded_round(folder: Path, ab: AbOptions, regexes: Sequence[str], reporter: Reporter) -> Path:
-    """One recorded round of the given benchmarks, one fork a side, in ``folder`` (resumed
-    when a stopped run already started it): the same builds and other JMH settings as the
-    timing run, the flight recorder on, nothing timed."""
+def recorded_round(
+    folder: Path,
+    ab: AbOptions,
+    regexes: Sequence[str],
+    reporter: Reporter,
+    rounds: int = 1,
+    keys: Sequence[str] = (),
+) -> Path:
+    """``rounds`` recorded rounds (a fixed design) of the given benchmarks, of only ``keys``
+    (suite labels) when given, one fork a side a round, in ``folder`` (resumed when a stopped
+    run already started it): the same builds and other JMH settings as the timing run, the
+    flight recorder on, nothing timed."""
     if (folder / "manifest.json").is_file():
         return resume_ab(folder, reporter, explain=False).run_dir
+    folder.parent.mkdir(parents=True, exist_ok=True)
     opts = dataclasses.replace(
         ab,
         bench=tuple(regexes),
+        keys=tuple(keys),
         out=str(folder),
         jfr=True,
         jmh_args=ab.jmh_args.with_forks(1),
-        rounds=1,
+        rounds=rounds,
         max_rounds=None,
         budget=None,
         futility=None,

@@ -1,14 +1,21 @@
-"""How long each stage of ``prove`` should take, from the JMH settings and, once the A/B has
-decided, from the profile forks its verdicts call for (the ETA is a guide, never a gate)."""
+"""How long each stage of ``prove`` should take, once it can be known: a measured stage's
+length follows from the keys JMH lists, so the chain names no figure for the A/B and the
+stages after it until the A/B has run; then the profile forks its verdicts call for and the
+two build-tool runs of the tests (as long as the A/B's two builds took) are counted (the ETA
+is a guide, never a gate)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from perfproof import defaults
+from perfproof.errors import InputError
 from perfproof.measure.progress import estimate_step_seconds
 from perfproof.model.documents.prove_profile import ProfileDesign
 from perfproof.model.documents.run_plan import JmhSettings
 from perfproof.pipeline.prove.options import ProfileForks, ProveOptions
 from perfproof.pipeline.prove.profile_keys import PROFILE_FORKS, still_to_record
+from perfproof.report.rundir import read_manifest
 
 RUN_START_S = 4.0
 """What a run of recorded forks costs besides its steps: the cached builds checked and both
@@ -45,6 +52,18 @@ def stage_estimates(opts: ProveOptions, benchmarks: int) -> dict[str, float]:
         "e2e": 4.0 * opts.e2e_runs,
         "report": 5.0,
     }
+
+
+def tests_estimate(ab_run: Path) -> float:
+    """Seconds the tests on both commits should take: one build-tool run a side, each about
+    as long as that side's build for the A/B (compiling the same module); :data:`TESTS_S`
+    when the builds were cached or are not recorded."""
+    try:
+        builds = read_manifest(ab_run / "manifest.json").builds
+    except (InputError, OSError):
+        return TESTS_S
+    seconds = sum(b.duration_s or b.seconds or 0.0 for b in builds if not b.cached)
+    return seconds if seconds > 0 else TESTS_S
 
 
 def profile_estimate(design: ProfileDesign, settings: JmhSettings, rounds: int) -> float:

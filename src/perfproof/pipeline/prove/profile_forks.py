@@ -9,7 +9,6 @@ replicate. No timing comes from these forks: they run apart from the A/B.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,11 +18,10 @@ from perfproof.measure.progress import make_reporter
 from perfproof.model import benchmark_of_label
 from perfproof.model.documents.prove_profile import ProfileDesign
 from perfproof.pipeline.ab.options import AbOptions
-from perfproof.pipeline.ab.run import resume_ab, start_ab
-from perfproof.pipeline.cluster import Executor
 from perfproof.pipeline.prove.alloc import ForkRecording, fork_recordings
 from perfproof.pipeline.prove.bundle import Bundle
 from perfproof.pipeline.prove.profile_keys import still_to_record
+from perfproof.pipeline.reach_record import recorded_round
 from perfproof.report.rundir import read_manifest
 
 Forks = dict[str, dict[str, list[ForkRecording]]]
@@ -88,26 +86,7 @@ def _run(bundle: Bundle, ab: AbOptions, name: str, keys: Sequence[str], rounds: 
          regexes: Sequence[str]) -> Path:  # fmt: skip
     """One fixed design of recorded forks in ``profile/<name>``, resumed when started."""
     folder = bundle.folder("profile") / name
-    if (folder / "manifest.json").is_file():
-        return resume_ab(folder, make_reporter(), explain=False).run_dir
-    folder.parent.mkdir(parents=True, exist_ok=True)
-    opts = dataclasses.replace(
-        ab,
-        bench=tuple(regexes),
-        keys=tuple(keys),
-        out=str(folder),
-        jfr=True,
-        jmh_args=ab.jmh_args.with_forks(1) if keys else ab.jmh_args,
-        rounds=rounds,
-        max_rounds=None,
-        budget=None,
-        futility=None,
-        shard=None,
-        executor=Executor.LOCAL,
-        ray_address=None,
-        measure_last=(),
-    )
-    return start_ab(opts, make_reporter(), explain=False).run_dir
+    return recorded_round(folder, ab, regexes, make_reporter(), rounds=rounds, keys=keys)
 
 
 def _name(need: int, design: ProfileDesign) -> str:

@@ -28,7 +28,6 @@ from perfproof.model.documents.prove import (
     DONE,
     NO_BENCHMARK,
     NO_CHANGE,
-    NOT_REACHED,
     PENDING,
     SKIPPABLE,
     SKIPPED,
@@ -40,8 +39,6 @@ from perfproof.model.documents.prove import (
 )
 from perfproof.model.documents.prove_measured import AbStageResult, ReportResult
 from perfproof.model.documents.prove_stages import (
-    BenchmarksResult,
-    ChangesResult,
     DispatchSkip,
     StageDocument,
 )
@@ -50,13 +47,14 @@ from perfproof.pipeline.ab.options import AbOptions
 from perfproof.pipeline.cluster import Executor, join_cluster
 from perfproof.pipeline.prove.beside import BESIDE, Beside, left_together
 from perfproof.pipeline.prove.bundle import Bundle, StageClock
-from perfproof.pipeline.prove.eta import profile_estimate, stage_estimates
+from perfproof.pipeline.prove.chain import Chain, skip_reason
+from perfproof.pipeline.prove.eta import profile_estimate, stage_estimates, tests_estimate
 from perfproof.pipeline.prove.hypothesis import load_hypothesis
 from perfproof.pipeline.prove.options import ProveOptions
 from perfproof.workspace.git import require_repo, resolve_ref
 
 if TYPE_CHECKING:
-    from perfproof.code.project import Project
+    pass
 
 Say = Callable[[str], None]
 
@@ -170,89 +168,13 @@ def _default_bundle(repo: Path) -> Path:
     return path
 
 
-@dataclass
-class _Chain:
-    """What the stages share while one attempt runs."""
-
-    bundle: Bundle
-    opts: ProveOptions
-    repo: Path
-    shas: dict[str, str]
-    _project: Project | None = None
-    _root: Path | None = None
-
-    def project(self) -> tuple[Project, Path]:
-        from perfproof.pipeline.prove.code import head_project
-        from perfproof.workspace.worktree import ensure_worktree
-
-        if self._project is None or self._root is None:
-            self._root = ensure_worktree(self.repo, self.shas["head"])
-            self._project = head_project(self._root)
-        return self._project, self._root
-
-    def changes(self) -> ChangesResult:
-        found = self.bundle.doc.stages.changes.done
-        return found if found is not None else ChangesResult()
-
-    def benchmarks(self) -> BenchmarksResult | None:
-        return self.bundle.doc.stages.benchmarks.done
-
-    def regexes(self) -> tuple[str, ...]:
-        bench = self.benchmarks()
-        return bench.regexes if bench is not None else ()
-
-    def ab(self) -> AbStageResult | None:
-        return self.bundle.doc.stages.ab.done
-
-    def measured(self) -> tuple[str, ...]:
-        """The regexes the A/B measured: ``--reach profile`` may have left some out."""
-        from perfproof.pipeline.prove.dispatch import measured
-
-        ab = self.ab()
-        return measured(self.regexes(), ab.left_out if ab is not None else ())
-
-    def tests(self) -> list[str]:
-        """Test classes of the feature that exercise the changed classes."""
-        from perfproof.pipeline.prove.code import select_tests
-
-        project, _root = self.project()
-        callers = self.bundle.doc.stages.callers.done
-        return select_tests(project, self.changes(), callers)
-
-
-def _skip_reason(name: str, chain: _Chain) -> str | None:
-    opts, b = chain.opts, chain.bundle
-    if name in opts.skip:
-        return "left out with --skip"
-    changes = chain.changes()
-    nothing = not changes.methods and not opts.ab.bench
-    if name in ("callers",) and not changes.methods:
-        return "no production method changed"
-    if name in ("guard", "ab", "profile", "e2e"):
-        if nothing:
-            return NO_CHANGE
-        if not chain.regexes():
-            return NOT_REACHED
-    if name == "guard" and not changes.in_scope("benchmark"):
-        return "the feature adds or changes no benchmark"
-    if name == "tests" and not chain.tests():
-        return "no test exercises the changed classes (none calls them or is named after them)"
-    if name == "profile" and b.status("ab") != DONE:
-        return "no A/B run to read recordings from"
-    if name == "profile" and not chain.measured():
-        return "--reach profile left every benchmark out of the A/B"
-    if name == "e2e" and not opts.e2e_run:
-        return "not asked for (--e2e-run CMD --e2e-metric NAME=REGEX)"
-    return None
-
-
 def _run(bundle: Bundle, opts: ProveOptions, say: Say) -> ProveOutcome:
     from perfproof.pipeline.prove import code, measure
     from perfproof.pipeline.prove.profile import planned, profile_stage
 
     repo = Path(opts.ab.repo)
     shas = {side: str(bundle.doc.side(side).sha) for side in ("base", "head")}
-    chain = _Chain(bundle, opts, repo, shas)
+    chain = Chain(bundle, opts, repo, shas)
     pages: list[str] = []  # the PR body the report stage rendered
     clock = StageClock(stage_estimates(opts, len(chain.regexes())))
 
@@ -293,6 +215,7 @@ def _run(bundle: Bundle, opts: ProveOptions, say: Say) -> ProveOutcome:
         design, rounds = planned(bundle, result, opts.ab, opts.jfr)
         settings = opts.ab.jmh_args.settings
         clock.estimates["profile"] = profile_estimate(design, settings, rounds)
+        clock.estimates["tests"] = tests_estimate(Path(result.run_dir))
         return result.model_copy(update={"left_out": left_out})
 
     def stage_profile() -> StageDocument:
@@ -353,8 +276,13 @@ def _run(bundle: Bundle, opts: ProveOptions, say: Say) -> ProveOutcome:
     def attempt(number: int, name: str, note: str = "") -> None:
         with lock:
             remaining = [s for s in STAGES[number - 1 :] if bundle.status(s) not in (DONE, SKIPPED)]
-            left = left_together(clock.estimates, remaining)
-            times = f"elapsed {format_duration(clock.elapsed)}, about {format_duration(left)} left"
+            times = f"elapsed {format_duration(clock.elapsed)}"
+            if "ab" in remaining or "guard" in remaining:
+                # how long a measured stage takes is known once it has listed its keys
+                times += "; the A/B and what follows it are estimated once it has listed its keys"
+            else:
+                left = left_together(clock.estimates, remaining)
+                times += f", about {format_duration(left)} left"
             say(f"prove [{number}/{len(STAGES)}] {TITLES[name]}{note} ({times})")
             bundle.begin(name)
         started = time.monotonic()
@@ -379,7 +307,7 @@ def _run(bundle: Bundle, opts: ProveOptions, say: Say) -> ProveOutcome:
             continue
         if bundle.status(name) in (DONE, SKIPPED):
             continue
-        reason = _skip_reason(name, chain) if name != "report" else None
+        reason = skip_reason(name, chain) if name != "report" else None
         if reason is not None:
             bundle.skip(name, reason)
             say(f"prove [{number}/{len(STAGES)}] {TITLES[name]}: skipped ({reason})")
@@ -388,7 +316,7 @@ def _run(bundle: Bundle, opts: ProveOptions, say: Say) -> ProveOutcome:
         if (
             other is not None
             and bundle.status(other) not in (DONE, SKIPPED)
-            and (_skip_reason(other, chain) is None)
+            and (skip_reason(other, chain) is None)
         ):
             at = STAGES.index(other) + 1
             why = f", beside {TITLES[name]} (its forks are recorded, not timed)"
