@@ -44,13 +44,19 @@ def test_one_key_stands_for_the_keys_of_its_shape_and_the_undecided_are_not_reco
     assert still_to_record(design) == {2: (only.key,)}
 
 
-def test_a_key_stopped_for_futility_is_never_recorded_and_other_bytes_are_another_shape() -> None:
+def test_a_key_stopped_for_futility_is_recorded_only_for_a_bytes_verdict() -> None:
     rows = _suite()
-    rows += _key("9", "64", "inconclusive", "improved", (40.0, 0.0), diagnostics=FUTILE)
+    rows += _key("9", "64", "inconclusive", "same", (40.0, 40.0), diagnostics=FUTILE)
+    rows += _key("9", "96", "inconclusive", "improved", (40.0, 0.0), diagnostics=FUTILE)
     rows += _key("9", "128", "improved", "improved", (56.0, 0.0))
     design = choose_keys(rows)
-    recorded = [k.key for k in design.recorded]
-    assert f"{BENCH}(value=9, width=128)" in recorded and len(recorded) == 2
+    recorded = {k.key: k for k in design.recorded}
+    assert set(recorded) == {
+        f"{BENCH}(value=12345678, width=32)",
+        f"{BENCH}(value=9, width=128)",  # other bytes: a shape of its own
+        f"{BENCH}(value=9, width=96)",  # its time stopped for futility, its bytes moved
+    }
+    assert recorded[f"{BENCH}(value=9, width=96)"].why == ("bytes/op improved",)
     assert not any("width=64" in k for r in design.recorded for k in (r.key, *r.stands_for))
     assert design.futile == 1 and design.no_verdict == 4
 

@@ -40,7 +40,8 @@ class ProfileDesign(StageDocument):
     measured: int = 0
     """Keys the A/B measured."""
     futile: int = 0
-    """Keys stopped for futility: never recorded."""
+    """Keys stopped for futility with no improved or regressed verdict: never recorded (one
+    whose bytes/op moved is recorded for that verdict)."""
     no_verdict: int = 0
     """Other keys without an improved or regressed verdict: nothing for a profile to explain."""
     every: bool = False

@@ -2,8 +2,10 @@
 
 A profile is evidence for a verdict: it shows where the time or the bytes went. A key whose
 A/B verdict the PR body explains (``improved`` or ``regressed``, in time or in bytes/op) is
-recorded; a key stopped for futility, or left without either verdict, has nothing for a
-profile to explain and costs forks for nothing. Keys of one benchmark that end the same way
+recorded; a key stopped for futility with no such verdict, or left without one, has nothing
+for a profile to explain and costs forks for nothing. A key whose time stopped for futility
+while its bytes/op moved is recorded for its bytes: the body says it allocates less, and the
+recording is what shows which allocation went. Keys of one benchmark that end the same way
 (the same verdicts, the same bytes/op on both sides: the change did the same thing to them)
 differ only by ``@Param`` values the change did not tell apart, so one of them, the first by
 label, is recorded for all of them.
@@ -91,17 +93,17 @@ def choose_keys(
     every: bool = False,
 ) -> ProfileDesign:
     """The keys to record: one per shape among those with a verdict to explain, never a key
-    stopped for futility (``every``: each measured key, the ``--jfr every`` design).
+    stopped for futility without one (``every``: each measured key, ``--jfr every``).
     ``reusable`` maps a key's label to the forks a side the reach round recorded of it with
     the same builds and settings; each counts towards its :data:`PROFILE_FORKS`."""
     keys = sorted(_keys(comparisons).values(), key=lambda k: k.label)
     reusable = reusable or {}
-    futile = sum(1 for k in keys if k.futile)
+    futile = sum(1 for k in keys if k.futile and not k.why())
     if every:
         recorded = tuple(RecordedKey(key=k.label, benchmark=k.benchmark, params=dict(k.params),
                                      why=k.why()) for k in keys)  # fmt: skip
         return ProfileDesign(recorded=recorded, measured=len(keys), futile=futile, every=True)
-    explained = [k for k in keys if k.why() and not k.futile]
+    explained = [k for k in keys if k.why()]
     shapes: dict[tuple[object, ...], list[_Key]] = {}
     for k in explained:
         shapes.setdefault(k.shape(), []).append(k)
