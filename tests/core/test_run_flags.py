@@ -26,8 +26,9 @@ def test_every_ab_option_is_one_flag_of_one_group() -> None:
     names = [f.name for group in (*AB_GROUPS, VERDICT) for f in group]
     assert len(names) == len(set(names))
     # cache_dir is set by library callers (tests, the demo), sources by the door itself
-    # measure_last: set by prove; explain: ab's own flag (guard and prove record differently)
-    not_flags = {"cache_dir", "sources", "measure_last", "explain", "history_db"}
+    # measure_last, keys: set by prove (its profile forks record chosen keys); explain: ab's
+    # own flag (guard and prove record differently)
+    not_flags = {"cache_dir", "sources", "measure_last", "keys", "explain", "history_db"}
     fields = {f.name for f in dataclasses.fields(AbOptions)} - not_flags
     assert set(names) == fields | set(build_options(BuildSpec()))  # the build's own flags
 
