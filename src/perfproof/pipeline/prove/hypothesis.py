@@ -93,12 +93,14 @@ def hunt_benchmark(
     h: Hypothesis, gains: Mapping[str, float | None]
 ) -> tuple[str | None, float | None]:
     """The benchmark the hunt names that this A/B measured (the largest per-call gain if
-    several), with that gain."""
+    several), with that gain: None when none of its keys has a decided time verdict, whose
+    ratio alone says how fast it got."""
     named = dict.fromkeys((*h.benchmarks, *h.profiled_benchmarks))
-    measured = [(b, g) for b in named if (g := gains.get(b)) is not None]
-    if not measured:
-        return None, None
-    return max(measured, key=lambda bg: bg[1])
+    measured = [b for b in named if b in gains]
+    decided = [(b, g) for b in measured if (g := gains[b]) is not None]
+    if decided:
+        return max(decided, key=lambda bg: bg[1])
+    return (measured[0], None) if measured else (None, None)
 
 
 def hypothesis_focus(
