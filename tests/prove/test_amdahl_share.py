@@ -42,8 +42,8 @@ def test_the_per_call_speed_up_comes_from_the_decided_keys_that_reach_the_method
     changed = "Digits.write(long, byte[])"
     path = ("DigitsBench.write()", changed)
     reached = [ReachedBenchmark(benchmark=bench, path=path, changed=changed)]
-    gains, undecided = method_gains(changed, reached, rows)
-    assert undecided == 4 and sorted(round(1 + g.gain, 2) for g in gains) == [3.5, 4.0, 4.5, 4.8]
+    gains, unmoved = method_gains(changed, reached, rows)
+    assert unmoved == 4 and sorted(round(1 + g.gain, 2) for g in gains) == [3.5, 4.0, 4.5, 4.8]
     gain = summary_gain([g.gain for g in gains])
     assert gain is not None and 3.5 < 1 + gain < 4.8
     assert benchmark_gains(rows)[bench] == gain

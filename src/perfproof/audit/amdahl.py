@@ -60,14 +60,14 @@ def amdahl_contradictions(lines: Sequence[str], folder: Path) -> list[Mismatch]:
         return []
     out = []
     for i, method, cell in amdahl_rows(lines):
-        gains, undecided = method_gains(method, bench.reached, ab.comparisons)
+        gains, unmoved = method_gains(method, bench.reached, ab.comparisons)
         found = _FACTOR.search(cell)
         if not gains:
             if found:
                 out.append(Mismatch(i + 1, "amdahl", cell, "–",
                                     f"Amdahl row `{method}`: a per-call speed-up of {cell} where "
                                     f"no key reaching the method has a decided time verdict "
-                                    f"({undecided} undecided)"))  # fmt: skip
+                                    f"({unmoved} without one)"))  # fmt: skip
             continue
         factors = sorted(1 + g.gain for g in gains)
         low, high = factors[0], factors[-1]

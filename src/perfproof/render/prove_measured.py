@@ -66,7 +66,7 @@ def profile_md(bundle: ProveResults) -> tuple[list[str], list[str], list[str]]:
         "per-call speed-up the A/B's verdicts measured, and the most the whole program can "
         "gain (Amdahl: 1 / ((1 − s) + s / (1 + g)) − 1). The per-call speed-up is the "
         "geometric mean of the ratios of the keys whose benchmark reaches the method and whose "
-        "time verdict is improved or regressed; undecided keys say nothing about it and are "
+        "time verdict is improved or regressed; the others (same, negligible, undecided) are "
         "left out. The share is taken from the benchmark's own recordings, so the ceiling is "
         "that of a program shaped like the benchmark; a production profile "
         "(`perfproof profile`) gives the real share.",
@@ -127,11 +127,11 @@ def _from_keys(a: AmdahlRow) -> str:
     if span is None and a.per_call_gain is not None:
         return "–"  # a bundle written before the row kept its keys
     if span is None:
-        return f"no decided key ({a.undecided} undecided)" if a.undecided else "no key reaches it"
+        return f"none of {a.unmoved} moved" if a.unmoved else "no key reaches it"
     low, high = (significant(1 + g, 3) for g in span)
     words = sorted({g.verdict for g in a.gains})
     text = f"{len(a.gains)} {'/'.join(words)}" + (f", {low}–{high}×" if low != high else "")
-    return text + (f"; {a.undecided} undecided left out" if a.undecided else "")
+    return text + (f"; {a.unmoved} other(s) left out" if a.unmoved else "")
 
 
 def _profiled(prof: ProfileResult) -> str:

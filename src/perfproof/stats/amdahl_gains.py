@@ -45,7 +45,7 @@ def method_gains(
 ) -> tuple[tuple[KeyGain, ...], int]:
     """The decided time verdicts of the keys reaching ``method``, and how many were not."""
     benches = set(reaching(method, reached))
-    gains, undecided = [], 0
+    gains, unmoved = [], 0
     for c in comparisons:
         if c.key.metric != PRIMARY or c.benchmark not in benches:
             continue
@@ -53,8 +53,8 @@ def method_gains(
         if c.verdict in DECIDED and gain is not None:
             gains.append(KeyGain(key=c.key.label(), verdict=str(c.verdict), gain=gain))
         else:
-            undecided += 1
-    return tuple(gains), undecided
+            unmoved += 1
+    return tuple(gains), unmoved
 
 
 def benchmark_gains(comparisons: Sequence[ComparisonDoc]) -> dict[str, float | None]:

@@ -135,8 +135,9 @@ class AmdahlRow(MethodCeiling):
     alloc_share: float | None = None
     gains: Seq[KeyGain] = ()
     """The decided keys the per-call speed-up is summarised from."""
-    undecided: int = 0
-    """Keys reaching the method whose time verdict decided nothing: left out of the speed-up."""
+    unmoved: int = 0
+    """Keys reaching the method whose time verdict is neither improved nor regressed (same,
+    negligible, undecided): left out of the speed-up."""
 
     @property
     def gain_range(self) -> tuple[float, float] | None:

@@ -28,7 +28,7 @@ def amdahl_row(
     comparisons: Sequence[ComparisonDoc],
 ) -> AmdahlRow:
     """One changed method's row: its shares, the verdicts' speed-up and the ceiling."""
-    gains, undecided = method_gains(m.label, reached, comparisons)
+    gains, unmoved = method_gains(m.label, reached, comparisons)
     gain = summary_gain([g.gain for g in gains])
     ceiling = amdahl_ceiling(cpu, gain) if cpu and gain is not None and gain > -1 else None
     benches = reaching(m.label, reached)
@@ -41,5 +41,5 @@ def amdahl_row(
         per_call_gain=gain,
         ceiling_speedup=ceiling.speedup if ceiling else None,
         gains=gains,
-        undecided=undecided,
+        unmoved=unmoved,
     )
