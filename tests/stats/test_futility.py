@@ -73,7 +73,7 @@ def test_an_improbable_verdict_stops_only_with_a_bound_that_means_something() ->
     assert tight.predictive_power is not None and tight.predictive_power[0] < 0.05
     # the interval shown is the one the stop was judged on: the key's own at the overall α
     assert tight.interval_alpha[0] == 0.01 and math.isclose(tight.per_look[0], LEVEL)
-    assert math.log(1 / 1.5) <= tight.lo[0] and tight.hi[0] <= math.log(1.5)
+    assert math.log(0.5) <= tight.lo[0] and tight.hi[0] <= math.log(1.5)  # -50%…+50%
     # the same estimate on forks three times as noisy: improbable too, but ±50% is not ruled out
     wide = seq.judge(_rows(0.01, 0.18, 20.0), np.array([np.nan]), DESIGN, 0.01, "bh", 0.01, 2,
                      0.05)  # fmt: skip

@@ -14,8 +14,9 @@ the effect is small, so there are two rules, and the note says which applied:
     the margin can be given up, which is what the margin states.
 ``PREDICTIVE``
     The *predictive* probability that the last look decides the key is below the bar γ, and
-    the interval already bounds the change within ±``bound`` (a stop whose interval bounds
-    nothing is no evidence of a small effect, whatever a probability says). The probability
+    the interval already bounds the change within ±``bound`` in percent of the metric (ratio
+    ``[1 − b, 1 + b]``: a stop whose interval bounds nothing is no evidence of a small effect,
+    whatever a probability says). The probability
     averages the conditional power over what the data say about the effect instead of fixing
     it at the estimate (Spiegelhalter, Freedman & Blackburn 1986): the effect's posterior from
     a normal prior centred on no change with sd ``prior_sd`` (twofold changes are ordinary in
@@ -87,6 +88,13 @@ def _spread_nodes(count: int = 24) -> tuple[np.ndarray, np.ndarray]:
     return 0.5 - x / 2.0, w / 2.0
 
 
+def bounded(lo: np.ndarray, hi: np.ndarray, bound: float) -> np.ndarray:
+    """Log intervals whose change, written in percent of the metric, lies within ±``bound``
+    (ratio ``[1 − b, 1 + b]``): the bound a note then gives means something."""
+    low = math.log(1.0 - bound) if bound < 1.0 else -math.inf
+    return np.asarray((np.asarray(lo) >= low) & (np.asarray(hi) <= math.log1p(bound)))
+
+
 def predictive_power(
     diff: np.ndarray,
     se: np.ndarray,
@@ -151,7 +159,7 @@ def stop_rule(
         return out
     cand = np.asarray(candidate, dtype=bool)
     equivalent = cand & inside(lo, hi, rule.margin)
-    improbable = cand & ~equivalent & (np.asarray(power) < rule.bar) & inside(lo, hi, rule.bound)
+    improbable = cand & ~equivalent & (np.asarray(power) < rule.bar) & bounded(lo, hi, rule.bound)
     out[equivalent] = EQUIVALENCE
     out[improbable] = PREDICTIVE
     return out
