@@ -36,7 +36,7 @@ from perfproof.model.documents.codec import decode
 from perfproof.model.reach import ReachBlock, RunReach
 
 
-def _files(run: Path, side: str, rounds: int | None, into: Path) -> list[Path]:
+def round_files(run: Path, side: str, rounds: int | None, into: Path) -> list[Path]:
     """One JMH file per round of ``side``: a round that ran several JMH processes (part files
     ``NN-side-K.json``, each with other keys) is joined into one file under ``into``, so the
     replay sees every key of the round, as the run's own looks did."""
@@ -64,7 +64,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         into = Path(tmp)
         rounds = read_rounds(
-            _files(args.run, "base", args.rounds, into), _files(args.run, "head", args.rounds, into)
+            round_files(args.run, "base", args.rounds, into),
+            round_files(args.run, "head", args.rounds, into),
         )
     names = {k.benchmark for b, _ in rounds for k in b}
     if args.reach == "all":

@@ -15,7 +15,8 @@ borrowing of the suite's spread, as before ``stats.moderation``), with no reach 
 rule (as before it). ``--fork-sd`` gives every key one spread (kryo's forks: 13%). Printed
 per variant: real effects decided ``improved``, false verdicts on unchanged keys
 (Benjamini–Hochberg bounds their share among the verdicts, not their number, when most keys
-changed), real effects decided at the first look, unchanged keys stopped by futility, and
+changed), real effects decided at the first look, real effects and unchanged keys stopped by
+futility, and
 fork-runs (forks of both sides, re-runs included; the floor is
 24 keys × 3 forks × 2 sides = 144).
 
@@ -31,6 +32,7 @@ import math
 import numpy as np
 
 from perfproof.stats import sequential as seq
+from perfproof.stats.futility import FutilityRule
 from perfproof.stats.sequential_sim import paths_from_streams, play
 
 SCHEDULE = seq.Schedule(8, 3, 1)
@@ -66,7 +68,10 @@ def main() -> None:
     parser.add_argument("--fork-sd", type=float, default=None,
                         help="every key's sd of log fork means (default: 2-3%% changed, "
                         "3%% or 15%% unchanged)")  # fmt: skip
+    parser.add_argument("--bound", type=float, default=None,
+                        help="the futility stop's bound on the change (default: 0.5)")  # fmt: skip
     args = parser.parse_args()
+    futility = 0.05 if args.bound is None else FutilityRule(0.05, bound=args.bound)
     rng = np.random.default_rng(SEED)
     (base, head), keys = suites(rng, args.suites, args.left_out, args.fork_sd)
     paths = paths_from_streams(base, head, SCHEDULE)
@@ -75,8 +80,8 @@ def main() -> None:
     print(
         f"{args.suites} suites of {keys} keys, {args.left_out:.0%} of forks left out; "
         "means per suite\n\n| reach | real effects improved | false verdicts | decided at the "
-        "first look (real effects) | unchanged keys stopped by futility | fork-runs |\n"
-        "|---|---:|---:|---:|---:|---:|"
+        "first look (real effects) | real effects stopped by futility | unchanged keys stopped by "
+        "futility | fork-runs |\n|---|---:|---:|---:|---:|---:|---:|"
     )
     variants = (
         ("reaches every key", True, True, True),
@@ -86,7 +91,7 @@ def main() -> None:
     )
     for label, rule, reached, borrow in variants:
         played = play(
-            paths, keys, SCHEDULE, 0.01, "bh", 0.01, 0.05, bimodal_rule=rule, reached=reached,
+            paths, keys, SCHEDULE, 0.01, "bh", 0.01, futility, bimodal_rule=rule, reached=reached,
             borrow=borrow,
         )  # fmt: skip
         code, look = played.code, played.look
@@ -99,10 +104,11 @@ def main() -> None:
         decided = ~np.isin(code, (seq.CONTINUE, seq.FUTILE))
         first = (decided & (look == 1))[:, changed].sum(axis=1).mean()
         futile = (code[:, ~changed] == seq.FUTILE).sum(axis=1).mean()
+        lost = (code[:, changed] == seq.FUTILE).sum(axis=1).mean()
         fork_runs = runs.reshape(code.shape).sum(axis=1).mean()
         print(
             f"| {label} | {improved:.2f} of {changed.sum()} | {false:.3f} | {first:.1f} of 16 "
-            f"| {futile:.1f} of {(~changed).sum()} | {fork_runs:.0f} |"
+            f"| {lost:.2f} of 16 | {futile:.1f} of {(~changed).sum()} | {fork_runs:.0f} |"
         )
     print(f"\nseed {SEED}; per-look level {float(seq.per_look_level(0.01, SCHEDULE)):.4g}")
     assert math.isfinite(fork_runs)
