@@ -25,6 +25,7 @@ Clones live outside the project, one per repository, under ``--clones`` (made wi
     python3 benchmarks/hunt_real_fixes.py ... --only kryo-bigdecimal-long   # one fix
     python3 benchmarks/hunt_real_fixes.py ... --dry-run    # changed methods and commands only
     python3 benchmarks/hunt_real_fixes.py ... --table      # the table of results.jsonl
+    python3 benchmarks/hunt_real_fixes.py ... --rerank     # the kept recordings, ranked anew
 """
 
 from __future__ import annotations
@@ -220,6 +221,43 @@ def hunt_case(case: Case, repo: Path, out: Path, forks: int, jmh: str, dry: bool
     return outcome
 
 
+def rerank_case(case: Case, repo: Path, out: Path) -> Outcome:
+    """The hunt of an earlier run of this case analysed again by the current code, from the
+    recordings it kept (``OUT/<case>/hunt/run``): no build, no JMH. What a change to the
+    ranking does to the same forks, apart from what another set of forks does."""
+    from perfproof.env.cache import cache_root
+    from perfproof.measure.store import RunStore
+    from perfproof.pipeline.hunt.jmh import recorded_workload
+    from perfproof.pipeline.hunt.run import run_hunt
+
+    fix = resolve_ref(repo, case.fix)
+    parent = resolve_ref(repo, f"{case.fix}^")
+    methods = changed_methods(repo, parent, fix).methods
+    earlier = [r for r in read_results(out / "results.jsonl") if r["name"] == case.name]
+    outcome = Outcome(case.name, case.clone, fix[:10], parent[:10], " ".join(case.bench),
+                      [m.label for m in methods], status="reranked")  # fmt: skip
+    if earlier:
+        for name in ("wall_s", "build_s", "build_cached", "jmh_s", "command"):
+            setattr(outcome, name, earlier[0][name])
+    target = out / case.name / "rerank"
+    if target.exists():
+        run(Command(["rm", "-rf", str(target)]), Watch(check=True))
+    target.mkdir(parents=True)
+    store = RunStore.open(out / case.name / "hunt" / "run")
+    workload = recorded_workload(store, None, cache_root())
+    result = run_hunt(workload, repo, target).result
+    hypotheses = [h.__dict__ | {"frame": h.frame, "path": list(h.path)} for h in result.hypotheses]
+    outcome.hypotheses = len(hypotheses)
+    outcome.direct, outcome.via = ranks(hypotheses, methods)
+    outcome.top = [(h.method, _cpu_share_of(h)) for h in result.hypotheses[:TOP]]
+    return outcome
+
+
+def _cpu_share_of(h: object) -> float | None:
+    shares = [c.cpu_share.mean for c in getattr(h, "costs", ()) if c.cpu_share is not None]
+    return max(shares) if shares else None
+
+
 def save(results: Path, outcome: Outcome) -> None:
     rows = [r for r in read_results(results) if r["name"] != outcome.name]
     rows.append(vars(outcome))
@@ -274,6 +312,11 @@ def main() -> int:
     ap.add_argument("--jmh-args", default=DEFAULT_JMH)
     ap.add_argument("--dry-run", action="store_true")
     ap.add_argument("--table", action="store_true", help="print the table of earlier results")
+    ap.add_argument(
+        "--rerank", action="store_true",
+        help="analyse the recordings each earlier hunt kept again with the current code "
+        "(no build, no JMH); results go to OUT/reranked.jsonl",
+    )  # fmt: skip
     args = ap.parse_args()
     results = args.out / "results.jsonl"
     if args.table:
@@ -281,6 +324,14 @@ def main() -> int:
         return 0
     cases = [c for c in load_cases(args.cases) if not args.only or c.name in args.only]
     args.out.mkdir(parents=True, exist_ok=True)
+    if args.rerank:
+        reranked = args.out / "reranked.jsonl"
+        for case in cases:
+            outcome = rerank_case(case, ensure_clone(case, args.clones, args.mirror), args.out)
+            print(f"{case.name}: direct={outcome.direct} via={outcome.via}", flush=True)
+            save(reranked, outcome)
+        print(table(read_results(reranked)))
+        return 0
     for case in cases:
         repo = ensure_clone(case, args.clones, args.mirror)
         outcome = hunt_case(case, repo, args.out, args.forks, args.jmh_args, args.dry_run)

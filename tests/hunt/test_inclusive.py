@@ -76,3 +76,22 @@ def test_callees_held_by_an_inclusive_hypothesis_come_after_the_other_costs() ->
     held = {r.frame: r.under for r in rows if r.under}
     assert held == {f"t.Sort.{n}": "t.Sort.sort" for n in ("swap", "quickSort", "insertionSort")}
     assert order.index("t.Sort.swap") > order.index("t.Digest.mergeNewValues")
+
+
+def test_an_inclusive_hypothesis_inside_another_is_held_by_it() -> None:
+    methods = {**METHODS, "t.Sort.partition": METHODS["t.Sort.swap"].__class__(
+        "t.Sort.partition", "Sort.partition", "t.java", 1, 2, "production")}  # fmt: skip
+    forks = []
+    for j in (-5, 0, 5):
+        p = _fork(j)
+        quick = (*TOP, "t.Sort.sort", "t.Sort.quickSort", "t.Sort.quickSort")
+        p.cpu[(*quick, "t.Sort.swap")] = 300 + j  # quickSort spreads over two callees now
+        p.cpu[(*quick, "t.Sort.partition")] = 300
+        p.cpu[quick] = 40
+        forks.append(attribute(p, methods.get))
+    rows = ranked([RecordedGroup("t.MergeBench.add", forks)])
+    by = {r.frame: r for r in rows}
+    assert rows[0].frame == "t.Sort.sort"
+    assert by["t.Sort.quickSort"].ranked_by == "inclusive"
+    assert by["t.Sort.quickSort"].under == "t.Sort.sort"
+    assert [r.frame for r in rows][1] == "t.Digest.merge"

@@ -95,8 +95,8 @@ class SiteCost:
     """Of :attr:`inclusive`, the samples of each production method it called (the nearest one
     below it on the stack): where the cost it does not hold itself goes."""
     ancestors: dict[str, int] = field(default_factory=dict)
-    """Of :attr:`cpu`, the samples on which each production method above it was on the stack:
-    how much of its own cost an inclusive hypothesis of a caller already holds."""
+    """Of :attr:`inclusive`, the samples on which each production method above it was on the
+    stack: how much of its cost an inclusive hypothesis of a caller already holds."""
 
 
 @dataclass
@@ -218,10 +218,12 @@ def _add_inclusive(
     method above it, each with the callee it went through."""
     cost.inclusive += weight
     below = frame
-    for caller in chain:
+    for i, caller in enumerate(chain):
         site = out.sites.setdefault(caller, SiteCost())
         site.inclusive += weight
         _bump(site.callees, below, weight)
+        for above in chain[i + 1 :]:
+            _bump(site.ancestors, above, weight)
         _bump(cost.ancestors, caller, weight)
         below = caller
 

@@ -9,14 +9,16 @@ most of it and no one callee holds nearly all of what they hold (then the method
 the call on, and that callee, or something below it, is the hypothesis). It ranks with the
 others by the Amdahl ceiling of its share less one standard error.
 
-Deduplicated against its callees: a method whose own samples lie mostly on the stacks of an
-inclusive hypothesis ranked above it is listed after every method that does not, so the first
+Deduplicated against its callees: a method whose stacks lie mostly on those of an inclusive
+hypothesis ranked above it (its cost is part of that one's) is listed after every method whose
+stacks do not, so the first
 few hypotheses name different costs instead of one cost three times (the inclusive one names
 its callees and their shares).
 """
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 from perfproof.model.documents.hunt import CalleeShare, GroupCost, InclusiveShare, Ranking
@@ -36,8 +38,8 @@ PASS_THROUGH = 0.9
 MIN_INCLUSIVE = 0.05
 """…and it holds at least this share of the group's CPU samples."""
 HELD = 0.5
-"""A method with this share of its own samples under an inclusive hypothesis above it is
-listed after the rest."""
+"""A method with this share of its stacks under an inclusive hypothesis above it is listed
+after the rest."""
 CALLEES_SHOWN = 4
 
 
@@ -102,14 +104,14 @@ def _inclusive_rows(groups: list[RecordedGroup]) -> dict[str, Ranked]:
 
 
 def _held_by(groups: list[RecordedGroup], frame: str, above: list[str]) -> str | None:
-    """The first of the inclusive hypotheses ``above`` whose stacks hold most of the
-    method's own CPU samples."""
+    """The first of the inclusive hypotheses ``above`` on whose stacks lie most of the
+    stacks the method is on."""
     sites = [s for g in groups for a in g.forks if (s := a.sites.get(frame)) is not None]
-    own = sum(s.cpu for s in sites)
-    if own <= 0:
+    held = sum(s.inclusive for s in sites)
+    if held <= 0:
         return None
     for caller in above:
-        if sum(s.ancestors.get(caller, 0) for s in sites) >= HELD * own:
+        if sum(s.ancestors.get(caller, 0) for s in sites) >= HELD * held:
             return caller
     return None
 
@@ -126,9 +128,9 @@ def ranked(groups: list[RecordedGroup]) -> list[Ranked]:
     held: list[Ranked] = []
     above: list[str] = []
     for row in order:
-        under = None if row.ranked_by == "inclusive" else _held_by(groups, row.frame, above)
+        under = _held_by(groups, row.frame, above)
         if under is not None:
-            held.append(Ranked(row.frame, row.costs, row.gain, under=under))
+            held.append(dataclasses.replace(row, under=under))
             continue
         kept.append(row)
         if row.ranked_by == "inclusive":

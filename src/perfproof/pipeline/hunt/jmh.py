@@ -156,7 +156,16 @@ def jmh_workload(
         scheduler.run_pending()
     finally:
         reporter.close()
+    return recorded_workload(store, opts.build.java, cache_dir)
+
+
+def recorded_workload(store: RunStore, java: str | None, cache_dir: Path) -> Workload:
+    """The workload of a hunt's run folder whose JMH step has run: each benchmark's recorded
+    forks with their time and bytes per operation (also what re-reads an earlier hunt's
+    recordings without building or running anything again)."""
+    plan = store.plan
     step = plan.steps[0]
+    jfr_dir = store.jfr_dir()
     entries = fork_ops(store.result_path(step))
     recordings = sorted(
         (jfr_dir / f"r{step.round}-{step.jfr_side}").glob("fork-*.jfr"),
@@ -168,7 +177,7 @@ def jmh_workload(
             f"JMH ran {expected} forks but {len(recordings)} JFR recordings were written "
             f"in {jfr_dir}"
         )
-    profiles = load_profiles(recordings, opts.build.java)
+    profiles = load_profiles(recordings, java)
     groups = []
     scores = {}
     at = 0
@@ -177,14 +186,18 @@ def jmh_workload(
         groups.append((name, profiles[at : at + len(ops)], ops))
         scores[name] = (score, unit, bpo)
         at += len(ops)
-    worktree = ensure_worktree(repo, sha, cache_dir)
-    selection = " ".join(opts.bench) or "all benchmarks"
+    side = store.manifest.side(SIDE)
+    sha = str(side.sha)
+    worktree = ensure_worktree(Path(str(store.manifest.repo)), sha, cache_dir)
+    selection = " ".join(plan.benchmarks) or "all benchmarks"
+    forks = plan.settings.forks
+    delay = warmup_delay(plan.settings)
     return Workload(
         "jmh",
         f"JMH {selection}, {forks} forks each, {' '.join(plan.jmh_options)}",
         groups,
         scores,
-        ref=opts.head,
+        ref=side.ref,
         sha=sha,
         root=worktree,
         warnings=[]
