@@ -71,11 +71,12 @@ def test_a_method_whose_callees_hold_most_of_it_ranks_by_its_inclusive_share() -
 def test_callees_held_by_an_inclusive_hypothesis_come_after_the_other_costs() -> None:
     rows = ranked(_groups())
     order = [r.frame for r in rows]
-    # merge's own cost is second: the top names two different costs, not one three times
-    assert order[:2] == ["t.Sort.sort", "t.Digest.merge"]
+    # swap holds more than half of sort's cost itself: it keeps its place (the fix may be
+    # there); the smaller parts of the cost sort spreads come after merge's own cost
+    assert order[:3] == ["t.Sort.sort", "t.Sort.swap", "t.Digest.merge"]
     held = {r.frame: r.under for r in rows if r.under}
-    assert held == {f"t.Sort.{n}": "t.Sort.sort" for n in ("swap", "quickSort", "insertionSort")}
-    assert order.index("t.Sort.swap") > order.index("t.Digest.mergeNewValues")
+    assert held == {f"t.Sort.{n}": "t.Sort.sort" for n in ("quickSort", "insertionSort")}
+    assert order.index("t.Sort.insertionSort") > order.index("t.Digest.mergeNewValues")
 
 
 def test_an_inclusive_hypothesis_inside_another_is_held_by_it() -> None:
@@ -84,14 +85,16 @@ def test_an_inclusive_hypothesis_inside_another_is_held_by_it() -> None:
     forks = []
     for j in (-5, 0, 5):
         p = _fork(j)
-        quick = (*TOP, "t.Sort.sort", "t.Sort.quickSort", "t.Sort.quickSort")
-        p.cpu[(*quick, "t.Sort.swap")] = 300 + j  # quickSort spreads over two callees now
-        p.cpu[(*quick, "t.Sort.partition")] = 300
+        sort = (*TOP, "t.Sort.sort")
+        quick = (*sort, "t.Sort.quickSort", "t.Sort.quickSort")
+        p.cpu[(*quick, "t.Sort.swap")] = 150 + j  # quickSort spreads over two callees now
+        p.cpu[(*quick, "t.Sort.partition")] = 150
         p.cpu[quick] = 40
+        p.cpu[(*sort, "t.Sort.insertionSort")] = 400
         forks.append(attribute(p, methods.get))
     rows = ranked([RecordedGroup("t.MergeBench.add", forks)])
     by = {r.frame: r for r in rows}
     assert rows[0].frame == "t.Sort.sort"
     assert by["t.Sort.quickSort"].ranked_by == "inclusive"
     assert by["t.Sort.quickSort"].under == "t.Sort.sort"
-    assert [r.frame for r in rows][1] == "t.Digest.merge"
+    assert by["t.Sort.insertionSort"].under is None  # more than half of sort's cost: kept

@@ -94,6 +94,9 @@ class SiteCost:
     callees: dict[str, int] = field(default_factory=dict)
     """Of :attr:`inclusive`, the samples of each production method it called (the nearest one
     below it on the stack): where the cost it does not hold itself goes."""
+    below: dict[str, int] = field(default_factory=dict)
+    """Of :attr:`inclusive`, the samples each method below it holds itself (is charged with):
+    whether one of them already explains most of its cost."""
     ancestors: dict[str, int] = field(default_factory=dict)
     """Of :attr:`inclusive`, the samples on which each production method above it was on the
     stack: how much of its cost an inclusive hypothesis of a caller already holds."""
@@ -222,6 +225,7 @@ def _add_inclusive(
         site = out.sites.setdefault(caller, SiteCost())
         site.inclusive += weight
         _bump(site.callees, below, weight)
+        _bump(site.below, frame, weight)
         for above in chain[i + 1 :]:
             _bump(site.ancestors, above, weight)
         _bump(cost.ancestors, caller, weight)
@@ -251,6 +255,7 @@ def combine(parts: list[Attributed], source: str) -> Attributed:
             _add(t.paths, s.paths)
             t.inclusive += s.inclusive
             _add(t.callees, s.callees)
+            _add(t.below, s.below)
             _add(t.ancestors, s.ancestors)
     return out
 

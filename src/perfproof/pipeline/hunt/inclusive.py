@@ -4,14 +4,16 @@ A fix often changes what a method asks of its callees (which algorithm, which th
 often) rather than any work of its own, and such a method holds few samples itself: ranked by
 self cost alone it is no hypothesis, though most of the time is spent below it. An engineer
 reads a profile by inclusive and self cost both, and so does the hunt: a method is ranked by
-its inclusive cost (every CPU sample of the stacks it is on) in a group where its callees hold
-most of it and no one callee holds nearly all of what they hold (then the method only passes
-the call on, and that callee, or something below it, is the hypothesis). It ranks with the
-others by the Amdahl ceiling of its share less one standard error.
+its inclusive cost (every CPU sample of the stacks it is on) where its callees hold most of it
+and no one callee holds nearly all of what they hold, over the whole workload (else the method
+only passes the call on, and that callee, or something below it, is the hypothesis; a method
+calling one callee in one benchmark and another in the next is where the two meet). It ranks
+with the others by the Amdahl ceiling of its share less one standard error.
 
 Deduplicated against its callees: a method whose stacks lie mostly on those of an inclusive
-hypothesis ranked above it (its cost is part of that one's) is listed after every method whose
-stacks do not, so the first
+hypothesis ranked above it, and that holds less than half of that one's cost (it is one part of
+a cost spread below the method that decides it), is listed after every method whose stacks do
+not, so the first
 few hypotheses name different costs instead of one cost three times (the inclusive one names
 its callees and their shares).
 """
@@ -19,6 +21,7 @@ its callees and their shares).
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from perfproof.model.documents.hunt import CalleeShare, GroupCost, InclusiveShare, Ranking
@@ -29,6 +32,7 @@ from perfproof.pipeline.hunt.rank import (
     share_of,
     steady,
 )
+from perfproof.profile.attribute import SiteCost
 from perfproof.stats.amdahl import ceiling_if_removed
 
 CALLEES_HOLD = 0.5
@@ -38,8 +42,11 @@ PASS_THROUGH = 0.9
 MIN_INCLUSIVE = 0.05
 """…and it holds at least this share of the group's CPU samples."""
 HELD = 0.5
-"""A method with this share of its stacks under an inclusive hypothesis above it is listed
-after the rest."""
+"""A method with this share of its stacks under an inclusive hypothesis above it, and less
+than :data:`MAIN` of that hypothesis's cost, is listed after the rest."""
+MAIN = 0.5
+"""A method holding this share of the inclusive hypothesis above it keeps its place: it is
+most of that cost, and may be where the fix belongs (a method and its one hot callee)."""
 CALLEES_SHOWN = 4
 
 
@@ -57,21 +64,38 @@ class Ranked:
     """The frame of the inclusive hypothesis that holds most of this one's samples."""
 
 
+def _callees(sites: Iterable[SiteCost | None]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for s in sites:
+        for callee, n in (s.callees if s else {}).items():
+            out[callee] = out.get(callee, 0) + n
+    return out
+
+
+def spreads(groups: list[RecordedGroup], frame: str) -> bool:
+    """Whether the method's callees hold most of it and no one of them nearly all, over the
+    whole workload: a method that calls one callee in one benchmark and another in the next
+    is where they meet, not a method that passes one call on."""
+    sites = [a.sites.get(frame) for g in groups for a in g.forks]
+    callees = _callees(sites)
+    below = sum(callees.values())
+    held = sum(s.inclusive for s in sites if s)
+    return (
+        bool(callees)
+        and below >= CALLEES_HOLD * held
+        and (max(callees.values()) < PASS_THROUGH * below)
+    )
+
+
 def inclusive_cost(group: RecordedGroup, frame: str) -> tuple[GroupCost, InclusiveShare] | None:
-    """The method's inclusive cost in one group and what is whose, or None where it is not
-    ranked by it (its callees hold little of it, it passes the call on, or it is small)."""
+    """The method's inclusive cost in one group and what is whose, or None where it holds
+    too little of the group (whether it is ranked by it at all is :func:`spreads`)."""
     totals = [steady(a)[0] for a in group.forks]
     sites = [a.sites.get(frame) for a in group.forks]
     held = [s.inclusive if s else 0 for s in sites]
     if not any(held) or not any(totals):
         return None
-    callees: dict[str, int] = {}
-    for s in sites:
-        for callee, n in (s.callees if s else {}).items():
-            callees[callee] = callees.get(callee, 0) + n
-    below = sum(callees.values())
-    if below < CALLEES_HOLD * sum(held) or max(callees.values()) >= PASS_THROUGH * below:
-        return None
+    callees = _callees(sites)
     shares = [share_of(h, t) for h, t in zip(held, totals, strict=True)]
     cpu = estimate(shares, (sum(held), sum(totals)))
     if cpu is None or cpu.mean < MIN_INCLUSIVE:
@@ -95,6 +119,8 @@ def _inclusive_rows(groups: list[RecordedGroup]) -> dict[str, Ranked]:
     frames = sorted({f for g in groups for a in g.forks for f, s in a.sites.items() if s.callees})
     out = {}
     for frame in frames:
+        if not spreads(groups, frame):
+            continue
         found = [c for g in groups if (c := inclusive_cost(g, frame)) is not None]
         if found:
             costs = [cost for cost, _ in found]
@@ -116,6 +142,19 @@ def _held_by(groups: list[RecordedGroup], frame: str, above: list[str]) -> str |
     return None
 
 
+def _main_part(groups: list[RecordedGroup], row: Ranked, under: str) -> bool:
+    """Whether the method holds at least :data:`MAIN` of the inclusive hypothesis ``under``
+    in the forks it runs in (its own samples, or with all it calls where it ranks so)."""
+    mine = theirs = 0
+    for a in (a for g in groups for a in g.forks):
+        site, held = a.sites.get(row.frame), a.sites.get(under)
+        if site is None or held is None:
+            continue
+        mine += site.inclusive if row.ranked_by == "inclusive" else site.cpu
+        theirs += held.inclusive
+    return mine >= MAIN * theirs
+
+
 def ranked(groups: list[RecordedGroup]) -> list[Ranked]:
     """Every hypothesis, by self or inclusive cost, best expected gain first, a method
     mostly held by an inclusive hypothesis above it after the rest (see the module)."""
@@ -129,7 +168,7 @@ def ranked(groups: list[RecordedGroup]) -> list[Ranked]:
     above: list[str] = []
     for row in order:
         under = _held_by(groups, row.frame, above)
-        if under is not None:
+        if under is not None and not _main_part(groups, row, under):
             held.append(dataclasses.replace(row, under=under))
             continue
         kept.append(row)
