@@ -98,3 +98,30 @@ def test_an_inclusive_hypothesis_inside_another_is_held_by_it() -> None:
     assert by["t.Sort.quickSort"].ranked_by == "inclusive"
     assert by["t.Sort.quickSort"].under == "t.Sort.sort"
     assert by["t.Sort.insertionSort"].under is None  # more than half of sort's cost: kept
+
+
+def test_a_method_whose_callee_differs_by_benchmark_is_where_they_meet() -> None:
+    """The shape of kryo's maps: ``ObjectMap.get`` calls ``locateKey``, which the identity map
+    overrides; each benchmark sees one callee, the workload two."""
+    names = ("ObjectMap.get", "ObjectMap.locateKey", "IdentityMap.locateKey", "Other.run")
+    m = {f"k.{n}": Method(f"k.{n}", n, "k.java", 1, 2, "production") for n in names}
+    m["k.Bench.read"] = Method("k.Bench.read", "Bench.read", "b.java", 1, 2, "benchmark")
+
+    def group(name: str, callee: str) -> RecordedGroup:
+        forks = []
+        for j in (-3, 0, 3):
+            p = Profile("f.jfr")
+            p.cpu[(*LOOP, "k.Bench.read", "k.ObjectMap.get", callee)] = 600 + j
+            p.cpu[(*LOOP, "k.Bench.read", "k.ObjectMap.get")] = 20
+            p.cpu[(*LOOP, "k.Bench.read", "k.Other.run")] = 300
+            forks.append(attribute(p, m.get))
+        return RecordedGroup(name, forks)
+
+    one = ranked([group("read(identity)", "k.IdentityMap.locateKey")])
+    assert all(r.ranked_by == "self" for r in one)  # one callee: it only passes the call on
+    both = ranked([group("read(identity)", "k.IdentityMap.locateKey"),
+                   group("read(object)", "k.ObjectMap.locateKey")])  # fmt: skip
+    assert (both[0].frame, both[0].ranked_by) == ("k.ObjectMap.get", "inclusive")
+    # each callee is all of the method's cost where it runs: both keep their places
+    assert [r.frame for r in both[1:3]] == ["k.IdentityMap.locateKey", "k.ObjectMap.locateKey"]
+    assert all(r.under is None for r in both)

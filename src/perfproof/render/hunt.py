@@ -172,8 +172,8 @@ def hypothesis_md(x: Hypothesis) -> list[str]:
         lines.append(split)
     if x.under is not None:
         lines.append(
-            f"- Held by `{x.under}`: most of its samples are on the stacks of that inclusive "
-            "hypothesis, ranked above; listed after the methods no such hypothesis holds"
+            f"- Held by `{x.under}`: most of its stacks are that inclusive hypothesis's, ranked "
+            "above, and it is a small part of it; listed after the methods no such one holds"
         )
     if x.classes:
         lines.append(
@@ -243,9 +243,10 @@ def hunt_markdown(h: HuntResult, top: int | None = None) -> str:
     shown = h.hypotheses[:top] if top is not None else h.hypotheses
     if shown:
         lines += [
-            "Ranked by the Amdahl ceiling of each CPU share less one standard error across forks; "
-            "a method whose callees hold most of its cost by its inclusive share (itself and all "
-            "it calls), and a method mostly held by such a hypothesis above it after the rest.",
+            "Ranked by the Amdahl ceiling of each CPU share less one standard error across forks: "
+            "a method's own share, or, where its callees hold most of its cost, its inclusive "
+            "share (itself and all it calls); a method that is a small part of such a hypothesis "
+            "above it comes after the rest.",
             "",
         ]
     for x in shown:
