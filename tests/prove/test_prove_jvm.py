@@ -60,8 +60,11 @@ def test_prove_finds_the_chain_without_bench_and_check_passes(
     assert stages["ab"]["status"] == "done"
     assert not list((out / "ab").glob("jfr/**/*.jfr"))  # no timing fork ran the recorder
     profiled = out / "profile" / "forks" / "jfr"
-    assert list(profiled.glob("r1-base/*.jfr")) and list(profiled.glob("r2-head/*.jfr"))
-    assert not list(profiled.glob("r3-*"))  # two forks a side give the diff its interval
+    design = stages["profile"]["result"]["design"]
+    # the two forks a side each recorded key needs, in one step a side
+    assert design["forks"] == 2 and not list(profiled.glob("r2-*"))
+    for side in ("base", "head"):
+        assert len(list(profiled.glob(f"r1-{side}/*.jfr"))) == 2 * len(design["recorded"])
     assert stages["profile"]["result"]["forks_run"] == str(profiled.parent)
     tests = stages["tests"]["result"]
     assert tests["selected"] == ["ErrorReporterTest", "EventBusTest"]

@@ -15,7 +15,7 @@ def test_before_the_ab_the_profile_forks_are_estimated_for_every_benchmark() -> 
     opts = ProveOptions(ab=AbOptions(base="a", head="b"))
     one = opts.ab.jmh_args.settings.model_copy(update={"forks": 1})
     after = stage_estimates(opts, 40)["profile"]
-    assert after >= 2 * PROFILE_FORKS * estimate_step_seconds(one, 40)
+    assert after >= 2 * PROFILE_FORKS * (estimate_step_seconds(one, 40) - 1)
     assert stage_estimates(opts, 80)["profile"] > after
     every = ProveOptions(ab=AbOptions(base="a", head="b", rounds=6), jfr=ProfileForks.EVERY)
     step = estimate_step_seconds(opts.ab.jmh_args.settings, 40)
@@ -31,8 +31,8 @@ def test_after_the_ab_the_estimate_counts_only_the_forks_the_design_still_record
         recorded=tuple(k.model_copy(update={"reused": 1}) for k in keys), forks=PROFILE_FORKS
     )
     a, b = profile_estimate(fresh, settings, 0), profile_estimate(reused, settings, 0)
-    # 4 keys × 2 forks × 2 sides of JMH, then 1 fork a side less each once the reach round's
-    # fork of the same builds and settings counts
+    # 4 keys × 2 forks × 2 sides of JMH in one step a side, then 1 fork a side less each once
+    # the reach round's fork of the same builds and settings counts
     assert 16 * fork <= a < 16 * fork + 60
     assert a - b >= 8 * fork - 1
     assert profile_estimate(ProfileDesign(), settings, 0) == 0.0

@@ -49,11 +49,12 @@ def recorded_round(
     reporter: Reporter,
     rounds: int = 1,
     keys: Sequence[str] = (),
+    forks: int = 1,
 ) -> Path:
     """``rounds`` recorded rounds (a fixed design) of the given benchmarks, of only ``keys``
-    (suite labels) when given, one fork a side a round, in ``folder`` (resumed when a stopped
-    run already started it): the same builds and other JMH settings as the timing run, the
-    flight recorder on, nothing timed."""
+    (suite labels) when given, ``forks`` forks a side a round, in ``folder`` (resumed when a
+    stopped run already started it): the same builds and other JMH settings as the timing
+    run, the flight recorder on, nothing timed."""
     if (folder / "manifest.json").is_file():
         return resume_ab(folder, reporter, explain=False).run_dir
     folder.parent.mkdir(parents=True, exist_ok=True)
@@ -63,7 +64,7 @@ def recorded_round(
         keys=tuple(keys),
         out=str(folder),
         jfr=True,
-        jmh_args=ab.jmh_args.with_forks(1),
+        jmh_args=ab.jmh_args.with_forks(forks),
         rounds=rounds,
         max_rounds=None,
         budget=None,

@@ -35,9 +35,9 @@ def stage_estimates(opts: ProveOptions, benchmarks: int) -> dict[str, float]:
     except Exception:  # an estimate must never stop the chain
         step, rounds = 30.0, 3
     measure = 2 * rounds * step + 40.0
-    one = settings.model_copy(update={"forks": 1})
     if opts.jfr == ProfileForks.AFTER:
-        profile = RUN_START_S + 2 * PROFILE_FORKS * estimate_step_seconds(one, benchmarks)
+        forks = settings.model_copy(update={"forks": PROFILE_FORKS})
+        profile = RUN_START_S + 2 * estimate_step_seconds(forks, benchmarks)
         profile += PARSE_S * 2 * PROFILE_FORKS * max(benchmarks, 1)
     else:
         profile = RUN_START_S + 2 * rounds * step
@@ -73,8 +73,8 @@ def profile_estimate(design: ProfileDesign, settings: JmhSettings, rounds: int) 
     keys = len(design.recorded)
     if design.every:
         return RUN_START_S + 2 * rounds * estimate_step_seconds(settings, keys) + PARSE_S * keys
-    one = settings.model_copy(update={"forks": 1})
     total = 0.0
     for need, labels in still_to_record(design).items():
-        total += RUN_START_S + 2 * need * estimate_step_seconds(one, len(labels))
+        step = settings.model_copy(update={"forks": need})  # one step a side
+        total += RUN_START_S + 2 * estimate_step_seconds(step, len(labels))
     return total + PARSE_S * 2 * design.forks * keys

@@ -4,7 +4,9 @@ the reach round's forks where those ran the same builds with the same JMH settin
 
 A replicate of the diff is one fork of every recorded key on a side (the i-th of each), so a
 fork reused from the reach round and one recorded here stand side by side as the same kind of
-replicate. No timing comes from these forks: they run apart from the A/B.
+replicate, and the forks a key still needs run in one step a side (``-f N``): one turn at JMH's
+lock a side instead of one a fork. No timing comes from these forks: they run apart from the
+A/B.
 """
 
 from __future__ import annotations
@@ -83,10 +85,11 @@ def reusable_reach(bundle: Bundle, ab: AbOptions, ab_run: Path) -> dict[str, int
 
 
 def _run(bundle: Bundle, ab: AbOptions, name: str, keys: Sequence[str], rounds: int,
-         regexes: Sequence[str]) -> Path:  # fmt: skip
+         regexes: Sequence[str], forks: int = 1) -> Path:  # fmt: skip
     """One fixed design of recorded forks in ``profile/<name>``, resumed when started."""
     folder = bundle.folder("profile") / name
-    return recorded_round(folder, ab, regexes, make_reporter(), rounds=rounds, keys=keys)
+    reporter = make_reporter()
+    return recorded_round(folder, ab, regexes, reporter, rounds=rounds, keys=keys, forks=forks)
 
 
 def _name(need: int, design: ProfileDesign) -> str:
@@ -113,7 +116,9 @@ def record(
     for need, keys in still_to_record(design).items():
         benches = sorted({benchmark_of_label(k) for k in keys})
         anchored = [f"^{java_escape(b)}$" for b in benches]
-        folders.append(_run(bundle, ab, _name(need, design), keys, need, anchored))
+        # the forks a key still needs in one step a side: a fork, not a step, is the diff's
+        # replicate, and on a shared machine every step waits its turn for JMH's lock
+        folders.append(_run(bundle, ab, _name(need, design), keys, 1, anchored, forks=need))
     for folder in folders:
         for label, sides in fork_recordings(folder).items():
             mine = forks.setdefault(label, {})
