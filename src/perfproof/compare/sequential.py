@@ -49,8 +49,9 @@ How a look decides (each step is in ``stats.sequential``):
    interval is the Welch interval at the per-look level for that α.
 4. The verdict is read off that interval: ``improved``/``regressed`` (excludes 1, estimate
    beyond θ), ``negligible`` (excludes 1, within θ), ``same`` (inside ±θ); otherwise the key
-   continues, and at the last look it is ``inconclusive`` ("no change beyond ±X%"). Bytes/op
-   that is near-deterministic on both sides keeps its exact rule and decides at its first look.
+   continues, and at the last look it is ``inconclusive`` ("the change is within -X%…+Y%").
+   Bytes/op that is near-deterministic on both sides keeps its exact rule and decides at its
+   first look.
 
 Why the family keeps the A/A guarantee: under A/A each key's smallest sequential p-value over
 all K looks is super-uniform (that is what the calibration makes true), whether the key stops
