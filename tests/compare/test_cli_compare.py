@@ -35,7 +35,7 @@ def test_markdown_output(run_cli, stream_vs_loop) -> None:
     assert r.code == 0
     lines = r.out.splitlines()
     assert lines[0].startswith("**Summary:** 1 of 1 faster (×0.000")  # 3,000x: a ratio
-    assert ", 1 allocates less, 0 regressed, 0 unchanged or undecided" in lines[0]
+    assert ", 1 allocates less, 0 regressed (α = 1%" in lines[0]
     assert "#### `fx.Codes.empty` (average time)" in lines
     header = next(i for i, line in enumerate(lines) if line.startswith("| n | Baseline"))
     assert lines[header + 1].startswith("|---:|")

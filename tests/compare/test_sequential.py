@@ -442,3 +442,23 @@ def test_a_replay_with_the_runs_reach_decides_a_clean_split_at_the_first_look() 
     reached = replay(rounds, ReplaySettings(max_looks=4, reach={"big": True}), "test")
     (h,), (r,) = held.decisions.values(), reached.decisions.values()
     assert r.decided and held.stopped_at_round(h) > reached.stopped_at_round(r) == 3
+
+
+def test_a_looks_interval_names_the_level_it_was_decided_at() -> None:
+    """The repeated interval of a look is at the look's own level, stricter than the run's
+    nominal one: the comparison says so (``interval_confidence``), so every report, JSON and
+    export names the level the interval was computed at."""
+    rng = np.random.default_rng(5)
+    rounds = _rounds(rng, {"a": 0.8, "b": 1.0}, 4)
+    decisions = look(_pairs(rounds, 3), 1, DESIGN, {})
+    checked = 0
+    for d in decisions.values():
+        for c in d.comparisons:
+            seq_look = c.diagnostics.sequential
+            if seq_look is None or seq_look.per_look_level is None:
+                continue
+            checked += 1
+            assert c.interval_confidence == pytest.approx(1.0 - seq_look.per_look_level)
+            assert c.interval_confidence > 1.0 - DESIGN.alpha
+            assert c.decided_level == c.interval_confidence
+    assert checked >= 2

@@ -35,7 +35,7 @@ def test_summary_counts_what_the_tables_show() -> None:
     summary = summary_line(tables, 0.99, 0.01, "bh")
     m = re.fullmatch(
         r"(\d+) of 24 faster \(\+(\d+)% to \+(\d+)%\), 16 allocate less, 0 regressed, "
-        r"(\d+) unchanged or undecided \(99% confidence, Benjamini–Hochberg, 1% threshold\)\.",
+        r"(\d+) undecided \(α = 1%, Benjamini–Hochberg, 1% threshold\)\.",
         summary,
     )
     assert m, summary
@@ -56,4 +56,10 @@ def test_the_header_names_the_level_of_the_intervals_shown() -> None:
     assert f"Δ% [{level * 100:.4g}% CI]" in results_markdown("s", bh, 0.99)
     assert "Δ% [99% CI]" in results_markdown("s", build_tables(_suite("none").comparisons), 0.99)
     holm = build_tables(_suite("holm").comparisons)
-    assert "Δ% [adjusted CI]" in results_markdown("s", holm, 0.99)
+    md = results_markdown("s", holm, 0.99)
+    assert "Δ% [CI]" in md  # Holm gives each rank its level: each named once below the tables
+    shown = {f"{r.comparison.interval_confidence * 100:.4g}" for t in holm for r in t.rows}
+    levels = sorted(shown, key=float, reverse=True)
+    assert len(levels) > 1
+    named = re.search(r"Each Δ% interval is at the level its verdict was decided at: (.*)\.", md)
+    assert named and re.findall(r"([\d.]+)% \(", named.group(1)) == levels

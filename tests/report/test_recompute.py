@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from scipy import stats
 
 from perfproof.report import render
 
@@ -82,9 +83,20 @@ def _check_spread(text: str, estimate: float, half: float) -> None:
     assert _close(text, half / abs(estimate) * 100), (text, estimate, half)
 
 
-def _check_side(cell: str, side: dict[str, Any]) -> int:
-    """``412 ns/op ± 4.1%``, or a wide interval as its ends: ``12.8 µs/op [5.21, 88.4]``."""
+def _at_row_level(side: dict[str, Any], confidence: float, level: float) -> tuple[float, float]:
+    """The side's interval (Student's t on its fork means at ``confidence``) at the row's level:
+    the half-widths scaled by the ratio of the two critical values, n − 1 degrees of freedom."""
     lo, hi = side["ci"]
+    df = side["forks"] - 1
+    factor = stats.t.ppf(0.5 + level / 2, df) / stats.t.ppf(0.5 + confidence / 2, df)
+    est = side["estimate"]
+    return est - (est - lo) * factor, est + (hi - est) * factor
+
+
+def _check_side(cell: str, side: dict[str, Any], confidence: float, level: float) -> int:
+    """``412 ns/op ± 4.1%``, or a wide interval as its ends: ``12.8 µs/op [5.21, 88.4]``; the
+    interval is at the row's level, not the run's nominal one."""
+    lo, hi = _at_row_level(side, confidence, level)
     ends = re.fullmatch(rf"({NUM}) ((?:[kMG] )?\S+) \[({NUM}), ({NUM})\]", cell)
     if ends:
         factor = FACTORS[ends.group(2)]
@@ -163,8 +175,9 @@ def test_every_results_number_traces_to_results_json(
             cells = dict(zip(header, row, strict=True))
             c = _find(doc, bench, params, "primary")
             a = _find(doc, bench, params, "gc.alloc.rate.norm")
-            verified = _check_side(cells["Baseline"], c["base"])
-            verified += _check_side(cells["Feature"], c["head"])
+            conf, level_of_row = doc["confidence"], c["interval_confidence"]
+            verified = _check_side(cells["Baseline"], c["base"], conf, level_of_row)
+            verified += _check_side(cells["Feature"], c["head"], conf, level_of_row)
             (delta_header,) = [h for h in header if h.startswith("Δ% [")]
             level = re.fullmatch(rf"Δ% \[({NUM})% CI\]", delta_header)
             assert level and _close(level.group(1), c["interval_confidence"] * 100)
@@ -192,7 +205,7 @@ def test_summary_numbers_trace_to_results_json(make_run_folder: Callable[[str], 
     less = sum(1 for c in alloc if c["verdict"] == "improved")
     m = re.search(
         r"(\d+) of (\d+) faster, (\d+) allocates? less, (\d+) regressed \(([-+]\d+)%\), "
-        r"(\d+) unchanged or undecided",
+        r"(\d+) undecided",
         summary,
     )
     assert m, summary
@@ -200,7 +213,8 @@ def test_summary_numbers_trace_to_results_json(make_run_folder: Callable[[str], 
     assert int(m.group(3)) == less and int(m.group(4)) == len(regressed) == 1
     assert _close(m.group(5), regressed[0]["delta_pct"])
     assert int(m.group(6)) == len(primary) - len(improved) - len(regressed)
-    assert "(99% confidence, Benjamini–Hochberg, 1% threshold)" in summary
+    assert "(α = 1%, Benjamini–Hochberg, 1% threshold)" in summary
+    assert not any(c["verdict"] == "same" for c in primary) and "unchanged" not in summary
     assert doc["confidence"] == 0.99 and doc["threshold"] == 0.01
     assert len(summary) < 200  # counts, not a list of every key
 

@@ -15,7 +15,7 @@ from typing import Any
 from perfproof.audit.quotes import BASE, BYTES_METRIC, HEAD
 from perfproof.jmh.units import canonical
 from perfproof.model import ALLOC_NORM, PRIMARY, Comparison
-from perfproof.render.results import params_label, short_name
+from perfproof.render.results import params_label, short_name, side_interval
 from perfproof.report.rundir import RunFolder
 
 """How a mismatch names a side to a reader."""
@@ -59,11 +59,15 @@ def _f(value: Any) -> float:
         return math.nan
 
 
-def _side_refs(c: Comparison, side: str) -> list[Reference]:
+def _side_refs(c: Comparison, side: str, confidence: float | None = None) -> list[Reference]:
+    """The side's estimate with the half-widths of its interval as results.json holds it and
+    as the report shows it (at the row's level)."""
     s = c.base if side == BASE else c.head
     est = _f(s.value)
-    lo, hi = _f(s.ci[0]), _f(s.ci[1])
-    errors = [e for e in (hi - est, est - lo, (hi - lo) / 2) if math.isfinite(e)]
+    errors = []
+    for ci in dict.fromkeys([tuple(s.ci), side_interval(c, s, confidence)]):
+        lo, hi = _f(ci[0]), _f(ci[1])
+        errors += [e for e in (hi - est, est - lo, (hi - lo) / 2) if math.isfinite(e)]
     refs = [Reference(est, errors, "perfproof")]
     score, error = _jmh(c, side)
     if score is not None:
@@ -108,10 +112,11 @@ def truths(run: RunFolder) -> list[Truth]:
             continue
         t.delta[metric] = _f(c.delta_pct)
         for side in (BASE, HEAD):
-            refs = _side_refs(c, side) + raw.get((bench, mode, params, metric_name, side), [])
+            refs = _side_refs(c, side, run.document.confidence)
+            refs += raw.get((bench, mode, params, metric_name, side), [])
             t.refs[(metric, side)] = refs
             if metric == PRIMARY:
-                ci = (c.base if side == BASE else c.head).ci
+                ci = side_interval(c, c.base if side == BASE else c.head, run.document.confidence)
                 t.ci[side] = (_f(ci[0]), _f(ci[1]))
                 s, e = (_f(v) for v in _jmh(c, side))
                 t.jmh_interval[side] = (s - e, s + e)

@@ -356,6 +356,8 @@ def _finish(
         verdict=verdict,
         p_value=j.p_nominal,
         p_holm=j.adjusted,
+        # the repeated interval is at the look's level, not the run's nominal confidence
+        interval_confidence=1.0 - j.per_look,
         method=c.method.at_looks() if c.method is not None else None,
         warnings=warnings,
         diagnostics=diagnostics,

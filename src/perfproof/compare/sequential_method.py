@@ -20,7 +20,6 @@ from perfproof.stats.futility import FutilityRule
 def methodology(design: SequentialDesign, decisions: dict[BenchKey, KeyDecision]) -> str:
     """What the sequential design did, in the words a report's methodology should use."""
     s = design.schedule
-    levels = seq.per_look_level(design.alpha, s)
     stopped = sum(1 for d in decisions.values() if d.decided and d.look < s.max_looks)
     excluded = sum(len(v) for d in decisions.values() for v in d.excluded.values())
     trimmed = sum(len(v) for d in decisions.values() for v in d.trimmed.values())
@@ -29,8 +28,8 @@ def methodology(design: SequentialDesign, decisions: dict[BenchKey, KeyDecision]
         f"Sequential design with up to {s.max_looks} looks ({s.first_forks} forks per side "
         f"at the first look, {s.forks_per_look} more per look): at each look every undecided "
         f"comparison got a repeated confidence interval for the log ratio (Welch's t on log "
-        f"fork means) at a nominal level constant across looks (Pocock-type; "
-        f"{(1 - float(levels)) * 100:.4g}% per look for one comparison), calibrated by Monte "
+        f"fork means) at a nominal level constant across looks (Pocock-type; the levels "
+        f"the intervals were decided at are named with them), calibrated by Monte "
         f"Carlo so that the chance of any false improved/regressed over all looks stays ≤ "
         f"{design.alpha * 100:g}% at fork-variance ratios 1 to 3 between the sides. "
         "Each side's variance of log fork means also borrowed the spread of the other "

@@ -4,9 +4,10 @@ pandas notebook reads, as hyperfine's and benchstat's CSV exports are.
 Columns name their unit once (``base_ns_op`` would vary by row, so the unit is a column of its
 own and every number is in it, canonical: ns/op, ops/s, B/op). Each row carries both sides'
 estimates with their fork-level intervals, the ratio head/base with the interval the verdict
-was decided on, Δ%, the verdict and the forks per side. An interval wider than 1,000× its
-value (:data:`~perfproof.units.bounds.MAX_BOUND_FACTOR`) is left empty, as a cell with no
-number, and named in ``export --format json``.
+was decided on, Δ%, the verdict, the forks per side and the level every interval of the row is
+at (a sequential look's own level; the sides' intervals are given at it too). An interval
+wider than 1,000× its value (:data:`~perfproof.units.bounds.MAX_BOUND_FACTOR`) is left empty,
+as a cell with no number, and named in ``export --format json``.
 """
 
 from __future__ import annotations
@@ -17,12 +18,13 @@ import math
 
 from perfproof.export.source import ExportFile, ExportOptions, ExportRun
 from perfproof.model import Comparison
+from perfproof.render.results import side_interval
 from perfproof.units.bounds import beyond_factor
 
 COLUMNS = (
     "run", "commit", "benchmark", "mode", "params", "metric", "unit", "direction",
     "base", "base_lo", "base_hi", "base_forks", "head", "head_lo", "head_hi", "head_forks",
-    "ratio", "ratio_lo", "ratio_hi", "delta_pct", "verdict", "method",
+    "ratio", "ratio_lo", "ratio_hi", "delta_pct", "verdict", "method", "level",
 )  # fmt: skip
 
 
@@ -40,8 +42,9 @@ def _row(run: ExportRun, c: Comparison, omitted: list[str]) -> list[str]:
     cells += [";".join(f"{k}={v}" for k, v in c.key.params), c.key.metric, c.unit]
     cells.append(str(c.direction))
     for side, estimate in (("base", c.base), ("head", c.head)):
-        lo, hi = _bounds(estimate.value, *estimate.ci)
-        if lo is None and all(math.isfinite(x) for x in estimate.ci):
+        ci = side_interval(c, estimate, run.confidence)
+        lo, hi = _bounds(estimate.value, *ci)
+        if lo is None and all(math.isfinite(x) for x in ci):
             omitted.append(
                 f"{c.key.label()} {side}: interval not within a factor of 1,000 of the value"
             )
@@ -51,6 +54,7 @@ def _row(run: ExportRun, c: Comparison, omitted: list[str]) -> list[str]:
         omitted.append(f"{c.key.label()} ratio: interval not within a factor of 1,000 of the ratio")
     method = str(c.method) if c.method is not None else ""
     cells += [_cell(c.ratio), _cell(lo), _cell(hi), _cell(c.delta_pct), str(c.verdict), method]
+    cells.append(_cell(c.decided_level))
     return cells
 
 

@@ -215,3 +215,13 @@ class Comparison:
     extra: dict[str, JsonValue] = field(default_factory=dict)
     """What other writers add to a comparison's row (``merge``: the ``machine`` that measured
     it; ``ab``: the change's ``reach``), kept on a round trip."""
+
+    @property
+    def decided_level(self) -> float | None:
+        """The level the shown interval was decided at: a sequential look's own level (an
+        older ``results.json`` wrote the run's nominal confidence beside a look's interval),
+        else ``interval_confidence``; None for an exact comparison."""
+        look = self.diagnostics.sequential
+        if look is not None and look.per_look_level is not None:
+            return 1.0 - look.per_look_level
+        return self.interval_confidence

@@ -299,7 +299,7 @@ def markdown(result: CompareResult) -> str:
     not hold, the method, warnings per key, JMH's own numbers, unmatched keys and input notes.
     """
     opt = result.options
-    tables = results.build_tables(result.comparisons)
+    tables = results.build_tables(result.comparisons, confidence=opt.confidence)
     summary = results.summary_line(tables, opt.confidence, opt.threshold, opt.family)
     lines = [results.results_markdown(summary, tables, opt.confidence).rstrip("\n")]
     shown = {id(r.comparison) for t in tables for r in t.rows}

@@ -15,7 +15,7 @@ from typing import Any
 
 from perfproof.compare.geomean import geomeans
 from perfproof.jmh.units import THROUGHPUT_UNIT, TIME_UNIT
-from perfproof.model import ALLOC_NORM, PRIMARY, BenchKey, Comparison, Verdict
+from perfproof.model import ALLOC_NORM, PRIMARY, BenchKey, Comparison, Estimate, Verdict
 from perfproof.model.diagnostics import ComparisonMethod, Kind
 from perfproof.model.documents.prove_reach import NO_PATH_NOTE, UNEXPLAINED_NOTE
 from perfproof.model.reach import unreached_note
@@ -23,6 +23,7 @@ from perfproof.render import gate
 from perfproof.render.effect import delta_text
 from perfproof.render.markdown import markdown_table
 from perfproof.stats import family
+from perfproof.stats.welch import at_level
 from perfproof.units import (
     MISSING,
     Scale,
@@ -66,6 +67,8 @@ class Row:
     reach: str = ""
     """Said beside the verdict where the change may not run in the benchmark (``no static
     path``, ``not in a recording``): :func:`perfproof.model.reach.unreached_note`."""
+    sides_ci: tuple[tuple[float, float], tuple[float, float]] | None = None
+    """Both sides' intervals as shown: at the row's level (:func:`side_interval`)."""
 
     @property
     def verdict_text(self) -> str:
@@ -121,17 +124,32 @@ def sort_key(c: Comparison) -> tuple[Any, ...]:
     return (k.benchmark, k.mode, tuple((n, _natural(v)) for n, v in k.params), k.metric)
 
 
-def build_row(c: Comparison, alloc: Comparison | None) -> Row:
+def side_interval(c: Comparison, e: Estimate, confidence: float | None) -> tuple[float, float]:
+    """A side's interval at the level its row's Δ% interval was decided at (``e.ci`` is at
+    the run's ``confidence``): the same t interval of the fork means (of the iterations, for
+    a comparison that fell back to them) with the row's critical value."""
+    level = c.decided_level
+    if confidence is None or level is None or c.method is ComparisonMethod.EXACT:
+        return e.ci
+    pooled = c.method is ComparisonMethod.ITERATION_LEVEL
+    n = e.iterations if pooled else e.forks
+    if n is None or n < 2:
+        return e.ci
+    return at_level(e.value, e.ci[0], e.ci[1], float(n - 1), confidence, level)
+
+
+def build_row(c: Comparison, alloc: Comparison | None, confidence: float | None = None) -> Row:
     scale = choose_scale(c.unit, c.base.value)
-    ends = needs_ends(c.base.value, c.base.ci) or needs_ends(c.head.value, c.head.ci)
+    base_ci, head_ci = side_interval(c, c.base, confidence), side_interval(c, c.head, confidence)
+    ends = needs_ends(c.base.value, base_ci) or needs_ends(c.head.value, head_ci)
     if alloc is not None:
         bytes_text = bytes_change(alloc.base.value, alloc.head.value, alloc.delta_pct)
     else:
         bytes_text = MISSING
     return Row(
         params=dict(c.key.params),
-        baseline=value_spread(c.base.value, c.base.ci, scale, ends),
-        feature=value_spread(c.head.value, c.head.ci, scale, ends),
+        baseline=value_spread(c.base.value, base_ci, scale, ends),
+        feature=value_spread(c.head.value, head_ci, scale, ends),
         delta=delta_text(c),
         verdict=str(c.verdict),
         bytes=bytes_text,
@@ -139,18 +157,20 @@ def build_row(c: Comparison, alloc: Comparison | None) -> Row:
         alloc=alloc,
         scale=scale,
         reach=unreached_note(c.extra),
+        sides_ci=(base_ci, head_ci),
     )
 
 
 def cut_sides(tables: Sequence[Table]) -> int:
     """How many sides of the tables' rows show an interval cut at zero."""
-    return sum(
-        1
-        for t in tables
-        for r in t.rows
-        for e in (r.comparison.base, r.comparison.head)
-        if cut_at_zero(e.value, e.ci, r.comparison.unit)
-    )
+    count = 0
+    for t in tables:
+        for r in t.rows:
+            c = r.comparison
+            shown = r.sides_ci or (c.base.ci, c.head.ci)
+            for e, ci in zip((c.base, c.head), shown, strict=True):
+                count += cut_at_zero(e.value, ci, c.unit)
+    return count
 
 
 CUT_AT_ZERO = (
@@ -161,10 +181,13 @@ CUT_AT_ZERO = (
 
 
 def build_tables(
-    comparisons: Iterable[Comparison], machine: Callable[[BenchKey], str] | None = None
+    comparisons: Iterable[Comparison],
+    machine: Callable[[BenchKey], str] | None = None,
+    confidence: float | None = None,
 ) -> list[Table]:
     """Group primary comparisons by benchmark and mode; attach each one's bytes/op comparison
-    (and, for merged shards, the machine that measured the row)."""
+    (and, for merged shards, the machine that measured the row). ``confidence``: the level
+    the sides' intervals were computed at, so each row shows them at its own level."""
     comparisons = list(comparisons)
     allocs = {c.key.entry(): c for c in comparisons if c.key.metric == ALLOC_NORM}
     tables: dict[tuple[str, str], Table] = {}
@@ -174,7 +197,7 @@ def build_tables(
         table = tables.setdefault(
             (c.key.benchmark, c.key.mode), Table(c.key.benchmark, c.key.mode, [], [])
         )
-        row = build_row(c, allocs.get(c.key.entry()))
+        row = build_row(c, allocs.get(c.key.entry()), confidence)
         if machine is not None:
             row.machine = machine(c.key)
         for name in row.params:
@@ -194,8 +217,7 @@ def summary_line(
     procedure: str | None = None,
 ) -> str:
     """Counts, not a list: "2 of 9 faster (-50% to -12%), 1 allocates less, 0 regressed, 6
-    unchanged or undecided (99% confidence, Benjamini–Hochberg, 1% threshold)". The tables
-    carry the details."""
+    undecided (α = 1%, Benjamini–Hochberg, 1% threshold)". The tables carry the details."""
     rows = [r for t in tables for r in t.rows]
     total = len(rows)
     if not total:
@@ -216,10 +238,26 @@ def summary_line(
         if more:
             parts.append(f"{more} allocate{'s' if more == 1 else ''} more")
     parts.append(f"{len(regressed)} regressed{_span(regressed)}")
-    rest = total - len(improved) - len(regressed)
-    parts.append(f"{rest} unchanged or undecided")
+    parts += rest_counts(rows, threshold)
     text = ", ".join(parts) + f" ({_conf_text(confidence, threshold, procedure)})"
     return text + _unexplained(rows) + "."
+
+
+def rest_counts(rows: Sequence[Row], threshold: float | None) -> list[str]:
+    """The rows without an improvement or regression, each kind in its own words: ``same``
+    is "unchanged", an interval inside the threshold that excludes 1 is "negligible", and an
+    undecided row is "undecided" (never "unchanged", which only ``same`` shows)."""
+    theta = f" (within ±{fraction_pct(threshold)})" if threshold is not None else ""
+    out = []
+    for verdict, words in (
+        (Verdict.SAME, f"unchanged{theta}"),
+        (Verdict.NEGLIGIBLE, "negligible"),
+        (Verdict.INCONCLUSIVE, "undecided"),
+    ):
+        n = sum(1 for r in rows if r.verdict == verdict)
+        if n:
+            out.append(f"{n} {words}")
+    return out
 
 
 def _unexplained(rows: list[Row]) -> str:
@@ -256,7 +294,8 @@ def _span(rows: list[Row]) -> str:
 def _conf_text(confidence: float | None, threshold: float | None, procedure: str | None) -> str:
     bits = []
     if confidence is not None:
-        bits.append(f"{fraction_pct(confidence)} confidence")
+        # the error rate, not a level: the intervals' levels are named with the tables
+        bits.append(f"α = {fraction_pct(1.0 - confidence)}")
     if procedure in family.DESCRIPTIONS:
         bits.append(family.DESCRIPTIONS[procedure])
     if threshold is not None:
@@ -296,24 +335,54 @@ def _excludes_one(c: Comparison) -> bool:
 
 
 def interval_label(tables: Sequence[Table], confidence: float | None) -> str:
-    """The level of the Δ% intervals for the column header: one level when all rows share it
-    (Benjamini–Hochberg, none), otherwise "adjusted" (Holm's step-down levels)."""
+    """The level of the Δ% intervals for the column header: the one level when all rows share
+    it, otherwise "CI" alone (the levels are named once, per look, by
+    :func:`levels_sentence`)."""
     return level_label([r.comparison for t in tables for r in t.rows], confidence)
+
+
+def decided_levels(comparisons: Sequence[Comparison]) -> dict[str, list[Comparison]]:
+    """The comparisons by the level (as written) their interval was decided at; exact ones
+    have none."""
+    out: dict[str, list[Comparison]] = {}
+    for c in comparisons:
+        level = c.decided_level
+        if level is not None and c.method is not ComparisonMethod.EXACT:
+            out.setdefault(level_text(level), []).append(c)
+    return out
 
 
 def level_label(comparisons: Sequence[Comparison], confidence: float | None) -> str:
     """:func:`interval_label` for any list of comparisons (exact ones have no level)."""
-    levels = {
-        round(c.interval_confidence, 10) for c in comparisons if c.interval_confidence is not None
-    }
+    levels = decided_levels(comparisons)
     if len(levels) == 1:
-        return f"{_level(levels.pop())} CI"
+        return f"{next(iter(levels))} CI"
     if not levels and confidence is not None:
-        return f"{_level(confidence)} CI"
-    return "adjusted CI"
+        return f"{level_text(confidence)} CI"
+    return "CI"
 
 
-def _level(level: float) -> str:
+def levels_sentence(comparisons: Sequence[Comparison]) -> str:
+    """Where the rows' intervals differ in level (a sequential look spends its own share of
+    α, a step-down procedure gives each rank its own), each level named once with the look
+    it was decided at: "Each Δ% interval is at the level its verdict was decided at: 99.93%
+    (look 1, 12 keys) and 99.90% (look 3, 4 keys)." Nothing when one level serves all."""
+    levels = decided_levels(comparisons)
+    if len(levels) < 2:
+        return ""
+    parts = []
+    for text, members in sorted(levels.items(), key=lambda kv: -float(kv[0].rstrip("%"))):
+        looks = sorted({c.diagnostics.sequential.look for c in members if c.diagnostics.sequential})
+        where = (
+            f"look{'s' if len(looks) > 1 else ''} {', '.join(map(str, looks))}, " if looks else ""
+        )
+        parts.append(f"{text} ({where}{len(members)} key{'s' if len(members) != 1 else ''})")
+    listed = ", ".join(parts[:-1]) + f" and {parts[-1]}"
+    return f"Each Δ% interval is at the level its verdict was decided at: {listed}."
+
+
+def level_text(level: float) -> str:
+    """A level as the reports write it: 99%, 99.93%."""
     return f"{level * 100:.4g}%"
 
 
@@ -405,7 +474,6 @@ def results_lines(
     """The results section's body: every regression by metric (what fails the gate, bytes/op
     alone included), one table per benchmark and mode, then how to read them."""
     conf = interval_label(tables, confidence)
-    side_conf = fraction_pct(confidence) if confidence is not None else "the"
     out: list[str] = gate.markdown_lines(table_failures(tables), where)
     for table in tables:
         mode = MODE_NAMES.get(table.mode, table.mode)
@@ -415,9 +483,12 @@ def results_lines(
     shown = [c for t in tables for r in t.rows for c in (r.comparison, r.alloc) if c is not None]
     out += geomean_lines(shown)
     out += [
-        f"Baseline and feature: mean of fork means ± the half-width of its {side_conf} interval, "
-        "relative to the mean; Δ% = feature / baseline − 1 with the interval of the ratio the "
-        "verdict was decided on; bytes/op from JMH's `-prof gc` (`gc.alloc.rate.norm`)."
+        "Baseline and feature: mean of fork means ± the half-width of its interval, relative "
+        "to the mean, at the row's level; Δ% = feature / baseline − 1 with the interval of the "
+        "ratio the verdict was decided on; bytes/op from JMH's `-prof gc` (`gc.alloc.rate.norm`)."
+        + "".join(
+            f" {t}" for t in [levels_sentence([r.comparison for t in tables for r in t.rows])] if t
+        )
         + (" " + CUT_AT_ZERO if cut_sides(tables) else ""),
         "",
     ]

@@ -30,6 +30,7 @@ from perfproof.render.results import (
 from perfproof.report import environment, reproduce
 from perfproof.report.rawtables import raw_tables
 from perfproof.report.rundir import RunFolder
+from perfproof.stats import family
 from perfproof.units import MISSING, Scale, detectable_interval, fraction_pct, value_spread
 
 __all__ = ["ReportContext", "build_context"]
@@ -78,7 +79,6 @@ class ReportContext:
 
 def method_sentences(doc: CompareDocument) -> str:
     """The statistical method, saying exactly what was done; counts match the tables."""
-    conf = fraction_pct(doc.confidence)
     theta = fraction_pct(doc.threshold)
     first = (
         "Each side is estimated by the mean of its fork means (the JVM fork, not the "
@@ -87,14 +87,28 @@ def method_sentences(doc: CompareDocument) -> str:
         "Welch–Satterthwaite degrees of freedom; bytes/op is compared exactly "
         "(tolerance 0.5 B or 0.1%) when it barely varies."
     )
-    adjust = family_sentence(doc.comparisons, doc.family, 1.0 - doc.confidence)
+    if any(c.diagnostics.sequential is not None for c in doc.comparisons):
+        # the looks' levels are the intervals' own: the level one family step would give
+        # after the last look was never shown beside any interval
+        adjust = (
+            f"{family.DESCRIPTIONS.get(doc.family, doc.family)} at α = {conf_alpha(doc)} ran at "
+            "every look (under Stopping), and each interval is at the level its verdict was "
+            "decided at, named under Results."
+        )
+    else:
+        adjust = family_sentence(doc.comparisons, doc.family, 1.0 - doc.confidence)
     second = (
         f"Multiplicity: {adjust} A change is improved or regressed when the interval shown "
         f"excludes 1 and the estimate is beyond the {theta} threshold, same when it lies "
         f"within ±{theta}, negligible when it excludes 1 inside the threshold, and "
-        f"inconclusive otherwise; the side intervals are at {conf}."
+        "inconclusive otherwise; each side's interval is at the level of its row's Δ% interval."
     )
     return first + " " + second
+
+
+def conf_alpha(doc: CompareDocument) -> str:
+    """The run's error rate α = 1 − confidence, as the reports write it (1%)."""
+    return fraction_pct(1.0 - doc.confidence)
 
 
 def fallback_sentence(comparisons: list[Comparison]) -> str:
@@ -177,7 +191,9 @@ def build_context(run: RunFolder) -> ReportContext:
     """The full report context for one loaded run folder."""
     doc = run.document
     machines = doc.machines()
-    tables = build_tables(doc.comparisons, (lambda k: machines.get(k, "")) if machines else None)
+    tables = build_tables(
+        doc.comparisons, (lambda k: machines.get(k, "")) if machines else None, doc.confidence
+    )
     unmatched = unmatched_lines(doc)
     steps, note = reproduce.steps(run)
     return ReportContext(

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import jinja2
 
-from perfproof.render.results import MODE_NAMES, Row, interval_label
+from perfproof.render.results import MODE_NAMES, Row, interval_label, levels_sentence
 from perfproof.report import figures
 from perfproof.report.context import ReportContext
 from perfproof.report.rundir import RunFolder
@@ -53,14 +53,13 @@ def row_tags(row: Row) -> str:
 
 def render_html(run: RunFolder, ctx: ReportContext) -> str:
     conf = ctx.document.confidence
-    conf_word = f"{conf * 100:g}%"
     drawn = figures.page_figures(run, ctx)
     template = _ENV.get_template("report.html.j2")
     return template.render(
         ctx=ctx,
         summary=ctx.summary,
         conf=interval_label(ctx.tables, conf),
-        conf_word=conf_word,
+        levels=levels_sentence([r.comparison for t in ctx.tables for r in t.rows]).rstrip("."),
         modes=MODE_NAMES,
         forest=drawn.forest,
         bytes_fig=drawn.bytes,

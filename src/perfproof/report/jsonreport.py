@@ -125,11 +125,18 @@ class ReportDoc(TypedDict):
     compare: dict[str, object]
 
 
-def _side(text: str, side: Estimate, unit: str) -> SideDoc:
+def _side(
+    text: str,
+    side: Estimate,
+    unit: str,
+    shown: tuple[tuple[float, float], tuple[float, float]] | None,
+    index: int,
+) -> SideDoc:
+    """A side as the row shows it: its interval at the row's level."""
     return {
         "text": text,
         "estimate": side.value,
-        "ci": list(side.ci),
+        "ci": list(shown[index] if shown is not None else side.ci),
         "forks": side.forks,
         "unit": unit,
     }
@@ -141,13 +148,13 @@ def _row(row: Row) -> RowDoc:
     machine: MachineDoc = {"machine": row.machine} if row.machine else {}
     return {
         "params": row.params,
-        "baseline": _side(row.baseline, c.base, c.unit),
-        "feature": _side(row.feature, c.head, c.unit),
+        "baseline": _side(row.baseline, c.base, c.unit, row.sides_ci, 0),
+        "feature": _side(row.feature, c.head, c.unit, row.sides_ci, 1),
         "delta": {
             "text": row.delta,
             "pct": c.delta_pct,
             "ci_pct": list(c.delta_ci_pct),
-            "interval_confidence": c.interval_confidence,
+            "interval_confidence": c.decided_level,
         },
         "verdict": row.verdict,
         "reach": row.reach or None,

@@ -78,6 +78,21 @@ def mean_interval(x: np.ndarray, confidence: float) -> MeanInterval:
     return MeanInterval(mean, mean - half, mean + half, df, se, n)
 
 
+def at_level(
+    mean: float, lo: float, hi: float, df: float, confidence: float, level: float
+) -> tuple[float, float]:
+    """A Student-t interval ``[lo, hi]`` of ``mean`` at ``confidence`` (``df`` degrees of
+    freedom) given at ``level`` instead: each side's half-width scaled by the ratio of the two
+    critical values. A report shows a side's interval at the level its row was decided at, so
+    a reader meets one level per row, not the run's nominal one beside a look's."""
+    if not (math.isfinite(lo) and math.isfinite(hi)) or level == confidence:
+        return lo, hi
+    factor = t_critical(level, df) / t_critical(confidence, df)
+    if not math.isfinite(factor):
+        return lo, hi
+    return mean - (mean - lo) * factor, mean + (hi - mean) * factor
+
+
 @dataclass(frozen=True)
 class WelchStats:
     """Welch's t from summary moments, element-wise: ``diff = mean(y) - mean(x)``, its standard
