@@ -472,3 +472,34 @@ def wheel_venv(built_wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> P
     subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "-q", "--no-index",
                     "--no-deps", str(wheel)], check=True, env=env)  # fmt: skip
     return venv / "bin"
+
+
+def _drifting_run(dest: Path) -> Path:
+    """Four ABBA rounds of six real JMH entries (kryo's BigDecimalBenchmark.read), the feature
+    1.5× the baseline's throughput, and the whole machine about 17% slower per operation in
+    rounds 3–4 on both sides: fork means in two groups that are the rounds."""
+    import numpy as np
+
+    entries = json.loads((FIXTURES / "runs" / "kryo-shard-1" / "jmh" / "01-base.json").read_text())
+    rng = np.random.default_rng(17)
+    run = dest / "drift"
+    (run / "jmh").mkdir(parents=True)
+    for round_no in (1, 2, 3, 4):
+        machine = 1.0 if round_no <= 2 else 1 / 1.17
+        for side, effect in (("base", 1.0), ("head", 1.5)):
+            out = []
+            for e in entries:
+                e = json.loads(json.dumps(e))
+                level = 1e7 * effect * machine * (1 + 0.1 * len(e["params"]["numOfDigits"]))
+                raw = [list(level * np.exp(rng.normal(0, 0.01, 4)))]
+                e["primaryMetric"].update(rawData=raw, score=float(np.mean(raw)), scoreError=0.0)
+                out.append(e)
+            (run / "jmh" / f"{round_no:02d}-{side}.json").write_text(json.dumps(out))
+    return run
+
+
+@pytest.fixture(scope="session")
+def make_drifting_run() -> Callable[[Path], Path]:
+    """``make_drifting_run(folder)``: a run folder whose machine slowed down for two rounds
+    (``_drifting_run``)."""
+    return _drifting_run

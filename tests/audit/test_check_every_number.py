@@ -81,7 +81,7 @@ def test_every_number_of_an_ab_report_is_tied_to_the_run(
     ab_run: Path, run_cli: Callable[..., Any], tmp_path: Path, number_changes: Changes
 ) -> None:
     text = (ab_run / "report.md").read_text()
-    assert _sweep(number_changes, text, ab_run) > 700
+    assert _sweep(number_changes, text, ab_run) > 500  # JMH's console tables stay in the folder
     _cli_catches(run_cli, number_changes, text, ab_run, tmp_path, every=97)
 
 
@@ -225,8 +225,9 @@ def test_raw_tables_are_checked_only_while_the_raw_files_are_there(
     run = make_run_folder("ab")
     text = write_reports(run, ("md",))[0].read_text()
     raw_at = text.splitlines().index("### Raw JMH results") + 1
-    assert text.count("47.851") == 1  # fx.Codes.sum n=128, baseline round 01, as JMH printed it
-    edited = text.replace("47.851", "47.581")
+    # the raw files the section names (JMH's console tables stay in the run folder)
+    assert text.count("`02-head.json`") == 1
+    edited = text.replace("`02-head.json`", "`03-head.json`")
     caught = check_text(edited, load_evidence(run))
     assert [m.line > raw_at for m in caught.mismatches] == [True]
     copy = tmp_path / "copy"
@@ -234,7 +235,7 @@ def test_raw_tables_are_checked_only_while_the_raw_files_are_there(
     shutil.rmtree(copy / "jmh")
     gone = check_text(edited, load_evidence(copy))
     assert all(m.line < raw_at for m in gone.mismatches)  # only what the raw files supplied
-    assert gone.excused > 100
+    assert gone.excused > 4
 
 
 def test_a_hand_written_body_keeps_its_quotes_check(ab_run: Path) -> None:

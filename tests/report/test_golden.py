@@ -46,6 +46,7 @@ def test_sections_in_the_order_of_a_good_perf_pr(make_run_folder: Callable[[str]
     order = [
         "**Summary:**",
         "### Results",
+        "### Rounds",
         "### Methodology",
         "### Reproduce",
         "### Warnings",

@@ -15,7 +15,8 @@ from typing import Any
 from perfproof.audit.quotes import BASE, BYTES_METRIC, HEAD
 from perfproof.jmh.units import canonical
 from perfproof.model import ALLOC_NORM, PRIMARY, Comparison
-from perfproof.render.results import params_label, short_name, side_interval
+from perfproof.render.levels import side_interval
+from perfproof.render.results import params_label, short_name
 from perfproof.report.rundir import RunFolder
 
 """How a mismatch names a side to a reader."""
@@ -65,7 +66,8 @@ def _side_refs(c: Comparison, side: str, confidence: float | None = None) -> lis
     s = c.base if side == BASE else c.head
     est = _f(s.value)
     errors = []
-    for ci in dict.fromkeys([tuple(s.ci), side_interval(c, s, confidence)]):
+    # the interval as stored last: a mismatch names its half-width as the measured error
+    for ci in dict.fromkeys([side_interval(c, s, confidence), tuple(s.ci)]):
         lo, hi = _f(ci[0]), _f(ci[1])
         errors += [e for e in (hi - est, est - lo, (hi - lo) / 2) if math.isfinite(e)]
     refs = [Reference(est, errors, "perfproof")]
@@ -116,7 +118,9 @@ def truths(run: RunFolder) -> list[Truth]:
             refs += raw.get((bench, mode, params, metric_name, side), [])
             t.refs[(metric, side)] = refs
             if metric == PRIMARY:
-                ci = side_interval(c, c.base if side == BASE else c.head, run.document.confidence)
+                # an overlap claim is read on the intervals results.json holds (the run's
+                # nominal level); a side's quoted error may be at either level (_side_refs)
+                ci = (c.base if side == BASE else c.head).ci
                 t.ci[side] = (_f(ci[0]), _f(ci[1]))
                 s, e = (_f(v) for v in _jmh(c, side))
                 t.jmh_interval[side] = (s - e, s + e)

@@ -30,6 +30,12 @@ class GeoMean:
     left_out: int = 0
     """Keys of this metric and unit with a zero (for bytes/op: under half a byte), negative or
     missing value on a side."""
+    to_zero: int = 0
+    """Of those, the keys whose baseline had a value and whose feature fell to zero: a
+    geometric mean cannot hold them, so a reader must be told they are outside it (bytes/op
+    24 → 0 is the change itself)."""
+    from_zero: int = 0
+    """Of those, the keys at zero on the baseline only."""
 
     @property
     def ratio(self) -> float:
@@ -56,6 +62,12 @@ def geomeans(comparisons: Iterable[Comparison]) -> list[GeoMean]:
         ]
         if len(usable) < 2:
             continue  # one key is its own mean: the tables already show it
+
+        def has(v: float, floor: float = floor) -> bool:
+            return math.isfinite(v) and v > floor
+
+        to_zero = sum(1 for c in members if has(c.base.value) and not has(c.head.value))
+        from_zero = sum(1 for c in members if has(c.head.value) and not has(c.base.value))
         out.append(
             GeoMean(
                 metric=metric,
@@ -64,6 +76,8 @@ def geomeans(comparisons: Iterable[Comparison]) -> list[GeoMean]:
                 base=_log_mean([c.base.value for c in usable]),
                 head=_log_mean([c.head.value for c in usable]),
                 left_out=len(members) - len(usable),
+                to_zero=to_zero,
+                from_zero=from_zero,
             )
         )
     return out

@@ -13,7 +13,6 @@ from perfproof.compare.sequential_forks import MIN_STEADY
 from perfproof.model import BenchKey
 from perfproof.stats import bimodal
 from perfproof.stats import family as procedures
-from perfproof.stats import sequential as seq
 from perfproof.stats.futility import FutilityRule
 
 

@@ -18,7 +18,7 @@ import math
 
 from perfproof.export.source import ExportFile, ExportOptions, ExportRun
 from perfproof.model import Comparison
-from perfproof.render.results import side_interval
+from perfproof.render.levels import side_interval
 from perfproof.units.bounds import beyond_factor
 
 COLUMNS = (

@@ -20,7 +20,7 @@ from perfproof.compare.notes import explained
 from perfproof.model import ALLOC_NORM, PRIMARY, Comparison, Side, Verdict
 from perfproof.model.diagnostics import ComparisonMethod, JmhScores
 from perfproof.model.reach import unreached_note
-from perfproof.render import results
+from perfproof.render import levels, results
 from perfproof.render.effect import delta_text
 from perfproof.render.markdown import markdown_table, md_text
 from perfproof.stats.strategies import BYTES_TOLERANCE_ABS
@@ -247,7 +247,7 @@ def table(result: CompareResult) -> Group:
     prefix = common_prefix(result)
     title = "perfproof compare" + (f" ({prefix}*)" if prefix else "")
     main = Table(title=title, title_justify="left", show_lines=False)
-    level = results.level_label(result.comparisons, result.options.confidence)
+    level = levels.level_label(result.comparisons, result.options.confidence)
     for header in HEADERS:
         header = header.replace("[ci]", f"[{level}]")
         main.add_column(Text(header), overflow="fold", justify="right" if "±" in header else "left")

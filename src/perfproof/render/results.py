@@ -13,17 +13,17 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from perfproof.compare.geomean import geomeans
+from perfproof.compare.geomean import GeoMean, geomeans
 from perfproof.jmh.units import THROUGHPUT_UNIT, TIME_UNIT
-from perfproof.model import ALLOC_NORM, PRIMARY, BenchKey, Comparison, Estimate, Verdict
+from perfproof.model import ALLOC_NORM, PRIMARY, BenchKey, Comparison, Verdict
 from perfproof.model.diagnostics import ComparisonMethod, Kind
 from perfproof.model.documents.prove_reach import NO_PATH_NOTE, UNEXPLAINED_NOTE
 from perfproof.model.reach import unreached_note
 from perfproof.render import gate
 from perfproof.render.effect import delta_text
+from perfproof.render.levels import level_label, levels_sentence, side_interval
 from perfproof.render.markdown import markdown_table
 from perfproof.stats import family
-from perfproof.stats.welch import at_level
 from perfproof.units import (
     MISSING,
     Scale,
@@ -122,20 +122,6 @@ def _natural(text: str) -> tuple[Any, ...]:
 def sort_key(c: Comparison) -> tuple[Any, ...]:
     k = c.key
     return (k.benchmark, k.mode, tuple((n, _natural(v)) for n, v in k.params), k.metric)
-
-
-def side_interval(c: Comparison, e: Estimate, confidence: float | None) -> tuple[float, float]:
-    """A side's interval at the level its row's Δ% interval was decided at (``e.ci`` is at
-    the run's ``confidence``): the same t interval of the fork means (of the iterations, for
-    a comparison that fell back to them) with the row's critical value."""
-    level = c.decided_level
-    if confidence is None or level is None or c.method is ComparisonMethod.EXACT:
-        return e.ci
-    pooled = c.method is ComparisonMethod.ITERATION_LEVEL
-    n = e.iterations if pooled else e.forks
-    if n is None or n < 2:
-        return e.ci
-    return at_level(e.value, e.ci[0], e.ci[1], float(n - 1), confidence, level)
 
 
 def build_row(c: Comparison, alloc: Comparison | None, confidence: float | None = None) -> Row:
@@ -341,51 +327,6 @@ def interval_label(tables: Sequence[Table], confidence: float | None) -> str:
     return level_label([r.comparison for t in tables for r in t.rows], confidence)
 
 
-def decided_levels(comparisons: Sequence[Comparison]) -> dict[str, list[Comparison]]:
-    """The comparisons by the level (as written) their interval was decided at; exact ones
-    have none."""
-    out: dict[str, list[Comparison]] = {}
-    for c in comparisons:
-        level = c.decided_level
-        if level is not None and c.method is not ComparisonMethod.EXACT:
-            out.setdefault(level_text(level), []).append(c)
-    return out
-
-
-def level_label(comparisons: Sequence[Comparison], confidence: float | None) -> str:
-    """:func:`interval_label` for any list of comparisons (exact ones have no level)."""
-    levels = decided_levels(comparisons)
-    if len(levels) == 1:
-        return f"{next(iter(levels))} CI"
-    if not levels and confidence is not None:
-        return f"{level_text(confidence)} CI"
-    return "CI"
-
-
-def levels_sentence(comparisons: Sequence[Comparison]) -> str:
-    """Where the rows' intervals differ in level (a sequential look spends its own share of
-    α, a step-down procedure gives each rank its own), each level named once with the look
-    it was decided at: "Each Δ% interval is at the level its verdict was decided at: 99.93%
-    (look 1, 12 keys) and 99.90% (look 3, 4 keys)." Nothing when one level serves all."""
-    levels = decided_levels(comparisons)
-    if len(levels) < 2:
-        return ""
-    parts = []
-    for text, members in sorted(levels.items(), key=lambda kv: -float(kv[0].rstrip("%"))):
-        looks = sorted({c.diagnostics.sequential.look for c in members if c.diagnostics.sequential})
-        where = (
-            f"look{'s' if len(looks) > 1 else ''} {', '.join(map(str, looks))}, " if looks else ""
-        )
-        parts.append(f"{text} ({where}{len(members)} key{'s' if len(members) != 1 else ''})")
-    listed = ", ".join(parts[:-1]) + f" and {parts[-1]}"
-    return f"Each Δ% interval is at the level its verdict was decided at: {listed}."
-
-
-def level_text(level: float) -> str:
-    """A level as the reports write it: 99%, 99.93%."""
-    return f"{level * 100:.4g}%"
-
-
 # ---------------------------------------------------------------------------- markdown
 
 
@@ -421,12 +362,18 @@ FULL_LIST = "results.json of the run folder"
 
 
 def results_markdown(
-    summary: str, tables: Sequence[Table], confidence: float | None, where: str = FULL_LIST
+    summary: str,
+    tables: Sequence[Table],
+    confidence: float | None,
+    where: str = FULL_LIST,
+    digest: Sequence[str] = (),
 ) -> str:
-    """The summary line, every regression by metric, and the results section, exactly as
+    """The summary line (with the ``digest`` lines under it: which keys changed and how, what
+    is unresolved), every regression by metric, and the results section, exactly as
     ``report.md`` holds them."""
     out = [
         f"**Summary:** {summary}",
+        *(["", *digest] if digest else []),
         "",
         "### Results",
         "",
@@ -456,10 +403,23 @@ def geomean_rows(comparisons: Sequence[Comparison]) -> list[list[str]]:
         else:
             scale = choose_scale(g.unit, g.base)
             sides = [scaled(v, scale) for v in (g.base, g.head)]
-        keys = f"{g.keys}" + (f" ({g.left_out} at zero left out)" if g.left_out else "")
+        keys = f"{g.keys}" + (f" ({left_out_words(g)})" if g.left_out else "")
         name = gate.metric_name(g.metric, g.unit)
         body.append([name, keys, *sides, percent((g.ratio - 1) * 100)])
     return body
+
+
+def left_out_words(g: GeoMean) -> str:
+    """What a geometric mean leaves out, each kind by name: ``left out: 7 going to 0, 6 at 0
+    on both sides``. Keys whose change is to or from zero are the ones a reader would count
+    in, so they are never folded into one number with the keys that stay at zero."""
+    both = g.left_out - g.to_zero - g.from_zero
+    parts = [
+        f"{g.to_zero} going to 0" if g.to_zero else "",
+        f"{g.from_zero} from 0" if g.from_zero else "",
+        f"{both} at 0 on both sides" if both else "",
+    ]
+    return "left out: " + ", ".join(p for p in parts if p)
 
 
 def table_failures(tables: Sequence[Table]) -> list[gate.Failure]:

@@ -15,7 +15,7 @@ import math
 from dataclasses import dataclass, field
 
 from perfproof.compare.notes import REACHABLE_FORKS
-from perfproof.model import PRIMARY, Comparison, Verdict
+from perfproof.model import PRIMARY, BenchKey, Comparison, Verdict
 from perfproof.model.diagnostics import ComparisonMethod
 from perfproof.model.documents.compare import CompareDocument
 from perfproof.render.results import (
@@ -28,8 +28,18 @@ from perfproof.render.results import (
     summary_line,
 )
 from perfproof.report import environment, reproduce
+from perfproof.report.digest import digest_lines
 from perfproof.report.rawtables import raw_tables
+from perfproof.report.rounds import (
+    RoundsView,
+    bimodal_note,
+    drift_sentence,
+    no_drift_sentence,
+    rounds_rows,
+    rounds_view,
+)
 from perfproof.report.rundir import RunFolder
+from perfproof.report.warmfacts import warm_facts, warm_note
 from perfproof.stats import family
 from perfproof.units import MISSING, Scale, detectable_interval, fraction_pct, value_spread
 
@@ -72,6 +82,14 @@ class ReportContext:
     family procedure are what the sections quote."""
     unmatched: list[str] = field(default_factory=list)
     jmh_view: list[JmhRow] = field(default_factory=list)
+    digest: list[str] = field(default_factory=list)
+    """The summary's lines under the counting line: each group of changed keys with its
+    range, what is unresolved and why, the machine's drift."""
+    rounds: RoundsView | None = None
+    rounds_text: str = ""
+    """What the rounds say about the machine: the drift found, or that none was."""
+    jmh_recomputed: bool = False
+    """JMH's numbers shown are perfproof's recomputation over several rounds, not JMH's own."""
 
 
 # ---------------------------------------------------------------------------- methodology
@@ -140,12 +158,25 @@ def comparison_label(c: Comparison) -> str:
 
 
 def collect_warnings(
-    run: RunFolder, doc: CompareDocument, unmatched: list[str]
+    run: RunFolder, doc: CompareDocument, unmatched: list[str], view: RoundsView | None = None
 ) -> list[WarningGroup]:
-    """Comparison warnings grouped by what they are about, then run-level warnings."""
+    """Comparison warnings grouped by what they are about, then run-level warnings. A note
+    its entry's primary metric already carries is not said again for the bytes/op beside it,
+    and two groups of fork means are said as what the rounds show (:func:`bimodal_note`)."""
     groups: dict[str, WarningGroup] = {}
-    for c in sorted(doc.comparisons, key=sort_key):
-        items = [w for w in c.warnings if not w.startswith(EXACT_NOTE)]
+    said: dict[BenchKey, set[str]] = {}
+    warm = warm_facts(run)
+    # an entry's primary metric first, so what it says is not said again for its bytes/op
+    for c in sorted(doc.comparisons, key=lambda c: (sort_key(c)[:3], c.key.metric != PRIMARY)):
+        k = view.keys.get(c.key) if view is not None else None
+        items = [
+            warm_note(bimodal_note(w, c, k), warm.get(c.key.entry()))
+            for w in c.warnings
+            if not w.startswith(EXACT_NOTE)
+        ]
+        entry = c.key.entry()
+        items = [w for w in items if w not in said.get(entry, set())]
+        said.setdefault(entry, set()).update(items)
         inconclusive = c.verdict is Verdict.INCONCLUSIVE and c.key.metric == PRIMARY
         if inconclusive and not any(w.startswith("inconclusive") for w in items):
             items.append(_inconclusive_text(c))
@@ -196,20 +227,36 @@ def build_context(run: RunFolder) -> ReportContext:
     )
     unmatched = unmatched_lines(doc)
     steps, note = reproduce.steps(run)
+    view = rounds_view(run, 1.0 - doc.confidence, doc.threshold)
+    ended = run.manifest.stopping.ended if run.manifest.stopping is not None else None
+    rounds_text = ""
+    if view is not None:
+        rounds_text = drift_sentence(view) or no_drift_sentence(view, doc.threshold)
     return ReportContext(
         title=environment.title(run),
         summary=summary_line(tables, doc.confidence, doc.threshold, doc.family),
+        digest=digest_lines(tables, doc.threshold, view, ended),
+        rounds=view,
+        rounds_text=rounds_text,
+        jmh_recomputed=any(c.jmh is not None and c.jmh.recomputed for c in doc.comparisons),
         tables=tables,
         methodology=environment.methodology(run),
         method=method_sentences(doc) + fallback_sentence(doc.comparisons),
         reproduce=steps,
         reproduce_note=note,
-        warnings=collect_warnings(run, doc, unmatched),
+        warnings=collect_warnings(run, doc, unmatched, view),
         raw=raw_tables(run),
         document=doc,
         unmatched=unmatched,
         jmh_view=jmh_view(tables),
     )
+
+
+def rounds_table(ctx: ReportContext) -> list[list[str]]:
+    """The per-round table's rows in the results' order (none for a run of one round)."""
+    if ctx.rounds is None:
+        return []
+    return rounds_rows(ctx.rounds, [r.comparison.key for t in ctx.tables for r in t.rows])
 
 
 def jmh_view(tables: list[Table]) -> list[JmhRow]:

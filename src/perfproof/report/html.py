@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import jinja2
 
-from perfproof.render.results import MODE_NAMES, Row, interval_label, levels_sentence
+from perfproof.render.levels import levels_sentence
+from perfproof.render.results import MODE_NAMES, Row, interval_label
 from perfproof.report import figures
-from perfproof.report.context import ReportContext
+from perfproof.report.context import ReportContext, rounds_table
+from perfproof.report.rounds import ROUNDS_NOTE, rounds_header
 from perfproof.report.rundir import RunFolder
 
 _ENV = jinja2.Environment(
@@ -59,6 +61,10 @@ def render_html(run: RunFolder, ctx: ReportContext) -> str:
         ctx=ctx,
         summary=ctx.summary,
         conf=interval_label(ctx.tables, conf),
+        digest=[line.removeprefix("- ").replace("`", "") for line in ctx.digest],
+        rounds_header=rounds_header(ctx.rounds) if ctx.rounds else [],
+        rounds_rows=rounds_table(ctx),
+        rounds_note=ROUNDS_NOTE,
         levels=levels_sentence([r.comparison for t in ctx.tables for r in t.rows]).rstrip("."),
         modes=MODE_NAMES,
         forest=drawn.forest,

@@ -12,7 +12,8 @@ from typing import TypedDict
 from perfproof.compare.geomean import geomean_json
 from perfproof.model import Estimate
 from perfproof.render.results import Row
-from perfproof.report.context import ReportContext
+from perfproof.report.context import ReportContext, rounds_table
+from perfproof.report.rounds import rounds_header
 from perfproof.report.rundir import RunFolder
 
 SCHEMA = "perfproof.report/1"
@@ -33,6 +34,23 @@ class DeltaDoc(TypedDict):
     pct: float
     ci_pct: list[float]
     interval_confidence: float | None
+
+
+class DriftDoc(TypedDict):
+    found: bool
+    p_value: float
+    keys: int
+    shifts: dict[str, float]
+    """Round → its level relative to round 1 across keys, time per operation − 1."""
+
+
+class RoundsDoc(TypedDict):
+    """The run by round: what the rounds say about the machine, each key's ratio per round."""
+
+    text: str
+    header: list[str]
+    rows: list[list[str]]
+    drift: DriftDoc | None
 
 
 class BytesDoc(TypedDict):
@@ -116,6 +134,8 @@ class ReportDoc(TypedDict):
     run_dir: str
     title: str
     summary: str
+    digest: list[str]
+    rounds: RoundsDoc | None
     results: list[TableDoc]
     geomean: list[dict[str, object]]
     methodology: list[LabelledDoc]
@@ -184,6 +204,22 @@ def report_document(run: RunFolder, ctx: ReportContext) -> ReportDoc:
         "run_dir": str(run.path),
         "title": ctx.title,
         "summary": ctx.summary,
+        "digest": list(ctx.digest),
+        "rounds": None
+        if ctx.rounds is None
+        else {
+            "text": ctx.rounds_text,
+            "header": rounds_header(ctx.rounds),
+            "rows": rounds_table(ctx),
+            "drift": None
+            if ctx.rounds.drift is None
+            else {
+                "found": ctx.rounds.drift.found,
+                "p_value": ctx.rounds.drift.p_value,
+                "keys": ctx.rounds.drift.keys,
+                "shifts": {str(r): v for r, v in ctx.rounds.drift.shifts.items()},
+            },
+        },
         "results": [
             {
                 "benchmark": t.benchmark,

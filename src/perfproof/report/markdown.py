@@ -11,12 +11,13 @@ from perfproof.model import Verdict
 from perfproof.render import gate
 from perfproof.render.markdown import markdown_table, md_text
 from perfproof.render.results import FULL_LIST, results_markdown, table_failures
-from perfproof.report.context import ReportContext
+from perfproof.report.context import ReportContext, rounds_table
+from perfproof.report.rounds import ROUNDS_NOTE, rounds_header
 
 
 def results_section(ctx: ReportContext) -> str:
     """The summary line and the results tables: what ``ab --format md`` prints."""
-    return results_markdown(ctx.summary, ctx.tables, ctx.document.confidence)
+    return results_markdown(ctx.summary, ctx.tables, ctx.document.confidence, digest=ctx.digest)
 
 
 def methodology_lines(ctx: ReportContext) -> list[str]:
@@ -106,8 +107,21 @@ def render_summary(ctx: ReportContext) -> str:
     return "\n".join(out)
 
 
+def rounds_lines(ctx: ReportContext) -> list[str]:
+    """The run by round: what the rounds say about the machine, then each key's ratio in
+    every round (nothing for a run of one round)."""
+    view = ctx.rounds
+    if view is None:
+        return []
+    table = markdown_table(
+        rounds_header(view), rounds_table(ctx), ["l", *("r" for _ in view.rounds), "l"]
+    )
+    return ["### Rounds", "", ctx.rounds_text, "", ROUNDS_NOTE, "", *table, ""]
+
+
 def _head(ctx: ReportContext) -> str:
     out: list[str] = [f"## {ctx.title}", "", results_section(ctx).rstrip("\n"), ""]
+    out += rounds_lines(ctx)
     out += ["### Methodology", "", *methodology_lines(ctx), ""]
     out += ["### Reproduce", "", *reproduce_lines(ctx)]
     return "\n".join(out) + "\n"
@@ -127,27 +141,36 @@ def _warnings(ctx: ReportContext) -> str:
 
 
 def _raw(ctx: ReportContext) -> str:
-    out = ["### Raw JMH results", ""]
-    out += [
-        "<details>",
-        "<summary>JMH's own tables per side and round (score ± JMH's 99.9% error, "
-        "iterations pooled)</summary>",
-        "",
-    ]
+    """JMH's view beside perfproof's, collapsed; JMH's own console tables stay in the run
+    folder (one log per step), where nothing recomputes them."""
+    if ctx.jmh_recomputed:
+        summary = (
+            "JMH's way, recomputed by perfproof over all rounds (score ± 99.9% error, "
+            "iterations pooled); JMH's own tables are in the run folder"
+        )
+        intro = (
+            "Score ± 99.9% error per side as JMH computes them (every measured iteration pooled, "
+            "Student's t), recomputed by perfproof over all rounds together: JMH printed one such "
+            "table per side and round, never this one. Whether those intervals overlap:"
+        )
+        heads = ("Benchmark", "Baseline (JMH's way)", "Feature (JMH's way)", "Intervals overlap")
+    else:
+        summary = "JMH's own score ± error per side (99.9%, iterations pooled)"
+        intro = "JMH's own score ± its 99.9% error per side, and whether those intervals overlap:"
+        heads = ("Benchmark", "Baseline (JMH)", "Feature (JMH)", "JMH intervals overlap")
+    out = ["### Raw JMH results", "", "<details>", f"<summary>{summary}</summary>", ""]
     if ctx.jmh_view:
+        rows = [(r.label, r.baseline, r.feature, r.overlap) for r in ctx.jmh_view]
+        out += [intro, "", *markdown_table(heads, rows, ("l", "r", "r", "l")), ""]
+    if ctx.raw:
+        files = ", ".join(f"`{caption.rsplit('(', 1)[-1].rstrip(')')}`" for caption, _ in ctx.raw)
         out += [
-            "JMH's view: score ± JMH's 99.9% error per side, and whether those intervals overlap.",
+            f"JMH's own console tables, one per side and round, stay in the run folder: its "
+            f"JSON ({files}) under `jmh/`, and each step's console log under `logs/` where "
+            "the run kept them.",
             "",
-            *markdown_table(
-                ("Benchmark", "Baseline (JMH)", "Feature (JMH)", "JMH intervals overlap"),
-                [(r.label, r.baseline, r.feature, r.overlap) for r in ctx.jmh_view],
-                ("l", "r", "r", "l"),
-            ),
         ]
-        out.append("")
-    for caption, text in ctx.raw:
-        out += [f"**{caption}**", "", "```text", text, "```", ""]
-    if not ctx.raw:
+    else:
         out += ["No raw JMH files in this run folder.", ""]
     out += ["</details>", ""]
     return "\n".join(out)

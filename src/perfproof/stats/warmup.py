@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -112,6 +113,20 @@ def unwarmed(forks: list[np.ndarray] | np.ndarray, worse: str = "either") -> lis
     run this very detector on iteration traces with planted slow starts).
     """
     return [k > 0 for k in unsettled_prefixes(forks, worse)]
+
+
+def warmed_before(warmup: Sequence[float], steady: float, higher_is_better: bool) -> bool:
+    """Whether a fork's warm-up had reached its steady level before it measured: its last
+    warm-up iteration no further than :data:`MIN_RELATIVE_STEP` on the worse side of the
+    ``steady`` level (the median of its settled measurement iterations). Such a fork's slow
+    first measurement iterations are a dip after warm-up (a GC, a deoptimisation, another
+    process), not the warm-up the step detector takes them for."""
+    if not warmup or not math.isfinite(steady) or steady <= 0:
+        return False
+    last = float(warmup[-1])
+    if higher_is_better:
+        return last >= steady * (1.0 - MIN_RELATIVE_STEP)
+    return last <= steady * (1.0 + MIN_RELATIVE_STEP)
 
 
 def trim(forks: list[np.ndarray], prefixes: list[int]) -> list[np.ndarray]:
