@@ -73,7 +73,8 @@ Allocation of `Codes.streamEmpty` (n=16) drops from 4,736 B/op to 0 B/op (-100%)
 `Codes.sum` n=128 got slower: {s128_b} ns/op → {s128_h} ns/op, {s128_abs_d}% slower, \
 and the 99% intervals do not overlap.
 
-JMH's own numbers on the baseline for `Codes.streamEmpty` (n=16): {se_jmh_b} ± {se_jmh_be} ns/op.
+JMH's way, every iteration of both rounds pooled, on the baseline for `Codes.streamEmpty` \
+(n=16): {se_jmh_b} ± {se_jmh_be} ns/op.
 
 Measured on a 2-core machine at 99% confidence with a 1% threshold; fork-to-fork sd ≈ 3%.
 """

@@ -26,6 +26,7 @@ from typing import TypedDict
 
 from perfproof.audit.align import Alignment, align, choose
 from perfproof.audit.amdahl import amdahl_contradictions, amdahl_rows
+from perfproof.audit.claims import RunFacts, claim_mismatches, run_facts
 from perfproof.audit.match import match_quotes
 from perfproof.audit.numbers import Excuses, Layout, chunk, tokens
 from perfproof.audit.own import PROVE_DOCUMENT, Rendering, is_run_folder, renderings
@@ -39,6 +40,9 @@ SCHEMA = "perfproof.check/1"
 RAW_SECTION = "Raw JMH results"
 """The report's section of JMH's own tables: checked against the raw files while the run
 folder has them, excused when they are gone (nothing is left to check them against)."""
+
+FROM_RAW = (RAW_SECTION, "Rounds")
+"""Sections read from the raw files alone (each round's ratios come from them too)."""
 
 
 class MismatchDoc(TypedDict):
@@ -112,6 +116,9 @@ class Evidence:
     names: Names
     pages: list[Rendering] = field(default_factory=list)
     has_raw: bool = False
+    facts: RunFacts | None = None
+    """What the run says about words and levels (:mod:`.claims`); None for a bundle without
+    an A/B run."""
 
 
 def evidence_of(folder: Path, run: RunFolder | None) -> Evidence:
@@ -122,7 +129,8 @@ def evidence_of(folder: Path, run: RunFolder | None) -> Evidence:
             values.setdefault(k, set()).add(v)
     names = Names(sorted({t.benchmark for t in all_truths}), sorted(values), values)
     has_raw = bool(run.raw) if run is not None else False
-    return Evidence(folder, all_truths, names, renderings(folder), has_raw)
+    facts = run_facts(run) if run is not None else None
+    return Evidence(folder, all_truths, names, renderings(folder), has_raw, facts)
 
 
 def load_evidence(run_dir: str | Path) -> Evidence:
@@ -148,6 +156,10 @@ def check_text(text: str, against: RunFolder | Evidence, name: str = "PR.md") ->
     contradictions = amdahl_contradictions(lines, evidence.folder)
     result.checked += len(amdahl_rows(lines)) if (evidence.folder / PROVE_DOCUMENT).is_file() else 0
     result.mismatches = sorted([*result.mismatches, *contradictions], key=lambda m: m.line)
+    if evidence.facts is not None:
+        code = parse(text, evidence.names).code
+        said = claim_mismatches(lines, evidence.facts, set(code))
+        result.mismatches = sorted([*result.mismatches, *said], key=lambda m: m.line)
     return result
 
 
@@ -185,7 +197,7 @@ def _own_page(
     params = evidence.names.param_names
     layout = Layout(lines)
     for i, found_tokens in sorted(aligned.loose.items()):
-        raw_gone = not evidence.has_raw and layout.headings[i] == RAW_SECTION
+        raw_gone = not evidence.has_raw and layout.headings[i] in FROM_RAW
         excuses = Excuses(lines[i], i in code, params)
         for token in found_tokens:
             if token.text in tied.get(i, ()):

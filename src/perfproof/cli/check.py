@@ -52,4 +52,5 @@ def command(pr_file: Path, run_dir: Path, fmt: str) -> None:
     else:
         click.echo(render_table(result), nl=False)
     if not result.ok:
-        raise GateFailed(f"{len(result.mismatches)} number(s) in {pr_file} do not match the run")
+        n = len(result.mismatches)
+        raise GateFailed(f"{n} number(s), word(s) or level(s) in {pr_file} do not match the run")
