@@ -20,7 +20,7 @@ from perfproof.compare.notes import explained
 from perfproof.model import ALLOC_NORM, PRIMARY, Comparison, Side, Verdict
 from perfproof.model.diagnostics import ComparisonMethod, JmhScores
 from perfproof.model.reach import unreached_note
-from perfproof.render import levels, results
+from perfproof.render import geomean, levels, results
 from perfproof.render.effect import delta_text
 from perfproof.render.markdown import markdown_table, md_text
 from perfproof.stats.strategies import BYTES_TOLERANCE_ABS
@@ -256,10 +256,10 @@ def table(result: CompareResult) -> Group:
         cells[6].stylize(VERDICT_STYLE[row.verdict])
         main.add_row(*cells)
     parts: list[Table | Text] = [main]
-    means = results.geomean_rows(result.comparisons)
+    means = geomean.geomean_rows(result.comparisons)
     if means:
         geo = Table(title="Geometric mean over keys", title_justify="left")
-        for header in results.GEOMEAN_HEADER:
+        for header in geomean.GEOMEAN_HEADER:
             geo.add_column(header, justify="left" if header == "Geometric mean" else "right")
         for texts in means:
             geo.add_row(*(Text(t) for t in texts))

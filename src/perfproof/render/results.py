@@ -13,7 +13,6 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from perfproof.compare.geomean import GeoMean, geomeans
 from perfproof.jmh.units import THROUGHPUT_UNIT, TIME_UNIT
 from perfproof.model import ALLOC_NORM, PRIMARY, BenchKey, Comparison, Verdict
 from perfproof.model.diagnostics import ComparisonMethod, Kind
@@ -21,6 +20,7 @@ from perfproof.model.documents.prove_reach import NO_PATH_NOTE, UNEXPLAINED_NOTE
 from perfproof.model.reach import unreached_note
 from perfproof.render import gate
 from perfproof.render.effect import delta_text
+from perfproof.render.geomean import geomean_lines
 from perfproof.render.levels import level_label, levels_sentence, side_interval
 from perfproof.render.markdown import markdown_table
 from perfproof.stats import family
@@ -28,14 +28,11 @@ from perfproof.units import (
     MISSING,
     Scale,
     bytes_change,
-    bytes_value,
     choose_scale,
     cut_at_zero,
     fraction_pct,
     needs_ends,
-    percent,
     percent_range,
-    scaled,
     value_spread,
 )
 
@@ -380,46 +377,6 @@ def results_markdown(
         *results_lines(tables, confidence, where),
     ]
     return "\n".join(out)
-
-
-GEOMEAN_HEADER = ("Geometric mean", "Keys", "Baseline", "Feature", "Δ%")
-
-
-def geomean_lines(comparisons: Sequence[Comparison]) -> list[str]:
-    """benchstat's geomean row as a Markdown table; nothing when no metric has two keys."""
-    body = geomean_rows(comparisons)
-    if not body:
-        return []
-    return [*markdown_table(GEOMEAN_HEADER, body, ["l", "r", "r", "r", "r"]), ""]
-
-
-def geomean_rows(comparisons: Sequence[Comparison]) -> list[list[str]]:
-    """benchstat's geomean row: per metric, the geometric means over the keys of both sides
-    and their ratio."""
-    body = []
-    for g in geomeans(comparisons):
-        if g.metric == ALLOC_NORM:
-            sides = [f"{bytes_value(v)} B/op" for v in (g.base, g.head)]
-        else:
-            scale = choose_scale(g.unit, g.base)
-            sides = [scaled(v, scale) for v in (g.base, g.head)]
-        keys = f"{g.keys}" + (f" ({left_out_words(g)})" if g.left_out else "")
-        name = gate.metric_name(g.metric, g.unit)
-        body.append([name, keys, *sides, percent((g.ratio - 1) * 100)])
-    return body
-
-
-def left_out_words(g: GeoMean) -> str:
-    """What a geometric mean leaves out, each kind by name: ``left out: 7 going to 0, 6 at 0
-    on both sides``. Keys whose change is to or from zero are the ones a reader would count
-    in, so they are never folded into one number with the keys that stay at zero."""
-    both = g.left_out - g.to_zero - g.from_zero
-    parts = [
-        f"{g.to_zero} going to 0" if g.to_zero else "",
-        f"{g.from_zero} from 0" if g.from_zero else "",
-        f"{both} at 0 on both sides" if both else "",
-    ]
-    return "left out: " + ", ".join(p for p in parts if p)
 
 
 def table_failures(tables: Sequence[Table]) -> list[gate.Failure]:
