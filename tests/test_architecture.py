@@ -87,6 +87,10 @@ DEFINED_ONCE: dict[str, str] = {
     "SIDES": "model/enums.py",
     "Verdict": "model/enums.py",
     "ComparisonMethod": "model/diagnostics.py",
+    "Effect": "stats/method.py",
+    "LookStats": "stats/method.py",
+    "Levels": "stats/sequential_levels.py",
+    "REGISTERED": "stats/methods.py",
     "Diagnostics": "model/diagnostics.py",
     "Note": "model/diagnostics.py",
     "parse_listing": "jmh/listing.py",
@@ -534,6 +538,53 @@ def test_methods_are_compared_as_the_enum() -> None:
         )
     ]
     assert not wrong, f"a comparison's method compared with a string: {wrong}"
+
+
+METHOD_HOMES = ("stats/", "model/")
+"""Where a comparison method may be told apart by name: its own registry and its enum."""
+METHOD_INSTANCES = frozenset({"EXACT", "ITERATION_LEVEL", "WELCH_FORKS", "FORK_RANKS", "DEFAULT"})
+
+
+def method_identity_tests(mods: Iterable[Module] | None = None) -> list[str]:
+    """Comparisons (``is``, ``==``, ``in``) with a member of ``ComparisonMethod`` or with a
+    registered method, outside ``stats/`` and ``model/``: a layer above asks the method
+    (:mod:`perfproof.stats.methods`) what it needs, never which method it is."""
+    found = []
+    for m in modules().values() if mods is None else mods:
+        if m.rel.startswith(METHOD_HOMES):
+            continue
+        for node in ast.walk(m.tree):
+            if not isinstance(node, ast.Compare):
+                continue
+            sides = [node.left, *node.comparators]
+            for side in [
+                e
+                for s in sides
+                for e in (s.elts if isinstance(s, ast.Tuple | ast.List | ast.Set) else [s])
+            ]:
+                name = _dotted(side)
+                head, _, last = name.rpartition(".")
+                if head.endswith("ComparisonMethod") or (head and last in METHOD_INSTANCES):
+                    found.append(f"{m.rel}:{node.lineno} {name}")
+    return found
+
+
+def test_no_method_identity_branch_outside_stats() -> None:
+    assert not method_identity_tests(), f"a method told apart by name: {method_identity_tests()}"
+
+
+def test_the_method_rule_sees_what_it_forbids() -> None:
+    bad = Module(
+        "perfproof.render.x", "render/x.py", Path("x.py"),
+        ast.parse("a = c.method is ComparisonMethod.EXACT\nb = p.strategy is methods.EXACT\n"
+                  "d = m in (ComparisonMethod.FORK_LEVEL,)\ne = methods.of(c.method).plain\n"),
+        4,
+    )  # fmt: skip
+    assert method_identity_tests([bad]) == [
+        "render/x.py:1 ComparisonMethod.EXACT",
+        "render/x.py:2 methods.EXACT",
+        "render/x.py:3 ComparisonMethod.FORK_LEVEL",
+    ]
 
 
 def test_the_manifest_is_read_through_its_fields() -> None:

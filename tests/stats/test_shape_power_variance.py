@@ -9,9 +9,9 @@ import pytest
 from scipy import stats as st
 
 from perfproof.stats import power
+from perfproof.stats.fork_welch import WelchForks
 from perfproof.stats.shape import bimodal_split
 from perfproof.stats.simulate import ForkNoise
-from perfproof.stats.strategies import ForkLevel
 from perfproof.stats.variance import components, cv_of_fork_means
 
 
@@ -123,7 +123,7 @@ def test_mde_has_the_stated_power(make_forks) -> None:
     noise = ForkNoise(fork_sd=0.03, iteration_sd=0.01)
     variance = noise.fork_sd**2 + noise.iteration_sd**2 / iters
     effect = math.exp(power.mde_log(variance, forks, alpha))
-    strategy = ForkLevel()
+    strategy = WelchForks()
     hits = 0
     reps = 1500
     for _ in range(reps):

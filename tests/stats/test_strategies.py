@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from perfproof.model import Direction, Verdict
-from perfproof.stats import strategies as st
+from perfproof.stats import methods as st
 from perfproof.stats.verdict import decide
 
 
@@ -18,10 +18,10 @@ def test_choose() -> None:
     bytes_flat = forks([4736.0, 4736.01], [4736.02, 4736.0])
     time = forks([10.0, 11.0], [12.0, 10.5])
     assert st.choose(bytes_flat, bytes_flat, is_bytes=True) is st.EXACT
-    assert st.choose(time, time, is_bytes=False) is st.FORK_LEVEL
+    assert st.choose(time, time, is_bytes=False) is st.WELCH_FORKS
     assert st.choose(time[:1], time, is_bytes=False) is st.ITERATION_LEVEL
     noisy_bytes = forks([100.0, 140.0], [90.0, 120.0])
-    assert st.choose(noisy_bytes, noisy_bytes, is_bytes=True) is st.FORK_LEVEL
+    assert st.choose(noisy_bytes, noisy_bytes, is_bytes=True) is st.WELCH_FORKS
 
 
 def test_exact_tolerance() -> None:
@@ -42,10 +42,10 @@ def test_exact_tolerance() -> None:
 def test_fork_level_uses_fork_means_on_log_scale() -> None:
     base = forks([100.0, 100.0], [110.0, 110.0], [90.0, 90.0])
     head = forks([50.0, 50.0], [55.0, 55.0], [45.0, 45.0])
-    eff = st.FORK_LEVEL.compare(base, head, 0.99)
+    eff = st.WELCH_FORKS.compare(base, head, 0.99)
     geo = np.exp(np.mean(np.log([50, 55, 45])) - np.mean(np.log([100, 110, 90])))
     assert eff.ratio == pytest.approx(geo) and eff.lo < eff.ratio < eff.hi
-    summary = st.FORK_LEVEL.summarize(base, 0.99)
+    summary = st.WELCH_FORKS.summarize(base, 0.99)
     assert (
         summary.value == pytest.approx(100.0)
         and summary.ci[0] < 100.0 < summary.ci[1]
@@ -62,15 +62,15 @@ def test_iteration_level_pools_iterations() -> None:
 
 def test_zero_counts_are_the_same() -> None:
     zero = forks([0.0, 0.0], [0.0, 0.0])
-    eff = st.FORK_LEVEL.compare(zero, zero, 0.99)
+    eff = st.WELCH_FORKS.compare(zero, zero, 0.99)
     assert eff.ratio == 1.0 and eff.p_value == 1.0
 
 
 def test_from_zero_to_something_is_a_regression_for_bytes() -> None:
     zero = forks([0.0, 0.0, 0.0], [0.0, 0.0, 0.0], [0.0, 0.0, 0.0])
     some = forks([10.0, 30.0, 20.0], [25.0, 15.0, 40.0], [20.0, 22.0, 18.0])
-    assert st.choose(zero, some, is_bytes=True) is st.FORK_LEVEL  # head is not deterministic
-    eff = st.FORK_LEVEL.compare(zero, some, 0.99)
+    assert st.choose(zero, some, is_bytes=True) is st.WELCH_FORKS  # head is not deterministic
+    eff = st.WELCH_FORKS.compare(zero, some, 0.99)
     assert eff.ratio == float("inf") and eff.p_value < 0.01
     verdict = decide(eff.ratio, eff.lo, eff.hi, True, Direction.LOWER, 0.01)
     assert verdict is Verdict.REGRESSED

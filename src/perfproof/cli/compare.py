@@ -44,7 +44,8 @@ Examples:
 
 BASE and HEAD are each a JMH -rf json file, a glob, or a folder of JSON files (one file per
 round; rounds add forks). Entries match by benchmark, mode and @Params. The fork is the unit:
-per side the mean of fork means, the ratio head/base by Welch's t on log fork means, a family
+per side the mean of fork means, the ratio head/base by Welch's t on log fork means (or their
+ranks, --method fork-ranks), a family
 procedure across all comparisons (Benjamini-Hochberg with false-coverage-adjusted intervals by
 default; --family holm or none), bytes/op compared exactly. Each verdict is read off the
 interval shown. Exit codes: 0 done, 1 --fail-on-regression
@@ -75,6 +76,15 @@ saw a regression, 2 bad input (one line naming the file or flag)."""
     type=click.Choice(procedures.METHODS),
     help="Family procedure across comparisons: bh (Benjamini-Hochberg, false-coverage-adjusted "
     f"intervals), holm, or none [default: {defaults.FAMILY}, or as pinned].",
+)
+@click.option(
+    "--method",
+    "method",
+    default="fork-level",
+    show_default=True,
+    help="How keys with two forks a side or more are compared: fork-level (Welch's t on log "
+    "fork means) or fork-ranks (Hodges-Lehmann shift with the exact Mann-Whitney interval: "
+    "holds for any law of fork means, needs 5+ forks a side at 99%).",
 )
 @format_option()
 @click.option(

@@ -84,6 +84,7 @@ def compare_request(ctx: click.Context) -> CompareRequest:
         threshold=float(str(pinned["threshold"])),
         metrics=tuple(p["metrics"]) or DEFAULT_METRICS,
         family=str(pinned["family"]),
+        method=p["method"],
     )
     return CompareRequest(
         base=base,

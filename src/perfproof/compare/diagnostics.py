@@ -18,34 +18,23 @@ from perfproof.compare.result import CompareOptions
 from perfproof.jmh.units import is_bytes
 from perfproof.model import Samples, Side
 from perfproof.model.diagnostics import Bimodal, Power, UnsettledFork
-from perfproof.stats import power, shape, strategies, variance, warmup
+from perfproof.stats import power, shape, variance, warmup
 from perfproof.stats.forks import fork_means
 
 if TYPE_CHECKING:
     from perfproof.compare.pending import Pending, SideFacts
 
-ADVISED_FORKS = 3
-"""Forks a side below which a fork-level comparison carries the few-forks note: its interval
-stands on a spread estimated from very few fork means."""
 
-
-def describe_strategy(p: Pending) -> None:
+def describe_strategy(p: Pending, options: CompareOptions) -> None:
+    """The method's name and degrees of freedom, and the notes it says its comparisons carry."""
     p.diagnostics.strategy = p.strategy.name
     p.diagnostics.df = finite_or_none(p.effect.df)
     nb, nh = p.base.fork_count, p.head.fork_count
-    if p.strategy is strategies.EXACT:
-        p.notes.append(notes.exact())
-    elif p.strategy is strategies.ITERATION_LEVEL:
-        p.notes.append(notes.one_fork(nb, nh))
-    elif is_bytes(p.base.unit):
-        p.notes.append(notes.bytes_vary())
+    p.notes.extend(p.strategy.notes(nb, nh, is_bytes(p.base.unit), options.alpha))
 
 
 def diagnose(p: Pending, options: CompareOptions) -> None:
     d = p.diagnostics
-    nb, nh = p.base.fork_count, p.head.fork_count
-    if p.strategy is strategies.FORK_LEVEL and min(nb, nh) < ADVISED_FORKS:
-        p.notes.append(notes.few_forks(nb, nh, ADVISED_FORKS))
     comps = {side: f.components for side, _, f in p.sides() if f.components is not None}
     d.cv_fork_means = {side: finite_or_none(f.cv) for side, _, f in p.sides()}
     d.between_fork_share = {
@@ -80,17 +69,18 @@ def _bimodal(p: Pending, side: Side, s: Samples, facts: SideFacts) -> None:
 
 
 def _power(p: Pending, comps: dict[Side, variance.Components], options: CompareOptions) -> None:
-    if p.strategy is not strategies.FORK_LEVEL or len(comps) < 2:
+    method = p.strategy
+    if not method.has_power or len(comps) < 2:
         return
     var = sum(c.fork_means_var for c in comps.values()) / len(comps)
     between = sum(c.between for c in comps.values()) / len(comps)
     forks = min(p.base.fork_count, p.head.fork_count)
     p.diagnostics.power = Power(
-        mde_pct=finite_or_none(power.mde_pct(var, forks, options.alpha)),
-        forks_needed=power.forks_needed(var, options.threshold, options.alpha),
+        mde_pct=finite_or_none(power.log_pct(method.mde_log(var, forks, options.alpha))),
+        forks_needed=method.forks_needed(var, options.threshold, options.alpha),
         # Kalibera & Jones: with endless iterations per fork only the fork component is left;
         # when this is close to forks_needed, longer forks cannot replace more forks
-        forks_needed_unlimited_iterations=power.forks_needed(
+        forks_needed_unlimited_iterations=method.forks_needed(
             between, options.threshold, options.alpha
         ),
         between_var_log=between,

@@ -1,6 +1,7 @@
 """The effect and the side facts of every compared key, computed in batches where shapes allow.
 
-For each pair of sides this picks the strategy (fork-level, exact, iteration-level), computes
+For each pair of sides this picks the method (the fork-level one the options name, exact, or
+iteration-level; :func:`perfproof.stats.methods.choose`), computes
 the ratio head/base with its interval and p-value at the nominal confidence, and each side's
 estimate, variance components, warm-up and trend facts. Keys that share one shape are
 stacked and computed as whole arrays; the family procedure (``compare.family``) decides the
@@ -19,18 +20,20 @@ from perfproof.compare.pending import Pending, SideFacts
 from perfproof.compare.result import CompareOptions
 from perfproof.jmh.units import is_bytes
 from perfproof.model import Direction, Estimate, Samples
-from perfproof.stats import batch, strategies, variance, warmup
+from perfproof.stats import batch, methods, variance, warmup
 from perfproof.stats.forks import as_matrix_or_list
+from perfproof.stats.method import Method
 
 BATCH_MIN = 8
 """Keys sharing one shape are computed together from this many on (fewer do not pay)."""
 
 
-_Item = tuple[Samples, Samples, strategies.Strategy]
+_Item = tuple[Samples, Samples, Method]
 
 
 def prepare(pairs: list[tuple[Samples, Samples]], options: CompareOptions) -> list[Pending]:
-    """Strategy, effect, side facts and diagnostics of every pair; batched by shape."""
+    """Method, effect, side facts and diagnostics of every pair; batched by shape."""
+    fork_level = methods.fork_method(options.method)
     items: list[_Item] = []
     for b, h in pairs:
         # one matrix per side when forks are equally long: every statistic is one array op
@@ -38,31 +41,33 @@ def prepare(pairs: list[tuple[Samples, Samples]], options: CompareOptions) -> li
         # the statistics below read it as one matrix
         b = replace(b, forks=as_matrix_or_list(b.forks))  # type: ignore[arg-type]
         h = replace(h, forks=as_matrix_or_list(h.forks))  # type: ignore[arg-type]
-        items.append((b, h, strategies.choose(b.forks, h.forks, is_bytes(b.unit))))
+        items.append((b, h, methods.choose(b.forks, h.forks, is_bytes(b.unit), fork_level)))
     done: dict[int, Pending] = {}
     for indices in _batch_groups(items).values():
         if len(indices) >= BATCH_MIN:
             done.update(_compare_batch(items, indices, options))
     pending = [done.get(i) or _compare_key(*item, options) for i, item in enumerate(items)]
     for p in pending:
-        diagnostics.describe_strategy(p)
-        if p.strategy is not strategies.EXACT:
+        diagnostics.describe_strategy(p, options)
+        if not p.strategy.plain:
             diagnostics.diagnose(p, options)
     return pending
 
 
 def _batch_groups(items: list[_Item]) -> dict[tuple[Any, ...], list[int]]:
-    """Fork-level keys with positive, equally shaped data, grouped by shape and direction."""
+    """Keys of a method with a batch path (:meth:`Method.compare_rows`) and positive, equally
+    shaped data, grouped by method, shape and direction."""
     groups: dict[tuple[Any, ...], list[int]] = {}
     for i, (b, h, strategy) in enumerate(items):
         if (
-            strategy is strategies.FORK_LEVEL
+            strategy.describes_ratio
             and isinstance(b.forks, np.ndarray)
             and isinstance(h.forks, np.ndarray)
             and bool((b.forks > 0).all())
             and bool((h.forks > 0).all())
         ):
-            groups.setdefault((b.forks.shape, h.forks.shape, b.direction), []).append(i)
+            key = (strategy.name, b.forks.shape, h.forks.shape, b.direction)
+            groups.setdefault(key, []).append(i)
     return groups
 
 
@@ -72,16 +77,17 @@ def _compare_batch(
     base = np.stack([items[i][0].forks for i in indices])
     head = np.stack([items[i][1].forks for i in indices])
     worse = worse_side(items[indices[0]][0])
-    r = batch.fork_level_batch(base, head, options.confidence, worse)
-    e = r.effect
-    ratio, lo, hi, p_value, df = (a.tolist() for a in (e.ratio, e.lo, e.hi, e.p_value, e.df))
-    base_facts = _facts_from_batch(base, r.base, worse)
-    head_facts = _facts_from_batch(head, r.head, worse)
+    strategy = items[indices[0]][2]
+    effects = strategy.compare_rows(base.mean(axis=-1), head.mean(axis=-1), options.confidence)
+    if effects is None:
+        return {}
+    side = [batch.side_batch(v, options.confidence, worse) for v in (base, head)]
+    base_facts = _facts_from_batch(base, side[0], worse)
+    head_facts = _facts_from_batch(head, side[1], worse)
     out = {}
     for j, i in enumerate(indices):
-        b, h, strategy = items[i]
-        effect = strategies.Effect(ratio[j], lo[j], hi[j], p_value[j], df[j])
-        out[i] = Pending(b, h, strategy, effect, base_facts[j], head_facts[j])
+        b, h, _ = items[i]
+        out[i] = Pending(b, h, strategy, effects[j], base_facts[j], head_facts[j])
     return out
 
 
@@ -118,11 +124,9 @@ def _facts_from_batch(values: np.ndarray, side: batch.SideBatch, worse: str) -> 
     ]
 
 
-def _compare_key(
-    b: Samples, h: Samples, strategy: strategies.Strategy, options: CompareOptions
-) -> Pending:
+def _compare_key(b: Samples, h: Samples, strategy: Method, options: CompareOptions) -> Pending:
     effect = strategy.compare(b.forks, h.forks, options.confidence)
-    diagnose = strategy is not strategies.EXACT
+    diagnose = not strategy.plain
     return Pending(
         b,
         h,
@@ -133,9 +137,7 @@ def _compare_key(
     )
 
 
-def _side_facts(
-    s: Samples, strategy: strategies.Strategy, options: CompareOptions, diagnose: bool
-) -> SideFacts:
+def _side_facts(s: Samples, strategy: Method, options: CompareOptions, diagnose: bool) -> SideFacts:
     summary = strategy.summarize(s.forks, options.confidence)
     if not diagnose:
         return SideFacts(summary)

@@ -1,9 +1,11 @@
 """The family of comparisons: one procedure across all keys, then each key's verdict.
 
-The p-values of every statistical comparison (all but the exact bytes/op ones) go through
-one family procedure (:mod:`perfproof.stats.family`: Benjamini–Hochberg by default, Holm, or
-none). The procedure gives each key the α of its interval; the interval is recomputed at that
-level from the nominal one, and the verdict is read off that very interval. So the interval a
+The p-values of every statistical comparison (those whose method is ``in_family``: all but the
+exact bytes/op ones) go through one family procedure (:mod:`perfproof.stats.family`:
+Benjamini–Hochberg by default, Holm, or none). The procedure gives each key the α of its
+interval; the comparison's method gives the interval again at that level
+(:meth:`perfproof.stats.method.Method.at_level`), and the verdict is read off that very
+interval. So the interval a
 report shows is always the one the verdict was decided on: an interval that excludes 1 is never
 shown next to ``inconclusive``, nor one that contains 1 next to ``improved``.
 """
@@ -20,18 +22,17 @@ from perfproof.compare.jmhview import jmh_scores
 from perfproof.compare.pending import Pending
 from perfproof.compare.result import CompareOptions
 from perfproof.model import Comparison, Side, Verdict
-from perfproof.model.bounds import log_bound
 from perfproof.model.diagnostics import Diagnostics, Note, WithoutUnsettled
-from perfproof.stats import family, strategies
+from perfproof.stats import family
+from perfproof.stats.method import Effect
 from perfproof.stats.verdict import decide
-from perfproof.stats.welch import t_critical
 
-__all__ = ["at_level", "finish"]
+__all__ = ["finish"]
 
 
 def finish(pending: list[Pending], options: CompareOptions) -> list[Comparison]:
     """Apply the family procedure to the tested p-values, then build every comparison."""
-    tested = [i for i, p in enumerate(pending) if p.strategy is not strategies.EXACT]
+    tested = [i for i, p in enumerate(pending) if p.strategy.in_family]
     raw = np.array([pending[i].effect.p_value for i in tested], dtype=float)
     decision = family.decide(raw, options.alpha, options.family)
     position = {i: j for j, i in enumerate(tested)}
@@ -48,30 +49,7 @@ def finish(pending: list[Pending], options: CompareOptions) -> list[Comparison]:
     return out
 
 
-def at_level(effect: strategies.Effect, nominal: float, confidence: float) -> strategies.Effect:
-    """The same effect with its interval at ``confidence`` instead of ``nominal``.
-
-    Both the log ratio (an interval symmetric in log space) and the relative-difference
-    fallback (symmetric in linear space) are Welch intervals, so widening is a ratio of two t
-    quantiles at the same degrees of freedom; which space applies is read off the interval.
-    """
-    e = effect
-    values = (e.ratio, e.lo, e.hi, e.df)
-    if math.isclose(confidence, nominal) or not all(math.isfinite(v) for v in values):
-        return e
-    if e.df <= 0 or e.hi <= e.lo:
-        return e
-    scale = t_critical(confidence, e.df) / t_critical(nominal, e.df)
-    if e.lo > 0 and e.ratio > 0:
-        log_lo, log_hi = e.bounds.logs()
-        if math.isclose((log_lo + log_hi) / 2, log_bound(e.ratio), rel_tol=1e-9, abs_tol=1e-12):
-            lo, hi = e.bounds.widened(e.ratio, scale)
-            return strategies.Effect(e.ratio, lo, hi, e.p_value, e.df)
-    half = (e.hi - e.lo) / 2 * scale
-    return strategies.Effect(e.ratio, e.ratio - half, e.ratio + half, e.p_value, e.df)
-
-
-def _significant(effect: strategies.Effect, selected: bool) -> bool:
+def _significant(effect: Effect, selected: bool) -> bool:
     """Read off the interval: significant exactly when it excludes 1. Without a finite
     interval (a ratio from nothing to something) the family decision stands alone."""
     if math.isfinite(effect.lo) and math.isfinite(effect.hi):
@@ -83,7 +61,7 @@ def _build(
     p: Pending,
     decision: family.FamilyDecision,
     j: int | None,
-    trimmed: tuple[strategies.Effect, float, float] | None,
+    trimmed: tuple[Effect, float, float] | None,
     opt: CompareOptions,
 ) -> Comparison:
     if j is None:  # exact: outside the family, decided by the tolerance alone
@@ -91,7 +69,7 @@ def _build(
         selected = significant_ = p.effect.p_value <= opt.alpha
     else:
         level = 1.0 - float(decision.interval_alpha[j])
-        e = at_level(p.effect, opt.confidence, level)
+        e = p.strategy.at_level(p.effect, opt.confidence, level)
         adjusted = float(decision.adjusted[j])
         selected = bool(decision.selected[j])
         significant_ = _significant(e, selected)
@@ -121,7 +99,7 @@ def _build(
     mde, needed = (pw.mde_pct, pw.forks_needed) if pw is not None else (None, None)
     if verdict is Verdict.INCONCLUSIVE and mde is not None:
         forks = min(p.base.fork_count, p.head.fork_count)
-        found.append(notes.inconclusive(mde, needed, opt.threshold, forks, opt.alpha))
+        found.append(notes.inconclusive(mde, needed, opt.threshold, forks, opt.alpha, p.strategy))
     diagnostics.notes = found
     return Comparison(
         key=p.base.key,
@@ -152,13 +130,13 @@ def _without_unsettled(
     p: Pending,
     diagnostics: Diagnostics,
     verdict: Verdict,
-    trimmed: tuple[strategies.Effect, float, float],
+    trimmed: tuple[Effect, float, float],
     opt: CompareOptions,
 ) -> Note:
     """The verdict recomputed without the unsettled first iterations, in the same family."""
     raw_effect, interval_alpha, adjusted = trimmed
     level = 1.0 - interval_alpha
-    t = at_level(raw_effect, opt.confidence, level)
+    t = p.strategy.at_level(raw_effect, opt.confidence, level)
     significant_ = _significant(t, adjusted <= opt.alpha)
     alt = decide(t.ratio, t.lo, t.hi, significant_, p.base.direction, opt.threshold)
     diagnostics.without_unsettled = WithoutUnsettled(

@@ -2,7 +2,9 @@
 
 A note travels with its comparison: ``kind`` lets a renderer pick a short tag or a CI script
 filter (``jq '.comparisons[].diagnostics.notes[] | select(.kind == "unsettled")'``), ``text``
-is the sentence a user reads and acts on. Every sentence is written here, once.
+is the sentence a user reads and acts on. Every sentence about the data is written here, once;
+the notes a comparison carries because of its method are the method's
+(:mod:`perfproof.stats.method_notes`).
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ import math
 
 from perfproof.model import Direction
 from perfproof.model.diagnostics import ForkGroups, Kind, Note, UnsettledFork
-from perfproof.stats import power
+from perfproof.stats.method import Method
 from perfproof.units import (
     MAX_BOUND_FACTOR,
     beyond_factor,
@@ -21,38 +23,6 @@ from perfproof.units import (
     log_half_width_bounds,
     quantity,
 )
-
-
-def exact() -> Note:
-    return Note(
-        Kind.EXACT,
-        "bytes/op compared exactly (equal within 0.5 B or 0.1%), not statistically: "
-        "allocation per op is near-deterministic",
-    )
-
-
-def one_fork(base: int, head: int) -> Note:
-    return Note(
-        Kind.ONE_FORK,
-        f"only {base} base / {head} head fork(s): no fork-to-fork variation measured, "
-        "iterations compared as if independent, so the interval is too narrow; "
-        "rerun with -f 3 or more",
-    )
-
-
-def bytes_vary() -> Note:
-    return Note(
-        Kind.BYTES_VARY,
-        "bytes/op varies more than 0.5 B or 0.1% within a side: compared statistically",
-    )
-
-
-def few_forks(base: int, head: int, minimum: int) -> Note:
-    return Note(
-        Kind.FEW_FORKS,
-        f"too few forks: {base} base, {head} head (fewer than {minimum} per side); "
-        "the verdict rests on very few JVMs",
-    )
 
 
 def trending(side: str) -> Note:
@@ -152,19 +122,23 @@ def unsettled(
 
 
 def inconclusive(
-    mde_pct: float, forks_needed: int | None, threshold: float, forks: int, alpha: float
+    mde_pct: float,
+    forks_needed: int | None,
+    threshold: float,
+    forks: int,
+    alpha: float,
+    method: Method,
 ) -> Note:
     """A fixed design's undecided key: the changes it would see (both ends, on the ratio's
     scale), what :data:`NEXT_FORKS` more forks a side would see, and the forks ±θ needs only
-    while that is a step anyone would take."""
+    while that is a step anyone would take (by the power of the comparison's ``method``)."""
     mde_log = math.log1p(mde_pct / 100.0) if math.isfinite(mde_pct) else math.inf
     text = f"inconclusive: this design would see {_seen(mde_log)} (80% power)"
     if forks >= 2 and math.isfinite(mde_log):
-        # the fork variance that gives this design its MDE (power.mde_log, inverted)
-        unit = power.standardised_mde(forks, forks, 0.5, alpha)
-        fork_var = forks / 2.0 * (mde_log / unit) ** 2 if math.isfinite(unit) else math.inf
+        # the fork variance that gives this design its MDE (the method's power, inverted)
+        fork_var = method.fork_var_for(mde_log, forks, alpha)
         if math.isfinite(fork_var):
-            text += "; " + next_step(fork_var, forks, alpha, threshold)
+            text += "; " + next_step(fork_var, forks, alpha, threshold, method)
             return Note(Kind.INCONCLUSIVE, text)
     if forks_needed is not None and forks_needed <= REACHABLE_FORKS:
         text += f"; about {forks_needed} forks per side would resolve ±{threshold * 100:g}%"
@@ -200,16 +174,18 @@ def could_have_seen(mde_log: float, forks: int) -> str:
     return f"it would have seen {_seen(mde_log)} (80% power, {forks_words(forks, forks)})"
 
 
-def next_step(fork_var_log: float, forks: int, alpha: float, threshold: float) -> str:
+def next_step(
+    fork_var_log: float, forks: int, alpha: float, threshold: float, method: Method
+) -> str:
     """What more forks would buy, for a fresh run at the design's overall α: the changes
-    :data:`NEXT_FORKS` more forks a side would see (80% power), and the forks ±θ needs while
-    that is within reach (a count of thousands is no step anyone takes)."""
+    :data:`NEXT_FORKS` more forks a side would see (80% power by ``method``), and the forks ±θ
+    needs while that is within reach (a count of thousands is no step anyone takes)."""
     more = forks + NEXT_FORKS
     text = (
         f"a run with {NEXT_FORKS} more forks a side ({more} in all) would see "
-        f"{_seen(power.mde_log(fork_var_log, more, alpha))}"
+        f"{_seen(method.mde_log(fork_var_log, more, alpha))}"
     )
-    need = power.forks_needed(fork_var_log, threshold, alpha)
+    need = method.forks_needed(fork_var_log, threshold, alpha)
     if need <= REACHABLE_FORKS:
         text += f"; ±{threshold * 100:g}% needs about {need} forks a side"
     return text

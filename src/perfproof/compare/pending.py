@@ -8,7 +8,8 @@ from dataclasses import dataclass, field
 
 from perfproof.model import Estimate, Samples, Side
 from perfproof.model.diagnostics import Diagnostics, Note
-from perfproof.stats import strategies, variance
+from perfproof.stats import variance
+from perfproof.stats.method import Effect, Method
 
 
 @dataclass
@@ -28,13 +29,13 @@ class Pending:
 
     base: Samples
     head: Samples
-    strategy: strategies.Strategy
-    effect: strategies.Effect
+    strategy: Method
+    effect: Effect
     base_facts: SideFacts
     head_facts: SideFacts
     notes: list[Note] = field(default_factory=list)
     diagnostics: Diagnostics = field(default_factory=Diagnostics)
-    trimmed: strategies.Effect | None = None
+    trimmed: Effect | None = None
 
     def sides(self) -> tuple[tuple[Side, Samples, SideFacts], ...]:
         return ((Side.BASE, self.base, self.base_facts), (Side.HEAD, self.head, self.head_facts))

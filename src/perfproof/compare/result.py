@@ -20,15 +20,26 @@ class CompareOptions:
     """How to compare: confidence 1 − α, practical threshold θ, metrics, family procedure.
 
     ``family`` is ``bh`` (Benjamini–Hochberg with false-coverage-adjusted intervals, the
-    default), ``holm`` or ``none``.
+    default), ``holm`` or ``none``; ``method`` the fork-level method of keys with two forks a
+    side or more (:data:`perfproof.stats.methods.FORK_METHODS`: Welch's t on log fork means
+    by default, or their ranks).
     """
 
     confidence: float = defaults.CONFIDENCE
     threshold: float = defaults.THRESHOLD
     metrics: tuple[str, ...] = DEFAULT_METRICS
     family: str = defaults.FAMILY
+    method: ComparisonMethod = ComparisonMethod.FORK_LEVEL
 
     def __post_init__(self) -> None:
+        # the registry imports SciPy, which the door's own imports leave to the commands
+        from perfproof.stats import methods
+
+        if str(self.method) not in methods.FORK_METHODS:
+            raise InputError(
+                f"--method {self.method}: expected one of {', '.join(methods.FORK_METHODS)}"
+            )
+        object.__setattr__(self, "method", ComparisonMethod(self.method))
         if self.family not in procedures.METHODS:
             raise InputError(
                 f"--family {self.family}: expected one of {', '.join(procedures.METHODS)}"
@@ -58,4 +69,6 @@ class CompareResult:
     @property
     def tested(self) -> list[Comparison]:
         """The comparisons in the family (every one but the exact bytes/op comparisons)."""
-        return [c for c in self.comparisons if c.method is not ComparisonMethod.EXACT]
+        from perfproof.stats import methods
+
+        return [c for c in self.comparisons if methods.of(c.method).in_family]

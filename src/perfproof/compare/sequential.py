@@ -86,8 +86,8 @@ from perfproof.compare.sequential_forks import (
 )
 from perfproof.model import PRIMARY, BenchKey, Comparison, Direction, Samples, Verdict
 from perfproof.model.bounds import RatioBounds, bound_exp
-from perfproof.model.diagnostics import ComparisonMethod, ForkGroups, SequentialLook
-from perfproof.stats import bimodal
+from perfproof.model.diagnostics import ForkGroups, SequentialLook
+from perfproof.stats import bimodal, methods
 from perfproof.stats import futility as fut
 from perfproof.stats import sequential as seq
 
@@ -226,28 +226,16 @@ def _judge_family(
 ) -> dict[int, _Judged]:
     """The look for every statistical comparison (by ``id``), in one family with the
     sequential p-values of the comparisons decided earlier (``frozen``)."""
-    live = [c for cs in comparisons.values() for c in cs if c.method is not ComparisonMethod.EXACT]
+    live = [c for cs in comparisons.values() for c in cs if methods.of(c.method).in_family]
     known = [None if reach is None else reach.get(c.key.benchmark) for c in live]
     base = [log_fork_means(c, "base", usable) for c in live]
     head = [log_fork_means(c, "head", usable) for c in live]
-    live_rows = seq.look_rows(base, head, [c.key.metric for c in live])
+    method = design.method
+    live_rows = method.look(base, head, [c.key.metric for c in live], design.schedule)
     n, k = len(live), len(frozen)
     none = [np.array([])] * k
     forks = bimodal.fork_rows(base + none, head + none)
-
-    def padded(a: np.ndarray) -> np.ndarray:
-        return np.concatenate([a, np.full(k, np.nan)])
-
-    rows = seq.LookRows(
-        diff=padded(live_rows.diff),
-        se=padded(live_rows.se),
-        df=padded(live_rows.df),
-        p_value=padded(live_rows.p_value),
-        tested=np.concatenate([live_rows.tested, np.zeros(k, dtype=bool)]),
-        borrowed=None
-        if live_rows.borrowed is None
-        else np.concatenate([live_rows.borrowed, np.zeros(k, dtype=bool)]),
-    )
+    rows = live_rows.padded(k)
     frozen_p = np.concatenate([np.full(n, np.nan), np.asarray(frozen, dtype=float)])
     reached = np.array([r is True for r in known] + [False] * k, dtype=bool)
     j = seq.judge(
@@ -255,7 +243,7 @@ def _judge_family(
         design.verdict.threshold, look_no, design.futility, forks, reached,
     )  # fmt: skip
     assert j.groups is not None and j.support is not None
-    mde = seq.detectable(rows, j.per_look)
+    mde = rows.detectable(j.per_look)
     return {
         id(c): _Judged(
             float(rows.diff[i]), float(j.lo[i]), float(j.hi[i]), float(rows.p_value[i]),
@@ -358,7 +346,7 @@ def _finish(
         p_holm=j.adjusted,
         # the repeated interval is at the look's level, not the run's nominal confidence
         interval_confidence=1.0 - j.per_look,
-        method=c.method.at_looks() if c.method is not None else None,
+        method=methods.of(c.method).at_looks if c.method is not None else None,
         warnings=warnings,
         diagnostics=diagnostics,
     )
@@ -408,7 +396,9 @@ def _what_more_forks_buy(j: _Judged, c: Comparison, design: SequentialDesign) ->
     text = notes.could_have_seen(j.mde, forks)
     if math.isfinite(j.se) and j.se > 0 and forks >= 2:
         fork_var = j.se**2 * forks / 2.0  # one fork's variance of its log mean, both sides alike
-        text += "; " + notes.next_step(fork_var, forks, design.alpha, design.verdict.threshold)
+        text += "; " + notes.next_step(
+            fork_var, forks, design.alpha, design.verdict.threshold, design.method
+        )
     return text
 
 

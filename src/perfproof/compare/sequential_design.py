@@ -11,7 +11,9 @@ from dataclasses import dataclass, field
 
 from perfproof.compare import CompareOptions
 from perfproof.model.documents.run_plan import DesignBlock
+from perfproof.stats import methods
 from perfproof.stats import sequential as seq
+from perfproof.stats.method import Method
 
 FIRST_FORKS = 3
 """Forks per side at the first look unless a design says otherwise."""
@@ -33,7 +35,7 @@ class SequentialDesign:
     def __post_init__(self) -> None:
         if not 0.0 <= self.futility < 1.0:
             raise ValueError(f"futility must be in [0, 1), got {self.futility}")
-        seq.per_look_level(self.alpha, self.schedule)  # fails early when not calibrated
+        self.method.levels(self.schedule).check(self.alpha, self.schedule)  # fails early
 
     @classmethod
     def judging_as(
@@ -47,12 +49,21 @@ class SequentialDesign:
     def alpha(self) -> float:
         return self.verdict.alpha
 
+    @property
+    def method(self) -> Method:
+        """The fork-level method every look is judged by."""
+        return methods.fork_method(self.verdict.method)
+
+    def per_look_level(self) -> float:
+        """The nominal level of every look for one comparison alone."""
+        return float(self.method.levels(self.schedule).per_look_level(self.alpha, self.schedule))
+
     def to_block(self) -> DesignBlock:
         """The design as a run manifest stores it (flat: the schedule's fields beside the
         verdict's): a resumed run must use the very same."""
         doc = dataclasses.asdict(self.schedule) | dataclasses.asdict(self.verdict)
-        metrics = list(self.verdict.metrics)
-        return DesignBlock.model_validate(doc | {"metrics": metrics, "futility": self.futility})
+        doc |= {"metrics": list(self.verdict.metrics)}
+        return DesignBlock.model_validate(doc | {"futility": self.futility})
 
     @classmethod
     def from_block(cls, block: DesignBlock) -> SequentialDesign:

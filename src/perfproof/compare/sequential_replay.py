@@ -251,7 +251,7 @@ def replay_summary(r: Replay) -> ReplaySummaryDoc:
         "forks_per_look": s.forks_per_look,
         "family": r.design.verdict.family,
         "futility": r.design.futility,
-        "per_look_level": float(seq.per_look_level(r.design.alpha, s)),
+        "per_look_level": r.design.per_look_level(),
         "rounds": r.rounds,
         "first_look_round": r.first_look_round,
         "looks": r.looks,

@@ -54,22 +54,19 @@ def _as_tuple(value: object) -> object:
 
 
 class ComparisonMethod(StrEnum):
-    """How a comparison was computed: fork means (Welch on logs), pooled iterations when a
-    side has one fork, or exact equality for near-deterministic bytes/op; the first two may
-    be judged at the looks of a sequential run."""
+    """How a comparison was computed, as it records it: fork means (Welch on logs, or their
+    ranks), pooled iterations when a side has one fork, or exact equality for
+    near-deterministic bytes/op; the fork-level and pooled ones also as judged at the looks of
+    a sequential run. What each name means, and what it says of itself, is its method's
+    (:mod:`perfproof.stats.methods`)."""
 
     FORK_LEVEL = "fork-level"
     ITERATION_LEVEL = "iteration-level"
     EXACT = "exact"
     FORK_LEVEL_SEQUENTIAL = "fork-level, sequential"
     ITERATION_LEVEL_SEQUENTIAL = "iteration-level, sequential"
-
-    def at_looks(self) -> ComparisonMethod:
-        """The same method judged at the looks of a sequential design."""
-        return {
-            ComparisonMethod.FORK_LEVEL: ComparisonMethod.FORK_LEVEL_SEQUENTIAL,
-            ComparisonMethod.ITERATION_LEVEL: ComparisonMethod.ITERATION_LEVEL_SEQUENTIAL,
-        }.get(self, self)
+    FORK_RANKS = "fork-ranks"
+    FORK_RANKS_SEQUENTIAL = "fork-ranks, sequential"
 
 
 class Kind(StrEnum):

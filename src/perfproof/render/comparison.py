@@ -18,11 +18,12 @@ from rich.text import Text
 from perfproof.compare import CompareResult
 from perfproof.compare.notes import explained
 from perfproof.model import ALLOC_NORM, PRIMARY, Comparison, Side, Verdict
-from perfproof.model.diagnostics import ComparisonMethod, JmhScores
+from perfproof.model.diagnostics import JmhScores
 from perfproof.model.reach import unreached_note
 from perfproof.render import geomean, levels, results
 from perfproof.render.effect import delta_text
 from perfproof.render.markdown import markdown_table, md_text
+from perfproof.stats import methods
 from perfproof.stats.strategies import BYTES_TOLERANCE_ABS
 from perfproof.units import (
     MISSING,
@@ -83,14 +84,14 @@ def _metric_label(c: Comparison) -> str:
 
 def _side(c: Comparison, which: str) -> str:
     e = c.base if which == "base" else c.head
-    if c.method is ComparisonMethod.EXACT:
+    if methods.of(c.method).plain:
         return f"{e.value:,.1f}"
     ends = needs_ends(c.base.value, c.base.ci) or needs_ends(c.head.value, c.head.ci)
     return value_spread(e.value, e.ci, choose_scale(c.unit, c.base.value), ends)
 
 
 def _delta(c: Comparison) -> str:
-    if c.method is ComparisonMethod.EXACT:
+    if methods.of(c.method).plain:
         diff = c.head.value - c.base.value
         text = f"{diff:+,.1f} B"
         if c.base.value > BYTES_TOLERANCE_ABS and math.isfinite(c.delta_pct):
@@ -102,15 +103,10 @@ def _delta(c: Comparison) -> str:
 def _tags(c: Comparison) -> list[str]:
     d = c.diagnostics
     tags = []
-    if c.method is ComparisonMethod.EXACT:
-        tags.append("exact")
-    elif c.method is ComparisonMethod.ITERATION_LEVEL:
-        tags.append("1 fork")
-    else:
-        forks = d.forks or {}
-        low = min(forks.get(Side.BASE, 0), forks.get(Side.HEAD, 0))
-        if low < 3:
-            tags.append(f"{low} forks")
+    forks = d.forks or {}
+    tag = methods.of(c.method).tag(min(forks.get(Side.BASE, 0), forks.get(Side.HEAD, 0)))
+    if tag is not None:
+        tags.append(tag)
     if any(cut_at_zero(e.value, e.ci, c.unit) for e in (c.base, c.head)):
         tags.append("interval cut at 0")
     if d.unsettled:
@@ -186,8 +182,9 @@ def rows(result: CompareResult) -> tuple[list[Row], list[str]]:
 def method_line(result: CompareResult) -> str:
     """The method in two sentences; the counts are those of the tables above it."""
     opt = result.options
+    words = " and ".join(m.words() for m in methods.described(c.method for c in result.comparisons))
     return (
-        "Ratio head/base by Welch's t on log fork means (the fork is the unit); each verdict is "
+        f"Ratio head/base by {words} (the fork is the unit); each verdict is "
         f"read off the interval shown; practical threshold {opt.threshold * 100:g}%; bytes/op "
         "compared exactly (within 0.5 B or 0.1%) when it barely varies. Multiplicity: "
         + results.family_sentence(result.comparisons, opt.family, opt.alpha)

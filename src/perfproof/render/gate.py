@@ -15,9 +15,9 @@ from dataclasses import dataclass
 
 from perfproof.jmh.units import THROUGHPUT_UNIT, TIME_UNIT
 from perfproof.model import ALLOC_NORM, PRIMARY, Comparison, Verdict
-from perfproof.model.diagnostics import ComparisonMethod
 from perfproof.render.effect import delta_text
 from perfproof.render.markdown import md_text
+from perfproof.stats import methods
 from perfproof.units import bytes_change
 
 SHOWN = 10
@@ -65,7 +65,7 @@ class Failure:
     def change(self) -> str:
         """The change as the report's tables spell it (bytes/op before → after)."""
         c = self.comparison
-        if c.key.metric == ALLOC_NORM or c.method is ComparisonMethod.EXACT:
+        if c.key.metric == ALLOC_NORM or methods.of(c.method).plain:
             return bytes_change(c.base.value, c.head.value, c.delta_pct)
         return delta_text(c)
 

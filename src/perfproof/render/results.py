@@ -15,7 +15,7 @@ from typing import Any
 
 from perfproof.jmh.units import THROUGHPUT_UNIT, TIME_UNIT
 from perfproof.model import ALLOC_NORM, PRIMARY, BenchKey, Comparison, Verdict
-from perfproof.model.diagnostics import ComparisonMethod, Kind
+from perfproof.model.diagnostics import Kind
 from perfproof.model.documents.prove_reach import NO_PATH_NOTE, UNEXPLAINED_NOTE
 from perfproof.model.reach import unreached_note
 from perfproof.render import gate
@@ -23,7 +23,7 @@ from perfproof.render.effect import delta_text
 from perfproof.render.geomean import geomean_lines
 from perfproof.render.levels import level_label, levels_sentence, side_interval
 from perfproof.render.markdown import markdown_table
-from perfproof.stats import family
+from perfproof.stats import family, methods
 from perfproof.units import (
     MISSING,
     Scale,
@@ -42,9 +42,6 @@ MODE_NAMES = {
     "sample": "sampled time",
     "ss": "single shot",
 }
-
-SIGNIFICANT = (Verdict.IMPROVED, Verdict.REGRESSED)
-
 
 @dataclass
 class Row:
@@ -293,7 +290,7 @@ def family_sentence(comparisons: Sequence[Comparison], method: str, alpha: float
     """What the family procedure did, with counts that match the tables: the statistical
     comparisons are the Δ% column (one per row) plus any bytes/op or secondary metric that
     was compared statistically rather than exactly."""
-    tested = [c for c in comparisons if c.method is not ComparisonMethod.EXACT]
+    tested = [c for c in comparisons if methods.of(c.method).in_family]
     rows = sum(1 for c in tested if c.key.metric == PRIMARY)
     others = len(tested) - rows
     selected = sum(1 for c in tested if _excludes_one(c))
@@ -306,7 +303,7 @@ def family_sentence(comparisons: Sequence[Comparison], method: str, alpha: float
         f"{m} statistical comparison{'s' if m != 1 else ''} ({where})",
         1,
     )
-    exact = sum(1 for c in comparisons if c.method is ComparisonMethod.EXACT)
+    exact = sum(1 for c in comparisons if not methods.of(c.method).in_family)
     if exact:
         text += f"; {exact} bytes/op comparison{'s were' if exact != 1 else ' was'} exact"
     return text + "."

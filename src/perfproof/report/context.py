@@ -16,7 +16,6 @@ from dataclasses import dataclass, field
 
 from perfproof.compare.notes import REACHABLE_FORKS
 from perfproof.model import PRIMARY, BenchKey, Comparison, Verdict
-from perfproof.model.diagnostics import ComparisonMethod
 from perfproof.model.documents.compare import CompareDocument
 from perfproof.render.results import (
     Table,
@@ -40,7 +39,7 @@ from perfproof.report.rounds import (
 )
 from perfproof.report.rundir import RunFolder
 from perfproof.report.warmfacts import warm_facts, warm_note
-from perfproof.stats import family
+from perfproof.stats import family, methods
 from perfproof.units import MISSING, Scale, detectable_interval, fraction_pct, value_spread
 
 __all__ = ["ReportContext", "build_context"]
@@ -98,11 +97,13 @@ class ReportContext:
 def method_sentences(doc: CompareDocument) -> str:
     """The statistical method, saying exactly what was done; counts match the tables."""
     theta = fraction_pct(doc.threshold)
+    words = " and ".join(
+        m.interval_words() for m in methods.described(c.method for c in doc.comparisons)
+    )
     first = (
         "Each side is estimated by the mean of its fork means (the JVM fork, not the "
         "iteration, is the unit of replication), and the feature/baseline ratio gets an "
-        "interval from Welch's t on the logarithms of the fork means with "
-        "Welch–Satterthwaite degrees of freedom; bytes/op is compared exactly "
+        f"interval from {words}; bytes/op is compared exactly "
         "(tolerance 0.5 B or 0.1%) when it barely varies."
     )
     if any(c.diagnostics.sequential is not None for c in doc.comparisons):
@@ -130,15 +131,9 @@ def conf_alpha(doc: CompareDocument) -> str:
 
 
 def fallback_sentence(comparisons: list[Comparison]) -> str:
-    """Said when some comparison could not use fork-level statistics (one fork on a side)."""
-    pooled = [c for c in comparisons if c.method is ComparisonMethod.ITERATION_LEVEL]
-    if not pooled:
-        return ""
-    return (
-        f" {len(pooled)} comparison{'s' if len(pooled) != 1 else ''} had a single fork on a side,"
-        " so iterations were pooled as if independent; those intervals are too narrow and are"
-        " flagged under Warnings."
-    )
+    """What each method says of the comparisons it made (the one-fork fallback: that its
+    intervals are too narrow); empty when none has anything to say."""
+    return "".join(m.caveat(n) for m, n in methods.count(c.method for c in comparisons).items())
 
 
 # ---------------------------------------------------------------------------- warnings

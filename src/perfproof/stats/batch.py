@@ -1,11 +1,12 @@
-"""The fork-level strategy and its diagnostics for many keys at once.
+"""A side's statistics and diagnostics for many keys at once.
 
 A large suite (thousands of benchmark × @Param entries) would otherwise spend its time in
 per-key numpy calls on arrays of ten values. When keys share a shape (same forks and
 iterations per side, as one JMH run produces) their data stack into (keys × forks ×
 iterations) arrays and every statistic becomes one array operation. The numbers are those of
-``strategies.ForkLevel``, ``variance.components``, ``variance.cv_of_fork_means`` and
-``warmup.is_trending`` key by key; tests compare the two paths.
+a fork-level method's ``summarize``, ``variance.components``, ``variance.cv_of_fork_means`` and
+``warmup.is_trending`` key by key; tests compare the two paths. The effect between the sides is
+the method's own batch path (:meth:`perfproof.stats.method.Method.compare_rows`).
 """
 
 from __future__ import annotations
@@ -15,7 +16,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from perfproof.stats.ratio import RatioRows, log_ratio_rows
 from perfproof.stats.variance import log_components
 from perfproof.stats.warmup import may_be_unsettled, trending_rows
 from perfproof.stats.welch import t_critical
@@ -35,16 +35,6 @@ class SideBatch:
     cv: np.ndarray
     trending: np.ndarray
     may_be_unsettled: np.ndarray
-
-
-@dataclass(frozen=True)
-class ForkLevelBatch:
-    """Per key: both sides' statistics and the effect between them."""
-
-    effect: RatioRows
-    """Ratio head/base with its interval, p-value and Welch degrees of freedom."""
-    base: SideBatch
-    head: SideBatch
 
 
 def side_batch(values: np.ndarray, confidence: float, worse: str) -> SideBatch:
@@ -71,15 +61,4 @@ def side_batch(values: np.ndarray, confidence: float, worse: str) -> SideBatch:
         cv=sd / np.abs(centre),
         trending=trending_rows(values),
         may_be_unsettled=unsettled,
-    )
-
-
-def fork_level_batch(
-    base: np.ndarray, head: np.ndarray, confidence: float, worse: str
-) -> ForkLevelBatch:
-    """The log ratio of fork means for every key, plus both sides' statistics."""
-    return ForkLevelBatch(
-        effect=log_ratio_rows(base.mean(axis=-1), head.mean(axis=-1), confidence),
-        base=side_batch(base, confidence, worse),
-        head=side_batch(head, confidence, worse),
     )

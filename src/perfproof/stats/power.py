@@ -31,7 +31,6 @@ from scipy import optimize, special
 from perfproof.stats.welch import SideMoments, t_quantile, welch_df
 
 DEFAULT_POWER = 0.80
-POWER = DEFAULT_POWER
 MAX_FORKS = 10_000
 MAX_RUNS = 100_000
 EXACT_BELOW = 40
@@ -223,7 +222,12 @@ def mde_log(variance: float, forks: int, alpha: float, power: float = DEFAULT_PO
 def mde_pct(variance: float, forks: int, alpha: float, power: float = DEFAULT_POWER) -> float:
     """The minimal detectable effect as a percentage change of the ratio (unbounded past the
     float range: forks decades apart detect nothing)."""
-    d = mde_log(variance, forks, alpha, power)
+    return log_pct(mde_log(variance, forks, alpha, power))
+
+
+def log_pct(d: float) -> float:
+    """A detectable |log ratio| as the percentage change of the ratio it stands for (unbounded
+    past the float range)."""
     return math.expm1(d) * 100.0 if d < _LOG_MAX else math.inf  # expm1 overflows past ~709
 
 

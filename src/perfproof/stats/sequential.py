@@ -6,208 +6,39 @@ verdict is in. Testing each look at level α would raise the chance of a false
 Pocock-type design: every look uses the same, smaller *nominal* two-sided level α′, chosen so
 that the probability of crossing at any of the K looks, when nothing changed, is at most α.
 
-α′ depends on the number of looks, on the schedule (forks per side at each look), on the ratio
-of the two sides' fork variances and on Welch's small-sample behaviour, so it is calibrated by
-Monte Carlo (``stats.sequential_sim``) rather than taken from a normal-theory table: the
-α-quantile of the smallest nominal p-value over K looks of A/A paths, at variance ratios 1 to
-3, taking the worst ratio and the lower 97.5% bound of the quantile. The levels ship in
-``sequential_levels.json``, written by ``benchmarks/calibrate_sequential.py`` (seeded; anyone
-can rerun it and get the same file).
-
-The map α ↦ α′ is increasing, so it can be inverted: the *sequential p-value* of a look is the
-smallest α whose design would have rejected there. Under A/A it is super-uniform whatever the
-stopping rule (up to K looks), which is what lets a family procedure (Benjamini–Hochberg or
-Holm) run on sequential p-values and keep its guarantee. Below the smallest calibrated α the
-levels fall back to Bonferroni across looks (α′ = α/K), which is valid without simulation.
-
-Each look's Welch statistics borrow the fork spread of the other keys of the family where that
-widens a key's variance (:mod:`perfproof.stats.moderation`): more degrees of freedom for the
-same forks, never a narrower interval than a key's own forks give; the calibrated levels are
-used unchanged (the moderated p-values lie between Welch's and the normal ones, whose levels
-are looser), and the simulations of ``tests/stats`` check the guarantee with borrowing on.
+The levels are the method's (:mod:`perfproof.stats.sequential_levels`: Welch's calibrated by
+Monte Carlo, Bonferroni across looks for a method without a table), and so are each look's
+statistics (:class:`perfproof.stats.method.LookStats`: Welch's in :mod:`perfproof.stats.welch_look`,
+the rank method's in :mod:`perfproof.stats.fork_ranks`). This module decides a look from them
+for every family at once: the family procedure on sequential p-values, each key's repeated
+interval at the level it is given, the outcome read off that interval, the bimodal-forks rule
+and futility. The sequential p-value of a look is the smallest overall α whose design would
+have rejected there; under A/A it is super-uniform whatever the stopping rule (up to K looks),
+which is what lets a family procedure (Benjamini–Hochberg or Holm) run on sequential p-values
+and keep its guarantee.
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
-from scipy import special
 
-from perfproof.stats import bimodal, bimodal_futility, family, moderation
+from perfproof.stats import bimodal, bimodal_futility, family
 from perfproof.stats import futility as fut
 from perfproof.stats.futility import FutilityRule
+from perfproof.stats.method import LookStats
 from perfproof.stats.ratio import bound_exp_rows
-from perfproof.stats.tables import shipped_table
-from perfproof.stats.welch import SideMoments, welch_where_tested
-
-LEVELS_FILE = "sequential_levels.json"
-LEVELS_SCHEMA = "perfproof.sequential-levels/1"
-
-
-@dataclass(frozen=True)
-class Schedule:
-    """When the looks happen: ``first_forks`` per side at look 1, then ``forks_per_look`` more
-    per side at each later look, at most ``max_looks`` looks."""
-
-    max_looks: int
-    first_forks: int = 2
-    forks_per_look: int = 1
-
-    def __post_init__(self) -> None:
-        if self.max_looks < 1:
-            raise ValueError(f"max_looks must be at least 1, got {self.max_looks}")
-        if self.first_forks < 2 or self.forks_per_look < 1:
-            raise ValueError("a look needs at least 2 forks per side and 1 more per look")
-
-    def forks_at(self, look: int) -> int:
-        """Forks per side the design plans at ``look`` (1-based)."""
-        return self.first_forks + (look - 1) * self.forks_per_look
-
-    @property
-    def name(self) -> str:
-        return f"{self.first_forks}+{self.forks_per_look}"
-
-
-def levels_table() -> dict[str, Any]:
-    """The shipped calibration."""
-    return shipped_table(LEVELS_FILE, LEVELS_SCHEMA)
-
-
-def _calibrated(schedule: Schedule) -> tuple[np.ndarray, np.ndarray]:
-    """(α grid, α′ per α) for the schedule; nearest calibrated schedule that is at least as
-    demanding when the exact one is not in the table (more looks never lowers the risk)."""
-    table = levels_table()
-    schedules = table["schedules"]
-    name = schedule.name
-    if name not in schedules:
-        raise ValueError(
-            f"no calibrated levels for {schedule.first_forks} forks at the first look and "
-            f"{schedule.forks_per_look} per look (have {', '.join(sorted(schedules))})"
-        )
-    per_k = schedules[name]
-    k = schedule.max_looks
-    if str(k) not in per_k:
-        known = sorted(int(x) for x in per_k)
-        if k > known[-1]:
-            raise ValueError(f"no calibrated levels beyond {known[-1]} looks (asked for {k})")
-        k = min(x for x in known if x >= k)
-    return np.asarray(table["alphas"], dtype=float), np.asarray(per_k[str(k)], dtype=float)
-
-
-def per_look_level(alpha: float | np.ndarray, schedule: Schedule) -> np.ndarray:
-    """The nominal two-sided level α′ of every look, for an overall error ``alpha``.
-
-    Log-log interpolation between calibrated points; Bonferroni across looks below the grid;
-    above the grid, the level at the largest calibrated α scaled in proportion.
-    """
-    a = np.asarray(alpha, dtype=float)
-    grid, level = _calibrated(schedule)
-    k = schedule.max_looks
-    inside = np.exp(np.interp(np.log(np.clip(a, grid[0], grid[-1])), np.log(grid), np.log(level)))
-    out = np.where(a < grid[0], a / k, inside)
-    out = np.where(a > grid[-1], np.minimum(a, level[-1] * a / grid[-1]), out)
-    return np.asarray(out if out.ndim else out[()])
-
-
-def sequential_p(p_nominal: float | np.ndarray, schedule: Schedule) -> np.ndarray:
-    """The smallest overall α at which this look's nominal p-value is a rejection.
-
-    The inverse of :func:`per_look_level`, conservative at the grid's edges (never smaller
-    than the exact inverse), capped at 1.
-    """
-    p = np.asarray(p_nominal, dtype=float)
-    grid, level = _calibrated(schedule)
-    k = schedule.max_looks
-    inside = np.exp(np.interp(np.log(np.maximum(p, 1e-300)), np.log(level), np.log(grid)))
-    below = np.minimum(k * p, grid[0])  # Bonferroni region, then flat up to the grid
-    out = np.where(p < level[0], below, inside)
-    out = np.where(p > level[-1], np.minimum(1.0, p * grid[-1] / level[-1]), out)
-    return np.asarray(out if out.ndim else out[()])
-
-
-# ------------------------------------------------------------------------------ one look
-
-
-@dataclass(frozen=True)
-class LookRows:
-    """Welch on log fork means for many keys at one look: log ratio, its se and df, the
-    nominal p-value, and whether each key had at least two forks per side (``tested``)."""
-
-    diff: np.ndarray
-    se: np.ndarray
-    df: np.ndarray
-    p_value: np.ndarray
-    tested: np.ndarray
-    borrowed: np.ndarray | None = None
-    """Where a side's variance borrowed the suite's fork spread (:mod:`.moderation`)."""
-
-    def interval(self, level: float | np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The repeated interval of the log ratio at nominal two-sided ``level`` (per key or one
-        for all); unbounded where a key was not tested."""
-        lvl = np.broadcast_to(np.asarray(level, dtype=float), self.diff.shape)
-        q = special.stdtrit(np.where(self.tested, self.df, 1.0), 1.0 - lvl / 2.0)
-        half = np.where(self.se > 0, q * self.se, 0.0)
-        lo = np.where(self.tested, self.diff - half, -np.inf)
-        hi = np.where(self.tested, self.diff + half, np.inf)
-        return lo, hi
-
-
-def look_rows(
-    log_base: list[np.ndarray], log_head: list[np.ndarray], groups: list[str] | None = None
-) -> LookRows:
-    """Welch statistics for each key from its sides' log fork means (usable forks only).
-
-    Each key's moments are taken on its own (keys differ in fork counts), then one Welch over
-    all keys, each side's variance moderated with the other keys of its group (``groups``: a
-    label per key, e.g. the metric; None: one group) where that widens it
-    (:func:`moments_rows`); a key without two forks on a side is not tested (p = 1, no se or
-    df).
-    """
-    n = len(log_base)
-    nb, nh = (np.array([len(x) for x in side], dtype=int) for side in (log_base, log_head))
-    mb, mh, vb, vh = (np.full(n, math.nan) for _ in range(4))
-    for i, (x, y) in enumerate(zip(log_base, log_head, strict=True)):
-        if len(x) and len(y):
-            mb[i], mh[i] = np.mean(x), np.mean(y)
-        if len(x) >= 2 and len(y) >= 2:
-            vb[i], vh[i] = np.var(x, ddof=1), np.var(y, ddof=1)
-    labels = np.array(groups if groups is not None else [""] * n, dtype=object)
-    parts = {g: np.flatnonzero(labels == g) for g in dict.fromkeys(labels.tolist())}
-    out = {f: np.full(n, math.nan) for f in ("diff", "se", "df", "p_value")}
-    tested = np.zeros(n, dtype=bool)
-    borrowed = np.zeros(n, dtype=bool)
-    for idx in parts.values():
-        r = moments_rows(
-            SideMoments(nb[idx], mb[idx], vb[idx]), SideMoments(nh[idx], mh[idx], vh[idx])
-        )
-        for f in out:
-            out[f][idx] = np.reshape(getattr(r, f), -1)
-        tested[idx] = np.reshape(r.tested, -1)
-        borrowed[idx] = np.reshape(r.borrowed, -1) if r.borrowed is not None else False
-    return LookRows(tested=tested, borrowed=borrowed, **out)
-
-
-def moments_rows(
-    base: SideMoments[np.ndarray], head: SideMoments[np.ndarray], borrow: bool = True
-) -> LookRows:
-    """Welch on every key's (forks, mean, variance) of log fork means per side, families in
-    rows and their keys in columns (1-D: one family); with ``borrow`` each side's variance
-    takes the family's fork spread where that widens it (:func:`moderation.moderate`), the
-    same rule in a run's looks and in the simulations that check them."""
-    borrowed = np.zeros(np.shape(base.n), dtype=bool)
-    if borrow:
-        mb, mh = moderation.moderate(base.n, base.var), moderation.moderate(head.n, head.var)
-        base, head = base._replace(var=mb.var, df=mb.df), head._replace(var=mh.var, df=mh.df)
-        borrowed = mb.borrowed | mh.borrowed
-    w, tested = welch_where_tested(base, head)
-    return LookRows(
-        diff=w.diff, se=w.se, df=w.df, p_value=w.p_value, tested=tested,
-        borrowed=borrowed & tested,
-    )  # fmt: skip
-
+from perfproof.stats.sequential_levels import LEVELS_FILE as LEVELS_FILE
+from perfproof.stats.sequential_levels import LEVELS_SCHEMA as LEVELS_SCHEMA
+from perfproof.stats.sequential_levels import Schedule as Schedule
+from perfproof.stats.sequential_levels import levels_table as levels_table
+from perfproof.stats.sequential_levels import per_look_level as per_look_level
+from perfproof.stats.sequential_levels import sequential_p as sequential_p
+from perfproof.stats.welch_look import LookRows as LookRows
+from perfproof.stats.welch_look import detectable as detectable
+from perfproof.stats.welch_look import look_rows as look_rows
+from perfproof.stats.welch_look import moments_rows as moments_rows
 
 # ------------------------------------------------------------------- a look of a family
 
@@ -238,7 +69,7 @@ class Judgement:
 
 
 def judge(
-    rows: LookRows,
+    rows: LookStats,
     frozen: np.ndarray,
     schedule: Schedule,
     alpha: float,
@@ -251,11 +82,12 @@ def judge(
 ) -> Judgement:
     """Decide one look for every family (row) at once.
 
-    ``rows`` holds the Welch statistics of every key (rows × keys); ``frozen`` the sequential
-    p-value of keys decided at an earlier look and NaN for live ones. The family procedure runs
-    on all sequential p-values (untested keys count with p = 1), so keys decided earlier keep
-    their place in the family; each key's interval is at the per-look level of the overall α
-    the procedure gives it, and the outcome is read off that interval.
+    ``rows`` holds the look statistics of every key (rows × keys), by the design's method;
+    ``frozen`` the sequential p-value of keys decided at an earlier look and NaN for live
+    ones. The family procedure runs on all sequential p-values (untested keys count with
+    p = 1), so keys decided earlier keep their place in the family; each key's interval is at
+    the per-look level of the overall α the procedure gives it, and the outcome is read off
+    that interval.
 
     With ``futility`` (γ > 0, or a whole :class:`~perfproof.stats.futility.FutilityRule`) and
     the 1-based ``look``, a key that continues is stopped as ``FUTILE`` only on evidence that
@@ -275,11 +107,12 @@ def judge(
     change reaches the key, same shape as ``rows``; None: not known) exempts a key whose forks
     split exactly by side from the hold (:func:`perfproof.stats.bimodal.support`).
     """
-    seq_p = np.where(rows.tested, sequential_p(rows.p_value, schedule), 1.0)
+    levels = rows.levels
+    seq_p = np.where(rows.tested, levels.sequential_p(rows.p_value, schedule), 1.0)
     seq_p = np.where(np.isnan(frozen), seq_p, frozen)
     fam = family.decide_rows(np.atleast_2d(seq_p), alpha, method)
     interval_alpha = fam.interval_alpha.reshape(seq_p.shape)
-    per_look = per_look_level(interval_alpha, schedule)
+    per_look = levels.per_look_level(interval_alpha, schedule)
     lo, hi = rows.interval(per_look)
     code = outcomes(rows.diff, lo, hi, (lo > 0) | (hi < 0), threshold)
     groups = held = None
@@ -298,7 +131,7 @@ def judge(
     rule = futility if isinstance(futility, FutilityRule) else FutilityRule(futility)
     pp = stops = None
     if rule.active and 1 <= look < schedule.max_looks:
-        level_end = float(per_look_level(alpha, schedule))
+        level_end = float(levels.per_look_level(alpha, schedule))
         own_lo, own_hi = rows.interval(level_end)
         pp, stops = _futility(rows, own_lo, own_hi, code, look, schedule, level_end, rule,
                               forks, groups, held, reached)  # fmt: skip
@@ -325,7 +158,7 @@ def judge(
 
 
 def _futility(
-    rows: LookRows,
+    rows: LookStats,
     lo: np.ndarray,
     hi: np.ndarray,
     code: np.ndarray,
@@ -366,16 +199,6 @@ def _futility(
                 pp = np.where(is_held & np.asarray(reached, dtype=bool).reshape(shape), 1.0, pp)
     candidate = (code == CONTINUE) & rows.tested
     return pp, fut.stop_rule(shown_lo, shown_hi, pp, candidate, rule)
-
-
-def detectable(rows: LookRows, per_look: np.ndarray, power: float = 0.8) -> np.ndarray:
-    """The smallest true |log ratio| whose repeated interval at this look's nominal level
-    would exclude 1 with probability ``power``, given the forks used: what a key that stops
-    without a verdict could have seen (infinite where a key was not tested)."""
-    df = np.where(rows.tested, rows.df, 1.0)
-    q = special.stdtrit(df, 1.0 - np.asarray(per_look) / 2.0) + special.stdtrit(df, power)
-    se = np.where(rows.tested, rows.se, np.inf)
-    return np.asarray(np.where(se > 0, q * se, 0.0))
 
 
 # ------------------------------------------------------------------------------- outcome

@@ -1,16 +1,9 @@
-"""The three ways perfproof compares one key's two sides, and the rule that picks one.
+"""The rules beside the fork-level methods: exact bytes/op, and the one-fork fallback.
 
-Like benchstat's assumptions, each strategy is a small object with a ``summarize`` (one
-side's estimate and interval) and a ``compare`` (the ratio head/base, its interval and a
-p-value), and each states when it applies:
+Each is a comparison method of the protocol (:mod:`perfproof.stats.method`) that a sequential
+design never looks with (the design looks with its fork-level method) and that has no batch
+path or power of its own:
 
-``ForkLevel``
-    The default. The fork (JVM invocation) is the unit of replication: iterations inside a
-    fork share JIT decisions, heap layout and code alignment, so they are not independent
-    and pooling them makes intervals too narrow. Each side is reduced to its fork means;
-    the ratio's interval and test are Welch's t on log fork means with Welch–Satterthwaite
-    degrees of freedom, which stays calibrated with 2–3 forks per side (the simulation in
-    tests/stats shows it; a percentile bootstrap over so few forks does not).
 ``Exact``
     For bytes per operation when both sides are near-deterministic (every value within
     0.5 B or 0.1% of the side's level). Allocation per op is a property of the compiled
@@ -21,48 +14,30 @@ p-value), and each states when it applies:
     The fallback when a side has a single fork: no fork-to-fork variation can be measured,
     so iterations are treated as independent (what JMH's own error does). The interval is
     too narrow by an unknown factor; the result is flagged and should be rerun with forks.
+
+The fork-level methods (Welch's t on log fork means, :mod:`perfproof.stats.fork_welch`; the
+rank method, :mod:`perfproof.stats.fork_ranks`) share :func:`ratio_from_logs` and
+:func:`iterations` from here.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
-from typing import Protocol
 
 import numpy as np
 
-from perfproof.model import Estimate, RatioBounds
-from perfproof.model.diagnostics import ComparisonMethod
+from perfproof.model import Estimate
+from perfproof.model.bounds import log_bound
+from perfproof.model.diagnostics import ComparisonMethod, Note
+from perfproof.stats import method_notes
 from perfproof.stats.forks import Forks, fork_means, moments
+from perfproof.stats.method import Effect, LookStats
 from perfproof.stats.ratio import ratio_or_difference
-from perfproof.stats.welch import mean_interval
+from perfproof.stats.sequential_levels import Levels, Schedule
+from perfproof.stats.welch import mean_interval, t_critical
 
 BYTES_TOLERANCE_ABS = 0.5
 BYTES_TOLERANCE_REL = 0.001
-
-
-@dataclass(frozen=True)
-class Effect:
-    """Ratio head/base with its interval and two-sided p-value (unadjusted)."""
-
-    ratio: float
-    lo: float
-    hi: float
-    p_value: float
-    df: float
-
-    @property
-    def bounds(self) -> RatioBounds:
-        """The interval as the type every later layer carries."""
-        return RatioBounds(self.lo, self.hi)
-
-
-class Strategy(Protocol):
-    name: ComparisonMethod
-
-    def summarize(self, forks: Forks, confidence: float) -> Estimate: ...
-
-    def compare(self, base: Forks, head: Forks, confidence: float) -> Effect: ...
 
 
 def _level(forks: Forks) -> float:
@@ -70,13 +45,14 @@ def _level(forks: Forks) -> float:
     return moments(fork_means(forks))[1]
 
 
-def _iterations(forks: Forks) -> int:
+def iterations(forks: Forks) -> int:
+    """Measurement iterations of a side, all forks together."""
     if isinstance(forks, np.ndarray):
         return int(forks.size)
     return int(sum(len(f) for f in forks))
 
 
-def _ratio_from_logs(x: np.ndarray, y: np.ndarray, confidence: float) -> Effect:
+def ratio_from_logs(x: np.ndarray, y: np.ndarray, confidence: float) -> Effect:
     """The log ratio (:mod:`perfproof.stats.ratio`), or its relative-difference fallback when a
     value is not positive; a baseline mean ≤ 0 has no ratio at all (``nan``, or ``inf`` when
     the head went from nothing to something)."""
@@ -98,6 +74,77 @@ def _ratio_from_logs(x: np.ndarray, y: np.ndarray, confidence: float) -> Effect:
     return Effect(r.ratio, r.lo, r.hi, r.p_value, r.df)
 
 
+def welch_at_level(effect: Effect, nominal: float, confidence: float) -> Effect:
+    """A Welch effect computed at ``nominal`` with its interval at ``confidence``.
+
+    Both the log ratio (an interval symmetric in log space) and the relative-difference
+    fallback (symmetric in linear space) are Welch intervals, so widening is a ratio of two t
+    quantiles at the same degrees of freedom; which space applies is read off the interval.
+    """
+    e = effect
+    values = (e.ratio, e.lo, e.hi, e.df)
+    if math.isclose(confidence, nominal) or not all(math.isfinite(v) for v in values):
+        return e
+    if e.df <= 0 or e.hi <= e.lo:
+        return e
+    scale = t_critical(confidence, e.df) / t_critical(nominal, e.df)
+    if e.lo > 0 and e.ratio > 0:
+        log_lo, log_hi = e.bounds.logs()
+        if math.isclose((log_lo + log_hi) / 2, log_bound(e.ratio), rel_tol=1e-9, abs_tol=1e-12):
+            lo, hi = e.bounds.widened(e.ratio, scale)
+            return Effect(e.ratio, lo, hi, e.p_value, e.df)
+    half = (e.hi - e.lo) / 2 * scale
+    return Effect(e.ratio, e.ratio - half, e.ratio + half, e.p_value, e.df)
+
+
+class WithoutLooks:
+    """What a rule that never looks, has no batch path and no power says to those questions:
+    a sequential design looks with its fork-level method, so these are never asked of it."""
+
+    in_family = True
+    plain = False
+    describes_ratio = False
+    has_power = False
+
+    def compare_rows(
+        self, base: np.ndarray, head: np.ndarray, confidence: float
+    ) -> list[Effect] | None:
+        return None
+
+    def look(
+        self,
+        log_base: list[np.ndarray],
+        log_head: list[np.ndarray],
+        groups: list[str] | None,
+        schedule: Schedule,
+    ) -> LookStats:
+        raise TypeError(f"{self} does not look: a design looks with its fork-level method")
+
+    def levels(self, schedule: Schedule) -> Levels:
+        raise TypeError(f"{self} does not look: a design looks with its fork-level method")
+
+    def mde_log(self, fork_var: float, forks: int, alpha: float) -> float:
+        return math.inf
+
+    def forks_needed(self, fork_var: float, threshold: float, alpha: float) -> int:
+        raise TypeError(f"{self} has no power analysis")
+
+    def fork_var_for(self, mde_log: float, forks: int, alpha: float) -> float:
+        return math.inf
+
+    def words(self) -> str:
+        return ""
+
+    def interval_words(self) -> str:
+        return ""
+
+    def look_words(self, alpha: float, schedule: Schedule) -> str:
+        return ""
+
+    def caveat(self, count: int) -> str:
+        return ""
+
+
 def _plain_ratio(x: np.ndarray, y: np.ndarray) -> float:
     b, h = float(np.mean(x)), float(np.mean(y))
     if b == 0:
@@ -105,30 +152,36 @@ def _plain_ratio(x: np.ndarray, y: np.ndarray) -> float:
     return h / b
 
 
-class ForkLevel:
-    """Fork means as the unit; Welch on log fork means (needs two forks per side)."""
-
-    name = ComparisonMethod.FORK_LEVEL
-
-    def summarize(self, forks: Forks, confidence: float) -> Estimate:
-        mi = mean_interval(fork_means(forks), confidence)
-        return Estimate(mi.mean, (mi.lo, mi.hi), len(forks), _iterations(forks))
-
-    def compare(self, base: Forks, head: Forks, confidence: float) -> Effect:
-        return _ratio_from_logs(fork_means(base), fork_means(head), confidence)
-
-
-class IterationLevel:
+class IterationLevel(WithoutLooks):
     """Iterations pooled as if independent; only when a side has one fork. Too narrow."""
 
     name = ComparisonMethod.ITERATION_LEVEL
+    at_looks = ComparisonMethod.ITERATION_LEVEL_SEQUENTIAL
 
     def summarize(self, forks: Forks, confidence: float) -> Estimate:
         mi = mean_interval(np.concatenate(forks), confidence)
-        return Estimate(mi.mean, (mi.lo, mi.hi), len(forks), _iterations(forks))
+        return Estimate(mi.mean, (mi.lo, mi.hi), len(forks), iterations(forks))
 
     def compare(self, base: Forks, head: Forks, confidence: float) -> Effect:
-        return _ratio_from_logs(np.concatenate(base), np.concatenate(head), confidence)
+        return ratio_from_logs(np.concatenate(base), np.concatenate(head), confidence)
+
+    def at_level(self, effect: Effect, nominal: float, confidence: float) -> Effect:
+        return welch_at_level(effect, nominal, confidence)
+
+    def notes(self, base_forks: int, head_forks: int, is_bytes: bool, alpha: float) -> list[Note]:
+        return [method_notes.one_fork(base_forks, head_forks)]
+
+    def tag(self, fewest_forks: int) -> str | None:
+        return "1 fork"
+
+    def caveat(self, count: int) -> str:
+        if not count:
+            return ""
+        return (
+            f" {count} comparison{'s' if count != 1 else ''} had a single fork on a side,"
+            " so iterations were pooled as if independent; those intervals are too narrow and"
+            " are flagged under Warnings."
+        )
 
 
 def bytes_tolerance(level: float) -> float:
@@ -143,16 +196,19 @@ def is_near_deterministic(forks: Forks) -> bool:
     return float(values.max() - values.min()) <= bytes_tolerance(level)
 
 
-class Exact:
+class Exact(WithoutLooks):
     """Equal within 0.5 B or 0.1%, else different; for near-deterministic bytes/op."""
 
     name = ComparisonMethod.EXACT
+    at_looks = ComparisonMethod.EXACT
+    in_family = False
+    plain = True
 
     def summarize(self, forks: Forks, confidence: float) -> Estimate:
         values = np.concatenate(forks)
         level = _level(forks)
         return Estimate(
-            level, (float(values.min()), float(values.max())), len(forks), _iterations(forks)
+            level, (float(values.min()), float(values.max())), len(forks), iterations(forks)
         )
 
     def compare(self, base: Forks, head: Forks, confidence: float) -> Effect:
@@ -164,17 +220,15 @@ class Exact:
             ratio = 1.0 if b <= BYTES_TOLERANCE_ABS else ratio
         return Effect(ratio, ratio, ratio, 0.0 if differs else 1.0, math.inf)
 
+    def at_level(self, effect: Effect, nominal: float, confidence: float) -> Effect:
+        return effect
 
-FORK_LEVEL = ForkLevel()
+    def notes(self, base_forks: int, head_forks: int, is_bytes: bool, alpha: float) -> list[Note]:
+        return [method_notes.exact()]
+
+    def tag(self, fewest_forks: int) -> str | None:
+        return "exact"
+
+
 ITERATION_LEVEL = IterationLevel()
 EXACT = Exact()
-
-
-def choose(base: Forks, head: Forks, is_bytes: bool) -> Strategy:
-    """Exact for near-deterministic bytes, fork-level with two or more forks per side,
-    otherwise the flagged iteration-level fallback."""
-    if is_bytes and is_near_deterministic(base) and is_near_deterministic(head):
-        return EXACT
-    if len(base) >= 2 and len(head) >= 2:
-        return FORK_LEVEL
-    return ITERATION_LEVEL

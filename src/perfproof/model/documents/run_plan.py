@@ -10,10 +10,11 @@ suite's partition and the :class:`Machine` it ran on, which ``merge`` checks the
 
 from __future__ import annotations
 
-from typing import Final, Literal
+from typing import Annotated, Final, Literal
 
 from pydantic import ConfigDict, Field, model_validator
 
+from perfproof.model.diagnostics import ByValue, ComparisonMethod
 from perfproof.model.documents.codec import Document, Text, TextList
 from perfproof.units.durations import parse_time
 
@@ -146,6 +147,9 @@ class DesignBlock(Document):
     forks_per_look: int
     metrics: list[Text]
     futility: float = 0.0
+    method: Annotated[ComparisonMethod, ByValue] = ComparisonMethod.FORK_LEVEL
+    """The fork-level comparison method of the looks; a plan written before there was a
+    choice looked with Welch's."""
 
 
 class PlanBlock(Document):
