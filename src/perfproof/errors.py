@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-EXIT_OK = 0
 EXIT_GATE = 1
 EXIT_INPUT = 2
 EXIT_EXTERNAL = 3

@@ -35,3 +35,19 @@ def test_usage_errors_are_one_line_naming_the_flag(run_cli, fixtures_dir) -> Non
         assert len(lines) == 1, res.err
         assert lines[0].startswith("perfproof: error: ")
         assert named in lines[0]
+
+
+def test_the_group_lists_each_verb_by_its_own_short_help(run_cli) -> None:
+    """``perfproof --help`` lists the verbs without importing them (``SHORT_HELP``); each verb
+    declares the same text as its own, so a verb's module and the listing never disagree."""
+    import importlib
+
+    from perfproof.cli import SHORT_HELP, VERBS
+
+    assert set(SHORT_HELP) == set(VERBS)
+    for verb, module in VERBS.items():
+        command = importlib.import_module(f"perfproof.cli.{module}").command
+        assert command.get_short_help_str(limit=1000) == SHORT_HELP[verb], verb
+    listed = run_cli("--help").out
+    for text in SHORT_HELP.values():
+        assert " ".join(text.split()[:4]) in " ".join(listed.split())

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 import click
 
 from perfproof import defaults
+from perfproof.cli import SHORT_HELP
 from perfproof.cli.compare_request import variant_flag, variant_options, variant_rule
 from perfproof.cli.flag import flags, given, given_fixed
 from perfproof.cli.history_record import record_options, record_run_folder
@@ -73,9 +74,7 @@ the side, the step and the log). Ctrl-C stops cleanly; continue with --resume.
 """
 
 
-@click.command(
-    "ab", epilog=EPILOG, short_help="Build two commits, run JMH interleaved, compare them."
-)
+@click.command("ab", epilog=EPILOG, short_help=SHORT_HELP["ab"])
 @flags(*AB_GROUPS, VERDICT)
 @format_option()
 @click.option(

@@ -6,6 +6,7 @@ from typing import Unpack
 
 import click
 
+from perfproof.cli import SHORT_HELP
 from perfproof.cli.code_options import SourceFlags, source_options, sources
 from perfproof.cli.options import format_option, show_in_format
 
@@ -26,7 +27,7 @@ unknown, name and argument count match, the file imports the class or shares its
 """
 
 
-@click.command("callers", epilog=EPILOG)
+@click.command("callers", short_help=SHORT_HELP["callers"], epilog=EPILOG)
 @click.argument("method")
 @source_options("index")
 @click.option(

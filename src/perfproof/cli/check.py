@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from perfproof.cli import SHORT_HELP
 from perfproof.cli.options import emit_json, format_option
 
 EPILOG = """Examples:
@@ -34,9 +35,7 @@ value); 2 the PR file or the run folder (or prove bundle) is unreadable.
 """
 
 
-@click.command(
-    "check", epilog=EPILOG, short_help="Verify the numbers a PR body quotes against a run."
-)
+@click.command("check", epilog=EPILOG, short_help=SHORT_HELP["check"])
 @click.argument("pr_file", metavar="PR.md", type=click.Path(path_type=Path))
 @click.argument("run_dir", metavar="RUN_DIR", type=click.Path(path_type=Path))
 @format_option(("table", "json"), default="table")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from perfproof import defaults
+from perfproof.cli import SHORT_HELP
 from perfproof.cli.compare_request import (
     CompareRequest,
     Replay,
@@ -52,7 +53,9 @@ interval shown. Exit codes: 0 done, 1 --fail-on-regression
 saw a regression, 2 bad input (one line naming the file or flag)."""
 
 
-@click.command(epilog=EPILOG, context_settings={"max_content_width": 100})
+@click.command(
+    short_help=SHORT_HELP["compare"], epilog=EPILOG, context_settings={"max_content_width": 100}
+)
 @click.argument("base")
 @click.argument("head", required=False)
 @confidence_option(

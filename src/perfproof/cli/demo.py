@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from perfproof.cli import SHORT_HELP
 from perfproof.cli.options import OUT_DIR, emit_json, format_option
 
 if TYPE_CHECKING:
@@ -31,7 +32,7 @@ Examples:
 """
 
 
-@click.command("demo", epilog=EPILOG, short_help="Run the whole A/B job on a sample project.")
+@click.command("demo", epilog=EPILOG, short_help=SHORT_HELP["demo"])
 @click.option(
     "--out",
     type=OUT_DIR,

@@ -7,6 +7,7 @@ from typing import Any
 
 import click
 
+from perfproof.cli import SHORT_HELP
 from perfproof.cli.build_flags import BUILD
 from perfproof.cli.flag import flags
 from perfproof.cli.options import (
@@ -53,7 +54,7 @@ def _progress(i: int, total: int, step, duration: float, values: dict[str, float
 @click.command(
     "e2e",
     epilog=EPILOG,
-    short_help="End-to-end A/B of whole commands with honest intervals.",
+    short_help=SHORT_HELP["e2e"],
 )
 @click.option("--base", "base_ref", metavar="REF", help=BASE_HELP)
 @click.option("--head", "head_ref", metavar="REF", help="Feature commit/branch/tag.")

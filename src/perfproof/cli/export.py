@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from perfproof.cli import SHORT_HELP
 from perfproof.cli.options import emit_json, stdout_format_option
 from perfproof.errors import InputError
 
@@ -43,7 +44,12 @@ Not with --out - (there stdout is the export itself).
 Exit codes: 0 done; 2 bad input (unknown format, not a run folder), one line on stderr."""
 
 
-@click.command("export", epilog=EPILOG, context_settings={"max_content_width": 100})
+@click.command(
+    "export",
+    short_help=SHORT_HELP["export"],
+    epilog=EPILOG,
+    context_settings={"max_content_width": 100},
+)
 @click.argument("run_dirs", nargs=-1, required=True, metavar="RUN_DIR...")
 @click.option("--to", "fmt", required=True, metavar="FORMAT", help="Export format (see below).")
 @click.option(

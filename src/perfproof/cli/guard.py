@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from perfproof import defaults
+from perfproof.cli import SHORT_HELP
 from perfproof.cli.flag import flags, given, given_fixed
 from perfproof.cli.options import (
     CONFIDENCE_DEFAULT,
@@ -41,7 +42,7 @@ JMH step failed (the message names the log).
 @click.command(
     "guard",
     epilog=EPILOG,
-    short_help="Check that a benchmark tells the baseline from the feature.",
+    short_help=SHORT_HELP["guard"],
 )
 @flags(*AB_GROUPS)
 @click.option(

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 import click
 
 from perfproof import defaults
+from perfproof.cli import SHORT_HELP
 from perfproof.cli.flag import fill
 from perfproof.cli.history_record import db_option, record_command
 from perfproof.cli.options import (
@@ -93,7 +94,12 @@ Examples:
 )
 
 
-@click.group("history", epilog=EPILOG, context_settings={"max_content_width": 100})
+@click.group(
+    "history",
+    short_help=SHORT_HELP["history"],
+    epilog=EPILOG,
+    context_settings={"max_content_width": 100},
+)
 def command() -> None:
     """Results over time in SQLite or PostgreSQL; change points on a branch."""
 

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from perfproof import defaults
+from perfproof.cli import SHORT_HELP
 from perfproof.cli.build_flags import BUILD, build_spec
 from perfproof.cli.flag import fill, flags
 from perfproof.cli.options import OUT_DIR_PATH, emit_json
@@ -46,7 +47,7 @@ benchmark matches, a truncated recording); 3 a build, JMH or the command failed.
 """
 
 
-@click.command("hunt", epilog=EPILOG, short_help="Ranked, source-linked hypotheses.")
+@click.command("hunt", epilog=EPILOG, short_help=SHORT_HELP["hunt"])
 @click.option(
     "--repo",
     default=".",

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from perfproof.cli import SHORT_HELP
 from perfproof.cli.flag import flags
 from perfproof.cli.options import OUT_DIR, emit_json, format_option, junit_option, write_junit
 from perfproof.cli.pinned import run_settings, settled
@@ -29,7 +30,7 @@ manifest listing each shard's machine; raw JMH files are copied to DIR/jmh/s<I>.
 @click.command(
     "merge",
     epilog=EPILOG,
-    short_help="One run from shards measured on different machines.",
+    short_help=SHORT_HELP["merge"],
     context_settings={"max_content_width": 100},
 )
 @click.argument("run_dirs", nargs=-1, required=True, metavar="RUN_DIR...")

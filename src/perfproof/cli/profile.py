@@ -8,6 +8,7 @@ from typing import Any, TypedDict, TypeVar, Unpack
 
 import click
 
+from perfproof.cli import SHORT_HELP
 from perfproof.cli.options import OUT_FILE, confidence_option, emit_json, format_option
 
 CENSUS_EPILOG = """Examples:
@@ -118,7 +119,7 @@ class _DefaultToCensus(click.Group):
     "profile",
     cls=_DefaultToCensus,
     epilog=CENSUS_EPILOG,
-    short_help="Allocation and CPU census of JFR recordings; before/after diff.",
+    short_help=SHORT_HELP["profile"],
 )
 def command() -> None:
     """Census of JFR recordings (`profile REC.jfr…`) or a before/after diff (`profile diff`).

@@ -11,6 +11,7 @@ from pathlib import Path
 import click
 
 from perfproof import defaults
+from perfproof.cli import SHORT_HELP
 from perfproof.cli.ab import command as ab_command
 from perfproof.cli.flag import fill, given, given_fixed
 from perfproof.cli.options import (
@@ -68,9 +69,7 @@ _NOT_SHARED = {"resume_dir", "out", "fmt", "jfr"}
 --format prints the bundle, --jfr says when the profile forks run (never in a timing fork)."""
 
 
-@click.command(
-    "prove", epilog=EPILOG, short_help="The whole evidence chain for one change, one bundle."
-)
+@click.command("prove", epilog=EPILOG, short_help=SHORT_HELP["prove"])
 @click.option(
     "--out",
     type=OUT_DIR,

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from perfproof.cli import SHORT_HELP
 from perfproof.cli.options import OUT_FILE, emit_json, format_option
 from perfproof.errors import InputError
 
@@ -26,7 +27,7 @@ Exit codes: 0 recorded; 2 bad input; 3 the command failed (the recording is kept
 @click.command(
     "record",
     epilog=EPILOG,
-    short_help="Run a Java command with JFR enabled and keep the recording.",
+    short_help=SHORT_HELP["record"],
     context_settings={"ignore_unknown_options": True},
 )
 @click.option(

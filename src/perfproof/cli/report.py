@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from perfproof.cli import SHORT_HELP
 from perfproof.cli.options import OUT_FILE_PATH, format_option
 from perfproof.errors import InputError
 from perfproof.report.markdown import DEFAULT_MAX_CHARS
@@ -26,9 +27,7 @@ names one of its inputs.
 """
 
 
-@click.command(
-    "report", epilog=EPILOG, short_help="Render a run's results as Markdown, HTML or JSON."
-)
+@click.command("report", epilog=EPILOG, short_help=SHORT_HELP["report"])
 @click.argument("run_dir", metavar="RUN_DIR", type=click.Path(path_type=Path))
 @format_option(("md", "html", "json"), default="md")
 @click.option(

@@ -7,6 +7,7 @@ from typing import Unpack
 
 import click
 
+from perfproof.cli import SHORT_HELP
 from perfproof.cli.code_options import SourceFlags, source_options, sources
 from perfproof.cli.options import format_option, show_in_format
 
@@ -36,7 +37,7 @@ production call sites.
 """
 
 
-@click.command("scan", epilog=EPILOG)
+@click.command("scan", short_help=SHORT_HELP["scan"], epilog=EPILOG)
 @source_options("scan")
 @click.option(
     "--profile",
