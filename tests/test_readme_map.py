@@ -2,9 +2,9 @@
 table of tiers is the architecture test's ``TIERS``.
 
 A map that names a module which moved or went sends the next engineer to the wrong file; the
-scan reads the section's backticked paths. A bare file name (``run.py``) is read in the
-folder named last before it in the same paragraph or table row (``pipeline/prove/`` …
-``run.py``), or that folder's parent; the files of a run folder (``manifest.json``,
+scan reads the section's backticked paths. A bare file name (``run.py``) is read in a folder
+named before it in the same paragraph or table row (``pipeline/prove/`` … ``run.py``), or such
+a folder's parent; the files of a run folder (``manifest.json``,
 ``results.json``, …) are documents, not modules, and are not looked up.
 """
 
@@ -33,21 +33,21 @@ def missing_paths(section: str) -> list[str]:
     """The module paths ``section`` names that are not in the tree."""
     missing = []
     for part in re.split(r"\n\s*\n|\n\|", section):
-        folder: str | None = None
+        folders: list[str] = []
         for m in PATH.finditer(part):
             name = m.group(1)
             if not NAMED.search(name) or name in RUN_FILES:
                 continue
             if "/" in name.rstrip("/"):
                 found = (PACKAGE / name).exists() or (ROOT / name).exists()
-                folder = name if name.endswith("/") else name.rsplit("/", 1)[0] + "/"
+                folders.append(name if name.endswith("/") else name.rsplit("/", 1)[0] + "/")
             else:
                 here = [PACKAGE / name]
-                if folder is not None:
+                for folder in folders:
                     here += [PACKAGE / folder / name, (PACKAGE / folder).parent / name]
                 found = any(p.exists() for p in here)
                 if name.endswith("/") and (PACKAGE / name).exists():
-                    folder = name
+                    folders.append(name)
             if not found:
                 missing.append(name)
     return missing

@@ -12,8 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from perfproof.model import Comparison, Estimate
-from perfproof.model.diagnostics import ComparisonMethod
-from perfproof.stats.welch import at_level
+from perfproof.stats import methods
 
 
 def side_interval(c: Comparison, e: Estimate, confidence: float | None) -> tuple[float, float]:
@@ -21,13 +20,9 @@ def side_interval(c: Comparison, e: Estimate, confidence: float | None) -> tuple
     the run's ``confidence``): the same t interval of the fork means (of the iterations, for
     a comparison that fell back to them) with the row's critical value."""
     level = c.decided_level
-    if confidence is None or level is None or c.method is ComparisonMethod.EXACT:
+    if confidence is None or level is None:
         return e.ci
-    pooled = c.method is ComparisonMethod.ITERATION_LEVEL
-    n = e.iterations if pooled else e.forks
-    if n is None or n < 2:
-        return e.ci
-    return at_level(e.value, e.ci[0], e.ci[1], float(n - 1), confidence, level)
+    return methods.of(c.method).side_at_level(e, confidence, level)
 
 
 def decided_levels(comparisons: Sequence[Comparison]) -> dict[str, list[Comparison]]:
@@ -36,7 +31,7 @@ def decided_levels(comparisons: Sequence[Comparison]) -> dict[str, list[Comparis
     out: dict[str, list[Comparison]] = {}
     for c in comparisons:
         level = c.decided_level
-        if level is not None and c.method is not ComparisonMethod.EXACT:
+        if level is not None and methods.of(c.method).in_family:
             out.setdefault(level_text(level), []).append(c)
     return out
 

@@ -43,6 +43,7 @@ MODE_NAMES = {
     "ss": "single shot",
 }
 
+
 @dataclass
 class Row:
     """One @Param combination of one benchmark: the results-table row."""

@@ -140,6 +140,9 @@ class RankForks:
     def summarize(self, forks: Forks, confidence: float) -> Estimate:
         return WELCH_FORKS.summarize(forks, confidence)
 
+    def side_at_level(self, side: Estimate, nominal: float, level: float) -> tuple[float, float]:
+        return WELCH_FORKS.side_at_level(side, nominal, level)
+
     def compare(self, base: Forks, head: Forks, confidence: float) -> Effect:
         x, y = fork_means(base), fork_means(head)
         if x.size < 2 or y.size < 2:

@@ -23,7 +23,12 @@ from perfproof.stats.forks import Forks, fork_means
 from perfproof.stats.method import Effect
 from perfproof.stats.ratio import log_ratio_rows
 from perfproof.stats.sequential_levels import CALIBRATED, Levels, Schedule
-from perfproof.stats.strategies import iterations, ratio_from_logs, welch_at_level
+from perfproof.stats.strategies import (
+    iterations,
+    ratio_from_logs,
+    t_side_at_level,
+    welch_at_level,
+)
 from perfproof.stats.welch import mean_interval
 from perfproof.stats.welch_look import LookRows, look_rows
 
@@ -51,6 +56,9 @@ class WelchForks:
 
     def at_level(self, effect: Effect, nominal: float, confidence: float) -> Effect:
         return welch_at_level(effect, nominal, confidence)
+
+    def side_at_level(self, side: Estimate, nominal: float, level: float) -> tuple[float, float]:
+        return t_side_at_level(side, side.forks, nominal, level)
 
     def compare_rows(
         self, base: np.ndarray, head: np.ndarray, confidence: float

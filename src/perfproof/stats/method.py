@@ -141,6 +141,11 @@ class Method(Protocol):
 
     def summarize(self, forks: Forks, confidence: float) -> Estimate: ...
 
+    def side_at_level(self, side: Estimate, nominal: float, level: float) -> tuple[float, float]:
+        """A side's interval (:meth:`summarize`'s, at ``nominal``) at ``level`` instead: a report
+        shows a side at the level its row was decided at."""
+        ...
+
     def compare(self, base: Forks, head: Forks, confidence: float) -> Effect: ...
 
     def at_level(self, effect: Effect, nominal: float, confidence: float) -> Effect:

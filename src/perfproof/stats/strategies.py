@@ -34,7 +34,7 @@ from perfproof.stats.forks import Forks, fork_means, moments
 from perfproof.stats.method import Effect, LookStats
 from perfproof.stats.ratio import ratio_or_difference
 from perfproof.stats.sequential_levels import Levels, Schedule
-from perfproof.stats.welch import mean_interval, t_critical
+from perfproof.stats.welch import at_level, mean_interval, t_critical
 
 BYTES_TOLERANCE_ABS = 0.5
 BYTES_TOLERANCE_REL = 0.001
@@ -145,6 +145,14 @@ class WithoutLooks:
         return ""
 
 
+def t_side_at_level(side: Estimate, n: int, nominal: float, level: float) -> tuple[float, float]:
+    """A side's Student-t interval over ``n`` values (fork means, or pooled iterations) at
+    ``level`` instead of ``nominal``; as it is with fewer than two values."""
+    if n < 2:
+        return side.ci
+    return at_level(side.value, side.ci[0], side.ci[1], float(n - 1), nominal, level)
+
+
 def _plain_ratio(x: np.ndarray, y: np.ndarray) -> float:
     b, h = float(np.mean(x)), float(np.mean(y))
     if b == 0:
@@ -167,6 +175,9 @@ class IterationLevel(WithoutLooks):
 
     def at_level(self, effect: Effect, nominal: float, confidence: float) -> Effect:
         return welch_at_level(effect, nominal, confidence)
+
+    def side_at_level(self, side: Estimate, nominal: float, level: float) -> tuple[float, float]:
+        return t_side_at_level(side, side.iterations, nominal, level)
 
     def notes(self, base_forks: int, head_forks: int, is_bytes: bool, alpha: float) -> list[Note]:
         return [method_notes.one_fork(base_forks, head_forks)]
@@ -222,6 +233,9 @@ class Exact(WithoutLooks):
 
     def at_level(self, effect: Effect, nominal: float, confidence: float) -> Effect:
         return effect
+
+    def side_at_level(self, side: Estimate, nominal: float, level: float) -> tuple[float, float]:
+        return side.ci
 
     def notes(self, base_forks: int, head_forks: int, is_bytes: bool, alpha: float) -> list[Note]:
         return [method_notes.exact()]
