@@ -587,6 +587,46 @@ def test_the_method_rule_sees_what_it_forbids() -> None:
     ]
 
 
+FORMAT_NAMES = frozenset({"fmt", "format", "output", "to"})
+"""What a verb's chosen output format is called; past the door it is a ``Format`` (or an
+``ExportFormat``), never its spelling."""
+
+
+def format_string_compares(mods: Iterable[Module] | None = None) -> list[str]:
+    """``fmt == "json"``, ``output != "text"``, ``fmt in ("md", "html")``: an output format
+    compared with its spelling (a typo runs as the other branch)."""
+
+    def strings(node: ast.expr) -> bool:
+        if isinstance(node, ast.Tuple | ast.List | ast.Set):
+            return any(strings(e) for e in node.elts)
+        return isinstance(node, ast.Constant) and isinstance(node.value, str)
+
+    found = []
+    for m in modules().values() if mods is None else mods:
+        for node in ast.walk(m.tree):
+            if isinstance(node, ast.Compare):
+                sides = [node.left, *node.comparators]
+                named = any(_dotted(x).rpartition(".")[2] in FORMAT_NAMES for x in sides)
+                if named and any(strings(x) for x in sides):
+                    found.append(f"{m.rel}:{node.lineno}")
+    return found
+
+
+def test_formats_are_compared_as_the_enum() -> None:
+    assert not format_string_compares(), (
+        f"a format compared by its spelling: {format_string_compares()}"
+    )
+
+
+def test_the_format_rule_sees_what_it_forbids() -> None:
+    bad = Module(
+        "perfproof.cli.x", "cli/x.py", Path("x.py"),
+        ast.parse("a = fmt == 'json'\nb = req.fmt in ('md', 'html')\nc = fmt is Format.JSON\n"),
+        3,
+    )  # fmt: skip
+    assert format_string_compares([bad]) == ["cli/x.py:1", "cli/x.py:2"]
+
+
 def test_the_manifest_is_read_through_its_fields() -> None:
     """``manifest["plan"]`` or ``manifest.get("plan")`` outside the manifest's type is the
     untyped plumbing that let a hand edit (or a bug) surface as a KeyError anywhere."""

@@ -21,6 +21,7 @@ import pytest
 from perfproof.cli import main
 from perfproof.cli.demo import print_outcome
 from perfproof.demo.run import DemoOutcome
+from perfproof.model.enums import Format
 
 pytestmark = [pytest.mark.jvm, pytest.mark.slow, pytest.mark.timeout(480)]
 
@@ -74,7 +75,7 @@ def test_demo_writes_project_and_both_runs(
 ) -> None:
     out = demo_run.out
     assert demo_run.code == 0 and demo_run.outcome is not None, demo_run.stderr
-    print_outcome(demo_run.outcome, "table")  # what `perfproof demo` prints without --format
+    print_outcome(demo_run.outcome, Format.TABLE)  # what `perfproof demo` prints without --format
     res = capsys.readouterr()
     assert (out / "project" / "pom.xml").is_file()
     main_run = out / "runs" / "feature-vs-baseline"

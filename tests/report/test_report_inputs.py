@@ -12,6 +12,8 @@ from typing import Any
 
 import pytest
 
+from perfproof.model.enums import Format
+
 
 @pytest.fixture
 def run(tmp_path: Path, make_run_folder: Callable[[str], Path]) -> Path:
@@ -103,7 +105,7 @@ def test_ab_markdown_is_the_results_section_of_report_md(
     doc = load_run(run).document
     outcome = AbOutcome(run, None, {}, report)  # type: ignore[arg-type]
     outcome.result = type("R", (), {"comparisons": doc.comparisons})()  # type: ignore[assignment]
-    render_outcome(outcome, "md")
+    render_outcome(outcome, Format.MD)
     printed = capsys.readouterr().out
     section = printed[: printed.index("\nrun folder:")]
     assert section.startswith("**Summary:**") and "### Results" in section

@@ -27,6 +27,7 @@ from perfproof.cli.pinned import settled
 from perfproof.cli.run_flags import AB_GROUPS, DEFAULTS_TEXT, VERDICT, ab_options
 from perfproof.errors import GateFailed, InputError
 from perfproof.measure.jfr_hints import profile_hints
+from perfproof.model.enums import Format
 from perfproof.pipeline.ab.options import AbOptions, Explain
 from perfproof.render import gate
 
@@ -108,7 +109,7 @@ the side, the step and the log). Ctrl-C stops cleanly; continue with --resume.
 @click.pass_context
 def command(
     ctx: click.Context,
-    fmt: str,
+    fmt: Format,
     fail_on_regression: bool,
     resume_dir: str | None,
     record: bool,
@@ -206,7 +207,7 @@ def check_one_commit(
         raise InputError(f"--ref (one commit, two variants): not with {refused[0]}")
 
 
-def render_outcome(outcome: AbOutcome, fmt: str) -> None:
+def render_outcome(outcome: AbOutcome, fmt: Format) -> None:
     """Print a finished run in the chosen format; the run folder is always named (on stderr
     for json, so stdout stays one document)."""
     from perfproof.model.diagnostics import Kind
@@ -214,13 +215,13 @@ def render_outcome(outcome: AbOutcome, fmt: str) -> None:
     from perfproof.report import results_section
     from perfproof.report.markdown import results_section as section_of
 
-    if fmt == "json":
+    if fmt is Format.JSON:
         emit_json(outcome.document.dump())
         click.echo(f"run folder: {outcome.run_dir}", err=True)
         for line in profile_hints(outcome.jfr_dir, _benchmarks(outcome)):
             click.echo(line, err=True)
         return
-    if fmt == "md":  # exactly the summary and results that the run's report.md holds
+    if fmt is Format.MD:  # exactly the summary and results that the run's report.md holds
         ctx = outcome.context
         text = results_section(outcome.run_dir) if ctx is None else section_of(ctx)
         click.echo(text, nl=False)

@@ -9,6 +9,7 @@ import click
 from perfproof.cli import SHORT_HELP
 from perfproof.cli.code_options import SourceFlags, source_options, sources
 from perfproof.cli.options import format_option, show_in_format
+from perfproof.model.enums import Format
 
 EPILOG = """Examples:
 
@@ -36,7 +37,7 @@ unknown, name and argument count match, the file imports the class or shares its
 @click.option("--all", "show_all", is_flag=True, help="Also list test and benchmark call sites.")
 @format_option()
 def command(
-    method: str, arity: int | None, show_all: bool, fmt: str, **flags: Unpack[SourceFlags]
+    method: str, arity: int | None, show_all: bool, fmt: Format, **flags: Unpack[SourceFlags]
 ) -> None:
     """List the production call sites of METHOD and whether it is a library primitive."""
     from perfproof.code import render

@@ -8,6 +8,7 @@ import click
 
 from perfproof.cli import SHORT_HELP
 from perfproof.cli.options import emit_json, format_option
+from perfproof.model.enums import Format
 
 EPILOG = """Examples:
 
@@ -38,15 +39,15 @@ value); 2 the PR file or the run folder (or prove bundle) is unreadable.
 @click.command("check", epilog=EPILOG, short_help=SHORT_HELP["check"])
 @click.argument("pr_file", metavar="PR.md", type=click.Path(path_type=Path))
 @click.argument("run_dir", metavar="RUN_DIR", type=click.Path(path_type=Path))
-@format_option(("table", "json"), default="table")
-def command(pr_file: Path, run_dir: Path, fmt: str) -> None:
+@format_option((Format.TABLE, Format.JSON), default=Format.TABLE)
+def command(pr_file: Path, run_dir: Path, fmt: Format) -> None:
     """Check every score, error, Δ% and bytes/op that PR.md quotes against RUN_DIR, and
     every number of a report perfproof wrote for it."""
     from perfproof.audit.check import check_file, render_table
     from perfproof.errors import GateFailed
 
     result = check_file(pr_file, run_dir)
-    if fmt == "json":
+    if fmt is Format.JSON:
         emit_json(result.document())
     else:
         click.echo(render_table(result), nl=False)

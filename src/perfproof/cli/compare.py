@@ -26,6 +26,7 @@ from perfproof.cli.options import (
 from perfproof.cli.pinned import json_settings
 from perfproof.compare import compare_document, compare_specs
 from perfproof.errors import GateFailed
+from perfproof.model.enums import Format
 from perfproof.render import gate
 from perfproof.stats import family as procedures
 
@@ -133,7 +134,7 @@ def command(ctx: click.Context, **_: object) -> None:
     else:
         assert head is not None
         result = compare_specs(req.base, head, req.options)
-    if req.fmt == "json":
+    if req.fmt is Format.JSON:
         db = None
         if req.record is not None:
             from perfproof.history.db import resolve_target
@@ -151,7 +152,7 @@ def command(ctx: click.Context, **_: object) -> None:
     else:
         from perfproof.render import comparison as compare_render
 
-        if req.fmt == "md":
+        if req.fmt is Format.MD:
             click.echo(compare_render.markdown(result), nl=False)
         else:
             compare_render.print_table(result)
@@ -171,9 +172,9 @@ def _replay(req: CompareRequest, head: str, replay: Replay) -> None:
     from perfproof.render import sequential as replay_render
 
     replayed = replay_specs(req.base, head, req.options, replay.max_looks, replay.futility)
-    if req.fmt == "json":
+    if req.fmt is Format.JSON:
         emit_json(replay_render.document(replayed))
-    elif req.fmt == "md":
+    elif req.fmt is Format.MD:
         click.echo(replay_render.markdown(replayed), nl=False)
     else:
         replay_render.print_table(replayed)

@@ -19,6 +19,7 @@ from perfproof.cli.pinned import settled
 from perfproof.compare import DEFAULT_METRICS, CompareOptions
 from perfproof.errors import InputError
 from perfproof.jmh.reader import expand_spec
+from perfproof.model.enums import Format
 from perfproof.model.variants import Variants, parse_pair, parse_sides_by_param
 from perfproof.stats.verdict import parse_fraction
 from perfproof.storage import refuse_overwriting_inputs
@@ -49,7 +50,7 @@ class CompareRequest:
     """None with a variant rule: both sides come from BASE."""
     variants: Variants
     options: CompareOptions
-    fmt: str
+    fmt: Format
     fail_on_regression: bool
     junit: Path | None
     record: Recording | None

@@ -9,6 +9,7 @@ import click
 
 from perfproof.cli import SHORT_HELP
 from perfproof.cli.options import OUT_DIR, emit_json, format_option
+from perfproof.model.enums import Format
 
 if TYPE_CHECKING:
     from perfproof.demo.run import DemoOutcome
@@ -39,8 +40,8 @@ Examples:
     help="Keep everything in DIR: the project at DIR/project, runs under DIR/runs/ "
     "(default: a new temporary folder).",
 )
-@format_option(("table", "json"))
-def command(out: str | None, fmt: str) -> None:
+@format_option((Format.TABLE, Format.JSON))
+def command(out: str | None, fmt: Format) -> None:
     """Run the whole A/B job on an embedded sample project, with an A/A control."""
     from perfproof.demo.run import run_demo
     from perfproof.measure.progress import make_reporter
@@ -49,13 +50,13 @@ def command(out: str | None, fmt: str) -> None:
     print_outcome(outcome, fmt)
 
 
-def print_outcome(outcome: DemoOutcome, fmt: str) -> None:
+def print_outcome(outcome: DemoOutcome, fmt: Format) -> None:
     """What the demo prints once it has run, in ``fmt`` (``table`` or ``json``): a function of
     the finished outcome alone, so that one real demo run can be shown both ways."""
     from perfproof.demo.run import RUNS
     from perfproof.render.comparison import print_table
 
-    if fmt == "json":  # each run's perfproof.compare/1 document, as `ab --format json` prints
+    if fmt is Format.JSON:  # each run's perfproof.compare/1 document, as `ab --format json` prints
         runs = {name: outcome.runs[name].document.dump() for name, _, _ in RUNS}
         prove = outcome.prove.doc.dump() if outcome.prove is not None else None
         doc = {"schema": "perfproof.demo/1", "project": str(outcome.repo.path), "runs": runs}

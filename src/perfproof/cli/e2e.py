@@ -22,6 +22,7 @@ from perfproof.cli.options import (
 from perfproof.cli.pinned import settled
 from perfproof.cli.run_flags import BASE_HELP
 from perfproof.errors import InputError, PerfproofError
+from perfproof.model.enums import Format
 
 EPILOG = """Examples:
 
@@ -162,7 +163,7 @@ def _progress(i: int, total: int, step, duration: float, values: dict[str, float
 )
 @format_option()
 @click.pass_context
-def command(ctx: click.Context, resume_dir: str | None, fmt: str, **kw: Any) -> None:
+def command(ctx: click.Context, resume_dir: str | None, fmt: Format, **kw: Any) -> None:
     """End-to-end A/B: run a command N times per side, interleaved, and compare its metrics.
 
     Each side's command runs in that side's worktree after its build (--base/--head), in a
@@ -212,9 +213,9 @@ def command(ctx: click.Context, resume_dir: str | None, fmt: str, **kw: Any) -> 
     except (PerfproofError, KeyboardInterrupt):
         _hint(store.path)
         raise
-    if fmt == "json":
+    if fmt is Format.JSON:
         emit_json(e2e_document(result))
-    elif fmt == "md":
+    elif fmt is Format.MD:
         click.echo(to_markdown(result), nl=False)
     else:
         click.echo(to_table(result), nl=False)

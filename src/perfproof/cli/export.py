@@ -8,8 +8,9 @@ from pathlib import Path
 import click
 
 from perfproof.cli import SHORT_HELP
-from perfproof.cli.options import emit_json, stdout_format_option
+from perfproof.cli.options import EnumChoice, emit_json, stdout_format_option
 from perfproof.errors import InputError
+from perfproof.model.enums import ExportFormat, Format, SampleUnit
 
 EPILOG = """\b
 Formats:
@@ -65,8 +66,8 @@ Exit codes: 0 done; 2 bad input (unknown format, not a run folder), one line on 
 )
 @click.option(
     "--samples",
-    type=click.Choice(("auto", "forks", "iterations")),
-    default="auto",
+    type=EnumChoice(SampleUnit),
+    default=SampleUnit.AUTO.value,
     show_default=True,
     help="benchstat: one sample per fork, or per iteration; auto takes forks when every key "
     "has the six benchstat needs to test, else iterations (narrower intervals: iterations of "
@@ -81,24 +82,24 @@ def command(
     fmt: str,
     out: str | None,
     metrics: tuple[str, ...],
-    samples: str,
-    output: str,
+    samples: SampleUnit,
+    output: Format,
 ) -> None:
     """Export a run's results (fork-level means and intervals) to a CI benchmark format."""
-    from perfproof.export import DEFAULT_METRICS, check_format, export, targets
+    from perfproof.export import DEFAULT_METRICS, export, export_format, targets
     from perfproof.export.written import Written, export_document
     from perfproof.storage import write_text_atomic
 
-    check_format(fmt)  # before any reading: a typo costs nothing
-    if samples != "auto" and fmt != "benchstat":
-        raise InputError(f"--samples: only for --to benchstat, not --to {fmt}")
-    if output == "json" and out == "-":
+    to = export_format(fmt)  # before any reading: a typo costs nothing
+    if samples is not SampleUnit.AUTO and to is not ExportFormat.BENCHSTAT:
+        raise InputError(f"--samples: only for --to benchstat, not --to {to}")
+    if output is Format.JSON and out == "-":
         raise InputError(
             "--format json: stdout carries the description, so --out - has nowhere to go "
             "(name a file or folder)"
         )
     chosen = tuple(metrics) or DEFAULT_METRICS
-    runs, files = export([Path(p) for p in run_dirs], fmt, chosen, samples)
+    runs, files = export([Path(p) for p in run_dirs], to, chosen, samples)
     if out == "-" and len(files) == 1:
         only = next(iter(files.values()))
         sys.stdout.write(only.text)
@@ -106,19 +107,20 @@ def command(
             click.echo(f"interval left out: {reason}", err=True)
         return
     written = []
-    for target, file in targets(runs, files, out, fmt).items():
+    for target, file in targets(runs, files, out, to).items():
         write_text_atomic(target, file.text)
         written.append(Written(target, file))
-        if output == "text":
+        if output is Format.TEXT:
             click.echo(f"wrote {target}")
             if file.omitted:
                 click.echo(
                     f"  {len(file.omitted)} interval(s) left out, wider than the data supports "
                     "(--format json lists them)"
                 )
-    if output == "json":
+    if output is Format.JSON:
         from perfproof.export.gobench import samples_mode
         from perfproof.export.source import ExportOptions
 
-        mode = samples_mode(runs, ExportOptions(chosen, samples)) if fmt == "benchstat" else None
-        emit_json(export_document(fmt, runs, written, chosen, mode))
+        benchstat = to is ExportFormat.BENCHSTAT
+        mode = samples_mode(runs, ExportOptions(chosen, samples)) if benchstat else None
+        emit_json(export_document(to, runs, written, chosen, mode))

@@ -19,6 +19,7 @@ from perfproof.cli.options import (
 from perfproof.cli.pinned import run_settings, settled
 from perfproof.cli.run_flags import AB_GROUPS, ab_options
 from perfproof.errors import GateFailed, InputError
+from perfproof.model.enums import Format
 
 EPILOG = """The baseline is built with the feature's benchmark sources overlaid (--overlay PATH,
 repeatable; by default every file the feature added or changed that uses JMH), both sides run
@@ -63,7 +64,7 @@ JMH step failed (the message names the log).
     f"Confidence level of the ratio intervals (0.99 or 99%). [default: {CONFIDENCE_DEFAULT}]"
 )
 @resume_option("resume_dir", "RUN_DIR", "Finish a stopped guard run and judge it.")
-@format_option(("table", "json"))
+@format_option((Format.TABLE, Format.JSON))
 @click.pass_context
 def command(
     ctx: click.Context,
@@ -71,7 +72,7 @@ def command(
     min_ratio: float | None,
     confidence: float | None,
     resume_dir: str | None,
-    fmt: str,
+    fmt: Format,
     **_: object,
 ) -> None:
     """Run the feature's benchmark on the baseline and the feature; PASS if it discriminates."""
@@ -113,7 +114,7 @@ def command(
             defaults.CONFIDENCE if confidence is None else confidence,
         )
         result = run_guard(GuardOptions(opts, settings))
-    if fmt == "json":
+    if fmt is Format.JSON:
         chosen = run_settings(result.run_dir) if result.run_dir is not None else {}
         emit_json({**guard_document(result), "settings": chosen})
     else:

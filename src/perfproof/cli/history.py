@@ -28,6 +28,7 @@ from perfproof.cli.options import (
     threshold_option,
 )
 from perfproof.errors import GateFailed, InputError
+from perfproof.model.enums import Format
 from perfproof.units import short_sha
 
 if TYPE_CHECKING:
@@ -138,7 +139,7 @@ def _selection(func: Callable[..., Any]) -> Callable[..., Any]:
     )(func)
     func = click.option("--bench", metavar="REGEX", help="Benchmarks whose name matches.")(func)
     func = confidence_option("Confidence of intervals.", default=CONFIDENCE_DEFAULT)(func)
-    func = format_option(("table", "json", "html"), help="Output format.")(func)
+    func = format_option((Format.TABLE, Format.JSON, Format.HTML), help="Output format.")(func)
     func = click.option("--out", type=OUT_FILE, help="Write the output to FILE instead of stdout.")(
         func
     )
@@ -152,7 +153,7 @@ class Selection:
 
     db: str | None
     out: str | None
-    fmt: str
+    fmt: Format
     confidence: float
     bench: str | None
     metrics: tuple[str, ...]
@@ -179,7 +180,7 @@ def _load(s: Selection) -> list[Series]:
     from perfproof.storage import refuse_overwriting_inputs
 
     db, out, fmt, machine = s.db, s.out, s.fmt, s.machine
-    if s.commit_url is not None and fmt != "html":
+    if s.commit_url is not None and fmt is not Format.HTML:
         raise InputError(f"--commit-url: only with --format html (not --format {fmt})")
     target = resolve_target(db)
     if out is not None and out != "-" and target.kind == "sqlite":
@@ -256,7 +257,7 @@ def show_cmd(**params: Any) -> None:
     s = selection(params)
     found = _load(s)
     out, fmt, confidence, machine, commit_url = s.out, s.fmt, s.confidence, s.machine, s.commit_url
-    if fmt == "json":
+    if fmt is Format.JSON:
         doc = render.history_document(found, confidence, machine)
         if out:
             from perfproof.model.documents import dumps
@@ -264,7 +265,7 @@ def show_cmd(**params: Any) -> None:
             _write(dumps(doc), out)
         else:
             emit_json(doc)
-    elif fmt == "html":
+    elif fmt is Format.HTML:
         from perfproof.history.analysis import ChangeOptions, find_changes
 
         options = ChangeOptions(confidence=confidence)
@@ -291,7 +292,7 @@ def changes_cmd(threshold: float, seed: int, fail_on_change: bool, **params: Any
     branch = s.branch
     options = ChangeOptions(confidence=confidence, threshold=threshold, seed=seed)
     changes = [c for s in found for c in find_changes(s, options)]
-    if fmt == "json":
+    if fmt is Format.JSON:
         doc = render.changes_document(
             changes,
             len(found),
@@ -312,7 +313,7 @@ def changes_cmd(threshold: float, seed: int, fail_on_change: bool, **params: Any
             _write(dumps(doc), out)
         else:
             emit_json(doc)
-    elif fmt == "html":
+    elif fmt is Format.HTML:
         _write(_page("perfproof change points", found, changes, options, commit_url, machine), out)
     else:
         _table(lambda f: render.print_changes(changes, found, f, machine), out)

@@ -11,6 +11,7 @@ import click
 
 from perfproof.cli.options import emit_json, stdout_format_option
 from perfproof.errors import InputError
+from perfproof.model.enums import Format
 
 DB_HELP = (
     "History database: a SQLite file path or a postgresql:// URL "
@@ -159,7 +160,7 @@ def record_command(
     branch: str | None,
     when: str | None,
     machine: str | None,
-    output: str,
+    output: Format,
     db: str | None,
 ) -> None:
     """Store run folders or plain JMH result files; recording one twice changes nothing."""
@@ -188,12 +189,12 @@ def record_command(
         for raw, rec in records:
             new = record(handle, rec)
             done.append(Recorded(raw, rec, new, filed_machine(handle, rec.uid)))
-            if output == "text":
+            if output is Format.TEXT:
                 on = f" on {done[-1].machine}" if done[-1].machine else ""
                 name = rec.run_id or rec.source
                 click.echo(f"{'recorded' if new else 'already recorded'}: {name}{on}")
         target = handle.target
-    if output == "json":
+    if output is Format.JSON:
         emit_json(record_document(target.label, target.kind, done))
     else:
         click.echo(f"history: {target.label}")

@@ -12,10 +12,11 @@ from perfproof import defaults
 from perfproof.cli import SHORT_HELP
 from perfproof.cli.build_flags import BUILD, build_spec
 from perfproof.cli.flag import fill, flags
-from perfproof.cli.options import OUT_DIR_PATH, emit_json
+from perfproof.cli.options import OUT_DIR_PATH, emit_json, format_option
 from perfproof.cli.parsed import JMH_ARGS
 from perfproof.errors import InputError
 from perfproof.measure.plan import parse_jmh_args
+from perfproof.model.enums import Format
 
 if TYPE_CHECKING:
     from perfproof.pipeline.hunt.start import HuntRequest
@@ -102,25 +103,25 @@ benchmark matches, a truncated recording); 3 a build, JMH or the command failed.
     show_default=True,
     help="Seconds to wait for another JMH run to finish.",
 )  # fmt: skip
-@click.option(
-    "--format", "fmt", type=click.Choice(("table", "md", "json", "html")), default="table",
-    show_default=True, help="What to print (all four are written to --out).",
-)  # fmt: skip
-def command(fmt: str, top: int, **params: object) -> None:
+@format_option(
+    (Format.TABLE, Format.MD, Format.JSON, Format.HTML),
+    help="What to print (all four are written to --out).",
+)
+def command(fmt: Format, top: int, **params: object) -> None:
     """Find where a workload's time and bytes go in the project's own code, as ranked
     hypotheses with file and line, callers, Amdahl ceiling and a ready `prove` line."""
     from perfproof.pipeline.hunt.start import hunt
 
     outcome = hunt(hunt_request(params), say=lambda text: click.echo(text, err=True))
-    if fmt == "json":
+    if fmt is Format.JSON:
         from perfproof.model.documents.hunt import hunt_document
 
         emit_json(hunt_document(outcome.result))
-    elif fmt == "md":
+    elif fmt is Format.MD:
         from perfproof.render.hunt import hunt_markdown
 
         click.echo(hunt_markdown(outcome.result, top), nl=False)
-    elif fmt == "html":
+    elif fmt is Format.HTML:
         click.echo(outcome.files["html"].read_text("utf-8"), nl=False)
     else:
         from perfproof.render.hunt import hunt_table

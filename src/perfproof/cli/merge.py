@@ -12,6 +12,7 @@ from perfproof.cli.options import OUT_DIR, emit_json, format_option, junit_optio
 from perfproof.cli.pinned import run_settings, settled
 from perfproof.cli.run_flags import VERDICT
 from perfproof.errors import GateFailed
+from perfproof.model.enums import Format
 from perfproof.render import gate
 
 EPILOG = """\b
@@ -44,7 +45,7 @@ def command(
     ctx: click.Context,
     run_dirs: tuple[str, ...],
     out: str,
-    fmt: str,
+    fmt: Format,
     fail_on_regression: bool,
     junit: Path | None = None,
     **verdict: object,
@@ -64,11 +65,11 @@ def command(
     if sources:
         chosen["sources"] = sources
     outcome = merge_runs([Path(p) for p in run_dirs], Path(out), verdict=chosen)
-    if fmt == "json":
+    if fmt is Format.JSON:
         emit_json({**outcome.document.dump(), "settings": run_settings(Path(outcome.out))})
         click.echo(f"run folder: {outcome.out}", err=True)
     else:
-        if fmt == "md":
+        if fmt is Format.MD:
             click.echo(markdown(outcome.result), nl=False)
         else:
             print_table(outcome.result)

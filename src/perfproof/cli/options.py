@@ -14,12 +14,13 @@ import click
 from perfproof import defaults
 from perfproof.errors import InputError
 from perfproof.model.documents import dumps
+from perfproof.model.enums import Format
 from perfproof.stats.verdict import check_confidence, check_threshold, parse_fraction
 
 if TYPE_CHECKING:
     from perfproof.model import Comparison, Unmatched
 
-FORMATS = ("table", "md", "json")
+FORMATS = (Format.TABLE, Format.MD, Format.JSON)
 
 CONFIDENCE_DEFAULT = f"{defaults.CONFIDENCE:g}"
 """perfproof's confidence level as ``--help`` shows it (``0.99``)."""
@@ -28,38 +29,38 @@ THRESHOLD_DEFAULT = f"{defaults.THRESHOLD:.0%}"
 
 
 def format_option(
-    choices: tuple[str, ...] = FORMATS,
-    default: str = "table",
+    choices: tuple[Format, ...] = FORMATS,
+    default: Format = Format.TABLE,
     help: str = "Output format; json is a stable, versioned document for agents and CI.",
 ) -> Any:
-    """``--format`` of a verb that prints its result (passed as ``fmt``)."""
+    """``--format`` of a verb that prints its result (passed as ``fmt``, a :class:`Format`)."""
     return click.option(
         "--format",
         "fmt",
-        type=click.Choice(choices),
-        default=default,
+        type=EnumChoice(Format, choices),
+        default=default.value,
         show_default=True,
         help=help,
     )
 
 
 def show_in_format(
-    fmt: str, doc: Callable[[], Any], md: Callable[[], str], table: Callable[[], str]
+    fmt: Format, doc: Callable[[], Any], md: Callable[[], str], table: Callable[[], str]
 ) -> None:
     """Print a result as ``--format`` asks: the JSON document, the Markdown, or the terminal
     table (each built only when asked for, so a verb renders one of them, not three)."""
-    if fmt == "json":
+    if fmt is Format.JSON:
         emit_json(doc())
     else:
-        click.echo(md() if fmt == "md" else table(), nl=False)
+        click.echo(md() if fmt is Format.MD else table(), nl=False)
 
 
 class EnumChoice(click.Choice):
     """A flag whose words are an enum's values, passed to the verb as the enum's member: the
     choices are declared once, in the enum, and no builder converts the word again."""
 
-    def __init__(self, enum: type[StrEnum]) -> None:
-        super().__init__([e.value for e in enum])
+    def __init__(self, enum: type[StrEnum], members: Sequence[StrEnum] | None = None) -> None:
+        super().__init__([e.value for e in (enum if members is None else members)])
         self.enum = enum
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
@@ -90,12 +91,12 @@ def resume_option(dest: str, metavar: str, help: str) -> Any:
 
 def stdout_format_option(help: str) -> Any:
     """``--format text|json`` of a verb whose results are files: what stdout says about them
-    (a line each, or one JSON document); passed as ``output``."""
+    (a line each, or one JSON document); passed as ``output``, a :class:`Format`."""
     return click.option(
         "--format",
         "output",
-        type=click.Choice(("text", "json")),
-        default="text",
+        type=EnumChoice(Format, (Format.TEXT, Format.JSON)),
+        default=Format.TEXT.value,
         show_default=True,
         help=help,
     )

@@ -10,6 +10,7 @@ import click
 
 from perfproof.cli import SHORT_HELP
 from perfproof.cli.options import OUT_FILE, confidence_option, emit_json, format_option
+from perfproof.model.enums import Format
 
 CENSUS_EPILOG = """Examples:
 
@@ -140,7 +141,7 @@ def command() -> None:
 @click.option("--flamegraph", type=OUT_FILE, help="Write an interactive flame graph (HTML).")
 def census_command(
     recordings: tuple[str, ...],
-    fmt: str,
+    fmt: Format,
     top: int,
     collapsed: str | None,
     flamegraph: str | None,
@@ -160,7 +161,7 @@ def census_command(
         written,
         fmt,
         lambda: census_json(result, top),
-        lambda: census_text(result, top, fmt == "md"),
+        lambda: census_text(result, top, fmt is Format.MD),
     )
 
 
@@ -169,10 +170,10 @@ def _path(flag: str | None) -> Path | None:
     return Path(flag) if flag else None
 
 
-def _emit(written: list[Path], fmt: str, doc: Any, text: Any) -> None:
+def _emit(written: list[Path], fmt: Format, doc: Any, text: Any) -> None:
     for p in written:
         click.echo(f"wrote {p}", err=True)
-    if fmt == "json":
+    if fmt is Format.JSON:
         emit_json(doc())
     else:
         click.echo(text(), nl=False)
@@ -229,7 +230,7 @@ class _DiffCommand(click.Command):
 def diff_command(
     before: tuple[str, ...],
     after: tuple[str, ...],
-    fmt: str,
+    fmt: Format,
     top: int,
     normalize: bool,
     confidence: float,
@@ -248,4 +249,9 @@ def diff_command(
         flamegraph=_path(flamegraph),
         **reading,
     )
-    _emit(written, fmt, lambda: diff_json(result, top), lambda: diff_text(result, top, fmt == "md"))
+    _emit(
+        written,
+        fmt,
+        lambda: diff_json(result, top),
+        lambda: diff_text(result, top, fmt is Format.MD),
+    )

@@ -26,6 +26,7 @@ from perfproof.cli.pinned import json_settings, run_settings, settled
 from perfproof.cli.run_flags import AB_GROUPS, VERDICT, ab_options
 from perfproof.errors import GateFailed, InputError
 from perfproof.model.documents.prove import SKIPPABLE
+from perfproof.model.enums import Format
 from perfproof.pipeline.prove.options import Gate, ProfileForks, ProveOptions, Reach
 from perfproof.pipeline.prove.run import ProveOutcome, stage_lines
 from perfproof.render.prove_reach import unexplained_keys
@@ -199,17 +200,17 @@ def _junit(path: object, outcome: ProveOutcome) -> None:
     write_junit(path, doc.comparisons, doc.unmatched, "perfproof prove")
 
 
-def _print(outcome: ProveOutcome, fmt: str, chosen: dict[str, dict[str, object]]) -> None:
+def _print(outcome: ProveOutcome, fmt: Format, chosen: dict[str, dict[str, object]]) -> None:
     """The outcome in ``fmt``; JSON carries the settings the A/B run was made with and where
     each came from (``chosen``, as settled at the door, when no A/B run was made)."""
     report = outcome.report
-    if fmt == "json":
+    if fmt is Format.JSON:
         ab_run = outcome.ab_run
         settings = run_settings(ab_run) if ab_run is not None else chosen
         emit_json({**outcome.doc.dump(), "settings": settings})
         click.echo(f"bundle: {outcome.bundle}", err=True)
         return
-    if fmt == "md" and outcome.markdown is not None:  # the PR body report.md holds
+    if fmt is Format.MD and outcome.markdown is not None:  # the PR body report.md holds
         click.echo(outcome.markdown, nl=False)
         return
     for line in stage_lines(outcome.doc):

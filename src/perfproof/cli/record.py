@@ -9,6 +9,7 @@ import click
 from perfproof.cli import SHORT_HELP
 from perfproof.cli.options import OUT_FILE, emit_json, format_option
 from perfproof.errors import InputError
+from perfproof.model.enums import Format
 
 EPILOG = """Examples:
 
@@ -53,14 +54,14 @@ Exit codes: 0 recorded; 2 bad input; 3 the command failed (the recording is kept
     metavar="N",
     help="Frames kept per stack (JFR's default is 64).",
 )
-@format_option(choices=("table", "json"))
+@format_option(choices=(Format.TABLE, Format.JSON))
 @click.argument("command_argv", nargs=-1, type=click.UNPROCESSED, required=True)
 def command(
     out: str,
     settings: str,
     duration: float | None,
     stack_depth: int | None,
-    fmt: str,
+    fmt: Format,
     command_argv: tuple[str, ...],
 ) -> None:
     """Run `java ...` with a JFR recording written to --out when it exits.
@@ -70,7 +71,7 @@ def command(
     from perfproof.profile.record import record
     from perfproof.storage import is_stdout, is_stream
 
-    if fmt == "json" and is_stdout(out):
+    if fmt is Format.JSON and is_stdout(out):
         raise InputError(f"--format json: stdout carries the recording (--out {out}); name a file")
     say = (lambda line: click.echo(line, err=True)) if is_stdout(out) else click.echo
     rec = record(
@@ -81,7 +82,7 @@ def command(
         stack_depth=stack_depth,
         on_line=lambda line: click.echo(line, err=True),
     )
-    if fmt == "json":
+    if fmt is Format.JSON:
         emit_json(
             {
                 "schema": "perfproof.record/1",

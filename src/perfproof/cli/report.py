@@ -9,6 +9,7 @@ import click
 from perfproof.cli import SHORT_HELP
 from perfproof.cli.options import OUT_FILE_PATH, format_option
 from perfproof.errors import InputError
+from perfproof.model.enums import Format
 from perfproof.report.markdown import DEFAULT_MAX_CHARS
 
 EPILOG = """Examples:
@@ -29,7 +30,7 @@ names one of its inputs.
 
 @click.command("report", epilog=EPILOG, short_help=SHORT_HELP["report"])
 @click.argument("run_dir", metavar="RUN_DIR", type=click.Path(path_type=Path))
-@format_option(("md", "html", "json"), default="md")
+@format_option((Format.MD, Format.HTML, Format.JSON), default=Format.MD)
 @click.option(
     "--out",
     type=OUT_FILE_PATH,
@@ -52,7 +53,7 @@ names one of its inputs.
 )
 @click.pass_context
 def command(
-    ctx: click.Context, run_dir: Path, fmt: str, out: Path | None, max_chars: int, summary: bool
+    ctx: click.Context, run_dir: Path, fmt: Format, out: Path | None, max_chars: int, summary: bool
 ) -> None:
     """Render the report of RUN_DIR: summary, results per @Param, methodology, reproduction
     commands, warnings and JMH's raw tables (HTML adds inline plots and results tables that
@@ -60,16 +61,16 @@ def command(
     from perfproof.report import input_files, render, render_pr_markdown
     from perfproof.storage import write_text_atomic
 
-    if summary and fmt != "md":
+    if summary and fmt is not Format.MD:
         raise InputError(f"--summary: a Markdown form; drop --format {fmt}")
     if (
-        fmt != "md"
+        fmt is not Format.MD
         and ctx.get_parameter_source("max_chars") is click.core.ParameterSource.COMMANDLINE
     ):
         raise InputError(f"--max-chars: fits the Markdown page only; drop it with --format {fmt}")
     if out is not None and out.resolve() in {p.resolve() for p in input_files(run_dir)}:
         raise InputError(f"--out {out}: is an input of this report; write the report elsewhere")
-    if fmt == "md":
+    if fmt is Format.MD:
         text = render_pr_markdown(run_dir, max_chars or None, summary)
     else:
         text = render(run_dir, fmt)

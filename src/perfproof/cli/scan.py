@@ -10,6 +10,7 @@ import click
 from perfproof.cli import SHORT_HELP
 from perfproof.cli.code_options import SourceFlags, source_options, sources
 from perfproof.cli.options import format_option, show_in_format
+from perfproof.model.enums import Format
 
 EPILOG = """Examples:
 
@@ -49,7 +50,7 @@ production call sites.
 @click.option("--rule", "rules", multiple=True, metavar="ID", help="Only this rule (repeatable).")
 @format_option()
 def command(
-    profiles: tuple[Path, ...], rules: tuple[str, ...], fmt: str, **flags: Unpack[SourceFlags]
+    profiles: tuple[Path, ...], rules: tuple[str, ...], fmt: Format, **flags: Unpack[SourceFlags]
 ) -> None:
     """Find allocation and lookup patterns that performance fixes target, hottest first."""
     from perfproof.code import render

@@ -17,6 +17,7 @@ from perfproof.errors import InputError
 from perfproof.export import bencher, csv_table, github_action, gobench, otava
 from perfproof.export.source import ExportFile, ExportOptions, ExportRun, load
 from perfproof.model import ALLOC_NORM, PRIMARY
+from perfproof.model.enums import ExportFormat, SampleUnit
 from perfproof.storage import check_output_file, check_output_folder
 
 DEFAULT_METRICS = (PRIMARY, ALLOC_NORM)
@@ -34,43 +35,50 @@ def _one(render: Callable[[ExportRun, ExportOptions], dict[str, ExportFile]]) ->
     return wrapped
 
 
-FORMATS: dict[str, Render] = {
-    "bencher": _one(bencher.render),
-    "github-action-benchmark": _one(github_action.render),
-    "benchstat": gobench.render,
-    "otava": otava.render,
-    "csv": csv_table.render,
+FORMATS: dict[ExportFormat, Render] = {
+    ExportFormat.BENCHER: _one(bencher.render),
+    ExportFormat.GITHUB_ACTION: _one(github_action.render),
+    ExportFormat.BENCHSTAT: gobench.render,
+    ExportFormat.OTAVA: otava.render,
+    ExportFormat.CSV: csv_table.render,
 }
 
 
-FOLDER_FORMATS = frozenset({"github-action-benchmark", "otava"})
+FOLDER_FORMATS = frozenset({ExportFormat.GITHUB_ACTION, ExportFormat.OTAVA})
 """Formats whose output is a folder whatever the run holds: the action takes one file per
 direction, so a suite with one direction today writes one file and two tomorrow, and a CI
 step must be able to point at the same ``--out`` both days; Otava's ``otava.yaml`` names the
 CSV files beside it."""
 
 
-def check_format(name: str) -> None:
-    if name not in FORMATS:
+def export_format(name: str) -> ExportFormat:
+    """``--to NAME`` read at the door: the format, or one line naming the formats there are."""
+    if name not in set(ExportFormat):
         raise InputError(f"--to {name}: unknown export format (one of: {', '.join(FORMATS)})")
+    return ExportFormat(name)
 
 
 def export(
-    paths: list[Path], fmt: str, metrics: tuple[str, ...] = DEFAULT_METRICS, samples: str = "auto"
+    paths: list[Path],
+    fmt: ExportFormat,
+    metrics: tuple[str, ...] = DEFAULT_METRICS,
+    samples: SampleUnit = SampleUnit.AUTO,
 ) -> tuple[list[ExportRun], dict[str, ExportFile]]:
     """Read the run folders and render them: ``(runs, {file name: file})``."""
-    check_format(fmt)
     _refuse_repeated(paths)
     runs = [load(p) for p in paths]
     _refuse_copies(runs)
-    files = FORMATS[fmt](runs, ExportOptions(metrics, samples))
+    files = FORMATS[ExportFormat(fmt)](runs, ExportOptions(metrics, samples))
     if not files:
         raise InputError(f"{paths[0]}: nothing to export in this format")
     return runs, files
 
 
 def targets(
-    runs: list[ExportRun], files: dict[str, ExportFile], out: str | None, fmt: str = ""
+    runs: list[ExportRun],
+    files: dict[str, ExportFile],
+    out: str | None,
+    fmt: ExportFormat | None = None,
 ) -> dict[Path, ExportFile]:
     """Where each file goes: ``--out`` (a file, or a folder for a format that writes a
     folder), else ``RUN_DIR/export/``. A target inside a run folder other than its

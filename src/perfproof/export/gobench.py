@@ -20,6 +20,7 @@ from perfproof.export.source import (
     Value,
 )
 from perfproof.model import ALLOC_NORM, PRIMARY, BenchKey, Samples
+from perfproof.model.enums import SampleUnit
 
 _UNIT = {"B/op": "B/op", "ns/op": "ns/op", "ops/s": "ops/s"}
 
@@ -41,19 +42,19 @@ def _config(key: str, value: str | None) -> str:
     return f"{key}: {text}"
 
 
-def samples_mode(runs: list[ExportRun], options: ExportOptions) -> str:
+def samples_mode(runs: list[ExportRun], options: ExportOptions) -> SampleUnit:
     """``forks`` when every key has benchstat's six samples per side in forks, else
     ``iterations``: benchstat cannot test fewer than six, so with 3–5 forks (perfproof's
     usual design) one sample per fork would only ever print ``± ∞``. Iterations inside a fork
     are not independent (the reason perfproof's own verdicts use forks), so benchstat's
     intervals over them come out narrower than the report's; the header says so."""
-    if options.samples != "auto":
+    if options.samples is not SampleUnit.AUTO:
         return options.samples
     fewest = min(
         (len(v.fork_means) for run in runs for side in run.sides for v in run.values(side)),
         default=0,
     )
-    return "forks" if fewest >= BENCHSTAT_MIN_SAMPLES else "iterations"
+    return SampleUnit.FORKS if fewest >= BENCHSTAT_MIN_SAMPLES else SampleUnit.ITERATIONS
 
 
 def render(runs: list[ExportRun], options: ExportOptions) -> dict[str, ExportFile]:
@@ -82,7 +83,7 @@ def render(runs: list[ExportRun], options: ExportOptions) -> dict[str, ExportFil
                 alloc = values.get(key.with_metric(ALLOC_NORM))
                 before = len(lines)
                 same_forks = alloc is not None and len(alloc.fork_means) == len(primary.fork_means)
-                if mode == "iterations":
+                if mode is SampleUnit.ITERATIONS:
                     units.add(_unit(primary))
                     samples = run.sides[side][key]
                     lines += _iteration_lines(samples, key, primary, alloc)

@@ -16,10 +16,10 @@ import numpy as np
 from perfproof.errors import InputError
 from perfproof.model import PRIMARY, BenchKey, Comparison, Samples
 from perfproof.model.bounds import bound_exp
+from perfproof.model.enums import SampleUnit
 from perfproof.stats.welch import mean_interval
 from perfproof.units.bounds import MAX_BOUND_FACTOR, beyond_factor
 
-SAMPLES = ("auto", "forks", "iterations")
 # The widest interval an export passes on is the reports' own (MAX_BOUND_FACTOR, one rule):
 # Bencher's ``lower_value``/``upper_value`` and github-action-benchmark's ``range`` are
 # optional, so an interval wider than that is left out, and ``export --format json`` says
@@ -34,7 +34,7 @@ class ExportOptions:
     """What every format is given: the metrics, and for benchstat what a sample is."""
 
     metrics: tuple[str, ...]
-    samples: str = "auto"
+    samples: SampleUnit = SampleUnit.AUTO
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ from pydantic import Field, JsonValue
 
 from perfproof.export.source import ExportFile, ExportRun
 from perfproof.model.documents.codec import Document
+from perfproof.model.enums import ExportFormat, SampleUnit
 
 EXPORT_SCHEMA = "perfproof.export/1"
 
@@ -82,11 +83,11 @@ class ExportDocument(Document):
 
 
 def export_document(
-    fmt: str,
+    fmt: ExportFormat,
     runs: Sequence[ExportRun],
     written: Sequence[Written],
     metrics: Sequence[str],
-    samples: str | None,
+    samples: SampleUnit | None,
 ) -> dict[str, JsonValue]:
     """``samples`` is what a benchstat sample is in the file (forks or iterations), else None."""
     doc = ExportDocument(

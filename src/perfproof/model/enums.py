@@ -1,5 +1,6 @@
 """The choices every perfproof module shares: which way is better, what the verdict is, which
-side a number belongs to. A leaf of ``model`` so that the typed documents can name them too."""
+side a number belongs to, which format an output takes. A leaf of ``model`` so that the typed
+documents can name them too."""
 
 from __future__ import annotations
 
@@ -28,6 +29,36 @@ class Side(StrEnum):
 
     BASE = "base"
     HEAD = "head"
+
+
+class Format(StrEnum):
+    """What a verb prints or writes, as ``--format`` names it: a terminal table, Markdown,
+    one self-contained HTML page, a versioned JSON document, or a line of text per file."""
+
+    TABLE = "table"
+    MD = "md"
+    HTML = "html"
+    JSON = "json"
+    TEXT = "text"
+
+
+class ExportFormat(StrEnum):
+    """The formats ``export --to`` writes, by the name ``--to`` takes."""
+
+    BENCHER = "bencher"
+    GITHUB_ACTION = "github-action-benchmark"
+    BENCHSTAT = "benchstat"
+    OTAVA = "otava"
+    CSV = "csv"
+
+
+class SampleUnit(StrEnum):
+    """What a benchstat sample is (``export --samples``): a fork mean, an iteration, or forks
+    when every key has the six benchstat needs to test (``auto``)."""
+
+    AUTO = "auto"
+    FORKS = "forks"
+    ITERATIONS = "iterations"
 
 
 SIDES: tuple[str, str] = (Side.BASE, Side.HEAD)

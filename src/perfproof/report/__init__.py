@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from perfproof.errors import PerfproofError
+from perfproof.model.enums import Format
 from perfproof.storage import skipped_output, write_text_atomic
 
 if TYPE_CHECKING:
@@ -21,25 +22,26 @@ if TYPE_CHECKING:
     from perfproof.report.figures import PageFigures
     from perfproof.report.rundir import RunFolder
 
-FORMATS = ("md", "html", "json")
-FILE_NAMES = {"md": "report.md", "html": "report.html", "json": "report.json"}
+FORMATS = (Format.MD, Format.HTML, Format.JSON)
+FILE_NAMES = {Format.MD: "report.md", Format.HTML: "report.html", Format.JSON: "report.json"}
 
 
-def _render(run: RunFolder, ctx: ReportContext, fmt: str) -> str:
-    if fmt == "md":
-        from perfproof.report.markdown import render_markdown
+def _render(run: RunFolder, ctx: ReportContext, fmt: Format) -> str:
+    match Format(fmt):
+        case Format.MD:
+            from perfproof.report.markdown import render_markdown
 
-        return render_markdown(ctx)
-    if fmt == "html":
-        from perfproof.report.html import render_html
+            return render_markdown(ctx)
+        case Format.HTML:
+            from perfproof.report.html import render_html
 
-        return render_html(run, ctx)
-    if fmt == "json":
-        from perfproof.model.documents import dumps
-        from perfproof.report.jsonreport import report_document
+            return render_html(run, ctx)
+        case Format.JSON:
+            from perfproof.model.documents import dumps
+            from perfproof.report.jsonreport import report_document
 
-        return dumps(report_document(run, ctx))
-    raise ValueError(f"unknown report format {fmt!r}")
+            return dumps(report_document(run, ctx))
+    raise ValueError(f"no report in format {fmt!r}")
 
 
 def _load(run_dir: str | Path) -> tuple[RunFolder, ReportContext]:
@@ -50,7 +52,7 @@ def _load(run_dir: str | Path) -> tuple[RunFolder, ReportContext]:
     return run, build_context(run)
 
 
-def render(run_dir: str | Path, fmt: str = "md") -> str:
+def render(run_dir: str | Path, fmt: Format = Format.MD) -> str:
     """The report of ``run_dir`` in one format (``md``, ``html`` or ``json``) as text.
 
     A value of the wrong type in a hand-edited manifest.json or results.json is bad input
@@ -155,7 +157,7 @@ def input_files(run_dir: str | Path) -> list[Path]:
 
 def write_reports(
     run_dir: str | Path,
-    formats: tuple[str, ...] = ("md", "html"),
+    formats: tuple[Format, ...] = (Format.MD, Format.HTML),
     say: Callable[[str], None] | None = None,
 ) -> list[Path]:
     """Write report.md and report.html (atomically) into the run folder; return the paths
@@ -174,7 +176,7 @@ def write_reports(
 
 def write_run_reports(
     run: RunFolder,
-    formats: tuple[str, ...] = ("md", "html"),
+    formats: tuple[Format, ...] = (Format.MD, Format.HTML),
     say: Callable[[str], None] | None = None,
 ) -> tuple[list[Path], ReportContext | None]:
     """:func:`write_reports` for a run held in memory (the run an ``ab`` just measured), and
@@ -188,7 +190,7 @@ def write_run_reports(
 def _write(
     root: Path,
     load: Callable[[], tuple[RunFolder, ReportContext]],
-    formats: tuple[str, ...],
+    formats: tuple[Format, ...],
     say: Callable[[str], None] | None,
 ) -> tuple[list[Path], ReportContext | None]:
     try:
@@ -217,8 +219,8 @@ def _write(
 
 
 def missing_reports(
-    run_dir: str | Path, formats: tuple[str, ...] = ("md", "html")
-) -> tuple[str, ...]:
+    run_dir: str | Path, formats: tuple[Format, ...] = (Format.MD, Format.HTML)
+) -> tuple[Format, ...]:
     """The formats among ``formats`` whose file the run folder lacks (one skipped earlier)."""
     return tuple(f for f in formats if not (Path(run_dir) / FILE_NAMES[f]).is_file())
 

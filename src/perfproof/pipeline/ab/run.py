@@ -43,6 +43,7 @@ from perfproof.measure.store import (
 from perfproof.model import SIDES
 from perfproof.model.documents.compare import CompareDocument
 from perfproof.model.documents.run import Jdk, Overlay, RunManifest, SideRef
+from perfproof.model.enums import Format
 from perfproof.model.reach import RunReach
 from perfproof.model.variants import Variants
 from perfproof.pipeline.ab import reach as ab_reach
@@ -281,7 +282,7 @@ def _measure_and_compare(
     extra: dict[str, object] = {"run_dir": str(store.path), "stopping": stopping.dump()}
     document = compare_document(result).model_copy(update=extra)
     document, context = _close_run(store, document, opts, reporter, explain, recorder)
-    report = store.path / FILE_NAMES["md"]
+    report = store.path / FILE_NAMES[Format.MD]
     jfr_dir = store.jfr_dir() if opts.jfr else None
     return AbOutcome(store.path, result, document, report, jfr_dir=jfr_dir, context=context)
 
@@ -330,7 +331,9 @@ def _on_cluster(
     # read back as results.json holds it (non-finite numbers as null), as a run on one machine
     document = CompareDocument.read(merged.dump(), str(store.path / "results.json"))
     document, context = _close_run(store, document, opts, reporter, explain, recorder)
-    return AbOutcome(store.path, result, document, store.path / FILE_NAMES["md"], context=context)
+    return AbOutcome(
+        store.path, result, document, store.path / FILE_NAMES[Format.MD], context=context
+    )
 
 
 def _close_run(
