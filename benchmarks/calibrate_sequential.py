@@ -21,8 +21,8 @@ from pathlib import Path
 
 import numpy as np
 
+from lab.sequential_sim import running_min_p, simulate
 from perfproof.stats.sequential import LEVELS_SCHEMA, Schedule
-from perfproof.stats.sequential_sim import running_min_p, simulate
 from perfproof.stats.simulate import ForkNoise
 
 OUT = Path(__file__).resolve().parent.parent / "src/perfproof/stats/sequential_levels.json"

@@ -26,11 +26,7 @@ import re
 import sys
 from pathlib import Path
 
-from perfproof.env.cache import cache_root
-from perfproof.measure.plan import parse_jmh_args
-from perfproof.measure.progress import make_reporter
-from perfproof.pipeline.ab.options import AbOptions
-from perfproof.pipeline.reach_accuracy import (
+from lab.reach_accuracy import (
     DISPATCH,
     Accuracy,
     Seen,
@@ -38,6 +34,10 @@ from perfproof.pipeline.reach_accuracy import (
     seen_by_benchmark,
     static_reach,
 )
+from perfproof.env.cache import cache_root
+from perfproof.measure.plan import parse_jmh_args
+from perfproof.measure.progress import make_reporter
+from perfproof.pipeline.ab.options import AbOptions
 from perfproof.workspace.git import resolve_ref
 from perfproof.workspace.worktree import ensure_worktree
 

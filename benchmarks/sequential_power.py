@@ -24,8 +24,8 @@ import time
 import numpy as np
 from scipy import special
 
+from lab.sequential_sim import Paths, paths_from_streams, play, simulate
 from perfproof.stats import sequential as seq
-from perfproof.stats.sequential_sim import Paths, paths_from_streams, play, simulate
 from perfproof.stats.simulate import ForkNoise
 from perfproof.stats.welch import welch_rows
 

@@ -31,9 +31,9 @@ import math
 
 import numpy as np
 
+from lab.sequential_sim import paths_from_streams, play
 from perfproof.stats import sequential as seq
 from perfproof.stats.futility import FutilityRule
-from perfproof.stats.sequential_sim import paths_from_streams, play
 
 SCHEDULE = seq.Schedule(8, 3, 1)
 """``ab``'s default: 10 rounds, one fork a side per round, the first look after round 3."""

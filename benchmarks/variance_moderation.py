@@ -25,9 +25,9 @@ import argparse
 
 import numpy as np
 
+from lab.sequential_sim import at_looks, cumulate
 from perfproof.stats import moderation
 from perfproof.stats import sequential as seq
-from perfproof.stats.sequential_sim import at_looks, cumulate
 from perfproof.stats.welch import SideMoments, welch_where_tested
 
 SCHEDULE = seq.Schedule(8, 3, 1)

@@ -836,21 +836,53 @@ def test_the_confidence_range_is_checked_in_one_place() -> None:
 
 
 PIPELINE_ROOMS = ("ab", "prove", "hunt", "e2e", "guard", "merge")
-PIPELINE_SHARED = frozenset(
-    {"__init__.py", "cluster.py", "config.py", "lifecycle.py", "looks.py"}
-    | {"reach_accuracy.py", "reach_record.py"}
-)
+PIPELINE_SHARED = frozenset({"__init__.py", "cluster.py", "lifecycle.py", "looks.py"})
 """What two or more verbs share, beside the verbs' own rooms in ``pipeline/``."""
+PIPELINE_SHARED_ROOMS = ("reach",)
+"""Shared packages of ``pipeline/`` (change reach), beside the verbs' rooms."""
+PIPELINE_ORDER: tuple[frozenset[str], ...] = (
+    frozenset({"lifecycle", "reach"}),  # how an attempt starts and ends; change reach
+    frozenset({"merge"}),  # shards → one run: what the cluster's parts come back as
+    frozenset({"cluster", "looks"}),  # the Ray executor; the sequential looks of the rounds
+    frozenset({"ab"}),  # the A/B every measuring verb runs
+    frozenset({"guard", "e2e", "hunt"}),  # verbs on the A/B
+    frozenset({"prove"}),  # the chain of them all
+)
+"""``pipeline/`` from the ground up, as its package names (a shared module, or a verb's room):
+an import inside ``pipeline/`` goes from a unit to one below it, never across or up."""
 
 
-def test_pipeline_has_a_room_per_verb() -> None:
-    """A verb's modules live in its own sub-package, so ``pipeline/`` is not one flat room of
-    modules grouped only by a name prefix; a new top-level module must be shared to belong."""
-    pipeline = PACKAGE / "pipeline"
-    for verb in PIPELINE_ROOMS:
-        assert (pipeline / verb / "__init__.py").is_file(), f"pipeline/{verb}/ is a package"
-    loose = sorted(p.name for p in pipeline.glob("*.py") if p.name not in PIPELINE_SHARED)
-    assert not loose, f"modules of one verb belong in its room: {loose}"
+def _unit(name: str) -> str:
+    """``perfproof.pipeline.ab.run`` → ``ab``; ``perfproof.pipeline.looks`` → ``looks``."""
+    return name.split(".")[2]
+
+
+def pipeline_arrows_up() -> list[str]:
+    """Imports between units of ``pipeline/`` against :data:`PIPELINE_ORDER`."""
+    rank = {u: i for i, tier in enumerate(PIPELINE_ORDER) for u in tier}
+    found = []
+    for e in import_edges():
+        if not (
+            e.source.startswith("perfproof.pipeline.")
+            and e.target.startswith("perfproof.pipeline.")
+        ):
+            continue
+        source, target = _unit(e.source), _unit(e.target)
+        if source != target and rank.get(target, len(rank)) >= rank.get(source, -1):
+            found.append(f"{modules()[e.source].rel}:{e.line} imports {e.target}")
+    return found
+
+
+def test_every_pipeline_unit_has_its_place() -> None:
+    units = {_unit(m.name) for m in modules().values() if m.name.startswith("perfproof.pipeline.")}
+    placed = {u for tier in PIPELINE_ORDER for u in tier}
+    assert units == placed, f"place these in PIPELINE_ORDER: {sorted(units ^ placed)}"
+
+
+def test_no_arrow_back_up_inside_pipeline() -> None:
+    """``ab/reach.py`` once took the change's reach from ``prove/``, and the recorded reach
+    its shares: what two verbs need sits below both (``reach/``), never in one of them."""
+    assert not pipeline_arrows_up(), f"imports against pipeline's order: {pipeline_arrows_up()}"
 
 
 # ------------------------------------------------------------------------- render/

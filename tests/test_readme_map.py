@@ -33,23 +33,19 @@ def missing_paths(section: str) -> list[str]:
     """The module paths ``section`` names that are not in the tree."""
     missing = []
     for part in re.split(r"\n\s*\n|\n\|", section):
-        folders: list[str] = []
+        folders: list[Path] = [PACKAGE, ROOT]
         for m in PATH.finditer(part):
             name = m.group(1)
             if not NAMED.search(name) or name in RUN_FILES:
                 continue
-            if "/" in name.rstrip("/"):
-                found = (PACKAGE / name).exists() or (ROOT / name).exists()
-                folders.append(name if name.endswith("/") else name.rsplit("/", 1)[0] + "/")
-            else:
-                here = [PACKAGE / name]
-                for folder in folders:
-                    here += [PACKAGE / folder / name, (PACKAGE / folder).parent / name]
-                found = any(p.exists() for p in here)
-                if name.endswith("/") and (PACKAGE / name).exists():
-                    folders.append(name)
-            if not found:
+            here = [f / name for f in folders] + [f.parent / name for f in folders[2:]]
+            found = next((p for p in here if p.exists()), None)
+            if found is None:
                 missing.append(name)
+            elif name.endswith("/"):
+                folders.append(found)
+            elif "/" in name:
+                folders.append(found.parent)
     return missing
 
 

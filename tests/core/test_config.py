@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from perfproof.cli.config import both_files, read_pinned, settle
 from perfproof.errors import InputError
-from perfproof.pipeline.config import both_files, read_pinned, settle
 
 OPTIONS = ("threshold", "confidence", "family", "jmh_args", "build_args")
 DEFAULTS = {"threshold": 0.01, "confidence": 0.99, "family": "bh", "jmh_args": None}

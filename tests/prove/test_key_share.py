@@ -10,7 +10,7 @@ import pytest
 from perfproof.model.documents.prove import ProveSettings
 from perfproof.model.documents.prove_stages import ReachedBenchmark
 from perfproof.pipeline.prove.profile import _harness
-from perfproof.pipeline.prove.share import key_share, recordings_by_benchmark, upper_share
+from perfproof.pipeline.reach.share import key_share, recordings_by_benchmark, upper_share
 from perfproof.profile.diff import DiffRow
 from perfproof.profile.stacks import Profile
 

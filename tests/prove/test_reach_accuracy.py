@@ -6,8 +6,7 @@ import random
 
 import pytest
 
-from perfproof.model.documents.prove_stages import BenchmarksResult, ReachedBenchmark
-from perfproof.pipeline.reach_accuracy import (
+from lab.reach_accuracy import (
     DIRECT,
     DISPATCH,
     NONE,
@@ -16,6 +15,7 @@ from perfproof.pipeline.reach_accuracy import (
     seen_by_benchmark,
     seen_in,
 )
+from perfproof.model.documents.prove_stages import BenchmarksResult, ReachedBenchmark
 from perfproof.profile.stacks import Profile
 
 RUNNER = ("org.openjdk.jmh.runner.BenchmarkHandler$BenchmarkTask.call",)

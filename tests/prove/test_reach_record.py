@@ -9,7 +9,7 @@ from pathlib import Path
 from perfproof.measure.plan import parse_jmh_args
 from perfproof.model.documents.prove_reach import bench_reach
 from perfproof.model.reach import Reach
-from perfproof.pipeline.reach_record import MIN_SAMPLES, judged
+from perfproof.pipeline.reach.recorded import MIN_SAMPLES, judged
 
 BENCH = "acme.bench.CodecBench.write"
 ROOT = "acme.bench.CodecBench.write;acme.Codec.write"
@@ -67,7 +67,7 @@ def test_one_fork_a_side_replaces_the_users_fork_count() -> None:
     assert one.options[one.options.index("-f") + 1] == "1" and one.options.count("-f") == 1
     assert one.options == parse_jmh_args(one.text).options
     assert parse_jmh_args(None).with_forks(1).text == "-f 1"
-    from perfproof.pipeline.reach_record import SHARE_CONFIDENCE, SHARE_SEEN
+    from perfproof.pipeline.reach.recorded import SHARE_CONFIDENCE, SHARE_SEEN
 
     def missed(n: int) -> float:  # the chance a share of SHARE_SEEN leaves no sample in n
         return (1 - SHARE_SEEN) ** n

@@ -14,9 +14,9 @@ import math
 import numpy as np
 import pytest
 
+from lab.sequential_sim import paths_from_streams, play, simulate
 from perfproof.stats import bimodal
 from perfproof.stats import sequential as seq
-from perfproof.stats.sequential_sim import paths_from_streams, play, simulate
 from perfproof.stats.simulate import ForkNoise
 
 ALPHA = 0.01

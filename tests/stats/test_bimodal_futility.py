@@ -13,9 +13,9 @@ import math
 import numpy as np
 import pytest
 
+from lab.sequential_sim import paths_from_streams, play, simulate
 from perfproof.stats import bimodal
 from perfproof.stats import sequential as seq
-from perfproof.stats.sequential_sim import paths_from_streams, play, simulate
 from perfproof.stats.simulate import ForkNoise
 
 DESIGN = seq.Schedule(max_looks=8, first_forks=3, forks_per_look=1)

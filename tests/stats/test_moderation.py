@@ -15,9 +15,9 @@ import math
 import numpy as np
 import pytest
 
+from lab.sequential_sim import paths_from_streams, play
 from perfproof.stats import moderation
 from perfproof.stats import sequential as seq
-from perfproof.stats.sequential_sim import paths_from_streams, play
 from perfproof.stats.welch import SideMoments
 
 ALPHA = 0.01

@@ -15,8 +15,8 @@ import math
 import numpy as np
 import pytest
 
+from lab.sequential_sim import ForkStreams, Paths, play, simulate, trace_stream
 from perfproof.stats import sequential as seq
-from perfproof.stats.sequential_sim import ForkStreams, Paths, play, simulate, trace_stream
 from perfproof.stats.simulate import ForkNoise
 
 ALPHA = 0.01

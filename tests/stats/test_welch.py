@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 from scipy import stats as sp
 
+from lab.sequential_sim import welch_paths
 from perfproof.stats import sequential as seq
-from perfproof.stats.sequential_sim import welch_paths
 from perfproof.stats.welch import (
     SideMoments,
     mean_interval,

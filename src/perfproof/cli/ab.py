@@ -122,8 +122,8 @@ def command(
     from perfproof.compare.undecided import unlooked as undecided_keys
     from perfproof.measure.progress import make_reporter
     from perfproof.pipeline.ab.reach import unconfirmed_of, unexplained_of
+    from perfproof.pipeline.ab.recorded import record_unreached
     from perfproof.pipeline.ab.run import resume_ab, start_ab
-    from perfproof.pipeline.reach_record import record_unreached
 
     params, sources = settled(ctx, ctx.params["repo"])
     opts = ab_options(params, sources=sources)

@@ -1,6 +1,6 @@
 """The door's side of pinned settings: a verb's parsed flags, the environment and the
 repository's ``perfproof.toml`` / ``[tool.perfproof]`` settled into the values it runs with,
-each with where it came from (:mod:`perfproof.pipeline.config` holds the rules)."""
+each with where it came from (:mod:`perfproof.cli.config` holds the rules)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from pathlib import Path
 import click
 
 from perfproof import defaults
+from perfproof.cli.config import KEYS, Setting, Value, both_files, read_pinned, settle
 from perfproof.measure.plan import Budget, JmhArgs
-from perfproof.pipeline.config import KEYS, Setting, Value, both_files, read_pinned, settle
 
 DEFAULTS: Mapping[str, Value | None] = {
     "threshold": defaults.THRESHOLD,

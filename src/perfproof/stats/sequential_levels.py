@@ -7,10 +7,11 @@ How α′ is found is the method's to say (:class:`Levels`):
 :class:`Calibrated`
     For Welch's t on log fork means: α′ depends on the number of looks, on the schedule, on the
     ratio of the two sides' fork variances and on Welch's small-sample behaviour, so it is
-    calibrated by Monte Carlo (``stats.sequential_sim``): the α-quantile of the smallest nominal
-    p-value over K looks of A/A paths, at variance ratios 1 to 3, taking the worst ratio and the
-    lower 97.5% bound of the quantile. The levels ship in ``sequential_levels.json``, written by
-    ``benchmarks/calibrate_sequential.py`` (seeded; anyone can rerun it and get the same file).
+    calibrated by Monte Carlo (``benchmarks/lab/sequential_sim.py``): the α-quantile of the
+    smallest nominal p-value over K looks of A/A paths, at variance ratios 1 to 3, taking the
+    worst ratio and the lower 97.5% bound of the quantile. The levels ship in
+    ``sequential_levels.json``, written by ``benchmarks/calibrate_sequential.py`` (seeded;
+    anyone can rerun it and get the same file).
 :class:`Bonferroni`
     α′ = α/K: valid for any test whose p-values are valid at each look (the union bound), with
     no simulation; what a method without a table of its own uses.

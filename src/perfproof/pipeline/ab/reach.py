@@ -4,7 +4,7 @@
 Each benchmark's static reach is computed before the first look (the looks hold a clean split
 of forks by side only where the change does not reach) and kept in the manifest. After the
 comparison, a key decided ``improved`` or ``regressed`` that no static call path leads to is
-recorded (one JFR fork a side, outside the timing forks: :mod:`perfproof.pipeline.reach_record`)
+recorded (one JFR fork a side, outside the timing forks: :mod:`perfproof.pipeline.ab.recorded`)
 before the report is written, and its words follow the evidence: "not explained by the change"
 only where the baseline recording shows the changed code never runs; "no static call path
 found", with why a path can be missed, where nothing says more; nothing at all where the
@@ -38,7 +38,7 @@ from perfproof.model.documents.prove_reach import (
 )
 from perfproof.model.reach import REACH_FIELD, BenchReach, Reach, RunReach
 from perfproof.pipeline.ab.options import AbOptions, Explain
-from perfproof.pipeline.prove.code import benchmarks_stage, changes_stage, head_project
+from perfproof.pipeline.reach.changes import benchmarks_reaching, changes_stage, head_project
 from perfproof.units import eta as format_duration
 from perfproof.workspace.build_inputs import is_build_script, read_files
 from perfproof.workspace.git import git, git_out
@@ -89,7 +89,7 @@ def static_reach(
     changes = changes_stage(repo, shas["base"], shas["head"])
     project = head_project(head_tree)
     known = set(benchmark_methods(project, head_tree).values())
-    found = benchmarks_stage(project, head_tree, changes, (), depth)
+    found = benchmarks_reaching(project, head_tree, changes, (), depth)
     paths = {r.benchmark: r.path for r in found.reached}
     dispatch = {r.benchmark: r.dispatch for r in found.reached if r.via_dispatch}
     other = build_read(repo, shas, custom)
@@ -205,7 +205,7 @@ def unconfirmed_of(comparisons: Sequence[Comparison]) -> list[str]:
 
 Recorder = Callable[[RunStore, AbOptions, RunReach, Sequence[str], Reporter], RunReach]
 """Records the given benchmarks (one fork a side) and returns the reach with what the
-recordings showed (:func:`perfproof.pipeline.reach_record.record_unreached`)."""
+recordings showed (:func:`perfproof.pipeline.ab.recorded.record_unreached`)."""
 
 
 def reach_before_run(store: RunStore, opts: AbOptions, rep: Reporter) -> None:

@@ -29,7 +29,7 @@ class Chain:
     _root: Path | None = None
 
     def project(self) -> tuple[Project, Path]:
-        from perfproof.pipeline.prove.code import head_project
+        from perfproof.pipeline.reach.changes import head_project
         from perfproof.workspace.worktree import ensure_worktree
 
         if self._project is None or self._root is None:

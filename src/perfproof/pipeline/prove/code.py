@@ -17,12 +17,10 @@ from pathlib import Path
 from perfproof import defaults
 from perfproof.code.binding import CONSTRUCTOR, Target
 from perfproof.code.callers import SiteIndex, find_callers
-from perfproof.code.changes import REMOVED, ChangedMethod, changed_methods
-from perfproof.code.classify import BENCHMARK, PRODUCTION, TEST
-from perfproof.code.graph import dispatching_sites, label
+from perfproof.code.changes import REMOVED, ChangedMethod
+from perfproof.code.classify import PRODUCTION, TEST
+from perfproof.code.graph import dispatching_sites
 from perfproof.code.project import Project
-from perfproof.code.query import open_project
-from perfproof.code.reach import BenchmarkReach
 from perfproof.code.render import callers_doc
 from perfproof.model.documents.hunt import Hypothesis
 from perfproof.model.documents.prove_stages import (
@@ -31,26 +29,14 @@ from perfproof.model.documents.prove_stages import (
     CallersEntry,
     CallersStageResult,
     ChangesResult,
+    ReachedBenchmark,
     ViaSupertype,
 )
 from perfproof.pipeline.prove.hypothesis import hunt_reach
+from perfproof.pipeline.reach.changes import benchmarks_reaching, methods_of
 
 TEST_NAME_PATTERNS = ("{}Test", "{}Tests", "Test{}", "{}IT")
 """Test classes named after a production class (the convention of JUnit projects)."""
-
-
-def changes_stage(repo: Path, base_sha: str, head_sha: str) -> ChangesResult:
-    """Stage 1: the changed production methods, and the changed files by scope."""
-    found = changed_methods(repo, base_sha, head_sha)
-    return ChangesResult(
-        methods=tuple(found.methods),
-        classes=tuple(found.changed_classes),
-        files={scope: tuple(found.in_scope(scope)) for scope in (PRODUCTION, TEST, BENCHMARK)},
-    )
-
-
-def methods_of(changes: ChangesResult) -> list[ChangedMethod]:
-    return list(changes.methods)
 
 
 def _target(project: Project, m: ChangedMethod) -> Target | None:
@@ -106,32 +92,14 @@ def benchmarks_stage(
     With ``prove --hypothesis`` (``hunt``: the hypothesis and its hunt), the benchmarks whose
     recordings showed the hypothesis's method count as reaching it when the change edits it,
     even where the call graph finds no path."""
-    keys = [m.key for m in methods_of(changes) if m.kind != REMOVED]
-    reach = BenchmarkReach(project, root, depth)
-    reached = reach.affected(keys)
-    reached_methods = {r.changed for r in reached}
-    # one shortest path is kept per benchmark, so a changed method missing from the kept paths
-    # may still be reached (by a longer path, or from a benchmark another change reaches
-    # first): only a walk of its own says it is not
-    unreached = [
-        label(project, k)
-        for k in reach.unreached(k for k in keys if label(project, k) not in reached_methods)
-    ]
-    found = tuple(reached)
-    if hunt is not None:
-        seen = hunt_reach(hunt[0], hunt[1], methods_of(changes), {r.benchmark for r in found})
-        found += seen
-        unreached = [u for u in unreached if u not in {r.changed for r in seen}]
-    # the benchmarks only dynamic dispatch reaches go last: the call graph cannot say they
-    # run the changed override, so they are the first a cut in the A/B's list should drop
-    ordered = sorted(found, key=lambda r: r.via_dispatch)
-    return BenchmarksResult(
-        source="--bench" if bench else "call graph",
-        depth=depth,
-        reached=tuple(ordered),
-        regexes=tuple(bench) if bench else tuple(r.regex for r in ordered),
-        unreached=tuple(unreached),
-    )
+    if hunt is None:
+        return benchmarks_reaching(project, root, changes, bench, depth)
+    hypothesis, path = hunt
+
+    def seen(methods: list[ChangedMethod], found: set[str]) -> tuple[ReachedBenchmark, ...]:
+        return hunt_reach(hypothesis, path, methods, found)
+
+    return benchmarks_reaching(project, root, changes, bench, depth, seen)
 
 
 def select_tests(
@@ -163,11 +131,6 @@ def select_tests(
             if pattern.format(simple) in test_types:
                 names.add(pattern.format(simple))
     return sorted(names)
-
-
-def head_project(worktree: Path) -> Project:
-    """The index of the feature's checkout (cached by file content)."""
-    return open_project(worktree)
 
 
 def classes_in(project: Project, paths: Sequence[str]) -> list[str]:

@@ -24,14 +24,14 @@ from perfproof.model.documents.prove_stages import (
     DispatchSkip,
 )
 from perfproof.pipeline.ab.options import AbOptions
+from perfproof.pipeline.ab.recorded import recorded_round
 from perfproof.pipeline.prove.bundle import Bundle
-from perfproof.pipeline.prove.share import key_share, recordings_by_benchmark
-from perfproof.pipeline.reach_record import recorded_round
+from perfproof.pipeline.reach.share import key_share, recordings_by_benchmark
 
 
 def reach_forks(bundle: Bundle, ab: AbOptions, regexes: Sequence[str]) -> Path:
     """One recorded round of the given benchmarks on both sides, one fork a side, in
-    ``BUNDLE/reach`` (:func:`perfproof.pipeline.reach_record.recorded_round`)."""
+    ``BUNDLE/reach`` (:func:`perfproof.pipeline.ab.recorded.recorded_round`)."""
     return recorded_round(bundle.folder("reach"), ab, regexes, make_reporter())
 
 

@@ -18,7 +18,7 @@ from perfproof.model.changes import ChangedMethod
 from perfproof.model.documents.hunt import Hypothesis, read_hunt
 from perfproof.model.documents.prove_measured import HypothesisFocus
 from perfproof.model.documents.prove_stages import ReachedBenchmark
-from perfproof.pipeline.prove.share import MIN_SAMPLES
+from perfproof.pipeline.reach.share import MIN_SAMPLES
 from perfproof.stats.amdahl import amdahl_ceiling
 
 if TYPE_CHECKING:

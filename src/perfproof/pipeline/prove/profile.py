@@ -26,7 +26,7 @@ from perfproof.pipeline.prove.bundle import Bundle
 from perfproof.pipeline.prove.hypothesis import focus_of, hunt_benchmark, hypothesis_focus
 from perfproof.pipeline.prove.profile_forks import record, reusable_reach, runs_read
 from perfproof.pipeline.prove.profile_keys import PROFILE_FORKS, choose_keys
-from perfproof.pipeline.prove.share import key_share
+from perfproof.pipeline.reach.share import key_share
 from perfproof.profile.stacks import source_name
 from perfproof.report.rundir import read_manifest
 from perfproof.stats.amdahl_gains import benchmark_gains

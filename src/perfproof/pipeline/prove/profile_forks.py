@@ -20,10 +20,10 @@ from perfproof.measure.progress import make_reporter
 from perfproof.model import benchmark_of_label
 from perfproof.model.documents.prove_profile import ProfileDesign
 from perfproof.pipeline.ab.options import AbOptions
+from perfproof.pipeline.ab.recorded import recorded_round
 from perfproof.pipeline.prove.alloc import ForkRecording, fork_recordings
 from perfproof.pipeline.prove.bundle import Bundle
 from perfproof.pipeline.prove.profile_keys import still_to_record
-from perfproof.pipeline.reach_record import recorded_round
 from perfproof.report.rundir import read_manifest
 
 Forks = dict[str, dict[str, list[ForkRecording]]]

@@ -51,6 +51,7 @@ from perfproof.pipeline.prove.chain import Chain, skip_reason
 from perfproof.pipeline.prove.eta import profile_estimate, stage_estimates, tests_estimate
 from perfproof.pipeline.prove.hypothesis import load_hypothesis
 from perfproof.pipeline.prove.options import ProveOptions
+from perfproof.pipeline.reach.changes import changes_stage
 from perfproof.workspace.git import require_repo, resolve_ref
 
 if TYPE_CHECKING:
@@ -179,7 +180,7 @@ def _run(bundle: Bundle, opts: ProveOptions, say: Say) -> ProveOutcome:
     clock = StageClock(stage_estimates(opts, len(chain.regexes())))
 
     def stage_changes() -> StageDocument:
-        return code.changes_stage(repo, shas["base"], shas["head"])
+        return changes_stage(repo, shas["base"], shas["head"])
 
     def stage_callers() -> StageDocument:
         project, root = chain.project()

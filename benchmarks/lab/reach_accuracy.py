@@ -288,11 +288,11 @@ def static_reach(
 ) -> StaticReach:
     """The change's methods, the benchmarks the call graph reaches from them (as ``prove``
     and ``ab`` compute them) and every benchmark of the head checkout."""
-    from perfproof.pipeline.prove.code import benchmarks_stage, changes_stage, head_project
+    from perfproof.pipeline.reach.changes import benchmarks_reaching, changes_stage, head_project
 
     changes = changes_stage(repo, base_sha, head_sha)
     project = head_project(head_tree)
-    found = benchmarks_stage(project, head_tree, changes, (), depth)
+    found = benchmarks_reaching(project, head_tree, changes, (), depth)
     names = tuple(sorted(set(benchmark_methods(project, head_tree).values())))
     live = [m for m in changes.methods if m.kind != "removed"]
     changed = {m.key for m in live}
