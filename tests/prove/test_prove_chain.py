@@ -10,7 +10,6 @@ import pytest
 from perfproof.cli.ab import command as ab_command
 from perfproof.cli.prove import command as prove_command
 from perfproof.model.documents.prove import STAGES, read_prove
-from perfproof.model.documents.prove_legacy import split_sections
 from perfproof.pipeline.prove.run import NO_BENCHMARK, NO_CHANGE
 from perfproof.render.prove import SECTIONS
 
@@ -116,15 +115,6 @@ def test_resume_runs_only_unfinished_stages(tmp_path: Path, prove_cache: Path, r
     # a bundle folder is never reused for a new chain
     res = run_cli("prove", "--repo", repo, "--base", base, "--head", head, "--out", out)
     assert res.code == 2 and "--resume" in res.err
-
-
-def test_split_sections_keeps_subheadings_and_fences() -> None:
-    text = (
-        "## T\n\nintro\n### Results\n#### a\nrow\n```\n### not a heading\n```\n### Reproduce\nx\n"
-    )
-    parts = split_sections(text)
-    assert parts["results"].startswith("#### a") and "### not a heading" in parts["results"]
-    assert parts["reproduce"].strip() == "x"
 
 
 @pytest.mark.parametrize("stage", ["changes", "report", "nope"])

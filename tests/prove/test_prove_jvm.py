@@ -81,14 +81,17 @@ def test_prove_finds_the_chain_without_bench_and_check_passes(
     assert not any(k["beyond"] for k in shares.values())
     profile = stages["profile"]["result"]
     assert profile["focus"][0] == "perfdemo.ErrorReporter"
-    # the tables, rendered from the rows the stage kept, read as the diff's own Markdown
-    from perfproof.model.documents.prove_legacy import legacy_table
+    # the tables in the report are the rows the stage kept, as profile diff renders them
+    from perfproof.model.documents.profile_diff import ProfileDiffDoc
+    from perfproof.profile.render import diff_table, read_diff
 
     report = (out / "report.md").read_text()
     assert profile["tables"]["rows"] and all(e["tables"] for e in profile["per_op"])
-    for diff_md in (profile["diff_md"], *(e["diff_md"] for e in profile["per_op"])):
-        for kind in ("cpu", "alloc"):
-            assert "\n".join(legacy_table(diff_md, kind)) in report, kind
+    for kept in (profile["tables"], *(e["tables"] for e in profile["per_op"])):
+        d = read_diff(ProfileDiffDoc.model_validate(kept))
+        for kind in d.kinds:
+            rows = [r for r in d.rows if r.kind == kind]
+            assert "\n".join(diff_table(d, kind, rows, md=True)) in report, kind
     focus = profile["hypothesis"]
     assert focus["id"] == REPORT.id and focus["touched"] is True
     # tiny forks hold too few samples for the hunt's own benchmark: the share is of all of them

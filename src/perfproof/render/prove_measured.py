@@ -5,10 +5,9 @@ from __future__ import annotations
 
 from perfproof.model.documents.profile_diff import ProfileDiffDoc
 from perfproof.model.documents.prove import ProveResults
-from perfproof.model.documents.prove_legacy import legacy_table
 from perfproof.model.documents.prove_measured import AmdahlRow, HypothesisFocus, ProfileResult
 from perfproof.process import command_line
-from perfproof.profile.render import diff_notes, diff_table, read_diff
+from perfproof.profile.render import diff_notes, diff_table, read_diff, shown_rows
 from perfproof.render.markdown import markdown_table, md_text
 from perfproof.units import MISSING, detectable_interval, percent, significant
 
@@ -28,7 +27,7 @@ def profile_md(bundle: ProveResults) -> tuple[list[str], list[str], list[str]]:
         return [reason], [reason], [reason]
     alloc = [_profiled(prof), ""]
     for entry in prof.per_op:
-        sites = _part(entry.tables, entry.diff_md, "alloc")
+        sites = _part(entry.tables, entry.diff, "alloc")
         if sites:
             alloc += [f"Bytes per operation of `{entry.benchmark}` by allocation site "
                       "(baseline → feature, interval across forks):", "", *sites, ""]  # fmt: skip
@@ -38,16 +37,14 @@ def profile_md(bundle: ProveResults) -> tuple[list[str], list[str], list[str]]:
         + "llocation sites from the JFR recordings (baseline → feature):",
         "",
     ]
-    alloc += _part(prof.tables, prof.diff_md, "alloc") or [
-        "No allocation samples in the recordings."
-    ]
+    alloc += _part(prof.tables, prof.diff, "alloc") or ["No allocation samples in the recordings."]
     diff = [
         "CPU samples from the JFR recordings, focused on "
         + ", ".join(f"`{f}`" for f in prof.focus)
         + ":",
         "",
     ]
-    diff += _part(prof.tables, prof.diff_md, "cpu") or ["No CPU samples in the recordings."]
+    diff += _part(prof.tables, prof.diff, "cpu") or ["No CPU samples in the recordings."]
     if prof.flamegraph:
         diff += ["", f"Differential flame graph: `{prof.flamegraph}`."]
     rows = [
@@ -186,14 +183,16 @@ def _factor(gain: float | None) -> str:
     return f"{significant(1 + gain, 3)}× as fast"
 
 
-def _part(diff: ProfileDiffDoc | None, diff_md: str, kind: str) -> list[str]:
+def _part(tables: ProfileDiffDoc | None, diff: ProfileDiffDoc, kind: str) -> list[str]:
     """The CPU or the allocation table of a profile diff, rendered from the document of the
     rows it shows (its notes under the last table, as ``profile diff`` places them); a bundle
-    written before that document was kept has the table only in ``diff_md``."""
-    if diff is None:
-        return legacy_table(diff_md, kind)
-    d = read_diff(diff)
-    rows = {k: [r for r in d.rows if r.kind == k] for k in d.kinds}
+    written before that document was kept shows the first rows its diff document kept."""
+    if tables is None:
+        d = read_diff(diff)
+        rows = shown_rows(d, top=0)
+    else:
+        d = read_diff(tables)
+        rows = {k: [r for r in d.rows if r.kind == k] for k in d.kinds}
     if not rows.get(kind):
         return []
     out = diff_table(d, kind, rows[kind], md=True)

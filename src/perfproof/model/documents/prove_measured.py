@@ -150,11 +150,10 @@ class AmdahlRow(MethodCeiling):
 
 class AllocPerOp(StageDocument):
     """One benchmark entry's allocation sites in bytes per operation, baseline → feature
-    (a profile diff document, its Markdown, and the document of the rows its table shows)."""
+    (a profile diff document, and the document of the rows its table shows)."""
 
     benchmark: str
     diff: ProfileDiffDoc = Field(default_factory=ProfileDiffDoc)
-    diff_md: str = ""
     tables: ProfileDiffDoc | None = None
     """The rows the report's table shows (``profile.render.shown_doc``); None in a bundle
     written before they were kept."""
@@ -205,7 +204,6 @@ class ProfileResult(StageDocument):
     after: Seq[str] = ()
     focus: Seq[str] = ()
     diff: ProfileDiffDoc = Field(default_factory=ProfileDiffDoc)
-    diff_md: str = ""
     census: Json | None = None
     flamegraph: str | None = None
     amdahl: Seq[AmdahlRow] = ()

@@ -73,7 +73,7 @@ def alloc_per_op(
     operation."""
     from perfproof.profile.diff import diff_per_operation
     from perfproof.profile.load import load_profiles
-    from perfproof.profile.render import diff_doc, diff_text, shown_doc
+    from perfproof.profile.render import diff_doc, shown_doc
     from perfproof.profile.stacks import normalize_prefix
 
     prefixes = tuple(p for p in (normalize_prefix(x) for x in focus) if p)
@@ -89,7 +89,9 @@ def alloc_per_op(
         profiles = load_profiles([f.path for f in (*base, *head)], java)
         per_op = ([f.bytes_per_op or 0.0 for f in base], [f.bytes_per_op or 0.0 for f in head])
         d = diff_per_operation(profiles[: len(base)], profiles[len(base) :], per_op, prefixes)
-        md = diff_text(d, top=TOP_SITES, md=True)
-        out.append(AllocPerOp(benchmark=label, diff=diff_doc(d, top=TOP_SITES), diff_md=md,
-                              tables=shown_doc(d, TOP_SITES)))  # fmt: skip
+        out.append(
+            AllocPerOp(
+                benchmark=label, diff=diff_doc(d, top=TOP_SITES), tables=shown_doc(d, TOP_SITES)
+            )
+        )
     return tuple(out)

@@ -69,7 +69,7 @@ def profile_stage(
     ``--jfr every``), their diff focused on the changed classes (the hunt's hypothesis's class
     first, with ``--hypothesis``), and Amdahl from the verdicts."""
     from perfproof.profile.api import run_census, run_diff
-    from perfproof.profile.render import census_json, diff_doc, diff_text, shown_doc
+    from perfproof.profile.render import census_json, diff_doc, shown_doc
 
     java = ab.build.java
     design, rounds = planned(bundle, ab_result, ab, when)
@@ -110,7 +110,6 @@ def profile_stage(
         after=tuple(str(p) for p in after),
         focus=focus,
         diff=diff_doc(diff, top=15),
-        diff_md=diff_text(diff, top=15, md=True),
         tables=shown_doc(diff, top=15),
         census=census_json(census, top=10) if census is not None else None,
         flamegraph=str(written[0]) if written else None,
