@@ -110,6 +110,7 @@ class SideBuilder:
                 "layout": artifact.layout,
                 "jar": str(artifact.jar) if artifact.jar else None,
                 "key": artifact.key,
+                "tool": artifact.tool or None,
             }
         entry = BuildEntry(side=self.side, sha=self.sha, **made, **fields, at=now_iso())
         self.store.record_build(entry)

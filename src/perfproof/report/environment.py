@@ -260,7 +260,9 @@ def builds_text(run: RunFolder) -> str | None:
         state = "cached jar" if cached else "fresh build"
         took = b.duration_s or b.seconds
         out.append(
-            f"{side}: {state}" + (f" ({duration(float(took))})" if took and not cached else "")
+            f"{side}: {state}"
+            + (f" ({duration(float(took))})" if took and not cached else "")
+            + (f", built with {b.tool}" if b.tool else "")
         )
     return ", ".join(_distinct(out))
 

@@ -29,11 +29,18 @@ class Artifact:
     log_path: Path | None
     key: str = ""
     overlaid: list[str] = field(default_factory=list)
+    tool: str = ""
+    """The build tool that made it (which Maven, wrapper or Gradle), as the report names it."""
 
     @property
     def layout(self) -> str:
-        """``uber`` (one self-contained jar) or ``classpath`` (thin jar plus dependencies)."""
-        return "uber" if self.jar is not None and not self.classpath else "classpath"
+        """``uber`` (one self-contained jar), ``classpath`` (thin jar plus dependencies) or
+        ``test-classes`` (benchmarks compiled with the tests, run on the test classpath)."""
+        if self.jar is not None and not self.classpath:
+            return "uber"
+        if self.jar is None and self.classpath and self.classpath[0].name == "test-classes":
+            return "test-classes"
+        return "classpath"
 
     def jmh_argv(self, java: str = "java") -> list[str]:
         """The command that starts JMH for this artifact; append JMH options to it."""

@@ -32,6 +32,7 @@ from perfproof.workspace.git import head_sha
 from perfproof.workspace.overlay import overlaid_files, overlay_fingerprint
 from perfproof.workspace.plan import BuildPlan, java_env
 from perfproof.workspace.spec import BuildSpec, detect_build
+from perfproof.workspace.worktree import remove_build_output
 
 KEY_VERSION = "perfproof-build-key/1"
 
@@ -92,14 +93,22 @@ def build(
         # JAVA_HOME always names the JDK that runs the build: JNI modules find jni.h through
         # it, and a build must not pick another JDK than the one that measures
         env = java_env(java_info(spec.java).home)
-        plan = adapter.plan(worktree, spec, fresh=fresh, env=env)
+        clean = fresh or _other_settings(worktree, key, log_path)
+        if clean and kind == "custom":
+            remove_build_output(worktree)  # a command of the user's own has no "clean" here
+        plan = adapter.plan(worktree, spec, fresh=clean, env=env, cache_dir=cache_dir)
         what = f"{kind} build of {label + ' ' if label else ''}{sha[:12]}"
-        if plan.note:
-            if say is not None:
-                say(plan.note)
-            _append(log_path, f"# perfproof: {plan.note}\n")
+        _say_notes(plan, log_path, say)
+        last_build_record(worktree).write_text(key + "\n", encoding="utf-8")
         watch = Watch(what=what, log=log_path, on_line=on_line, timeout=timeout, capture=False)
-        plan = _run_resolving(plan, kind, worktree, spec, cache_dir, watch, say)
+        try:
+            plan = _run_resolving(plan, kind, worktree, spec, cache_dir, watch, say)
+        except ExternalError:
+            again = _retry_plan(plan, log_path)
+            if again is None:
+                raise
+            _say_notes(again, log_path, say)
+            plan = _run_resolving(again, kind, worktree, spec, cache_dir, watch, say)
         outputs = adapter.collect(worktree, spec)
         missing = [p for p in outputs.classpath if not p.exists()]
         if missing:
@@ -118,6 +127,7 @@ def build(
             log_path=log_path,
             key=key,
             overlaid=overlaid_files(worktree),
+            tool=plan.tool,
         )
         stored = build_cache.store(cache_dir, built, outputs, worktree)
         return _with_log(stored, log_path, cached=False)
@@ -164,6 +174,50 @@ def _run_resolving(
     _run_plan(plan, watch)
     build_offline.remember(cache_dir, key, plan.command.line)
     return plan
+
+
+def last_build_record(worktree: Path) -> Path:
+    """The file beside a worktree naming the key of the last build started in it."""
+    return worktree.parent / f"{worktree.name}.build"
+
+
+def _other_settings(worktree: Path, key: str, log_path: Path) -> bool:
+    """Whether the worktree holds the output of a build with other settings (or of one
+    perfproof did not record): then this build starts clean, so no class compiled with other
+    compiler settings, profiles or JDK survives into this one ("Nothing to compile")."""
+    try:
+        last = last_build_record(worktree).read_text(encoding="utf-8").strip()
+    except OSError:
+        last = ""
+    if last == key:
+        return False
+    if last:
+        _append(log_path, "# perfproof: the last build in this worktree had other settings: "
+                "building clean\n")  # fmt: skip
+    return True
+
+
+def _retry_plan(plan: BuildPlan, log_path: Path) -> BuildPlan | None:
+    """The build the failed plan's log asks for instead (its first log kept aside)."""
+    if plan.retry is None:
+        return None
+    try:
+        text = log_path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+    again = plan.retry(text)
+    if again is not None:
+        aside = log_path.with_name(log_path.stem + "-first.log")
+        log_path.replace(aside)
+        _append(log_path, f"# perfproof: the first try's log: {aside}\n")
+    return again
+
+
+def _say_notes(plan: BuildPlan, log_path: Path, say: Callable[[str], None] | None) -> None:
+    for note in plan.note.splitlines():
+        if say is not None:
+            say(note)
+        _append(log_path, f"# perfproof: {note}\n")
 
 
 def _log(watch: Watch) -> Path:

@@ -48,6 +48,7 @@ def load(cache_dir: Path, key: str) -> Artifact | None:
         log_path=folder / "build.log",
         key=key,
         overlaid=list(doc.get("overlaid", [])),
+        tool=str(doc.get("tool", "")),
     )
     if not all(p.is_file() or p.is_dir() for p in artifact.files()):
         return None
@@ -78,6 +79,7 @@ def store(cache_dir: Path, artifact: Artifact, outputs: Outputs, worktree: Path)
         "build_command": list(artifact.build_command),
         "build_cwd": str(artifact.build_cwd),
         "overlaid": list(artifact.overlaid),
+        "tool": artifact.tool,
     }
     if artifact.log_path is not None and artifact.log_path.is_file():
         shutil.copyfile(artifact.log_path, tmp / "build.log")

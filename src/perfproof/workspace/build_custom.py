@@ -15,7 +15,14 @@ from perfproof.workspace.plan import BuildPlan, Outputs, build_command, read_cla
 from perfproof.workspace.spec import BuildSpec
 
 
-def plan(worktree: Path, spec: BuildSpec, *, fresh: bool, env: dict[str, str]) -> BuildPlan:
+def plan(
+    worktree: Path,
+    spec: BuildSpec,
+    *,
+    fresh: bool,
+    env: dict[str, str],
+    cache_dir: Path | None = None,
+) -> BuildPlan:
     argv = spec.command()
     assert argv
     return BuildPlan(build_command(argv, worktree, env))

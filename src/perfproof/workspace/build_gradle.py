@@ -59,7 +59,14 @@ def jar_task(worktree: Path, spec: BuildSpec) -> str:
     )
 
 
-def plan(worktree: Path, spec: BuildSpec, *, fresh: bool, env: dict[str, str]) -> BuildPlan:
+def plan(
+    worktree: Path,
+    spec: BuildSpec,
+    *,
+    fresh: bool,
+    env: dict[str, str],
+    cache_dir: Path | None = None,
+) -> BuildPlan:
     chosen = launcher(worktree, GRADLE.parse(spec.gradle))
     task = jar_task(worktree, spec)
     prefix = task_prefix(spec.module)
@@ -72,6 +79,7 @@ def plan(worktree: Path, spec: BuildSpec, *, fresh: bool, env: dict[str, str]) -
         build_command(argv, worktree, env),
         note=chosen.note,
         advise=lambda log: failure_hint(log, wrapper=chosen.is_wrapper),
+        tool=chosen.program if chosen.is_wrapper else f"{chosen.program} on PATH",
     )
 
 

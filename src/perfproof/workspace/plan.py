@@ -23,7 +23,13 @@ class BuildPlan:
     """Reads the failed build's log and names a specific fix ("" when it knows none)."""
     note: str = ""
     """Said before the build runs (and written at the top of its log): a choice made for the
-    user, such as building with ``mvn`` because the wrapper cannot download Maven."""
+    user, such as building with ``mvn`` because the wrapper cannot download Maven; one line
+    each."""
+    tool: str = ""
+    """Which build tool runs it, for the manifest and the report (``Apache Maven 3.9.16 …``)."""
+    retry: Callable[[str], BuildPlan | None] | None = None
+    """Reads the failed build's log and returns the build to try once more (a Maven that meets
+    what a plugin asks for), or None."""
 
     @property
     def cwd(self) -> Path:

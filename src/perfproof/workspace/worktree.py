@@ -112,6 +112,17 @@ def reset_worktree(worktree: Path, sha: str) -> None:
     _reset(worktree, sha)
 
 
+def remove_build_output(worktree: Path) -> bool:
+    """Delete the ignored files of a cache worktree (a build's output), keeping an overlay;
+    False, and nothing deleted, for a folder that is not a perfproof cache worktree."""
+    try:
+        _require_cache_worktree(Path(worktree))
+    except InputError:
+        return False
+    git(worktree, "clean", "-ffdqX")
+    return True
+
+
 def is_clean(worktree: Path) -> bool:
     """No modified, staged or untracked (non-ignored) file in ``worktree``."""
     out = git(worktree, "status", "--porcelain=v1", "--untracked-files=all").output

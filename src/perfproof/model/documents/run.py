@@ -217,6 +217,9 @@ class BuildEntry(ProcessEntry):
     reused: str | None = None
     """Set when this side was not built because the other side's build serves it: why
     (no file of the modules the build includes differs between the two commits)."""
+    tool: str | None = None
+    """The build tool that made it: which Maven (on PATH, the wrapper's, or one perfproof
+    fetched) or Gradle."""
 
 
 class HistoryEvent(Document):
