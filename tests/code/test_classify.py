@@ -48,6 +48,11 @@ def test_content_and_globs():
         b"import org.openjdk.jcstress.annotations.Actor; class QStressTest {}",
     )
     assert classify(stress) == "test"
+    kept_with_tests = index_file(  # the Apache Commons layout: JMH in src/test/java
+        "src/test/java/a/JoinBenchmark.java",
+        b"import org.openjdk.jmh.annotations.Benchmark; class J { @Benchmark void j() {} }",
+    )
+    assert classify(kept_with_tests) == "benchmark"
     util = index_file("test-utils/src/test/java/a/U.java", b"class U {}")
     assert classify(util) == "test"
     assert classify(util, include=["test-utils/*"]) == "production"

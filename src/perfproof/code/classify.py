@@ -70,6 +70,8 @@ def classify(f: FileIndex, include: Sequence[str] = ()) -> str:
     if include and matches(f.path, include):
         return PRODUCTION
     scope = by_path(f.path)
+    if scope == TEST and f.jmh:
+        return BENCHMARK  # JMH kept with the tests (the Apache Commons layout) still benchmarks
     if scope is not None:
         return scope
     if f.jmh:

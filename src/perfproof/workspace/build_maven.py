@@ -124,6 +124,13 @@ def plan(
     )
 
 
+def maven_program(worktree: Path, spec: BuildSpec, cache_dir: Path | None = None) -> str:
+    """The Maven that builds ``worktree`` as :func:`plan` chooses it, for another goal run on
+    the same checkout (the project's own tests)."""
+    chosen = choose(MAVEN, worktree, MAVEN.parse(spec.maven))
+    return _maven(worktree, spec, chosen, cache_dir, None).program
+
+
 def _maven(
     worktree: Path,
     spec: BuildSpec,

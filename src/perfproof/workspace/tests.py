@@ -151,11 +151,16 @@ def run_tests(
     log_path: Path,
     java_home: str | None = None,
     build_args: Sequence[str] = (),
+    program: str | None = None,
 ) -> TestRun:
     """Run ``classes`` in ``worktree`` and read their reports; a tool failure with no report
-    is an :class:`ExternalError` naming the log."""
+    is an :class:`ExternalError` naming the log. ``program`` is the build tool the benchmarks
+    were built with (a Maven perfproof fetched, the wrapper), so a plugin that refuses an older
+    Maven refuses neither."""
     argv = runner_argv(tool, classes, build_args)
-    if tool == "maven" and (worktree / "mvnw").is_file():
+    if program is not None:
+        argv[0] = program
+    elif tool == "maven" and (worktree / "mvnw").is_file():
         argv[0] = "./mvnw"
     for stale in report_files(worktree, tool):
         stale.unlink(missing_ok=True)

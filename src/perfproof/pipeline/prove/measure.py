@@ -40,6 +40,7 @@ from perfproof.pipeline.prove.bundle import Bundle
 from perfproof.process import Command, Watch, run
 from perfproof.render.gate import SHOWN, named, readable
 from perfproof.report.rundir import read_manifest
+from perfproof.workspace.build_maven import SKIPPED_CHECKS, maven_program
 from perfproof.workspace.spec import detect_build
 from perfproof.workspace.tests import compare_runs, run_tests
 from perfproof.workspace.worktree import ensure_worktree
@@ -181,6 +182,7 @@ def tests_stage(
         tool = detect_build(worktree, spec)
         if tool not in ("maven", "gradle"):
             raise InputError(f"tests: {tool} builds cannot select tests; skip with --skip tests")
+        checks = () if spec.keep_checks or tool != "maven" else SKIPPED_CHECKS
         runs[side] = run_tests(
             worktree,
             tool,
@@ -189,7 +191,8 @@ def tests_stage(
             sha=shas[side],
             log_path=bundle.folder("tests") / f"{side}.log",
             java_home=java_home,
-            build_args=getattr(spec, "build_args", ()),
+            build_args=(*checks, *spec.build_args),
+            program=maven_program(worktree, spec) if tool == "maven" else None,
         )
     changes = compare_runs(runs["base"], runs["head"])
     return TestsResult.model_validate(
@@ -201,6 +204,18 @@ def tests_stage(
             "regressions": [c.name for c in changes if c.regression],
         }
     )
+
+
+def tests_cannot_run(ab: AbOptions, repo: Path, shas: Mapping[str, str]) -> str | None:
+    """Why the tests stage cannot run on this build (None: it can), known before anything is
+    measured, so the stage is skipped with its reason up front instead of failing after."""
+    try:
+        tool = detect_build(ensure_worktree(repo, shas["head"]), ab.build)
+    except InputError as exc:
+        return str(exc)
+    if tool not in ("maven", "gradle"):
+        return f"a {tool} build (--build-cmd) cannot select tests"
+    return None
 
 
 def _detected(ab: AbOptions) -> str | None:

@@ -302,6 +302,12 @@ def _run(bundle: Bundle, opts: ProveOptions, say: Say) -> ProveOutcome:
             bundle.finish(name, result, time.monotonic() - started)
             clock.estimates[name] = 0.0
 
+    if bundle.status("tests") not in (DONE, SKIPPED) and "tests" not in opts.skip:
+        cannot = measure.tests_cannot_run(opts.ab, repo, shas)
+        if cannot is not None:  # said before anything is measured, not after
+            bundle.skip("tests", cannot)
+            number = STAGES.index("tests") + 1
+            say(f"prove [{number}/{len(STAGES)}] {TITLES['tests']}: skipped ({cannot})")
     for number, name in enumerate(STAGES, start=1):
         if name in beside:
             beside.pop(name).join()
