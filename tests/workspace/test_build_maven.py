@@ -159,7 +159,9 @@ def test_custom_build_command_with_jar_glob(uber_build, session_cache, tmp_path)
             cache_dir=session_cache,
             log_path=tmp_path / "none.log",
         )
-    thin_only = BuildSpec(build_cmd="true", jar_glob="core/target/core-1.0.jar")
+    # a build with other settings starts without the last one's output: this one makes its jar
+    plain = "import zipfile; zipfile.ZipFile('plain.jar', 'w').writestr('a.txt', 'x')"
+    thin_only = BuildSpec(build_cmd=shlex.join([sys.executable, "-c", plain]), jar_glob="plain.jar")
     with pytest.raises(InputError, match="does not hold JMH"):
         build(
             uber_build.worktree, thin_only, cache_dir=session_cache, log_path=tmp_path / "thin.log"
@@ -168,7 +170,12 @@ def test_custom_build_command_with_jar_glob(uber_build, session_cache, tmp_path)
 
 def test_custom_build_with_classpath_file(thin_build, session_cache, tmp_path):
     cp = ":".join(str(p) for p in thin_build.artifact.classpath[1:])
-    script = f"open('bench-thin/target/cp.txt', 'w').write({cp!r} + '\\n')"
+    # a build with other settings starts clean, so the command leaves the jar it names itself
+    script = (
+        "import os, shutil; os.makedirs('bench-thin/target', exist_ok=True); "
+        f"shutil.copy({str(thin_build.artifact.jar)!r}, 'bench-thin/target/bench-thin-1.0.jar'); "
+        f"open('bench-thin/target/cp.txt', 'w').write({cp!r} + '\\n')"
+    )
     spec = BuildSpec(
         kind="custom",
         build_cmd=shlex.join([sys.executable, "-c", script]),

@@ -18,6 +18,9 @@ from perfproof.model.documents.run_plan import PAIR
 from perfproof.process import command_line
 from perfproof.report.rundir import BASE, HEAD, RunFolder
 
+_FETCHED_MAVEN = re.compile(r"/maven/apache-maven-([\w.\-]+)/bin/mvn$")
+"""A Maven perfproof fetched into its cache (``workspace.maven_fetch``)."""
+
 
 @dataclass(frozen=True)
 class Step:
@@ -110,6 +113,10 @@ def steps(run: RunFolder) -> tuple[list[Step], str]:
             argv = _rewrite(argv_of(s) or [], prefixes)
             cwd = _rewrite([str(s.cwd or _repro_dir(side, shas[side]))], prefixes)[0]
             what = "the commit" if paired else f"the {SIDE_WORDS[side]}"
+            fetched = _FETCHED_MAVEN.search(argv[0]) if argv else None
+            if fetched:  # a path into this machine's cache: the reader runs their own
+                argv[0] = "mvn"
+                what += f" (with Apache Maven {fetched.group(1)} as mvn on PATH)"
             out.append(Step(f"Build {what}", _in_dir(cwd, argv)))
     out += jmh_steps(run, prefixes, paired)
     ab = _perfproof_line(run, repo, shas)
