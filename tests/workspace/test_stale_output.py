@@ -42,3 +42,23 @@ def test_a_second_try_with_other_settings_sees_nothing_of_the_first(
     again = build(worktree, _spec("second"), cache_dir=cache, log_path=tmp_path / "3.log",
                   fresh=True)  # fmt: skip
     assert [p.name for p in again.classpath] == ["second.class"]
+
+
+def test_output_of_an_unrecorded_build_is_removed_and_a_new_worktree_builds_as_it_is(
+    tmp_path: Path, write_git_repo
+) -> None:
+    repo = write_git_repo(tmp_path / "repo", [
+        ("c1", "2026-03-01T10:00:00Z", {".gitignore": "target/\n", "README": "x\n"}),
+    ])  # fmt: skip
+    sha = (repo / ".git" / "refs" / "tags" / "c1").read_text().strip()
+    cache = tmp_path / "cache"
+    worktree = ensure_worktree(repo, sha, cache)
+    build(worktree, _spec("new"), cache_dir=cache, log_path=tmp_path / "1.log")
+    assert "building clean" not in (tmp_path / "1.log").read_text()
+    (worktree.parent / f"{worktree.name}.build").unlink()  # as a build of an older perfproof
+    (worktree / "target" / "old.class").write_text("x")
+    art = build(worktree, _spec("next"), cache_dir=cache, log_path=tmp_path / "2.log")
+    assert [p.name for p in art.classpath] == ["next.class"]
+    assert (
+        "left output perfproof did not record: building clean" in (tmp_path / "2.log").read_text()
+    )

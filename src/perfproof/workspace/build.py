@@ -32,7 +32,7 @@ from perfproof.workspace.git import head_sha
 from perfproof.workspace.overlay import overlaid_files, overlay_fingerprint
 from perfproof.workspace.plan import BuildPlan, java_env
 from perfproof.workspace.spec import BuildSpec, detect_build
-from perfproof.workspace.worktree import remove_build_output
+from perfproof.workspace.worktree import has_build_output, remove_build_output
 
 KEY_VERSION = "perfproof-build-key/1"
 
@@ -191,9 +191,10 @@ def _other_settings(worktree: Path, key: str, log_path: Path) -> bool:
         last = ""
     if last == key:
         return False
-    if last:
-        _append(log_path, "# perfproof: the last build in this worktree had other settings: "
-                "building clean\n")  # fmt: skip
+    if not last and not has_build_output(worktree):
+        return False  # a new worktree: nothing to clean
+    why = "had other settings" if last else "left output perfproof did not record"
+    _append(log_path, f"# perfproof: the last build in this worktree {why}: building clean\n")
     return True
 
 

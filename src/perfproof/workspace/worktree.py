@@ -123,6 +123,12 @@ def remove_build_output(worktree: Path) -> bool:
     return True
 
 
+def has_build_output(worktree: Path) -> bool:
+    """Whether the worktree holds ignored files (``target/``, ``build/``: a build's output)."""
+    out = git(worktree, "ls-files", "--others", "--ignored", "--exclude-standard", "--directory")
+    return bool(out.output.strip())
+
+
 def is_clean(worktree: Path) -> bool:
     """No modified, staged or untracked (non-ignored) file in ``worktree``."""
     out = git(worktree, "status", "--porcelain=v1", "--untracked-files=all").output
