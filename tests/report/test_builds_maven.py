@@ -27,3 +27,31 @@ def test_the_report_names_the_maven_of_each_build(make_run_folder, run_cli) -> N
     assert builds[0].caption == "Build the baseline (with Apache Maven 3.9.16 as mvn on PATH)"
     assert "&& mvn -B -Pbenchmark test-compile" in builds[0].command
     assert FETCHED not in builds[0].command
+
+
+def test_reproduce_gives_the_projects_own_run_only_when_it_selects_the_same_benchmarks(
+    make_run_folder,
+) -> None:
+    run = make_run_folder("ab")
+    manifest = json.loads((run / "manifest.json").read_text())
+    own = {"argv": ["mvn", "-Pbenchmark", "test"], "selector": "benchmark"}
+    for build in manifest["builds"]:
+        build["own_run"], build["layout"] = own, "test-classes"
+    for step in manifest["steps"]:
+        if step.get("argv"):
+            jar = step["argv"].index("-jar")
+            tree = step["argv"][jar + 1].rsplit("/target/", 1)[0]
+            cp = f"{tree}/target/test-classes:{tree}/target/classes:/m2/jmh-core.jar"
+            step["argv"][jar : jar + 2] = ["-cp", cp, "org.openjdk.jmh.Main"]
+    manifest["plan"]["benchmarks"] = ["SumBenchmark", "CopyBenchmark"]
+    (run / "manifest.json").write_text(json.dumps(manifest))
+    shown = steps(load_run(Path(run)))[0]
+    assert any(s.caption.endswith("(the test classes the run used, then its dependencies)")
+               for s in shown)  # fmt: skip
+    last = shown[-2]
+    assert last.caption.startswith("Or run them on the feature as the project does itself")
+    assert last.command.endswith("&& mvn -Pbenchmark test '-Dbenchmark=SumBenchmark|CopyBenchmark'")
+
+    own["selector"] = None  # its JMH run takes no regex: it would run other benchmarks too
+    (run / "manifest.json").write_text(json.dumps(manifest))
+    assert not any(s.caption.startswith("Or run") for s in steps(load_run(Path(run)))[0])

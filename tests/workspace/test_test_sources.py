@@ -56,7 +56,10 @@ def test_benchmarks_in_the_tests_are_found_with_the_profile_that_runs_them(tmp_p
     assert [s.words() for s in found.launches] == [
         "exec-maven-plugin execution 'benchmark' (profile benchmark, phase test)"
     ]  # the code generator starts no JMH
-    assert found.own_run("Foo") == ["mvn", "-Pbenchmark", "-Dbenchmark=Foo"]
+    own = found.own_run([])
+    assert own is not None
+    assert own.command(["Foo", "Bar"]) == ["mvn", "-Pbenchmark", "test", "-Dbenchmark=Foo|Bar"]
+    assert own.command([]) == ["mvn", "-Pbenchmark", "test"]
 
 
 def test_benchmarks_in_the_main_sources_are_not_a_test_layout(tmp_path: Path) -> None:

@@ -111,6 +111,7 @@ class SideBuilder:
                 "jar": str(artifact.jar) if artifact.jar else None,
                 "key": artifact.key,
                 "tool": artifact.tool or None,
+                "own_run": artifact.own_run,
             }
         entry = BuildEntry(side=self.side, sha=self.sha, **made, **fields, at=now_iso())
         self.store.record_build(entry)

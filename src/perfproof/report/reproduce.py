@@ -119,6 +119,9 @@ def steps(run: RunFolder) -> tuple[list[Step], str]:
                 what += f" (with Apache Maven {fetched.group(1)} as mvn on PATH)"
             out.append(Step(f"Build {what}", _in_dir(cwd, argv)))
     out += jmh_steps(run, prefixes, paired)
+    own = _own_run(run, prefixes, sides[-1], shas)
+    if own is not None:
+        out.append(own)
     ab = _perfproof_line(run, repo, shas)
     if ab:
         out.append(Step("Redo everything with perfproof", ab))
@@ -140,6 +143,28 @@ def steps(run: RunFolder) -> tuple[list[Step], str]:
             "recorded; the comparison itself is redone by the command below."
         )
     return out, note
+
+
+def _own_run(
+    run: RunFolder, prefixes: dict[str, str], side: str, shas: dict[str, str]
+) -> Step | None:
+    """The project's own command for the benchmarks measured (benchmarks in the test sources
+    run through a profile), when it selects the same benchmarks; on the last side checked out."""
+    regexes = list(run.manifest.plan.benchmarks) if run.manifest.plan else []
+    for build in run.manifest.builds:
+        if build.side != side or build.own_run is None:
+            continue
+        command = build.own_run.command(regexes)
+        if command is None:
+            continue
+        cwd = _rewrite([str(build.cwd or _repro_dir(side, shas[side]))], prefixes)[0]
+        what = "the commit" if side == BASE else f"the {SIDE_WORDS[side]}"
+        return Step(
+            f"Or run them on {what} as the project does itself (its own JMH settings and "
+            "result file, not this run's, inside its Maven build)",
+            _in_dir(cwd, command),
+        )
+    return None
 
 
 def _perfproof_line(run: RunFolder, repo: str | None, shas: dict[str, str]) -> str | None:
@@ -172,6 +197,7 @@ def _perfproof_line(run: RunFolder, repo: str | None, shas: dict[str, str]) -> s
 
 
 CLASSPATH_FLAGS = ("-cp", "-classpath", "--class-path")
+MODULE_JAR = "the benchmark module's jar"
 
 
 def jmh_steps(run: RunFolder, prefixes: dict[str, str], paired: bool) -> list[Step]:
@@ -182,6 +208,8 @@ def jmh_steps(run: RunFolder, prefixes: dict[str, str], paired: bool) -> list[St
     plan_wi = _warmup_of(list(run.manifest.plan.jmh_options)) if run.manifest.plan else None
     groups: dict[tuple[str, tuple[str, ...]], list[StepEntry]] = {}
     classpaths: dict[str, str] = {}
+    owners: dict[str, str] = {}
+    tested = {b.side for b in run.manifest.builds if b.layout == "test-classes"}
     for s in run.manifest.steps:
         argv = argv_of(s)
         if s.kind != "jmh" or not argv or s.side not in ((PAIR,) if paired else (BASE, HEAD)):
@@ -191,13 +219,15 @@ def jmh_steps(run: RunFolder, prefixes: dict[str, str], paired: bool) -> list[St
         for i, a in enumerate(argv[:-1]):
             if a in CLASSPATH_FLAGS:
                 name = f"CP_{SIDE_WORDS.get(side, side).upper()}"
+                owners.setdefault(name, side)
                 if classpaths.setdefault(name, argv[i + 1]) == argv[i + 1]:
                     argv[i + 1] = f"${name}"
         groups.setdefault((side, tuple(_result_file(argv, "RESULT"))), []).append(s)
     out = [
         Step(
             f"Set the {SIDE_WORDS.get(name[3:].lower(), name[3:].lower())} classpath "
-            "(the benchmark module's jar the run used, then its dependencies)",
+            f"({'the test classes' if owners[name] in tested else MODULE_JAR} the run used, "
+            "then its dependencies)",
             f"{name}={command_line([cp])}",
         )
         for name, cp in classpaths.items()

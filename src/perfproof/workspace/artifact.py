@@ -6,7 +6,12 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from perfproof.model.documents.run import OwnRun
 from perfproof.workspace.jars import JMH_MAIN, jmh_version_of_jar, main_class
+
+TEST_CLASSES = ("test-classes", "test")
+"""The names of the folder a build compiles the tests into: Maven's ``target/test-classes``,
+Gradle's ``build/classes/java/test``."""
 
 
 @dataclass(frozen=True)
@@ -31,6 +36,8 @@ class Artifact:
     overlaid: list[str] = field(default_factory=list)
     tool: str = ""
     """The build tool that made it (which Maven, wrapper or Gradle), as the report names it."""
+    own_run: OwnRun | None = None
+    """The project's own command that runs these benchmarks (benchmarks in the test sources)."""
 
     @property
     def layout(self) -> str:
@@ -38,7 +45,7 @@ class Artifact:
         ``test-classes`` (benchmarks compiled with the tests, run on the test classpath)."""
         if self.jar is not None and not self.classpath:
             return "uber"
-        if self.jar is None and self.classpath and self.classpath[0].name == "test-classes":
+        if self.jar is None and self.classpath and self.classpath[0].name in TEST_CLASSES:
             return "test-classes"
         return "classpath"
 

@@ -128,6 +128,7 @@ def build(
             key=key,
             overlaid=overlaid_files(worktree),
             tool=plan.tool,
+            own_run=plan.own_run,
         )
         stored = build_cache.store(cache_dir, built, outputs, worktree)
         return _with_log(stored, log_path, cached=False)

@@ -15,6 +15,7 @@ import shutil
 from pathlib import Path
 
 from perfproof.errors import ExternalError
+from perfproof.model.documents.run import OwnRun
 from perfproof.storage import write_json_atomic
 from perfproof.workspace.artifact import Artifact
 from perfproof.workspace.plan import Outputs
@@ -49,6 +50,7 @@ def load(cache_dir: Path, key: str) -> Artifact | None:
         key=key,
         overlaid=list(doc.get("overlaid", [])),
         tool=str(doc.get("tool", "")),
+        own_run=OwnRun.model_validate(doc["own_run"]) if doc.get("own_run") else None,
     )
     if not all(p.is_file() or p.is_dir() for p in artifact.files()):
         return None
@@ -80,6 +82,7 @@ def store(cache_dir: Path, artifact: Artifact, outputs: Outputs, worktree: Path)
         "build_cwd": str(artifact.build_cwd),
         "overlaid": list(artifact.overlaid),
         "tool": artifact.tool,
+        "own_run": artifact.own_run.dump() if artifact.own_run is not None else None,
     }
     if artifact.log_path is not None and artifact.log_path.is_file():
         shutil.copyfile(artifact.log_path, tmp / "build.log")

@@ -118,6 +118,7 @@ def plan(
         note="\n".join(n for n in notes if n),
         advise=lambda log: failure_hint(worktree, spec, log, wrapper=chosen.is_wrapper),
         tool=tool.label,
+        own_run=tests.own_run(module_args(spec.module)) if tests else None,
         retry=None
         if chosen.is_wrapper or MAVEN.parse(spec.maven) is not Launcher.AUTO
         else lambda log: _retry(worktree, spec, fresh, env, cache_dir, tool.program, log),

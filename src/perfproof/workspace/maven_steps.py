@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from xml.etree import ElementTree
 
+from perfproof.model.documents.run import OwnRun
 from perfproof.workspace import pom as poms
 
 PHASES = (
@@ -81,12 +82,16 @@ class TestBenchmarks:
     selector: str | None
     """The property the project's own run takes a benchmark regex from (``benchmark``)."""
 
-    def own_run(self, regex: str) -> list[str] | None:
-        """The project's own command that runs the benchmarks ``regex`` names."""
-        if self.profile is None or not self.launches:
+    def own_run(self, module_args: list[str]) -> OwnRun | None:
+        """The project's own command that runs its benchmarks: the profile, to the phase its
+        JMH step is bound to (None: no profile starts JMH)."""
+        steps = [s for s in self.launches if s.profile == self.profile and s.phase in PHASES]
+        if self.profile is None or not steps:
             return None
-        argv = ["mvn", f"-P{self.profile}"]
-        return argv + ([f"-D{self.selector}={regex}"] if self.selector and regex else [])
+        phase = min((s.phase for s in steps), key=PHASES.index)
+        return OwnRun(
+            argv=["mvn", f"-P{self.profile}", *module_args, phase], selector=self.selector
+        )
 
 
 def benchmark_files(folder: Path) -> int:

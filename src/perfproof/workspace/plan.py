@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from perfproof.errors import InputError
+from perfproof.model.documents.run import OwnRun
 from perfproof.process import Command
 from perfproof.workspace.git import GIT_LOCAL_ENV
 
@@ -30,6 +31,8 @@ class BuildPlan:
     retry: Callable[[str], BuildPlan | None] | None = None
     """Reads the failed build's log and returns the build to try once more (a Maven that meets
     what a plugin asks for), or None."""
+    own_run: OwnRun | None = None
+    """How the project runs the benchmarks this build makes itself, for the report."""
 
     @property
     def cwd(self) -> Path:

@@ -203,6 +203,23 @@ class StepEntry(ProcessEntry):
         return max(ran, 0.0)
 
 
+class OwnRun(Document):
+    """How the project runs its benchmarks itself (a profile whose exec or antrun step starts
+    JMH in a lifecycle phase): the command, and the property its JMH run takes the benchmark
+    regex from (None: it always runs them all)."""
+
+    argv: list[Text]
+    selector: str | None = None
+
+    def command(self, regexes: list[str]) -> list[str] | None:
+        """The command that runs the benchmarks ``regexes`` select (None: this run cannot
+        select them, so it would not run what was measured)."""
+        if regexes and self.selector is None:
+            return None
+        chosen = [f"-D{self.selector}={'|'.join(regexes)}"] if regexes else []
+        return [*self.argv, *chosen]
+
+
 class BuildEntry(ProcessEntry):
     """One build of a side: how it was made (or found cached) and where its log is."""
 
@@ -220,6 +237,8 @@ class BuildEntry(ProcessEntry):
     tool: str | None = None
     """The build tool that made it: which Maven (on PATH, the wrapper's, or one perfproof
     fetched) or Gradle."""
+    own_run: OwnRun | None = None
+    """For benchmarks in the test sources, the project's own command that runs them."""
 
 
 class HistoryEvent(Document):
