@@ -7,7 +7,8 @@ hand-written ``jmhJar`` task making an uber jar. It covers: the wrapper as proje
 ``gradlew`` that starts the Gradle it pins: here the one on PATH), ``--gradle gradle`` for a
 checkout with no wrapper, ``jmhJar`` found in the build script, the uber jar in build/libs,
 the head's build running ``--offline`` (the base's identical build files resolved online just
-before), and a head that changes only a README served by the base's build.
+before), a head that changes only a README served by the base's build, and benchmarks moved to
+the test sources (no jar task) built to their test classes and listed by JMH from them.
 """
 
 from __future__ import annotations
@@ -46,6 +47,16 @@ task jmhJar(type: Jar, dependsOn: classes) {
     from sourceSets.main.output
     from { configurations.runtime.collect { it.isDirectory() ? it : zipTree(it) } }
     exclude 'META-INF/*.SF', 'META-INF/*.DSA', 'META-INF/*.RSA'
+}
+"""
+
+TEST_SOURCES_BUILD = """apply plugin: 'java'
+sourceCompatibility = '1.8'
+targetCompatibility = '1.8'
+repositories { mavenCentral() }
+dependencies {
+    testCompile 'org.openjdk.jmh:jmh-core:1.37'
+    testCompile 'org.openjdk.jmh:jmh-generator-annprocess:1.37'
 }
 """
 
@@ -125,15 +136,23 @@ def test_ab_builds_and_measures_a_real_gradle_project(
     )
     assert head["key"] == next(b for b in builds if b["side"] == "base")["key"]
 
-    # the same checkout with no wrapper at all: --gradle gradle builds with the one on PATH
+    # the benchmark moved to the test sources, no jmhJar task, no wrapper: --gradle gradle
+    # builds the test classes with the Gradle on PATH and JMH runs from them
     from perfproof.workspace.build import build
     from perfproof.workspace.git import resolve_ref
     from perfproof.workspace.spec import BuildSpec
     from perfproof.workspace.worktree import ensure_worktree
 
-    wt = ensure_worktree(repo, resolve_ref(repo, "head"), tmp_path / "c2")
+    (repo / "src/test/java/g").mkdir(parents=True)
+    (repo / "src/main/java/g/Sum.java").rename(repo / "src/test/java/g/Sum.java")
+    (repo / "build.gradle").write_text(TEST_SOURCES_BUILD)
+    for args in (["add", "--all"], ["commit", "-q", "-m", "tests"], ["tag", "tests"]):
+        subprocess.run(["git", *args], cwd=repo, env=GIT_ENV, check=True)
+    wt = ensure_worktree(repo, resolve_ref(repo, "tests"), tmp_path / "c2")
     (wt / "gradlew").unlink()
     art = build(wt, BuildSpec(gradle="gradle"), cache_dir=tmp_path / "c2",
                 log_path=tmp_path / "g.log", timeout=600)  # fmt: skip
-    assert art.build_command[0] == "gradle" and art.jar is not None
-    assert art.jar.name == "g-jmh.jar"
+    assert art.build_command[0] == "gradle" and art.jar is None
+    assert art.layout == "test-classes" and art.build_command[-1] == "perfproofTestClasspath"
+    listed = subprocess.run([*art.jmh_argv(), "-l"], capture_output=True, text=True, check=True)
+    assert "g.Sum.sum" in listed.stdout.split()

@@ -7,7 +7,8 @@ gradle/wrapper/gradle-wrapper.properties) on first use; when that host cannot be
 the distribution is not in ~/.gradle/wrapper/dists, ``--gradle auto`` builds with the Gradle on
 PATH and says so (:mod:`.launcher`).
 The task is ``jmhJar`` when the build applies the JMH Gradle plugin and ``shadowJar`` when it
-applies the Shadow plugin; anything else needs ``--build-cmd``.
+applies the Shadow plugin; with neither, benchmarks kept in the test sources are built with
+their tests and run from them (:mod:`.gradle_tests`); anything else needs ``--build-cmd``.
 """
 
 from __future__ import annotations
@@ -16,7 +17,9 @@ import re
 import shutil
 from pathlib import Path
 
+from perfproof.env.cache import cache_root
 from perfproof.errors import InputError
+from perfproof.workspace import gradle_tests
 from perfproof.workspace.build_causes import diagnose
 from perfproof.workspace.jars import candidate_jars, pick_uber
 from perfproof.workspace.launcher import GRADLE, Chosen, Launcher, choose
@@ -68,16 +71,18 @@ def plan(
     cache_dir: Path | None = None,
 ) -> BuildPlan:
     chosen = launcher(worktree, GRADLE.parse(spec.gradle))
-    task = jar_task(worktree, spec)
+    tests = gradle_tests.find(worktree, spec.module)
     prefix = task_prefix(spec.module)
     argv = [chosen.program, "--no-daemon", "--console=plain"]
+    if tests is not None:
+        argv += gradle_tests.init_args(cache_root(cache_dir), spec.module)
     if fresh:
         argv.append(f"{prefix}clean")
-    argv.append(f"{prefix}{task}")
+    argv.append(f"{prefix}{gradle_tests.TASK if tests else jar_task(worktree, spec)}")
     argv += list(spec.build_args)
     return BuildPlan(
         build_command(argv, worktree, env),
-        note=chosen.note,
+        note="\n".join(n for n in (chosen.note, tests.words() if tests else "") if n),
         advise=lambda log: failure_hint(log, wrapper=chosen.is_wrapper),
         tool=chosen.program if chosen.is_wrapper else f"{chosen.program} on PATH",
     )
@@ -93,6 +98,8 @@ def failure_hint(log_text: str, *, wrapper: bool) -> str:
 
 def collect(worktree: Path, spec: BuildSpec) -> Outputs:
     base = worktree / spec.module if spec.module else worktree
+    if gradle_tests.find(worktree, spec.module) is not None:
+        return gradle_tests.outputs(base)
     jar = pick_uber(candidate_jars(base / "build" / "libs"))
     if jar is None:
         raise InputError(
