@@ -53,6 +53,25 @@ def test_a_thin_jar_and_classpath_keep_their_order_and_names(tmp_path: Path) -> 
     assert len(set(paths)) == len(paths)  # two jars named lib0.jar stay two files
 
 
+def test_test_classes_ship_as_a_jar_of_their_files_with_a_digest_of_their_content(
+    tmp_path: Path,
+) -> None:
+    classes = tmp_path / "target" / "test-classes"
+    (classes / "META-INF").mkdir(parents=True)
+    (classes / "META-INF" / "BenchmarkList").write_text("list")
+    (classes / "B.class").write_bytes(b"cafe")
+    core = jar(tmp_path / "jmh-core.jar", None, "core")
+    bundle, data = pack("base", artifact(None, [classes, core]))
+    (tmp_path / "node").mkdir()
+    argv = materialise(bundle, data, tmp_path / "node", "java")
+    shipped = Path(argv[2].split(":")[0])
+    with zipfile.ZipFile(shipped) as zf:
+        assert sorted(zf.namelist()) == ["B.class", "META-INF/BenchmarkList"]
+        assert zf.read("META-INF/BenchmarkList") == b"list"
+    (classes / "B.class").touch()  # a new time, the same bytes: the same digest
+    assert pack("base", artifact(None, [classes, core]))[0].digest == bundle.digest
+
+
 def test_the_digest_changes_with_any_byte(tmp_path: Path) -> None:
     one = pack("base", artifact(jar(tmp_path / "a.jar", JMH_MAIN, "x"), []))[0]
     two = pack("base", artifact(jar(tmp_path / "b.jar", JMH_MAIN, "y"), []))[0]

@@ -25,6 +25,7 @@ import socket
 import tarfile
 import tempfile
 import time
+import zipfile
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -65,8 +66,8 @@ class Bundle:
 def pack(side: str, artifact: Artifact) -> tuple[Bundle, dict[str, bytes]]:
     """The side's files as bytes, named by position (``0-app.jar``), with one digest for all."""
     files = artifact.files()
-    names = tuple(f"{i}-{p.name}" for i, p in enumerate(files))
-    data = {name: p.read_bytes() for name, p in zip(names, files, strict=True)}
+    names = tuple(f"{i}-{p.name}{'.jar' if p.is_dir() else ''}" for i, p in enumerate(files))
+    data = {name: _contents(p) for name, p in zip(names, files, strict=True)}
     sha = hashlib.sha256()
     for name in names:
         sha.update(name.encode() + b"\0" + hashlib.sha256(data[name]).digest())
@@ -74,6 +75,19 @@ def pack(side: str, artifact: Artifact) -> tuple[Bundle, dict[str, bytes]]:
     layout = "jar" if direct else "cp"
     bundle = Bundle(side, layout, names, sha.hexdigest()[:20], sum(len(b) for b in data.values()))
     return bundle, data
+
+
+def _contents(path: Path) -> bytes:
+    """A file's bytes; a folder on the classpath (test classes) as a jar of its files, the
+    same bytes for the same files (sorted, no timestamps), so the digest names the content."""
+    if not path.is_dir():
+        return path.read_bytes()
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
+        for file in sorted(f for f in path.rglob("*") if f.is_file()):
+            entry = zipfile.ZipInfo(file.relative_to(path).as_posix(), (1980, 1, 1, 0, 0, 0))
+            zf.writestr(entry, file.read_bytes(), zipfile.ZIP_DEFLATED)
+    return buf.getvalue()
 
 
 def materialise(bundle: Bundle, data: dict[str, bytes], root: Path, java: str) -> list[str]:
