@@ -25,15 +25,20 @@ def _spec(name: str) -> BuildSpec:
     )
 
 
-def test_a_second_try_with_other_settings_sees_nothing_of_the_first(
-    tmp_path: Path, write_git_repo
-) -> None:
+def _worktree(tmp_path: Path, write_git_repo) -> tuple[Path, Path]:
+    """A cache worktree of a one-commit repository whose build output is ignored, and the cache."""
     repo = write_git_repo(tmp_path / "repo", [
         ("c1", "2026-03-01T10:00:00Z", {".gitignore": "target/\n", "README": "x\n"}),
     ])  # fmt: skip
     sha = (repo / ".git" / "refs" / "tags" / "c1").read_text().strip()
     cache = tmp_path / "cache"
-    worktree = ensure_worktree(repo, sha, cache)
+    return ensure_worktree(repo, sha, cache), cache
+
+
+def test_a_second_try_with_other_settings_sees_nothing_of_the_first(
+    tmp_path: Path, write_git_repo
+) -> None:
+    worktree, cache = _worktree(tmp_path, write_git_repo)
     first = build(worktree, _spec("first"), cache_dir=cache, log_path=tmp_path / "1.log")
     assert [p.name for p in first.classpath] == ["first.class"]
     second = build(worktree, _spec("second"), cache_dir=cache, log_path=tmp_path / "2.log")
@@ -47,12 +52,7 @@ def test_a_second_try_with_other_settings_sees_nothing_of_the_first(
 def test_output_of_an_unrecorded_build_is_removed_and_a_new_worktree_builds_as_it_is(
     tmp_path: Path, write_git_repo
 ) -> None:
-    repo = write_git_repo(tmp_path / "repo", [
-        ("c1", "2026-03-01T10:00:00Z", {".gitignore": "target/\n", "README": "x\n"}),
-    ])  # fmt: skip
-    sha = (repo / ".git" / "refs" / "tags" / "c1").read_text().strip()
-    cache = tmp_path / "cache"
-    worktree = ensure_worktree(repo, sha, cache)
+    worktree, cache = _worktree(tmp_path, write_git_repo)
     build(worktree, _spec("new"), cache_dir=cache, log_path=tmp_path / "1.log")
     assert "building clean" not in (tmp_path / "1.log").read_text()
     (worktree.parent / f"{worktree.name}.build").unlink()  # as a build of an older perfproof
