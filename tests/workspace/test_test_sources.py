@@ -135,13 +135,22 @@ def test_a_tests_jar_holding_the_benchmark_list_is_named_not_denied(tmp_path: Pa
 
 
 @pytest.mark.parametrize(
-    ("args", "asked"),
+    ("args", "on", "off"),
     [
-        (("-Pbenchmark",), {"benchmark"}),
-        (("-P", "a,!b"), {"a"}),
-        (("-Pa,b", "-Dx"), {"a", "b"}),
-        ((), set()),
+        (("-Pbenchmark",), {"benchmark"}, set()),
+        (("-P", "a,!b"), {"a"}, {"b"}),
+        (("-Pa,b", "-Dx", "-P-c"), {"a", "b"}, {"c"}),
+        ((), set(), set()),
     ],
 )
-def test_profiles_asked_by_the_build_arguments(args: tuple[str, ...], asked: set[str]) -> None:
-    assert maven_steps.profiles_asked(args) == asked
+def test_profiles_asked_by_the_build_arguments(
+    args: tuple[str, ...], on: set[str], off: set[str]
+) -> None:
+    assert maven_steps.profiles_asked(args) == (on, off)
+
+
+def test_a_benchmark_profile_the_user_switches_off_is_not_added(tmp_path: Path) -> None:
+    spec = BuildSpec(build_args=("-P!benchmark",))
+    plan = build_maven.plan(_project(tmp_path), spec, fresh=False, env={})
+    assert "-Pbenchmark" not in plan.command.argv and "-P!benchmark" in plan.command.argv
+    assert "to test-compile without their profile benchmark, as asked" in plan.note

@@ -93,8 +93,8 @@ def plan(
     argv = [tool.program, "-B", "-ntp", "-DskipTests", *module_args(spec.module)]
     if not spec.keep_checks:
         argv += SKIPPED_CHECKS
-    asked = maven_steps.profiles_asked(spec.build_args)
-    added = tests.profile if tests and tests.profile and tests.profile not in asked else None
+    asked, refused = maven_steps.profiles_asked(spec.build_args)
+    added = tests.profile if tests and tests.profile not in (None, *asked, *refused) else None
     if added:
         argv.append(f"-P{added}")
     argv += list(spec.build_args)
@@ -109,7 +109,7 @@ def plan(
     ]
     notes = [chosen.note, tool.note]
     if tests:
-        notes.append(_found_line(spec, tests, goal))
+        notes.append(_found_line(spec, tests, goal, refused))
     if launches:
         steps = ", ".join(s.words() for s in launches)
         notes.append(f"skipped {steps}: it starts JMH inside the build; perfproof runs JMH itself")
@@ -184,11 +184,13 @@ def _launches(worktree: Path, base: Path, profiles: set[str | None]) -> list[Lau
     return list(dict.fromkeys(out))
 
 
-def _found_line(spec: BuildSpec, tests: TestBenchmarks, goal: str) -> str:
+def _found_line(spec: BuildSpec, tests: TestBenchmarks, goal: str, refused: set[str]) -> str:
     """What was found and how it is run, in one line."""
     where = f"{spec.module}/{tests.source_dir}" if spec.module else tests.source_dir
     text = f"benchmarks in the test sources: {tests.classes} classes with @Benchmark in {where}"
-    if tests.profile:
+    if tests.profile in refused:
+        text += f"; building to {goal} without their profile {tests.profile}, as asked"
+    elif tests.profile:
         text += f"; building with -P{tests.profile} (its compiler settings) to {goal}"
     else:
         text += f"; building to {goal}"

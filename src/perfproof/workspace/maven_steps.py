@@ -193,14 +193,18 @@ def skip_flags(steps: list[LaunchStep]) -> list[str]:
     return sorted({f"-D{SKIP_PROPERTY[s.plugin]}=true" for s in steps})
 
 
-def profiles_asked(build_args: tuple[str, ...]) -> set[str]:
-    """The profiles ``-P`` arguments switch on (``-Pa,b``, ``-P a``), ``!x`` left out."""
-    asked: set[str] = set()
+def profiles_asked(build_args: tuple[str, ...]) -> tuple[set[str], set[str]]:
+    """The profiles ``-P`` arguments switch on (``-Pa,b``, ``-P a``) and off (``!x``, ``-x``)."""
+    on: set[str] = set()
+    off: set[str] = set()
     args = list(build_args)
     for i, arg in enumerate(args):
         value = arg[2:] if arg.startswith("-P") and len(arg) > 2 else None
         if arg == "-P" and i + 1 < len(args):
             value = args[i + 1]
-        if value:
-            asked |= {p.strip() for p in value.split(",") if p.strip() and p[0] not in "!-"}
-    return asked
+        for name in (p.strip() for p in (value or "").split(",")):
+            if name[:1] in ("!", "-"):
+                off.add(name[1:])
+            elif name:
+                on.add(name)
+    return on, off
