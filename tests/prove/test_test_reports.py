@@ -86,3 +86,23 @@ def test_commands_select_by_class(tmp_path: Path) -> None:
     report.parent.mkdir(parents=True)
     report.write_text(SUREFIRE)
     assert report_files(tmp_path, "maven") == [report]
+
+
+def test_a_test_run_makes_the_next_build_in_its_worktree_start_clean(tmp_path: Path) -> None:
+    from perfproof.workspace.tests import run_tests
+    from perfproof.workspace.worktree import last_build_record
+
+    worktree = tmp_path / "wt"
+    (worktree / "target").mkdir(parents=True)
+    record = last_build_record(worktree)
+    record.write_text("key-of-the-benchmark-build\n")
+    runner = tmp_path / "mvn"  # stand-in: the tests compile into target/ and leave a report
+    runner.write_text(
+        "#!/bin/sh\nmkdir -p target/surefire-reports\n"
+        f"cat > target/surefire-reports/TEST-x.xml <<'X'\n{SUREFIRE}X\n"
+    )
+    runner.chmod(0o755)
+    done = run_tests(worktree, "maven", ["ErrorReporterTest"], side="base", sha="a" * 40,
+                     log_path=tmp_path / "t.log", program=str(runner))  # fmt: skip
+    assert len(done.cases) == 4 and done.command[0] == str(runner)
+    assert not record.exists()

@@ -32,7 +32,7 @@ from perfproof.workspace.git import head_sha
 from perfproof.workspace.overlay import overlaid_files, overlay_fingerprint
 from perfproof.workspace.plan import BuildPlan, java_env
 from perfproof.workspace.spec import BuildSpec, detect_build
-from perfproof.workspace.worktree import has_build_output, remove_build_output
+from perfproof.workspace.worktree import has_build_output, last_build_record, remove_build_output
 
 KEY_VERSION = "perfproof-build-key/1"
 
@@ -175,11 +175,6 @@ def _run_resolving(
     _run_plan(plan, watch)
     build_offline.remember(cache_dir, key, plan.command.line)
     return plan
-
-
-def last_build_record(worktree: Path) -> Path:
-    """The file beside a worktree naming the key of the last build started in it."""
-    return worktree.parent / f"{worktree.name}.build"
 
 
 def _other_settings(worktree: Path, key: str, log_path: Path) -> bool:

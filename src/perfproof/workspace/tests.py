@@ -24,6 +24,7 @@ from perfproof.model.changes import ERROR, FAILED, PASSED, SKIPPED, TestChange
 from perfproof.model.documents.codec import Document
 from perfproof.process import Command, Watch, run
 from perfproof.workspace.plan import java_env
+from perfproof.workspace.worktree import last_build_record
 
 STATUSES = (PASSED, FAILED, ERROR, SKIPPED)
 
@@ -165,6 +166,9 @@ def run_tests(
     for stale in report_files(worktree, tool):
         stale.unlink(missing_ok=True)
     command = Command(argv, cwd=worktree, env=java_env(java_home))
+    # the tests compile into the build's output with their own settings: the next build in
+    # this worktree starts clean
+    last_build_record(worktree).unlink(missing_ok=True)
     result = run(command, Watch(log=log_path, capture=False))
     cases: list[TestCase] = []
     for path in report_files(worktree, tool):

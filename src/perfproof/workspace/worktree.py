@@ -57,6 +57,12 @@ def overlay_record_path(worktree: Path) -> Path:
     return worktree.parent / f"{worktree.name}.overlay.json"
 
 
+def last_build_record(worktree: Path) -> Path:
+    """The file beside a worktree naming the key of the last build started in it (gone once
+    anything else has built in it, such as the project's tests)."""
+    return worktree.parent / f"{worktree.name}.build"
+
+
 def ensure_worktree(
     repo: Path,
     sha: str,
