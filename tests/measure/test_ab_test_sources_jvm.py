@@ -173,6 +173,9 @@ def test_ab_with_no_build_flags_measures_the_test_source_benchmarks(tries: Tries
     }
     assert verdicts["SumBenchmark"] == "regressed"  # head sums the array 40 times
     assert verdicts["CopyBenchmark"] not in ("regressed", "improved")  # nothing it runs changed
+    reach = json.loads((tries.run / "manifest.json").read_text())["reach"]["benchmarks"]
+    kinds = {r["benchmark"].rsplit(".", 2)[-2]: r["kind"] for r in reach}
+    assert kinds == {"SumBenchmark": "static path", "CopyBenchmark": "no static path"}
 
 
 def test_the_second_try_builds_clean_and_never_runs_the_exec_plugin(tries: Tries) -> None:
@@ -204,3 +207,7 @@ def test_each_side_is_built_by_a_maven_that_meets_the_plugin_and_the_report_name
         assert "fetched Maven 3.9" in tries.first.err + tries.second.err
     report = (tries.run / "report.md").read_text()
     assert f"built with {tools[0]}" in report
+    # the project's own run of what was measured (every benchmark: no --bench) in Reproduce
+    assert all(b["own_run"] == {"argv": ["mvn", "-Pbenchmark", "test"], "selector": "benchmark"}
+               for b in manifest["builds"])  # fmt: skip
+    assert "&& mvn -Pbenchmark test" in report
