@@ -3,7 +3,8 @@ a module compiling JNI code that finds ``jni.h`` only through ``JAVA_HOME``.
 
 The wrapper's distribution URL is an address on this machine where nothing listens, and the
 wrapper script itself fails the way a real one does without network, so the build succeeds only
-if perfproof chooses ``mvn`` from PATH (and says so). The JNI step runs gcc with
+if perfproof leaves the wrapper for ``mvn`` from PATH (and says so), which fetches the wrapper's
+pinned Maven through the repositories it reaches when it is older itself. The JNI step runs gcc with
 ``-I${JAVA_HOME}/include``: with JAVA_HOME unset in the user's environment it fails, as a real
 native module does, unless perfproof sets JAVA_HOME to the JDK that runs the build.
 """
@@ -17,6 +18,9 @@ import subprocess
 from pathlib import Path
 
 import pytest
+
+from perfproof.workspace.maven_fetch import program_version
+from perfproof.workspace.maven_need import MavenNeed
 
 TINY = "-f 1 -wi 1 -w 100ms -i 2 -r 100ms"
 pytestmark = [
@@ -111,7 +115,11 @@ def test_auto_builds_with_mvn_and_a_jni_module_finds_its_headers(
     manifest = json.loads((out / "manifest.json").read_text())
     builds = [b for b in manifest["builds"] if b["status"] == "done"]
     assert {b["side"] for b in builds} == {"base", "head"}
-    assert all(b["command"][0] == "mvn" for b in builds)
+    # the wrapper pins 3.9.6: mvn from PATH when it is that new, else the same Maven fetched
+    path_meets = MavenNeed("3.9.6", "the wrapper", exact=True).allows(program_version("mvn") or "0")
+    fetched = "/perfproof/maven/apache-maven-3.9.6/bin/mvn"
+    assert all(b["command"][0] == "mvn" if path_meets else b["command"][0].endswith(fetched)
+               for b in builds), [b["command"][0] for b in builds]  # fmt: skip
     log = (out / manifest["builds"][0]["log"]).read_text()
     assert "compile-native" in log  # the JNI step ran, with JAVA_HOME set by perfproof
 

@@ -159,3 +159,21 @@ def test_a_need_only_the_log_shows_is_met_on_the_second_try(
     assert again is not None
     assert again.command.argv[0] == str(maven_fetch.home_of(cache, "3.9.16") / "bin" / "mvn")
     assert "apache-rat-plugin 0.18 requires Maven 3.9" in again.note
+
+
+def test_a_maven_that_cannot_be_fetched_leaves_the_build_to_the_one_on_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _fake_mvn(tmp_path / "bin", "3.8.7")  # its dependency:copy fetches nothing
+    monkeypatch.setenv("PATH", f"{tmp_path / 'bin'}{os.pathsep}/usr/bin:/bin")
+    props = tmp_path / ".mvn" / "wrapper" / "maven-wrapper.properties"
+    props.parent.mkdir(parents=True)
+    props.write_text("distributionUrl=http\\://127.0.0.1\\:9/apache-maven-3.9.6-bin.zip\n")
+    (tmp_path / "pom.xml").write_text("<project/>")
+    plan = build_maven.plan(tmp_path, BuildSpec(maven="auto"), fresh=False, env={},
+                            cache_dir=tmp_path / "cache")  # fmt: skip
+    assert plan.command.argv[0] == "mvn" and plan.tool == "Apache Maven 3.8.7 (mvn on PATH)"
+    assert "requires Maven 3.9.6 and mvn on PATH is 3.8.7, but fetching Apache Maven 3.9.6" in (
+        plan.note
+    )
+    assert plan.note.endswith("building with mvn on PATH")

@@ -83,7 +83,9 @@ def target_version(need: MavenNeed) -> str:
 def choose_maven(
     need: MavenNeed | None, program: str, cache_dir: Path, log_path: Path
 ) -> MavenChoice:
-    """``program`` (``mvn`` on PATH) when it meets ``need``; else a fetched release that does."""
+    """``program`` (``mvn`` on PATH) when it meets ``need``; else a fetched release that does
+    (PATH's, saying so, when none can be fetched: a build that truly needs another Maven then
+    fails with the plugin's own words and its hint)."""
     version = program_version(program)
     on_path = f"Apache Maven {version} ({program} on PATH)" if version else f"{program} on PATH"
     if need is None or version is None or need.allows(version):
@@ -97,7 +99,15 @@ def choose_maven(
                 f"{have}, fetched earlier into {home_of(cache_dir, have)}",
             )
     want = target_version(need)
-    home = fetch(want, cache_dir, program, log_path)
+    try:
+        home = fetch(want, cache_dir, program, log_path)
+    except ExternalError as exc:  # no way to Maven Central: the build says whether it matters
+        return MavenChoice(
+            program,
+            on_path,
+            note=f"{need.words()} and {program} on PATH is {version}, but {exc}: building "
+            f"with {program} on PATH",
+        )
     return MavenChoice(
         str(home / "bin" / "mvn"),
         f"Apache Maven {want} (fetched from Maven Central into {home})",
