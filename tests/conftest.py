@@ -30,6 +30,41 @@ def fixtures_dir() -> Path:
     return FIXTURES
 
 
+# --------------------------------------------------------------------- parallel run (xdist)
+# The README's test command runs two pytest-xdist workers (`-n 2 --dist loadgroup`): the
+# pure-Python tests on one core beside the JVM tests on the other. A group runs whole on one
+# worker, in collection order. The JVM tests that run JMH are one group: they share session
+# builds (each worker has a base temp folder, and so a perfproof cache, of its own), some hold
+# the machine's JMH lock on purpose or count what a run says on stderr, where a wait for
+# another JMH would show. JVM tests that run no JMH and share a session build of their own
+# (the recorded Java program, the Maven sample project) are groups of their own beside it;
+# the history tests share one PostgreSQL cluster, the packaging tests one built wheel.
+
+JVM_WITHOUT_JMH = {"hot_classes": "jfr-program", "sample_repo": "maven-sample"}
+"""A session fixture of JVM tests that start no JMH → their group (beside the JMH one)."""
+
+SERIAL_FIXTURES = {"pg_cluster": "postgresql", "db_for": "postgresql", "built_wheel": "wheel"}
+"""A session fixture too costly to make once per worker (or one that asks for it on the way,
+as ``db_for("postgresql")`` does) → the group of the tests using it."""
+
+
+def serial_group(item: pytest.Item) -> str | None:
+    """The xdist group ``item`` runs in (None: any worker, alone)."""
+    names = getattr(item, "fixturenames", ())
+    if item.get_closest_marker("jvm") is not None:
+        return next((g for name, g in JVM_WITHOUT_JMH.items() if name in names), "jmh")
+    return next((group for name, group in SERIAL_FIXTURES.items() if name in names), None)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark every test of a serial group for ``--dist loadgroup`` (before xdist reads it)."""
+    for item in items:
+        group = serial_group(item)
+        if group is not None:
+            item.add_marker(pytest.mark.xdist_group(group))
+
+
 def steps_of(run_dir: Path) -> dict[str, str]:
     """Each step's status in a run folder's manifest (none before it is written)."""
     if not (run_dir / "manifest.json").is_file():
