@@ -7,22 +7,23 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from perfproof.model.enums import Format
+from perfproof.report import render
 from perfproof.report.reproduce import steps
 from perfproof.report.rundir import load_run
 
 FETCHED = "/root/.cache/perfproof/maven/apache-maven-3.9.16"
 
 
-def test_the_report_names_the_maven_of_each_build(make_run_folder, run_cli) -> None:
+def test_the_report_names_the_maven_of_each_build(make_run_folder) -> None:
     run = make_run_folder("ab")
     manifest = json.loads((run / "manifest.json").read_text())
     for build in manifest["builds"]:
         build["command"] = [f"{FETCHED}/bin/mvn", "-B", "-Pbenchmark", "test-compile"]
         build["tool"] = f"Apache Maven 3.9.16 (fetched from Maven Central into {FETCHED})"
     (run / "manifest.json").write_text(json.dumps(manifest))
-    res = run_cli("report", str(run), "--format", "md")
-    assert res.code == 0, res.err
-    assert "baseline: fresh build (42.5 s), built with Apache Maven 3.9.16 (fetched" in res.out
+    report = render(run, Format.MD)
+    assert "baseline: fresh build (42.5 s), built with Apache Maven 3.9.16 (fetched" in report
     builds = [s for s in steps(load_run(Path(run)))[0] if s.caption.startswith("Build")]
     assert builds[0].caption == "Build the baseline (with Apache Maven 3.9.16 as mvn on PATH)"
     assert "&& mvn -B -Pbenchmark test-compile" in builds[0].command
