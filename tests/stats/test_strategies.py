@@ -22,6 +22,19 @@ def test_choose() -> None:
     assert st.choose(time[:1], time, is_bytes=False) is st.ITERATION_LEVEL
     noisy_bytes = forks([100.0, 140.0], [90.0, 120.0])
     assert st.choose(noisy_bytes, noisy_bytes, is_bytes=True) is st.WELCH_FORKS
+    # a loaded machine's 6,400 B/op against an allocation-free feature (JMH's own allocations
+    # amortised over fewer operations): exact, -100%, not a log-scale interval of ×2e-9…×80
+    loaded = forks([6404.6, 6401.4], [6406.9, 6408.7], [6417.2, 6408.1])
+    free = forks([0.0354, 0.0227], [0.00125, 0.0007], [0.00134, 0.00087])
+    assert st.choose(loaded, free, is_bytes=True) is st.EXACT
+    assert st.choose(free, loaded, is_bytes=True) is st.EXACT
+    eff = st.EXACT.compare(loaded, free, 0.99)
+    assert eff.p_value == 0.0 and eff.ratio < 1e-5
+    # beside nothing, a side spread past 1% of its level still goes to the fork-level test
+    assert (
+        st.choose(forks([6000.0, 6400.0], [6300.0, 6100.0]), free, is_bytes=True) is st.WELCH_FORKS
+    )
+    assert st.choose(free, free, is_bytes=True) is st.EXACT
 
 
 def test_exact_tolerance() -> None:

@@ -16,7 +16,7 @@ from perfproof.stats.fork_ranks import FORK_RANKS
 from perfproof.stats.fork_welch import WELCH_FORKS
 from perfproof.stats.forks import Forks
 from perfproof.stats.method import Method
-from perfproof.stats.strategies import EXACT, ITERATION_LEVEL, is_near_deterministic
+from perfproof.stats.strategies import EXACT, ITERATION_LEVEL, exact_applies
 
 __all__ = [
     "DEFAULT",
@@ -60,9 +60,9 @@ def fork_method(name: ComparisonMethod | str) -> Method:
 
 
 def choose(base: Forks, head: Forks, is_bytes: bool, fork_level: Method = DEFAULT) -> Method:
-    """Exact for near-deterministic bytes, the fork-level method with two or more forks per
-    side, otherwise the flagged iteration-level fallback."""
-    if is_bytes and is_near_deterministic(base) and is_near_deterministic(head):
+    """Exact for near-deterministic bytes (or bytes going to or from nothing), the fork-level
+    method with two or more forks per side, otherwise the flagged iteration-level fallback."""
+    if is_bytes and exact_applies(base, head):
         return EXACT
     if len(base) >= 2 and len(head) >= 2:
         return fork_level

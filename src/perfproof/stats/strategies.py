@@ -200,11 +200,36 @@ def bytes_tolerance(level: float) -> float:
     return max(BYTES_TOLERANCE_ABS, BYTES_TOLERANCE_REL * abs(level))
 
 
-def is_near_deterministic(forks: Forks) -> bool:
-    """Every value within the bytes tolerance of the side's level."""
+def is_near_deterministic(forks: Forks, rel: float = BYTES_TOLERANCE_REL) -> bool:
+    """Every value within the bytes tolerance (``rel`` of the side's level, at least 0.5 B) of
+    the side's level."""
     values = np.concatenate(forks)
     level = _level(forks)
-    return float(values.max() - values.min()) <= bytes_tolerance(level)
+    return float(values.max() - values.min()) <= max(BYTES_TOLERANCE_ABS, rel * abs(level))
+
+
+SETTLED_BESIDE_ZERO_REL = 0.01
+"""How far a side's bytes/op may spread and still be compared exactly with a side that allocates
+nothing. JMH amortises its own per-iteration allocations over the iteration's operations, so on
+a loaded machine (fewer operations an iteration) a 6,400 B/op benchmark reads 6,401–6,417 and an
+allocation-free one 0.0007–0.035: on a log scale the second side's forks spread ×50, and a
+fork-level interval of ×2e-9…×80 would leave 6,400 → 0 undecided."""
+
+
+def is_allocation_free(forks: Forks) -> bool:
+    """Every value within 0.5 B of nothing."""
+    return float(np.abs(np.concatenate(forks)).max()) <= BYTES_TOLERANCE_ABS
+
+
+def exact_applies(base: Forks, head: Forks) -> bool:
+    """Bytes/op compared by the exact rule: both sides near-deterministic, or one side
+    allocating nothing and the other settled within 1% of its level."""
+    if is_near_deterministic(base) and is_near_deterministic(head):
+        return True
+    return any(
+        is_allocation_free(free) and is_near_deterministic(other, SETTLED_BESIDE_ZERO_REL)
+        for free, other in ((base, head), (head, base))
+    )
 
 
 class Exact(WithoutLooks):
