@@ -6,9 +6,11 @@ import contextlib
 import hashlib
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -129,6 +131,69 @@ def test_ab_end_to_end_leaves_the_user_tree_alone(ab_env, run_cli) -> None:
     assert all(b["cached"] for b in manifest(latest)["builds"])
     section = again.out.split("run folder:")[0].strip()
     assert section and section in (latest / "report.md").read_text()
+    _rerun_reproduce_of_the_baseline(latest, repo)
+
+
+def _reproduce_steps(report_md: str) -> list[tuple[str, str]]:
+    """(caption, shell text) of each numbered step under the report's Reproduce heading."""
+    from markdown_it import MarkdownIt
+
+    tokens = MarkdownIt().parse(report_md[report_md.index("### Reproduce") :])
+    out: list[tuple[str, str]] = []
+    caption = ""
+    for tok in tokens:
+        if tok.type == "inline":
+            caption = tok.content
+        elif tok.type == "fence":
+            out.append((caption, tok.content.strip()))
+    return out
+
+
+def _rerun_reproduce_of_the_baseline(run_dir: Path, repo: Path) -> None:
+    """Pasted as a reader would (check out, build, set the classpath, run JMH), the baseline's
+    Reproduce commands run the JMH invocation the run recorded: same benchmarks, @Param values,
+    forks, iterations and profiler, into the file the manifest names."""
+    m = manifest(run_dir)
+    sha = m["refs"]["base"]["sha"]
+    scratch = Path(tempfile.mkdtemp(prefix="reproduce-"))
+    checkout = f"/tmp/perfproof-baseline-{sha[:12]}"
+    wanted = ("Check out the baseline", "Build the baseline", "Set the baseline classpath",
+              "Run JMH on the baseline in round 1")  # fmt: skip
+    steps = [(c, text) for c, text in _reproduce_steps((run_dir / "report.md").read_text())
+             if c.startswith(wanted)]  # fmt: skip
+    # an uber jar runs with -jar: no classpath step
+    assert [c.split(" ")[0] for c, _ in steps if not c.startswith("Set")] == [
+        "Check", "Build", "Run"], steps  # fmt: skip
+    # the same commands in a folder of the test's own, so parallel sessions never share one
+    script = "set -e\n" + "\n".join(t.replace(checkout, str(scratch / "base")) for _, t in steps)
+    try:
+        for _ in range(20):  # another JMH on this machine holds JMH's own lock: wait for it
+            res = subprocess.run(["bash", "-c", script], cwd=scratch, capture_output=True,
+                                 text=True, timeout=240)  # fmt: skip
+            if "Unable to acquire the JMH lock" not in res.stdout + res.stderr:
+                break
+            subprocess.run(["git", "-C", str(repo), "worktree", "remove", "--force",
+                            str(scratch / "base")], check=False)  # fmt: skip
+            time.sleep(3)
+        assert res.returncode == 0, res.stdout[-2000:] + res.stderr[-2000:]
+        first = next(s for s in m["steps"] if s["id"] == "01-base")
+        # the build step's `cd` leaves the shell in the checkout, where JMH writes its file
+        again = json.loads((scratch / "base" / Path(first["result"]).name).read_text())
+        recorded = json.loads((run_dir / first["result"]).read_text())
+
+        def invocation(doc: list[dict]) -> list[tuple]:
+            return sorted(
+                (e["benchmark"], tuple(sorted((e.get("params") or {}).items())), e["forks"],
+                 e["warmupIterations"], e["measurementIterations"], e["measurementTime"],
+                 tuple(sorted(k for k in e["secondaryMetrics"] if k.startswith("gc.alloc"))))
+                for e in doc
+            )  # fmt: skip
+
+        assert invocation(again) == invocation(recorded)
+    finally:
+        subprocess.run(["git", "-C", str(repo), "worktree", "remove", "--force",
+                        str(scratch / "base")], check=False, capture_output=True)  # fmt: skip
+        shutil.rmtree(scratch, ignore_errors=True)
 
 
 def _kill_run(proc: subprocess.Popen, run_dir: Path) -> None:
