@@ -56,3 +56,22 @@ def test_reproduce_gives_the_projects_own_run_only_when_it_selects_the_same_benc
     own["selector"] = None  # its JMH run takes no regex: it would run other benchmarks too
     (run / "manifest.json").write_text(json.dumps(manifest))
     assert not any(s.caption.startswith("Or run") for s in steps(load_run(Path(run)))[0])
+
+
+def test_a_pair_run_on_test_classes_names_them_for_its_classpath(make_run_folder) -> None:
+    run = make_run_folder("ab")
+    manifest = json.loads((run / "manifest.json").read_text())
+    manifest["variants"] = {"pairs": [["SumBenchmark.run", "CopyBenchmark.run"]], "text": "x"}
+    manifest["builds"] = [dict(manifest["builds"][0], layout="test-classes")]
+    tree = manifest["builds"][0]["cwd"]
+    for step in manifest["steps"]:
+        if step.get("argv"):
+            jar = step["argv"].index("-jar")
+            cp = f"{tree}/target/test-classes:{tree}/target/classes:/m2/jmh-core.jar"
+            step["argv"][jar : jar + 2] = ["-cp", cp, "org.openjdk.jmh.Main"]
+            step["side"] = "pair"
+    (run / "manifest.json").write_text(json.dumps(manifest))
+    captions = [s.caption for s in steps(load_run(Path(run)))[0]]
+    assert "Set the pair classpath (the test classes the run used, then its dependencies)" in (
+        captions
+    )

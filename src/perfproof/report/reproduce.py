@@ -210,6 +210,8 @@ def jmh_steps(run: RunFolder, prefixes: dict[str, str], paired: bool) -> list[St
     classpaths: dict[str, str] = {}
     owners: dict[str, str] = {}
     tested = {b.side for b in run.manifest.builds if b.layout == "test-classes"}
+    if paired and tested:
+        tested.add(PAIR)  # two variants of one commit: its one build is the pair's
     for s in run.manifest.steps:
         argv = argv_of(s)
         if s.kind != "jmh" or not argv or s.side not in ((PAIR,) if paired else (BASE, HEAD)):
