@@ -767,6 +767,62 @@ def test_known_loose_json_writer_is_strict(rel: str) -> None:
     assert rel not in loose_json_writers()
 
 
+DOCUMENT_HOMES = ("model/documents/", "jmh/")
+"""Where a document is parsed from JSON (perfproof's through the codec, JMH's in its reader)
+and typed: nowhere else holds a ``TypedDict`` or calls ``json.loads``/``json.load``."""
+
+FOREIGN_JSON = {"measure/metrics.py": "a user command's stdout, any JSON it prints"}
+"""Where JSON that is no document is parsed, and what it is."""
+
+
+def hand_read_documents(mods: Iterable[Module] | None = None) -> list[str]:
+    """A ``TypedDict`` (a document's shape typed beside the codec) or a ``json.loads`` /
+    ``json.load`` (a document read by hand, its fields then picked with ``.get``) outside the
+    homes of documents."""
+    found = []
+    for m in modules().values() if mods is None else mods:
+        if m.rel.startswith(DOCUMENT_HOMES):
+            continue
+        for node in ast.walk(m.tree):
+            if isinstance(node, ast.ClassDef) and any(
+                _dotted(b).rpartition(".")[2] == "TypedDict" for b in node.bases
+            ):
+                found.append(f"{m.rel}:{node.lineno} TypedDict {node.name}")
+            elif (
+                isinstance(node, ast.Call) and _dotted(node.func).rpartition(".")[2] == "TypedDict"
+            ):
+                found.append(f"{m.rel}:{node.lineno} TypedDict")
+            elif (
+                isinstance(node, ast.Call)
+                and _dotted(node.func) in ("json.loads", "json.load")
+                and m.rel not in FOREIGN_JSON
+            ):
+                found.append(f"{m.rel}:{node.lineno} {_dotted(node.func)}")
+    return found
+
+
+def test_documents_are_read_and_typed_by_the_codec() -> None:
+    assert not hand_read_documents(), (
+        f"a document typed or parsed outside model/documents/ and jmh/: {hand_read_documents()}"
+    )
+
+
+def test_the_document_rule_sees_what_it_forbids() -> None:
+    code = (
+        "class A(TypedDict):\n    x: int\n"
+        "B = typing.TypedDict('B', {'class': str})\n"
+        "c = json.loads(text)\n"
+        "d = loads_strict(text, 'f')\n"
+    )
+    bad = Module("perfproof.audit.x", "audit/x.py", Path("x.py"), ast.parse(code), 5)
+    home = Module("perfproof.jmh.x", "jmh/x.py", Path("x.py"), ast.parse(code), 5)
+    assert hand_read_documents([bad, home]) == [
+        "audit/x.py:1 TypedDict A",
+        "audit/x.py:3 TypedDict",
+        "audit/x.py:4 json.loads",
+    ]
+
+
 # ------------------------------------------------------------------------- stats/ and cli/
 
 

@@ -22,7 +22,6 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TypedDict
 
 from perfproof.audit.align import Alignment, align, choose
 from perfproof.audit.amdahl import amdahl_contradictions, amdahl_rows
@@ -33,9 +32,9 @@ from perfproof.audit.own import PROVE_DOCUMENT, Rendering, is_run_folder, render
 from perfproof.audit.quotes import Names, parse
 from perfproof.audit.truth import Mismatch, Truth, truths
 from perfproof.errors import unreadable
+from perfproof.model.documents.check import CheckDocument, MismatchDoc
+from perfproof.model.documents.codec import by_name
 from perfproof.report.rundir import RunFolder, load_run
-
-SCHEMA = "perfproof.check/1"
 
 RAW_SECTION = "Raw JMH results"
 """The report's section of JMH's own tables: checked against the raw files while the run
@@ -43,28 +42,6 @@ folder has them, excused when they are gone (nothing is left to check them again
 
 FROM_RAW = (RAW_SECTION, "Rounds")
 """Sections read from the raw files alone (each round's ratios come from them too)."""
-
-
-class MismatchDoc(TypedDict):
-    line: int
-    kind: str
-    quoted: str
-    expected: str
-    message: str
-
-
-class CheckDoc(TypedDict):
-    """``perfproof.check/1``: what ``check --format json`` prints."""
-
-    schema: str
-    file: str
-    run_dir: str
-    ok: bool
-    checked: int
-    unattributed: int
-    compared_with: str | None
-    excused: int
-    mismatches: list[MismatchDoc]
 
 
 @dataclass
@@ -83,27 +60,19 @@ class CheckResult:
     def ok(self) -> bool:
         return not self.mismatches
 
-    def document(self) -> CheckDoc:
-        return {
-            "schema": SCHEMA,
-            "file": self.file,
-            "run_dir": self.run_dir,
-            "ok": self.ok,
-            "checked": self.checked,
-            "unattributed": self.unattributed,
-            "compared_with": self.compared_with,
-            "excused": self.excused,
-            "mismatches": [
-                {
-                    "line": m.line,
-                    "kind": m.kind,
-                    "quoted": m.quoted,
-                    "expected": m.expected,
-                    "message": m.message,
-                }
-                for m in self.mismatches
+    def document(self) -> CheckDocument:
+        return CheckDocument(
+            file=self.file,
+            run_dir=self.run_dir,
+            ok=self.ok,
+            checked=self.checked,
+            unattributed=self.unattributed,
+            compared_with=self.compared_with,
+            excused=self.excused,
+            mismatches=[
+                MismatchDoc.model_validate(by_name(MismatchDoc, m)) for m in self.mismatches
             ],
-        }
+        )
 
 
 @dataclass

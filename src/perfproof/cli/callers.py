@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Unpack
+from pathlib import Path
 
 import click
 
 from perfproof.cli import SHORT_HELP
-from perfproof.cli.code_options import SourceFlags, source_options, sources
+from perfproof.cli.code_options import source_options, sources
 from perfproof.cli.options import format_option, show_in_format
 from perfproof.model.enums import Format
 
@@ -37,13 +37,20 @@ unknown, name and argument count match, the file imports the class or shares its
 @click.option("--all", "show_all", is_flag=True, help="Also list test and benchmark call sites.")
 @format_option()
 def command(
-    method: str, arity: int | None, show_all: bool, fmt: Format, **flags: Unpack[SourceFlags]
+    method: str,
+    arity: int | None,
+    show_all: bool,
+    fmt: Format,
+    repo: Path,
+    exclude: tuple[str, ...],
+    include: tuple[str, ...],
+    no_cache: bool,
 ) -> None:
     """List the production call sites of METHOD and whether it is a library primitive."""
     from perfproof.code import render
     from perfproof.code.query import callers
 
-    result = callers(sources(flags), method, arity)
+    result = callers(sources(repo, exclude, include, no_cache), method, arity)
     show_in_format(
         fmt,
         lambda: render.callers_doc(result, show_all),

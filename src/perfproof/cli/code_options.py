@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypedDict
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -31,26 +31,13 @@ def progress_line() -> Callable[[int, int], None] | None:
     return show
 
 
-class SourceFlags(TypedDict):
-    """What :func:`source_options` gives a command, by keyword."""
-
-    repo: Path
-    exclude: tuple[str, ...]
-    include: tuple[str, ...]
-    no_cache: bool
-
-
-def sources(flags: SourceFlags) -> Sources:
+def sources(
+    repo: Path, exclude: tuple[str, ...], include: tuple[str, ...], no_cache: bool
+) -> Sources:
     """The flags of :func:`source_options` as the one value the code package reads."""
     from perfproof.code.query import Sources
 
-    return Sources(
-        flags["repo"],
-        flags["exclude"],
-        flags["include"],
-        use_cache=not flags["no_cache"],
-        on_progress=progress_line(),
-    )
+    return Sources(repo, exclude, include, use_cache=not no_cache, on_progress=progress_line())
 
 
 def source_options(what: str) -> Callable[[Any], Any]:

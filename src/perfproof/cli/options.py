@@ -14,6 +14,7 @@ import click
 from perfproof import defaults
 from perfproof.errors import InputError
 from perfproof.model.documents import dumps
+from perfproof.model.documents.codec import Document
 from perfproof.model.enums import Format
 from perfproof.stats.verdict import check_confidence, check_threshold, parse_fraction
 
@@ -103,8 +104,9 @@ def stdout_format_option(help: str) -> Any:
 
 
 def emit_json(doc: Any) -> None:
-    """Print a JSON document to stdout: strict JSON (NaN and infinities become null)."""
-    sys.stdout.write(dumps(doc))
+    """Print a JSON document (a codec document, or the dict of one) to stdout: strict JSON
+    (NaN and infinities become null)."""
+    sys.stdout.write(dumps(doc.dump() if isinstance(doc, Document) else doc))
     sys.stdout.flush()
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypedDict, TypeVar, Unpack
+from typing import Any, TypeVar
 
 import click
 
@@ -76,20 +76,11 @@ COLLAPSED_KIND = click.option(
 F = TypeVar("F", bound=Callable[..., object])
 
 
-class Reading(TypedDict):
-    """How the recordings are read and which rows are asked of them: what
-    :func:`shared_options` gives a command by keyword (beside ``fmt`` and ``top``), handed as
-    it is to ``run_census`` and ``run_diff``."""
-
-    focus: tuple[str, ...]
-    kind: str
-    java: str | None
-    collapsed_kind: str
-
-
 def shared_options(func: F) -> F:
     """``--focus``, ``--kind``, ``--top``, ``--format``, ``--java`` and ``--collapsed-kind``:
-    the options the census and the diff share, declared once for both."""
+    the options the census and the diff share, declared once for both (each command takes
+    them as parameters of the same names and hands the reading ones to ``run_census`` or
+    ``run_diff``)."""
     for option in reversed((FOCUS, KIND, TOP, format_option(), JAVA, COLLAPSED_KIND)):
         func = option(func)
     return func
@@ -145,7 +136,10 @@ def census_command(
     top: int,
     collapsed: str | None,
     flamegraph: str | None,
-    **reading: Unpack[Reading],
+    focus: tuple[str, ...],
+    kind: str,
+    java: str | None,
+    collapsed_kind: str,
 ) -> None:
     """Where CPU samples and allocated bytes go: by frame, allocated class and focus frame."""
     from perfproof.profile.api import run_census
@@ -155,7 +149,10 @@ def census_command(
         [Path(r) for r in recordings],
         collapsed=_path(collapsed),
         flamegraph=_path(flamegraph),
-        **reading,
+        focus=focus,
+        kind=kind,
+        java=java,
+        collapsed_kind=collapsed_kind,
     )
     _emit(
         written,
@@ -235,7 +232,10 @@ def diff_command(
     normalize: bool,
     confidence: float,
     flamegraph: str | None,
-    **reading: Unpack[Reading],
+    focus: tuple[str, ...],
+    kind: str,
+    java: str | None,
+    collapsed_kind: str,
 ) -> None:
     """Per frame (and frame+class for allocations): mean before and after, interval, change."""
     from perfproof.profile.api import run_diff
@@ -247,7 +247,10 @@ def diff_command(
         normalize=normalize,
         confidence=confidence,
         flamegraph=_path(flamegraph),
-        **reading,
+        focus=focus,
+        kind=kind,
+        java=java,
+        collapsed_kind=collapsed_kind,
     )
     _emit(
         written,

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Unpack
 
 import click
 
 from perfproof.cli import SHORT_HELP
-from perfproof.cli.code_options import SourceFlags, source_options, sources
+from perfproof.cli.code_options import source_options, sources
 from perfproof.cli.options import format_option, show_in_format
 from perfproof.model.enums import Format
 
@@ -50,13 +49,19 @@ production call sites.
 @click.option("--rule", "rules", multiple=True, metavar="ID", help="Only this rule (repeatable).")
 @format_option()
 def command(
-    profiles: tuple[Path, ...], rules: tuple[str, ...], fmt: Format, **flags: Unpack[SourceFlags]
+    profiles: tuple[Path, ...],
+    rules: tuple[str, ...],
+    fmt: Format,
+    repo: Path,
+    exclude: tuple[str, ...],
+    include: tuple[str, ...],
+    no_cache: bool,
 ) -> None:
     """Find allocation and lookup patterns that performance fixes target, hottest first."""
     from perfproof.code import render
     from perfproof.code.query import scan_repo
 
-    result = scan_repo(sources(flags), rules, profiles)
+    result = scan_repo(sources(repo, exclude, include, no_cache), rules, profiles)
     show_in_format(
         fmt,
         lambda: render.scan_doc(result),

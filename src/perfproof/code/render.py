@@ -2,116 +2,57 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict
-from typing import TypedDict
-
 from perfproof.code.callers import PRIMITIVE_BAR, CallersResult, Site
 from perfproof.code.classify import PRODUCTION
 from perfproof.code.rules import RULES
-from perfproof.code.scan import Finding, ScanResult
-
-CALLERS_SCHEMA = "perfproof.callers/1"
-SCAN_SCHEMA = "perfproof.scan/1"
-
-
-class SiteDoc(TypedDict):
-    file: str
-    line: int
-    column: int
-    """1-based, as editors count."""
-    caller: str
-    kind: str
-    confidence: str
-    via: str
-    scope: str
-    source: str
-
-
-CallersDoc = TypedDict(
-    "CallersDoc",
-    {
-        "schema": str,
-        "method": str,
-        "class": str,
-        "arity": int | None,
-        "production": int,
-        "test": int,
-        "benchmark": int,
-        "exact": int,
-        "likely": int,
-        "distinct_callers": int,
-        "library_primitive": bool,
-        "sites": list[SiteDoc],
-    },
+from perfproof.code.scan import ScanResult
+from perfproof.model.documents.code import (
+    CallersDocument,
+    Finding,
+    RuleDoc,
+    ScanDocument,
+    SiteDoc,
 )
-"""``perfproof.callers/1``: what ``callers --format json`` prints."""
-
-
-class RuleDoc(TypedDict):
-    title: str
-    explanation: str
-    rewrite: str
-
-
-class ScanDoc(TypedDict):
-    """``perfproof.scan/1``: what ``scan --format json`` prints."""
-
-    schema: str
-    ranked_by: str
-    warnings: list[str]
-    findings: list[dict[str, object]]
-    """Each :class:`~perfproof.code.scan.Finding`, field by field."""
-    rules: dict[str, RuleDoc]
+from perfproof.model.documents.codec import by_name
 
 
 def _site_doc(s: Site) -> SiteDoc:
-    return {
-        "file": s.file,
-        "line": s.line,
-        "column": s.column + 1,
-        "caller": s.caller,
-        "kind": s.kind,
-        "confidence": s.confidence,
-        "via": s.via,
-        "scope": s.scope,
-        "source": s.source,
-    }
+    return SiteDoc.model_validate({**by_name(SiteDoc, s), "column": s.column + 1})
 
 
-def callers_doc(result: CallersResult, show_all: bool) -> CallersDoc:
+def callers_doc(result: CallersResult, show_all: bool) -> CallersDocument:
     sites = result.sites if show_all else result.in_scope(PRODUCTION)
     production = result.in_scope(PRODUCTION)
-    return {
-        "schema": CALLERS_SCHEMA,
-        "method": result.method,
-        "class": result.target.fqn,
-        "arity": result.target.arity,
-        "production": result.counts.get("production", 0),
-        "test": result.counts.get("test", 0),
-        "benchmark": result.counts.get("benchmark", 0),
-        "exact": sum(1 for s in production if s.confidence == "exact"),
-        "likely": sum(1 for s in production if s.confidence == "likely"),
-        "distinct_callers": result.distinct_callers,
-        "library_primitive": result.library_primitive,
-        "sites": [_site_doc(s) for s in sites],
-    }
+    return CallersDocument(
+        method=result.method,
+        class_=result.target.fqn,
+        arity=result.target.arity,
+        production=result.counts.get("production", 0),
+        test=result.counts.get("test", 0),
+        benchmark=result.counts.get("benchmark", 0),
+        exact=sum(1 for s in production if s.confidence == "exact"),
+        likely=sum(1 for s in production if s.confidence == "likely"),
+        distinct_callers=result.distinct_callers,
+        library_primitive=result.library_primitive,
+        sites=[_site_doc(s) for s in sites],
+    )
 
 
 def _summary(result: CallersResult, show_all: bool) -> list[str]:
     doc = callers_doc(result, show_all)
     lines = [
-        f"{doc['method']} ({doc['class']}): {doc['production']} production call sites "
-        f"in {doc['distinct_callers']} distinct methods "
-        f"(exact {doc['exact']}, likely {doc['likely']})",
-        f"library primitive: {'yes' if doc['library_primitive'] else 'no'} "
-        f"({doc['distinct_callers']} distinct production callers; the bar is {PRIMITIVE_BAR})",
+        f"{doc.method} ({doc.class_}): {doc.production} production call sites "
+        f"in {doc.distinct_callers} distinct methods "
+        f"(exact {doc.exact}, likely {doc.likely})",
+        f"library primitive: {'yes' if doc.library_primitive else 'no'} "
+        f"({doc.distinct_callers} distinct production callers; the bar is {PRIMITIVE_BAR})",
     ]
     if show_all:
-        lines.append(f"test: {doc['test']}, benchmark: {doc['benchmark']}")
-    elif doc["test"] or doc["benchmark"]:
+        lines.append(f"test: {doc.test}, benchmark: {doc.benchmark}")
+    elif doc.test or doc.benchmark:
         # without this a benchmark helper reads as "nobody calls it"
         lines.append(
-            f"not listed: {doc['test']} test and {doc['benchmark']} benchmark call sites "
+            f"not listed: {doc.test} test and {doc.benchmark} benchmark call sites "
             "(--all lists them)"
         )
     return lines
@@ -165,19 +106,18 @@ def _basis(result: ScanResult) -> str:
     return "profile share" if result.profiled else "production callers"
 
 
-def scan_doc(result: ScanResult) -> ScanDoc:
+def scan_doc(result: ScanResult) -> ScanDocument:
     findings = result.findings
-    return {
-        "schema": SCAN_SCHEMA,
-        "ranked_by": _basis(result),
-        "warnings": result.warnings,
-        "findings": [asdict(f) for f in findings],
-        "rules": {
-            r.id: {"title": r.title, "explanation": r.explanation, "rewrite": r.rewrite}
+    return ScanDocument(
+        ranked_by=_basis(result),
+        warnings=result.warnings,
+        findings=list(findings),
+        rules={
+            r.id: RuleDoc(title=r.title, explanation=r.explanation, rewrite=r.rewrite)
             for r in RULES.values()
             if any(f.rule == r.id for f in findings)
         },
-    }
+    )
 
 
 def _count(findings: list) -> str:

@@ -19,6 +19,7 @@ from perfproof.code.project import Project
 from perfproof.code.quote import quote
 from perfproof.code.rules import RULES
 from perfproof.code.weights import MethodWeights
+from perfproof.model.documents.code import Finding
 
 
 @dataclass
@@ -28,21 +29,6 @@ class ScanResult:
     findings: list[Finding]
     profiled: bool
     warnings: list[str] = field(default_factory=list)
-
-
-@dataclass(frozen=True)
-class Finding:
-    rule: str
-    file: str
-    line: int
-    method: str
-    """Enclosing method as ``Class.method`` (``Class.<init>``, ``Class.<clinit>``)."""
-    method_fqn: str
-    callers: int
-    share: float | None
-    shares: dict[str, float] | None
-    detail: str
-    source: str
 
 
 def _callers_of(

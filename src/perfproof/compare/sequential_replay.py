@@ -16,7 +16,6 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TypedDict
 
 from perfproof.compare.match import match
 from perfproof.compare.result import CompareOptions
@@ -26,6 +25,7 @@ from perfproof.compare.sequential_method import methodology
 from perfproof.errors import InputError
 from perfproof.jmh.reader import ForkLedger, expand_spec, read_file
 from perfproof.model import PRIMARY, BenchKey, SideSamples, Unmatched
+from perfproof.model.documents.replay import ReplayEntryDoc, ReplaySummaryDoc
 from perfproof.stats import sequential as seq
 
 FIRST_LOOK_FORKS = 3
@@ -209,70 +209,37 @@ def replay_specs(
     return replay(rounds, settings, f"{base_spec} vs {head_spec}")
 
 
-class ReplayEntryDoc(TypedDict):
-    """One entry of a replay: whether and at which look and round it stopped."""
-
-    benchmark: str
-    mode: str
-    params: dict[str, str]
-    decided: bool
-    stopped: bool
-    look: int
-    round: int
-    verdicts: dict[str, str]
-    excluded_forks: dict[str, list[int]]
-    trimmed_forks: dict[str, dict[str, int]]
-    note: str
-
-
-class ReplaySummaryDoc(TypedDict):
-    """The ``sequential`` section of ``compare --sequential --format json``."""
-
-    max_looks: int
-    first_forks: int
-    forks_per_look: int
-    family: str
-    futility: float
-    per_look_level: float
-    rounds: int
-    first_look_round: int
-    looks: int
-    entries: list[ReplayEntryDoc]
-    methodology: str
-    notes: list[str]
-
-
 def replay_summary(r: Replay) -> ReplaySummaryDoc:
     """The sequential part of the JSON document: design, per entry the stopping look/round."""
     s = r.design.schedule
-    return {
-        "max_looks": r.design.schedule.max_looks,
-        "first_forks": s.first_forks,
-        "forks_per_look": s.forks_per_look,
-        "family": r.design.verdict.family,
-        "futility": r.design.futility,
-        "per_look_level": r.design.per_look_level(),
-        "rounds": r.rounds,
-        "first_look_round": r.first_look_round,
-        "looks": r.looks,
-        "entries": [
-            {
-                "benchmark": d.key.benchmark,
-                "mode": d.key.mode,
-                "params": d.key.params_dict,
-                "decided": d.settled,
-                "stopped": d.decided,
-                "look": d.look,
-                "round": r.stopped_at_round(d),
-                "verdicts": {c.key.metric: str(c.verdict) for c in d.comparisons},
-                "excluded_forks": d.excluded,
-                "trimmed_forks": {
+    return ReplaySummaryDoc(
+        max_looks=r.design.schedule.max_looks,
+        first_forks=s.first_forks,
+        forks_per_look=s.forks_per_look,
+        family=r.design.verdict.family,
+        futility=r.design.futility,
+        per_look_level=r.design.per_look_level(),
+        rounds=r.rounds,
+        first_look_round=r.first_look_round,
+        looks=r.looks,
+        entries=[
+            ReplayEntryDoc(
+                benchmark=d.key.benchmark,
+                mode=d.key.mode,
+                params=d.key.params_dict,
+                decided=d.settled,
+                stopped=d.decided,
+                look=d.look,
+                round=r.stopped_at_round(d),
+                verdicts={c.key.metric: str(c.verdict) for c in d.comparisons},
+                excluded_forks=d.excluded,
+                trimmed_forks={
                     side: {str(i): k for i, k in cut.items()} for side, cut in d.trimmed.items()
                 },
-                "note": d.note,
-            }
+                note=d.note,
+            )
             for d in r.decisions.values()
         ],
-        "methodology": methodology(r.design, r.decisions),
-        "notes": list(r.notes),
-    }
+        methodology=methodology(r.design, r.decisions),
+        notes=list(r.notes),
+    )

@@ -9,28 +9,24 @@ the commit, forks and JDK as ``extra``.
 
 from __future__ import annotations
 
-from typing import TypedDict
-
 import numpy as np
 
 from perfproof.export.source import ExportFile, ExportOptions, ExportRun, display_name
 from perfproof.model.documents import dumps
+from perfproof.model.documents.codec import Document
 from perfproof.units import short_sha
 
 FILES = {"lower": "customSmallerIsBetter.json", "higher": "customBiggerIsBetter.json"}
 
 
-class RangeDoc(TypedDict, total=False):
-    range: str
-    """``± 1.23``: left out when the interval is wider than 1,000× the value."""
-
-
-class ActionEntry(RangeDoc):
+class ActionEntry(Document):
     """One entry of a custom tool's file, as github-action-benchmark reads it."""
 
     name: str
     unit: str
     value: float
+    range: str | None = None
+    """``± 1.23``: left out when the interval is wider than 1,000× the value."""
     extra: str
 
 
@@ -42,12 +38,12 @@ def render(run: ExportRun, options: ExportOptions) -> dict[str, ExportFile]:
         if value.key.metric not in options.metrics:
             continue
         name = display_name(value.key, with_metric=True)
-        shown: RangeDoc = {}
+        shown = None
         if value.lo is not None and value.hi is not None:
             # the action shows ``range`` as the benchmark tools it reads print it: ``± 1.23``,
             # in plain digits (``± 2.25847e+06`` is not a number those tools print)
             half = max(value.hi - value.mean, value.mean - value.lo)
-            shown["range"] = "± " + np.format_float_positional(
+            shown = "± " + np.format_float_positional(
                 half, precision=6, unique=False, fractional=False, trim="-"
             )
         interval = (
@@ -62,16 +58,12 @@ def render(run: ExportRun, options: ExportOptions) -> dict[str, ExportFile]:
             f"{interval}commit {short_sha(commit)}; {len(value.fork_means)} forks; "
             f"JDK {run.jdk or 'unknown'}"
         )
-        entry: ActionEntry = {
-            "name": name,
-            "unit": value.unit,
-            "value": value.mean,
-            **shown,
-            "extra": extra,
-        }
+        entry = ActionEntry(name=name, unit=value.unit, value=value.mean, range=shown, extra=extra)
         out[value.direction].append(entry)
     return {
-        FILES[d]: ExportFile(dumps(entries), len(entries), len(entries), tuple(omitted[d]))
+        FILES[d]: ExportFile(
+            dumps([e.dump() for e in entries]), len(entries), len(entries), tuple(omitted[d])
+        )
         for d, entries in out.items()
         if entries
     }

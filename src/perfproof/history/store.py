@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -22,7 +22,7 @@ from perfproof.errors import InputError
 from perfproof.history.db import HistoryDB
 from perfproof.history.records import Record, iso_time, params_json, params_text
 from perfproof.model import PRIMARY, BenchKey
-from perfproof.model.documents import dumps, json_safe
+from perfproof.model.documents import dumps, json_safe, loads_strict
 from perfproof.model.documents.compare_wire import ComparisonDoc
 
 _RUN_COLUMNS = (
@@ -192,13 +192,24 @@ def series(
     ) in db.query(sql, args):
         if pattern is not None and not pattern.search(bench_name):
             continue
-        pairs = tuple(sorted((str(k), str(v)) for k, v in json.loads(params).items()))
+        pairs = tuple(sorted((str(k), str(v)) for k, v in _cell(params, dict).items()))
         key = BenchKey(bench_name, mode, pairs, metric)
-        arrays = tuple(np.asarray(f, dtype=float) for f in json.loads(forks))
+        arrays = tuple(np.asarray(f, dtype=float) for f in _cell(forks, list))
         group = ("" if name is None else "1", name or "", key)
         entry = found.setdefault(group, Series(key, unit, direc, [], name))
         entry.points.append(Point(uid, run_id, commit, br, time, arrays))
     return [found[k] for k in sorted(found)]
+
+
+C = TypeVar("C", dict[str, Any], list[Any])
+
+
+def _cell(text: str, kind: type[C]) -> C:
+    """A JSON column of the store (a key's @Param values, its forks), as perfproof wrote it."""
+    value = loads_strict(text, "history store")
+    if not isinstance(value, kind):
+        raise InputError(f"history store: a {kind.__name__} column holds {text[:40]!r}")
+    return value
 
 
 def filed_machine(db: HistoryDB, uid: str) -> str | None:

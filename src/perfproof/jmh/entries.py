@@ -12,9 +12,11 @@ field names of JMH's JSON stay here.
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 
 from perfproof.jmh.names import normalise_metric
 from perfproof.jmh.reader import entry_key
@@ -106,6 +108,8 @@ class JmhEntry:
     measurement_iterations: Setting = None
     measurement_time: Setting = None
     threads: Setting = None
+    jvm: str | None = None
+    """The java executable the forks ran on."""
 
     @property
     def fork_count(self) -> int:
@@ -137,6 +141,7 @@ class JmhEntry:
             measurement_iterations=_setting(entry.get("measurementIterations")),
             measurement_time=_setting(entry.get("measurementTime")),
             threads=_setting(entry.get("threads")),
+            jvm=_text(entry.get("jvm")),
         )
 
 
@@ -150,3 +155,12 @@ def _key(entry: Mapping[str, object]) -> BenchKey | None:
 def read_entries(doc: list[object]) -> list[JmhEntry]:
     """The entries of one raw file (anything in it that is not an object is left out)."""
     return [JmhEntry.read(e) for e in doc if isinstance(e, dict)]
+
+
+def read_entry_file(path: Path) -> list[JmhEntry] | None:
+    """The entries of a raw file JMH wrote, None when it holds no list: what a step that just
+    ran, or the reach of a recorded run, needs of it (names, forks, JVM) without the samples.
+    An unreadable file or one that is not JSON raises (OSError, ValueError): the caller says
+    what that means for its step."""
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    return read_entries(doc) if isinstance(doc, list) else None

@@ -21,6 +21,9 @@ import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
+from perfproof.errors import InputError
+from perfproof.model.documents.machine_records import TicketRecord, read_record
+
 SUFFIX = ".ticket"
 
 
@@ -96,32 +99,24 @@ def ahead(ticket: Ticket) -> list[Ticket]:
 
 
 def _write(ticket: Ticket) -> None:
-    doc = {
-        "pid": ticket.pid,
-        "what": ticket.what,
-        "queued_at": ticket.queued_at,
-        "running_since": ticket.running_since,
-    }
+    doc = TicketRecord(
+        pid=ticket.pid,
+        what=ticket.what,
+        queued_at=ticket.queued_at,
+        running_since=ticket.running_since,
+    )
     tmp = ticket.path.with_name(f".{ticket.name}.{os.getpid()}.tmp")
-    tmp.write_text(json.dumps(doc, allow_nan=False), encoding="utf-8")
+    tmp.write_text(json.dumps(doc.dump(), allow_nan=False), encoding="utf-8")
     os.replace(tmp, ticket.path)
 
 
 def _read(path: Path) -> Ticket | None:
     try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-        pid = int(doc["pid"])
-        since = doc.get("running_since")
-        return Ticket(
-            path,
-            pid,
-            str(doc.get("what", "")),
-            float(doc.get("queued_at", 0.0)),
-            float(since) if since is not None else None,
-        )
+        doc = read_record(TicketRecord, path)
+        return Ticket(path, doc.pid, doc.what, doc.queued_at, doc.running_since)
     except FileNotFoundError:
         return None
-    except (OSError, ValueError, KeyError, TypeError):
+    except (OSError, ValueError, InputError):
         # unreadable or half-written by a crashed writer: judged by the pid in its name
         try:
             pid = int(path.name.split("-")[1])

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from perfproof.errors import ExternalError
+from perfproof.jmh.entries import JmhEntry, read_entry_file
 from perfproof.measure import lock, lock_queue, lock_status
 from perfproof.measure.argv import append_jvm_args, step_argv, with_forks, with_warmup
 from perfproof.measure.jfr_args import jmh_jfr_args, name_fork_recordings, step_folder
@@ -66,7 +67,7 @@ def check_step_output(
     partial: Path,
     expected: list[str],
     java_home: str | None,
-) -> tuple[list[dict[str, Any]] | None, StepFailure | None]:
+) -> tuple[list[JmhEntry] | None, StepFailure | None]:
     """Decide whether one JMH process produced a usable result file.
 
     Returns the parsed entries, or the reason the step failed: a non-zero exit, a benchmark that
@@ -80,12 +81,12 @@ def check_step_output(
     if failure_line:
         return None, StepFailure(f"a benchmark threw an exception: {failure_line}")
     try:
-        entries = json.loads(partial.read_text(encoding="utf-8"))
+        entries = read_entry_file(partial)
     except (OSError, json.JSONDecodeError) as exc:
         return None, StepFailure(f"JMH left no readable result file ({exc.__class__.__name__})")
-    if not isinstance(entries, list) or not entries:
+    if not entries:
         return None, StepFailure("JMH produced no results")
-    found = {e.get("benchmark") for e in entries if isinstance(e, dict)}
+    found = {e.benchmark for e in entries}
     missing = [b for b in expected if b not in found]
     if missing:
         return None, StepFailure(f"no result for {', '.join(missing[:3])}")
@@ -93,9 +94,9 @@ def check_step_output(
         home = os.path.realpath(java_home)
         others = sorted(
             {
-                str(e.get("jvm"))
+                e.jvm
                 for e in entries
-                if e.get("jvm") and not os.path.realpath(str(e["jvm"])).startswith(home + os.sep)
+                if e.jvm and not os.path.realpath(e.jvm).startswith(home + os.sep)
             }
         )
         if others:

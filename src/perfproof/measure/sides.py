@@ -20,7 +20,8 @@ from perfproof.measure.keys import SuiteKey, suite_keys
 from perfproof.measure.plan import Step
 from perfproof.measure.progress import Reporter, count_benchmarks
 from perfproof.measure.store import RunStore, now_iso
-from perfproof.model.documents.run import BuildEntry
+from perfproof.model.documents.run import DONE, BuildEntry
+from perfproof.model.enums import RunStatus
 from perfproof.process import Command, Watch, run
 from perfproof.workspace import build_cache, gradle_layout, reactor
 from perfproof.workspace.artifact import Artifact, jmh_version
@@ -79,7 +80,9 @@ class SideBuilder:
                 say=self.reporter.message,
             )
         except ExternalError as exc:
-            self._record(None, status="failed", round=round_no, log=self.store.rel(log_path))
+            self._record(
+                None, status=RunStatus.FAILED, round=round_no, log=self.store.rel(log_path)
+            )
             raise ExternalError(
                 f"build of the {self.side} side ({self.sha[:12]}) failed at step "
                 f"'build {self.side}': {_strip_log(str(exc))}",
@@ -103,7 +106,7 @@ class SideBuilder:
         made: dict[str, Any] = {}
         if artifact is not None:
             made = {
-                "status": "done",
+                "status": DONE,
                 "cached": artifact.cached,
                 "command": list(artifact.build_command),
                 "cwd": str(artifact.build_cwd),

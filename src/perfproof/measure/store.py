@@ -42,15 +42,16 @@ from perfproof.model.documents.run import (
     RunManifest,
     StepEntry,
 )
+from perfproof.model.enums import RunStatus
 from perfproof.storage import write_json_atomic, write_text_atomic
 
 MANIFEST = "manifest.json"
 RESULTS = "results.json"
 
-PENDING = "pending"
-RUNNING = "running"
-FAILED = "failed"
-INTERRUPTED = "interrupted"
+PENDING = RunStatus.PENDING
+RUNNING = RunStatus.RUNNING
+FAILED = RunStatus.FAILED
+INTERRUPTED = RunStatus.INTERRUPTED
 
 
 def now_iso() -> str:
@@ -286,13 +287,13 @@ class RunStore:
         self.manifest.builds.append(entry)
         self.save()
 
-    def set_status(self, status: str, *, error: str | None = None) -> None:
+    def set_status(self, status: RunStatus, *, error: str | None = None) -> None:
         self.manifest.status = status
         if error is not None:
             self.manifest.error = error
         self.save()
 
-    def close(self, status: str, error: str | None = None) -> None:
+    def close(self, status: RunStatus, error: str | None = None) -> None:
         """End this attempt with ``status``: the machine's load after the run is taken unless an
         earlier step already did, and the error (if any) is kept for ``--resume`` to show."""
         env = self.manifest.environment

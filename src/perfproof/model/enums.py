@@ -31,6 +31,17 @@ class Side(StrEnum):
     HEAD = "head"
 
 
+class RunStatus(StrEnum):
+    """Where a run, a step of it or a build stands: waiting, running, finished, failed (with
+    the error beside it) or stopped by the user; ``--resume`` redoes what is not done."""
+
+    PENDING = "pending"
+    RUNNING = "running"
+    DONE = "done"
+    FAILED = "failed"
+    INTERRUPTED = "interrupted"
+
+
 class Format(StrEnum):
     """What a verb prints or writes, as ``--format`` names it: a terminal table, Markdown,
     one self-contained HTML page, a versioned JSON document, or a line of text per file."""

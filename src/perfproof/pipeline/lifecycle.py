@@ -13,12 +13,13 @@ from collections.abc import Iterator
 
 from perfproof.errors import PerfproofError
 from perfproof.measure.store import DONE, FAILED, INTERRUPTED, RUNNING, RunStore
+from perfproof.model.enums import RunStatus
 
 INTERRUPTED_BY_USER = "interrupted by the user"
 
 
 def close_attempt(
-    store: RunStore, status: str, error: str | None = None, *, events: bool = True
+    store: RunStore, status: RunStatus, error: str | None = None, *, events: bool = True
 ) -> None:
     """End the attempt with ``status``, and its entry in the run's history when ``events``."""
     if events:

@@ -59,7 +59,7 @@ def _rows(r: Replay) -> list[tuple[str, ...]]:
 
 
 def _method(r: Replay) -> str:
-    return replay_summary(r)["methodology"]
+    return replay_summary(r).methodology
 
 
 def print_table(r: Replay, console: Console | None = None) -> None:
@@ -100,5 +100,5 @@ def markdown(r: Replay) -> str:
 def document(r: Replay) -> dict[str, object]:
     """The ``perfproof.compare/1`` document with a ``sequential`` section."""
     doc = compare_document(as_result(r))
-    doc["sequential"] = replay_summary(r)
+    doc["sequential"] = replay_summary(r).dump()
     return doc

@@ -40,7 +40,7 @@ def _render(run: RunFolder, ctx: ReportContext, fmt: Format) -> str:
             from perfproof.model.documents import dumps
             from perfproof.report.jsonreport import report_document
 
-            return dumps(report_document(run, ctx))
+            return dumps(report_document(run, ctx).dump())
     raise ValueError(f"no report in format {fmt!r}")
 
 

@@ -8,16 +8,18 @@ schema checked so a table written by another version is refused rather than misr
 from __future__ import annotations
 
 import functools
-import json
 from importlib import resources
 from typing import Any
+
+from perfproof.model.documents import loads_strict
 
 
 @functools.cache
 def shipped_table(file: str, schema: str) -> dict[str, Any]:
     """The table ``file`` of ``perfproof.stats``, which must declare ``schema``."""
     text = resources.files("perfproof.stats").joinpath(file).read_text(encoding="utf-8")
-    table: dict[str, Any] = json.loads(text)
-    if table.get("schema") != schema:
-        raise ValueError(f"{file}: unexpected schema {table.get('schema')!r}")
+    table = loads_strict(text, file)
+    if not isinstance(table, dict) or table.get("schema") != schema:
+        found = table.get("schema") if isinstance(table, dict) else None
+        raise ValueError(f"{file}: unexpected schema {found!r}")
     return table

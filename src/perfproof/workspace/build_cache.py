@@ -9,18 +9,15 @@ place, so a crash mid-copy never leaves a half entry that a later run would trus
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 from pathlib import Path
 
-from perfproof.errors import ExternalError
-from perfproof.model.documents.run import OwnRun
+from perfproof.errors import ExternalError, InputError
+from perfproof.model.documents.machine_records import CachedBuild, read_record
 from perfproof.storage import write_json_atomic
 from perfproof.workspace.artifact import Artifact
 from perfproof.workspace.plan import Outputs
-
-SCHEMA = "perfproof.build/1"
 
 
 def entry_dir(cache_dir: Path, key: str) -> Path:
@@ -31,26 +28,22 @@ def load(cache_dir: Path, key: str) -> Artifact | None:
     """The cached artifact for ``key``, or None when absent or any of its files is gone."""
     folder = entry_dir(cache_dir, key)
     try:
-        doc = json.loads((folder / "artifact.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        doc = read_record(CachedBuild, folder / "artifact.json")
+    except (OSError, ValueError, InputError):
         return None
-    if doc.get("schema") != SCHEMA:
-        return None
-    jar = _resolve(folder, doc["jar"]) if doc.get("jar") else None
-    classpath = [_resolve(folder, p) for p in doc.get("classpath", [])]
     artifact = Artifact(
-        sha=doc["sha"],
-        kind=doc["kind"],
-        jar=jar,
-        classpath=classpath,
-        build_command=list(doc["build_command"]),
-        build_cwd=Path(doc["build_cwd"]),
+        sha=doc.sha,
+        kind=doc.kind,
+        jar=_resolve(folder, doc.jar) if doc.jar else None,
+        classpath=[_resolve(folder, p) for p in doc.classpath],
+        build_command=list(doc.build_command),
+        build_cwd=Path(doc.build_cwd),
         cached=True,
         log_path=folder / "build.log",
         key=key,
-        overlaid=list(doc.get("overlaid", [])),
-        tool=str(doc.get("tool", "")),
-        own_run=OwnRun.model_validate(doc["own_run"]) if doc.get("own_run") else None,
+        overlaid=list(doc.overlaid),
+        tool=doc.tool,
+        own_run=doc.own_run,
     )
     if not all(p.is_file() or p.is_dir() for p in artifact.files()):
         return None
@@ -72,21 +65,20 @@ def store(cache_dir: Path, artifact: Artifact, outputs: Outputs, worktree: Path)
         return copied[p]
 
     jar = keep(outputs.jar) if outputs.jar is not None else None
-    doc = {
-        "schema": SCHEMA,
-        "sha": artifact.sha,
-        "kind": artifact.kind,
-        "jar": jar,
-        "classpath": [keep(p) for p in outputs.classpath],
-        "build_command": list(artifact.build_command),
-        "build_cwd": str(artifact.build_cwd),
-        "overlaid": list(artifact.overlaid),
-        "tool": artifact.tool,
-        "own_run": artifact.own_run.dump() if artifact.own_run is not None else None,
-    }
+    doc = CachedBuild(
+        sha=artifact.sha,
+        kind=artifact.kind,
+        jar=jar,
+        classpath=[keep(p) for p in outputs.classpath],
+        build_command=list(artifact.build_command),
+        build_cwd=str(artifact.build_cwd),
+        overlaid=list(artifact.overlaid),
+        tool=artifact.tool,
+        own_run=artifact.own_run,
+    )
     if artifact.log_path is not None and artifact.log_path.is_file():
         shutil.copyfile(artifact.log_path, tmp / "build.log")
-    write_json_atomic(tmp / "artifact.json", doc)
+    write_json_atomic(tmp / "artifact.json", doc.dump())
     if final.exists():
         old = final.parent / f".{final.name}.{os.getpid()}.old"
         os.replace(final, old)

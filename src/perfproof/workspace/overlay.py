@@ -13,14 +13,13 @@ key includes that record, so an overlaid baseline is never mistaken for the clea
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import shutil
 from collections.abc import Sequence
 from pathlib import Path, PurePosixPath
-from typing import Any
 
 from perfproof.errors import InputError
+from perfproof.model.documents.machine_records import OverlayRecord, read_record
 from perfproof.storage import write_json_atomic
 from perfproof.workspace.cache import short_hash
 from perfproof.workspace.git import git, head_sha
@@ -58,8 +57,7 @@ def overlay_fingerprint(worktree: Path) -> str:
     record = overlay_record_path(Path(worktree))
     if not record.is_file():
         return ""
-    doc = json.loads(record.read_text(encoding="utf-8"))
-    items = sorted(doc.get("files", {}).items())
+    items = sorted(read_record(OverlayRecord, record).files.items())
     return short_hash(*(f"{k}\0{v}" for k, v in items))
 
 
@@ -68,7 +66,7 @@ def overlaid_files(worktree: Path) -> list[str]:
     record = overlay_record_path(Path(worktree))
     if not record.is_file():
         return []
-    return sorted(json.loads(record.read_text(encoding="utf-8")).get("files", {}))
+    return sorted(read_record(OverlayRecord, record).files)
 
 
 def _check_relative(raw: str) -> str:
@@ -103,11 +101,11 @@ def _digest(path: Path) -> str:
 
 def _record(src_worktree: Path, dst_worktree: Path, files: list[str]) -> None:
     record = overlay_record_path(dst_worktree)
-    doc: dict[str, Any] = {"source_sha": head_sha(src_worktree), "files": {}}
+    doc = OverlayRecord(source_sha=head_sha(src_worktree))
     if record.is_file():
-        doc = json.loads(record.read_text(encoding="utf-8"))
-    doc["files"].update({rel: _digest(dst_worktree / rel) for rel in files})
-    write_json_atomic(record, doc)
+        doc = read_record(OverlayRecord, record)
+    doc.files.update({rel: _digest(dst_worktree / rel) for rel in files})
+    write_json_atomic(record, doc.dump())
 
 
 def check_overlay_paths(repo: Path, sha: str, paths: Sequence[str], label: str) -> None:

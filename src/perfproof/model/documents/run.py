@@ -47,14 +47,15 @@ from perfproof.model.documents.run_plan import (
     ShardBlock,
     StoppingBlock,
 )
+from perfproof.model.enums import RunStatus
 from perfproof.model.reach import ReachBlock
 
 NAME = "run"
 MAJOR = 1
 SCHEMA = schema_id(NAME, MAJOR)
 
-DONE = "done"
-"""A step's or a run's status once it finished (``measure.store`` names every status)."""
+DONE = RunStatus.DONE
+"""A step's or a run's status once it finished."""
 
 KINDS = ("ab", "e2e")
 """What measured the run: JMH steps (``ab`` and ``guard``) or whole commands (``e2e``)."""
@@ -147,7 +148,7 @@ class ProcessEntry(Document):
 
     side: str | None = None
     round: int | None = None
-    status: str | None = None
+    status: RunStatus | None = Field(None, strict=False)
     command: list[Text] | str | None = None
     cwd: str | None = None
     key: str | None = None
@@ -184,7 +185,7 @@ class StepEntry(ProcessEntry):
     recordings: list[str] | None = None
     error: str | None = None
     note: str | None = None
-    previous_status: str | None = None
+    previous_status: RunStatus | None = Field(None, strict=False)
     shard: int | None = None
     machine: str | None = None
 
@@ -335,7 +336,7 @@ class RunManifest(Document):
     schema_: str = Field(SCHEMA, alias="schema")
     kind: Literal["ab", "e2e"] = Field("ab", exclude_if=lambda kind: kind == "ab")
     id: Text | None = None
-    status: Text | None = None
+    status: RunStatus | None = Field(None, strict=False)
     created: Text | None = None
     updated: Text | None = None
     perfproof_version: Text | None = None

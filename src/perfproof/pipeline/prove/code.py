@@ -71,7 +71,7 @@ def callers_stage(project: Project, root: Path, changes: ChangesResult) -> Calle
             CallersEntry(
                 method=m.label,
                 kind=m.kind,
-                callers=CallerCounts.model_validate(callers_doc(result, show_all=False)),
+                callers=CallerCounts.model_validate(callers_doc(result, show_all=False).dump()),
                 test_files=tuple(sorted({s.file for s in result.in_scope(TEST)})),
                 via_supertype=via,
             )

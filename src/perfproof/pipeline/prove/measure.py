@@ -13,7 +13,6 @@ verb's own ``--resume`` machinery.
 from __future__ import annotations
 
 import dataclasses
-import json
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -22,6 +21,7 @@ from perfproof import defaults
 from perfproof.compare.undecided import unlooked_in
 from perfproof.errors import ExternalError, InputError
 from perfproof.measure.progress import make_reporter
+from perfproof.model.documents import loads_strict
 from perfproof.model.documents.compare_wire import ComparisonDoc
 from perfproof.model.documents.prove_measured import (
     AbStageResult,
@@ -271,8 +271,8 @@ def e2e_stage(
     if not res.ok:
         raise ExternalError("perfproof e2e failed", log)
     try:
-        doc = json.loads(res.output)
-    except ValueError:
+        doc = loads_strict(res.output, "perfproof e2e")
+    except InputError:
         raise ExternalError("perfproof e2e printed no JSON document", log) from None
     if not isinstance(doc, dict):
         raise ExternalError("perfproof e2e printed no JSON document", log)

@@ -11,13 +11,13 @@ measured on enough samples, is one the change cannot explain.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from pathlib import Path
 
 from scipy import special
 
 from perfproof import defaults
+from perfproof.jmh.entries import read_entry_file
 from perfproof.model.documents.prove_reach import KeyShare
 from perfproof.profile.outside import outside
 from perfproof.profile.stacks import Profile, source_name
@@ -38,15 +38,10 @@ def recordings_by_benchmark(run_dir: Path) -> dict[str, dict[str, list[Path]]]:
     for entry in read_manifest(run_dir / "manifest.json").steps:
         recordings = entry.recordings or []
         try:
-            results = json.loads((run_dir / str(entry.result)).read_text(encoding="utf-8"))
+            results = read_entry_file(run_dir / str(entry.result)) or []
         except (OSError, ValueError):
             continue
-        names = [
-            str(r.get("benchmark"))
-            for r in results
-            if isinstance(r, dict)
-            for _ in range(int(r.get("forks") or 1))
-        ]
+        names = [str(r.benchmark) for r in results for _ in range(int(r.forks or 1))]
         if len(names) != len(recordings):
             continue  # a step whose forks cannot be told apart attributes nothing
         side = str(entry.side)
