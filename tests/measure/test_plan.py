@@ -172,9 +172,21 @@ def test_bad_budgets_are_refused_naming_the_flag(text: str) -> None:
         parse_budget(text)
 
 
-def test_a_seed_with_a_fixed_order_is_refused() -> None:
+def test_the_budget_is_the_one_ledger_of_what_fits() -> None:
+    budget = parse_budget("1m30s")
+    assert budget.fits(60.0, 30.0) and not budget.fits(60.0, 30.5)  # spent + need <= budget
+    assert budget.left(100.0) == 0.0 and budget.left(20.0) == 70.0
+    plan = make_plan(4, "abba", None, (), (), stopping=SEQUENTIAL, budget_s=budget.seconds)
+    assert plan.budget is not None and plan.budget.seconds == 90.0
+    assert make_plan(4, "abba", None, (), ()).budget is None
+
+
+def test_a_seed_with_a_fixed_order_is_refused_at_the_door() -> None:
+    from perfproof.measure.plan import Order
+    from perfproof.pipeline.ab.options import AbOptions, check_options
+
     with pytest.raises(InputError, match="--seed only applies to --order random"):
-        make_plan(3, "abba", 7, (), ())
+        check_options(AbOptions("a", "b", order=Order.ABBA, seed=7))
 
 
 def test_a_first_round_can_be_restricted_to_a_part_of_the_suite() -> None:

@@ -24,7 +24,8 @@ from typing import TYPE_CHECKING, TypeAlias
 from perfproof.errors import InputError
 
 if TYPE_CHECKING:
-    from perfproof.measure.plan import Budget, JmhArgs
+    from perfproof.measure.plan import JmhArgs
+    from perfproof.model.budget import Budget
 
 FILE = "perfproof.toml"
 PYPROJECT = "pyproject.toml"

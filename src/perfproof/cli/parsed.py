@@ -14,8 +14,9 @@ from typing import Any, Generic, TypeVar
 
 import click
 
-from perfproof.measure.plan import Budget, JmhArgs, parse_budget, parse_jmh_args
+from perfproof.measure.plan import JmhArgs, parse_budget, parse_jmh_args
 from perfproof.measure.shard import Shard, parse_shard
+from perfproof.model.budget import Budget
 
 T = TypeVar("T")
 

@@ -11,7 +11,8 @@ import click
 
 from perfproof import defaults
 from perfproof.cli.config import KEYS, Setting, Value, both_files, read_pinned, settle
-from perfproof.measure.plan import Budget, JmhArgs
+from perfproof.measure.plan import JmhArgs
+from perfproof.model.budget import Budget
 
 DEFAULTS: Mapping[str, Value | None] = {
     "threshold": defaults.THRESHOLD,

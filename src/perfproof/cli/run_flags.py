@@ -28,8 +28,9 @@ from perfproof.cli.options import (
 from perfproof.cli.parsed import BUDGET, JMH_ARGS, SHARD
 from perfproof.errors import InputError
 from perfproof.history.records import machine_name
-from perfproof.measure.plan import Budget, JmhArgs, Order, parse_jmh_args
+from perfproof.measure.plan import JmhArgs, Order, parse_jmh_args
 from perfproof.measure.shard import Shard
+from perfproof.model.budget import Budget
 from perfproof.pipeline.ab.options import AbOptions, Explain, check_lock_timeout
 from perfproof.pipeline.cluster import Executor
 from perfproof.stats import family as procedures

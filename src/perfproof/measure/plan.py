@@ -20,6 +20,7 @@ from perfproof import defaults
 from perfproof.errors import InputError
 from perfproof.measure.keys import Selection
 from perfproof.model import SIDES
+from perfproof.model.budget import Budget
 from perfproof.model.documents.run_plan import (
     FIXED,
     PAIR,
@@ -119,14 +120,12 @@ def make_plan(
     depend on what the looks decide. ``settings`` are what ``jmh_options`` ask of JMH, as the
     door parsed them (:class:`JmhArgs`); read from the options only when not given.
     ``paired``: two variants of one commit, one JMH process a round running both (side
-    ``pair``), so the order of the sides is JMH's own.
+    ``pair``), so the order of the sides is JMH's own. The door checked the rest once: a
+    ``--seed`` only with ``--order random`` (``check_options``), a budget of more than 0
+    seconds (:func:`parse_budget`).
     """
-    if seed is not None and order != "random":
-        raise InputError(f"--seed only applies to --order random (the {order} order is fixed)")
     if stopping not in STOPPING:
         raise InputError(f"stopping rule must be one of {', '.join(STOPPING)}, got {stopping!r}")
-    if budget_s is not None and budget_s <= 0:
-        raise InputError(f"--budget must be more than 0 seconds, got {budget_s}")
     if order == "random" and seed is None:
         seed = random.SystemRandom().randrange(2**31)
     steps: list[Step] = []
@@ -199,18 +198,6 @@ def restrict_first_round(plan: Plan, selections: list[Selection]) -> Plan:
     first = round_steps(plan, 1, selections)
     shifted = [s.model_copy(update={"index": len(first) + i}) for i, s in enumerate(later)]
     return plan.model_copy(update={"steps": [*first, *shifted]})
-
-
-@dataclass(frozen=True)
-class Budget:
-    """``--budget`` read once, at the door: the seconds every later step uses, and the text as
-    typed, which the manifest and the command that repeats the run keep."""
-
-    seconds: float
-    text: str
-
-    def __str__(self) -> str:
-        return self.text
 
 
 def parse_budget(text: str) -> Budget:

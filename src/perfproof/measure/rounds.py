@@ -354,20 +354,21 @@ class RoundLoop:
     def _fits(self, plan: Plan, steps: list) -> bool:
         """Whether the next round ends within the budget, by the estimate scaled by how long
         the finished steps took against theirs."""
-        if plan.budget_s is None:
+        budget = plan.budget
+        if budget is None:
             return True
         spent = measuring_seconds(self.store.manifest.steps)
         done = [s for s in plan.steps if self.store.is_finished(s)]
         estimated = sum(self.estimate(s) for s in done)
         scale = min(max(spent / estimated, 0.5), 3.0) if estimated > 0 and spent > 0 else 1.0
         need = scale * sum(self.estimate(s) for s in steps)
-        return spent + need <= plan.budget_s
+        return budget.fits(spent, need)
 
     def _budget_ends(self, state: SequentialState, plan: Plan) -> tuple[SequentialState, str]:
         """End the loop for the budget, saying what it was charged and what it was not."""
         steps = self.store.manifest.steps
         spent, waited = measuring_seconds(steps), lock_wait_seconds(steps)
-        budget = format_duration(plan.budget_s or 0.0)
+        budget = format_duration(plan.budget.seconds if plan.budget else 0.0)
         not_counted = ""
         if waited >= 1:
             not_counted = f"; {format_duration(waited)} waiting for the JMH lock not counted"
@@ -385,8 +386,10 @@ class RoundLoop:
         rounds_left = 0 if plan.stopping == FIXED else plan.rounds - plan.planned_rounds
         per_round = sum(self.estimate(s) for s in pending if s.round == pending[-1].round)
         most = now + rounds_left * per_round
-        if plan.budget_s is not None:
-            most = min(most, max(plan.budget_s - measuring_seconds(self.store.manifest.steps), now))
+        if plan.budget is not None:
+            most = min(
+                most, max(plan.budget.left(measuring_seconds(self.store.manifest.steps)), now)
+            )
         steps_per_round = len([s for s in pending if s.round == pending[-1].round])
         ahead = len(pending) + rounds_left * steps_per_round
         self.reporter.start_run(most, ahead, rounds=plan.rounds if plan.stopping != FIXED else None)

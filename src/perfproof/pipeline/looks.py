@@ -50,14 +50,15 @@ def budget_shortfall(plan: Plan, round_s: float) -> str | None:
     """A warning when ``--budget`` ends before the first look: every key would then stop with
     no interval at all, so the time spent would buy nothing. ``round_s`` is the estimate of
     the first round; the estimate leaves out JVM start-up, so real rounds only take longer."""
-    if plan.budget_s is None or plan.stopping == FIXED or round_s <= 0:
+    budget = plan.budget
+    if budget is None or plan.stopping == FIXED or round_s <= 0:
         return None
     rounds = first_look_round(plan)
     need = rounds * round_s
-    if need <= plan.budget_s:
+    if budget.fits(0.0, need):
         return None
     return (
-        f"--budget {format_duration(plan.budget_s)} ends before the first look, which needs "
+        f"--budget {format_duration(budget.seconds)} ends before the first look, which needs "
         f"{rounds} rounds of about {format_duration(round_s)} each (about "
         f"{format_duration(need)}): every key would stay inconclusive with no interval; "
         "narrow --bench or the @Param values (-p in --jmh-args), or give a larger --budget"

@@ -14,8 +14,10 @@ from typing import Annotated, Final, Literal
 
 from pydantic import ConfigDict, Field, model_validator
 
+from perfproof.model.budget import Budget
 from perfproof.model.diagnostics import ByValue, ComparisonMethod
 from perfproof.model.documents.codec import Document, Text, TextList
+from perfproof.units import eta
 from perfproof.units.durations import parse_time
 
 FIXED: Final = "fixed"
@@ -180,6 +182,13 @@ class PlanBlock(Document):
     run starts and kept with the plan: the ETA, the budget's rounds and a shard's cut use it
     (:attr:`settings`). None in a run folder written before the plan kept them."""
     steps: list[PlannedStep] = Field(default_factory=list)
+
+    @property
+    def budget(self) -> Budget | None:
+        """The run's ``--budget`` as the ledger its decisions ask (``budget_s`` is where the
+        manifest keeps its seconds, once); None for a run without one."""
+        return None if self.budget_s is None else Budget(self.budget_s, eta(self.budget_s))
+
     paired: bool = Field(default=False, exclude=True)
     """A variant run's plan: each round's steps run both variants (side :data:`PAIR`). Not
     written: a plan read back is paired when its steps are."""

@@ -17,8 +17,9 @@ from perfproof.compare import CompareOptions
 from perfproof.errors import InputError
 from perfproof.history.records import check_machine
 from perfproof.measure.keys import check_bench_regexes
-from perfproof.measure.plan import ORDERS, Budget, JmhArgs, Order, parse_budget, parse_jmh_args
+from perfproof.measure.plan import ORDERS, JmhArgs, Order, parse_budget, parse_jmh_args
 from perfproof.measure.shard import Shard, parse_shard
+from perfproof.model.budget import Budget
 from perfproof.model.documents.run_options import RunOptions
 from perfproof.pipeline.cluster import Executor, check_spread_options
 from perfproof.stats import family as procedures
@@ -121,7 +122,7 @@ class AbOptions:
         return RunOptions.model_validate(values)
 
     @classmethod
-    def of(cls, doc: RunOptions) -> AbOptions:
+    def of(cls, doc: RunOptions, budget: Budget | None = None) -> AbOptions:
         """The options of a run's manifest, as ``--resume`` reads them back: the entries it
         holds, each parsed as the door parses its flag; an unknown choice is refused naming
         ``options.<name>``."""
@@ -130,7 +131,10 @@ class AbOptions:
         for name in ("bench", "overlay", "measure_last", "keys"):
             values[name] = tuple(getattr(doc, name) or ())
         values["build"] = spec_of_options(doc)
-        values["budget"] = parse_budget(doc.budget) if doc.budget else None
+        if doc.budget and budget is not None:  # the seconds the run's plan keeps, as typed
+            values["budget"] = Budget(budget.seconds, doc.budget)
+        else:  # a prove bundle's A/B not started yet: the text is all it keeps
+            values["budget"] = parse_budget(doc.budget) if doc.budget else None
         values["shard"] = parse_shard(doc.shard) if doc.shard else None
         values["jmh_args"] = parse_jmh_args(doc.jmh_args)
         enums = (("order", Order), ("executor", Executor), ("explain", Explain),

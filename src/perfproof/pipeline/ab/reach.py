@@ -275,16 +275,16 @@ def _why_not_recorded(
     forks count in ``--budget``: they run only when the time left covers them."""
     if opts.explain == Explain.OFF or recorder is None:
         return "--explain off"
-    budget = store.plan.budget_s
+    budget = store.plan.budget
     if budget is None:
         return None
     spent = measuring_seconds(store.manifest.steps)
     keys = {(c.key.benchmark, c.key.params) for c in document.comparisons
             if c.key.benchmark in wanted}  # fmt: skip
     need = 2 * len(keys) * store.plan.settings.fork_seconds()
-    if spent + need <= budget:
+    if budget.fits(spent, need):
         return None
     return (
-        f"--budget {format_duration(budget)} leaves {format_duration(max(budget - spent, 0))}, "
+        f"--budget {format_duration(budget.seconds)} leaves {format_duration(budget.left(spent))}, "
         f"and one recorded fork a side of {len(keys)} key(s) takes about {format_duration(need)}"
     )

@@ -197,7 +197,7 @@ def resume_ab(
             "shard (perfproof ab --resume SHARD_DIR) and merge again"
         )
     check_resume_shard(store.manifest.shard, shard, str(run_dir))
-    opts = AbOptions.of(store.manifest.options)
+    opts = AbOptions.of(store.manifest.options, store.plan.budget)
     if ray_address is not None:
         opts.ray_address = ray_address
     if lock_timeout is not None:
