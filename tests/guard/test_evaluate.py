@@ -66,6 +66,13 @@ def test_time_guard_needs_every_param_above_min_ratio() -> None:
     assert evaluate(res, "time", 1.2).passed
 
 
+def test_a_feature_worse_at_every_fork_is_said_to_be_worse_not_undecided() -> None:
+    res = _compare({"8": (100, 0)}, {"8": (300, 0)})
+    (row,) = evaluate(res, "time", 1.5).rows
+    assert not row.passed and row.ci[1] < 1
+    assert row.reason == "the feature is worse: its whole interval is below 1"
+
+
 def test_throughput_is_oriented_feature_over_baseline() -> None:
     res = _compare({"8": (1000, 0)}, {"8": (3000, 0)}, mode="thrpt")
     c = next(c for c in res.comparisons if c.key.metric == PRIMARY)

@@ -50,6 +50,8 @@ def judge(c: Comparison, min_ratio: float) -> GuardRow:
         passed, reason = True, "the feature side is exactly zero"
     elif math.isnan(ratio) or math.isnan(lo):
         passed, reason = False, "no ratio could be computed"
+    elif hi < 1.0:
+        passed, reason = False, "the feature is worse: its whole interval is below 1"
     elif lo <= 1.0:
         passed, reason = False, "the interval includes 1"
     elif ratio < min_ratio:
