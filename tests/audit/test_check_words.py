@@ -100,3 +100,25 @@ def test_unchanged_fails_a_pr_body_unless_a_key_is_same(tmp_path: Path) -> None:
     path.write_text(json.dumps(doc))
     result = check_text(body, load_evidence(run))
     assert not [m for m in result.mismatches if m.quoted == "unchanged"]
+
+
+def test_stopped_for_futility_holds_only_for_keys_a_look_stopped_so(
+    kryo: tuple[str, object],
+) -> None:
+    """A reader takes "stopped for futility" for "no effect here": it stands for a key a look
+    stopped so (every key of the kryo run), and fails for a decided key or a wrong count."""
+    text, evidence = kryo
+    true = "- BigDecimalBenchmark.read (numOfDigits=2) stopped for futility."
+    assert check_text(_planted(text, "**Summary:**", true), evidence, "report.md").ok  # type: ignore[arg-type]
+    miscounted = _planted(text, "**Summary:**", "- 20 for futility, 4 with a verdict.")
+    found = check_text(miscounted, evidence, "report.md").mismatches  # type: ignore[arg-type]
+    assert [m.quoted for m in found if m.kind == "words"] == ["20 for futility"], found
+    demo = RUNS / "demo-feature-vs-baseline"  # every key decided at its first look
+    decided = "- EventBusBench.publishNoListeners stopped for futility: no change beyond ±5%.\n"
+    result = check_text(decided, load_evidence(demo))
+    assert [m.quoted for m in result.mismatches] == ["stopped for futility"], result.mismatches
+    assert "no look of the run stopped it" in result.mismatches[0].message
+    group = "- `EventBusBench` stopped for futility on every key.\n"  # no key named: the run's keys
+    assert [m.quoted for m in check_text(group, load_evidence(demo)).mismatches] == [
+        "stopped for futility"
+    ]

@@ -5,7 +5,8 @@ key is ``same``, "99% CI" beside intervals decided at 99.93%, "not warmed up" on
 warm-up had already reached the steady level, "JMH's own score ± error" for numbers perfproof
 recomputed over several rounds, a bytes/op geometric mean that does not say it leaves out the
 keys going to 0 B/op, "two code shapes" for groups that are the rounds, "run more forks" for a
-key that stopped. Each claim is read line by line (outside code) and held to the facts of the
+key that stopped, "stopped for futility" for a key no look stopped so.
+Each claim is read line by line (outside code) and held to the facts of the
 run folder (:class:`RunFacts`, read once); a line about one key (its label on the line, or on
 the list item or heading it sits under) is held to that key's facts.
 """
@@ -33,6 +34,9 @@ _LEVEL = re.compile(r"(?<![\d.])(\d{2}(?:\.\d+)?)\s?% (CI|confidence|intervals?|
 run's Δ% intervals were decided at; a ``confidence``, an ``interval`` or a ``level`` may also
 be the run's nominal one (the sides' intervals in results.json are at it)."""
 _UNCHANGED = re.compile(r"\bunchanged\b", re.I)
+_FUTILE = re.compile(r"\b(?:stopped|stops) (?:for|by) futility\b", re.I)
+"""A key said to be stopped for futility: a reader takes it as "no effect here"."""
+_FUTILE_COUNT = re.compile(r"\b(\d+) (?:keys? )?(?:stopped )?for futility\b")
 _GEOMEAN = re.compile(r"geo(?:metric)?\s?mean", re.I)
 
 
@@ -54,6 +58,8 @@ class RunFacts:
     drift_groups: set[BenchKey] = field(default_factory=set)
     """Keys whose two groups of fork means are the rounds."""
     stopped: set[BenchKey] = field(default_factory=set)
+    futile: set[BenchKey] = field(default_factory=set)
+    """Keys a sequential look stopped for futility (no verdict)."""
 
 
 def _stopped(c: Comparison) -> bool:
@@ -85,6 +91,11 @@ def run_facts(run: RunFolder) -> RunFacts:
         trending={c.key for c in primary if c.diagnostics.trending},
         drift_groups=drift,
         stopped={c.key for c in primary if _stopped(c)},
+        futile={
+            c.key
+            for c in primary
+            if c.diagnostics.sequential is not None and c.diagnostics.sequential.futile
+        },
     )
 
 
@@ -162,6 +173,23 @@ def _line(line: str, key: BenchKey | None, facts: RunFacts) -> list[tuple[str, s
             "calls two code shapes two groups of fork means that are the rounds: the "
             "machine drifted between rounds",
         ))  # fmt: skip
+    # a line naming no key speaks of the run's keys ("… stopped for futility on numOfDigits =
+    # …"), unless it is a rule about such keys ("… are never recorded")
+    about_none = key is None and not facts.futile and "never" not in line
+    if _FUTILE.search(line) and ((key is not None and key not in facts.futile) or about_none):
+        found.append((
+            "words", "stopped for futility", "not futile",
+            f"says {'this key' if key else 'keys'} stopped for futility, but no look of the "
+            f"run stopped {'it' if key else 'any'} so (a fixed design, a verdict or the last "
+            "look): a reader takes it for 'no effect here'",
+        ))  # fmt: skip
+    for m in _FUTILE_COUNT.finditer(line) if key is None else ():
+        if int(m.group(1)) != len(facts.futile):
+            found.append((
+                "words", m.group(0), f"{len(facts.futile)} for futility",
+                f"counts {m.group(1)} keys stopped for futility; the run's looks stopped "
+                f"{len(facts.futile)} so",
+            ))  # fmt: skip
     if "run more forks" in line and key is not None and key in facts.stopped:
         found.append((
             "words", "run more forks", "stopped",
