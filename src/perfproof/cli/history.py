@@ -285,6 +285,7 @@ def changes_cmd(threshold: float, seed: int, fail_on_change: bool, **params: Any
     test); each machine's runs are searched apart."""
     from perfproof.history import render
     from perfproof.history.analysis import ChangeOptions, find_changes
+    from perfproof.model.documents.history import ChangeSearch
 
     s = selection(params)
     found = _load(s)
@@ -296,7 +297,7 @@ def changes_cmd(threshold: float, seed: int, fail_on_change: bool, **params: Any
         doc = render.changes_document(
             changes,
             len(found),
-            render.ChangeSearch(
+            ChangeSearch(
                 confidence=confidence,
                 threshold=threshold,
                 seed=seed,

@@ -1,7 +1,8 @@
 """The history's series and change points as a terminal table or a JSON document.
 
 The JSON documents (``perfproof.history/1`` for ``show``, ``perfproof.changes/1`` for
-``changes``) carry the same numbers the table prints. The HTML page is ``page``'s job.
+``changes``, typed in :mod:`perfproof.model.documents.history`) carry the same numbers the
+table prints. The HTML page is ``page``'s job.
 
 Every output names the machine of each series once any run carries a machine name, and says so
 when the selection spans several machines: their series are shown side by side, never pooled.
@@ -11,24 +12,32 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal, TextIO
+from typing import TYPE_CHECKING, TextIO
 
-from pydantic import Field, JsonValue
+from pydantic import JsonValue
 from rich.markup import escape
 
 from perfproof.history.analysis import Change, key_scale, summarise
 from perfproof.history.records import Record
 from perfproof.history.store import Point, Series
 from perfproof.model.documents.codec import Document, by_name
+from perfproof.model.documents.history import (
+    ChangeDoc,
+    ChangesDocument,
+    ChangeSearch,
+    HistoryDocument,
+    KeyDoc,
+    PointDoc,
+    RecordDocument,
+    RecordedDoc,
+    SeriesDoc,
+)
 from perfproof.units import Scale, delta_with_interval, scaled, short_sha
 
 if TYPE_CHECKING:
     from rich.console import Console
 
 
-HISTORY_SCHEMA = "perfproof.history/1"
-CHANGES_SCHEMA = "perfproof.changes/1"
-RECORD_SCHEMA = "perfproof.history-record/1"
 UNNAMED = "(unnamed)"
 
 
@@ -63,53 +72,34 @@ def machines_note(series: Sequence[Series], chosen: str | None) -> str | None:
     return None
 
 
-class KeyDoc(Document):
-    """Which series: the key, its unit and direction, and the machine it was measured on."""
+def _key_doc(s: Series) -> KeyDoc:
+    return KeyDoc.model_validate(_key_fields(KeyDoc, s))
 
-    benchmark: str
-    mode: str
-    params: dict[str, str]
-    metric: str
-    unit: str
-    direction: str
-    machine: str | None
 
-    @classmethod
-    def of(cls, s: Series) -> KeyDoc:
-        return cls.model_validate(_key_fields(cls, s))
+def _change_doc(c: Change) -> ChangeDoc:
+    p = c.point
+    return ChangeDoc.model_validate(
+        {**_key_fields(ChangeDoc, c.series, c, p), "run": p.run_id or p.run_uid}
+    )
+
+
+def _recorded_doc(r: Recorded) -> RecordedDoc:
+    rec = r.record
+    return RecordedDoc.model_validate(
+        {
+            **by_name(RecordedDoc, r, rec),
+            "base_commit": rec.base.sha,
+            "time": rec.run_time,
+            "keys": len({s.key for s in rec.samples if s.side == "head"}),
+            "rows": len(rec.samples),
+            "comparisons": len(rec.comparisons),
+        }
+    )
 
 
 def _key_fields(kind: type[Document], s: Series, *more: object) -> dict[str, object]:
     """The fields of ``kind`` a series and ``more`` values hold by name, its key's first."""
     return {**by_name(kind, s.key, s, *more), "params": s.key.params_dict}
-
-
-class PointDoc(Document):
-    """One run of a series: the run, its commit and time, the estimate and the fork means."""
-
-    run: str
-    uid: str
-    commit: str | None
-    branch: str | None
-    time: str
-    estimate: float
-    ci: tuple[float | None, float | None]
-    forks: int
-    fork_means: list[float]
-
-
-class SeriesDoc(KeyDoc):
-    points: list[PointDoc]
-
-
-class HistoryDocument(Document):
-    """``perfproof.history/1``: every series with its points."""
-
-    schema_: str = Field(HISTORY_SCHEMA, alias="schema")
-    confidence: float
-    machine: str | None
-    machines: list[str | None]
-    keys: list[SeriesDoc]
 
 
 def _point(p: Point, confidence: float) -> PointDoc:
@@ -132,59 +122,13 @@ def history_document(
 ) -> dict[str, JsonValue]:
     """``machine`` is the ``--machine`` filter (None: every machine, each in its own series)."""
     keys = [
-        SeriesDoc(**KeyDoc.of(s).model_dump(), points=[_point(p, confidence) for p in s.points])
+        SeriesDoc(**_key_doc(s).model_dump(), points=[_point(p, confidence) for p in s.points])
         for s in series
     ]
     doc = HistoryDocument(
         confidence=confidence, machine=machine, machines=machines(series), keys=keys
     )
     return doc.model_dump(mode="json", by_alias=True)
-
-
-class ChangeDoc(KeyDoc):
-    """A change point of one series: where, what kind, the levels around it and its test."""
-
-    index: int
-    run: str
-    commit: str | None
-    time: str
-    kind: Literal["regressed", "improved"]
-    before: float
-    after: float
-    ratio: float
-    ratio_ci: tuple[float, float]
-    delta_pct: float
-    delta_ci_pct: tuple[float, float]
-    p_value: float
-
-    @classmethod
-    def of_change(cls, c: Change) -> ChangeDoc:
-        p = c.point
-        return cls.model_validate(
-            {**_key_fields(cls, c.series, c, p), "run": p.run_id or p.run_uid}
-        )
-
-
-class ChangeSearch(Document):
-    """The settings the change points were searched with."""
-
-    confidence: float
-    threshold: float
-    seed: int
-    p_max: float
-    permutations: int
-    branch: str | None
-    machine: str | None
-
-
-class ChangesDocument(Document):
-    """``perfproof.changes/1``: the change points found, with the search's settings."""
-
-    schema_: str = Field(CHANGES_SCHEMA, alias="schema")
-    options: ChangeSearch
-    keys: int
-    machines: list[str | None]
-    changes: list[ChangeDoc]
 
 
 def changes_document(
@@ -198,7 +142,7 @@ def changes_document(
         options=options,
         keys=keys,
         machines=machines(series),
-        changes=[ChangeDoc.of_change(c) for c in changes],
+        changes=[_change_doc(c) for c in changes],
     )
     return doc.model_dump(mode="json", by_alias=True)
 
@@ -216,49 +160,6 @@ class Recorded:
     """The machine name the run is stored under (a record met again keeps its first name)."""
 
 
-class RecordedDoc(Document):
-    """One recorded argument: the record's identity, its machine, and what it holds."""
-
-    source: str
-    kind: str
-    uid: str
-    run_id: str | None
-    commit: str | None
-    base_commit: str | None
-    branch: str | None
-    time: str | None
-    machine: str | None
-    new: bool
-    keys: int
-    rows: int
-    comparisons: int
-
-    @classmethod
-    def of(cls, r: Recorded) -> RecordedDoc:
-        rec = r.record
-        return cls.model_validate(
-            {
-                **by_name(cls, r, rec),
-                "base_commit": rec.base.sha,
-                "time": rec.run_time,
-                "keys": len({s.key for s in rec.samples if s.side == "head"}),
-                "rows": len(rec.samples),
-                "comparisons": len(rec.comparisons),
-            }
-        )
-
-
-class RecordDocument(Document):
-    """``perfproof.history-record/1``: the database (password hidden) and every record."""
-
-    schema_: str = Field(RECORD_SCHEMA, alias="schema")
-    database: str
-    backend: str
-    recorded: int
-    already_recorded: int
-    records: list[RecordedDoc]
-
-
 def record_document(database: str, backend: str, done: Sequence[Recorded]) -> dict[str, JsonValue]:
     """``history record --format json``: the database (password hidden) and every record."""
     doc = RecordDocument(
@@ -266,7 +167,7 @@ def record_document(database: str, backend: str, done: Sequence[Recorded]) -> di
         backend=backend,
         recorded=sum(1 for r in done if r.new),
         already_recorded=sum(1 for r in done if not r.new),
-        records=[RecordedDoc.of(r) for r in done],
+        records=[_recorded_doc(r) for r in done],
     )
     return doc.model_dump(mode="json", by_alias=True)
 
