@@ -329,6 +329,8 @@ def test_bench_matching_nothing_is_bad_input_naming_the_side(ab_env, run_cli, tm
                   "--bench", "NoSuchBench", "--out", tmp_path / "run")  # fmt: skip
     assert res.code == 2, res.err
     assert "NoSuchBench" in res.err and "base side" in res.err and "list-base.log" in res.err
+    named = res.err.split("(log: ")[1].split(")")[0]
+    assert Path(named).is_file() and "NoSuchBench" in Path(named).read_text()  # it is kept
 
 
 def test_benchmark_only_the_feature_has_suggests_overlay(ab_env, run_cli, tmp_path):

@@ -170,10 +170,11 @@ def start_ab(
             store.add_event("started")
             explain = explain and verb == "ab" and variants is None
             return _execute(store, opts, reporter, verb, explain, recorder)
-    except InputError:
+    except InputError as exc:
         # Bad input found after the folder exists (no build detected, a benchmark regex that
-        # selects nothing): with nothing measured, a --resume could only fail again.
-        if store.discard_if_unused():
+        # selects nothing): with nothing measured, a --resume could only fail again. A folder
+        # holding the log the error names stays, so the path it gives exists.
+        if str(run_dir) not in str(exc) and store.discard_if_unused():
             reporter.message(f"nothing was measured: removed the run folder {run_dir}")
         raise
 
