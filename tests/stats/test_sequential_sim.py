@@ -23,7 +23,15 @@ ALPHA = 0.01
 THETA = 0.01
 NOISE = ForkNoise(fork_sd=0.03)
 DESIGN = seq.Schedule(max_looks=10, first_forks=3, forks_per_look=1)
-PATHS = 40_000  # per condition; 9 conditions, 360,000 paths in all
+PATHS = 10_000
+"""A/A paths per condition (9 conditions). The band: α + 2 SE = 1% + 2·√(0.01·0.99/10⁴) = 1.2%,
+at most 119 false alarms. A design with twice the false-alarm rate (2%) has 200 on average
+(sd √(10⁴·0.02·0.98) = 14): Φ((119.5 − 200)/14) = Φ(−5.7), it fails every condition. The long
+runs: ``benchmarks/calibrate_sequential.py`` (400,000 paths per schedule and ratio) and
+``benchmarks/sequential_power.py --paths N``."""
+FAMILIES_OF_TEN = 6000
+"""Families of ten keys for the family guarantee: the band 1% + 2·√(0.01·0.99/6000) = 1.26%,
+at most 75 families; at twice the rate 120 on average (sd 10.8), Φ((75.5 − 120)/10.8) = Φ(−4.1)."""
 
 
 def _false_alarms(played_code: np.ndarray) -> np.ndarray:
@@ -54,7 +62,7 @@ def test_aa_family_of_ten_keeps_the_family_guarantee() -> None:
     """Benjamini–Hochberg at every look on sequential p-values: when nothing changed, the
     chance that any of ten keys ever ends improved/regressed stays within α (+2 SE)."""
     rng = np.random.default_rng(7)
-    families, keys = 12_000, 10
+    families, keys = FAMILIES_OF_TEN, 10
     for ratio, share in ((1.0, 0.0), (3.0, 0.10)):
         paths = simulate(rng, families * keys, DESIGN, ratio, noise=NOISE, unwarmed=share)
         played = play(paths, keys, DESIGN, ALPHA, "bh", THETA)
@@ -177,7 +185,7 @@ def test_futility_stops_unchanged_keys_early_and_keeps_the_guarantee() -> None:
     three forks), never more often improved/regressed; a −30% change is still found as soon as
     the occupancy of its two groups (the sides) is beyond chance, at 5 forks per side."""
     rng = np.random.default_rng(21)
-    n = 20_000
+    n = PATHS  # the band of PATHS: a design at twice the rate leaves it
     null = simulate(rng, n, DESIGN, 3.0, noise=NOISE)
     plain = play(null, 1, DESIGN, ALPHA, "bh", THETA)
     futile = play(null, 1, DESIGN, ALPHA, "bh", THETA, futility=0.05)
