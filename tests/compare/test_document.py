@@ -27,7 +27,8 @@ def test_round_trip_is_lossless_and_strict(doc: dict) -> None:
     assert parsed.model_extra == {"run_dir": "/somewhere"}
     again = parsed.dump()
     assert json.loads(json.dumps(again, allow_nan=False)) == json.loads(text)
-    (time, alloc) = parsed.comparisons
+    (time, alloc, *gc) = parsed.comparisons
+    assert [c.key.metric for c in gc] == ["gc.time.norm", "gc.count.norm"]
     assert time.verdict is Verdict.IMPROVED and time.family == "bh"
     assert alloc.method == "exact" and alloc.family == "exact"
 

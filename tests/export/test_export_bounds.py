@@ -104,7 +104,12 @@ def test_csv_has_a_row_per_comparison_and_no_bound_the_data_cannot_support(
     r = run_cli("export", two_forks, "--to", "csv", "--out", out, "--format", "json")
     assert r.code == 0, r.err
     rows = list(csv.DictReader(out.read_text().splitlines()))
-    assert rows and {row["metric"] for row in rows} == {"primary", "gc.alloc.rate.norm"}
+    assert rows and {row["metric"] for row in rows} == {
+        "primary",
+        "gc.alloc.rate.norm",
+        "gc.time.norm",
+        "gc.count.norm",
+    }
     for row in rows:
         for side in ("base", "head"):
             if row[f"{side}_hi"]:

@@ -30,7 +30,15 @@ def test_bencher_says_where_it_wrote_and_what_the_file_holds(ab_run, run_cli, tm
     out = tmp_path / "bmf.json"
     doc = _json(run_cli("export", ab_run, "--to", "bencher", "--out", out, "--format", "json"))
     assert doc["schema"] == "perfproof.export/1" and doc["format"] == "bencher"
-    assert doc["metrics"] == ["primary", "gc.alloc.rate.norm"] and doc["samples"] is None
+    assert doc["metrics"] == [
+        "primary",
+        "gc.alloc.rate.norm",
+        "direct.alloc.norm",
+        "native.alloc.norm",
+        "gc.time.norm",
+        "gc.count.norm",
+    ]
+    assert doc["samples"] is None
     (run,) = doc["runs"]
     refs = _manifest(ab_run)["refs"]
     assert run["run_dir"] == str(ab_run) and run["run_id"] == _manifest(ab_run).get("id", "run")
@@ -86,9 +94,9 @@ def test_benchstat_counts_result_lines_and_names_its_sample(ab_run, run_cli, tmp
     (f,) = doc["files"]
     lines = [line for line in text.splitlines() if line.startswith("Benchmark")]
     assert f["rows"] == len(lines)
-    names = {line.split()[0] for line in lines}
-    with_bytes = {line.split()[0] for line in lines if line.endswith("B/op")}
-    assert f["keys"] == len(names) + len(with_bytes)
+    # each name's line: name, count, score, unit, then a value and unit per cost beside it
+    beside = {line.split()[0]: (len(line.split()) - 4) // 2 for line in lines}
+    assert f["keys"] == len(beside) + sum(beside.values())
 
 
 def test_otava_counts_runs_and_columns(ab_run, make_run_folder, run_cli, tmp_path):

@@ -64,6 +64,31 @@ public class GuardBench {
 """
 
 
+DIRECT_BENCH = """package perfdemo.bench;
+
+import java.nio.ByteBuffer;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.State;
+
+@State(Scope.Thread)
+public class DirectBench {
+    private final ByteBuffer reused = ByteBuffer.allocate(4096);
+
+    @Benchmark
+    public ByteBuffer direct() {
+        return ByteBuffer.allocateDirect(4096);
+    }
+
+    @Benchmark
+    public ByteBuffer heap() {
+        reused.clear();
+        return reused;
+    }
+}
+"""
+
+
 def git(repo: Path, *args: str) -> str:
     res = run(
         Command(["git", "-c", "commit.gpgsign=false", *args], cwd=repo, env=GIT_ENV),
@@ -105,6 +130,7 @@ def ab_project(tmp_path_factory: pytest.TempPathFactory) -> AbProject:
     branch_with(repo, "broken", {"src/main/java/perfdemo/Broken.java": BROKEN_SOURCE})
     branch_with(repo, "throws", {f"{BENCH_DIR}/EventBusBench.java": THROWING_BENCH})
     branch_with(repo, "guard", {f"{BENCH_DIR}/GuardBench.java": GUARD_BENCH})
+    branch_with(repo, "direct", {f"{BENCH_DIR}/DirectBench.java": DIRECT_BENCH})
     pom = git(repo, "show", "baseline:pom.xml")
     thin_pom = re.sub(r"\s*<plugin>\s*<groupId>org.apache.maven.plugins</groupId>\s*"
                       r"<artifactId>maven-shade-plugin</artifactId>.*?</plugin>", "", pom,

@@ -426,3 +426,19 @@ def test_thin_jar_with_maven_classpath_runs_on_the_classpath(ab_env, run_cli, tm
     assert argv[1] == "-cp" and "org.openjdk.jmh.Main" in argv
     assert any("jmh-core-1.37.jar" in part for part in argv[2].split(":"))
     assert len(json.loads(res.out)["comparisons"]) == 2
+
+
+def test_off_heap_bytes_per_operation_are_counted_exactly(ab_env, run_cli) -> None:
+    """perfproof's own JMH profiler in the timing forks: a direct buffer per call is 4,096
+    bytes per operation, a reused heap buffer none, compared exactly; -prof gc sees neither."""
+    res = run_cli("ab", "--repo", ab_env.repo, "--ref", "direct", "--pair", "direct=heap",
+                  "--rounds", "1", "--jmh-args", f"-f 1 {TINY}", "--format", "json")  # fmt: skip
+    assert res.code == 0, res.err
+    doc = json.loads(res.out)
+    by_metric = {c["metric"]: c for c in doc["comparisons"]}
+    direct = by_metric["direct.alloc.norm"]
+    assert direct["base"]["estimate"] == 4096.0 and direct["head"]["estimate"] == 0.0
+    assert direct["method"] == "exact" and direct["verdict"] == "improved"
+    assert by_metric["native.alloc.norm"]["verdict"] == "same"
+    report = (Path(doc["run_dir"]) / "report.md").read_text()
+    assert "| 4,096 → 0 B/op (-100.0%) |" in report

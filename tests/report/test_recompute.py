@@ -158,6 +158,33 @@ def _check_bytes(cell: str, a: dict[str, Any]) -> int:
     return 2
 
 
+COST_COLUMNS = {
+    "direct B/op": "direct.alloc.norm",
+    "native B/op": "native.alloc.norm",
+    "GC time/op": "gc.time.norm",
+    "GCs per 10⁶ ops": "gc.count.norm",
+}
+"""The cost columns a table may carry (where some row has something to say), by header."""
+
+
+def _check_cost(cell: str, c: dict[str, Any], metric: str) -> int:
+    """``10,240 → 0 B/op (-100.0%)``; ``5.68 → 2.84 (-50.0% [-56.8, -42.2]) improved``:
+    collections per million operations, GC time in a time unit, each change as Δ% cells are."""
+    if metric.endswith("alloc.norm"):
+        return _check_bytes(cell, c)
+    m = re.fullmatch(rf"({NUM})( \S+)? → ({NUM})( \S+)? \((.*)\) (\w+)", cell)
+    assert m, cell
+    per = 1e-6 if metric == "gc.count.norm" else 1.0
+    for text, unit, side in (
+        (m.group(1), m.group(2), c["base"]),
+        (m.group(3), m.group(4), c["head"]),
+    ):
+        factor = FACTORS[unit.strip()] if unit else per
+        assert _close(text, side["estimate"], factor) or text == "0" == str(side["estimate"])[:1]
+    assert m.group(6) == c["verdict"]
+    return 2 + _check_delta(m.group(5), c)
+
+
 @pytest.mark.parametrize("kind", ["ab", "compare"])
 def test_every_results_number_traces_to_results_json(
     kind: str, make_run_folder: Callable[[str], Path]
@@ -184,6 +211,11 @@ def test_every_results_number_traces_to_results_json(
             verified += _check_delta(cells[delta_header], c)
             verified += _check_bytes(cells["B/op baseline → feature (Δ%)"], a)
             assert cells["Verdict"] == c["verdict"]
+            for name, metric in COST_COLUMNS.items():
+                shown = [h for h in header if h.startswith(name)]
+                if shown:
+                    cost = _find(doc, bench, params, metric)
+                    verified += _check_cost(cells[shown[0]], cost, metric)
             numbers = [
                 t
                 for cell in row[len(params_cols) :]

@@ -130,4 +130,5 @@ def test_parameters_with_pipes_and_newlines_keep_report_rows(
     assert cells.count("a|b<br>c") == 3  # the n=16 rows of loopEmpty, streamEmpty and sum
     rows = [line for line in res.out.splitlines() if line.startswith("| a\\|b<br>c |")]
     assert len(rows) == cells.count("a|b<br>c")
-    assert all(line.count(" | ") == 5 for line in rows)
+    # six cells, and a seventh in the one table whose GC collections per operation changed
+    assert sorted(line.count(" | ") for line in rows) == [5, 5, 6]

@@ -15,7 +15,17 @@ import math
 from collections import defaultdict
 
 from perfproof.audit.overlap import check_claims
-from perfproof.audit.quotes import BASE, BYTES_METRIC, HEAD, PRIMARY_METRIC, Parsed, Quote
+from perfproof.audit.quotes import (
+    BASE,
+    BYTE_METRICS,
+    BYTES_METRIC,
+    GC_COUNT_METRIC,
+    HEAD,
+    METRIC_UNITS,
+    PRIMARY_METRIC,
+    Parsed,
+    Quote,
+)
 from perfproof.audit.truth import Mismatch, Reference, Truth
 from perfproof.model import SIDE_WORDS
 from perfproof.render.results import params_label, short_name
@@ -37,6 +47,13 @@ def _dec(decimals: int) -> int:
     return min(max(decimals, 0), 17)
 
 
+def _what(metric: str | None) -> str:
+    """What a mismatch calls the number: ``score``, ``bytes/op`` or the cost's name."""
+    if metric in (None, PRIMARY_METRIC):
+        return "score"
+    return "bytes/op" if metric == BYTES_METRIC else f"{metric} per op"
+
+
 def _candidates(q: Quote, by_bench: dict[str, list[Truth]]) -> list[Truth]:
     return [
         t
@@ -48,12 +65,18 @@ def _candidates(q: Quote, by_bench: dict[str, list[Truth]]) -> list[Truth]:
 def _factors(q: Quote, t: Truth) -> list[float]:
     """Factors from the quoted unit to the canonical one (several when no unit was written)."""
     if q.unit is not None:
-        unit = "B/op" if q.metric == BYTES_METRIC else t.unit
-        return [q.factor] if q.unit == unit else []
-    if q.metric == BYTES_METRIC:
+        return [q.factor] if q.unit == _unit(q, t) else []
+    if q.metric in BYTE_METRICS or q.metric == GC_COUNT_METRIC:
         return [1.0]
     refs = t.refs.get((q.metric or PRIMARY_METRIC, BASE)) or [Reference(1.0, [], "")]
-    return sorted({1.0, choose_scale(t.unit, refs[0].score).factor})
+    return sorted({1.0, choose_scale(_unit(q, t), refs[0].score).factor})
+
+
+def _unit(q: Quote, t: Truth) -> str:
+    """The canonical unit of what ``q`` quotes: B/op for bytes, a cost's own, else the run's."""
+    if q.metric in BYTE_METRICS:
+        return "B/op"
+    return METRIC_UNITS.get(q.metric or PRIMARY_METRIC, t.unit)
 
 
 def _score_matches(q: Quote, t: Truth, side: str) -> list[tuple[Reference, float]]:
@@ -118,7 +141,7 @@ def _check_score(
     for t in cands:
         for side in _sides(q):
             matched += _score_matches(q, t, side)
-    what = "bytes/op" if q.metric == BYTES_METRIC else "score"
+    what = _what(q.metric)
     if matched:
         if q.error is None:
             return
@@ -230,7 +253,7 @@ def _check_delta(
         return
     shown = "; ".join(f"{signed(e, min(max(q.decimals, 1), 17))}% {how}" for e, how in expected)
     label = cands[0].label if len(cands) == 1 else short_name(cands[0].benchmark)
-    what = "bytes/op Δ%" if metric == BYTES_METRIC else "Δ%"
+    what = "Δ%" if metric in (None, PRIMARY_METRIC) else f"{_what(metric)} Δ%"
     if any(agrees(-value, q.decimals, e) for e, _ in expected) and value != 0:
         out.append(
             Mismatch(
@@ -258,7 +281,7 @@ def _direction_sign(q: Quote, t: Truth) -> int | None:
     """The sign an unsigned "12% faster" or "3% less" has as feature/baseline − 1."""
     if q.signed or not q.direction_word:
         return None
-    higher_better = t.direction == "higher" and q.metric != BYTES_METRIC
+    higher_better = t.direction == "higher" and q.metric in (None, PRIMARY_METRIC)
     if q.direction_word == "faster":
         return 1 if higher_better else -1
     if q.direction_word == "slower":

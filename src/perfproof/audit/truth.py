@@ -12,9 +12,19 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from perfproof.audit.quotes import BASE, BYTES_METRIC, HEAD
+from perfproof.audit.quotes import (
+    BASE,
+    BYTES_METRIC,
+    DIRECT_METRIC,
+    GC_COUNT_METRIC,
+    GC_TIME_METRIC,
+    HEAD,
+    NATIVE_METRIC,
+)
 from perfproof.jmh.units import canonical
 from perfproof.model import ALLOC_NORM, PRIMARY, Comparison
+from perfproof.model.metrics import DIRECT_NORM, GC_COUNT_NORM, GC_TIME_NORM, NATIVE_NORM
+from perfproof.render.costs import PER_MILLION
 from perfproof.render.levels import side_interval
 from perfproof.render.results import params_label, short_name
 from perfproof.report.rundir import RunFolder
@@ -51,6 +61,23 @@ class Truth:
     def label(self) -> str:
         text = short_name(self.benchmark)
         return f"{text} ({params_label(self.params)})" if self.params else text
+
+
+QUOTED = {
+    PRIMARY: PRIMARY,
+    ALLOC_NORM: BYTES_METRIC,
+    DIRECT_NORM: DIRECT_METRIC,
+    NATIVE_NORM: NATIVE_METRIC,
+    GC_TIME_NORM: GC_TIME_METRIC,
+    GC_COUNT_NORM: GC_COUNT_METRIC,
+}
+"""Each compared metric as a quote of it is told apart (collections per million ops)."""
+
+
+def _scaled(ref: Reference, factor: float) -> Reference:
+    if factor == 1.0:
+        return ref
+    return Reference(ref.score * factor, [e * factor for e in ref.errors], ref.source, ref.unit)
 
 
 def _f(value: Any) -> float:
@@ -109,14 +136,15 @@ def truths(run: RunFolder) -> list[Truth]:
             out[(bench, mode, params)] = t
         if t is None:
             continue
-        metric = PRIMARY if metric_name == PRIMARY else BYTES_METRIC
-        if metric_name not in (PRIMARY, ALLOC_NORM):
+        metric = QUOTED.get(metric_name)
+        if metric is None:
             continue
         t.delta[metric] = _f(c.delta_pct)
+        scale = PER_MILLION if metric_name == GC_COUNT_NORM else 1.0
         for side in (BASE, HEAD):
             refs = _side_refs(c, side, run.document.confidence)
             refs += raw.get((bench, mode, params, metric_name, side), [])
-            t.refs[(metric, side)] = refs
+            t.refs[(metric, side)] = [_scaled(r, scale) for r in refs]
             if metric == PRIMARY:
                 # an overlap claim is read on the intervals results.json holds (the run's
                 # nominal level); a side's quoted error may be at either level (_side_refs)
@@ -141,7 +169,7 @@ def _add_uncompared(
             continue
         if metric == PRIMARY:
             t.unit = refs[0].unit
-        key = (PRIMARY if metric == PRIMARY else BYTES_METRIC, side)
+        key = (QUOTED.get(metric, BYTES_METRIC), side)
         t.refs.setdefault(key, []).extend(refs)
 
 

@@ -19,8 +19,9 @@ from perfproof.compare.jmhview import JMH_CONFIDENCE, jmh_scores
 from perfproof.compare.match import check_inputs, check_metrics, match, nothing_to_compare
 from perfproof.compare.result import DEFAULT_METRICS, CompareOptions, CompareResult
 from perfproof.jmh.reader import load_side
-from perfproof.model import BenchKey, Samples, Unmatched
+from perfproof.model import BenchKey, Comparison, Samples, Unmatched
 from perfproof.model.documents.compare import SCHEMA, CompareDocument
+from perfproof.model.metrics import is_gc_cost
 from perfproof.model.variants import Variants, split
 
 __all__ = [
@@ -33,6 +34,7 @@ __all__ = [
     "Unmatched",
     "check_metrics",
     "compare_document",
+    "compare_gc_costs",
     "compare_sides",
     "compare_specs",
     "compare_variants",
@@ -81,6 +83,20 @@ def compare_sides(
         comparisons = finish(prepare(pairs, options), options)
     notes = [n for side in (base, head) for s in side.values() for n in s.notes]
     return CompareResult(comparisons, unmatched, options, notes)
+
+
+def compare_gc_costs(
+    base: dict[BenchKey, Samples], head: dict[BenchKey, Samples], options: CompareOptions
+) -> list[Comparison]:
+    """GC time and collections per operation of every entry, over every fork measured: the
+    sequential looks leave them out (they never hold a key in the plan), so a sequential run
+    compares them once at its end, in their family of their own."""
+    costs = tuple(m for m in options.normalised_metrics() if is_gc_cost(m))
+    pairs, _ = match(base, head, costs)
+    if not pairs:
+        return []
+    with np.errstate(over="ignore", invalid="ignore"):
+        return finish(prepare(pairs, options), options)
 
 
 def document(result: CompareResult) -> CompareDocument:

@@ -23,6 +23,7 @@ from perfproof.compare.pending import Pending
 from perfproof.compare.result import CompareOptions
 from perfproof.model import Comparison, Side, Verdict
 from perfproof.model.diagnostics import Diagnostics, Note, WithoutUnsettled
+from perfproof.model.metrics import is_gc_cost
 from perfproof.stats import family
 from perfproof.stats.method import Effect
 from perfproof.stats.verdict import decide
@@ -31,7 +32,20 @@ __all__ = ["finish"]
 
 
 def finish(pending: list[Pending], options: CompareOptions) -> list[Comparison]:
-    """Apply the family procedure to the tested p-values, then build every comparison."""
+    """Apply the family procedure to the tested p-values, then build every comparison.
+
+    GC time and collections per operation (:data:`perfproof.model.metrics.GC_COSTS`) are a
+    family of their own: they explain a verdict rather than make one, and a suite's dozens of
+    noisy GC comparisons must not widen the intervals its time verdicts are decided on."""
+    built: dict[int, Comparison] = {}
+    for gc in (False, True):
+        members = [i for i, p in enumerate(pending) if is_gc_cost(p.base.key.metric) is gc]
+        decided = _finish_family([pending[i] for i in members], options)
+        built.update(zip(members, decided, strict=True))
+    return [built[i] for i in range(len(pending))]
+
+
+def _finish_family(pending: list[Pending], options: CompareOptions) -> list[Comparison]:
     tested = [i for i, p in enumerate(pending) if p.strategy.in_family]
     raw = np.array([pending[i].effect.p_value for i in tested], dtype=float)
     decision = family.decide(raw, options.alpha, options.family)

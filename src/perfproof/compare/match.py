@@ -21,8 +21,9 @@ from perfproof.jmh.units import THROUGHPUT_UNIT, TIME_UNIT
 from perfproof.model import PRIMARY, Samples, Side, SideSamples, Unmatched
 
 POSITIVE_UNITS = (TIME_UNIT, THROUGHPUT_UNIT)
-"""Canonical units whose values must be > 0: no operation takes no time or runs infinitely
-often, so a score ≤ 0 is a broken or edited file, not a measurement."""
+"""Canonical units whose primary scores must be > 0: no operation takes no time or runs
+infinitely often, so a score ≤ 0 is a broken or edited file, not a measurement (a cost per
+operation in a time unit, such as GC time per op, is 0 wherever nothing was collected)."""
 
 NO_FINITE = "no finite values"
 NO_FORKS = "no forks"
@@ -51,7 +52,7 @@ def check_inputs(side_name: str, side: SideSamples) -> None:
                 f"{_files(s)}: {key.entry().label()} has {side_name} scores so close to the "
                 "largest float (1.8e308) that their mean overflows; rescale the unit"
             )
-        if s.unit in POSITIVE_UNITS and s.forks:
+        if s.unit in POSITIVE_UNITS and s.forks and key.metric == PRIMARY:
             values = np.concatenate([np.asarray(f, dtype=float) for f in s.forks])
             bad = int(np.count_nonzero(values <= 0))
             if bad:

@@ -9,10 +9,13 @@ from perfproof.errors import InputError
 from perfproof.jmh.names import normalise_metric
 from perfproof.model import ALLOC_NORM, PRIMARY, Comparison, Unmatched, Verdict
 from perfproof.model.diagnostics import ComparisonMethod
+from perfproof.model.metrics import GC_COSTS, OFF_HEAP, is_gc_cost
 from perfproof.stats import family as procedures
 from perfproof.stats.verdict import check_confidence, check_threshold
 
-DEFAULT_METRICS: tuple[str, ...] = (PRIMARY, ALLOC_NORM)
+DEFAULT_METRICS: tuple[str, ...] = (PRIMARY, ALLOC_NORM, *OFF_HEAP, *GC_COSTS)
+"""Time (or throughput), heap bytes/op, off-heap bytes/op and GC time and collections per
+operation: each compared where the results hold it."""
 
 
 @dataclass(frozen=True)
@@ -64,7 +67,13 @@ class CompareResult:
 
     @property
     def regressed(self) -> list[Comparison]:
-        return [c for c in self.comparisons if c.verdict is Verdict.REGRESSED]
+        """What a regression gate fails on: every regressed metric but the GC costs per
+        operation, which explain a verdict rather than make one."""
+        return [
+            c
+            for c in self.comparisons
+            if c.verdict is Verdict.REGRESSED and not is_gc_cost(c.key.metric)
+        ]
 
     @property
     def tested(self) -> list[Comparison]:

@@ -87,6 +87,7 @@ from perfproof.compare.sequential_forks import (
 from perfproof.model import PRIMARY, BenchKey, Comparison, Direction, Samples, Verdict
 from perfproof.model.bounds import RatioBounds, bound_exp
 from perfproof.model.diagnostics import ForkGroups, SequentialLook
+from perfproof.model.metrics import is_gc_cost
 from perfproof.stats import bimodal, methods
 from perfproof.stats import futility as fut
 from perfproof.stats import sequential as seq
@@ -131,6 +132,8 @@ def look(
     last = look_no == design.schedule.max_looks
     grouped: dict[BenchKey, list[tuple[Samples, Samples]]] = {}
     for b, h in pairs:
+        if is_gc_cost(b.key.metric):  # GC costs explain a verdict, never hold a key
+            continue
         if b.key.entry() in previous and previous[b.key.entry()].decided:
             continue
         grouped.setdefault(b.key.entry(), []).append((b, h))

@@ -113,6 +113,25 @@ def parse_properties(text: str) -> dict[str, str]:
     return props
 
 
+def java_version_key(java: Path) -> str:
+    """The JDK's identity for a cache of what it compiled: its ``release`` file, else
+    ``java -version``."""
+    real = java.resolve()
+    release = real.parent.parent / "release"
+    if release.is_file():
+        text = release.read_text("utf-8", errors="replace")
+        return f"{real}\n{text}"
+    result = run(Command([java, "-version"]), Watch(what="java -version", timeout=60))
+    return f"{real}\n{result.output}"
+
+
+def javac_of(java: Path) -> Path | None:
+    """The ``javac`` beside ``java`` (through its symlink or not), None for a JRE."""
+    return next(
+        (p for p in (java.resolve().parent / "javac", java.parent / "javac") if p.is_file()), None
+    )
+
+
 def check_same_jdk(base: JavaInfo, head: JavaInfo) -> JavaInfo:
     """The common JVM of both sides, or InputError saying how they differ."""
     if (base.home, base.runtime_version) != (head.home, head.runtime_version):

@@ -18,9 +18,12 @@ from perfproof.export import bencher, csv_table, github_action, gobench, otava
 from perfproof.export.source import ExportFile, ExportOptions, ExportRun, load
 from perfproof.model import ALLOC_NORM, PRIMARY
 from perfproof.model.enums import ExportFormat, SampleUnit
+from perfproof.model.metrics import GC_COSTS, OFF_HEAP
 from perfproof.storage import check_output_file, check_output_folder
 
-DEFAULT_METRICS = (PRIMARY, ALLOC_NORM)
+DEFAULT_METRICS = (PRIMARY, ALLOC_NORM, *OFF_HEAP, *GC_COSTS)
+"""Time, heap and off-heap bytes/op, GC time and collections per op (the costs only for keys
+that have any on some side)."""
 
 
 Render = Callable[[list[ExportRun], ExportOptions], dict[str, ExportFile]]

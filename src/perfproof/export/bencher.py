@@ -2,7 +2,8 @@
 
 The benchmark name carries the @Param values (``fx.Codes.sum(n=16)``), so JMH variants stay
 apart; bytes/op is a measure of its own next to latency or throughput rather than being
-dropped; ``lower_value``/``upper_value`` are the fork-level interval (absent with one fork,
+dropped, and so are direct and native bytes/op and GC time and collections per operation;
+``lower_value``/``upper_value`` are the fork-level interval (absent with one fork,
 where there is no honest interval to give, and when wider than 1,000× the value, which BMF
 lets a metric leave out). Values are in perfproof's canonical units:
 nanoseconds, operations per second, bytes.
@@ -15,14 +16,24 @@ import re
 from perfproof.export.source import ExportFile, ExportOptions, ExportRun, Value, display_name
 from perfproof.model import ALLOC_NORM, PRIMARY
 from perfproof.model.documents import dumps
+from perfproof.model.metrics import DIRECT_NORM, GC_COUNT_NORM, GC_TIME_NORM, NATIVE_NORM
 
 _BUILTIN = {"ns/op": "latency", "ops/s": "throughput"}
+MEASURES = {
+    DIRECT_NORM: "direct-bytes-per-op",
+    NATIVE_NORM: "native-bytes-per-op",
+    GC_TIME_NORM: "gc-time-per-op",
+    GC_COUNT_NORM: "gcs-per-op",
+}
+"""Bencher measures of the costs beside time and heap bytes (nanoseconds, bytes, counts)."""
 
 
 def measure_of(value: Value) -> str:
     """Bencher's measure slug: its built-in latency/throughput, else one named for the metric."""
     if value.key.metric == ALLOC_NORM:
         return "bytes-per-op"
+    if value.key.metric in MEASURES:
+        return MEASURES[value.key.metric]
     if value.key.metric == PRIMARY and value.unit in _BUILTIN:
         return _BUILTIN[value.unit]
     slug = re.sub(r"[^a-z0-9]+", "-", f"{value.key.metric}-{value.unit}".lower()).strip("-")

@@ -5,7 +5,8 @@ perfproof uses too, instead of iterations that share one JVM. Configuration line
 side, commit, JDK and JMH version; both sides are written, so
 ``benchstat -col side -ignore commit FILE`` compares them. Names keep @Param values as
 ``/name=value`` parts, which benchstat can group by. The iteration count field holds the
-fork's number of measurement iterations.
+fork's number of measurement iterations; heap and off-heap bytes and GC costs per operation
+ride on the same line, each in a unit of its own.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from perfproof.export.source import (
 )
 from perfproof.model import ALLOC_NORM, PRIMARY, BenchKey, Samples
 from perfproof.model.enums import SampleUnit
+from perfproof.model.metrics import DIRECT_NORM, GC_COUNT_NORM, GC_TIME_NORM, NATIVE_NORM
 
 _UNIT = {"B/op": "B/op", "ns/op": "ns/op", "ops/s": "ops/s"}
 
@@ -57,6 +59,17 @@ def samples_mode(runs: list[ExportRun], options: ExportOptions) -> SampleUnit:
     return SampleUnit.FORKS if fewest >= BENCHSTAT_MIN_SAMPLES else SampleUnit.ITERATIONS
 
 
+BESIDE = (
+    (ALLOC_NORM, "B/op"),
+    (DIRECT_NORM, "direct-B/op"),
+    (NATIVE_NORM, "native-B/op"),
+    (GC_TIME_NORM, "gc-ns/op"),
+    (GC_COUNT_NORM, "GCs/op"),
+)
+"""The per-operation costs written beside a key's score on its result lines, with the unit
+benchstat shows them in (a unit of its own each: benchstat compares a unit across lines)."""
+
+
 def render(runs: list[ExportRun], options: ExportOptions) -> dict[str, ExportFile]:
     metrics = options.metrics
     mode = samples_mode(runs, options)
@@ -80,28 +93,28 @@ def render(runs: list[ExportRun], options: ExportOptions) -> dict[str, ExportFil
             for key, primary in values.items():
                 if key.metric != PRIMARY:
                     continue
-                alloc = values.get(key.with_metric(ALLOC_NORM))
-                before = len(lines)
-                same_forks = alloc is not None and len(alloc.fork_means) == len(primary.fork_means)
                 if mode is SampleUnit.ITERATIONS:
-                    units.add(_unit(primary))
-                    samples = run.sides[side][key]
-                    lines += _iteration_lines(samples, key, primary, alloc)
-                    beside = alloc if _beside(alloc, len(samples.forks)) else None
-                    results += _count(keys, key, beside, len(lines) - before)
-                    continue
-                for i, mean in enumerate(primary.fork_means):
-                    fields = [
-                        bench_name(key),
-                        str(primary.iterations[i]),
-                        f"{mean:.6g}",
-                        _unit(primary),
-                    ]
-                    units.add(_unit(primary))
-                    if same_forks and alloc is not None:
-                        fields += [f"{alloc.fork_means[i]:.6g}", "B/op"]
-                    lines.append(" ".join(fields))
-                results += _count(keys, key, alloc if same_forks else None, len(lines) - before)
+                    forks = len(run.sides[side][key].forks)
+                else:
+                    forks = len(primary.fork_means)
+                beside = [
+                    (v, unit)
+                    for m, unit in BESIDE
+                    if (v := values.get(key.with_metric(m))) is not None
+                    and len(v.fork_means) == forks
+                ]
+                before = len(lines)
+                units.add(_unit(primary))
+                if mode is SampleUnit.ITERATIONS:
+                    lines += _iteration_lines(run.sides[side][key], key, primary, beside)
+                else:
+                    for i, mean in enumerate(primary.fork_means):
+                        fields = [bench_name(key), str(primary.iterations[i]), f"{mean:.6g}"]
+                        fields.append(_unit(primary))
+                        for v, unit in beside:
+                            fields += [f"{v.fork_means[i]:.6g}", unit]
+                        lines.append(" ".join(fields))
+                results += _count(keys, key, [v for v, _ in beside], len(lines) - before)
             lines.append("")
     header = [f"samples: {mode}", ""]
     if "ops/s" in units:
@@ -110,29 +123,23 @@ def render(runs: list[ExportRun], options: ExportOptions) -> dict[str, ExportFil
     return {"benchstat.txt": ExportFile(text, len(keys), results)}
 
 
-def _beside(alloc: Value | None, forks: int) -> bool:
-    """Whether bytes/op rides on a key's iteration lines: one allocation value per fork."""
-    return alloc is not None and len(alloc.fork_means) == forks
-
-
-def _count(keys: set[BenchKey], key: BenchKey, alloc: Value | None, written: int) -> int:
-    """Note the keys a key's result lines carry (bytes/op rides on its lines); their number."""
+def _count(keys: set[BenchKey], key: BenchKey, beside: list[Value], written: int) -> int:
+    """Note the keys a key's result lines carry (its costs ride on its lines); their number."""
     if written:
         keys.add(key)
-        if alloc is not None:
-            keys.add(alloc.key)
+        keys.update(v.key for v in beside)
     return written
 
 
 def _iteration_lines(
-    samples: Samples, key: BenchKey, primary: Value, alloc: Value | None
+    samples: Samples, key: BenchKey, primary: Value, beside: list[tuple[Value, str]]
 ) -> list[str]:
-    """One line per measurement iteration (iteration count 1), bytes/op of its fork beside."""
+    """One line per measurement iteration (iteration count 1), its fork's costs beside."""
     out = []
     for i, fork in enumerate(samples.forks):
         for value in fork:
             fields = [bench_name(key), "1", f"{float(value):.6g}", _unit(primary)]
-            if alloc is not None and _beside(alloc, len(samples.forks)):
-                fields += [f"{alloc.fork_means[i]:.6g}", "B/op"]
+            for v, unit in beside:
+                fields += [f"{v.fork_means[i]:.6g}", unit]
             out.append(" ".join(fields))
     return out

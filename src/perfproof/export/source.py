@@ -17,6 +17,7 @@ from perfproof.errors import InputError
 from perfproof.model import PRIMARY, BenchKey, Comparison, Samples
 from perfproof.model.bounds import bound_exp
 from perfproof.model.enums import SampleUnit
+from perfproof.model.metrics import GC_COSTS, OFF_HEAP
 from perfproof.stats.welch import mean_interval
 from perfproof.units.bounds import MAX_BOUND_FACTOR, beyond_factor
 
@@ -27,6 +28,9 @@ from perfproof.units.bounds import MAX_BOUND_FACTOR, beyond_factor
 
 BENCHSTAT_MIN_SAMPLES = 6
 """benchstat prints ``± ∞ need >= 6 samples`` and does not test with fewer per side."""
+
+COSTS = (*OFF_HEAP, *GC_COSTS)
+"""Off-heap bytes and GC costs per operation: exported only for keys that have any."""
 
 
 @dataclass(frozen=True)
@@ -179,6 +183,7 @@ def load(path: Path) -> ExportRun:
         inputs.extend(files)
         if files:
             sides[side] = read_results(files)
+    _drop_silent_costs(sides)
     if "head" not in sides:
         raise InputError(f"{path}: no JMH results of the head side under jmh/")
     stamp = manifest.created or manifest.updated
@@ -196,3 +201,14 @@ def load(path: Path) -> ExportRun:
         machine=machine if isinstance(machine, str) and machine else None,
         comparisons=tuple(run.document.comparisons),
     )
+
+
+def _drop_silent_costs(sides: dict[str, dict[BenchKey, Samples]]) -> None:
+    """Leave out the off-heap bytes and GC costs of a key that are zero on every side: a
+    dashboard of every benchmark's ``0 B/op`` direct memory says nothing, while a key that had
+    any keeps its series, also on a side where it fell to zero."""
+    for key in {k for side in sides.values() for k in side if k.metric in COSTS}:
+        found = [side[key] for side in sides.values() if key in side]
+        if all(not np.any(np.concatenate(s.forks)) for s in found if s.forks):
+            for side in sides.values():
+                side.pop(key, None)

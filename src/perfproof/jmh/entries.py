@@ -21,6 +21,7 @@ from pathlib import Path
 from perfproof.jmh.names import normalise_metric
 from perfproof.jmh.reader import entry_key
 from perfproof.model import ALLOC_NORM, PRIMARY, BenchKey
+from perfproof.model.metrics import OFF_HEAP
 
 Setting = str | int | float | None
 """A setting as JMH wrote it (``5``, ``"10 s"``); None when it wrote none."""
@@ -59,7 +60,8 @@ class JmhMetric:
     """One metric of an entry as JMH printed it."""
 
     name: str
-    """``primary`` or ``gc.alloc.rate.norm``: the metric perfproof compares."""
+    """``primary``, ``gc.alloc.rate.norm`` or an off-heap bytes/op: the metric perfproof
+    compares."""
     written: str
     """The name JMH gave it (``primary``, ``·gc.alloc.rate.norm``, ``gc.alloc.rate.norm``)."""
     score: float
@@ -96,7 +98,8 @@ class JmhEntry:
     key: BenchKey | None
     """The entry's key, None when the entry is not one the comparison could have read."""
     metrics: list[JmhMetric]
-    """The metrics perfproof compares: the primary first, then the allocation rate."""
+    """The metrics perfproof compares as JMH printed them: the primary first, then heap and
+    off-heap bytes per operation."""
     jmh_version: str | None = None
     vm_name: str | None = None
     vm_version: str | None = None
@@ -121,8 +124,9 @@ class JmhEntry:
         params = entry.get("params")
         metrics = [JmhMetric.read(PRIMARY, PRIMARY, entry.get("primaryMetric"))]
         for written, metric in _mapping(entry.get("secondaryMetrics")).items():
-            if normalise_metric(written) == ALLOC_NORM:
-                metrics.append(JmhMetric.read(ALLOC_NORM, written, metric))
+            name = normalise_metric(written)
+            if name in (ALLOC_NORM, *OFF_HEAP):
+                metrics.append(JmhMetric.read(name, written, metric))
         args = entry.get("jvmArgs")
         return cls(
             benchmark=_text(entry.get("benchmark")),

@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from perfproof.errors import InputError, unreadable
+from perfproof.jmh.gc_costs import gc_cost_samples
 from perfproof.jmh.names import normalise_metric
 from perfproof.jmh.units import BYTES_UNIT, canonical, direction_of
 from perfproof.model import PRIMARY, BenchKey, JmhScore, Samples
@@ -242,6 +243,7 @@ def _read_entry(entry: dict[str, Any], source: str) -> list[Samples]:
             out[0].notes.append(
                 f"{source}: {key.label()}: secondary metric {name!r} skipped ({exc})"
             )
+    out.extend(gc_cost_samples(key, entry, source))
     return out
 
 

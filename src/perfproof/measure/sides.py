@@ -13,10 +13,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from perfproof.env.java import find_java
 from perfproof.errors import ExternalError, InputError
 from perfproof.jmh.listing import benchmark_names
 from perfproof.measure.argv import list_argv
 from perfproof.measure.keys import SuiteKey, suite_keys
+from perfproof.measure.offheap import OffHeapHelper, offheap_helper
 from perfproof.measure.plan import Step
 from perfproof.measure.progress import Reporter, count_benchmarks
 from perfproof.measure.store import RunStore, now_iso
@@ -53,6 +55,9 @@ class SideBuilder:
     overlaid: list[str] = field(default_factory=list)
     serves: tuple[SideBuilder, str] | None = None
     """The other side whose build serves this one, and why it may (:func:`reuse_reason`)."""
+    offheap: bool = True
+    """Run perfproof's off-heap profiler in every step (its cost is lost in the noise)."""
+    _helpers: dict[str, OffHeapHelper | None] = field(default_factory=dict, repr=False)
 
     def prepare(self, round_no: int | None = None) -> Artifact:
         """Check out (and overlay) the commit and build it, or take the build from the cache."""
@@ -132,11 +137,26 @@ class SideBuilder:
         return artifact
 
     def launcher(self, step: Step) -> list[str]:
-        """The JMH launcher for a step; with fresh builds, rebuilds at each new round."""
+        """The JMH launcher for a step; with fresh builds, rebuilds at each new round. With
+        ``offheap``, it carries perfproof's off-heap profiler (:mod:`perfproof.measure.offheap`)
+        wherever that profiler can be built for the artifact's JMH."""
         if self.artifact is None or (self.fresh and self.built_round != step.round):
             self.prepare(step.round)
         assert self.artifact is not None
-        return self.artifact.jmh_argv(self.java)
+        helper = self._offheap_helper(self.artifact) if self.offheap else None
+        if helper is None:
+            return self.artifact.jmh_argv(self.java)
+        return [*self.artifact.jmh_argv(self.java, [helper.jar]), *helper.jmh_args()]
+
+    def _offheap_helper(self, artifact: Artifact) -> OffHeapHelper | None:
+        """The profiler for ``artifact``, built once; why not said once to the user."""
+        key = artifact.key or str(artifact.files())
+        if key not in self._helpers:
+            found = offheap_helper(artifact, find_java(self.java))
+            if isinstance(found, str):
+                self.reporter.message(f"off-heap bytes per operation not measured: {found}")
+            self._helpers[key] = None if isinstance(found, str) else found
+        return self._helpers[key]
 
     def jmh_version(self) -> str | None:
         return jmh_version(self.artifact) if self.artifact else None

@@ -83,6 +83,7 @@ class Kind(StrEnum):
     INCONCLUSIVE = "inconclusive"
     UNEXPLAINED = "unexplained"  # a verdict on a key a recording shows the change never runs in
     NO_PATH = "no-static-path"  # a verdict on a key no static call path leads to, unconfirmed
+    NEAR_FLOOR = "near-floor"  # a side within a few times the empty benchmark: measures nothing
 
 
 @with_config(AS_WRITTEN)

@@ -14,7 +14,7 @@ from dataclasses import replace
 from typing import Any
 
 from perfproof import defaults
-from perfproof.compare import CompareOptions, CompareResult, compare_sides
+from perfproof.compare import CompareOptions, CompareResult, compare_gc_costs, compare_sides
 from perfproof.compare.match import match
 from perfproof.compare.sequential import KeyDecision, look
 from perfproof.compare.sequential_design import FIRST_FORKS, SequentialDesign
@@ -160,7 +160,7 @@ def final_comparison(
     options = design.verdict
     _, unmatched = match(base, head, options.normalised_metrics())
     comparisons = [c for _, d in sorted(decisions.items()) for c in d.comparisons]
-    comparisons = too_few_forks(comparisons, why)
+    comparisons = too_few_forks([*comparisons, *compare_gc_costs(base, head, options)], why)
     if ended == BUDGET:
         open_keys = {k for k, d in decisions.items() if not d.decided}
         comparisons = [_budget_note(c) if c.key.entry() in open_keys else c for c in comparisons]

@@ -17,45 +17,33 @@ from importlib import resources
 from pathlib import Path
 
 from perfproof.env.cache import cache_root
-from perfproof.env.java import HOW_TO_POINT
+from perfproof.env.java import HOW_TO_POINT, java_version_key, javac_of
 from perfproof.errors import ExternalError, InputError
 from perfproof.process import Command, Watch, run
 
 HELPER = "JfrCensus"
+"""The census reader; ``JfrJit`` reads the compiler's events (:mod:`perfproof.profile.jit`)."""
 
 
-def helper_source() -> str:
-    return (resources.files("perfproof.profile") / "java" / f"{HELPER}.java").read_text("utf-8")
+def helper_source(helper: str = HELPER) -> str:
+    return (resources.files("perfproof.profile") / "java" / f"{helper}.java").read_text("utf-8")
 
 
-def java_version_key(java: Path) -> str:
-    """The JDK's identity for the cache: its ``release`` file, else ``java -version``."""
-    real = java.resolve()
-    release = real.parent.parent / "release"
-    if release.is_file():
-        text = release.read_text("utf-8", errors="replace")
-        return f"{real}\n{text}"
-    result = run(Command([java, "-version"]), Watch(what="java -version", timeout=60))
-    return f"{real}\n{result.output}"
-
-
-def helper_command(java: Path) -> list[str]:
-    """The argv prefix that runs the helper: compiled class from the cache if javac exists."""
-    source = helper_source()
+def helper_command(java: Path, helper: str = HELPER) -> list[str]:
+    """The argv prefix that runs a helper: compiled class from the cache if javac exists."""
+    source = helper_source(helper)
     digest = hashlib.sha256((source + "\0" + java_version_key(java)).encode()).hexdigest()[:16]
     jvm = [str(java), "-XX:+UseSerialGC"]
     target = cache_root() / "jfr-helper" / digest
-    if (target / f"{HELPER}.class").is_file():
-        return [*jvm, "-cp", str(target), HELPER]
-    javac = next(
-        (p for p in (java.resolve().parent / "javac", java.parent / "javac") if p.is_file()), None
-    )
+    if (target / f"{helper}.class").is_file():
+        return [*jvm, "-cp", str(target), helper]
+    javac = javac_of(java)
     if javac is None:
-        return _source_launch(jvm, source)
+        return _source_launch(jvm, source, helper)
     target.parent.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix=".build-", dir=target.parent))
     try:
-        src = work / f"{HELPER}.java"
+        src = work / f"{helper}.java"
         src.write_text(source, "utf-8")
         out = work / "classes"
         result = run(Command([javac, "-d", out, src]), Watch(what="javac", timeout=300))
@@ -68,29 +56,35 @@ def helper_command(java: Path) -> list[str]:
         try:
             os.replace(out, target)
         except OSError:
-            if not (target / f"{HELPER}.class").is_file():
+            if not (target / f"{helper}.class").is_file():
                 raise
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    return [*jvm, "-cp", str(target), HELPER]
+    return [*jvm, "-cp", str(target), helper]
 
 
-def _source_launch(jvm: list[str], source: str) -> list[str]:
+def _source_launch(jvm: list[str], source: str, helper: str) -> list[str]:
     folder = cache_root() / "jfr-helper" / "source"
     folder.mkdir(parents=True, exist_ok=True)
-    path = folder / f"{HELPER}.java"
+    path = folder / f"{helper}.java"
     if not path.is_file() or path.read_text("utf-8") != source:
         path.write_text(source, "utf-8")
     return [*jvm, str(path)]
 
 
-def run_helper(java: Path, files: list[Path], on_line: Callable[[str], None]) -> None:
-    """Run the helper over ``files``, feeding each stdout line to ``on_line``.
+def run_helper(
+    java: Path,
+    files: list[Path],
+    on_line: Callable[[str], None],
+    helper: str = HELPER,
+    args: tuple[str, ...] = (),
+) -> None:
+    """Run a helper over ``files`` (after its ``args``), feeding each stdout line to ``on_line``.
 
     A bad recording makes the helper print ``perfproof-jfr: KIND: path: detail`` and exit 2,
     which becomes an :class:`InputError` naming the file and what to do.
     """
-    argv = [*helper_command(java), *[str(f) for f in files]]
+    argv = [*helper_command(java, helper), *args, *[str(f) for f in files]]
     errors: list[str] = []
 
     def route(line: str) -> None:

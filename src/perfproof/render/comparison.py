@@ -19,8 +19,9 @@ from perfproof.compare import CompareResult
 from perfproof.compare.notes import explained
 from perfproof.model import ALLOC_NORM, PRIMARY, Comparison, Side, Verdict
 from perfproof.model.diagnostics import JmhScores
+from perfproof.model.metrics import COST_NAMES, is_gc_cost
 from perfproof.model.reach import unreached_note
-from perfproof.render import geomean, levels, results
+from perfproof.render import costs, geomean, levels, results
 from perfproof.render.effect import delta_text
 from perfproof.render.markdown import markdown_table, md_text
 from perfproof.stats import methods
@@ -79,6 +80,8 @@ def _metric_label(c: Comparison) -> str:
         return f"{c.key.mode} {c.unit}"
     if c.key.metric == ALLOC_NORM:
         return f"alloc {c.unit}"
+    if c.key.metric in COST_NAMES:
+        return COST_NAMES[c.key.metric]
     return f"{c.key.metric} {c.unit}"
 
 
@@ -139,8 +142,9 @@ def common_prefix(result: CompareResult) -> str:
 
 
 def in_order(result: CompareResult) -> list[Comparison]:
-    """Entries in natural order (``size=2`` before ``size=10``), metrics in the order asked."""
-    indexed = list(enumerate(result.comparisons))
+    """Entries in natural order (``size=2`` before ``size=10``), metrics in the order asked;
+    off-heap bytes where nothing is allocated and GC costs that did not change left out."""
+    indexed = [(i, c) for i, c in enumerate(result.comparisons) if costs.worth_showing(c)]
     indexed.sort(key=lambda ic: (results.sort_key(ic[1])[:3], ic[0]))
     return [c for _, c in indexed]
 
@@ -300,8 +304,10 @@ def markdown(result: CompareResult) -> str:
     summary = results.summary_line(tables, opt.confidence, opt.threshold, opt.family)
     lines = [results.results_markdown(summary, tables, opt.confidence).rstrip("\n")]
     shown = {id(r.comparison) for t in tables for r in t.rows}
-    shown |= {id(r.alloc) for t in tables for r in t.rows if r.alloc is not None}
-    others = [c for c in result.comparisons if id(c) not in shown]
+    shown |= {id(c) for c in results.shown_comparisons(tables)}
+    others = [
+        c for c in result.comparisons if id(c) not in shown and c.key.metric not in costs.COLUMNS
+    ]
     if others:
         rest = CompareResult(others, [], opt)
         body, _ = rows(rest)
@@ -312,7 +318,9 @@ def markdown(result: CompareResult) -> str:
             *markdown_table(HEADERS[:-1], [r.cells()[:-1] for r in body]),
         ]
     lines += ["", method_line(result)]
-    warned = [(c, w) for c in result.comparisons for w in c.warnings]
+    warned = [
+        (c, w) for c in result.comparisons if not is_gc_cost(c.key.metric) for w in c.warnings
+    ]
     if warned:
         lines += ["", "**Warnings**", ""]
         by_key: dict[str, list[str]] = {}

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from perfproof.jmh.units import THROUGHPUT_UNIT, TIME_UNIT
 from perfproof.model import ALLOC_NORM, PRIMARY, Comparison, Verdict
+from perfproof.model.metrics import COST_NAMES, OFF_HEAP, is_gc_cost
 from perfproof.render.effect import delta_text
 from perfproof.render.markdown import md_text
 from perfproof.stats import methods
@@ -32,6 +33,8 @@ def metric_name(metric: str, unit: str) -> str:
     or the secondary metric's own name."""
     if metric == ALLOC_NORM:
         return "bytes/op"
+    if metric in COST_NAMES:
+        return COST_NAMES[metric]
     if metric == PRIMARY:
         if unit == TIME_UNIT:
             return "time"
@@ -65,7 +68,7 @@ class Failure:
     def change(self) -> str:
         """The change as the report's tables spell it (bytes/op before → after)."""
         c = self.comparison
-        if c.key.metric == ALLOC_NORM or methods.of(c.method).plain:
+        if c.key.metric in (ALLOC_NORM, *OFF_HEAP) or methods.of(c.method).plain:
             return bytes_change(c.base.value, c.head.value, c.delta_pct)
         return delta_text(c)
 
@@ -75,9 +78,11 @@ class Failure:
 
 def failures(comparisons: Iterable[Comparison]) -> list[Failure]:
     """Every regressed comparison: time (or throughput) first, then bytes/op, then other
-    metrics, each in key order."""
+    metrics, each in key order; GC costs per operation never fail a gate."""
     order = {PRIMARY: 0, ALLOC_NORM: 1}
-    regressed = [c for c in comparisons if c.verdict is Verdict.REGRESSED]
+    regressed = [
+        c for c in comparisons if c.verdict is Verdict.REGRESSED and not is_gc_cost(c.key.metric)
+    ]
     regressed.sort(key=lambda c: (order.get(c.key.metric, 2), c.key.metric, c.key.entry()))
     return [Failure(c) for c in regressed]
 

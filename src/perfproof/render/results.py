@@ -10,15 +10,16 @@ its bytes/op comparison beside it.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from perfproof.jmh.units import THROUGHPUT_UNIT, TIME_UNIT
 from perfproof.model import ALLOC_NORM, PRIMARY, BenchKey, Comparison, Verdict
 from perfproof.model.diagnostics import Kind
 from perfproof.model.documents.prove_reach import NO_PATH_NOTE, UNEXPLAINED_NOTE
+from perfproof.model.metrics import is_gc_cost
 from perfproof.model.reach import unreached_note
-from perfproof.render import gate
+from perfproof.render import costs, floor, gate
 from perfproof.render.effect import delta_text
 from perfproof.render.geomean import geomean_lines
 from perfproof.render.levels import level_label, levels_sentence, side_interval
@@ -64,6 +65,8 @@ class Row:
     path``, ``not in a recording``): :func:`perfproof.model.reach.unreached_note`."""
     sides_ci: tuple[tuple[float, float], tuple[float, float]] | None = None
     """Both sides' intervals as shown: at the row's level (:func:`side_interval`)."""
+    costs: dict[str, Comparison] = field(default_factory=dict)
+    """Off-heap bytes and GC costs per operation of the row, by metric (:mod:`.costs`)."""
 
     @property
     def verdict_text(self) -> str:
@@ -85,6 +88,15 @@ class Table:
     mode: str
     param_names: list[str]
     rows: list[Row]
+
+    @property
+    def cost_columns(self) -> list[str]:
+        """The cost metrics some row of the table has something to say about."""
+        return [
+            m
+            for m in costs.COLUMNS
+            if any(m in r.costs and costs.worth_showing(r.costs[m]) for r in self.rows)
+        ]
 
     @property
     def by_machine(self) -> bool:
@@ -171,6 +183,10 @@ def build_tables(
     the sides' intervals were computed at, so each row shows them at its own level."""
     comparisons = list(comparisons)
     allocs = {c.key.entry(): c for c in comparisons if c.key.metric == ALLOC_NORM}
+    extra: dict[BenchKey, dict[str, Comparison]] = {}
+    for c in comparisons:
+        if c.key.metric in costs.COLUMNS:
+            extra.setdefault(c.key.entry(), {})[c.key.metric] = c
     tables: dict[tuple[str, str], Table] = {}
     for c in sorted(comparisons, key=sort_key):
         if c.key.metric != PRIMARY:
@@ -179,6 +195,7 @@ def build_tables(
             (c.key.benchmark, c.key.mode), Table(c.key.benchmark, c.key.mode, [], [])
         )
         row = build_row(c, allocs.get(c.key.entry()), confidence)
+        row.costs = extra.get(c.key.entry(), {})
         if machine is not None:
             row.machine = machine(c.key)
         for name in row.params:
@@ -218,10 +235,11 @@ def summary_line(
         parts.append(f"{less} allocate{'s' if less == 1 else ''} less")
         if more:
             parts.append(f"{more} allocate{'s' if more == 1 else ''} more")
+    parts += costs.off_heap_counts([r.costs for r in rows])
     parts.append(f"{len(regressed)} regressed{_span(regressed)}")
     parts += rest_counts(rows, threshold)
     text = ", ".join(parts) + f" ({_conf_text(confidence, threshold, procedure)})"
-    return text + _unexplained(rows) + "."
+    return text + _unexplained(rows) + floor.measures_nothing([r.comparison for r in rows]) + "."
 
 
 def rest_counts(rows: Sequence[Row], threshold: float | None) -> list[str]:
@@ -290,7 +308,10 @@ def _conf_text(confidence: float | None, threshold: float | None, procedure: str
 def family_sentence(comparisons: Sequence[Comparison], method: str, alpha: float) -> str:
     """What the family procedure did, with counts that match the tables: the statistical
     comparisons are the Δ% column (one per row) plus any bytes/op or secondary metric that
-    was compared statistically rather than exactly."""
+    was compared statistically rather than exactly. GC costs per operation are a family of
+    their own, said apart."""
+    gc = [c for c in comparisons if is_gc_cost(c.key.metric)]
+    comparisons = [c for c in comparisons if not is_gc_cost(c.key.metric)]
     tested = [c for c in comparisons if methods.of(c.method).in_family]
     rows = sum(1 for c in tested if c.key.metric == PRIMARY)
     others = len(tested) - rows
@@ -307,6 +328,7 @@ def family_sentence(comparisons: Sequence[Comparison], method: str, alpha: float
     exact = sum(1 for c in comparisons if not methods.of(c.method).in_family)
     if exact:
         text += f"; {exact} bytes/op comparison{'s were' if exact != 1 else ' was'} exact"
+    text += costs.gc_family_text(gc)
     return text + "."
 
 
@@ -327,6 +349,7 @@ def interval_label(tables: Sequence[Table], confidence: float | None) -> str:
 
 def table_lines(table: Table, conf: str) -> list[str]:
     machine = ["Machine"] if table.by_machine else []
+    extra = table.cost_columns
     header = [
         *table.param_names,
         *machine,
@@ -335,8 +358,14 @@ def table_lines(table: Table, conf: str) -> list[str]:
         f"Δ% [{conf}]",
         "Verdict",
         "B/op baseline → feature (Δ%)",
+        *(costs.header(m) for m in extra),
     ]
-    align = ["r"] * len(table.param_names) + ["l"] * len(machine) + ["r", "r", "r", "l", "r"]
+    align = (
+        ["r"] * len(table.param_names)
+        + ["l"] * len(machine)
+        + ["r", "r", "r", "l", "r"]
+        + ["r"] * len(extra)
+    )
     body = [
         [
             *(row.params.get(p, "") for p in table.param_names),
@@ -346,6 +375,7 @@ def table_lines(table: Table, conf: str) -> list[str]:
             row.delta,
             row.verdict_text,
             row.bytes,
+            *(costs.cell(row.costs.get(m)) for m in extra),
         ]
         for row in table.rows
     ]
@@ -379,8 +409,18 @@ def results_markdown(
 
 def table_failures(tables: Sequence[Table]) -> list[gate.Failure]:
     """What fails the regression gate among the tables' rows: time and bytes/op alike."""
-    shown = [c for t in tables for r in t.rows for c in (r.comparison, r.alloc) if c is not None]
-    return gate.failures(shown)
+    return gate.failures(shown_comparisons(tables))
+
+
+def shown_comparisons(tables: Sequence[Table]) -> list[Comparison]:
+    """Every comparison a table row shows: time, bytes/op and the row's costs."""
+    return [
+        c
+        for t in tables
+        for r in t.rows
+        for c in (r.comparison, r.alloc, *r.costs.values())
+        if c is not None
+    ]
 
 
 def results_lines(
@@ -389,7 +429,9 @@ def results_lines(
     """The results section's body: every regression by metric (what fails the gate, bytes/op
     alone included), one table per benchmark and mode, then how to read them."""
     conf = interval_label(tables, confidence)
-    out: list[str] = gate.markdown_lines(table_failures(tables), where)
+    out: list[str] = gate.markdown_lines(table_failures(tables), where) + floor.floor_lines(
+        [r.comparison for t in tables for r in t.rows]
+    )
     for table in tables:
         mode = MODE_NAMES.get(table.mode, table.mode)
         out += [f"#### `{table.benchmark}` ({mode})", "", *table_lines(table, conf), ""]
@@ -404,6 +446,7 @@ def results_lines(
         + "".join(
             f" {t}" for t in [levels_sentence([r.comparison for t in tables for r in t.rows])] if t
         )
+        + costs.sentence({m for t in tables for m in t.cost_columns})
         + (" " + CUT_AT_ZERO if cut_sides(tables) else ""),
         "",
     ]

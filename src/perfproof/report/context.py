@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from perfproof.compare.notes import REACHABLE_FORKS
 from perfproof.model import PRIMARY, BenchKey, Comparison, Verdict
 from perfproof.model.documents.compare import CompareDocument
+from perfproof.model.metrics import is_gc_cost
 from perfproof.render.results import (
     Table,
     build_tables,
@@ -163,6 +164,8 @@ def collect_warnings(
     warm = warm_facts(run)
     # an entry's primary metric first, so what it says is not said again for its bytes/op
     for c in sorted(doc.comparisons, key=lambda c: (sort_key(c)[:3], c.key.metric != PRIMARY)):
+        if is_gc_cost(c.key.metric):  # shown in the tables where they changed, never warned of
+            continue
         k = view.keys.get(c.key) if view is not None else None
         items = [
             warm_note(bimodal_note(w, c, k), warm.get(c.key.entry()))

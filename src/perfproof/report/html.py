@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import jinja2
 
+from perfproof.render import costs
 from perfproof.render.levels import levels_sentence
 from perfproof.render.results import MODE_NAMES, Row, interval_label
 from perfproof.report import figures
@@ -43,6 +44,12 @@ def sort_values(row: Row) -> dict[str, str]:
     }
 
 
+def cost_value(row: Row, metric: str) -> str:
+    """A cost column's sort value: its Δ% (empty where the row has none)."""
+    c = row.costs.get(metric)
+    return "" if c is None else repr(float(c.delta_pct))
+
+
 def row_tags(row: Row) -> str:
     """What the verdict filter matches: the row's verdict and its bytes/op verdict."""
     tags = [row.verdict]
@@ -73,4 +80,7 @@ def render_html(run: RunFolder, ctx: ReportContext) -> str:
         plot_css=drawn.css,
         sort_values=sort_values,
         row_tags=row_tags,
+        cost_header=costs.header,
+        cost_cell=costs.cell,
+        cost_value=cost_value,
     )

@@ -23,6 +23,7 @@ from perfproof.model.documents.report import (
     TableDoc,
     WarningDoc,
 )
+from perfproof.render import costs
 from perfproof.render.results import Row
 from perfproof.report.context import ReportContext, rounds_table
 from perfproof.report.rounds import rounds_header
@@ -74,6 +75,16 @@ def _row(row: Row) -> RowDoc:
             delta_pct=a.delta_pct,
             verdict=str(a.verdict),
         ),
+        costs={
+            m: BytesDoc(
+                text=costs.cell(k),
+                baseline=k.base.value,
+                feature=k.head.value,
+                delta_pct=k.delta_pct,
+                verdict=str(k.verdict),
+            )
+            for m, k in row.costs.items()
+        },
     )
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -49,14 +50,17 @@ class Artifact:
             return "test-classes"
         return "classpath"
 
-    def jmh_argv(self, java: str = "java") -> list[str]:
-        """The command that starts JMH for this artifact; append JMH options to it."""
+    def jmh_argv(self, java: str = "java", extra: Sequence[Path] = ()) -> list[str]:
+        """The command that starts JMH for this artifact; append JMH options to it.
+
+        ``extra`` jars go on the class path after the benchmark's own (JMH gives its forks
+        the class path it was started with), so a profiler of perfproof's can be named."""
         if self.layout == "uber":
             assert self.jar is not None
-            if main_class(self.jar) == JMH_MAIN:
+            if not extra and main_class(self.jar) == JMH_MAIN:
                 return [java, "-jar", str(self.jar)]
-            return [java, "-cp", str(self.jar), JMH_MAIN]
-        return [java, "-cp", os.pathsep.join(str(p) for p in self.classpath), JMH_MAIN]
+            return [java, "-cp", os.pathsep.join(map(str, [self.jar, *extra])), JMH_MAIN]
+        return [java, "-cp", os.pathsep.join(str(p) for p in [*self.classpath, *extra]), JMH_MAIN]
 
     def files(self) -> list[Path]:
         """Every file the artifact needs at run time."""

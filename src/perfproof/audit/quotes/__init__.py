@@ -11,13 +11,31 @@ and what it names nearby (benchmark and @Param values). It knows nothing about a
 """
 
 from perfproof.audit.quotes.document import parse
-from perfproof.audit.quotes.model import BYTES_METRIC, PRIMARY_METRIC, Claim, Parsed, Quote
+from perfproof.audit.quotes.model import (
+    BYTE_METRICS,
+    BYTES_METRIC,
+    DIRECT_METRIC,
+    GC_COUNT_METRIC,
+    GC_TIME_METRIC,
+    METRIC_UNITS,
+    NATIVE_METRIC,
+    PRIMARY_METRIC,
+    Claim,
+    Parsed,
+    Quote,
+)
 from perfproof.audit.quotes.words import BASE, HEAD, Names, side_of, to_number
 
 __all__ = [
     "BASE",
     "BYTES_METRIC",
+    "BYTE_METRICS",
+    "DIRECT_METRIC",
+    "GC_COUNT_METRIC",
+    "GC_TIME_METRIC",
     "HEAD",
+    "METRIC_UNITS",
+    "NATIVE_METRIC",
     "PRIMARY_METRIC",
     "Claim",
     "Names",

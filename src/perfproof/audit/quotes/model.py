@@ -6,6 +6,25 @@ from dataclasses import dataclass, field
 
 PRIMARY_METRIC = "primary"
 BYTES_METRIC = "bytes"
+DIRECT_METRIC = "direct"
+NATIVE_METRIC = "native"
+GC_TIME_METRIC = "gc time"
+GC_COUNT_METRIC = "gc count"
+
+BYTE_METRICS = frozenset({BYTES_METRIC, DIRECT_METRIC, NATIVE_METRIC})
+"""Quotes in B/op: heap, direct and native bytes per operation (lower is better, exact)."""
+
+METRIC_UNITS = {DIRECT_METRIC: "B/op", NATIVE_METRIC: "B/op", GC_TIME_METRIC: "ns/op"}
+"""The canonical unit of a cost quote; a bytes quote is in B/op, a score in the run's unit,
+collections per operation are quoted per million operations, with no unit."""
+
+COST_HEADERS = (
+    ("direct", DIRECT_METRIC),
+    ("native", NATIVE_METRIC),
+    ("gc time", GC_TIME_METRIC),
+    ("gcs per", GC_COUNT_METRIC),
+)
+"""A results-table column whose header holds the word holds that cost of each row."""
 
 
 @dataclass

@@ -11,23 +11,45 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from perfproof.audit.quotes.model import BYTES_METRIC, PRIMARY_METRIC, Quote
+from perfproof.audit.quotes.model import (
+    BYTES_METRIC,
+    COST_HEADERS,
+    METRIC_UNITS,
+    PRIMARY_METRIC,
+    Quote,
+)
 from perfproof.audit.quotes.prose import (
     Found,
     assign_text_sides,
     delta_quotes,
+    score,
     score_quotes,
 )
-from perfproof.audit.quotes.words import BARE_SCORE, UNIT, Names, side_of, to_number
+from perfproof.audit.quotes.words import (
+    ARROW,
+    BARE_SCORE,
+    BASE,
+    HEAD,
+    NUM,
+    UNIT,
+    Names,
+    side_of,
+    to_number,
+)
+
+COST_SIDE = re.compile(rf"^(?P<v>{NUM})(?:\s*±\s*(?P<e>{NUM}))?(?:\s*(?P<u>{UNIT}))?$")
+"""One side of a cost cell: a number, with or without its unit."""
 
 
 @dataclass
 class Column:
     name: str
-    role: str  # bench, param, score, error, delta, bytes, unit, other
+    role: str  # bench, param, score, error, delta, bytes, cost, unit, other
     side: str | None = None
     unit: str | None = None
     param: str | None = None
+    metric: str | None = None
+    """The cost a ``cost`` column holds (direct, native bytes; GC time, collections)."""
 
 
 _DELTA_WORDS = ("Δ", "delta", "change", "diff", "%", "speedup")
@@ -43,7 +65,10 @@ def columns(header: list[str], names: Names) -> list[Column]:
         unit_m = re.search(UNIT, h)
         unit = unit_m.group(0) if unit_m else None
         side = side_of(low)
-        if stripped in names.param_names:
+        cost = next((metric for word, metric in COST_HEADERS if word in low), None)
+        if cost is not None:
+            cols.append(Column(h, "cost", side, METRIC_UNITS.get(cost), metric=cost))
+        elif stripped in names.param_names:
             cols.append(Column(h, "param", param=stripped))
         elif "benchmark" in low or (i == 0 and not side and "Δ" not in h and "%" not in h):
             cols.append(Column(h, "bench"))
@@ -118,6 +143,9 @@ def table_row(
         elif col.role == "error":
             _error_cell(clean, quotes)
             continue
+        elif col.role == "cost":
+            quotes += _cost_cell(clean, line, col, bench, params, group)
+            continue
         cell_metric = None
         for _, q in found:
             if q.kind == "score":
@@ -152,3 +180,32 @@ def _error_cell(text: str, quotes: list[Quote]) -> None:
         target = next((q for q in reversed(quotes) if q.kind == "score"), None)
         if target is not None and target.error is None:
             target.error, target.error_decimals = to_number(m.group("v"))
+
+
+def _cost_cell(
+    text: str, line: int, col: Column, bench: str | None, params: dict[str, str], group: int
+) -> list[Quote]:
+    """``10,240 → 0 B/op (-100.0%)``, ``2.06 → 0 µs/op (-100.0% [...]) improved``,
+    ``37.1 → 0 (…)`` collections per million operations: both sides (a number before the
+    arrow takes the unit written after the one behind it) and the change, each of the column's
+    metric."""
+    sides, _, rest = text.partition("(")
+    parts = [p.strip() for p in ARROW.split(sides, maxsplit=1)]
+    written = [COST_SIDE.match(p) for p in parts]
+    units = [m.group("u") for m in written if m is not None and m.group("u")]
+    out: list[Quote] = []
+    if len(parts) == 2 and all(written):
+        for side, m in zip((BASE, HEAD), written, strict=True):
+            assert m is not None
+            unit = m.group("u") or (units[-1] if units else None)
+            if unit is not None:
+                q = score(m, line, unit)
+            else:
+                value, decimals = to_number(m.group("v"))
+                q = Quote("score", value, decimals, m.group(0).strip(), line)
+            q.side = side
+            out.append(q)
+    out += [q for _, q in delta_quotes("(" + rest, line)[:1]] if rest else []
+    for q in out:
+        q.metric, q.benchmark, q.params, q.group = col.metric, bench, dict(params), group
+    return out

@@ -1,8 +1,9 @@
 """The records perfproof keeps on this machine for itself, beside the run folders: a build
-cache entry (``perfproof.build/1``), the overlay record of a worktree and a ticket in JMH's lock
-queue. Another perfproof process, maybe of another version, reads what this one writes, so each
-is a document with its fields declared once here, and a record of a wrong shape is told from a
-good one by the codec, never by a reader's own ``doc.get``.
+cache entry (``perfproof.build/1``), the overlay record of a worktree, a ticket in JMH's lock
+queue and the machine's empty-benchmark floor. Another perfproof process, maybe of another
+version, reads what this one writes, so each is a document with its fields declared once here,
+and a record of a wrong shape is told from a good one by the codec, never by a reader's own
+``doc.get``.
 
 None of them is the user's: a record perfproof cannot read is as if absent (a cache miss, a
 ticket judged by the pid in its name), so :func:`read_record` raises and its callers decide.
@@ -63,6 +64,18 @@ class TicketRecord(Document):
     what: str = ""
     queued_at: float = 0.0
     running_since: float | None = None
+
+
+class FloorRecord(Document):
+    """``floor/<key>.json``: the empty benchmark's time per operation on this machine and one
+    JDK (:mod:`perfproof.measure.floor`), with the forks it is the mean of."""
+
+    ns_per_op: float
+    fork_means: list[float] = Field(default_factory=list)
+    jmh: str = ""
+    measured: str = ""
+    """When (UTC, ISO 8601)."""
+    machine: str = ""
 
 
 def read_record(kind: type[D], path: Path) -> D:

@@ -88,6 +88,8 @@ class RowDoc(Block):
     machine: str | None = Field(None, exclude_if=_absent)
     """Only for a merged run, where each key names the machine that measured it."""
     bytes: BytesDoc | None
+    costs: dict[str, BytesDoc] = Field(default_factory=dict)
+    """Off-heap bytes and GC costs per operation, by metric (as bytes/op is written)."""
 
 
 class TableDoc(Block):

@@ -48,6 +48,7 @@ from perfproof.model.reach import RunReach
 from perfproof.model.variants import Variants
 from perfproof.pipeline.ab import reach as ab_reach
 from perfproof.pipeline.ab.commits import commit_scheduler
+from perfproof.pipeline.ab.floor import note_floor
 from perfproof.pipeline.ab.options import AbOptions, check_options
 from perfproof.pipeline.ab.variants import (
     pair_scheduler,
@@ -345,8 +346,10 @@ def _close_run(
     explain: bool,
     recorder: ab_reach.Recorder | None,
 ) -> tuple[CompareDocument, ReportContext | None]:
-    """The same closing for a run on one machine and on a cluster: the reach explained when
-    asked, results and reports written, the attempt marked finished."""
+    """The same closing for a run on one machine and on a cluster: keys near the empty-benchmark
+    floor noted, the reach explained when asked, results and reports written, the attempt
+    marked finished."""
+    document = note_floor(document, store, reporter.message, opts.cache_dir, opts.lock_timeout)
     if explain:
         document = ab_reach.explain_run(document, store, opts, reporter, recorder)
     store.write_results(document.dump())

@@ -4,6 +4,8 @@ The guard passes only if, at every @Param, the baseline/feature ratio of the cho
 oriented so that > 1 means the feature is better — is at least ``--min-ratio`` and its interval
 excludes 1. Every @Param must pass on its own (an intersection–union test), so no multiplicity
 adjustment is needed: requiring all of k tests to reject at level α keeps the overall error at α.
+A key a side of which runs as fast as an empty benchmark fails whatever its ratio: it measures
+JMH's loop, so it cannot guard the change.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from perfproof import defaults
 from perfproof.compare import CompareResult
 from perfproof.errors import InputError
 from perfproof.model import ALLOC_NORM, PRIMARY, Comparison, Direction
+from perfproof.model.diagnostics import Kind
 from perfproof.model.documents.guard import PROTECTS, GuardResult, GuardRow
 from perfproof.model.documents.run import GuardBlock
 from perfproof.stats.verdict import check_confidence
@@ -46,7 +49,10 @@ def oriented(c: Comparison) -> tuple[float, tuple[float, float]]:
 
 def judge(c: Comparison, min_ratio: float) -> GuardRow:
     ratio, (lo, hi) = oriented(c)
-    if math.isinf(lo) and lo > 0:
+    empty = [n.text for n in c.diagnostics.notes or () if n.kind is Kind.NEAR_FLOOR]
+    if empty:
+        passed, reason = False, empty[0]
+    elif math.isinf(lo) and lo > 0:
         passed, reason = True, "the feature side is exactly zero"
     elif math.isnan(ratio) or math.isnan(lo):
         passed, reason = False, "no ratio could be computed"

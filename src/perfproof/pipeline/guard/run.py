@@ -153,10 +153,14 @@ def finish_guard(
     """Compare the run's raw results at the guard's confidence (no Holm: see
     :mod:`~perfproof.pipeline.guard.judge`), judge them and record the guard in the run folder."""
     from perfproof.measure.store import RunStore
+    from perfproof.pipeline.ab.floor import noted, run_floor
     from perfproof.pipeline.ab.run import compare_run
 
     store = RunStore.open(run_dir)
     result = compare_run(store, CompareOptions(confidence=settings.confidence, family="none"))
+    floor = run_floor(store)
+    if floor is not None:
+        result.comparisons = [noted(c, floor) for c in result.comparisons]
     bench = store.manifest.options.bench or ()
     g = evaluate(result, settings.kind, settings.min_ratio, bench)
     g.run_dir = run_dir

@@ -1,0 +1,98 @@
+"""Off-heap bytes and GC costs per operation in the report, and ``check`` reading them back.
+
+The run folder holds the costs project's real JMH files (``tests/fixtures/jmh/costs``): the
+baseline reserves 10,240 direct bytes per ``FrameBench.frame`` call, the feature none.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from perfproof.audit.check import check_text
+from perfproof.compare import CompareOptions, compare_document, compare_sides
+from perfproof.jmh.reader import read_results
+from perfproof.report import render
+from perfproof.report.rundir import load_run
+
+
+@pytest.fixture(scope="module")
+def costs_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    fixtures = Path(__file__).parents[1] / "fixtures" / "jmh" / "costs"
+    run = tmp_path_factory.mktemp("costs") / "run"
+    (run / "jmh").mkdir(parents=True)
+    for side in ("base", "head"):
+        shutil.copy(fixtures / f"{side}.json", run / "jmh" / f"1-{side}.json")
+    sides = [read_results([run / "jmh" / f"1-{side}.json"]) for side in ("base", "head")]
+    doc = compare_document(compare_sides(*sides, CompareOptions()))
+    (run / "results.json").write_text(json.dumps({**doc, "run_dir": str(run)}))
+    return run
+
+
+def test_the_report_shows_direct_bytes_only_where_something_is_allocated(costs_run) -> None:
+    text = render(costs_run, "md")
+    frame = text.split("#### `costs.FrameBench.frame`")[1].split("\n\n")[1]
+    assert "direct B/op baseline → feature (Δ%)" in frame
+    assert "| 10,240 → 0 B/op (-100.0%) |" in frame
+    inline = text.split("#### `costs.InlineBench.sum`")[1].split("\n\n")[1]
+    assert "direct B/op" not in inline and "native B/op baseline" not in text  # none anywhere
+    assert "1 allocates less off the heap" in text
+    assert "counted exactly by perfproof's JMH profiler" in text
+
+
+def test_check_passes_on_the_report_it_wrote(costs_run) -> None:
+    result = check_text(render(costs_run, "md"), load_run(costs_run), "report.md")
+    assert result.ok, [m.message for m in result.mismatches]
+
+
+BODY = """\
+| Benchmark | Baseline | Feature | direct B/op baseline → feature (Δ%) |
+|---|---:|---:|---:|
+| `FrameBench.frame` | {base} ns/op | {head} ns/op | {direct} |
+"""
+
+
+def test_check_reads_back_a_hand_written_direct_bytes_column(costs_run) -> None:
+    doc = json.loads((costs_run / "results.json").read_text())
+    (time,) = [c for c in doc["comparisons"]
+               if c["benchmark"].endswith("frame") and c["metric"] == "primary"]  # fmt: skip
+    sides = {"base": f"{time['base']['estimate']:.0f}", "head": f"{time['head']['estimate']:.0f}"}
+    run = load_run(costs_run)
+    good = check_text(BODY.format(**sides, direct="10,240 → 0 B/op (-100.0%)"), run)
+    assert good.ok and good.checked >= 5, [m.message for m in good.mismatches]
+    bad = check_text(BODY.format(**sides, direct="10,250 → 0 B/op (-100.0%)"), run)
+    (wrong,) = bad.mismatches
+    assert (
+        wrong.line == 3 and "10,250" in wrong.quoted and "10240" in wrong.expected.replace(",", "")
+    )
+    assert "direct" in wrong.message
+
+
+GC_BODY = """\
+| n | Baseline | Feature | GCs per 10⁶ ops baseline → feature (Δ%) |
+|---|---:|---:|---:|
+| 16 | {base} ns/op | {head} ns/op | {gc} |
+"""
+
+
+def test_check_reads_back_collections_per_operation(make_run_folder) -> None:
+    run_dir = make_run_folder("ab")
+    doc = json.loads((run_dir / "results.json").read_text())
+
+    def one(metric: str) -> dict:
+        (c,) = [c for c in doc["comparisons"] if c["benchmark"] == "fx.Codes.streamEmpty"
+                and c["params"] == {"n": "16"} and c["metric"] == metric]  # fmt: skip
+        return c
+
+    time, gc = one("primary"), one("gc.count.norm")
+    b, h = (gc[side]["estimate"] * 1e6 for side in ("base", "head"))
+    body = "### `fx.Codes.streamEmpty`\n\n" + GC_BODY
+    sides = {"base": f"{time['base']['estimate']:.0f}", "head": f"{time['head']['estimate']:.0f}"}
+    run = load_run(run_dir)
+    good = check_text(body.format(**sides, gc=f"{b:.2f} → {h:.2f} ({gc['delta_pct']:+.1f}%)"), run)
+    assert good.ok, [m.message for m in good.mismatches]
+    bad = check_text(body.format(**sides, gc=f"{b:.2f} → {h + 1:.2f}"), run)
+    assert [m.line for m in bad.mismatches] == [5] and "gc count" in bad.mismatches[0].message
