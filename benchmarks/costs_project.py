@@ -17,44 +17,16 @@ hand, to see ``perfproof prove`` on the whole story (BENCHMARKS.md, "Costs -prof
 
 from __future__ import annotations
 
-import os
-import subprocess
 from pathlib import Path
 
-POM = """<?xml version="1.0" encoding="UTF-8"?>
-<project xmlns="http://maven.apache.org/POM/4.0.0">
-  <modelVersion>4.0.0</modelVersion>
-  <groupId>costs</groupId><artifactId>costs</artifactId><version>1.0</version>
-  <properties>
-    <maven.compiler.release>17</maven.compiler.release>
-    <project.build.sourceEncoding>UTF-8</project.build.sourceEncoding>
-    <jmh.version>1.37</jmh.version>
-  </properties>
-  <dependencies>
-    <dependency><groupId>org.openjdk.jmh</groupId><artifactId>jmh-core</artifactId>
-      <version>${jmh.version}</version></dependency>
-    <dependency><groupId>org.openjdk.jmh</groupId><artifactId>jmh-generator-annprocess</artifactId>
-      <version>${jmh.version}</version><scope>provided</scope></dependency>
-  </dependencies>
-  <build><plugins>
-    <plugin><groupId>org.apache.maven.plugins</groupId><artifactId>maven-compiler-plugin</artifactId>
-      <version>3.13.0</version>
-      <configuration><annotationProcessorPaths><path><groupId>org.openjdk.jmh</groupId>
-        <artifactId>jmh-generator-annprocess</artifactId><version>${jmh.version}</version>
-      </path></annotationProcessorPaths></configuration></plugin>
-    <plugin><groupId>org.apache.maven.plugins</groupId><artifactId>maven-shade-plugin</artifactId>
-      <version>3.6.0</version>
-      <executions><execution><phase>package</phase><goals><goal>shade</goal></goals>
-        <configuration><finalName>benchmarks</finalName><transformers>
-          <transformer
-            implementation="org.apache.maven.plugins.shade.resource.ManifestResourceTransformer">
-            <mainClass>org.openjdk.jmh.Main</mainClass></transformer>
-          <transformer
-            implementation="org.apache.maven.plugins.shade.resource.ServicesResourceTransformer"/>
-        </transformers></configuration></execution></executions></plugin>
-  </plugins></build>
-</project>
-"""
+from ttv_project import POM as TTV_POM
+from ttv_project import _git
+
+POM = TTV_POM.replace(
+    "<groupId>ttv</groupId><artifactId>ttv</artifactId>",
+    "<groupId>costs</groupId><artifactId>costs</artifactId>",
+)
+"""The same Maven + JMH 1.37 build (shaded ``target/benchmarks.jar``) as ``ttv_project.py``'s."""
 
 FRAME_BENCH = """package costs;
 
@@ -235,22 +207,6 @@ public final class Summer {
 }
 """
 )
-
-_ENV = {
-    "GIT_AUTHOR_NAME": "costs",
-    "GIT_AUTHOR_EMAIL": "costs@perfproof.invalid",
-    "GIT_COMMITTER_NAME": "costs",
-    "GIT_COMMITTER_EMAIL": "costs@perfproof.invalid",
-    "GIT_AUTHOR_DATE": "2026-02-02T10:00:00Z",
-    "GIT_COMMITTER_DATE": "2026-02-02T10:00:00Z",
-    "GIT_CONFIG_NOSYSTEM": "1",
-    "GIT_CONFIG_GLOBAL": "/dev/null",
-}
-
-
-def _git(repo: Path, *args: str) -> None:
-    subprocess.run(["git", "-c", "commit.gpgsign=false", *args], cwd=repo, check=True,
-                   env={**os.environ, **_ENV}, capture_output=True)  # fmt: skip
 
 
 def write_project(repo: Path) -> Path:
