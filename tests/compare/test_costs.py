@@ -123,3 +123,33 @@ def test_the_looks_leave_gc_costs_out_and_the_end_compares_them(costs) -> None:
     assert PRIMARY in metrics and DIRECT_NORM in metrics and not metrics & set(GC_COSTS)
     gc = compare_gc_costs(b, h, CompareOptions())
     assert {c.key.metric for c in gc} == set(GC_COSTS) and len(gc) == 2 * 3
+
+
+def _side(values: dict[str, float], factor: float = 1.0) -> dict:
+    from perfproof.model import BenchKey, Direction, Samples
+
+    rng = np.random.default_rng(7)
+    out = {}
+    for n, ns in values.items():
+        key = BenchKey("x.B.m", "avgt", (("n", n),))
+        forks = [ns * factor * (1 + 0.005 * rng.standard_normal(4)) for _ in range(3)]
+        out[key] = Samples(key, "ns/op", Direction.LOWER, forks)
+    return out
+
+
+def test_a_time_flat_across_a_size_parameter_is_noted() -> None:
+    from perfproof.compare.flat_params import flat_notes
+    from perfproof.model.diagnostics import Kind
+
+    flat = compare_sides(_side({"16": 50.0, "1024": 50.5}), _side({"16": 20.0, "1024": 20.0}),
+                         CompareOptions())  # fmt: skip
+    noted = flat_notes(flat.comparisons)
+    texts = [n.text for c in noted for n in c.diagnostics.notes or () if n.kind is Kind.FLAT_PARAM]
+    assert len(texts) == 2 and "across n = 16, 1024" in texts[0]
+    assert "on the baseline and the feature" in texts[0]
+    scaling = compare_sides(_side({"16": 50.0, "1024": 900.0}), _side({"16": 20, "1024": 400}),
+                            CompareOptions())  # fmt: skip
+    assert flat_notes(scaling.comparisons) == scaling.comparisons
+    narrow = compare_sides(_side({"16": 50.0, "32": 50.0}), _side({"16": 50.0, "32": 50.0}),
+                           CompareOptions())  # fmt: skip
+    assert flat_notes(narrow.comparisons) == narrow.comparisons  # 2× is no size range

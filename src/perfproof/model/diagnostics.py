@@ -84,6 +84,7 @@ class Kind(StrEnum):
     UNEXPLAINED = "unexplained"  # a verdict on a key a recording shows the change never runs in
     NO_PATH = "no-static-path"  # a verdict on a key no static call path leads to, unconfirmed
     NEAR_FLOOR = "near-floor"  # a side within a few times the empty benchmark: measures nothing
+    FLAT_PARAM = "flat-param"  # time per op flat across a size-like @Param: look at the work
 
 
 @with_config(AS_WRITTEN)

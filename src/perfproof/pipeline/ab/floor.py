@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import asdict, replace
 from pathlib import Path
 
+from perfproof.compare.flat_params import flat_notes
 from perfproof.env.cache import cache_root
 from perfproof.env.java import find_java
 from perfproof.measure.floor import FLOOR_FACTOR, SUSPECT_NS, Floor, cached_floor, floor_for
@@ -53,7 +54,10 @@ def note_floor(
     lock_timeout_s: float,
 ) -> CompareDocument:
     """``document`` with a note on every key that has a side near the empty-benchmark floor
-    (and the floor itself as ``floor``); unchanged when no key is fast enough to ask."""
+    (and the floor itself as ``floor``; not measured when no key is fast enough to ask), and
+    on the keys of a benchmark whose time does not move across a size-like @Param
+    (:mod:`perfproof.compare.flat_params`)."""
+    document = document.model_copy(update={"comparisons": flat_notes(document.comparisons)})
     if not suspects(document):
         return document
     floor = _floor(store, say, cache_dir, lock_timeout_s)
