@@ -238,7 +238,8 @@ def diff_command(
     collapsed_kind: str,
 ) -> None:
     """Per frame (and frame+class for allocations): mean before and after, interval, change."""
-    from perfproof.profile.api import run_diff
+    from perfproof.profile.api import jit_changes, run_diff
+    from perfproof.profile.jit import changes_text
     from perfproof.profile.render import diff_json, diff_text
 
     result, written = run_diff(
@@ -252,9 +253,10 @@ def diff_command(
         java=java,
         collapsed_kind=collapsed_kind,
     )
+    changes = jit_changes(result, focus, java)
     _emit(
         written,
         fmt,
-        lambda: diff_json(result, top),
-        lambda: diff_text(result, top, fmt is Format.MD),
+        lambda: {**diff_json(result, top), "jit": [c.text() for c in changes]},
+        lambda: diff_text(result, top, fmt is Format.MD) + changes_text(changes, fmt is Format.MD),
     )

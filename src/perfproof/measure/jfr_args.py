@@ -8,13 +8,16 @@ recordings afterwards.
 
 from __future__ import annotations
 
+import hashlib
 import math
 import os
 import re
 import struct
 from pathlib import Path
 
+from perfproof.env.cache import cache_root
 from perfproof.errors import InputError
+from perfproof.storage import write_text_atomic
 
 SETTINGS = ("profile", "default")
 
@@ -39,7 +42,7 @@ def jfr_option(
 
     ``delay_s`` starts the recording that long after the JVM: a JMH fork's warm-up runs
     interpreted and half-compiled code whose costs the steady state does not have."""
-    if settings not in SETTINGS:
+    if settings not in SETTINGS and not settings.endswith(".jfc"):
         raise InputError(f"--settings {settings}: want one of {', '.join(SETTINGS)}")
     parts = [f"filename={filename}", f"settings={settings}", "dumponexit=true"]
     if duration_s is not None:
@@ -54,6 +57,44 @@ def jfr_option(
             raise InputError(f"--stack-depth {stack_depth}: must be between 1 and 2048")
         options.insert(0, f"-XX:FlightRecorderOptions=stackdepth={stack_depth}")
     return options
+
+
+JIT_EVENTS = {
+    "jdk.CompilerInlining": {"enabled": "true"},
+    "jdk.Compilation": {"enabled": "true", "threshold": "0 ms"},
+    "jdk.Deoptimization": {"enabled": "true"},
+}
+"""What the compiler's account needs beyond ``profile``: every inlining decision (``profile``
+records none) and every compilation (``profile`` only those over 100 ms)."""
+
+
+def jit_settings(java_home: str | None) -> str:
+    """The JDK's ``profile`` settings with the compiler's events of :data:`JIT_EVENTS` on, as a
+    ``.jfc`` file in perfproof's cache (JDK 11 and later read a settings file; event options on
+    the command line need JDK 17); ``profile`` itself where the JDK's file cannot be read."""
+    source = Path(java_home or "") / "lib" / "jfr" / "profile.jfc"
+    try:
+        text = source.read_text("utf-8")
+    except OSError:
+        return "profile"
+    for event, values in JIT_EVENTS.items():
+        block = re.search(rf'(<event name="{re.escape(event)}">)(.*?)(</event>)', text, re.S)
+        if block is None:
+            return "profile"
+        body = block.group(2)
+        for name, value in values.items():
+            setting = re.compile(rf'(<setting name="{name}"[^>]*>)[^<]*(</setting>)')
+            if setting.search(body):
+                body = setting.sub(lambda m, v=value: m.group(1) + v + m.group(2), body)
+            else:
+                body += f'  <setting name="{name}">{value}</setting>\n    '
+        text = text[: block.start(2)] + body + text[block.end(2) :]
+    digest = hashlib.sha256(text.encode()).hexdigest()[:16]
+    target = cache_root() / "jfr-settings" / f"profile-jit-{digest}.jfc"
+    if not target.is_file():
+        target.parent.mkdir(parents=True, exist_ok=True)
+        write_text_atomic(target, text)
+    return str(target)
 
 
 def jmh_jfr_args(

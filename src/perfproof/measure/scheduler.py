@@ -30,7 +30,12 @@ from perfproof.errors import ExternalError
 from perfproof.jmh.entries import JmhEntry, read_entry_file
 from perfproof.measure import lock, lock_queue, lock_status
 from perfproof.measure.argv import append_jvm_args, step_argv, with_forks, with_warmup
-from perfproof.measure.jfr_args import jmh_jfr_args, name_fork_recordings, step_folder
+from perfproof.measure.jfr_args import (
+    jit_settings,
+    jmh_jfr_args,
+    name_fork_recordings,
+    step_folder,
+)
 from perfproof.measure.pair import clear_side_folders, split_recordings
 from perfproof.measure.plan import FIXED, Plan, Step, step_selection
 from perfproof.measure.progress import Reporter, estimate_step_seconds
@@ -271,7 +276,10 @@ class Scheduler:
             shutil.rmtree(folder)
         if step.side == PAIR:
             clear_side_folders(self.jfr_dir, step)
-        value = jmh_jfr_args(self.jfr_dir, step.round, step.jfr_side, delay_s=self.jfr_delay_s)[-1]
+        settings = jit_settings(self.java_home)
+        value = jmh_jfr_args(
+            self.jfr_dir, step.round, step.jfr_side, settings, delay_s=self.jfr_delay_s
+        )[-1]
         return append_jvm_args(options, value)
 
     def _finish(

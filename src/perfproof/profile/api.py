@@ -15,6 +15,7 @@ from perfproof.profile.census import Census, census, merge
 from perfproof.profile.collapsed import format_alloc, format_cpu, write_collapsed
 from perfproof.profile.diff import ProfileDiff, diff, mean_stacks
 from perfproof.profile.flamegraph import Graph, diff_graph, graph, write_flamegraph
+from perfproof.profile.jit import CallChange, changed_calls
 from perfproof.profile.load import expand, load_profiles, refuse_repeated
 from perfproof.profile.stacks import Profile, normalize_prefix
 from perfproof.stats.verdict import check_confidence
@@ -200,3 +201,12 @@ def run_diff(
         )
         written.append(write_flamegraph(flamegraph, graphs, title, sub))
     return result, written
+
+
+def jit_changes(diff: ProfileDiff, focus: tuple[str, ...], java: str | None) -> list[CallChange]:
+    """The inlining decisions in or into ``focus`` that differ between a diff's two sides,
+    read from its JFR recordings (none for collapsed stacks, or without a focus)."""
+    sides = [[Path(s) for s in diff.before_sources], [Path(s) for s in diff.after_sources]]
+    if not focus or not all(p.suffix == ".jfr" for side in sides for p in side):
+        return []
+    return changed_calls(sides[0], sides[1], focus, java)

@@ -2,12 +2,12 @@
 (:class:`~perfproof.model.documents.prove.ProveResults`), returned as text.
 
 Sections, in the order a reviewer reads a JVM performance pull request: summary; what
-changed; callers; results per benchmark and @Param; allocation; profile diff; Amdahl; tests;
-guard; end to end; methodology; reproduction. A test that passes on the baseline and fails on
-the feature opens the body, above the summary, as a GitHub caution block (red on GitHub, red
-in report.html). The results, methodology and reproduction of the A/B are the A/B run's own
-report sections, rendered by :mod:`perfproof.report`, so ``perfproof check`` reads the same
-numbers it checks for ``ab``.
+changed; callers; results per benchmark and @Param; allocation; profile diff; what the JIT
+did; Amdahl; tests; guard; end to end; methodology; reproduction. A test that passes on the
+baseline and fails on the feature opens the body, above the summary, as a GitHub caution block
+(red on GitHub, red in report.html). The results, methodology and reproduction of the A/B are
+the A/B run's own report sections, rendered by :mod:`perfproof.report`, so ``perfproof check``
+reads the same numbers it checks for ``ab``.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from perfproof.model.documents.prove import NO_BENCHMARK, STAGES, TITLES, ProveResults
 from perfproof.process import command_line
 from perfproof.render.markdown import markdown_table, md_text
+from perfproof.render.prove_jit import jit_md
 from perfproof.render.prove_measured import e2e_md, profile_md, skipped
 from perfproof.render.prove_reach import left_out_md, reach_md, unexplained_line
 
@@ -26,6 +27,7 @@ SECTIONS = (
     "Results",
     "Allocation",
     "Profile diff",
+    "JIT",
     "Amdahl",
     "Tests",
     "Guard",
@@ -258,6 +260,7 @@ def render_markdown(bundle: ProveResults, ab: AbSection | None) -> str:
         ],
         "Allocation": alloc,
         "Profile diff": diff,
+        "JIT": jit_md(bundle),
         "Amdahl": amdahl,
         "Tests": tests,
         "Guard": _guard_md(bundle),

@@ -15,6 +15,7 @@ from pydantic import Field
 from perfproof.model.documents.codec import Kept, Seq, Text
 from perfproof.model.documents.compare_wire import ComparisonDoc
 from perfproof.model.documents.profile_diff import ProfileDiffDoc
+from perfproof.model.documents.prove_jit import JitAccount
 from perfproof.model.documents.prove_profile import ProfileDesign
 from perfproof.model.documents.prove_reach import KeyReach, KeyShare
 from perfproof.model.documents.prove_stages import DispatchSkip, Json, StageDocument, Test
@@ -215,6 +216,9 @@ class ProfileResult(StageDocument):
     None in a bundle written before they were kept."""
     design: ProfileDesign | None = None
     """Which keys the profile forks recorded and why; None in a bundle written before."""
+    jit: Seq[JitAccount] = ()
+    """Per profiled benchmark, the compiler's decisions on its path to the change, both sides
+    (empty in a bundle written before, or whose recordings hold no compiler events)."""
 
     @property
     def beyond(self) -> tuple[str, ...]:

@@ -24,6 +24,7 @@ from perfproof.pipeline.prove.alloc import alloc_per_op
 from perfproof.pipeline.prove.amdahl import amdahl_row
 from perfproof.pipeline.prove.bundle import Bundle
 from perfproof.pipeline.prove.hypothesis import focus_of, hunt_benchmark, hypothesis_focus
+from perfproof.pipeline.prove.jit import jit_accounts
 from perfproof.pipeline.prove.profile_forks import record, reusable_reach, runs_read
 from perfproof.pipeline.prove.profile_keys import PROFILE_FORKS, choose_keys
 from perfproof.pipeline.reach.share import key_share
@@ -67,7 +68,8 @@ def profile_stage(
 ) -> ProfileResult:
     """Stage 5b: profile forks of the keys whose verdicts the report explains (every key with
     ``--jfr every``), their diff focused on the changed classes (the hunt's hypothesis's class
-    first, with ``--hypothesis``), and Amdahl from the verdicts."""
+    first, with ``--hypothesis``), Amdahl from the verdicts, and the JIT's account of the
+    calls on each benchmark's path to the change."""
     from perfproof.profile.api import run_census, run_diff
     from perfproof.profile.render import census_json, diff_doc, shown_doc
 
@@ -105,6 +107,7 @@ def profile_stage(
     base_by_bench = recorded.by_benchmark("base")
     keys = _key_shares(base_by_bench, reached_keys, frozenset(frames), gains, java)
     per_op = alloc_per_op(recorded.forks, reached_keys, focus, java)
+    jit = jit_accounts(recorded, reached, changes.methods, java)
     return ProfileResult(
         before=tuple(str(p) for p in before),
         after=tuple(str(p) for p in after),
@@ -118,6 +121,7 @@ def profile_stage(
         keys=keys,
         per_op=per_op,
         design=design,
+        jit=jit,
         hypothesis=(
             hypothesis_focus(
                 hypothesis[0],
