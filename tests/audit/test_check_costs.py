@@ -96,3 +96,18 @@ def test_check_reads_back_collections_per_operation(make_run_folder) -> None:
     assert good.ok, [m.message for m in good.mismatches]
     bad = check_text(body.format(**sides, gc=f"{b:.2f} → {h + 1:.2f}"), run)
     assert [m.line for m in bad.mismatches] == [5] and "gc count" in bad.mismatches[0].message
+
+
+def test_reproduce_leaves_perfproofs_off_heap_profiler_out(make_run_folder, tmp_path) -> None:
+    run = tmp_path / "run"
+    shutil.copytree(make_run_folder("ab"), run)
+    manifest = json.loads((run / "manifest.json").read_text())
+    helper = "/root/.cache/perfproof/offheap-profiler/0123/perfproof-offheap.jar"
+    for step in manifest["steps"]:
+        jar = step["argv"][2]
+        step["argv"][:3] = ["java", "-cp", f"{jar}:{helper}", "org.openjdk.jmh.Main",
+                            "-prof", "perfproof.offheap.OffHeapProfiler"]  # fmt: skip
+    (run / "manifest.json").write_text(json.dumps(manifest))
+    text = render(run, "md").split("### Reproduce")[1]
+    assert "OffHeapProfiler" not in text and "perfproof-offheap.jar" not in text
+    assert "org.openjdk.jmh.Main -foe" in text or "org.openjdk.jmh.Main fx." in text

@@ -9,9 +9,11 @@ they do not depend on this machine's cache.
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 
+from perfproof.measure.offheap import JAR, PROFILER
 from perfproof.model import SIDE_WORDS
 from perfproof.model.documents.run import BuildEntry, StepEntry
 from perfproof.model.documents.run_plan import PAIR
@@ -200,6 +202,20 @@ CLASSPATH_FLAGS = ("-cp", "-classpath", "--class-path")
 MODULE_JAR = "the benchmark module's jar"
 
 
+def _without_offheap(argv: list[str]) -> list[str]:
+    """The command without perfproof's off-heap profiler: its jar lives in this machine's
+    perfproof cache, and JMH's numbers do not need it (``perfproof ab`` adds it again)."""
+    out: list[str] = []
+    for i, arg in enumerate(argv):
+        if arg == PROFILER and out[-1:] == ["-prof"]:
+            out.pop()
+            continue
+        if i and argv[i - 1] in CLASSPATH_FLAGS:
+            arg = os.pathsep.join(p for p in arg.split(os.pathsep) if not p.endswith(JAR))
+        out.append(arg)
+    return out
+
+
 def jmh_steps(run: RunFolder, prefixes: dict[str, str], paired: bool) -> list[Step]:
     """Every JMH command the run ran, once each with the rounds that ran it, in the order of
     the run; a side's classpath (the benchmark module's jar, then its dependencies) is set
@@ -216,7 +232,7 @@ def jmh_steps(run: RunFolder, prefixes: dict[str, str], paired: bool) -> list[St
         argv = argv_of(s)
         if s.kind != "jmh" or not argv or s.side not in ((PAIR,) if paired else (BASE, HEAD)):
             continue
-        argv = _rewrite(argv, prefixes)
+        argv = _rewrite(_without_offheap(argv), prefixes)
         side = s.side or ""
         for i, a in enumerate(argv[:-1]):
             if a in CLASSPATH_FLAGS:
