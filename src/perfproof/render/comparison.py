@@ -21,7 +21,7 @@ from perfproof.model import ALLOC_NORM, PRIMARY, Comparison, Side, Verdict
 from perfproof.model.diagnostics import JmhScores
 from perfproof.model.metrics import COST_NAMES, is_gc_cost
 from perfproof.model.reach import unreached_note
-from perfproof.render import costs, geomean, levels, results
+from perfproof.render import costs, family_words, geomean, levels, results
 from perfproof.render.effect import delta_text
 from perfproof.render.markdown import markdown_table, md_text
 from perfproof.stats import methods
@@ -191,7 +191,7 @@ def method_line(result: CompareResult) -> str:
         f"Ratio head/base by {words} (the fork is the unit); each verdict is "
         f"read off the interval shown; practical threshold {opt.threshold * 100:g}%; bytes/op "
         "compared exactly (within 0.5 B or 0.1%) when it barely varies. Multiplicity: "
-        + results.family_sentence(result.comparisons, opt.family, opt.alpha)
+        + family_words.family_sentence(result.comparisons, opt.family, opt.alpha)
     )
 
 

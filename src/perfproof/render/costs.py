@@ -14,7 +14,6 @@ import math
 from collections.abc import Mapping, Sequence
 
 from perfproof.model import Comparison, Verdict
-from perfproof.model.diagnostics import ComparisonMethod
 from perfproof.model.metrics import (
     COST_NAMES,
     DIRECT_NORM,
@@ -82,19 +81,6 @@ def off_heap_counts(rows: Sequence[Mapping[str, Comparison]]) -> list[str]:
         if n:
             out.append(f"{n} allocate{'s' if n == 1 else ''} {word} off the heap")
     return out
-
-
-def gc_family_text(gc: Sequence[Comparison]) -> str:
-    """The GC costs' family, for the multiplicity sentence; nothing when none was tested."""
-    tested = [c for c in gc if c.method is not ComparisonMethod.EXACT]
-    if not tested:
-        return ""
-    changed = sum(1 for c in tested if c.ratio_ci[0] > 1.0 or c.ratio_ci[1] < 1.0)
-    return (
-        f"; GC time and collections per operation are a family of their own "
-        f"({len(tested)} comparison{'s' if len(tested) != 1 else ''}, {changed} with an "
-        "interval that excludes 1), never a reason to stop or fail"
-    )
 
 
 def sentence(shown: set[str]) -> str:

@@ -17,14 +17,13 @@ from perfproof.jmh.units import THROUGHPUT_UNIT, TIME_UNIT
 from perfproof.model import ALLOC_NORM, PRIMARY, BenchKey, Comparison, Verdict
 from perfproof.model.diagnostics import Kind
 from perfproof.model.documents.prove_reach import NO_PATH_NOTE, UNEXPLAINED_NOTE
-from perfproof.model.metrics import is_gc_cost
 from perfproof.model.reach import unreached_note
 from perfproof.render import costs, floor, gate
 from perfproof.render.effect import delta_text
 from perfproof.render.geomean import geomean_lines
 from perfproof.render.levels import level_label, levels_sentence, side_interval
 from perfproof.render.markdown import markdown_table
-from perfproof.stats import family, methods
+from perfproof.stats import family
 from perfproof.units import (
     MISSING,
     Scale,
@@ -300,41 +299,6 @@ def _conf_text(confidence: float | None, threshold: float | None, procedure: str
     if threshold is not None:
         bits.append(f"{fraction_pct(threshold)} threshold")
     return ", ".join(bits) if bits else "intervals as in Methodology"
-
-
-# ---------------------------------------------------------------------------- methodology
-
-
-def family_sentence(comparisons: Sequence[Comparison], method: str, alpha: float) -> str:
-    """What the family procedure did, with counts that match the tables: the statistical
-    comparisons are the Δ% column (one per row) plus any bytes/op or secondary metric that
-    was compared statistically rather than exactly. GC costs per operation are a family of
-    their own, said apart."""
-    gc = [c for c in comparisons if is_gc_cost(c.key.metric)]
-    comparisons = [c for c in comparisons if not is_gc_cost(c.key.metric)]
-    tested = [c for c in comparisons if methods.of(c.method).in_family]
-    rows = sum(1 for c in tested if c.key.metric == PRIMARY)
-    others = len(tested) - rows
-    selected = sum(1 for c in tested if _excludes_one(c))
-    where = f"the {rows} Δ% interval{'s' if rows != 1 else ''} of the tables"
-    if others:
-        where += f" and {others} bytes/op or secondary metric{'s' if others != 1 else ''}"
-    m = len(tested)
-    text = family.describe(method, alpha, m, selected).replace(
-        f"{m} statistical comparison{'s' if m != 1 else ''}",
-        f"{m} statistical comparison{'s' if m != 1 else ''} ({where})",
-        1,
-    )
-    exact = sum(1 for c in comparisons if not methods.of(c.method).in_family)
-    if exact:
-        text += f"; {exact} bytes/op comparison{'s were' if exact != 1 else ' was'} exact"
-    text += costs.gc_family_text(gc)
-    return text + "."
-
-
-def _excludes_one(c: Comparison) -> bool:
-    lo, hi = c.ratio_ci
-    return lo > 1.0 or hi < 1.0
 
 
 def interval_label(tables: Sequence[Table], confidence: float | None) -> str:

@@ -18,10 +18,10 @@ from perfproof.compare.notes import REACHABLE_FORKS
 from perfproof.model import PRIMARY, BenchKey, Comparison, Verdict
 from perfproof.model.documents.compare import CompareDocument
 from perfproof.model.metrics import is_gc_cost
+from perfproof.render.family_words import family_sentence
 from perfproof.render.results import (
     Table,
     build_tables,
-    family_sentence,
     params_label,
     short_name,
     sort_key,
