@@ -136,7 +136,7 @@ def _build(
         method=p.strategy.name,
         warnings=[n.text for n in found],
         diagnostics=diagnostics,
-        jmh=jmh_scores(p.base, p.head),
+        jmh=jmh_scores(p.base, p.head) if p.base.jmh or p.head.jmh else None,
     )
 
 
