@@ -114,3 +114,48 @@ def test_bench_filter_document_and_table() -> None:
     assert "g.CodecBench.encode(n=8)" in text and "ratio      ∞" in text
     assert text.rstrip().endswith("at every @Param")
     assert "PASS: the benchmark guards the allocation cut" in text
+
+
+def _costs(reverse: bool = False):
+    """The costs project's real JMH files: the baseline reserves 10,240 direct bytes per
+    ``FrameBench.frame`` call and collects now and then, the feature does neither."""
+    from pathlib import Path
+
+    from perfproof.jmh.reader import read_results
+
+    fx = Path(__file__).parents[1] / "fixtures" / "jmh" / "costs"
+    base, head = (read_results([fx / f"{side}.json"]) for side in ("base", "head"))
+    return compare_sides(*((head, base) if reverse else (base, head)), OPTS)
+
+
+def test_offheap_guard_judges_the_direct_bytes_a_key_has_and_fails_a_key_with_none() -> None:
+    res = _costs()
+    cut = evaluate(res, "offheap", 1.5, ["FrameBench"])
+    (row,) = cut.rows  # native bytes are zero on both sides: not judged beside direct
+    assert cut.passed and row.metric == "direct" and math.isinf(row.ratio)
+    assert "off-heap allocation cut" in render_table(cut)
+    none = evaluate(res, "offheap", 1.5, ["InlineBench.sum"])
+    assert not none.passed and [r.reason for r in none.rows] == [
+        "zero on both sides: nothing to guard"
+    ]
+    assert not evaluate(res, "offheap", 1.5).passed  # every key must show the cut
+
+
+def test_offheap_and_gc_time_guards_fail_a_regressed_feature() -> None:
+    worse = _costs(reverse=True)  # the feature now reserves the direct bytes
+    g = evaluate(worse, "offheap", 1.5, ["FrameBench"])
+    assert not g.passed and g.rows[0].reason.startswith("the feature is worse")
+    gc = evaluate(worse, "gctime", 1.5, ["FrameBench"])
+    (row,) = gc.rows  # two forks a side, one side without a collection: nothing to bound
+    assert not gc.passed and row.metric == "gctime" and "no ratio interval" in row.reason
+    assert json.loads(json.dumps(guard_document(gc)))["rows"][0]["metric"] == "gctime"
+
+
+def test_offheap_guard_without_the_profilers_numbers_cannot_pass() -> None:
+    res = _compare({"8": (100, 96)}, {"8": (40, 0)})
+    g = evaluate(res, "offheap", 1.5)
+    assert not g.passed and not g.rows
+    assert g.notes == [
+        "no off-heap results to judge (ab's forks count them with perfproof's off-heap "
+        "profiler): the guard cannot pass"
+    ]

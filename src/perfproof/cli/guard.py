@@ -49,9 +49,10 @@ JMH step failed (the message names the log).
 @click.option(
     "--metric",
     "kind",
-    type=click.Choice(["time", "alloc", "both"]),
+    type=click.Choice(["time", "alloc", "both", "offheap", "gctime"]),
     default=None,
-    help="What the benchmark must guard: time, alloc (bytes/op) or both. [default: time]",
+    help="What the benchmark must guard: time, alloc (bytes/op), both, offheap (direct and "
+    "native bytes/op) or gctime (GC time per op). [default: time]",
 )
 @click.option(
     "--min-ratio",

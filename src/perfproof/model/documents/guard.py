@@ -25,6 +25,8 @@ PROTECTS = {  # guard kind → what a passing benchmark protects
     "time": "the speed-up (time per operation or throughput)",
     "alloc": "the allocation cut (bytes per operation)",
     "both": "both the speed-up and the allocation cut",
+    "offheap": "the off-heap allocation cut (direct and native bytes per operation)",
+    "gctime": "the GC time cut (garbage-collection time per operation)",
 }
 
 

@@ -6,6 +6,11 @@ excludes 1. Every @Param must pass on its own (an intersection–union test), so
 adjustment is needed: requiring all of k tests to reject at level α keeps the overall error at α.
 A key a side of which runs as fast as an empty benchmark fails whatever its ratio: it measures
 JMH's loop, so it cannot guard the change.
+
+Off-heap bytes and GC time per operation never fail ``compare``'s gate, but a guard asked for
+them (``--metric offheap``, ``--metric gctime``) judges them like the others: a change that cuts
+direct-buffer churn is guarded only by a benchmark that shows the cut. Of the two off-heap
+metrics a key is judged on those it has on some side; a key with none has nothing to guard.
 """
 
 from __future__ import annotations
@@ -18,15 +23,37 @@ from dataclasses import dataclass
 from perfproof import defaults
 from perfproof.compare import CompareResult
 from perfproof.errors import InputError
-from perfproof.model import ALLOC_NORM, PRIMARY, Comparison, Direction
+from perfproof.model import ALLOC_NORM, PRIMARY, BenchKey, Comparison, Direction
 from perfproof.model.diagnostics import Kind
 from perfproof.model.documents.guard import PROTECTS, GuardResult, GuardRow
 from perfproof.model.documents.run import GuardBlock
+from perfproof.model.metrics import DIRECT_NORM, GC_TIME_NORM, NATIVE_NORM, OFF_HEAP
 from perfproof.stats.verdict import check_confidence
 
-KINDS = ("time", "alloc", "both")
-KIND_METRICS = {"time": (PRIMARY,), "alloc": (ALLOC_NORM,), "both": (PRIMARY, ALLOC_NORM)}
-METRIC_LABEL = {PRIMARY: "time", ALLOC_NORM: "alloc"}
+KINDS = ("time", "alloc", "both", "offheap", "gctime")
+KIND_GROUPS: dict[str, tuple[tuple[str, ...], ...]] = {
+    "time": ((PRIMARY,),),
+    "alloc": ((ALLOC_NORM,),),
+    "both": ((PRIMARY,), (ALLOC_NORM,)),
+    "offheap": (OFF_HEAP,),
+    "gctime": ((GC_TIME_NORM,),),
+}
+"""Each kind's groups of metrics: every group must be judged at every @Param; of a group of
+more than one, a key is judged on the members it has something of on some side."""
+METRIC_LABEL = {
+    PRIMARY: "time",
+    ALLOC_NORM: "alloc",
+    DIRECT_NORM: "direct",
+    NATIVE_NORM: "native",
+    GC_TIME_NORM: "gctime",
+}
+GROUP_LABEL = {(PRIMARY,): "time", (ALLOC_NORM,): "alloc", OFF_HEAP: "off-heap",
+               (GC_TIME_NORM,): "GC time"}  # fmt: skip
+_HINT = {
+    (ALLOC_NORM,): " (run with -prof gc)",
+    (GC_TIME_NORM,): " (run with -prof gc)",
+    OFF_HEAP: " (ab's forks count them with perfproof's off-heap profiler)",
+}
 
 
 def _inverse(x: float) -> float:
@@ -52,8 +79,12 @@ def judge(c: Comparison, min_ratio: float) -> GuardRow:
     empty = [n.text for n in c.diagnostics.notes or () if n.kind is Kind.NEAR_FLOOR]
     if empty:
         passed, reason = False, empty[0]
+    elif c.base.value == 0 and c.head.value == 0:
+        passed, reason = False, "zero on both sides: nothing to guard"
     elif math.isinf(lo) and lo > 0:
         passed, reason = True, "the feature side is exactly zero"
+    elif (math.isnan(ratio) or math.isnan(lo)) and 0 in (c.base.value, c.head.value):
+        passed, reason = False, "one side is zero and the other varies: no ratio interval"
     elif math.isnan(ratio) or math.isnan(lo):
         passed, reason = False, "no ratio could be computed"
     elif hi < 1.0:
@@ -88,17 +119,17 @@ def evaluate(
     """Judge every compared key of the guard's metric(s); keys on one side only fail."""
     if kind not in KINDS:
         raise InputError(f"--metric {kind!r}: choose one of {', '.join(KINDS)}")
-    metrics = KIND_METRICS[kind]
+    groups = KIND_GROUPS[kind]
+    metrics = {m for g in groups for m in g}
     patterns = [re.compile(b) for b in bench]
 
     def selected(name: str) -> bool:
         return not patterns or any(p.search(name) for p in patterns)
 
-    rows = [
-        judge(c, min_ratio)
-        for c in result.comparisons
-        if c.key.metric in metrics and selected(c.key.benchmark)
+    chosen = [
+        c for c in result.comparisons if c.key.metric in metrics and selected(c.key.benchmark)
     ]
+    rows = [judge(c, min_ratio) for c in _judged(chosen, groups)]
     for u in result.unmatched:
         if u.key.metric in metrics and selected(u.key.benchmark):
             rows.append(
@@ -107,12 +138,31 @@ def evaluate(
                          math.nan, (math.nan, math.nan), False, u.reason)
             )  # fmt: skip
     notes = []
-    seen = {r.metric for r in rows}
-    for m in metrics:
-        if METRIC_LABEL[m] not in seen:
-            hint = " (run with -prof gc)" if m == ALLOC_NORM else ""
-            notes.append(f"no {METRIC_LABEL[m]} results to judge{hint}: the guard cannot pass")
+    seen = {c.key.metric for c in chosen} | {u.key.metric for u in result.unmatched}
+    for g in groups:
+        if not seen.intersection(g):
+            notes.append(
+                f"no {GROUP_LABEL[g]} results to judge{_HINT.get(g, '')}: the guard cannot pass"
+            )
     return GuardResult(kind, min_ratio, result.options.confidence, rows, notes=notes)
+
+
+def _judged(chosen: list[Comparison], groups: Sequence[tuple[str, ...]]) -> list[Comparison]:
+    """The comparisons to judge: all of a one-metric group; of a wider group, a key's members
+    that are not zero on both sides, or its first member when all are (to fail it)."""
+    wide = {m: g for g in groups if len(g) > 1 for m in g}
+    by_entry: dict[tuple[BenchKey, tuple[str, ...]], list[Comparison]] = {}
+    out = []
+    for c in chosen:
+        group = wide.get(c.key.metric)
+        if group is None:
+            out.append(c)
+        else:
+            by_entry.setdefault((c.key.entry(), group), []).append(c)
+    for members in by_entry.values():
+        some = [c for c in members if c.base.value != 0 or c.head.value != 0]
+        out.extend(some or members[:1])
+    return out
 
 
 @dataclass(frozen=True)
