@@ -48,6 +48,29 @@ def test_check_passes_on_the_report_it_wrote(costs_run) -> None:
     assert result.ok, [m.message for m in result.mismatches]
 
 
+COSTS_LINES = ("direct B/op", "10,240 →", "off the heap", "family of their own")
+"""What marks a line of the report as the costs': the direct-bytes column and its rows, the
+off-heap count line, the methodology's GC family (the rest is swept for every report)."""
+
+
+def test_every_number_of_the_costs_lines_is_tied_to_the_run(costs_run, number_changes) -> None:
+    """Each number of the costs' lines, its last digit moved on by one, is caught on its own
+    line."""
+    text = render(costs_run, "md")
+    lines = text.splitlines()
+    run = load_run(costs_run)
+    missed = []
+    count = 0
+    for line, _old, new, changed in number_changes(text):
+        if not any(mark in lines[line - 1] for mark in COSTS_LINES):
+            continue
+        count += 1
+        result = check_text(changed, run)
+        if not any(m.line == line and new in m.quoted for m in result.mismatches):
+            missed.append((line, new, lines[line - 1][:90]))
+    assert count > 20 and not missed, missed[:10]
+
+
 BODY = """\
 | Benchmark | Baseline | Feature | direct B/op baseline → feature (Δ%) |
 |---|---:|---:|---:|
