@@ -18,7 +18,6 @@ from rich.text import Text
 from perfproof.compare import CompareResult
 from perfproof.compare.notes import explained
 from perfproof.model import ALLOC_NORM, PRIMARY, Comparison, Side, Verdict
-from perfproof.model.diagnostics import JmhScores
 from perfproof.model.metrics import COST_NAMES, is_gc_cost
 from perfproof.model.reach import unreached_note
 from perfproof.render import costs, family_words, geomean, levels, results
@@ -196,10 +195,13 @@ def method_line(result: CompareResult) -> str:
 
 
 def jmh_rows(result: CompareResult) -> list[tuple[str, str, str, str]]:
-    """JMH's own score ± scoreError per side, and whether the 99.9% intervals overlap."""
+    """JMH's own score ± scoreError per side, and whether the 99.9% intervals overlap; none
+    for what JMH printed no score of (GC costs per operation)."""
     out = []
     for c in in_order(result):
-        j = c.jmh or JmhScores(None, None, None, None, None)
+        if c.jmh is None:
+            continue
+        j = c.jmh
         overlap = j.overlap
         out.append(
             (
