@@ -134,3 +134,54 @@ def test_reproduce_leaves_perfproofs_off_heap_profiler_out(make_run_folder, tmp_
     text = render(run, "md").split("### Reproduce")[1]
     assert "OffHeapProfiler" not in text and "perfproof-offheap.jar" not in text
     assert "org.openjdk.jmh.Main -foe" in text or "org.openjdk.jmh.Main fx." in text
+
+
+JIT = {
+    "benchmark": "demo.ChecksumBench.sum",
+    "base_recordings": 2,
+    "head_recordings": 2,
+    "calls": [
+        {
+            "caller": "ChecksumBench.sum",
+            "callee": "Checksum.sum",
+            "base_forks": 2,
+            "head_forks": 2,
+            "base": "not inlined (hot method too big)",
+            "head": "inlined",
+        },
+    ],
+    "methods": [
+        {
+            "method": "Checksum.sum",
+            "base_tier": "C2 (tier 4)",
+            "head_tier": "C2 (tier 4)",
+            "base_deopts": "3 in 2 forks (unstable_if)",
+            "head_deopts": "none",
+        },
+    ],
+}
+"""A JIT account as the profile stage keeps it: two recorded forks a side, as it records."""
+
+
+def test_check_holds_the_jit_section_of_a_prove_report(tmp_path) -> None:
+    from perfproof.audit.check import load_evidence
+    from perfproof.model.documents.prove import BundleView, ProveResults, read_prove
+    from perfproof.render.prove import render_markdown
+    from perfproof.report import embedded_run
+
+    bundle = tmp_path / "bundle"
+    shutil.copytree(Path(__file__).parents[1] / "fixtures" / "prove" / "demo-bundle", bundle)
+    doc = json.loads((bundle / "prove.json").read_text())
+    doc["stages"]["profile"]["result"]["jit"] = [JIT]
+    (bundle / "prove.json").write_text(json.dumps(doc))
+    view = ProveResults.of(BundleView(bundle, read_prove(bundle / "prove.json")))
+    text = render_markdown(view, embedded_run(bundle / "ab").section())
+    (bundle / "report.md").write_text(text)  # as prove's report stage writes it, without the page
+    section = text.split("### JIT\n")[1].split("\n### ")[0]
+    line = "`Checksum.sum` into `ChecksumBench.sum`: not inlined (hot method too big) → inlined"
+    assert "(2 + 2 recorded forks)" in section and f"- **{line}**" in section
+    evidence = load_evidence(bundle)
+    assert check_text(text, evidence).ok
+    edited = check_text(text.replace("3 in 2 forks (unstable_if)", "2 in 2 forks (unstable_if)"),
+                        evidence)  # fmt: skip
+    assert [m.quoted for m in edited.mismatches] == ["2"]
