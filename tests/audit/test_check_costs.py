@@ -48,9 +48,10 @@ def test_check_passes_on_the_report_it_wrote(costs_run) -> None:
     assert result.ok, [m.message for m in result.mismatches]
 
 
-COSTS_LINES = ("direct B/op", "10,240 →", "off the heap", "family of their own")
+COSTS_LINES = ("direct B/op", "10,240 →", "off the heap")
 """What marks a line of the report as the costs': the direct-bytes column and its rows, the
-off-heap count line, the methodology's GC family (the rest is swept for every report)."""
+off-heap count line (the rest, the GC family's counts included, is swept for every ab report
+by ``test_check_every_number.py``)."""
 
 
 def test_every_number_of_the_costs_lines_is_tied_to_the_run(costs_run, number_changes) -> None:
@@ -68,7 +69,7 @@ def test_every_number_of_the_costs_lines_is_tied_to_the_run(costs_run, number_ch
         result = check_text(changed, run)
         if not any(m.line == line and new in m.quoted for m in result.mismatches):
             missed.append((line, new, lines[line - 1][:90]))
-    assert count > 20 and not missed, missed[:10]
+    assert count > 15 and not missed, missed[:10]
 
 
 BODY = """\
