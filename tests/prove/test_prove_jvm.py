@@ -96,7 +96,16 @@ def test_prove_finds_the_chain_without_bench_and_check_passes(
     assert focus["id"] == REPORT.id and focus["touched"] is True
     # tiny forks hold too few samples for the hunt's own benchmark: the share is of all of them
     assert focus["cpu_share"] > 0.1 and focus["benchmark"] == BENCH
-    assert focus["per_call_gain"] > 0 and focus["ceiling_speedup"] > 0
+    # the per-call gain is the hypothesis benchmark's own time verdict (none while it is undecided,
+    # as tiny forks on a busy machine may leave it)
+    time_verdict = next(
+        c["verdict"] for c in stages["ab"]["result"]["comparisons"]
+        if c["benchmark"] == BENCH and c["metric"] == "primary"
+    )  # fmt: skip
+    if time_verdict == "improved":
+        assert focus["per_call_gain"] > 0 and focus["ceiling_speedup"] > 0
+    else:
+        assert focus["per_call_gain"] is None, (time_verdict, focus)
     assert doc["command"][-4:] == ["--hypothesis", "ErrorReporter.report", "--from", str(hunt)]
     per_op = {e["benchmark"]: e["diff"] for e in profile["per_op"]}
     assert set(per_op) == {f"{b} [avgt]" for b in reached} or set(per_op) == {
