@@ -132,7 +132,8 @@ def floor_for(
                   time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), machine_name())  # fmt: skip
     target = _cache_file(java)
     target.parent.mkdir(parents=True, exist_ok=True)
-    write_json_atomic(target, FloorRecord(**asdict(floor)).dump())
+    record = asdict(floor) | {"fork_means": list(floor.fork_means)}  # the document's list
+    write_json_atomic(target, FloorRecord(**record).dump())
     return floor
 
 
