@@ -71,7 +71,7 @@ def main() -> int:
     root = Path(tempfile.mkdtemp(prefix="perfproof-costs-overhead-"))
     repo = write_project(root / "project")
     subprocess.run(["git", "checkout", "-q", "base"], cwd=repo, check=True)
-    subprocess.run(["mvn", "-q", "-B", "-o", "package", "-DskipTests"], cwd=repo, check=True)
+    subprocess.run(["mvn", "-q", "-B", "package", "-DskipTests"], cwd=repo, check=True)
     jar = repo / "target" / "benchmarks.jar"
     artifact = Artifact("base", "maven", jar, [], [], repo, False, None)
     java = find_java(None)

@@ -39,7 +39,7 @@ DESIGNS = [(2, 2), (2, 4), (3, 3), (3, 4), (4, 4), (4, 6), (6, 6), (6, 10)]
 def run_jmh(out: Path) -> tuple[Path, float]:
     """Build the project's head commit and run the study; returns the JSON and seconds/fork."""
     repo = write_project(out / "project")
-    subprocess.run(["mvn", "-q", "-o", "-DskipTests", "package"], cwd=repo, check=True)
+    subprocess.run(["mvn", "-q", "-DskipTests", "package"], cwd=repo, check=True)
     result = out / "forks.json"
     argv = ["java", "-jar", str(repo / "target" / "benchmarks.jar"), SELECT,
             "-p", "size=256", "-p", "hit=late", "-f", str(FORKS), "-wi", "0",
