@@ -19,17 +19,37 @@ from perfproof.report import render
 from perfproof.report.rundir import load_run
 
 
-@pytest.fixture(scope="module")
-def costs_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def _run(run: Path, options: CompareOptions) -> Path:
     fixtures = Path(__file__).parents[1] / "fixtures" / "jmh" / "costs"
-    run = tmp_path_factory.mktemp("costs") / "run"
     (run / "jmh").mkdir(parents=True)
     for side in ("base", "head"):
         shutil.copy(fixtures / f"{side}.json", run / "jmh" / f"1-{side}.json")
     sides = [read_results([run / "jmh" / f"1-{side}.json"]) for side in ("base", "head")]
-    doc = compare_document(compare_sides(*sides, CompareOptions()))
+    doc = compare_document(compare_sides(*sides, options))
     (run / "results.json").write_text(json.dumps({**doc, "run_dir": str(run)}))
     return run
+
+
+@pytest.fixture(scope="module")
+def costs_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return _run(tmp_path_factory.mktemp("costs") / "run", CompareOptions())
+
+
+def test_gc_time_going_to_nothing_is_shown_with_its_verdict_and_checked(tmp_path) -> None:
+    """At 95% the baseline's two collections against none in 12× the operations decide
+    (a Poisson-rate bound): the GC columns show on the frame's row, and check holds them."""
+    run = _run(tmp_path / "run", CompareOptions(confidence=0.95))
+    text = render(run, "md")
+    frame = text.split("#### `costs.FrameBench.frame`")[1].split("\n\n")[1]
+    assert "GC time/op baseline → feature (Δ%)" in frame
+    (row,) = [line for line in frame.splitlines() if "10,240 →" in line]
+    gc = [c.strip() for c in row.split("|") if "→" in c and c.strip().endswith("improved")]
+    assert gc == ["436 ns/op → 0 ns/op (×0 [0, 0.840]) improved",  # GC time, GCs per 10⁶ ops
+                  "11.1 → 0 (×0 [0, 0.840]) improved"], row  # fmt: skip
+    result = check_text(text, load_run(run), "report.md")
+    assert result.ok, [m.message for m in result.mismatches]
+    edited = text.replace(gc[0], gc[0].replace("[0, 0.840]", "[0, 0.850]"))
+    assert not check_text(edited, load_run(run), "report.md").ok
 
 
 def test_the_report_shows_direct_bytes_only_where_something_is_allocated(costs_run) -> None:

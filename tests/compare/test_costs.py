@@ -153,3 +153,21 @@ def test_a_time_flat_across_a_size_parameter_is_noted() -> None:
     narrow = compare_sides(_side({"16": 50.0, "32": 50.0}), _side({"16": 50.0, "32": 50.0}),
                            CompareOptions())  # fmt: skip
     assert flat_notes(narrow.comparisons) == narrow.comparisons  # 2× is no size range
+
+
+def test_gc_time_going_to_nothing_is_a_rate_bound(costs) -> None:
+    """The baseline collected once in each of its two forks, the feature (12× as many
+    operations) never: compared as a Poisson rate, p = 2 × (1 + 12)^-2 ≈ 0.012. That is not
+    enough at the default 99% (two collections are two events), and is at 95%."""
+    base, head = costs
+    sides = read_results([base]), read_results([head])
+    for confidence, verdict in ((0.99, Verdict.INCONCLUSIVE), (0.95, Verdict.IMPROVED)):
+        result = compare_sides(*sides, CompareOptions(confidence=confidence))
+        gc = {c.key.metric: c for c in result.comparisons if c.key.benchmark == FRAME}
+        for metric in GC_COSTS:
+            c = gc[metric]
+            assert c.method is ComparisonMethod.ZERO_RATE and c.verdict is verdict
+            assert c.ratio == 0.0 and c.p_value == pytest.approx(0.0121, abs=1e-4)
+            assert (c.ratio_ci.hi < 1.0) is (verdict is Verdict.IMPROVED)
+            (note,) = [w for w in c.warnings if "collections per op are at most ×" in w]
+            assert "against 2 collecting iterations in 2 of the baseline's 2 forks" in note

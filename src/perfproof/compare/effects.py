@@ -41,7 +41,9 @@ def prepare(pairs: list[tuple[Samples, Samples]], options: CompareOptions) -> li
         # the statistics below read it as one matrix
         b = replace(b, forks=as_matrix_or_list(b.forks))  # type: ignore[arg-type]
         h = replace(h, forks=as_matrix_or_list(h.forks))  # type: ignore[arg-type]
-        items.append((b, h, methods.choose(b.forks, h.forks, is_bytes(b.unit), fork_level)))
+        counted = (b.counted, h.counted)
+        chosen = methods.choose(b.forks, h.forks, is_bytes(b.unit), fork_level, counted)
+        items.append((b, h, chosen))
     done: dict[int, Pending] = {}
     for indices in _batch_groups(items).values():
         if len(indices) >= BATCH_MIN:

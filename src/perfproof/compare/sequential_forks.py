@@ -78,7 +78,7 @@ def without(b: Samples, h: Samples, unsettled: Unsettled) -> tuple[Samples, Samp
         cut = unsettled.trimmed.get(side, {})
         if (drop or cut) and [len(f) for f in s.forks] == unsettled.shape.get(side):
             forks = [f[cut.get(i, 0) :] for i, f in enumerate(s.forks) if i not in drop]
-            s = replace(s, forks=forks)
+            s = replace(s, forks=forks, counted=None)
         out.append(s)
     return out[0], out[1]
 

@@ -189,9 +189,7 @@ def _append(side: SideSamples, new: SideSamples, decisions: dict[BenchKey, KeyDe
                 f"{s.sources[0]}: {key.label()} is in {s.unit}, earlier in {have.unit}"
             )
         else:
-            have.forks.extend(s.forks)
-            have.jmh.extend(s.jmh)
-            have.sources.extend(s.sources)
+            have.extend(s)
 
 
 def replay_specs(

@@ -22,7 +22,7 @@ import numpy as np
 
 from perfproof.jmh.names import normalise_metric
 from perfproof.jmh.units import THROUGHPUT_UNIT, TIME_UNIT, canonical
-from perfproof.model import BenchKey, Direction, Samples
+from perfproof.model import BenchKey, Counted, Direction, Samples
 from perfproof.model.metrics import GC_COUNT_NORM, GC_COUNT_UNIT, GC_TIME_NORM
 from perfproof.units.durations import parse_time
 
@@ -49,11 +49,13 @@ def gc_cost_samples(key: BenchKey, entry: dict[str, Any], source: str) -> list[S
         count = np.asarray(n, dtype=float)
         time_forks.append(_spread(count, t, per_op) * _NS_PER_MS / per_op)
         count_forks.append(count / per_op)
+    events = [np.asarray(n, dtype=float) for n in counts]
+    per_iteration = [np.asarray(o, dtype=float) for o in ops]
     return [
         Samples(key.with_metric(GC_TIME_NORM), TIME_UNIT, Direction.LOWER, time_forks,
-                sources=[source]),
+                sources=[source], counted=Counted(events, per_iteration)),
         Samples(key.with_metric(GC_COUNT_NORM), GC_COUNT_UNIT, Direction.LOWER, count_forks,
-                sources=[source]),
+                sources=[source], counted=Counted(list(events), list(per_iteration))),
     ]  # fmt: skip
 
 

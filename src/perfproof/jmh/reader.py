@@ -143,9 +143,7 @@ def _merge(merged: dict[BenchKey, Samples], new: Samples, source: str) -> None:
         raise InputError(
             f"{source}: {new.key.label()} is in {new.unit} but earlier files have {have.unit}"
         )
-    have.forks.extend(new.forks)
-    have.jmh.extend(new.jmh)
-    have.sources.extend(new.sources)
+    have.extend(new)
     have.notes.extend(new.notes)
 
 

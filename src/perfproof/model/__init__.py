@@ -33,6 +33,7 @@ __all__ = [
     "BenchKey",
     "Comparison",
     "ComparisonMethod",
+    "Counted",
     "Diagnostics",
     "Direction",
     "Estimate",
@@ -110,6 +111,22 @@ class JmhScore:
 
 
 @dataclass
+class Counted:
+    """The events behind a cost counted per operation (collections behind GC time and count per
+    op): per fork, each iteration's events and its operations, forks × iterations like the
+    cost's own forks. What a rate comparison needs when a side counted none."""
+
+    events: list[Floats]
+    operations: list[Floats]
+
+    def joined(self, other: Counted | None) -> Counted | None:
+        """Both sides' forks, in order; None when ``other`` does not know its events."""
+        if other is None:
+            return None
+        return Counted([*self.events, *other.events], [*self.operations, *other.operations])
+
+
+@dataclass
 class Samples:
     """All measurements of one key on one side: a list of forks, each an iteration array.
 
@@ -125,6 +142,17 @@ class Samples:
     sources: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     """Facts about the data the reader had to work around (dropped NaN values, no rawData)."""
+    counted: Counted | None = None
+    """The events each iteration counted, for a cost per operation built from them (GC time
+    and collections per op); None for every other metric."""
+
+    def extend(self, other: Samples) -> None:
+        """Append ``other``'s forks (a later round or file of the same key)."""
+        if self.counted is not None:
+            self.counted = self.counted.joined(other.counted)
+        self.forks.extend(other.forks)
+        self.jmh.extend(other.jmh)
+        self.sources.extend(other.sources)
 
     @property
     def fork_count(self) -> int:

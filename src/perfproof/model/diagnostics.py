@@ -67,12 +67,14 @@ class ComparisonMethod(StrEnum):
     ITERATION_LEVEL_SEQUENTIAL = "iteration-level, sequential"
     FORK_RANKS = "fork-ranks"
     FORK_RANKS_SEQUENTIAL = "fork-ranks, sequential"
+    ZERO_RATE = "zero-rate"
 
 
 class Kind(StrEnum):
     """What a note is about: a renderer picks a tag by it, a CI script filters on it."""
 
     EXACT = "exact"
+    ZERO_RATE = "zero-rate"
     ONE_FORK = "one-fork"
     BYTES_VARY = "bytes-vary"
     FEW_FORKS = "few-forks"

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from perfproof.model import Counted
 from perfproof.model.diagnostics import ComparisonMethod
 from perfproof.stats.fork_ranks import FORK_RANKS
 from perfproof.stats.fork_welch import WELCH_FORKS
 from perfproof.stats.forks import Forks
 from perfproof.stats.method import Method
 from perfproof.stats.strategies import EXACT, ITERATION_LEVEL, exact_applies
+from perfproof.stats.zero_rate import ZERO_RATE, applies
 
 __all__ = [
     "DEFAULT",
@@ -26,6 +28,7 @@ __all__ = [
     "ITERATION_LEVEL",
     "REGISTERED",
     "WELCH_FORKS",
+    "ZERO_RATE",
     "choose",
     "count",
     "described",
@@ -33,7 +36,7 @@ __all__ = [
     "of",
 ]
 
-REGISTERED: tuple[Method, ...] = (WELCH_FORKS, FORK_RANKS, ITERATION_LEVEL, EXACT)
+REGISTERED: tuple[Method, ...] = (WELCH_FORKS, FORK_RANKS, ITERATION_LEVEL, EXACT, ZERO_RATE)
 """Every method; the fork-level ones first, the default of a comparison first of all."""
 
 DEFAULT: Method = WELCH_FORKS
@@ -59,11 +62,22 @@ def fork_method(name: ComparisonMethod | str) -> Method:
     return found
 
 
-def choose(base: Forks, head: Forks, is_bytes: bool, fork_level: Method = DEFAULT) -> Method:
-    """Exact for near-deterministic bytes (or bytes going to or from nothing), the fork-level
-    method with two or more forks per side, otherwise the flagged iteration-level fallback."""
+def choose(
+    base: Forks,
+    head: Forks,
+    is_bytes: bool,
+    fork_level: Method = DEFAULT,
+    counted: tuple[Counted | None, Counted | None] = (None, None),
+) -> Method:
+    """Exact for near-deterministic bytes (or bytes going to or from nothing), the zero-rate
+    rule for a cost counted per operation (``counted``: its sides' events) whose one side
+    counted none, the fork-level method with two or more forks per side, otherwise the flagged
+    iteration-level fallback."""
     if is_bytes and exact_applies(base, head):
         return EXACT
+    rate = applies(base, head, counted)
+    if rate is not None:
+        return rate
     if len(base) >= 2 and len(head) >= 2:
         return fork_level
     return ITERATION_LEVEL
