@@ -591,10 +591,27 @@ FORMAT_NAMES = frozenset({"fmt", "format", "output", "to"})
 """What a verb's chosen output format is called; past the door it is a ``Format`` (or an
 ``ExportFormat``), never its spelling."""
 
+OPTION_NAMES = FORMAT_NAMES | {"executor", "order", "explain", "family"}
+"""Closed choices of the verbs whose values are enums from the door on (``Executor``,
+``Order``, ``Explain``, ``Family`` beside the formats): compared with a member, never a word."""
 
-def format_string_compares(mods: Iterable[Module] | None = None) -> list[str]:
+SPELLING_HOMES = ("model/documents/",)
+"""Where an option's word may be compared: a document's field holds the file's spelling."""
+
+KNOWN_OPTION_SPELLINGS = {
+    "compare/family.py": "CompareOptions.family is still text (compare/ is being reworked for "
+    "the method protocol)",
+    "pipeline/e2e/options.py": "e2e keeps its own --order and launchers as text, not yet the "
+    "Order enum ab takes",
+}
+
+
+def format_string_compares(
+    mods: Iterable[Module] | None = None, names: frozenset[str] = FORMAT_NAMES
+) -> list[str]:
     """``fmt == "json"``, ``output != "text"``, ``fmt in ("md", "html")``: an output format
-    compared with its spelling (a typo runs as the other branch)."""
+    (or, with ``names``, any closed option) compared with its spelling (a typo runs as the
+    other branch)."""
 
     def strings(node: ast.expr) -> bool:
         if isinstance(node, ast.Tuple | ast.List | ast.Set):
@@ -606,7 +623,7 @@ def format_string_compares(mods: Iterable[Module] | None = None) -> list[str]:
         for node in ast.walk(m.tree):
             if isinstance(node, ast.Compare):
                 sides = [node.left, *node.comparators]
-                named = any(_dotted(x).rpartition(".")[2] in FORMAT_NAMES for x in sides)
+                named = any(_dotted(x).rpartition(".")[2] in names for x in sides)
                 if named and any(strings(x) for x in sides):
                     found.append(f"{m.rel}:{node.lineno}")
     return found
@@ -618,13 +635,107 @@ def test_formats_are_compared_as_the_enum() -> None:
     )
 
 
+def option_spellings() -> list[str]:
+    mods = [m for m in modules().values() if not m.rel.startswith(SPELLING_HOMES)]
+    return format_string_compares(mods, OPTION_NAMES)
+
+
+def test_closed_options_are_compared_as_their_enum() -> None:
+    found = [f for f in option_spellings() if f.partition(":")[0] not in KNOWN_OPTION_SPELLINGS]
+    assert not found, f"an option compared by its spelling: {found}"
+
+
+@pytest.mark.parametrize("rel", known(KNOWN_OPTION_SPELLINGS))
+def test_known_option_spelling_is_gone(rel: str) -> None:
+    assert rel not in {f.partition(":")[0] for f in option_spellings()}
+
+
 def test_the_format_rule_sees_what_it_forbids() -> None:
     bad = Module(
         "perfproof.cli.x", "cli/x.py", Path("x.py"),
-        ast.parse("a = fmt == 'json'\nb = req.fmt in ('md', 'html')\nc = fmt is Format.JSON\n"),
-        3,
+        ast.parse("a = fmt == 'json'\nb = req.fmt in ('md', 'html')\nc = fmt is Format.JSON\n"
+                  "d = opts.executor != 'ray'\ne = opts.order == Order.RANDOM\n"),
+        5,
     )  # fmt: skip
     assert format_string_compares([bad]) == ["cli/x.py:1", "cli/x.py:2"]
+    assert format_string_compares([bad], OPTION_NAMES) == ["cli/x.py:1", "cli/x.py:2", "cli/x.py:4"]
+
+
+CLI_TYPE_TEST_HOMES = {
+    "cli/config.py": "reads perfproof.toml, whose values may be of any TOML type",
+    "cli/__init__.py": "the crash handler tells usage errors and missing extras apart",
+}
+"""Modules of cli/ that may test a value's type outside a click type's ``convert``."""
+
+CLI_TYPE_TEST_FUNCTIONS = {"convert", "emit_json"}
+"""Functions of cli/ that may: a click type turning a flag's text into its value (once), and
+the one JSON printer (a document or its dict)."""
+
+KNOWN_CLI_TYPE_TESTS = {
+    "cli/pinned.py": "settings_block spells a settled value as typed; due to move into a "
+    "settings model in model/documents/",
+}
+
+
+def cli_type_tests(mods: Iterable[Module] | None = None) -> dict[str, list[int]]:
+    """``isinstance`` in cli/ outside a click type's ``convert``: a verb's builder that tests
+    the type of a parsed flag, where the flag's click type should have made it what it is
+    (each verb fills its typed options with ``fill()``, one builder per verb)."""
+    found: dict[str, list[int]] = {}
+    for m in modules().values() if mods is None else mods:
+        if not _in(m.rel, "cli/") or m.rel in CLI_TYPE_TEST_HOMES:
+            continue
+        allowed: set[int] = set()
+        for node in ast.walk(m.tree):
+            if isinstance(node, ast.FunctionDef) and node.name in CLI_TYPE_TEST_FUNCTIONS:
+                allowed |= {id(n) for n in ast.walk(node)}
+        for node in ast.walk(m.tree):
+            if (
+                isinstance(node, ast.Call)
+                and _dotted(node.func) == "isinstance"
+                and id(node) not in allowed
+            ):
+                found.setdefault(m.rel, []).append(node.lineno)
+    return found
+
+
+def test_the_door_types_flags_once() -> None:
+    """A verb's options are typed by its flags' click types and filled by ``fill()``; the
+    builder reads them as they are."""
+    found = cli_type_tests()
+    for rel in KNOWN_CLI_TYPE_TESTS:
+        found.pop(rel, None)
+    assert not found, f"a parsed flag's type tested past its click type: {found}"
+
+
+@pytest.mark.parametrize("rel", known(KNOWN_CLI_TYPE_TESTS))
+def test_known_cli_type_test_is_gone(rel: str) -> None:
+    assert rel not in cli_type_tests()
+
+
+def test_the_door_rule_sees_what_it_forbids() -> None:
+    code = (
+        "class T(click.ParamType):\n    def convert(self, v, p, c):\n"
+        "        return v if isinstance(v, float) else float(v)\n"
+        "def build(p):\n    return p['db'] if isinstance(p['db'], str) else None\n"
+    )
+    bad = Module("perfproof.cli.x", "cli/x.py", Path("x.py"), ast.parse(code), 5)
+    home = Module("perfproof.cli.config", "cli/config.py", Path("x.py"), ast.parse(code), 5)
+    assert cli_type_tests([bad, home]) == {"cli/x.py": [5]}
+
+
+def test_one_builder_fills_the_run_options() -> None:
+    """``AbOptions`` (and the ``BuildSpec`` inside) are made at the door by ``fill()`` in
+    one builder each, never field by field in a verb: a flag added to a group reaches every
+    verb that runs an A/B."""
+    made = []
+    for m in modules().values():
+        if not _in(m.rel, "cli/"):
+            continue
+        for node in ast.walk(m.tree):
+            if isinstance(node, ast.Call) and _dotted(node.func) in ("AbOptions", "BuildSpec"):
+                made.append(f"{m.rel}:{node.lineno}")
+    assert not made, f"run options built by hand at the door: {made}"
 
 
 def test_the_manifest_is_read_through_its_fields() -> None:

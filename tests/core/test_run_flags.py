@@ -9,7 +9,7 @@ import click
 from perfproof.cli.ab import command as ab_command
 from perfproof.cli.guard import command as guard_command
 from perfproof.cli.prove import command as prove_command
-from perfproof.cli.run_flags import AB_GROUPS, VERDICT, ab_options
+from perfproof.cli.run_flags import AB_GROUPS, NOT_JUDGED, VERDICT, ab_options
 from perfproof.measure.plan import Order
 from perfproof.model.documents.run_options import RunOptions
 from perfproof.pipeline.ab.options import AbOptions, build_options
@@ -19,7 +19,7 @@ from perfproof.workspace.spec import BuildKind, BuildSpec
 
 def _parse(command: click.Command, argv: list[str]) -> AbOptions:
     ctx = command.make_context(command.name or "", list(argv))  # click consumes the list
-    return ab_options(ctx.params)
+    return ab_options(ctx.params, unasked=NOT_JUDGED if command is guard_command else ())
 
 
 def test_every_ab_option_is_one_flag_of_one_group() -> None:

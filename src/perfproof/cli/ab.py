@@ -20,6 +20,7 @@ from perfproof.cli.options import (
     enum_option,
     format_option,
     junit_option,
+    record_db,
     resume_option,
     write_junit,
 )
@@ -29,6 +30,7 @@ from perfproof.errors import GateFailed, InputError
 from perfproof.measure.jfr_hints import profile_hints
 from perfproof.model.enums import Format
 from perfproof.pipeline.ab.options import AbOptions, Explain
+from perfproof.pipeline.cluster import Executor
 from perfproof.render import gate
 
 if TYPE_CHECKING:
@@ -127,8 +129,7 @@ def command(
 
     params, sources = settled(ctx, ctx.params["repo"])
     opts = ab_options(params, sources=sources)
-    chosen_db = params.get("db") if record else db  # --db alone is refused without --record
-    db = chosen_db if isinstance(chosen_db, str) else None
+    db = record_db(record, db, params)
     check_record(record, db, opts.repo, db_source(sources.get("db")), branch=record_branch)
     if record:
         from perfproof.history.db import resolve_target
@@ -201,7 +202,7 @@ def check_one_commit(
     refused = [flag for flag, on in (
         ("--base", given(ctx, "base")), ("--head", given(ctx, "head")), ("--resume", resume),
         ("--overlay", opts.overlay), ("--shard", opts.shard),
-        ("--executor ray", opts.executor == "ray"), ("--fresh-builds", opts.fresh_builds),
+        ("--executor ray", opts.executor == Executor.RAY), ("--fresh-builds", opts.fresh_builds),
     ) if on]  # fmt: skip
     if refused:
         raise InputError(f"--ref (one commit, two variants): not with {refused[0]}")

@@ -11,23 +11,10 @@ from collections.abc import Mapping
 
 import click
 
-from perfproof.cli.flag import Flag
+from perfproof.cli.flag import Flag, fill
 from perfproof.cli.options import enum_choice
 from perfproof.workspace.launcher import GRADLE, MAVEN
 from perfproof.workspace.spec import BuildKind, BuildSpec
-
-
-def text_of(p: Mapping[str, object], name: str) -> str | None:
-    """A parsed flag's value as text (None when not given)."""
-    value = p.get(name)
-    return None if value is None else str(value)
-
-
-def texts_of(p: Mapping[str, object], name: str) -> tuple[str, ...]:
-    """A repeatable flag's values as texts."""
-    value = p.get(name) or ()
-    return tuple(str(v) for v in value) if isinstance(value, (tuple, list)) else ()
-
 
 LAUNCH = (
     Flag(
@@ -125,18 +112,13 @@ BUILD = (
 
 
 def build_spec(p: Mapping[str, object]) -> BuildSpec:
-    """The build flags of :data:`BUILD` (or the part of them a verb takes) as the one typed
-    ``BuildSpec``: every verb that builds reads them here, refused here when they do not go
-    together (exit 2, before anything is built)."""
-    return BuildSpec(
-        kind=BuildKind(text_of(p, "build") or BuildKind.AUTO),
-        module=text_of(p, "module"),
-        build_cmd=text_of(p, "build_cmd"),
-        jar_glob=text_of(p, "jar"),
-        classpath_file=text_of(p, "classpath_file"),
-        java=text_of(p, "java"),
-        build_args=texts_of(p, "build_args"),
-        maven=text_of(p, "maven") or "auto",
-        gradle=text_of(p, "gradle") or "auto",
-        keep_checks=bool(p.get("keep_checks")),
+    """The build flags of :data:`BUILD` as the one typed ``BuildSpec``: every verb that builds
+    reads them here, refused here when they do not go together (exit 2, before anything is
+    built). Each field takes the flag of its name; ``--build`` and ``--jar`` fill ``kind`` and
+    ``jar_glob``; a flag not given keeps the field's default (``auto``)."""
+    return fill(
+        BuildSpec,
+        p,
+        kind=p["build"],
+        jar_glob=p["jar"],
     )

@@ -15,9 +15,11 @@ from perfproof.cli.compare_request import (
 from perfproof.cli.history_record import record_compare, record_options
 from perfproof.cli.options import (
     CONFIDENCE_DEFAULT,
+    FUTILITY,
     THRESHOLD_DEFAULT,
     confidence_option,
     emit_json,
+    enum_choice,
     format_option,
     junit_option,
     threshold_option,
@@ -28,7 +30,7 @@ from perfproof.compare import compare_document, compare_specs
 from perfproof.errors import GateFailed
 from perfproof.model.enums import Format
 from perfproof.render import gate
-from perfproof.stats import family as procedures
+from perfproof.stats.family import Family
 
 PRINTED = "the comparison printed on stdout"
 """Where compare's gate message sends the reader for every regressed key."""
@@ -77,7 +79,7 @@ saw a regression, 2 bad input (one line naming the file or flag)."""
 @click.option(
     "--family",
     "family",
-    type=click.Choice(procedures.METHODS),
+    type=enum_choice(Family),
     help="Family procedure across comparisons: bh (Benjamini-Hochberg, false-coverage-adjusted "
     f"intervals), holm, or none [default: {defaults.FAMILY}, or as pinned].",
 )
@@ -108,6 +110,8 @@ saw a regression, 2 bad input (one line naming the file or flag)."""
 )
 @click.option(
     "--futility",
+    type=FUTILITY,
+    metavar="PCT",
     default=None,
     help="With --sequential: also stop an entry without a verdict on evidence of a small change: "
     "its interval inside the ±5% equivalence margin, or inside ±50% with a predictive chance of "

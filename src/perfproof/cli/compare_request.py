@@ -14,14 +14,14 @@ from typing import TypeVar
 
 import click
 
-from perfproof.cli.options import check_record, db_source
+from perfproof.cli.flag import fill
+from perfproof.cli.options import check_record, db_source, record_db
 from perfproof.cli.pinned import settled
 from perfproof.compare import DEFAULT_METRICS, CompareOptions
 from perfproof.errors import InputError
 from perfproof.jmh.reader import expand_spec
 from perfproof.model.enums import Format
 from perfproof.model.variants import Variants, parse_pair, parse_sides_by_param
-from perfproof.stats.verdict import parse_fraction
 from perfproof.storage import refuse_overwriting_inputs
 
 
@@ -107,8 +107,7 @@ def _recording(
 ) -> Recording | None:
     """``--record`` and its companions, judged before anything is read."""
     record = bool(p["record"])
-    chosen_db = pinned.get("db") if record else p["db"]  # --db alone is refused without --record
-    db = chosen_db if isinstance(chosen_db, str) else None
+    db = record_db(record, _text(p["db"]), pinned)
     commit, branch, machine = (_text(p[name]) for name in
                                ("record_commit", "record_branch", "record_machine"))  # fmt: skip
     check_record(
@@ -126,8 +125,7 @@ def _recording(
 
 def _replay(p: Mapping[str, object], variants: Variants, record: Recording | None) -> Replay | None:
     """``--sequential`` and the flags that only mean something with it."""
-    max_looks = p["max_looks"]
-    futility = _text(p["futility"])
+    max_looks, futility = p["max_looks"], p["futility"]
     if not p["sequential"]:
         if max_looks is not None or futility is not None:
             raise InputError(
@@ -139,10 +137,7 @@ def _replay(p: Mapping[str, object], variants: Variants, record: Recording | Non
         raise InputError(f"{variant_flag(variants)}: not with --sequential")
     if record is not None:
         raise InputError("--record: not with --sequential (record the finished run instead)")
-    gamma = parse_fraction("--futility", futility) if futility is not None else 0.0
-    if not 0.0 <= gamma < 1.0:
-        raise InputError(f"--futility {futility}: must be between 0 and 1 (0% to 100%)")
-    return Replay(max_looks if isinstance(max_looks, int) else None, gamma)
+    return fill(Replay, p, futility=futility or 0.0)
 
 
 def _text(value: object) -> str | None:
@@ -181,19 +176,18 @@ def variant_options(lead: str, pair_note: str = "") -> Callable[[F], F]:
     return declare
 
 
-def variant_rule(pairs: object, suffix: object, by_param: object) -> Variants:
+def variant_rule(pairs: tuple[str, ...], suffix: str | None, by_param: str | None) -> Variants:
     """The one variant rule asked for (two kinds at once would pair entries ambiguously)."""
     given = [flag for flag, value in (("--pair", pairs), ("--pair-suffix", suffix),
                                       ("--sides-by-param", by_param)) if value]  # fmt: skip
     if len(given) > 1:
         raise InputError(f"{given[0]} and {given[1]} both make the sides: give one")
-    suffix_text = _text(suffix)
-    if suffix_text is not None and not suffix_text.strip():
+    if suffix is not None and not suffix.strip():
         raise InputError("--pair-suffix is empty")
     return Variants(
-        pairs=tuple(parse_pair(str(p)) for p in pairs) if isinstance(pairs, tuple) else (),
-        suffix=suffix_text.strip() if suffix_text else None,
-        param=parse_sides_by_param(str(by_param)) if by_param else None,
+        pairs=tuple(parse_pair(p) for p in pairs),
+        suffix=suffix.strip() if suffix else None,
+        param=parse_sides_by_param(by_param) if by_param else None,
     )
 
 

@@ -92,7 +92,7 @@ def _family(value: object, where: str) -> Value:
     from perfproof.stats import family as procedures
 
     if value in procedures.METHODS:
-        return str(value)
+        return procedures.Family(value)
     raise InputError(f"{where}: expected one of {', '.join(procedures.METHODS)}, got {value!r}")
 
 

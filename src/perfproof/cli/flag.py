@@ -8,7 +8,7 @@ options from the parsed flags by name (:func:`fill`).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -63,19 +63,43 @@ def given_fixed(ctx: click.Context, *groups: tuple[Flag, ...]) -> list[str]:
     return [f.decls[0] for f in fixed_by_run(*groups) if given(ctx, f.name)]
 
 
-def fill(into: type[D], params: Mapping[str, object], /, **computed: object) -> D:
+def fill(
+    into: type[D],
+    params: Mapping[str, object],
+    /,
+    *,
+    unasked: Collection[str] = (),
+    **computed: object,
+) -> D:
     """A verb's typed options (a dataclass) from its parsed flags: each field takes the flag of
     its name, as click parsed and checked it, except the few the verb's builder computes
-    (``computed``: a value typed from several flags, or a flag spelt otherwise).
+    (``computed``: a value typed from several flags, or a flag spelt otherwise) and those it
+    asks no flag for (``unasked``: what a later stage sets, or a flag of the same name that
+    means something else to this verb). A flag not given (None) leaves a field that has a
+    default at its default, so no builder spells a default again.
 
-    A field that neither names, or a computed value that is no field, is perfproof's own
-    mistake (a flag renamed without its field) and raises TypeError, never a silent default.
+    A field that none of them names, or a computed or unasked name that is no field, is
+    perfproof's own mistake (a flag renamed without its field) and raises TypeError, never a
+    silent default.
     """
-    names = [f.name for f in dataclasses.fields(into) if f.init]
-    stray = sorted(set(computed) - set(names))
-    missing = [n for n in names if n not in computed and n not in params]
+    fields = [f for f in dataclasses.fields(into) if f.init]
+    names = [f.name for f in fields]
+    stray = sorted((set(computed) | set(unasked)) - set(names))
+    taken = [f for f in fields if f.name not in unasked or f.name in computed]
+    missing = [f.name for f in taken if f.name not in computed and f.name not in params]
     if stray:
         raise TypeError(f"{into.__name__} has no field {', '.join(stray)}")
     if missing:
         raise TypeError(f"{into.__name__}: no flag or value for {', '.join(missing)}")
-    return into(**{n: computed[n] if n in computed else params[n] for n in names})
+    values = {f.name: computed[f.name] if f.name in computed else params[f.name] for f in taken}
+    return into(**{n: v for n, v in values.items() if v is not None or n not in _defaulted(into)})
+
+
+def _defaulted(into: type[DataclassInstance]) -> set[str]:
+    """The fields of ``into`` that have a default."""
+    missing = dataclasses.MISSING
+    return {
+        f.name
+        for f in dataclasses.fields(into)
+        if f.default is not missing or f.default_factory is not missing
+    }

@@ -17,7 +17,7 @@ from perfproof.cli.options import (
     resume_option,
 )
 from perfproof.cli.pinned import run_settings, settled
-from perfproof.cli.run_flags import AB_GROUPS, ab_options
+from perfproof.cli.run_flags import AB_GROUPS, NOT_JUDGED, ab_options
 from perfproof.errors import GateFailed, InputError
 from perfproof.model.enums import Format
 
@@ -84,9 +84,9 @@ def command(
 
     if resume_dir is None:
         params, sources = settled(ctx, ctx.params["repo"], skip={"confidence"})
-        opts = ab_options(params, sources=sources)
+        opts = ab_options(params, sources=sources, unasked=NOT_JUDGED)
     else:
-        opts = ab_options(ctx.params)
+        opts = ab_options(ctx.params, unasked=NOT_JUDGED)
     if resume_dir is not None:
         extra = given_fixed(ctx, *AB_GROUPS)
         if extra:

@@ -14,6 +14,7 @@ from perfproof.cli.build_flags import BUILD, build_spec
 from perfproof.cli.flag import fill, flags
 from perfproof.cli.options import OUT_DIR_PATH, emit_json, format_option
 from perfproof.cli.parsed import JMH_ARGS
+from perfproof.cli.run_flags import SECONDS
 from perfproof.errors import InputError
 from perfproof.measure.plan import parse_jmh_args
 from perfproof.model.enums import Format
@@ -99,7 +100,7 @@ benchmark matches, a truncated recording); 3 a build, JMH or the command failed.
     help="Output folder, new or empty (default <repo>/.perfproof/hunt/<id>).",
 )  # fmt: skip
 @click.option(
-    "--lock-timeout", type=click.FloatRange(min=0), default=defaults.LOCK_TIMEOUT_S,
+    "--lock-timeout", type=SECONDS, metavar="S", default=defaults.LOCK_TIMEOUT_S,
     show_default=True,
     help="Seconds to wait for another JMH run to finish.",
 )  # fmt: skip

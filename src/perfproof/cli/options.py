@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -189,6 +189,14 @@ def db_source(source: str | None) -> str:
     if source is None or source in ("flag", "default"):
         return "--db"
     return f"{source.removeprefix('environment ')}: history-db"
+
+
+def record_db(record: bool, flag: str | None, settled: Mapping[str, object]) -> str | None:
+    """The history database a verb's ``--record`` writes: the one settled with the pinned
+    settings when recording, else the flag as given (``--db`` alone is then refused by
+    :func:`check_record`)."""
+    chosen = settled.get("db") if record else flag
+    return None if chosen is None else str(chosen)
 
 
 def check_record(

@@ -13,11 +13,12 @@ from perfproof import defaults
 from perfproof.cli.config import KEYS, Setting, Value, both_files, read_pinned, settle
 from perfproof.measure.plan import JmhArgs
 from perfproof.model.budget import Budget
+from perfproof.stats.family import Family
 
 DEFAULTS: Mapping[str, Value | None] = {
     "threshold": defaults.THRESHOLD,
     "confidence": defaults.CONFIDENCE,
-    "family": defaults.FAMILY,
+    "family": Family(defaults.FAMILY),
     "jmh_args": None,
     "module": None,
     "build_args": (),

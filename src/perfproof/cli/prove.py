@@ -187,9 +187,9 @@ def prove_options(ctx: click.Context) -> tuple[ProveOptions, dict[str, dict[str,
     return fill(ProveOptions, p, ab=ab, fail_on_regression=fail_on_regression), chosen
 
 
-def _junit(path: object, outcome: ProveOutcome) -> None:
+def _junit(path: Path | None, outcome: ProveOutcome) -> None:
     """``--junit``: the A/B stage's keys; with no A/B run (nothing measured), no test case."""
-    if not isinstance(path, Path):
+    if path is None:
         return
     if outcome.ab_run is None or not (outcome.ab_run / "results.json").is_file():
         write_junit(path, [], [], "perfproof prove")

@@ -7,15 +7,14 @@ them) is read off the same declarations, so no list of flags is written twice.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from functools import partial
+from collections.abc import Collection, Mapping
 from typing import Any
 
 import click
 
 from perfproof import defaults
-from perfproof.cli.build_flags import BUILD, build_spec, text_of, texts_of
-from perfproof.cli.flag import Flag
+from perfproof.cli.build_flags import BUILD, build_spec
+from perfproof.cli.flag import Flag, fill
 from perfproof.cli.options import (
     CONFIDENCE,
     CONFIDENCE_DEFAULT,
@@ -28,12 +27,9 @@ from perfproof.cli.options import (
 from perfproof.cli.parsed import BUDGET, JMH_ARGS, SHARD
 from perfproof.errors import InputError
 from perfproof.history.records import machine_name
-from perfproof.measure.plan import JmhArgs, Order, parse_jmh_args
-from perfproof.measure.shard import Shard
-from perfproof.model.budget import Budget
-from perfproof.pipeline.ab.options import AbOptions, Explain, check_lock_timeout
+from perfproof.measure.plan import Order
+from perfproof.pipeline.ab.options import AbOptions, check_lock_timeout
 from perfproof.pipeline.cluster import Executor
-from perfproof.stats import family as procedures
 from perfproof.stats.family import Family
 from perfproof.workspace.git import MERGE_BASE
 
@@ -273,7 +269,7 @@ VERDICT = (
         "family",
         ("--family",),
         {
-            "type": click.Choice(procedures.METHODS),
+            "type": enum_choice(Family),
             "help": "Family procedure across the comparisons: bh (Benjamini-Hochberg), holm "
             f"or none [default: {defaults.FAMILY}].",
         },
@@ -286,50 +282,34 @@ AB_GROUPS = (REFS, BUILD, JMH, DESIGN, RUN)
 """Everything ``ab`` is asked: what ``prove`` and ``guard`` take as ``ab`` spells it."""
 
 
-def ab_options(params: Mapping[str, object], **fixed: object) -> AbOptions:
-    """``AbOptions`` from the parsed values of :data:`AB_GROUPS` (``fixed`` overrides them:
-    what a verb decides itself, like prove's --jfr)."""
+AB_NOT_FLAGS = ("cache_dir", "measure_last", "keys", "history_db")
+"""``AbOptions`` fields no flag fills: what a verb or a later stage sets on the options built."""
+
+NOT_JUDGED = (*(f.name for f in VERDICT), "explain")
+"""The flags of ``ab`` a verb that judges its own way does not take (``guard``: its own
+--confidence, nothing recorded to explain a verdict); its ``AbOptions`` keep their defaults."""
+
+
+def ab_options(
+    params: Mapping[str, object],
+    /,
+    sources: Mapping[str, str] | None = None,
+    unasked: Collection[str] = (),
+    **fixed: object,
+) -> AbOptions:
+    """``AbOptions`` from the parsed values of :data:`AB_GROUPS`, :data:`VERDICT` and
+    --explain, each field the flag of its name as the door typed it: the one builder of every
+    verb that runs an A/B. ``fixed`` overrides flags (what a verb decides itself, like prove's
+    --jfr), ``sources`` says where each pinned setting came from, ``unasked`` names the flags
+    the verb does not take (:data:`NOT_JUDGED`)."""
     p = {**params, **fixed}
-
-    text, texts = partial(text_of, p), partial(texts_of, p)
-
-    def integer(name: str) -> int | None:
-        value = p.get(name)
-        return value if isinstance(value, int) and not isinstance(value, bool) else None
-
-    def number(name: str) -> float | None:
-        value = p.get(name)
-        return float(value) if isinstance(value, (int, float)) else None
-
-    lock_timeout = number("lock_timeout")
-    budget, jmh, shard = p.get("budget"), p.get("jmh_args"), p.get("shard")
-    sources = p.get("sources")
-    threshold = number("threshold")
-    return AbOptions(
-        base=text("base") or "",
-        head=text("head") or "",
-        repo=text("repo") or ".",
-        bench=texts("bench"),
+    return fill(
+        AbOptions,
+        p,
+        unasked=(*AB_NOT_FLAGS, *unasked),
+        base=p["base"] or "",
+        head=p["head"] or "",
         build=build_spec(p),
-        rounds=integer("rounds"),
-        max_rounds=integer("max_rounds"),
-        budget=budget if isinstance(budget, Budget) else None,
-        futility=number("futility"),
-        order=Order(text("order") or Order.ABBA),
-        seed=integer("seed"),
-        jmh_args=jmh if isinstance(jmh, JmhArgs) else parse_jmh_args(None),
-        overlay=texts("overlay"),
-        fresh_builds=bool(p.get("fresh_builds")),
-        out=text("out"),
-        lock_timeout=defaults.LOCK_TIMEOUT_S if lock_timeout is None else lock_timeout,
-        jfr=bool(p.get("jfr")),
-        explain=Explain(text("explain") or Explain.RECORD),
-        shard=shard if isinstance(shard, Shard) else None,
-        executor=Executor(text("executor") or Executor.LOCAL),
-        ray_address=text("ray_address"),
-        machine=machine_name(text("machine")),
-        confidence=number("confidence") or defaults.CONFIDENCE,
-        threshold=defaults.THRESHOLD if threshold is None else threshold,
-        family=Family(text("family") or defaults.FAMILY),
-        sources={str(k): str(v) for k, v in sources.items()} if isinstance(sources, dict) else {},
+        machine=machine_name(p["machine"]),  # type: ignore[arg-type]
+        sources=dict(sources or {}),
     )

@@ -92,11 +92,11 @@ def side_order(rounds: int, order: str, seed: int | None = None) -> list[tuple[s
     """
     if rounds < 1:
         raise InputError(f"--rounds must be at least 1, got {rounds}")
-    if order == "abba":
+    if order == Order.ABBA:
         return [SIDES if r % 2 == 0 else SIDES[::-1] for r in range(rounds)]
-    if order == "abab":
+    if order == Order.ABAB:
         return [SIDES for _ in range(rounds)]
-    if order == "random":
+    if order == Order.RANDOM:
         rng = random.Random(seed)
         return [SIDES if rng.random() < 0.5 else SIDES[::-1] for _ in range(rounds)]
     raise InputError(f"--order must be one of {', '.join(ORDERS)}, got {order!r}")
@@ -126,7 +126,7 @@ def make_plan(
     """
     if stopping not in STOPPING:
         raise InputError(f"stopping rule must be one of {', '.join(STOPPING)}, got {stopping!r}")
-    if order == "random" and seed is None:
+    if order == Order.RANDOM and seed is None:
         seed = random.SystemRandom().randrange(2**31)
     steps: list[Step] = []
     for r, pair in enumerate(side_order(rounds, order, seed), start=1):

@@ -34,8 +34,6 @@ class Executor(StrEnum):
     RAY = "ray"
 
 
-EXECUTORS = tuple(e.value for e in Executor)
-
 GROUPS_PER_NODE = 2
 """Key groups per JMH node: enough that a lost node costs little, few enough that each group
 still runs whole benchmarks (one JMH process per side and round)."""
@@ -159,15 +157,13 @@ def run_on_cluster(
 
 
 def check_spread_options(
-    shard: Shard | None, executor: str, ray_address: str | None, jfr: bool
+    shard: Shard | None, executor: Executor, ray_address: str | None, jfr: bool
 ) -> None:
     """``--shard``, ``--executor`` and ``--ray-address`` judged together, before anything is
     built; judged only (the cluster is joined by :func:`join_cluster` when the run starts)."""
-    if executor not in EXECUTORS:
-        raise InputError(f"--executor must be one of {', '.join(EXECUTORS)}, got {executor!r}")
-    if ray_address and executor != "ray":
+    if ray_address and executor != Executor.RAY:
         raise InputError("--ray-address needs --executor ray")
-    if executor != "ray":
+    if executor != Executor.RAY:
         return
     if shard is not None:
         raise InputError(

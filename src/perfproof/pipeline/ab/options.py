@@ -17,14 +17,12 @@ from perfproof.compare import CompareOptions
 from perfproof.errors import InputError
 from perfproof.history.records import check_machine
 from perfproof.measure.keys import check_bench_regexes
-from perfproof.measure.plan import ORDERS, JmhArgs, Order, parse_budget, parse_jmh_args
+from perfproof.measure.plan import JmhArgs, Order, parse_budget, parse_jmh_args
 from perfproof.measure.shard import Shard, parse_shard
 from perfproof.model.budget import Budget
 from perfproof.model.documents.run_options import RunOptions
 from perfproof.pipeline.cluster import Executor, check_spread_options
-from perfproof.stats import family as procedures
 from perfproof.stats.family import Family
-from perfproof.stats.verdict import check_confidence, check_threshold
 from perfproof.workspace.spec import BuildKind, BuildSpec
 
 _E = TypeVar("_E", bound=StrEnum)
@@ -179,7 +177,7 @@ class AbOptions:
             argv += ["--explain", str(self.explain)]
         if self.shard is not None:
             argv += ["--shard", str(self.shard)]
-        if self.executor != "local":
+        if self.executor != Executor.LOCAL:
             argv += ["--executor", str(self.executor)]
         if self.ray_address:
             argv += ["--ray-address", self.ray_address]
@@ -189,7 +187,7 @@ class AbOptions:
             argv += ["--confidence", f"{self.confidence:g}"]
         if self.threshold != defaults.THRESHOLD:
             argv += ["--threshold", f"{self.threshold:g}"]
-        if self.family != defaults.FAMILY:
+        if self.family != Family(defaults.FAMILY):
             argv += ["--family", str(self.family)]
         return argv
 
@@ -236,8 +234,11 @@ def check_lock_timeout(seconds: float) -> float:
 def check_options(opts: AbOptions) -> None:
     """Everything that can be judged without a build: refused here, exit 2, nothing built.
 
-    Judges only: every value was parsed at the door (budget, shard, JMH options), nothing is
-    changed and nothing is joined (a Ray cluster is joined when the run starts)."""
+    Judges only what no one flag says alone: each value was typed and checked at the door, or
+    read back from a manifest as the door reads it (budget, shard, JMH options, the enums, the
+    confidence, threshold, futility and lock timeout), so only how the flags go together, the
+    regexes and the machine name are judged here; nothing is changed and nothing is joined (a
+    Ray cluster is joined when the run starts)."""
     check_bench_regexes(opts.bench)
     if opts.rounds is not None:
         if opts.rounds < 1:
@@ -253,25 +254,15 @@ def check_options(opts: AbOptions) -> None:
             f"--futility belongs to the sequential design; --rounds {opts.rounds} never stops a "
             "key early (drop one of them)"
         )
-    if opts.futility is not None:
-        check_threshold(opts.futility, "--futility")
     if opts.max_rounds is not None and opts.max_rounds < 2:
         raise InputError(
             f"--max-rounds must be at least 2 (a look needs two forks a side), got "
             f"{opts.max_rounds}"
         )
-    if opts.seed is not None and opts.order != "random":
+    if opts.seed is not None and opts.order != Order.RANDOM:
         raise InputError(
             f"--seed only applies to --order random; the {opts.order} order is fixed (drop --seed)"
         )
-    if opts.order not in ORDERS:
-        raise InputError(f"--order must be one of {', '.join(ORDERS)}, got {opts.order!r}")
-    check_lock_timeout(opts.lock_timeout)
-    check_confidence(opts.confidence, "--confidence")
-    check_threshold(opts.threshold, "--threshold")
-    if opts.family not in procedures.METHODS:
-        choices = ", ".join(procedures.METHODS)
-        raise InputError(f"--family {opts.family}: expected one of {choices}")
     check_spread_options(opts.shard, opts.executor, opts.ray_address, opts.jfr)
     if opts.machine is not None:
         check_machine(opts.machine)

@@ -269,7 +269,7 @@ def _measure_and_compare(
             keys = apply_shard(store, opts.shard, keys, lambda _key: per_key)
         if opts.keys:
             keys = _only_keys(store, opts.keys, keys)
-        if opts.executor == "ray":
+        if opts.executor == Executor.RAY:
             return _on_cluster(store, opts, keys, builders, reporter, explain, recorder)
     state, ended = measure_keys(store, scheduler, keys, reporter, keys, pairs=pairs)
     # Measured as the benchmarking ends, so the report written next can show it.
