@@ -22,8 +22,8 @@ from pathlib import Path
 import numpy as np
 
 from lab.sequential_sim import running_min_p, simulate
+from lab.simulate import ForkNoise
 from perfproof.stats.sequential import LEVELS_SCHEMA, Schedule
-from perfproof.stats.simulate import ForkNoise
 
 OUT = Path(__file__).resolve().parent.parent / "src/perfproof/stats/sequential_levels.json"
 SEED = 20261124

@@ -18,9 +18,9 @@ from pathlib import Path
 
 import numpy as np
 
+from lab.simulate import hierarchical
 from perfproof.compare import CompareOptions, compare_sides
 from perfproof.jmh.reader import read_results
-from perfproof.stats.simulate import hierarchical
 
 
 def side_file(rng: np.random.Generator, entries: int, forks: int, iterations: int) -> list:

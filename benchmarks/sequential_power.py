@@ -25,8 +25,8 @@ import numpy as np
 from scipy import special
 
 from lab.sequential_sim import Paths, paths_from_streams, play, simulate
+from lab.simulate import ForkNoise
 from perfproof.stats import sequential as seq
-from perfproof.stats.simulate import ForkNoise
 from perfproof.stats.welch import welch_rows
 
 ALPHA = 0.01

@@ -26,7 +26,7 @@ import argparse
 import numpy as np
 
 from lab.sequential_sim import at_looks, cumulate
-from perfproof.stats import moderation
+from perfproof.stats import moderation, welch_look
 from perfproof.stats import sequential as seq
 from perfproof.stats.welch import SideMoments, welch_where_tested
 
@@ -35,13 +35,13 @@ EFFECTS = np.repeat([1.3, 1.5, 1.7, 1.9, 2.1, 2.3, 1.4, 2.0], 2)
 SEED = 2811
 
 
-def look_rows(base, head, keys: int, variant: str) -> seq.LookRows:
+def look_rows(base, head, keys: int, variant: str) -> welch_look.LookRows:
     """One look of every family (rows) under ``variant``: ``welch`` (each key's own spread),
     ``perfproof`` (:func:`perfproof.stats.moderation.moderate`, the guarded borrowing a run
     uses) or ``limma`` (plain moderation towards the prior's centre, every key)."""
     base, head = (SideMoments(*(a.reshape(-1, keys) for a in side[:3])) for side in (base, head))
     if variant != "limma":
-        return seq.moments_rows(base, head, borrow=variant == "perfproof")
+        return welch_look.moments_rows(base, head, borrow=variant == "perfproof")
     sides = []
     for side in (base, head):
         n, v = side.n, side.var
@@ -49,7 +49,7 @@ def look_rows(base, head, keys: int, variant: str) -> seq.LookRows:
         d0, s0 = d0[:, None], np.where(d0 > 0, s0, 0.0)[:, None]
         sides.append(side._replace(var=(d0 * s0 + (n - 1.0) * v) / (d0 + n - 1.0), df=d0 + n - 1.0))
     w, tested = welch_where_tested(sides[0], sides[1])
-    return seq.LookRows(w.diff, w.se, w.df, w.p_value, tested)
+    return welch_look.LookRows(w.diff, w.se, w.df, w.p_value, tested)
 
 
 def play(rng: np.random.Generator, families: int, sds: np.ndarray, shift: np.ndarray, variant: str):

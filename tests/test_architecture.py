@@ -76,7 +76,6 @@ DEFINED_ONCE: dict[str, str] = {
     "welch_df": "stats/welch.py",
     "WelchStats": "stats/welch.py",
     "SideMoments": "stats/welch.py",
-    "ForkNoise": "stats/simulate.py",
     "amdahl_ceiling": "stats/amdahl.py",
     "ceiling_if_removed": "stats/amdahl.py",
     "SideSamples": "model/__init__.py",
@@ -477,6 +476,49 @@ def test_no_top_level_modules_that_moved_into_packages() -> None:
     present = [name for name in TOP_LEVEL_FORBIDDEN if (PACKAGE / name).exists()]
     assert not present, f"top-level modules that belong in a package: {present}"
     assert not list(PACKAGE.rglob("utils.py")), "no utils.py: name a module for what it does"
+
+
+def verb_modules() -> list[str]:
+    """The modules the group loads by name, one a verb (``VERBS`` in ``cli/__init__.py``)."""
+    for stmt in modules()["perfproof.cli"].tree.body:
+        if isinstance(stmt, ast.AnnAssign) and _dotted(stmt.target) == "VERBS":
+            assert isinstance(stmt.value, ast.Dict)
+            return [f"perfproof.cli.{ast.literal_eval(v)}" for v in stmt.value.values]
+    raise AssertionError("cli/__init__.py names its verbs in VERBS")
+
+
+def unserved(entries: Iterable[str]) -> list[str]:
+    """The package's modules that nothing ``entries`` import (at any depth, a package's
+    ``__init__`` with each module in it) loads."""
+    graph: dict[str, set[str]] = defaultdict(set)
+    for e in import_edges():
+        graph[e.source].add(e.target)
+    seen: set[str] = set()
+    todo = list(entries)
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        parts = name.split(".")
+        todo += [*graph[name], *(".".join(parts[:i]) for i in range(1, len(parts)))]
+    return sorted(m.rel for m in modules().values() if m.name not in seen)
+
+
+def test_every_module_serves_a_verb() -> None:
+    """What only the tests and perfproof's own benchmarks use (a simulator, a noise law for
+    calibration, an accuracy measure) is not shipped: it lives in ``benchmarks/lab/``."""
+    entries = ["perfproof.__main__", "perfproof.cli", *verb_modules()]
+    assert len(entries) > 10, "the scan sees the verbs"
+    assert not unserved(entries), (
+        f"modules no verb loads (to benchmarks/lab/?): {unserved(entries)}"
+    )
+
+
+def test_the_served_rule_sees_a_module_no_verb_loads() -> None:
+    # the leaf imports nothing of the package: all but it and the package's own __init__
+    left = unserved(["perfproof.units.numbers"])
+    assert "stats/welch.py" in left and "units/numbers.py" not in left and "__init__.py" not in left
 
 
 def test_each_concept_is_defined_once() -> None:

@@ -5,10 +5,11 @@ boundary stays within α when nothing changed. That probability depends on the l
 (how many forks per side at each look), on the ratio of the two sides' fork variances and on
 the small-sample behaviour of Welch's t, none of which has a closed form; so it is measured by
 simulating paths. The same generator serves the calibration of the shipped levels, the A/A
-test in CI and the power table in BENCHMARKS.md, which is why it lives in the package.
+test in CI and the power table in BENCHMARKS.md, which is why it lives in
+lab/, beside the scripts and the tests that use it (no verb does).
 
 Each side draws a stream of log fork means (the fork levels of
-:class:`~perfproof.stats.simulate.ForkNoise`: sd ``fork_sd`` on the base side,
+:class:`~lab.simulate.ForkNoise`: sd ``fork_sd`` on the base side,
 ``fork_sd × √variance_ratio`` on the head side). A fork is "unwarmed" with probability
 ``unwarmed``, independently of its side and value (the detector judges a fork from its own
 trace, blind to the side); such a fork is left out of the look and run again in the next
@@ -21,10 +22,10 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from perfproof.stats import bimodal
+from lab.simulate import JVM_NOISE, ForkNoise
+from perfproof.stats import bimodal, welch_look
 from perfproof.stats import sequential as seq
 from perfproof.stats.sequential import Schedule
-from perfproof.stats.simulate import JVM_NOISE, ForkNoise
 from perfproof.stats.warmup import unsettled_prefixes
 from perfproof.stats.welch import SideMoments, welch_where_tested
 
@@ -283,12 +284,12 @@ def play(
         tested = (paths.n_base[:, k] >= 2) & (paths.n_head[:, k] >= 2)
         if borrow and paths.var_base is not None and paths.var_head is not None:
             # the look's difference as the head's mean over a base at 0: the same Welch diff
-            look_rows = seq.moments_rows(
+            look_rows = welch_look.moments_rows(
                 SideMoments(at(paths.n_base, k), np.zeros(shape), at(paths.var_base, k)),
                 SideMoments(at(paths.n_head, k), at(paths.diff, k), at(paths.var_head, k)),
             )
         else:
-            look_rows = seq.LookRows(
+            look_rows = welch_look.LookRows(
                 diff=at(paths.diff, k),
                 se=at(paths.se, k),
                 df=at(paths.df, k),

@@ -11,8 +11,8 @@ from typing import Any
 import numpy as np
 import pytest
 
+from lab.simulate import hierarchical
 from perfproof.model import BenchKey, Direction, Samples
-from perfproof.stats.simulate import hierarchical
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "jmh"
 

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from scipy import stats as sp
 
+from lab.simulate import ForkNoise
 from perfproof.compare import (
     SCHEMA,
     CompareOptions,
@@ -21,7 +22,6 @@ from perfproof.jmh.reader import load_side
 from perfproof.model import ALLOC_NORM, PRIMARY, ComparisonMethod, Verdict
 from perfproof.model.documents.codec import encode
 from perfproof.model.metrics import GC_COSTS, is_gc_cost
-from perfproof.stats.simulate import ForkNoise
 
 
 def by_metric(result, metric: str):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import math
 
+from lab.simulate import ForkNoise
 from perfproof.compare import CompareOptions, compare_sides
 from perfproof.model import Direction, Side
 from perfproof.model.diagnostics import (
@@ -17,7 +18,6 @@ from perfproof.model.diagnostics import (
     Power,
 )
 from perfproof.model.documents.codec import decode_value, encode
-from perfproof.stats.simulate import ForkNoise
 
 
 def test_a_comparison_reads_back_into_equal_typed_diagnostics(

@@ -9,9 +9,9 @@ import math
 
 import numpy as np
 
+from lab.simulate import ForkNoise, hierarchical
 from perfproof.compare import CompareOptions, compare_sides
 from perfproof.model import Verdict
-from perfproof.stats.simulate import ForkNoise, hierarchical
 
 SUITES = 120
 KEYS = 24

@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from lab.simulate import ForkNoise, hierarchical
 from perfproof.compare import CompareOptions, notes
 from perfproof.compare.sequential import SequentialDesign, look, needs_rerun
 from perfproof.compare.sequential_design import FIRST_FORKS
@@ -18,7 +19,6 @@ from perfproof.errors import InputError
 from perfproof.model import ALLOC_NORM, BenchKey, Direction, Samples, Verdict
 from perfproof.model.documents.codec import decode_value, encode
 from perfproof.stats.sequential import Schedule
-from perfproof.stats.simulate import ForkNoise, hierarchical
 from perfproof.units import change_interval
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from perfproof.stats.simulate import ForkNoise, hierarchical
+from lab.simulate import ForkNoise, hierarchical
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "jmh"
 

@@ -7,10 +7,10 @@ import re
 
 import numpy as np
 
+from lab.simulate import ForkNoise, hierarchical
 from perfproof.compare import CompareOptions, compare_sides
 from perfproof.model import ALLOC_NORM, BenchKey, Direction, Samples
 from perfproof.render.results import build_tables, results_markdown, summary_line
-from perfproof.stats.simulate import ForkNoise, hierarchical
 
 
 def _suite(family: str):

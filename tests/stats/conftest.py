@@ -7,7 +7,7 @@ from collections.abc import Callable
 import numpy as np
 import pytest
 
-from perfproof.stats.simulate import hierarchical
+from lab.simulate import hierarchical
 
 
 @pytest.fixture

@@ -15,9 +15,9 @@ import numpy as np
 import pytest
 
 from lab.sequential_sim import paths_from_streams, play, simulate
+from lab.simulate import ForkNoise
 from perfproof.stats import bimodal
 from perfproof.stats import sequential as seq
-from perfproof.stats.simulate import ForkNoise
 
 ALPHA = 0.01
 THETA = 0.01

@@ -14,9 +14,9 @@ import numpy as np
 import pytest
 
 from lab.sequential_sim import paths_from_streams, play, simulate
-from perfproof.stats import bimodal
+from lab.simulate import ForkNoise
+from perfproof.stats import bimodal, welch_look
 from perfproof.stats import sequential as seq
-from perfproof.stats.simulate import ForkNoise
 
 DESIGN = seq.Schedule(max_looks=8, first_forks=3, forks_per_look=1)
 
@@ -30,7 +30,7 @@ CHANCE_HEAD = [0.0931, 0.1102, 0.1002, 0.1097, 0.1079, 0.1059, 0.0039, 0.1037, 0
 def _judge(base: list[float], head: list[float], look: int, futility: float) -> seq.Judgement:
     b, h = [np.array(base)], [np.array(head)]
     return seq.judge(
-        seq.look_rows(b, h), np.array([np.nan]), DESIGN, 0.01, "bh", 0.01, look, futility,
+        welch_look.look_rows(b, h), np.array([np.nan]), DESIGN, 0.01, "bh", 0.01, look, futility,
         bimodal.fork_rows(b, h), np.array([False]),
     )  # fmt: skip
 

@@ -9,7 +9,7 @@ import math
 import numpy as np
 from scipy import special
 
-from perfproof.stats import bimodal
+from perfproof.stats import bimodal, welch_look
 from perfproof.stats import futility as fut
 from perfproof.stats import sequential as seq
 from perfproof.stats.futility import FutilityRule
@@ -35,9 +35,9 @@ def _old_conditional_power(diff: float, se: float, df: float, now: int, end: int
     )
 
 
-def _rows(diff: float, se: float, df: float) -> seq.LookRows:
+def _rows(diff: float, se: float, df: float) -> welch_look.LookRows:
     a = np.array
-    return seq.LookRows(a([diff]), a([se]), a([df]), a([0.5]), a([True]))
+    return welch_look.LookRows(a([diff]), a([se]), a([df]), a([0.5]), a([True]))
 
 
 def test_the_issues_real_effect_is_not_stopped_where_the_old_rule_stopped_it() -> None:
@@ -97,7 +97,7 @@ def test_two_code_shapes_on_a_reached_key_get_their_forks_rather_than_a_stop() -
     left can confirm them and it stops; where it reaches it, it keeps its forks."""
     base = [np.array([0.0031, 0.0026, 0.0146, 0.0069, 0.0115, 0.0019, 0.0913, 0.1018, 0.0026])]
     head = [np.array([0.0931, 0.1102, 0.1002, 0.1097, 0.1079, 0.1059, 0.0039, 0.1037, 0.0889])]
-    rows = seq.look_rows(base, head)
+    rows = welch_look.look_rows(base, head)
     forks = bimodal.fork_rows(base, head)
     codes = {}
     for reached in (True, False):

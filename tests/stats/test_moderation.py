@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from lab.sequential_sim import paths_from_streams, play
-from perfproof.stats import moderation
+from perfproof.stats import moderation, welch_look
 from perfproof.stats import sequential as seq
 from perfproof.stats.welch import SideMoments
 
@@ -71,10 +71,10 @@ def test_look_rows_borrow_within_each_metric_only() -> None:
     rng = np.random.default_rng(4)
     base = [rng.normal(0, 0.1, 3) for _ in range(8)] + [rng.normal(0, 1e-4, 3) for _ in range(8)]
     head = [rng.normal(0, 0.1, 3) for _ in range(8)] + [rng.normal(0, 1e-4, 3) for _ in range(8)]
-    mixed = seq.look_rows(base, head, ["primary"] * 8 + ["gc.alloc.rate.norm"] * 8)
-    alone = seq.look_rows(base[:8], head[:8])
+    mixed = welch_look.look_rows(base, head, ["primary"] * 8 + ["gc.alloc.rate.norm"] * 8)
+    alone = welch_look.look_rows(base[:8], head[:8])
     assert np.allclose(mixed.se[:8], alone.se) and np.allclose(mixed.df[:8], alone.df)
-    plain = seq.moments_rows(
+    plain = welch_look.moments_rows(
         SideMoments.of_rows(np.array(base[:8])),
         SideMoments.of_rows(np.array(head[:8])),
         borrow=False,

@@ -10,6 +10,7 @@ import pytest
 
 from perfproof.model import Direction, Verdict
 from perfproof.stats import sequential as seq
+from perfproof.stats import welch_look
 from perfproof.stats.verdict import decide
 from perfproof.stats.warmup import unwarmed
 from perfproof.stats.welch import welch
@@ -54,7 +55,7 @@ def test_uncalibrated_schedule_is_refused() -> None:
 def test_look_rows_match_welch() -> None:
     rng = np.random.default_rng(2)
     x, y = rng.normal(0, 0.03, 4), rng.normal(0.05, 0.05, 6)
-    rows = seq.look_rows([x, x[:1]], [y, y])
+    rows = welch_look.look_rows([x, x[:1]], [y, y])
     w = welch(x, y, 0.99)
     assert rows.diff[0] == pytest.approx(w.diff)
     assert rows.p_value[0] == pytest.approx(w.p_value)
@@ -96,7 +97,7 @@ def test_judge_interval_agrees_with_the_family_selection() -> None:
     effects = np.where(np.arange(keys) < 15, -0.08, 0.0)
     base = [rng.normal(0, 0.03, 5) for _ in range(keys)]
     head = [rng.normal(e, 0.03, 5) for e in effects]
-    rows = seq.look_rows(base, head)
+    rows = welch_look.look_rows(base, head)
     frozen = np.full(keys, np.nan)
     frozen[:3] = 1e-6  # three keys decided at an earlier look keep their place in the family
     for method in ("bh", "holm", "none"):

@@ -16,8 +16,8 @@ import numpy as np
 import pytest
 
 from lab.sequential_sim import ForkStreams, Paths, play, simulate, trace_stream
+from lab.simulate import ForkNoise
 from perfproof.stats import sequential as seq
-from perfproof.stats.simulate import ForkNoise
 
 ALPHA = 0.01
 THETA = 0.01

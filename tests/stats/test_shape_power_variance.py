@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 from scipy import stats as st
 
+from lab.simulate import ForkNoise
 from perfproof.stats import power
 from perfproof.stats.fork_welch import WelchForks
 from perfproof.stats.shape import bimodal_split
-from perfproof.stats.simulate import ForkNoise
 from perfproof.stats.variance import components, cv_of_fork_means
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from perfproof.stats.simulate import ForkNoise
+from lab.simulate import ForkNoise
 from perfproof.stats.warmup import is_trending, trim, unsettled_prefix
 
 

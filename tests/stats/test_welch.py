@@ -10,7 +10,7 @@ import pytest
 from scipy import stats as sp
 
 from lab.sequential_sim import welch_paths
-from perfproof.stats import sequential as seq
+from perfproof.stats import welch_look
 from perfproof.stats.welch import (
     SideMoments,
     mean_interval,
@@ -88,7 +88,7 @@ def test_zero_variance_is_decided_once_for_every_caller(
     x, y = np.array(base), np.array(head)
     one = welch(x, y, 0.99)
     rows = welch_rows(x[None, :], y[None, :], 0.99)
-    look = seq.look_rows([x], [y])
+    look = welch_look.look_rows([x], [y])
     sim = welch_paths(SideMoments.of_rows(x[None, None, :]), SideMoments.of_rows(y[None, None, :]))
     flat = welch_df(SideMoments(3, 1.0, 0.0), SideMoments(4, 1.0, 0.0))
     for df in (one.df, rows.df[0], look.df[0], sim.df[0, 0], flat):
@@ -102,7 +102,7 @@ def test_the_four_welch_callers_agree_on_ordinary_data() -> None:
     rng = np.random.default_rng(3)
     x, y = rng.normal(0.0, 0.02, 5), rng.normal(0.03, 0.05, 3)
     one = welch(x, y, 0.99)
-    look = seq.look_rows([x], [y])
+    look = welch_look.look_rows([x], [y])
     sim = welch_paths(SideMoments.of_rows(x[None, None, :]), SideMoments.of_rows(y[None, None, :]))
     ref = sp.ttest_ind(y, x, equal_var=False)
     for df, p_value in ((look.df[0], look.p_value[0]), (sim.df[0, 0], sim.p_value[0, 0])):

@@ -120,13 +120,6 @@ def _rows(x: np.ndarray, y: np.ndarray) -> _Rows:
     return _Rows(d, np.minimum(1.0, 2.0 * tail), np.median(d, axis=-1))
 
 
-def _ends(sorted_d: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
-    """The interval leaving out ``k`` differences at each end (unbounded for k = 0)."""
-    if k == 0:
-        return np.full(sorted_d.shape[0], -np.inf), np.full(sorted_d.shape[0], np.inf)
-    return sorted_d[:, k - 1], sorted_d[:, sorted_d.shape[-1] - k]
-
-
 class RankForks:
     """Ranks of log fork means: Hodges–Lehmann shift, exact Mann–Whitney interval."""
 

@@ -35,10 +35,6 @@ from perfproof.stats.sequential_levels import Schedule as Schedule
 from perfproof.stats.sequential_levels import levels_table as levels_table
 from perfproof.stats.sequential_levels import per_look_level as per_look_level
 from perfproof.stats.sequential_levels import sequential_p as sequential_p
-from perfproof.stats.welch_look import LookRows as LookRows
-from perfproof.stats.welch_look import detectable as detectable
-from perfproof.stats.welch_look import look_rows as look_rows
-from perfproof.stats.welch_look import moments_rows as moments_rows
 
 # ------------------------------------------------------------------- a look of a family
 

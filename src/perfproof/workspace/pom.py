@@ -151,10 +151,6 @@ def plugins(root: ElementTree.Element) -> Iterator[Plugin]:
                 yield Plugin(element, profile)
 
 
-def profile_ids(root: ElementTree.Element) -> list[str]:
-    return [text(p, "id") for p in root.iterfind("profiles/profile") if text(p, "id")]
-
-
 def active_by_default(root: ElementTree.Element) -> set[str]:
     return {
         text(p, "id")

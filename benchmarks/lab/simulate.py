@@ -3,7 +3,8 @@
 Real benchmark data has two random levels: each fork (JVM) draws its own level, and the
 iterations inside it scatter around that level. A method is only trustworthy if it keeps
 its promised error rate on data shaped like that, so the calibration tests, the sequential
-simulator (``benchmarks/lab/sequential_sim.py``) and the scale benchmark draw from this one law.
+simulator (:mod:`lab.sequential_sim`) and the scale benchmark draw from this one law; no verb
+does, so it lives beside them rather than in the installed package.
 """
 
 from __future__ import annotations
