@@ -17,7 +17,9 @@ from perfproof.compare.sequential_method import methodology
 from perfproof.compare.sequential_replay import ReplaySettings, replay
 from perfproof.errors import InputError
 from perfproof.model import ALLOC_NORM, BenchKey, Direction, Samples, Verdict
+from perfproof.model.diagnostics import ComparisonMethod
 from perfproof.model.documents.codec import decode_value, encode
+from perfproof.stats.methods import FORK_RANKS
 from perfproof.stats.sequential import Schedule
 from perfproof.units import change_interval
 
@@ -462,3 +464,33 @@ def test_a_looks_interval_names_the_level_it_was_decided_at() -> None:
             assert c.interval_confidence > 1.0 - DESIGN.alpha
             assert c.decided_level == c.interval_confidence
     assert checked >= 2
+
+
+def test_the_rank_method_judges_the_looks_and_says_so() -> None:
+    """The second fork-level method through the protocol alone: every look's interval is the
+    ranks' own at Bonferroni's level across the looks, the comparisons record the method, the
+    methodology says it, and a resumed run's design keeps it."""
+    design = _design(6, method=ComparisonMethod.FORK_RANKS)
+    assert design.method is FORK_RANKS
+    assert design.per_look_level() == pytest.approx(design.alpha / 6)
+    rounds = _rounds(np.random.default_rng(7), {"big": 0.7, "none": 1.0}, 8)
+    decisions: dict = {}
+    for k in range(1, design.schedule.max_looks + 1):
+        decisions = look(_pairs(rounds, 2 + k), k, design, decisions)
+        if k == 1:  # three forks a side: no rank test reaches a p below 0.1
+            assert not any(d.decided for d in decisions.values())
+    by_name = {d.key.benchmark: d for d in decisions.values()}
+    big, none = by_name["big"], by_name["none"]
+    c = big.comparisons[0]
+    assert big.decided and c.verdict is Verdict.IMPROVED and c.ratio_ci[1] < 1.0
+    # seven forks a side are the fewest whose exact p-value can pass α/6 in a family of two
+    assert c.base.forks >= 7 and 1.0 - c.interval_confidence <= design.alpha / 6
+    seq_look = c.diagnostics.sequential
+    assert seq_look is not None and seq_look.per_look_level is not None
+    assert c.interval_confidence == pytest.approx(1.0 - seq_look.per_look_level)
+    assert none.comparisons[0].verdict not in (Verdict.IMPROVED, Verdict.REGRESSED)
+    assert {c.method for d in decisions.values() for c in d.comparisons} == {
+        ComparisonMethod.FORK_RANKS_SEQUENTIAL
+    }
+    assert "Bonferroni across the 6 looks" in methodology(design, decisions)
+    assert SequentialDesign.from_block(design.to_block()).method is FORK_RANKS

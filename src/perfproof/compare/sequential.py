@@ -5,12 +5,13 @@ The API the run loop calls after each round (a *look*) and the replay of recorde
 ``SequentialDesign(Schedule(max_looks, first_forks, forks_per_look), CompareOptions(...))``
     The design, fixed before the first round, judged as its ``CompareOptions`` is: at look k
     each side is planned to have ``first_forks + (k − 1) × forks_per_look`` forks; at most
-    ``max_looks`` looks. The per-look levels come from the calibrated table for this schedule
-    (``stats.sequential``); ``to_block``/``from_block`` store it in a run manifest so that a
-    resumed run keeps it. The first look comes at 3 forks per side by default, not 2: with 2
-    forks per side Welch's t has one or two degrees of freedom and even a −30% change rarely
-    clears a 1% design there, while every look spends part of α; starting at 3 reaches the same
-    verdicts with the same forks in fewer rounds (BENCHMARKS.md, "Sequential design").
+    ``max_looks`` looks. The per-look levels are the method's for this schedule (Welch's
+    calibrated table, ``stats.sequential_levels``; Bonferroni across looks for ranks);
+    ``to_block``/``from_block`` store it in a run manifest so that a resumed run keeps it. The
+    first look comes at 3 forks per side by default, not 2: with 2 forks per side Welch's t has
+    one or two degrees of freedom and even a −30% change rarely clears a 1% design there, while
+    every look spends part of α; starting at 3 reaches the same verdicts with the same forks in
+    fewer rounds (BENCHMARKS.md, "Sequential design").
 ``look(pairs, look_no, design, previous, reach=None) -> dict[BenchKey, KeyDecision]``
     ``pairs`` holds, for every key still measured (entry × metric), the two sides' ``Samples``
     with *all* forks so far; ``look_no`` is 1-based; ``previous`` is the result of the last
@@ -40,13 +41,15 @@ How a look decides (each step is in ``stats.sequential``):
    unsettled ones are left out of its mean in every metric of its entry, with a note. Only a
    fork with fewer than two steady iterations left is left out whole, kept in the record, and
    re-run next round (``compare.sequential_forks`` says why this is sound).
-2. Each statistical comparison gets Welch's t on the log fork means of the usable forks, and
-   its nominal p-value becomes a *sequential* p-value (the smallest overall α whose calibrated
-   design rejects at this look). Keys decided earlier keep theirs; keys without two usable
-   forks per side count with p = 1.
+2. Each statistical comparison gets the design's fork-level method (its look,
+   :meth:`perfproof.stats.method.Method.look`: Welch's t on the log fork means of the usable
+   forks by default, or their ranks), and its nominal p-value becomes a *sequential* p-value
+   (the smallest overall α whose design, at the method's per-look levels, rejects at this
+   look). Keys decided earlier keep theirs; keys without two usable forks per side count with
+   p = 1.
 3. The family procedure (Benjamini–Hochberg by default) runs on the sequential p-values of
    every statistical comparison in the plan and gives each key an overall α; its repeated
-   interval is the Welch interval at the per-look level for that α.
+   interval is the method's interval at the per-look level for that α.
 4. The verdict is read off that interval: ``improved``/``regressed`` (excludes 1, estimate
    beyond θ), ``negligible`` (excludes 1, within θ), ``same`` (inside ±θ); otherwise the key
    continues, and at the last look it is ``inconclusive`` ("the change is within -X%…+Y%").
