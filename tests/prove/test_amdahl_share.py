@@ -50,3 +50,26 @@ def test_the_per_call_speed_up_comes_from_the_decided_keys_that_reach_the_method
     # a method on the path (not its end) is reached too; one on no path is not
     assert method_gains("DigitsBench.write()", reached, rows)[0] == gains
     assert method_gains("Other.m()", reached, rows) == ((), 0)
+
+
+def test_a_nested_class_method_is_reached_by_the_call_paths_that_name_its_outer_class() -> None:
+    """A changed method is labelled with its own class (``BigDecimalSerializer.write``), a call
+    path with the outer classes before it; kryo's serializer rows said "no key reaches it"
+    beside the improved verdicts of the keys whose paths end in it."""
+    from perfproof.model.documents.prove_stages import ReachedBenchmark
+    from perfproof.stats.amdahl_gains import method_gains, names
+
+    from .conftest import wire_row
+
+    bench = "k.bench.BigDecimalBenchmark.write"
+    rows = [wire_row(benchmark=bench, params={"d": "2"}, verdict="improved", ratio=0.5)]
+    step = "DefaultSerializers.BigDecimalSerializer.writeUnscaledLong(Output, long)"
+    path = ("BigDecimalBenchmark.write(MyState)", step)
+    reached = [ReachedBenchmark(benchmark=bench, path=path, changed=step)]
+    gains, _ = method_gains("BigDecimalSerializer.writeUnscaledLong(Output, long)", reached, rows)
+    assert [round(1 + g.gain, 2) for g in gains] == [2.0]
+    # a class whose name only ends the same is another class; constructors match likewise
+    assert not names(step, "Serializer.writeUnscaledLong(Output, long)")
+    assert not names(step, "BigDecimalSerializer.writeUnscaledLong(Output, int)")
+    assert names("new Outer.Inner(int)", "new Inner(int)")
+    assert not names("new Outer.Inner(int)", "Inner(int)")

@@ -35,9 +35,31 @@ def summary_gain(gains: Sequence[float]) -> float | None:
     return math.exp(sum(math.log1p(g) for g in gains) / len(gains)) - 1.0
 
 
+def names(step: str, method: str) -> bool:
+    """Whether a call path's step is ``method`` (a changed method's label).
+
+    A changed method is labelled with its own class's simple name
+    (``BigDecimalSerializer.write(Output, long)``), a call path with the nested class's outer
+    classes before it (``DefaultSerializers.BigDecimalSerializer.write(Output, long)``): the
+    same method, which an exact comparison never found, so every nested class's row said "no
+    key reaches it" beside the verdicts of the keys whose call paths end in it."""
+    if step == method:
+        return True
+    new = "new "
+    if method.startswith(new) != step.startswith(new):
+        return False  # a constructor is never a method of the same name
+    if method.startswith(new):
+        return step[len(new) :].endswith("." + method[len(new) :])
+    return step.endswith("." + method)
+
+
 def reaching(method: str, reached: Sequence[ReachedBenchmark]) -> tuple[str, ...]:
     """The benchmarks whose call path runs through ``method`` (or ends in it)."""
-    return tuple(r.benchmark for r in reached if r.changed == method or method in r.path)
+    return tuple(
+        r.benchmark
+        for r in reached
+        if names(r.changed, method) or any(names(step, method) for step in r.path)
+    )
 
 
 def method_gains(
