@@ -713,10 +713,7 @@ CLI_TYPE_TEST_FUNCTIONS = {"convert", "emit_json"}
 """Functions of cli/ that may: a click type turning a flag's text into its value (once), and
 the one JSON printer (a document or its dict)."""
 
-KNOWN_CLI_TYPE_TESTS = {
-    "cli/pinned.py": "settings_block spells a settled value as typed; due to move into a "
-    "settings model in model/documents/",
-}
+KNOWN_CLI_TYPE_TESTS: dict[str, str] = {}
 
 
 def cli_type_tests(mods: Iterable[Module] | None = None) -> dict[str, list[int]]:
@@ -952,6 +949,94 @@ def hand_read_documents(mods: Iterable[Module] | None = None) -> list[str]:
             ):
                 found.append(f"{m.rel}:{node.lineno} {_dotted(node.func)}")
     return found
+
+
+MODEL_BASES = frozenset({"BaseModel", "Document", "Kept", "RootModel"})
+"""The codec's bases: a class built on one of them (or on a model of ``model/documents/``)
+is a document's shape."""
+
+
+def models_outside_documents(mods: Iterable[Module] | None = None) -> list[str]:
+    """A codec model (a ``Document``, ``Kept`` or pydantic ``BaseModel``, or a subclass of
+    a model defined in ``model/documents/``) defined anywhere but ``model/documents/``."""
+    every = list(modules().values() if mods is None else mods)
+    homes = [m for m in every if m.rel.startswith("model/documents/")]
+    classes = [n for m in homes for n in ast.walk(m.tree) if isinstance(n, ast.ClassDef)]
+    bases, grown = set(MODEL_BASES), True
+    while grown:  # the models of model/documents/, each built on the codec's bases or another
+        more = {
+            c.name for c in classes if any(_dotted(b).rpartition(".")[2] in bases for b in c.bases)
+        }
+        grown, bases = not more <= bases, bases | more
+    found = []
+    for m in every:
+        if m.rel.startswith("model/documents/"):
+            continue
+        for node in ast.walk(m.tree):
+            if isinstance(node, ast.ClassDef) and any(
+                _dotted(b).rpartition(".")[2] in bases for b in node.bases
+            ):
+                found.append(f"{m.rel}:{node.lineno} {node.name}")
+    return found
+
+
+def test_every_document_model_lives_in_model_documents() -> None:
+    assert not models_outside_documents(), (
+        f"a document model outside model/documents/: {models_outside_documents()}"
+    )
+
+
+def test_the_model_rule_sees_what_it_forbids() -> None:
+    home = Module(
+        "perfproof.model.documents.x", "model/documents/x.py", Path("x.py"),
+        ast.parse("class Block(Document):\n    a: int\n"), 2,
+    )  # fmt: skip
+    code = (
+        "class A(Document):\n    x: int\nclass B(codec.Kept):\n    y: int\n"
+        "class C(Block):\n    z: int\nclass D:\n    w: int\n"
+    )
+    bad = Module("perfproof.history.x", "history/x.py", Path("x.py"), ast.parse(code), 8)
+    assert models_outside_documents([home, bad]) == [
+        "history/x.py:1 A",
+        "history/x.py:3 B",
+        "history/x.py:5 C",
+    ]
+
+
+def entries_added_to_documents(mods: Iterable[Module] | None = None) -> list[str]:
+    """``{**doc.dump(), "settings": ...}`` or ``{**guard_document(g), ...}`` at the door: an
+    entry put beside a document's own after it was written, so the printed JSON is no longer
+    the document's type (the settings block is a field of the verb's model)."""
+
+    def written(node: ast.expr) -> bool:
+        name = _dotted(node.func).rpartition(".")[2] if isinstance(node, ast.Call) else ""
+        return name == "dump" or name.endswith("_document")
+
+    found = []
+    for m in modules().values() if mods is None else mods:
+        if not _in(m.rel, "cli/"):
+            continue
+        for node in ast.walk(m.tree):
+            if isinstance(node, ast.Dict) and any(
+                k is None and written(v) for k, v in zip(node.keys, node.values, strict=True)
+            ):
+                found.append(f"{m.rel}:{node.lineno}")
+    return found
+
+
+def test_a_verb_prints_its_document_whole() -> None:
+    """``settings`` (and any entry a verb prints) is a field of the verb's model."""
+    added = entries_added_to_documents()
+    assert added == [], f"entries added to a document's JSON: {added}"
+
+
+def test_the_added_entry_rule_sees_what_it_forbids() -> None:
+    code = (
+        "a = {**doc.dump(), 'settings': s}\nb = {**base, 'x': 1}\nc = doc.with_settings(s)\n"
+        "d = {**guard_document(g), 'settings': s}\n"
+    )
+    bad = Module("perfproof.cli.x", "cli/x.py", Path("x.py"), ast.parse(code), 4)
+    assert entries_added_to_documents([bad]) == ["cli/x.py:1", "cli/x.py:4"]
 
 
 def test_documents_are_read_and_typed_by_the_codec() -> None:

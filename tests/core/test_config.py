@@ -239,14 +239,14 @@ def test_a_run_folder_says_where_its_settings_came_from_history_database_include
     fixture = Path(__file__).parents[1] / "fixtures" / "runs" / "kryo-budget-cut-1-round"
     shutil.copytree(fixture, run)
     settings = run_settings(run)
-    assert settings["module"] == {"value": "benchmarks", "source": "flag"}
-    assert settings["threshold"]["source"] == "default"
+    assert settings["module"].dump() == {"value": "benchmarks", "source": "flag"}
+    assert settings["threshold"].source == "default"
     assert "db" not in settings
     manifest = json.loads((run / "manifest.json").read_text())
     manifest["options"]["history_db"] = "/srv/perf/history.sqlite"
     manifest["options"]["sources"]["db"] = "environment PERFPROOF_DB"
     (run / "manifest.json").write_text(json.dumps(manifest))
-    assert run_settings(run)["db"] == {
+    assert run_settings(run)["db"].dump() == {
         "value": "/srv/perf/history.sqlite",
         "source": "environment PERFPROOF_DB",
     }

@@ -12,6 +12,7 @@ from tests.measure.test_rounds import new_store
 from perfproof.measure.progress import PlainReporter
 from perfproof.model.documents.compare import CompareDocument
 from perfproof.model.documents.prove_reach import bench_reach
+from perfproof.model.documents.reach import ReachBlock
 from perfproof.model.reach import BenchReach, Reach, RunReach
 from perfproof.pipeline.ab.options import AbOptions, Explain
 from perfproof.pipeline.ab.reach import explain_run, to_record
@@ -38,7 +39,7 @@ def _store(tmp_path: Path, **plan_kw):
         HIDDEN: bench_reach(HIDDEN, {}, (), depth=6),
         DIRECT: bench_reach(DIRECT, {DIRECT: ("Codes.sum()", "Sum.add(int)")}, ()),
     })  # fmt: skip
-    store.manifest.reach = reach.to_block()
+    store.manifest.reach = ReachBlock.of(reach)
     return store
 
 
@@ -49,8 +50,9 @@ def _notes(doc: CompareDocument) -> list[tuple[str, str]]:
 
 def test_only_decided_keys_with_no_static_path_are_recorded(tmp_path: Path) -> None:
     store = _store(tmp_path)
-    reach = RunReach.from_block(store.manifest.reach)
-    assert reach is not None and to_record(_document(), reach) == [HIDDEN]
+    assert store.manifest.reach is not None
+    reach = store.manifest.reach.reach()
+    assert to_record(_document(), reach) == [HIDDEN]
     asked = []
 
     def recorder(store, opts, reach, benchmarks, rep):

@@ -4,6 +4,7 @@ and only a path, a recording or a change outside the Java sources counts as reac
 from __future__ import annotations
 
 from perfproof.model.documents.prove_reach import bench_reach
+from perfproof.model.documents.reach import ReachBlock
 from perfproof.model.documents.run import RunManifest
 from perfproof.model.reach import BenchReach, Reach, RunReach
 
@@ -34,7 +35,7 @@ def test_run_reach_round_trips_through_the_manifest() -> None:
     reach = RunReach({CODEC: bench_reach(CODEC, {CODEC: PATH}, ())})
     recorded = BenchReach(QUEUE, Reach.RECORDED, "a recording sampled Codec.encode(int)")
     reach = reach.with_recordings([recorded])
-    manifest = RunManifest(reach=reach.to_block())
+    manifest = RunManifest(reach=ReachBlock.of(reach))
     written = manifest.dump()["reach"]
     assert isinstance(written, dict)
     assert written["benchmarks"][1] == {
@@ -45,14 +46,15 @@ def test_run_reach_round_trips_through_the_manifest() -> None:
         "path": [],
     }
     assert written["benchmarks"][0]["path"] == list(PATH)
-    back = RunReach.from_block(RunManifest.read(manifest.dump(), "m").reach)
+    block = RunManifest.read(manifest.dump(), "m").reach
+    assert block is not None
+    back = block.reach()
     assert back == reach
     assert back.reaches(QUEUE) and back.reaches(CODEC)
     unknown = back.of("acme.bench.KtBench.run")
     assert unknown.kind is Reach.NOT_INDEXED and not back.reaches("acme.bench.KtBench.run")
     failed = RunReach(error="the change's reach was not computed: boom")
     assert failed.of(CODEC).why == failed.error
-    assert RunReach.from_block(None) is None
 
 
 def test_prove_hands_its_reach_to_the_looks() -> None:

@@ -7,12 +7,12 @@ from pathlib import Path
 import pytest
 
 from perfproof.errors import ExternalError
+from perfproof.model.documents.project_tests import TestRun
 from perfproof.workspace.tests import (
     ERROR,
     FAILED,
     PASSED,
     SKIPPED,
-    TestRun,
     compare_runs,
     parse_junit_xml,
     report_files,

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
+from perfproof.model.documents.reach import ReachBlock
 from perfproof.model.documents.run import StepEntry
 from perfproof.model.documents.run_plan import PlanBlock
-from perfproof.model.reach import ReachBlock
 from perfproof.report.environment import measuring_text
 
 

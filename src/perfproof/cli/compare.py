@@ -27,6 +27,7 @@ from perfproof.cli.options import (
 )
 from perfproof.cli.pinned import json_settings
 from perfproof.compare import compare_document, compare_specs
+from perfproof.compare import document as compare_document_of
 from perfproof.errors import GateFailed
 from perfproof.model.enums import Format
 from perfproof.render import gate
@@ -146,13 +147,10 @@ def command(ctx: click.Context, **_: object) -> None:
             db = resolve_target(req.record.db).label
         from perfproof.compare.geomean import geomean_json
 
-        emit_json(
-            {
-                **compare_document(result),
-                "geomean": geomean_json(result.comparisons),
-                "settings": json_settings(req.settings, req.sources, db),
-            }
+        doc = compare_document_of(result).model_copy(
+            update={"geomean": geomean_json(result.comparisons)}
         )
+        emit_json(doc.with_settings(json_settings(req.settings, req.sources, db)))
     else:
         from perfproof.render import comparison as compare_render
 

@@ -117,7 +117,7 @@ def command(
         result = run_guard(GuardOptions(opts, settings))
     if fmt is Format.JSON:
         chosen = run_settings(result.run_dir) if result.run_dir is not None else {}
-        emit_json({**guard_document(result), "settings": chosen})
+        emit_json(guard_document(result, chosen))
     else:
         click.echo(render_table(result), nl=False)
     if not result.passed:

@@ -66,7 +66,7 @@ def command(
         chosen["sources"] = sources
     outcome = merge_runs([Path(p) for p in run_dirs], Path(out), verdict=chosen)
     if fmt is Format.JSON:
-        emit_json({**outcome.document.dump(), "settings": run_settings(Path(outcome.out))})
+        emit_json(outcome.document.with_settings(run_settings(Path(outcome.out))))
         click.echo(f"run folder: {outcome.out}", err=True)
     else:
         if fmt is Format.MD:

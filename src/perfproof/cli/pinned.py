@@ -11,8 +11,7 @@ import click
 
 from perfproof import defaults
 from perfproof.cli.config import KEYS, Setting, Value, both_files, read_pinned, settle
-from perfproof.measure.plan import JmhArgs
-from perfproof.model.budget import Budget
+from perfproof.model.documents.settings import SettingEntry, settings_of
 from perfproof.stats.family import Family
 
 DEFAULTS: Mapping[str, Value | None] = {
@@ -73,24 +72,10 @@ def settled(
     return params, sources
 
 
-def settings_block(
-    params: Mapping[str, object], sources: Mapping[str, str]
-) -> dict[str, dict[str, object]]:
-    """The ``settings`` of a JSON document: each settled option's value and where it came
-    from (``flag``, ``environment PERFPROOF_X``, ``perfproof.toml:3``, ``default``)."""
-    out: dict[str, dict[str, object]] = {}
-    for name, source in sources.items():
-        value = params.get(name)
-        if isinstance(value, (Budget, JmhArgs)):
-            value = str(value)  # as typed
-        out[name] = {"value": list(value) if isinstance(value, tuple) else value, "source": source}
-    return out
-
-
 def json_settings(
     params: Mapping[str, object], sources: Mapping[str, str], db: str | None = None
-) -> dict[str, dict[str, object]]:
-    """The ``settings`` block of a verb's JSON: :func:`settings_block`, with the history
+) -> dict[str, SettingEntry]:
+    """The ``settings`` block of a verb's JSON: :func:`settings_of`, with the history
     database (``db``, its resolved name) where the verb records into one, and left out where
     it does not (a pinned or exported database the verb never opens is no setting of it)."""
     shown = dict(sources)
@@ -99,10 +84,10 @@ def json_settings(
         shown.pop("db", None)
     else:
         values["db"] = db
-    return settings_block(values, shown)
+    return settings_of(values, shown)
 
 
-def run_settings(run_dir: Path) -> dict[str, dict[str, object]]:
+def run_settings(run_dir: Path) -> dict[str, SettingEntry]:
     """The ``settings`` block of a run folder's own settings, as its manifest recorded them
     with their sources (a resumed run keeps them): the history database where it was
     recorded into one."""

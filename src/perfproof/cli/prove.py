@@ -26,6 +26,7 @@ from perfproof.cli.pinned import json_settings, run_settings, settled
 from perfproof.cli.run_flags import AB_GROUPS, VERDICT, ab_options
 from perfproof.errors import GateFailed, InputError
 from perfproof.model.documents.prove import SKIPPABLE
+from perfproof.model.documents.settings import SettingEntry
 from perfproof.model.enums import Format
 from perfproof.pipeline.prove.options import Gate, ProfileForks, ProveOptions, Reach
 from perfproof.pipeline.prove.run import ProveOutcome, stage_lines
@@ -158,7 +159,7 @@ def command(ctx: click.Context, **_: object) -> None:
         if extra:
             raise InputError(f"--resume takes the bundle's own settings; drop {', '.join(extra)}")
         outcome = resume_prove(Path(resume_bundle), say, ctx.params["skip"])
-        chosen: dict[str, dict[str, object]] = {}
+        chosen: dict[str, SettingEntry] = {}
     else:
         opts, chosen = prove_options(ctx)
         outcome = start_prove(opts, say)
@@ -168,7 +169,7 @@ def command(ctx: click.Context, **_: object) -> None:
         raise GateFailed("; ".join(outcome.gates) + f" (bundle: {outcome.bundle})")
 
 
-def prove_options(ctx: click.Context) -> tuple[ProveOptions, dict[str, dict[str, object]]]:
+def prove_options(ctx: click.Context) -> tuple[ProveOptions, dict[str, SettingEntry]]:
     """The chain's one builder: the A/B's options as ``ab`` builds them (settled with the
     pinned settings), and prove's own flags, typed (exit 2 here, before any stage); with the
     settings block ``--format json`` shows."""
@@ -200,14 +201,14 @@ def _junit(path: Path | None, outcome: ProveOutcome) -> None:
     write_junit(path, doc.comparisons, doc.unmatched, "perfproof prove")
 
 
-def _print(outcome: ProveOutcome, fmt: Format, chosen: dict[str, dict[str, object]]) -> None:
+def _print(outcome: ProveOutcome, fmt: Format, chosen: dict[str, SettingEntry]) -> None:
     """The outcome in ``fmt``; JSON carries the settings the A/B run was made with and where
     each came from (``chosen``, as settled at the door, when no A/B run was made)."""
     report = outcome.report
     if fmt is Format.JSON:
         ab_run = outcome.ab_run
         settings = run_settings(ab_run) if ab_run is not None else chosen
-        emit_json({**outcome.doc.dump(), "settings": settings})
+        emit_json(outcome.doc.with_settings(settings))
         click.echo(f"bundle: {outcome.bundle}", err=True)
         return
     if fmt is Format.MD and outcome.markdown is not None:  # the PR body report.md holds

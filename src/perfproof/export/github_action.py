@@ -13,21 +13,10 @@ import numpy as np
 
 from perfproof.export.source import ExportFile, ExportOptions, ExportRun, display_name
 from perfproof.model.documents import dumps
-from perfproof.model.documents.codec import Document
+from perfproof.model.documents.export import ActionEntry
 from perfproof.units import short_sha
 
 FILES = {"lower": "customSmallerIsBetter.json", "higher": "customBiggerIsBetter.json"}
-
-
-class ActionEntry(Document):
-    """One entry of a custom tool's file, as github-action-benchmark reads it."""
-
-    name: str
-    unit: str
-    value: float
-    range: str | None = None
-    """``± 1.23``: left out when the interval is wider than 1,000× the value."""
-    extra: str
 
 
 def render(run: ExportRun, options: ExportOptions) -> dict[str, ExportFile]:

@@ -28,8 +28,7 @@ from perfproof.errors import InputError
 from perfproof.jmh.reader import load_json, read_results
 from perfproof.model import BenchKey, Samples
 from perfproof.model.documents import json_safe
-from perfproof.model.documents.codec import Document, ValidationError
-from perfproof.model.documents.compare_wire import ComparisonDoc, problem
+from perfproof.model.documents.compare_wire import ComparisonDoc, comparison_rows
 from perfproof.model.documents.run import Environment, SideRef
 from perfproof.model.documents.run_plan import Machine
 
@@ -114,19 +113,6 @@ class Record:
     def commit(self) -> str | None:
         """The commit measured: the head side's."""
         return self.head.sha
-
-
-class _Comparisons(Document):
-    comparisons: list[ComparisonDoc]
-
-
-def comparison_rows(rows: object, source: str) -> list[ComparisonDoc]:
-    """The ``comparisons`` of a compare document, typed; a wrong field is bad input naming
-    ``source`` and the field's path (``comparisons[3].verdict``)."""
-    try:
-        return _Comparisons.model_validate({"comparisons": rows or []}).comparisons
-    except ValidationError as exc:
-        raise InputError(problem(exc, source)) from None
 
 
 def params_text(key: BenchKey) -> str:

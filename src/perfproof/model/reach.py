@@ -24,10 +24,6 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from pydantic import Field
-
-from perfproof.model.documents.codec import Document, Seq
-
 
 class Reach(StrEnum):
     """What is known about whether a change runs in one benchmark (see the module docstring)."""
@@ -129,47 +125,3 @@ class RunReach:
         merged = dict(self.benchmarks)
         merged.update({r.benchmark: r for r in found})
         return RunReach(merged, self.error, self.recorded, self.recorded_s)
-
-    def to_block(self) -> ReachBlock:
-        """The run manifest's ``reach`` block."""
-        return ReachBlock(
-            benchmarks=[
-                BenchReachEntry.model_validate(r, from_attributes=True)
-                for r in self.benchmarks.values()
-            ],
-            error=self.error or None,
-            recorded=self.recorded,
-            recorded_s=self.recorded_s if self.recorded is not None else None,
-        )
-
-    @classmethod
-    def from_block(cls, block: ReachBlock | None) -> RunReach | None:
-        if block is None:
-            return None
-        found = [BenchReach(r.benchmark, r.kind, r.why or "", r.path) for r in block.benchmarks]
-        return cls(
-            {r.benchmark: r for r in found},
-            block.error or None,
-            block.recorded or None,
-            block.recorded_s,
-        )
-
-
-class BenchReachEntry(Document):
-    """One benchmark's reach as the manifest writes it (``reaches`` follows from ``kind``;
-    written for readers of the file). Made from a :class:`BenchReach` by its attributes."""
-
-    benchmark: str
-    kind: Reach = Field(strict=False)
-    reaches: bool | None = None
-    why: str | None = None
-    path: Seq[str] = ()
-
-
-class ReachBlock(Document):
-    """The run manifest's ``reach`` block: each benchmark's reach, known before the first look."""
-
-    benchmarks: list[BenchReachEntry] = Field(default_factory=list)
-    error: str | None = None
-    recorded: str | None = None
-    recorded_s: float | None = None

@@ -31,13 +31,13 @@ from perfproof.errors import InputError
 from perfproof.model import BenchKey, Comparison, Estimate, Side, Unmatched
 from perfproof.model.documents import schema_id
 from perfproof.model.documents.codec import (
-    Document,
     ValidationError,
     by_name,
     decode_value,
     encode,
 )
 from perfproof.model.documents.compare_wire import ComparisonDoc, UnmatchedDoc, labels, problem
+from perfproof.model.documents.settings import WithSettings
 
 NAME = "compare"
 MAJOR = 1
@@ -101,7 +101,7 @@ UnmatchedRow = Annotated[
 ]
 
 
-class CompareDocument(Document):
+class CompareDocument(WithSettings):
     """Options, comparisons, keys not compared and input notes of one comparison run; fields
     other writers add beside the comparison (``run_dir``) are kept on a round trip."""
 

@@ -23,9 +23,10 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
+from perfproof.errors import InputError
 from perfproof.model import PRIMARY, BenchKey
 from perfproof.model.bounds import RatioBounds
-from perfproof.model.documents.codec import Kept, ValidationError, shape_problem
+from perfproof.model.documents.codec import Document, Kept, ValidationError, shape_problem
 from perfproof.model.enums import Direction, Verdict
 
 
@@ -161,3 +162,18 @@ def problem(exc: ValidationError, source: str) -> str:
     shown = repr(value)
     shown = shown if len(shown) <= 40 else shown[:37] + "..."
     return f"{source}: {path}: expected {what}, got {shown}"
+
+
+class _ComparisonRows(Document):
+    """The ``comparisons`` of a compare document on their own (what a history record keeps)."""
+
+    comparisons: list[ComparisonDoc]
+
+
+def comparison_rows(rows: object, source: str) -> list[ComparisonDoc]:
+    """The ``comparisons`` of a compare document, typed; a wrong field is bad input naming
+    ``source`` and the field's path (``comparisons[3].verdict``)."""
+    try:
+        return _ComparisonRows.model_validate({"comparisons": rows or []}).comparisons
+    except ValidationError as exc:
+        raise InputError(problem(exc, source)) from None

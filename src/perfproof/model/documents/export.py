@@ -46,3 +46,15 @@ class ExportDocument(Document):
     """What a benchstat sample is in the file (forks or iterations), else None."""
     runs: list[RunDoc]
     files: list[FileDoc]
+
+
+class ActionEntry(Document):
+    """One entry of a github-action-benchmark custom tool's file (``export --to
+    github-action``), as the action reads it."""
+
+    name: str
+    unit: str
+    value: float
+    range: str | None = None
+    """``± 1.23``: left out when the interval is wider than 1,000× the value."""
+    extra: str

@@ -8,6 +8,7 @@ side only); both are written as null, as in every other perfproof document, with
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
@@ -15,7 +16,7 @@ from typing import Literal
 from pydantic import Field, JsonValue
 
 from perfproof.model.documents import json_safe, schema_id
-from perfproof.model.documents.codec import Document
+from perfproof.model.documents.settings import SettingEntry, WithSettings
 
 NAME = "guard"
 MAJOR = 1
@@ -70,7 +71,7 @@ class GuardResult:
         return bool(self.rows) and all(r.passed for r in self.rows)
 
 
-class GuardDocument(Document):
+class GuardDocument(WithSettings):
     """``guard.json`` as written: the settings, the verdict and the rows (:class:`GuardRow`'s
     own fields)."""
 
@@ -87,8 +88,11 @@ class GuardDocument(Document):
     notes: list[str]
 
 
-def guard_document(g: GuardResult) -> dict[str, JsonValue]:
-    """The document of one judged guard (strict JSON: no NaN, no infinity, no strings for them)."""
+def guard_document(
+    g: GuardResult, settings: Mapping[str, SettingEntry] | None = None
+) -> dict[str, JsonValue]:
+    """The document of one judged guard (strict JSON: no NaN, no infinity, no strings for them);
+    with the settings it ran with where the verb prints it."""
     doc = GuardDocument(
         kind=g.kind,
         protects=PROTECTS[g.kind],
@@ -100,6 +104,7 @@ def guard_document(g: GuardResult) -> dict[str, JsonValue]:
         overlay_files=g.overlay_files,
         rows=g.rows,
         notes=g.notes,
+        settings=None if settings is None else dict(settings),
     )
     safe: dict[str, JsonValue] = json_safe(doc.model_dump(mode="json", by_alias=True))
     return safe

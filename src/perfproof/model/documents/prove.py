@@ -45,6 +45,7 @@ from perfproof.model.documents.prove_stages import (
 )
 from perfproof.model.documents.run import SideRef
 from perfproof.model.documents.run_options import RunOptions
+from perfproof.model.documents.settings import WithSettings
 
 NAME = "prove"
 MAJOR = 1
@@ -167,7 +168,7 @@ class Outcome(Kept):
     ok: bool = True
 
 
-class ProveDocument(Kept):
+class ProveDocument(WithSettings, Kept):
     """A whole ``prove.json``, decoded once when a bundle is opened."""
 
     schema_: str = Field(SCHEMA, alias="schema")

@@ -35,6 +35,7 @@ from perfproof.model.documents.codec import (
     number_as_text,
     problem_line,
 )
+from perfproof.model.documents.reach import ReachBlock
 from perfproof.model.documents.run_options import RunOptions
 from perfproof.model.documents.run_plan import (
     ClusterBlock,
@@ -48,7 +49,6 @@ from perfproof.model.documents.run_plan import (
     StoppingBlock,
 )
 from perfproof.model.enums import RunStatus
-from perfproof.model.reach import ReachBlock
 
 NAME = "run"
 MAJOR = 1

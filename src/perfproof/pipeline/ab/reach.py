@@ -36,6 +36,7 @@ from perfproof.model.documents.prove_reach import (
     KeyReach,
     bench_reach,
 )
+from perfproof.model.documents.reach import ReachBlock
 from perfproof.model.reach import REACH_FIELD, BenchReach, Reach, RunReach
 from perfproof.pipeline.ab.options import AbOptions, Explain
 from perfproof.pipeline.reach.changes import benchmarks_reaching, changes_stage, head_project
@@ -218,7 +219,7 @@ def reach_before_run(store: RunStore, opts: AbOptions, rep: Reporter) -> None:
     names = [*listed.get("base", ()), *listed.get("head", ())]
     custom = opts.build.build_cmd is not None
     reach = reach_before_looks(Path(opts.repo), shas, head_tree, names, custom)
-    store.manifest.reach = reach.to_block()
+    store.manifest.reach = ReachBlock.of(reach)
     if reach.error:
         rep.message(f"note: {reach.error}")
 
@@ -226,7 +227,8 @@ def reach_before_run(store: RunStore, opts: AbOptions, rep: Reporter) -> None:
 def run_reach(store: RunStore) -> RunReach | None:
     """The reach the run recorded (None: not computed, e.g. ``guard``, a run of ``prove``
     that knew none, a run started by an older version)."""
-    return RunReach.from_block(store.manifest.reach)
+    block = store.manifest.reach
+    return block.reach() if block is not None else None
 
 
 def explain_run(
@@ -259,7 +261,7 @@ def explain_run(
                 replace(reach.of(b), why=f"{reach.of(b).why}; not recorded: {why_not}")
                 for b in wanted
             )
-        store.manifest.reach = reach.to_block()
+        store.manifest.reach = ReachBlock.of(reach)
         store.save()
     return explain(document, reach)[0]
 

@@ -42,6 +42,7 @@ from perfproof.measure.store import (
 )
 from perfproof.model import SIDES
 from perfproof.model.documents.compare import CompareDocument
+from perfproof.model.documents.reach import ReachBlock
 from perfproof.model.documents.run import Jdk, Overlay, RunManifest, SideRef
 from perfproof.model.enums import Format
 from perfproof.model.reach import RunReach
@@ -155,7 +156,7 @@ def start_ab(
             command=opts.reproduce_argv(),
             build_spec=spec.to_block(),
             overlay=Overlay(paths=list(opts.overlay)),
-            reach=reach.to_block() if reach is not None else None,
+            reach=ReachBlock.of(reach) if reach is not None else None,
             variants=variants.to_block() if variants is not None else None,
         ),
     )
