@@ -5,6 +5,7 @@ the benchmark that calls the override itself is measured."""
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -149,7 +150,12 @@ def test_reach_profile_leaves_out_a_benchmark_that_never_runs_the_change(
     (left,) = ab["left_out"]
     assert left["benchmark"] == circles and left["cpu_samples"] > 0
     assert (out / left["recording"]).is_file()
-    assert (out / "reach" / "manifest.json").is_file()
+    reach = json.loads((out / "reach" / "manifest.json").read_text())
+    # the reach round records the baseline alone: one step, no head ref, no head recording
+    assert set(reach["refs"]) == {"base"}
+    assert [s["side"] for s in reach["steps"]] == ["base"]
+    assert not (out / "reach" / "jfr" / "r1-head").exists()
+    assert ab["probed"] == [circles]  # the square is reached directly: measured, not probed
     measured = {c["benchmark"] for c in ab["comparisons"]}
     assert measured == ({sq} if direct else set())
     assert "prove: left out of the A/B: " + circles in res.err
@@ -161,6 +167,10 @@ def test_reach_profile_leaves_out_a_benchmark_that_never_runs_the_change(
         )
     report = (out / "report.md").read_text()
     assert "Left out of the A/B (`--reach profile`)" in report
+    assert (
+        "The reach round (`--reach profile`) recorded one baseline fork of each of the 1 "
+        "benchmark only dynamic dispatch reaches (`reach/`) before the A/B" in report
+    )
     assert (
         f"the baseline profile never sampled the changed code: 0 of {left['cpu_samples']}" in report
     )

@@ -105,8 +105,8 @@ _NOT_SHARED = {"resume_dir", "out", "fmt", "jfr"}
     Reach,
     Reach.PROFILE,
     "Benchmarks the call graph reaches only through dynamic dispatch (a call to an "
-    "interface method the changed class implements): profile first records one fork a side of "
-    "them (BUNDLE/reach) and leaves out of the A/B those whose baseline profile never samples "
+    "interface method the changed class implements): profile first records one baseline fork of "
+    "each (BUNDLE/reach, one JMH step) and leaves out of the A/B those whose profile never samples "
     "the changed methods; static measures them all, last (a --budget cut falls on them first). "
     "Example: perfproof prove --base main --head HEAD --reach static",
 )

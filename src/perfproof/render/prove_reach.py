@@ -73,12 +73,28 @@ def reach_md(bundle: ProveResults) -> list[str]:
 
 
 def left_out_md(bundle: ProveResults) -> list[str]:
-    """The benchmarks ``--reach profile`` left out of the A/B, each with its reason."""
+    """What the reach round recorded (``--reach profile``) and the benchmarks it left out of
+    the A/B, each with its reason."""
     ab = bundle.ab
-    if ab is None or not ab.left_out:
+    if ab is None or not (ab.left_out or ab.probed):
         return []
-    out = ["Left out of the A/B (`--reach profile`):", ""]
-    out += [f"- `{s.benchmark}`: {md_text(s.reason)}" for s in ab.left_out]
+    out = []
+    if ab.probed:
+        n = len(ab.probed)
+        text = (
+            f"The reach round (`--reach profile`) recorded one baseline fork of each of the {n} "
+            f"benchmark{'s' if n != 1 else ''} only dynamic dispatch reaches (`reach/`) before "
+            "the A/B, to see whether the changed code runs there."
+        )
+        if not ab.left_out:
+            text += (
+                " None was left out: each recording sampled the changed code or had no sample "
+                "to judge by."
+            )
+        out += [text, ""]
+    if ab.left_out:
+        out += ["Left out of the A/B (`--reach profile`):", ""]
+        out += [f"- `{s.benchmark}`: {md_text(s.reason)}" for s in ab.left_out]
     return out
 
 

@@ -96,6 +96,9 @@ class AbStageResult(StageDocument):
     left_out: Seq[DispatchSkip] = ()
     """``--reach profile``: benchmarks dynamic dispatch alone reaches whose baseline profile
     never sampled the change, not measured."""
+    probed: Seq[str] = ()
+    """``--reach profile``: the benchmarks dynamic dispatch alone reaches that the reach round
+    recorded before the A/B, one baseline fork each (``BUNDLE/reach``)."""
 
     @property
     def explained_regressed(self) -> tuple[str, ...]:

@@ -4,11 +4,14 @@ dispatch reaches.
 The call graph reaches such a benchmark through a call to a supertype's declaration (an
 interface method the changed class implements); which override runs is decided at run time,
 so the benchmark may never run the changed code at all, and measuring it spends the A/B's
-time on a key the change cannot move. Before the A/B, one recorded fork a side of just those
-benchmarks (in ``BUNDLE/reach``, the same builds and other JMH settings, JFR on) shows which ones
-do: a benchmark whose baseline recording has CPU samples but none of them, and no allocation,
-in a changed method is left out of the A/B, and the report says so with the counts. A
-benchmark with no usable recording, or any sample in the change, is measured as usual.
+time on a key the change cannot move. Before the A/B, the reach round, one recorded baseline
+fork of each of just those benchmarks (in ``BUNDLE/reach``, one JMH step of the baseline's
+build with the other JMH settings of the A/B, JFR on), shows which ones do: a benchmark whose
+baseline recording has CPU samples but none of them, and no allocation, in a changed method
+is left out of the A/B, and the report says so with the counts. A benchmark with no usable
+recording, or any sample in the change, is measured as usual. The head is not recorded: the
+decision reads the baseline alone (the code the change replaces either runs there or not),
+and a head fork would cost a second JMH step as long as the first for nothing.
 """
 
 from __future__ import annotations
@@ -17,36 +20,47 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
-from perfproof.measure.progress import make_reporter
+from perfproof.measure.progress import format_duration, make_reporter
 from perfproof.model.documents.prove_stages import (
     BenchmarksResult,
     ChangesResult,
     DispatchSkip,
 )
 from perfproof.pipeline.ab.options import AbOptions
-from perfproof.pipeline.ab.recorded import recorded_round
+from perfproof.pipeline.ab.recorded import recorded_side
 from perfproof.pipeline.prove.bundle import Bundle
+from perfproof.pipeline.prove.eta import reach_estimate
+from perfproof.pipeline.prove.profile_forks import REACH
 from perfproof.pipeline.reach.share import key_share, recordings_by_benchmark
 
 
 def reach_forks(bundle: Bundle, ab: AbOptions, regexes: Sequence[str]) -> Path:
-    """One recorded round of the given benchmarks on both sides, one fork a side, in
-    ``BUNDLE/reach`` (:func:`perfproof.pipeline.ab.recorded.recorded_round`)."""
-    return recorded_round(bundle.folder("reach"), ab, regexes, make_reporter())
+    """One recorded baseline fork of each of the given benchmarks, one JMH step, in
+    ``BUNDLE/reach`` (:func:`perfproof.pipeline.ab.recorded.recorded_side`); said first with
+    what it costs, since no stage's ETA counts it before the A/B has listed its keys."""
+    reporter = make_reporter()
+    seconds = reach_estimate(ab.jmh_args.with_forks(1).settings, len(regexes))
+    reporter.message(
+        f"prove: the reach round: one recorded baseline fork of each of the {len(regexes)} "
+        f"benchmark(s) only dynamic dispatch reaches, in 1 JMH step (about "
+        f"{format_duration(seconds)}), to leave out of the A/B those that never run the change"
+    )
+    return recorded_side(bundle.folder(REACH), ab, regexes, "base", reporter)
 
 
 def probe_dispatch(
     bundle: Bundle, ab: AbOptions, benchmarks: BenchmarksResult | None, changes: ChangesResult
-) -> tuple[DispatchSkip, ...]:
-    """The dispatch-only benchmarks whose baseline recording never sampled a changed method."""
+) -> tuple[tuple[str, ...], tuple[DispatchSkip, ...]]:
+    """The dispatch-only benchmarks the reach round recorded (none when it had nothing to
+    look at), and those of them whose baseline recording never sampled a changed method."""
     from perfproof.profile.load import load_profiles
 
     if benchmarks is None or benchmarks.source != "call graph":
-        return ()  # the user's --bench is measured as asked
+        return (), ()  # the user's --bench is measured as asked
     only = [r for r in benchmarks.reached if r.via_dispatch]
     frames = frozenset(m.frame for m in changes.methods if m.kind != "removed")
     if not only or not frames:
-        return ()
+        return (), ()
     by_bench = recordings_by_benchmark(reach_forks(bundle, ab, [r.regex for r in only]))
     skipped = []
     for r in only:
@@ -57,7 +71,7 @@ def probe_dispatch(
         if share.samples and not share.cpu_share and not share.alloc_share:
             rel = [str(p.relative_to(bundle.path)) for p in recordings]
             skipped.append(DispatchSkip.of(r.benchmark, r.dispatch, share.samples, rel[0]))
-    return tuple(skipped)
+    return tuple(r.benchmark for r in only), tuple(skipped)
 
 
 def measured(regexes: Sequence[str], skipped: Sequence[DispatchSkip]) -> tuple[str, ...]:

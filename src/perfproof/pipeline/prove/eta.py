@@ -54,6 +54,13 @@ def stage_estimates(opts: ProveOptions, benchmarks: int) -> dict[str, float]:
     }
 
 
+def reach_estimate(settings: JmhSettings, benchmarks: int) -> float:
+    """Seconds the reach round (``--reach profile``) should take: its run folder started and
+    one JMH step, the baseline's, of one fork of each of ``benchmarks`` (``settings`` with
+    one fork)."""
+    return RUN_START_S + estimate_step_seconds(settings, benchmarks)
+
+
 def tests_estimate(ab_run: Path) -> float:
     """Seconds the tests on both commits should take: one build-tool run a side, each about
     as long as that side's build for the A/B (compiling the same module); :data:`TESTS_S`

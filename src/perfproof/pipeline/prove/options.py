@@ -36,7 +36,8 @@ class Reach(StrEnum):
     """``--reach``: what is done about benchmarks only dynamic dispatch reaches."""
 
     PROFILE = "profile"
-    """Record one fork a side first; leave out those whose profile never samples the change."""
+    """Record one baseline fork of each first; leave out those whose profile never samples
+    the change."""
     STATIC = "static"
     """Measure them all, last (a budget cuts them first)."""
 

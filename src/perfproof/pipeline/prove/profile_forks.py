@@ -1,6 +1,7 @@
 """The recorded forks of ``prove``'s profile stage: run for the keys its design chose
 (:mod:`perfproof.pipeline.prove.profile_keys`), one fork a step, and gathered key by key with
-the reach round's forks where those ran the same builds with the same JMH settings.
+the reach round's forks where those ran the same builds with the same JMH settings on both
+sides (a reach round of the baseline alone, this version's, has none to give).
 
 A replicate of the diff is one fork of every recorded key on a side (the i-th of each), so a
 fork reused from the reach round and one recorded here stand side by side as the same kind of
@@ -17,7 +18,7 @@ from pathlib import Path
 
 from perfproof.measure.keys import java_escape
 from perfproof.measure.progress import make_reporter
-from perfproof.model import benchmark_of_label
+from perfproof.model import SIDES, benchmark_of_label
 from perfproof.model.documents.prove_profile import ProfileDesign
 from perfproof.pipeline.ab.options import AbOptions
 from perfproof.pipeline.ab.recorded import recorded_round
@@ -63,12 +64,18 @@ class RecordedForks:
 
 
 def reusable_reach(bundle: Bundle, ab: AbOptions, ab_run: Path) -> dict[str, int]:
-    """Key label → forks a side the reach round recorded of it, when that round ran the A/B's
-    builds with the JMH settings the profile forks use; empty otherwise."""
+    """Key label → forks a side the reach round recorded of it, when that round recorded both
+    sides and ran the A/B's builds with the JMH settings the profile forks use; empty
+    otherwise. The reach round records the baseline alone
+    (:func:`perfproof.pipeline.prove.dispatch.reach_forks`), and a replicate of the diff is a
+    fork of each side, so only a round an earlier perfproof recorded of both sides (a bundle
+    it began, resumed) has forks to reuse."""
     folder = bundle.folder(REACH)
     if not (folder / "manifest.json").is_file() or not (ab_run / "manifest.json").is_file():
         return {}
     reach, timed = read_manifest(folder / "manifest.json"), read_manifest(ab_run / "manifest.json")
+    if set(reach.refs) != set(SIDES):
+        return {}
 
     def builds(m: object) -> set[tuple[str | None, str | None]]:
         return {(b.side, b.key) for b in getattr(m, "builds", [])}
@@ -80,7 +87,9 @@ def reusable_reach(bundle: Bundle, ab: AbOptions, ab_run: Path) -> dict[str, int
         return {}
     out = {}
     for label, sides in fork_recordings(folder).items():
-        out[suite_label(label)] = min(len(sides.get("base", [])), len(sides.get("head", [])))
+        both = min(len(sides.get(side, [])) for side in SIDES)
+        if both:
+            out[suite_label(label)] = both
     return out
 
 

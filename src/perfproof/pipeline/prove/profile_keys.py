@@ -11,8 +11,9 @@ differ only by ``@Param`` values the change did not tell apart, so one of them, 
 label, is recorded for all of them.
 
 Two forks a side are the fewest that give a row of the diff an interval across forks (one
-degree of freedom); the reach round's fork of a key counts as one of them when it ran the same
-builds with the same JMH settings.
+degree of freedom); a reach round's fork of a key counts as one of them when that round
+recorded both sides with the same builds and JMH settings (``reusable_reach``; the reach round
+of this version records the baseline alone, so it gives none).
 """
 
 from __future__ import annotations

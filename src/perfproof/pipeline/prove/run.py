@@ -202,14 +202,17 @@ def _run(bundle: Bundle, opts: ProveOptions, say: Say) -> ProveOutcome:
     def stage_ab() -> StageDocument:
         from perfproof.pipeline.prove.dispatch import measured, probe_dispatch
 
+        probed: tuple[str, ...] = ()
         left_out: tuple[DispatchSkip, ...] = ()
         if opts.reach == "profile":
-            left_out = probe_dispatch(bundle, opts.ab, chain.benchmarks(), chain.changes())
+            probed, left_out = probe_dispatch(bundle, opts.ab, chain.benchmarks(), chain.changes())
             for skip in left_out:
                 say(f"prove: left out of the A/B: {skip.benchmark} ({skip.reason})")
         regexes = measured(chain.regexes(), left_out)
         if not regexes:  # an empty --bench would select every benchmark
-            return AbStageResult(run_dir="", report="", jfr_dir=None, left_out=left_out)
+            return AbStageResult(
+                run_dir="", report="", jfr_dir=None, left_out=left_out, probed=probed
+            )
         result = measure.ab_stage(
             bundle, opts.ab, regexes, chain.changes(), chain.benchmarks(), shas
         )
@@ -217,7 +220,7 @@ def _run(bundle: Bundle, opts: ProveOptions, say: Say) -> ProveOutcome:
         settings = opts.ab.jmh_args.settings
         clock.estimates["profile"] = profile_estimate(design, settings, rounds)
         clock.estimates["tests"] = tests_estimate(Path(result.run_dir))
-        return result.model_copy(update={"left_out": left_out})
+        return result.model_copy(update={"left_out": left_out, "probed": probed})
 
     def stage_profile() -> StageDocument:
         bench, ab = chain.benchmarks(), chain.ab()
