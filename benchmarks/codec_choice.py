@@ -32,12 +32,11 @@ import msgspec
 import pydantic
 
 from perfproof.errors import InputError
-from perfproof.history.records import comparison_rows
 from perfproof.model.diagnostics import Diagnostics, JmhScores
 from perfproof.model.documents import check_depth, loads_strict
 from perfproof.model.documents.codec import decode_value
 from perfproof.model.documents.compare import CompareDocument
-from perfproof.model.documents.compare_wire import ComparisonDoc
+from perfproof.model.documents.compare_wire import ComparisonDoc, comparison_rows
 from perfproof.model.enums import Direction, Verdict
 
 FIXTURE = Path(__file__).parent.parent / "tests/fixtures/runs/kryo-merged/results.json"

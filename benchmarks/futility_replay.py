@@ -52,7 +52,7 @@ from replay_reach import round_files
 from perfproof.compare.sequential_replay import ReplaySettings, read_rounds, replay
 from perfproof.model import PRIMARY, SideSamples
 from perfproof.model.documents.codec import decode
-from perfproof.model.reach import ReachBlock, RunReach
+from perfproof.model.documents.reach import ReachBlock
 
 UNCHANGED = "read:-20,read:20,read:null,write:-20,write:20,write:null,write:one,write:zero"
 MAX_ROUNDS = 10
@@ -140,7 +140,7 @@ def main() -> None:
             round_files(args.run, "base", None, into), round_files(args.run, "head", None, into)
         )
     block = manifest.get("reach")
-    known = RunReach.from_block(None if block is None else decode(ReachBlock, block))
+    known = None if block is None else decode(ReachBlock, block).reach()
     reach = known.flags() if known is not None else None
     settings = ReplaySettings(futility=args.futility, reach=reach, max_looks=args.max_rounds - 2)
     unchanged = set(args.unchanged.split(","))
