@@ -31,10 +31,15 @@ def test_census_ranks_the_known_hot_spots_first(run_cli, hot_recordings):
     assert top_alloc["class"] == "long[]"
     assert top_alloc["focus_frame"] == "demo.app.Hot.grow"
     assert top_alloc["share"] > 0.5
-    top_cpu = doc["cpu"][0]
-    assert top_cpu["frame"] == "demo.app.Hot.spin"
-    assert top_cpu["focus_frame"] == "demo.app.Hot.spin"
-    assert top_cpu["self"] >= 20 and top_cpu["total"] >= top_cpu["self"]
+    # The program's two hot spots lead the CPU census: the main thread's spin and the copy
+    # the growing thread makes. Which of them comes first is the machine's: two threads share
+    # two cores with whatever else runs there, and under load the copy can take more.
+    top_two = {row["frame"]: row for row in doc["cpu"][:2]}
+    assert set(top_two) == {"demo.app.Hot.spin", "java.util.Arrays.copyOf"}
+    spin = top_two["demo.app.Hot.spin"]
+    assert spin["focus_frame"] == "demo.app.Hot.spin"
+    assert spin["self"] >= 20 and spin["total"] >= spin["self"]
+    assert top_two["java.util.Arrays.copyOf"]["focus_frame"] == "demo.app.Hot.grow"
     focus_alloc = [f for f in doc["focus_frames"] if f["kind"] == "alloc"]
     assert focus_alloc[0]["frame"] == "demo.app.Hot.grow"
     # allocation stacks are whole: the thread's root frame is there, not cut at 5 frames
