@@ -643,8 +643,6 @@ SPELLING_HOMES = ("model/documents/",)
 KNOWN_OPTION_SPELLINGS = {
     "compare/family.py": "CompareOptions.family is still text (compare/ is being reworked for "
     "the method protocol)",
-    "pipeline/e2e/options.py": "e2e keeps its own --order and launchers as text, not yet the "
-    "Order enum ab takes",
 }
 
 

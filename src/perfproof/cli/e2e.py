@@ -15,6 +15,7 @@ from perfproof.cli.options import (
     THRESHOLD_DEFAULT,
     confidence_option,
     emit_json,
+    enum_choice,
     format_option,
     resume_option,
     threshold_option,
@@ -22,6 +23,7 @@ from perfproof.cli.options import (
 from perfproof.cli.pinned import settled
 from perfproof.cli.run_flags import BASE_HELP
 from perfproof.errors import InputError, PerfproofError
+from perfproof.measure.plan import Order
 from perfproof.model.enums import Format
 
 EPILOG = """Examples:
@@ -107,8 +109,8 @@ def _progress(i: int, total: int, step, duration: float, values: dict[str, float
 )
 @click.option(
     "--order",
-    type=click.Choice(["abba", "abab", "random"]),
-    default="abba",
+    type=enum_choice(Order),
+    default=Order.ABBA.value,
     show_default=True,
     help="Order of the two sides inside each round.",
 )

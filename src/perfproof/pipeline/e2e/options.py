@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from perfproof import defaults
 from perfproof.errors import InputError
 from perfproof.measure.metrics import MetricSpec, parse_metric_spec
-from perfproof.measure.plan import ORDERS
+from perfproof.measure.plan import Order
 from perfproof.stats.verdict import check_confidence, check_threshold
 from perfproof.workspace.launcher import GRADLE, MAVEN
 from perfproof.workspace.spec import KINDS
@@ -38,7 +38,7 @@ class E2EOptions:
     higher_is_better: list[str] = field(default_factory=list)
     runs: int = 10
     warmup_runs: int = 0
-    order: str = "abba"
+    order: Order = Order.ABBA
     seed: int = 1
     confidence: float = defaults.CONFIDENCE
     threshold_pct: float = 1.0
@@ -92,8 +92,8 @@ def reproduce_argv(opts: E2EOptions) -> list[str]:
         argv += ["--metric", metric]
     for name in opts.higher_is_better:
         argv += ["--higher-is-better", name]
-    argv += ["--runs", str(opts.runs), "--order", opts.order]
-    if opts.order == "random":
+    argv += ["--runs", str(opts.runs), "--order", str(opts.order)]
+    if opts.order == Order.RANDOM:
         argv += ["--seed", str(opts.seed)]
     if opts.warmup_runs:
         argv += ["--warmup-runs", str(opts.warmup_runs)]
@@ -142,8 +142,6 @@ def validate(opts: E2EOptions) -> list[MetricSpec]:
         raise InputError(f"--runs {opts.runs}: need at least 2 runs per side for an interval")
     if opts.warmup_runs < 0:
         raise InputError(f"--warmup-runs {opts.warmup_runs}: must be >= 0")
-    if opts.order not in ORDERS:
-        raise InputError(f"--order {opts.order!r}: choose one of {', '.join(ORDERS)}")
     check_confidence(opts.confidence)
     check_threshold(opts.threshold_pct / 100.0, shown=f"{opts.threshold_pct:g}%")
     if opts.target_pct is not None and not (opts.target_pct > 0 and math.isfinite(opts.target_pct)):

@@ -273,7 +273,7 @@ def analyse(store: RunStore, opts: E2EOptions, specs: Sequence[MetricSpec]) -> E
     return E2EResult(
         run_dir=store.path,
         settings=E2ESettings(
-            opts.runs, opts.warmup_runs, opts.order, opts.confidence, opts.threshold_pct
+            opts.runs, opts.warmup_runs, str(opts.order), opts.confidence, opts.threshold_pct
         ),
         sides=dict(manifest.sides or {}),
         command=manifest.command,
