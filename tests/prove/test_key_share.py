@@ -10,7 +10,12 @@ import pytest
 from perfproof.model.documents.prove import ProveSettings
 from perfproof.model.documents.prove_stages import ReachedBenchmark
 from perfproof.pipeline.prove.profile import _harness
-from perfproof.pipeline.reach.share import key_share, recordings_by_benchmark, upper_share
+from perfproof.pipeline.reach.share import (
+    key_share,
+    negligible,
+    recordings_by_benchmark,
+    upper_share,
+)
 from perfproof.profile.diff import DiffRow
 from perfproof.profile.stacks import Profile
 
@@ -109,3 +114,36 @@ def test_a_changed_method_of_a_nested_class_is_found_in_jfrs_spelling():
     nested = Profile("p", cpu={(*BENCH, "acme.Codecs$Big.read"): 30, (*BENCH, "acme.X.y"): 70})
     share = key_share("b", [nested], frozenset({"acme.Codecs.Big.read"}), None)
     assert share.cpu_share == pytest.approx(0.3) and share.samples == 100
+
+
+def _rare(inside: int, rest: int) -> Profile:
+    """A benchmark that runs the changed code in ``inside`` of its samples and allocates
+    nowhere in it."""
+    cpu = {(*BENCH, "acme.Codec.encode"): inside, (*BENCH, "acme.Buffer.put"): rest}
+    return Profile("p", cpu=cpu, alloc={((*BENCH,), "long[]"): 100})
+
+
+def test_a_share_bounded_below_the_threshold_is_negligible_and_says_how_far():
+    # kryo's FieldSerializerBenchmark.tagged on two runs: 0 and 4 of about 2,250 samples
+    share = key_share("b", [_rare(4, 2234)], CHANGED, None, 0.99)
+    bounded = negligible(share, 0.01, 0.99)
+    assert bounded is not None and bounded.inside == 4
+    assert bounded.ceiling == share.ceiling and 0.0018 < bounded.ceiling < 0.01
+    s = upper_share(4, 2238, 0.99)
+    assert bounded.slower == pytest.approx(1 + 0.01 / s)  # 1 + s·(k − 1) = 1.01 at the bound
+    words = bounded.words(2238)
+    assert "4 of 2238 baseline samples" in words and "under the 1% threshold" in words
+    assert f"{bounded.ceiling * 100:.2g}% faster (99% bound)" in words
+    # the same share with fewer samples cannot be bounded below 1 %: it is measured
+    assert negligible(key_share("b", [_rare(1, 250)], CHANGED, None), 0.01, 0.99) is None
+    # nor below a threshold the bound does not clear, nor a lower confidence's own bound
+    assert negligible(share, 0.003, 0.99) is None
+    looser = key_share("b", [_rare(4, 2234)], CHANGED, None, 0.9)
+    assert looser.ceiling is not None and looser.ceiling < share.ceiling  # type: ignore[operator]
+
+
+def test_no_sample_an_allocation_or_a_large_share_is_never_negligible():
+    assert negligible(key_share("b", [_rare(0, 2000)], CHANGED, None), 0.01, 0.99) is None
+    allocating = key_share("b", [_profile(2, 2000)], CHANGED, None)  # bytes in the change
+    assert allocating.alloc_share and negligible(allocating, 0.01, 0.99) is None
+    assert negligible(key_share("b", [_rare(50, 2000)], CHANGED, None), 0.01, 0.99) is None

@@ -27,7 +27,11 @@ from perfproof.report.rundir import read_manifest
 from .conftest import commit
 
 IDLE, BUSY = "acme.bench.ShapeBench.circles", "acme.bench.ShapeBench.squares"
+RARE = "acme.bench.ShapeBench.mixed"
 CHANGED = "acme.Square.area"
+STACKS = {IDLE: "acme.Circle.area 400", BUSY: f"{CHANGED} 400"}
+"""Each benchmark's collapsed stacks under its own frame: the circles never run the change,
+the squares do."""
 
 
 @dataclass
@@ -105,11 +109,14 @@ class _Reporter:
     def close(self) -> None: ...
 
 
-def _reach_folder(folder: Path, sides: tuple[str, ...]) -> None:
-    """A finished reach round of ``sides``: one fork of each benchmark a side, its recording
-    a collapsed-stack file (the circles never run the change, the squares do), the A/B's
-    build keys and JMH options, ``prim`` and ``gc.alloc.rate.norm`` for each fork."""
-    (folder / "jmh").mkdir(parents=True)
+def _reach_folder(
+    folder: Path, sides: tuple[str, ...], stacks: dict[str, str] | None = None
+) -> None:
+    """A finished reach round of ``sides``: one fork of each benchmark of ``stacks`` a side,
+    its recording a collapsed-stack file, the A/B's build keys and JMH options, ``prim`` and
+    ``gc.alloc.rate.norm`` for each fork."""
+    stacks = STACKS if stacks is None else stacks
+    (folder / "jmh").mkdir(parents=True, exist_ok=True)
     results = [
         {
             "benchmark": b, "mode": "avgt", "forks": 1,
@@ -117,16 +124,16 @@ def _reach_folder(folder: Path, sides: tuple[str, ...]) -> None:
             "secondaryMetrics": {"gc.alloc.rate.norm": {
                 "score": 0.0, "scoreUnit": "B/op", "rawData": [[0.0, 0.0]]}},
         }
-        for b in (IDLE, BUSY)
+        for b in stacks
     ]  # fmt: skip
     steps, builds = [], []
     for side in sides:
         (folder / "jmh" / f"r1-{side}.json").write_text(json.dumps(results))
         recordings = []
-        for n, (bench, leaf) in enumerate(((IDLE, "acme.Circle.area"), (BUSY, CHANGED)), 1):
+        for n, (bench, lines) in enumerate(stacks.items(), 1):
             rel = f"jfr/r1-{side}/fork-{n}.collapsed"
             (folder / rel).parent.mkdir(parents=True, exist_ok=True)
-            (folder / rel).write_text(f"{bench};{leaf} 400\n")
+            (folder / rel).write_text("".join(f"{bench};{x}\n" for x in lines.split(",")))
             recordings.append(rel)
         steps.append({"id": f"r1-{side}", "side": side, "round": 1, "status": "done",
                       "result": f"jmh/r1-{side}.json", "recordings": recordings})  # fmt: skip
@@ -155,7 +162,8 @@ def test_the_probe_records_the_baseline_and_leaves_out_what_never_runs_the_chang
 
     def record(folder: Path, ab: AbOptions, regexes, side: str, reporter) -> Path:
         asked.append((side, tuple(regexes)))
-        _reach_folder(folder, (side,))
+        # the mixed shapes run the change in 2 of 3,000 samples: at most 0.3 % of it
+        _reach_folder(folder, (side,), {**STACKS, RARE: f"acme.Circle.area 2998,{CHANGED} 2"})
         return folder
 
     monkeypatch.setattr(dispatch, "recorded_side", record)
@@ -163,7 +171,7 @@ def test_the_probe_records_the_baseline_and_leaves_out_what_never_runs_the_chang
     reached = tuple(
         ReachedBenchmark(benchmark=b, path=(b, CHANGED), changed=CHANGED, via_dispatch=True,
                          dispatch=via)
-        for b in (IDLE, BUSY)
+        for b in (IDLE, BUSY, RARE)
     )  # fmt: skip
     benchmarks = BenchmarksResult(source="call graph", depth=6, reached=reached)
     method = {"class": "acme.Square", "name": "area", "params": [], "kind": "modified",
@@ -173,13 +181,23 @@ def test_the_probe_records_the_baseline_and_leaves_out_what_never_runs_the_chang
     bundle = _Bundle(tmp_path)
     probed, left_out = dispatch.probe_dispatch(bundle, ab, benchmarks, changes)  # type: ignore[arg-type]
     assert asked == [("base", tuple(r.regex for r in reached))]  # one side, the baseline
-    assert probed == (IDLE, BUSY)
+    assert probed == (IDLE, BUSY, RARE)
     said = capsys.readouterr().err
-    assert "one recorded baseline fork of each of the 2 benchmark(s)" in said
+    assert "one recorded baseline fork of each of the 3 benchmark(s)" in said
     assert "in 1 JMH step (at least " in said and "@Param keys" in said
-    (skip,) = left_out
-    assert skip.benchmark == IDLE and skip.cpu_samples == 400
+    skip, rare = left_out  # the squares run the change: measured
+    assert skip.benchmark == IDLE and skip.cpu_samples == 400 and skip.cpu_inside == 0
     assert skip.recording == "reach/jfr/r1-base/fork-1.collapsed"
+    assert "never sampled the changed code: 0 of 400 samples" in skip.reason
+    assert rare.benchmark == RARE and (rare.cpu_inside, rare.cpu_samples) == (2, 3000)
+    assert rare.ceiling is not None and rare.ceiling < ab.threshold
+    assert rare.recording == "reach/jfr/r1-base/fork-3.collapsed"
+    assert "the changed code is 2 of 3000 baseline samples" in rare.reason
+    assert "under the 1% threshold" in rare.reason
+    # a stricter threshold than the bound can clear measures the mixed shapes too
+    strict = AbOptions(base="b", head="h", jmh_args=ab.jmh_args, threshold=0.002)
+    _, left_out = dispatch.probe_dispatch(bundle, strict, benchmarks, changes)  # type: ignore[arg-type]
+    assert [s.benchmark for s in left_out] == [IDLE]
     # the profile stage reuses no fork of a baseline-only round, however alike its builds
     _reach_folder(tmp_path / "ab", ("base", "head"))
     assert reusable_reach(bundle, ab, tmp_path / "ab") == {}  # type: ignore[arg-type]

@@ -88,8 +88,8 @@ def left_out_md(bundle: ProveResults) -> list[str]:
         )
         if not ab.left_out:
             text += (
-                " None was left out: each recording sampled the changed code or had no sample "
-                "to judge by."
+                " None was left out: each recording sampled the changed code too often to bound "
+                "its share below the threshold, allocated in it, or had no sample to judge by."
             )
         out += [text, ""]
     if ab.left_out:

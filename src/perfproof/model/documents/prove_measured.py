@@ -95,7 +95,7 @@ class AbStageResult(StageDocument):
     command: Seq[str] = ()
     left_out: Seq[DispatchSkip] = ()
     """``--reach profile``: benchmarks dynamic dispatch alone reaches whose baseline profile
-    never sampled the change, not measured."""
+    never sampled the change, or too rarely to move them by the threshold; not measured."""
     probed: Seq[str] = ()
     """``--reach profile``: the benchmarks dynamic dispatch alone reaches that the reach round
     recorded before the A/B, one baseline fork each (``BUNDLE/reach``)."""

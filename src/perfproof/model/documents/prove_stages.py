@@ -13,6 +13,7 @@ typed.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Annotated
 
 from pydantic import ConfigDict, Field, PlainSerializer, PlainValidator
@@ -161,24 +162,74 @@ class ReachedBenchmark(StageDocument):
 
 class DispatchSkip(StageDocument):
     """A benchmark reached only through dynamic dispatch that ``--reach profile`` left out of
-    the A/B: its baseline recording never sampled the changed methods."""
+    the A/B: its baseline recording never sampled the changed methods, or sampled them so
+    rarely that removing them entirely could not move it by the A/B's threshold."""
 
     benchmark: str
     dispatch: str = ""
     cpu_samples: int
-    """The recording's CPU samples outside the JVM's own work (none of them in the change)."""
+    """The recording's CPU samples outside the JVM's own work."""
     recording: str = ""
     reason: str = ""
     """Why it was left out, in the words the report prints (:meth:`of` writes it)."""
+    cpu_inside: int = 0
+    """Of ``cpu_samples``, those in a changed method."""
+    ceiling: float | None = None
+    """The Amdahl ceiling at the share's upper bound, when some samples were in the change."""
 
     @classmethod
-    def of(cls, benchmark: str, dispatch: str, cpu_samples: int, recording: str) -> DispatchSkip:
-        reason = (
-            f"reached only through dynamic dispatch at {dispatch}; the baseline profile "
-            f"never sampled the changed code: 0 of {cpu_samples} samples, no allocation"
-        )
+    def of(
+        cls,
+        benchmark: str,
+        dispatch: str,
+        cpu_samples: int,
+        recording: str,
+        bounded: Bounded | None = None,
+    ) -> DispatchSkip:
+        reason = f"reached only through dynamic dispatch at {dispatch}; "
+        if bounded is None:
+            reason += (
+                f"the baseline profile never sampled the changed code: 0 of {cpu_samples} "
+                "samples, no allocation"
+            )
+            inside, ceiling = 0, None
+        else:
+            inside, ceiling = bounded.inside, bounded.ceiling
+            reason += bounded.words(cpu_samples)
         return cls(benchmark=benchmark, dispatch=dispatch, cpu_samples=cpu_samples,
-                   recording=recording, reason=reason)  # fmt: skip
+                   recording=recording, reason=reason, cpu_inside=inside,
+                   ceiling=ceiling)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Bounded:
+    """A changed code's share in a benchmark too small to matter: ``inside`` baseline samples
+    whose upper bound at ``confidence`` sets an Amdahl ceiling below ``threshold``. A
+    regression is bounded too, though more loosely: the benchmark slows by the threshold only
+    if the changed code becomes ``1 + threshold / share`` times as slow."""
+
+    inside: int
+    ceiling: float
+    threshold: float
+    confidence: float
+
+    @property
+    def slower(self) -> float:
+        """How many times as slow the changed code must become to slow the benchmark by the
+        threshold, its share taken at the upper bound."""
+        share = self.ceiling / (1.0 + self.ceiling)
+        return 1.0 + self.threshold / share
+
+    def words(self, samples: int) -> str:
+        ceiling = f"{self.ceiling * 100:.2g}%"
+        threshold = f"{self.threshold * 100:g}%"
+        level = f"{self.confidence * 100:g}%"
+        return (
+            f"the changed code is {self.inside} of {samples} baseline samples, no allocation: "
+            f"removing it entirely would make the benchmark at most {ceiling} faster "
+            f"({level} bound), under the {threshold} threshold, and it would take that code "
+            f"running {self.slower:.3g}× as slow to slow the benchmark by {threshold}"
+        )
 
 
 class BenchmarksResult(StageDocument):

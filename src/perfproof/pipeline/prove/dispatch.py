@@ -8,8 +8,10 @@ time on a key the change cannot move. Before the A/B, the reach round, one recor
 fork of each of just those benchmarks (in ``BUNDLE/reach``, one JMH step of the baseline's
 build with the other JMH settings of the A/B, JFR on), shows which ones do: a benchmark whose
 baseline recording has CPU samples but none of them, and no allocation, in a changed method
-is left out of the A/B, and the report says so with the counts. A benchmark with no usable
-recording, or any sample in the change, is measured as usual. The head is not recorded: the
+is left out of the A/B, and so is one whose few samples there bound the speed-up removing the
+changed code could give below the A/B's threshold (:func:`negligible`); the report says so with
+the counts. A benchmark with no usable recording, an allocation in the change, or a share the
+samples cannot bound below the threshold is measured as usual. The head is not recorded: the
 decision reads the baseline alone (the code the change replaces either runs there or not),
 and a head fork would cost a second JMH step as long as the first for nothing.
 """
@@ -31,7 +33,7 @@ from perfproof.pipeline.ab.recorded import recorded_side
 from perfproof.pipeline.prove.bundle import Bundle
 from perfproof.pipeline.prove.eta import reach_estimate
 from perfproof.pipeline.prove.profile_forks import REACH
-from perfproof.pipeline.reach.share import key_share, recordings_by_benchmark
+from perfproof.pipeline.reach.share import key_share, negligible, recordings_by_benchmark
 
 
 def reach_forks(bundle: Bundle, ab: AbOptions, regexes: Sequence[str]) -> Path:
@@ -47,7 +49,7 @@ def reach_forks(bundle: Bundle, ab: AbOptions, regexes: Sequence[str]) -> Path:
         f"benchmark(s) only dynamic dispatch reaches, in 1 JMH step (at least "
         f"{format_duration(seconds)}, a fork of one key each; the step's own estimate follows "
         "once JMH has listed their @Param keys), to leave out of the A/B those that never run "
-        "the change"
+        "the change or run it too rarely to move them by the threshold"
     )
     return recorded_side(bundle.folder(REACH), ab, regexes, "base", reporter)
 
@@ -56,7 +58,8 @@ def probe_dispatch(
     bundle: Bundle, ab: AbOptions, benchmarks: BenchmarksResult | None, changes: ChangesResult
 ) -> tuple[tuple[str, ...], tuple[DispatchSkip, ...]]:
     """The dispatch-only benchmarks the reach round recorded (none when it had nothing to
-    look at), and those of them whose baseline recording never sampled a changed method."""
+    look at), and those of them whose baseline recording never sampled a changed method, or
+    sampled it too rarely for the change to move them by the A/B's threshold."""
     from perfproof.profile.load import load_profiles
 
     if benchmarks is None or benchmarks.source != "call graph":
@@ -71,10 +74,13 @@ def probe_dispatch(
         recordings = by_bench.get(r.benchmark, {}).get("base", [])
         if not recordings:
             continue  # nothing recorded to judge by: measure it
-        share = key_share(r.benchmark, load_profiles(recordings, ab.build.java), frames, None)
-        if share.samples and not share.cpu_share and not share.alloc_share:
-            rel = [str(p.relative_to(bundle.path)) for p in recordings]
-            skipped.append(DispatchSkip.of(r.benchmark, r.dispatch, share.samples, rel[0]))
+        profiles = load_profiles(recordings, ab.build.java)
+        share = key_share(r.benchmark, profiles, frames, None, ab.confidence)
+        bounded = negligible(share, ab.threshold, ab.confidence)
+        never = share.samples and not share.cpu_share and not share.alloc_share
+        if never or bounded is not None:
+            rel = str(recordings[0].relative_to(bundle.path))
+            skipped.append(DispatchSkip.of(r.benchmark, r.dispatch, share.samples, rel, bounded))
     return tuple(r.benchmark for r in only), tuple(skipped)
 
 
