@@ -56,14 +56,10 @@ def print_outcome(outcome: DemoOutcome, fmt: Format) -> None:
     from perfproof.demo.run import RUNS
     from perfproof.render.comparison import print_table
 
-    if fmt is Format.JSON:  # each run's perfproof.compare/1 document, as `ab --format json` prints
-        runs = {name: outcome.runs[name].document.dump() for name, _, _ in RUNS}
-        prove = outcome.prove.doc.dump() if outcome.prove is not None else None
-        doc = {"schema": "perfproof.demo/1", "project": str(outcome.repo.path), "runs": runs}
-        from perfproof.model.documents.hunt import hunt_document
+    if fmt is Format.JSON:
+        from perfproof.demo.run import demo_document
 
-        hunts = {ref: hunt_document(h.result) for ref, h in outcome.hunts.items()}
-        emit_json({**doc, "prove": prove, "hunt": hunts})
+        emit_json(demo_document(outcome))
         return
     titles = {
         "feature-vs-baseline": "baseline → feature (two hot paths optimised)",

@@ -40,6 +40,7 @@ from perfproof.errors import InputError
 from perfproof.measure.plan import JmhArgs, parse_jmh_args
 from perfproof.measure.progress import Reporter
 from perfproof.measure.progress import make_reporter as default_reporter
+from perfproof.model.documents.demo import DemoDocument
 from perfproof.pipeline.ab.options import AbOptions
 from perfproof.pipeline.ab.run import AbOutcome, start_ab
 from perfproof.pipeline.hunt.run import HuntOutcome
@@ -69,6 +70,17 @@ class DemoOutcome:
     """``perfproof prove`` baseline → feature: the whole evidence chain."""
     hunts: dict[str, HuntOutcome] = field(default_factory=dict)
     """``perfproof hunt`` on the baseline, then on the feature compared with it."""
+
+
+def demo_document(outcome: DemoOutcome) -> DemoDocument:
+    """The ``perfproof.demo/1`` document of a finished demo: each run's comparisons as
+    ``ab --format json`` prints them, the prove chain and the hunts, each as its verb writes it."""
+    return DemoDocument(
+        project=str(outcome.repo.path),
+        runs={name: outcome.runs[name].document for name, _, _ in RUNS},
+        prove=outcome.prove.doc if outcome.prove is not None else None,
+        hunt={ref: h.result for ref, h in outcome.hunts.items()},
+    )
 
 
 def demo_root(out: Path | None) -> Path:
