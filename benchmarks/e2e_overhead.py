@@ -26,7 +26,7 @@ from perfproof.stats.end_to_end import analyse_metric
 def orchestration(runs: int) -> tuple[float, float]:
     with tempfile.TemporaryDirectory() as tmp:
         opts = E2EOptions(
-            metrics=[r"t=took (\d+)"],
+            metrics=(r"t=took (\d+)",),
             base_cmd="echo took 1",
             head_cmd="echo took 2",
             runs=runs,

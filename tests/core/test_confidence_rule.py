@@ -89,9 +89,9 @@ def test_library_layers_refuse_like_the_flag() -> None:
     with pytest.raises(InputError, match=message):
         check_settings("time", 1.0, 0.05)
     with pytest.raises(InputError, match=message):
-        validate(E2EOptions(metrics=["t=t=([0-9.]+)"], confidence=0.05))
+        validate(E2EOptions(metrics=("t=t=([0-9.]+)",), confidence=0.05))
     with pytest.raises(InputError, match=r"^--threshold 150%: must be in \[0, 1\)"):
-        validate(E2EOptions(metrics=["t=t=([0-9.]+)"], threshold_pct=150.0))
+        validate(E2EOptions(metrics=("t=t=([0-9.]+)",), threshold_pct=150.0))
 
 
 @pytest.mark.parametrize("typed", ["5%", "0.3", "nan", "100%"])

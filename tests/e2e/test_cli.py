@@ -387,6 +387,7 @@ def test_tool_build_commands(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
     from perfproof.errors import InputError
     from perfproof.pipeline.e2e.options import E2EOptions
     from perfproof.pipeline.e2e.sides import tool_build_argv
+    from perfproof.workspace.spec import BuildKind
 
     tools = tmp_path / "bin"  # mvn and gradle on PATH are stand-ins: only the argv is checked
     tools.mkdir()
@@ -396,7 +397,7 @@ def test_tool_build_commands(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
     monkeypatch.setenv("PATH", str(tools))
 
     def argv(build: str, module: str | None = None, **more: object) -> tuple[str, ...] | None:
-        return tool_build_argv(E2EOptions(build=build, module=module, **more), tmp_path)
+        return tool_build_argv(E2EOptions(build=BuildKind(build), module=module, **more), tmp_path)
 
     assert argv("gradle")[0] == "gradle"
     (tools / "gradle").unlink()
@@ -405,7 +406,7 @@ def test_tool_build_commands(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
         "mvn", "-B", "-q", "-DskipTests", "-pl", "app/server", "-am", "package",
     )  # fmt: skip
     # the build options mean what they mean to ab: checks skipped unless kept, args added
-    built = argv("maven", build_args=["-Pdist"])
+    built = argv("maven", build_args=("-Pdist",))
     assert "-Dcheckstyle.skip=true" in built and built[-2:] == ("-Pdist", "package")
     (tmp_path / "mvnw").write_text("#!/bin/sh\n")
     assert argv("maven")[0] == "./mvnw"
@@ -414,5 +415,5 @@ def test_tool_build_commands(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
         argv("gradle")
     (tmp_path / "gradlew").write_text("#!/bin/sh\n")
     assert argv("gradle", "app/server")[-1] == ":app:server:assemble"
-    assert argv("auto", build_args=["--offline"])[-2:] == ("assemble", "--offline")
+    assert argv("auto", build_args=("--offline",))[-2:] == ("assemble", "--offline")
     assert tool_build_argv(E2EOptions(), tmp_path) is None  # no build unless asked

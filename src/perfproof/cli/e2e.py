@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from perfproof.cli import SHORT_HELP
 from perfproof.cli.build_flags import BUILD
-from perfproof.cli.flag import flags
+from perfproof.cli.flag import fill, flags, given
 from perfproof.cli.options import (
     CONFIDENCE_DEFAULT,
     THRESHOLD_DEFAULT,
@@ -25,6 +26,9 @@ from perfproof.cli.run_flags import BASE_HELP
 from perfproof.errors import InputError, PerfproofError
 from perfproof.measure.plan import Order
 from perfproof.model.enums import Format
+
+if TYPE_CHECKING:
+    from perfproof.pipeline.e2e.options import E2EOptions
 
 EPILOG = """Examples:
 
@@ -71,7 +75,6 @@ def _progress(i: int, total: int, step, duration: float, values: dict[str, float
 @flags(BUILD)
 @click.option(
     "--run",
-    "run_cmd",
     metavar="CMD",
     help="Command to run on both sides (split like a shell would, never run by one).",
 )
@@ -174,31 +177,19 @@ def command(ctx: click.Context, resume_dir: str | None, fmt: Format, **kw: Any) 
     """
     from perfproof.model.documents.e2e import e2e_document
     from perfproof.pipeline.e2e import run as e2e
-    from perfproof.pipeline.e2e.options import E2EOptions
     from perfproof.render.e2e import to_markdown, to_table
 
     if resume_dir is not None:
-        given = [
-            name
-            for name in kw
-            if name not in RESUME_FLAGS
-            and ctx.get_parameter_source(name) is click.core.ParameterSource.COMMANDLINE
+        refused = [
+            param.opts[0]
+            for param in ctx.command.params
+            if param.name in kw and param.name not in RESUME_FLAGS and given(ctx, param.name)
         ]
-        if given:
-            flags = ", ".join("--" + FLAG_NAMES.get(n, n).replace("_", "-") for n in given)
-            raise InputError(f"--resume takes the run's own settings; drop {flags}")
+        if refused:
+            raise InputError(f"--resume takes the run's own settings; drop {', '.join(refused)}")
         store = e2e.open_run(Path(resume_dir))
     else:
-        pinned, _ = settled(ctx, kw.get("repo"), only={"confidence", "threshold"})
-        kw.update(confidence=pinned["confidence"], threshold=pinned["threshold"])
-        fields = {FIELDS.get(k, k): v for k, v in kw.items()}
-        fields["threshold_pct"] = fields.pop("threshold") * 100.0
-        fields["metrics"] = list(kw["metrics"])
-        fields["higher_is_better"] = list(kw["higher_is_better"])
-        fields["build_args"] = list(kw["build_args"])
-        fields["build"] = None if kw["build"] is None else str(kw["build"])
-        fields["maven"], fields["gradle"] = kw["maven"] or "auto", kw["gradle"] or "auto"
-        store = e2e.start(E2EOptions(**fields))
+        store = e2e.start(e2e_options(ctx))
     try:
         result = e2e.execute_and_analyse(
             store,
@@ -230,10 +221,16 @@ def _hint(run_dir: Path) -> None:
     )
 
 
-FIELDS = {"run_cmd": "run"}
-"""click parameter → E2EOptions field, where the names differ."""
+def e2e_options(ctx: click.Context) -> E2EOptions:
+    """The run's one builder: each ``E2EOptions`` field the flag of its name as the door typed
+    it, the confidence and threshold settled with the pinned settings; only the threshold is
+    computed, kept in percent as the manifest has always held it."""
+    from perfproof.pipeline.e2e.options import E2EOptions
 
-FLAG_NAMES = {"run_cmd": "run", "base_ref": "base", "head_ref": "head", "build_args": "build_arg",
-              "target_pct": "target_effect",
-              "amdahl_share_pct": "amdahl_share", "per_call_gain_pct": "per_call_gain"}  # fmt: skip
+    pinned = settled(ctx, ctx.params["repo"], only={"confidence", "threshold"})
+    params: Mapping[str, Any] = pinned[0]
+    return fill(E2EOptions, params, threshold_pct=params["threshold"] * 100.0)
+
+
 RESUME_FLAGS = {"metrics", "higher_is_better"}
+"""The flags a resumed run takes: they change how the kept outputs are read, not what ran."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import shlex
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from perfproof import defaults
 from perfproof.errors import InputError
@@ -17,14 +17,14 @@ from perfproof.measure.metrics import MetricSpec, parse_metric_spec
 from perfproof.measure.plan import Order
 from perfproof.stats.verdict import check_confidence, check_threshold
 from perfproof.workspace.launcher import GRADLE, MAVEN
-from perfproof.workspace.spec import KINDS
+from perfproof.workspace.spec import BuildKind
 
 
 @dataclass
 class E2EOptions:
     """Everything ``perfproof e2e`` was asked to do (percentages as the user typed them)."""
 
-    metrics: list[str] = field(default_factory=list)
+    metrics: tuple[str, ...] = ()
     run: str | None = None
     base_cmd: str | None = None
     head_cmd: str | None = None
@@ -35,7 +35,7 @@ class E2EOptions:
     setup: str | None = None
     teardown: str | None = None
     shell: bool = False
-    higher_is_better: list[str] = field(default_factory=list)
+    higher_is_better: tuple[str, ...] = ()
     runs: int = 10
     warmup_runs: int = 0
     order: Order = Order.ABBA
@@ -48,14 +48,14 @@ class E2EOptions:
     amdahl_metric: str | None = None
     timeout: float | None = None
     build_cmd: str | None = None
-    build: str | None = None
+    build: BuildKind | None = None
     """None: no build (unless --build-cmd); auto, maven, gradle or custom as ``ab`` takes it."""
     module: str | None = None
     jar: str | None = None
     """With --build-cmd: the jar it makes, checked after each side's build."""
     classpath_file: str | None = None
     """With --build-cmd: the classpath file it writes, checked after each side's build."""
-    build_args: list[str] = field(default_factory=list)
+    build_args: tuple[str, ...] = ()
     java: str | None = None
     """The JDK of the builds and of every command run (JAVA_HOME, PATH)."""
     maven: str = "auto"
@@ -191,11 +191,9 @@ def check_build(opts: E2EOptions, refs: bool) -> None:
         raise InputError(
             f"{given[0]}: builds need --base/--head refs (directories run as they are)"
         )
-    if opts.build is not None and opts.build not in KINDS:
-        raise InputError(f"--build {opts.build!r} is not one of {', '.join(KINDS[1:])}")
-    if opts.build_cmd is not None and opts.build not in (None, "auto", "custom"):
+    if opts.build_cmd is not None and opts.build not in (None, BuildKind.AUTO, BuildKind.CUSTOM):
         raise InputError(f"--build-cmd cannot be combined with --build {opts.build}")
-    if opts.build == "custom" and opts.build_cmd is None:
+    if opts.build is BuildKind.CUSTOM and opts.build_cmd is None:
         raise InputError("--build custom needs --build-cmd")
     if opts.build_cmd is None and (opts.jar or opts.classpath_file):
         flag = "--jar" if opts.jar else "--classpath-file"

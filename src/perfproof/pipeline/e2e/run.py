@@ -17,7 +17,7 @@ import json
 import math
 import shutil
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import asdict, fields
+from dataclasses import fields
 from pathlib import Path
 
 from pydantic import TypeAdapter, ValidationError
@@ -36,7 +36,7 @@ from perfproof.measure.store import (
 )
 from perfproof.measure.targets import command as target
 from perfproof.model import SIDES, Direction
-from perfproof.model.documents.codec import problem_line
+from perfproof.model.documents.codec import encode, problem_line
 from perfproof.model.documents.e2e import (
     AmdahlReport,
     E2EResult,
@@ -148,7 +148,7 @@ def start(opts: E2EOptions, cwd: Path | None = None) -> RunStore:
             kind="e2e",
             id=run_dir.name,
             perfproof_version=__version__,
-            options=RunOptions.model_validate(asdict(opts)),
+            options=RunOptions.model_validate(encode(opts)),
             command=reproduce_argv(opts),
             environment=environment.capture_commands(),
         ),

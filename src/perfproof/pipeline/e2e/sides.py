@@ -21,7 +21,7 @@ from perfproof.workspace import build_gradle, build_maven
 from perfproof.workspace.git import resolve_ref
 from perfproof.workspace.launcher import GRADLE, MAVEN
 from perfproof.workspace.plan import java_env
-from perfproof.workspace.spec import BuildSpec, detect_build
+from perfproof.workspace.spec import BuildKind, BuildSpec, detect_build
 from perfproof.workspace.worktree import ensure_worktree
 
 
@@ -38,11 +38,11 @@ def tool_build_argv(opts: E2EOptions, worktree: Path) -> tuple[str, ...] | None:
         return split_command(opts.build_cmd, "--build-cmd", opts.shell)
     if opts.build is None:
         return None
-    kind = opts.build
-    if kind == "auto":
+    kind: str = opts.build
+    if opts.build is BuildKind.AUTO:
         kind = detect_build(worktree, BuildSpec(module=opts.module))
-    args = tuple(opts.build_args)
-    if kind == "maven":
+    args = opts.build_args
+    if kind == BuildKind.MAVEN:
         launch = MAVEN.parse(opts.maven)
         return tuple(
             build_maven.application_argv(worktree, opts.module, launch, args, opts.keep_checks)
