@@ -12,6 +12,7 @@ from types import SimpleNamespace
 
 import pytest
 
+from perfproof.errors import InputError
 from perfproof.measure.plan import parse_jmh_args
 from perfproof.model.documents.prove_stages import (
     BenchmarksResult,
@@ -20,6 +21,7 @@ from perfproof.model.documents.prove_stages import (
 )
 from perfproof.pipeline.ab import recorded
 from perfproof.pipeline.ab.options import AbOptions
+from perfproof.pipeline.ab.run import resume_ab
 from perfproof.pipeline.prove import dispatch
 from perfproof.pipeline.prove.profile_forks import reusable_reach
 from perfproof.report.rundir import read_manifest
@@ -100,6 +102,12 @@ def test_the_reach_round_plans_and_runs_the_baseline_alone(
     # a resumed bundle finds the round done: nothing is built or run again
     seen.clear()
     assert recorded.recorded_side(folder, ab, regexes, "base", _Reporter()) == folder
+    assert seen == {}
+    # the folder is no A/B: ab --resume says so, and how the round is resumed
+    with pytest.raises(InputError) as refused:
+        resume_ab(folder, _Reporter())  # type: ignore[arg-type]
+    said = str(refused.value)
+    assert "records the base side alone" in said and "perfproof prove --resume" in said
     assert seen == {}
 
 

@@ -206,6 +206,13 @@ def resume_ab(
     if lock_timeout is not None:
         opts.lock_timeout = lock_timeout
     repo = require_repo(Path(opts.repo))
+    recorded = [side for side in SIDES if store.manifest.side(side).sha]
+    if len(recorded) == 1:
+        raise InputError(
+            f"--resume {run_dir}: the run folder records the {recorded[0]} side alone, not an "
+            "A/B to resume (prove's reach round is resumed with its bundle: perfproof prove "
+            "--resume BUNDLE)"
+        )
     for side in SIDES:
         sha = store.manifest.side(side).sha
         if not sha or resolve_ref(repo, sha) != sha:
