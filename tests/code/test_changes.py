@@ -133,3 +133,26 @@ def test_unchanged_methods_are_not_reported(tmp_path: Path) -> None:
         },
     )
     assert changed_methods(repo, head, head2).methods == []
+
+
+def test_each_changed_method_counts_the_baselines_methods_of_its_name(tmp_path: Path) -> None:
+    """A recording names frames without parameters, so a share found by ``Codec.encode`` is
+    every baseline ``encode``'s: the count says how many there are."""
+    repo = tmp_path / "r"
+    two = CODEC.replace(
+        "    public int decode", "    public int encode(long x) {\n        return 1;\n    }\n\n"
+        "    public int decode"
+    )  # fmt: skip
+    base = commit(repo, {"src/main/java/p/Codec.java": two})
+    feature = two.replace("return x * 2;", "return x << 1;").replace(
+        "    public int gone", "    public int encode(int x, int y) {\n        return y;\n    }\n\n"
+        "    public int decode2(int x) {\n        return x;\n    }\n\n    public int gone"
+    )  # fmt: skip
+    head = commit(repo, {"src/main/java/p/Codec.java": feature})
+    counts = {(m.name, m.params, m.kind): m.base_overloads for m in changed_methods(
+        repo, base, head).methods}  # fmt: skip
+    assert counts == {
+        ("encode", ("int",), MODIFIED): 2,  # encode(int) and encode(long)
+        ("encode", ("int", "int"), ADDED): 2,  # not in the baseline: both are others
+        ("decode2", ("int",), ADDED): 0,
+    }

@@ -14,6 +14,7 @@ Test and benchmark sources are left out: the question is what production code ch
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,12 +22,8 @@ from pathlib import Path
 from perfproof.code.classify import PRODUCTION, classify
 from perfproof.code.index import index_file
 from perfproof.code.model import FileIndex, MethodDecl
-from perfproof.model.changes import ChangedMethod
+from perfproof.model.changes import ADDED, MODIFIED, REMOVED, ChangedMethod
 from perfproof.workspace.git import git
-
-ADDED = "added"
-REMOVED = "removed"
-MODIFIED = "modified"
 
 _HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
 
@@ -145,23 +142,26 @@ def compare_methods(
     new = {(m.owner, m.name, m.params): m for m in _methods(head)}
     hit_old = {(m.owner, m.name, m.params) for m in touched(old.values(), diff.old_ranges)}
     hit_new = {(m.owner, m.name, m.params) for m in touched(new.values(), diff.new_ranges)}
+    named = Counter(k[:2] for k in old)  # a recording tells no overload of a name apart
     out: dict[tuple, ChangedMethod] = {}
     for key in sorted(hit_old | hit_new, key=lambda k: (k[0], k[1], k[2])):
         b, h = old.get(key), new.get(key)
         if b is not None and h is not None:
-            out[key] = _changed(key, MODIFIED, diff, b, h)
+            out[key] = _changed(key, MODIFIED, diff, b, h, named[key[:2]])
     only_old = sorted(k for k in hit_old if k not in new)
     only_new = sorted(k for k in hit_new if k not in old)
     for key in list(only_old):
         twins = [k for k in only_new if k[:2] == key[:2]]
         if len(twins) == 1 and len([k for k in only_old if k[:2] == key[:2]]) == 1:
-            out[twins[0]] = _changed(twins[0], MODIFIED, diff, old[key], new[twins[0]], True)
+            out[twins[0]] = _changed(
+                twins[0], MODIFIED, diff, old[key], new[twins[0]], named[key[:2]], True
+            )
             only_new.remove(twins[0])
             only_old.remove(key)
     for key in only_old:
-        out[key] = _changed(key, REMOVED, diff, old[key], None)
+        out[key] = _changed(key, REMOVED, diff, old[key], None, named[key[:2]])
     for key in only_new:
-        out[key] = _changed(key, ADDED, diff, None, new[key])
+        out[key] = _changed(key, ADDED, diff, None, new[key], named[key[:2]])
     return sorted(out.values(), key=lambda c: (c.file, c.lines[0], c.name))
 
 
@@ -171,6 +171,7 @@ def _changed(
     diff: FileDiff,
     b: MethodDecl | None,
     h: MethodDecl | None,
+    overloads: int,
     signature: bool = False,
 ) -> ChangedMethod:
     base_lines = (b.line, b.end_line) if b else None
@@ -178,7 +179,7 @@ def _changed(
     where = head_lines or base_lines or (0, 0)
     file = (diff.new_path if h else diff.old_path) or diff.path
     return ChangedMethod(
-        key[0], key[1], key[2], kind, file, where, base_lines, head_lines, signature
+        key[0], key[1], key[2], kind, file, where, base_lines, head_lines, signature, overloads
     )
 
 

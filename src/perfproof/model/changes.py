@@ -6,11 +6,16 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Annotated
 
 from pydantic import BeforeValidator, Field, JsonValue, TypeAdapter
+
+ADDED = "added"
+REMOVED = "removed"
+MODIFIED = "modified"
+"""A changed method's kind: on the head side only, on the base side only, or on both."""
 
 PASSED = "passed"
 FAILED = "failed"
@@ -47,6 +52,11 @@ class ChangedMethod:
     base_lines: tuple[int, int] | None = None
     head_lines: tuple[int, int] | None = None
     signature_changed: Annotated[bool, BeforeValidator(bool)] = False
+    base_overloads: int | None = None
+    """The baseline's methods of this one's type and name, itself included when it is there
+    (None in a bundle written before it was counted). A recording names a frame without its
+    parameters, so a share matched by name is that of all of them: of an added method, the
+    samples its name finds in the baseline are its overloads', never its own."""
 
     @property
     def label(self) -> str:
@@ -65,6 +75,14 @@ class ChangedMethod:
     def frame(self) -> str:
         """The method as a profile names its frames: ``pkg.Class.method``."""
         return f"{self.owner}.{self.name}"
+
+
+def baseline_frames(methods: Iterable[ChangedMethod]) -> frozenset[str]:
+    """The frames of the changed code a baseline recording can hold: its modified methods'.
+    An added method is not in the baseline, and the samples its name finds there are those
+    of overloads the change left as they were (kryo's new ``Output.writeInt(int, int)``
+    beside ``writeInt(int, boolean)``); a removed one is left out as everywhere else."""
+    return frozenset(m.frame for m in methods if m.kind == MODIFIED)
 
 
 @dataclass(frozen=True)

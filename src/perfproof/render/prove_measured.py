@@ -3,6 +3,8 @@ and the Markdown helpers they share with :mod:`perfproof.render.prove`."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from perfproof.model.documents.profile_diff import ProfileDiffDoc
 from perfproof.model.documents.prove import ProveResults
 from perfproof.model.documents.prove_measured import AmdahlRow, HypothesisFocus, ProfileResult
@@ -50,8 +52,8 @@ def profile_md(bundle: ProveResults) -> tuple[list[str], list[str], list[str]]:
     rows = [
         (
             f"`{a.method}`",
-            _share(a.cpu_share),
-            _share(a.alloc_share),
+            _bounded(a, a.cpu_share),
+            _bounded(a, a.alloc_share),
             _factor(a.per_call_gain),
             _from_keys(a),
             percent(a.ceiling_speedup * 100) if a.ceiling_speedup is not None else "–",
@@ -72,6 +74,7 @@ def profile_md(bundle: ProveResults) -> tuple[list[str], list[str], list[str]]:
     header = ("Method", "CPU share", "Allocation share", "Per-call speed-up", "From the keys",
               "Ceiling")  # fmt: skip
     amdahl += markdown_table(header, rows, "lrrrlr") if rows else ["No changed method was sampled."]
+    amdahl += _overload_notes(prof.amdahl)
     if prof.hypothesis is not None:
         amdahl[0:0] = [*hypothesis_lines(prof.hypothesis), ""]
     return alloc, diff, amdahl
@@ -116,6 +119,32 @@ def hypothesis_lines(h: HypothesisFocus) -> list[str]:
         else:
             text += "; no benchmark the hunt names was measured in this A/B."
     return ["The profile diff above is focused on this hypothesis's class first.", "", text]
+
+
+def _bounded(a: AmdahlRow, share: float | None) -> str:
+    """A share; marked as a bound when the name it was matched by is several methods'."""
+    cell = _share(share)
+    return f"≤ {cell}" if a.overloads and share is not None and not a.added else cell
+
+
+def _overload_notes(rows: Sequence[AmdahlRow]) -> list[str]:
+    """Why a row's shares are bounds, or none: recordings name frames without parameters."""
+    out = []
+    for a in rows:
+        if a.added:
+            n = a.overloads or 1
+            out.append(
+                f"- `{a.method}` is new in the feature: the samples its name finds in the "
+                f"baseline are those of its {n} overload{'s' if n != 1 else ''} there, so it "
+                "has no share."
+            )
+        elif a.overloads:
+            out.append(
+                f"- A recording names a method without its parameters: the shares of "
+                f"`{a.method}` are those of the baseline's {a.overloads} methods of that name, "
+                "at most its own, and so is its ceiling."
+            )
+    return ["", *out] if out else []
 
 
 def _from_keys(a: AmdahlRow) -> str:

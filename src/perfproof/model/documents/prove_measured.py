@@ -142,6 +142,13 @@ class AmdahlRow(MethodCeiling):
     unmoved: int = 0
     """Keys reaching the method whose time verdict is neither improved nor regressed (same,
     negligible, undecided): left out of the speed-up."""
+    overloads: int = 0
+    """The baseline's methods of this one's type and name when there are others than itself:
+    a recording names a frame without its parameters, so its shares are those of all of them
+    (at most this method's own, and so is the ceiling). 0 when the name is its alone."""
+    added: bool = False
+    """New in the feature while its name is an overload's in the baseline: the samples that
+    name finds there are the other overloads', so no share is given."""
 
     @property
     def gain_range(self) -> tuple[float, float] | None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from perfproof.model.changes import ChangedMethod
+from perfproof.model.changes import ADDED, ChangedMethod
 from perfproof.model.documents.compare_wire import ComparisonDoc
 from perfproof.model.documents.prove_measured import AmdahlRow
 from perfproof.model.documents.prove_stages import ReachedBenchmark
@@ -27,7 +27,14 @@ def amdahl_row(
     reached: Sequence[ReachedBenchmark],
     comparisons: Sequence[ComparisonDoc],
 ) -> AmdahlRow:
-    """One changed method's row: its shares, the verdicts' speed-up and the ceiling."""
+    """One changed method's row: its shares, the verdicts' speed-up and the ceiling. A method
+    the baseline does not have, whose name its overloads hold there, has no share: the samples
+    of that name are theirs (kryo's new ``Output.writeInt(int, int)`` was given 17.9 % of the
+    baseline, all of it ``writeInt(int, boolean)``)."""
+    shared = m.base_overloads or 0
+    added = m.kind == ADDED and shared > 0
+    if added:
+        cpu = alloc = None
     gains, unmoved = method_gains(m.label, reached, comparisons)
     gain = summary_gain([g.gain for g in gains])
     ceiling = amdahl_ceiling(cpu, gain) if cpu and gain is not None and gain > -1 else None
@@ -42,4 +49,6 @@ def amdahl_row(
         ceiling_speedup=ceiling.speedup if ceiling else None,
         gains=gains,
         unmoved=unmoved,
+        overloads=shared if shared > 1 else 0,
+        added=added,
     )

@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from perfproof.measure.progress import format_duration, make_reporter
+from perfproof.model.changes import baseline_frames
 from perfproof.model.documents.prove_stages import (
     BenchmarksResult,
     ChangesResult,
@@ -65,7 +66,7 @@ def probe_dispatch(
     if benchmarks is None or benchmarks.source != "call graph":
         return (), ()  # the user's --bench is measured as asked
     only = [r for r in benchmarks.reached if r.via_dispatch]
-    frames = frozenset(m.frame for m in changes.methods if m.kind != "removed")
+    frames = baseline_frames(changes.methods)
     if not only or not frames:
         return (), ()
     by_bench = recordings_by_benchmark(reach_forks(bundle, ab, [r.regex for r in only]))

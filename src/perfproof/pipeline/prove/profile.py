@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from perfproof.errors import InputError
+from perfproof.model.changes import baseline_frames
 from perfproof.model.documents.prove_measured import AbStageResult, ProfileResult
 from perfproof.model.documents.prove_profile import ProfileDesign
 from perfproof.model.documents.prove_reach import KeyShare
@@ -105,7 +106,7 @@ def profile_stage(
     ]
     reached_keys = [k.benchmark for k in ab_result.reach if k.reached]
     base_by_bench = recorded.by_benchmark("base")
-    keys = _key_shares(base_by_bench, reached_keys, frozenset(frames), gains, java)
+    keys = _key_shares(base_by_bench, reached_keys, baseline_frames(changes.methods), gains, java)
     per_op = alloc_per_op(recorded.forks, reached_keys, focus, java)
     jit = jit_accounts(recorded, reached, changes.methods, java)
     return ProfileResult(
