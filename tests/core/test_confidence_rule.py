@@ -87,7 +87,7 @@ def test_library_layers_refuse_like_the_flag() -> None:
     with pytest.raises(InputError, match=message):
         SequentialDesign(Schedule(3, 3), CompareOptions(confidence=0.05))
     with pytest.raises(InputError, match=message):
-        check_settings("time", 1.0, 0.05)
+        check_settings(1.0, 0.05)
     with pytest.raises(InputError, match=message):
         validate(E2EOptions(metrics=("t=t=([0-9.]+)",), confidence=0.05))
     with pytest.raises(InputError, match=r"^--threshold 150%: must be in \[0, 1\)"):

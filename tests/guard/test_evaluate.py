@@ -11,6 +11,7 @@ import pytest
 from perfproof.compare import CompareOptions, compare_sides
 from perfproof.model import ALLOC_NORM, PRIMARY, BenchKey, Direction, Samples
 from perfproof.model.documents.guard import guard_document
+from perfproof.model.enums import GuardKind
 from perfproof.pipeline.guard.judge import evaluate, oriented
 from perfproof.render.guard import render_table
 
@@ -44,31 +45,31 @@ def _compare(base_fx: dict, head_fx: dict, mode: str = "avgt"):
 
 def test_alloc_guard_passes_when_feature_allocates_nothing_or_far_less() -> None:
     res = _compare({"8": (100, 96), "64": (400, 528)}, {"8": (100, 0), "64": (400, 48)})
-    g = evaluate(res, "alloc", 1.5)
+    g = evaluate(res, GuardKind.ALLOC, 1.5)
     assert g.passed
     by_n = {r.params["n"]: r for r in g.rows}
     assert math.isinf(by_n["8"].ratio) and by_n["8"].passed
     assert by_n["64"].ratio == pytest.approx(528 / 48)
     # the same run does not guard time: both sides are equally fast
-    t = evaluate(res, "time", 1.5)
+    t = evaluate(res, GuardKind.TIME, 1.5)
     assert not t.passed and all("interval includes 1" in r.reason for r in t.rows)
-    assert not evaluate(res, "both", 1.5).passed
+    assert not evaluate(res, GuardKind.BOTH, 1.5).passed
 
 
 def test_time_guard_needs_every_param_above_min_ratio() -> None:
     res = _compare({"8": (100, 0), "64": (400, 0)}, {"8": (40, 0), "64": (300, 0)})
-    g = evaluate(res, "time", 1.5)
+    g = evaluate(res, GuardKind.TIME, 1.5)
     by_n = {r.params["n"]: r for r in g.rows}
     assert by_n["8"].passed and by_n["8"].ratio == pytest.approx(2.5, rel=0.03)
     assert by_n["8"].ci[0] > 1
     assert not by_n["64"].passed and "below --min-ratio 1.5" in by_n["64"].reason
     assert not g.passed
-    assert evaluate(res, "time", 1.2).passed
+    assert evaluate(res, GuardKind.TIME, 1.2).passed
 
 
 def test_a_feature_worse_at_every_fork_is_said_to_be_worse_not_undecided() -> None:
     res = _compare({"8": (100, 0)}, {"8": (300, 0)})
-    (row,) = evaluate(res, "time", 1.5).rows
+    (row,) = evaluate(res, GuardKind.TIME, 1.5).rows
     assert not row.passed and row.ci[1] < 1
     assert row.reason == "the feature is worse: its whole interval is below 1"
 
@@ -79,10 +80,10 @@ def test_throughput_is_oriented_feature_over_baseline() -> None:
     ratio, (lo, hi) = oriented(c)
     assert ratio == pytest.approx(c.ratio) and ratio == pytest.approx(3.0, rel=0.03)
     assert (lo, hi) == pytest.approx(c.ratio_ci) and lo > 1
-    assert evaluate(res, "time", 2.0).passed
+    assert evaluate(res, GuardKind.TIME, 2.0).passed
     # and a slower feature fails however big the difference
     worse = _compare({"8": (3000, 0)}, {"8": (1000, 0)}, mode="thrpt")
-    assert not evaluate(worse, "time", 1.5).passed
+    assert not evaluate(worse, GuardKind.TIME, 1.5).passed
 
 
 def test_no_alloc_data_and_unmatched_params_fail() -> None:
@@ -91,18 +92,18 @@ def test_no_alloc_data_and_unmatched_params_fail() -> None:
     base = {k: v for k, v in base.items() if k.metric == PRIMARY}
     head = {k: v for k, v in head.items() if k.metric == PRIMARY}
     res = compare_sides(base, head, OPTS)
-    g = evaluate(res, "time", 1.5)
+    g = evaluate(res, GuardKind.TIME, 1.5)
     assert not g.passed
     assert any(r.params == {"n": "64"} and not r.passed for r in g.rows)
-    a = evaluate(res, "alloc", 1.5)
+    a = evaluate(res, GuardKind.ALLOC, 1.5)
     assert not a.passed and any("run with -prof gc" in n for n in a.notes)
 
 
 def test_bench_filter_document_and_table() -> None:
     res = _compare({"8": (100, 96)}, {"8": (100, 0)})
-    assert evaluate(res, "alloc", 1.5, ["Other"]).rows == []
-    assert not evaluate(res, "alloc", 1.5, ["Other"]).passed
-    g = evaluate(res, "alloc", 1.5, ["CodecBench"])
+    assert evaluate(res, GuardKind.ALLOC, 1.5, ["Other"]).rows == []
+    assert not evaluate(res, GuardKind.ALLOC, 1.5, ["Other"]).passed
+    g = evaluate(res, GuardKind.ALLOC, 1.5, ["CodecBench"])
     doc = guard_document(g)
     assert doc["schema"] == "perfproof.guard/1" and doc["kind"] == "alloc"
     # an infinite ratio (the feature allocates nothing) is null, as in every strict document
@@ -130,22 +131,22 @@ def _costs(reverse: bool = False):
 
 def test_offheap_guard_judges_the_direct_bytes_a_key_has_and_fails_a_key_with_none() -> None:
     res = _costs()
-    cut = evaluate(res, "offheap", 1.5, ["FrameBench"])
+    cut = evaluate(res, GuardKind.OFFHEAP, 1.5, ["FrameBench"])
     (row,) = cut.rows  # native bytes are zero on both sides: not judged beside direct
     assert cut.passed and row.metric == "direct" and math.isinf(row.ratio)
     assert "off-heap allocation cut" in render_table(cut)
-    none = evaluate(res, "offheap", 1.5, ["InlineBench.sum"])
+    none = evaluate(res, GuardKind.OFFHEAP, 1.5, ["InlineBench.sum"])
     assert not none.passed and [r.reason for r in none.rows] == [
         "zero on both sides: nothing to guard"
     ]
-    assert not evaluate(res, "offheap", 1.5).passed  # every key must show the cut
+    assert not evaluate(res, GuardKind.OFFHEAP, 1.5).passed  # every key must show the cut
 
 
 def test_offheap_and_gc_time_guards_fail_a_regressed_feature() -> None:
     worse = _costs(reverse=True)  # the feature now reserves the direct bytes
-    g = evaluate(worse, "offheap", 1.5, ["FrameBench"])
+    g = evaluate(worse, GuardKind.OFFHEAP, 1.5, ["FrameBench"])
     assert not g.passed and g.rows[0].reason.startswith("the feature is worse")
-    gc = evaluate(worse, "gctime", 1.5, ["FrameBench"])
+    gc = evaluate(worse, GuardKind.GCTIME, 1.5, ["FrameBench"])
     # two collections of the feature's against none in 12x the operations: the Poisson-rate
     # bound at 99% still reaches past 1, so the guard cannot say the feature is better
     (row,) = gc.rows
@@ -156,7 +157,7 @@ def test_offheap_and_gc_time_guards_fail_a_regressed_feature() -> None:
 
 def test_offheap_guard_without_the_profilers_numbers_cannot_pass() -> None:
     res = _compare({"8": (100, 96)}, {"8": (40, 0)})
-    g = evaluate(res, "offheap", 1.5)
+    g = evaluate(res, GuardKind.OFFHEAP, 1.5)
     assert not g.passed and not g.rows
     assert g.notes == [
         "no off-heap results to judge (ab's forks count them with perfproof's off-heap "

@@ -10,6 +10,7 @@ import pytest
 
 from perfproof.errors import ExternalError
 from perfproof.measure.store import RunStore
+from perfproof.model.enums import GuardKind
 from perfproof.pipeline.ab import run as ab
 
 
@@ -60,5 +61,5 @@ def test_resume_guard_resumes_as_guard(monkeypatch, run_copy: Path) -> None:
 
     monkeypatch.setattr(ab, "resume_ab", fake_resume)
     with pytest.raises(KeyboardInterrupt):
-        guard.resume_guard(run_copy, "time", 1.5, lock_timeout=7.0, reporter=Messages())
+        guard.resume_guard(run_copy, GuardKind.TIME, 1.5, lock_timeout=7.0, reporter=Messages())
     assert seen == {"run_dir": run_copy, "lock_timeout": 7.0, "verb": "guard"}

@@ -13,13 +13,14 @@ from perfproof.cli.options import (
     CONFIDENCE_DEFAULT,
     confidence_option,
     emit_json,
+    enum_choice,
     format_option,
     resume_option,
 )
 from perfproof.cli.pinned import run_settings, settled
 from perfproof.cli.run_flags import AB_GROUPS, NOT_JUDGED, ab_options
 from perfproof.errors import GateFailed, InputError
-from perfproof.model.enums import Format
+from perfproof.model.enums import Format, GuardKind
 
 EPILOG = """The baseline is built with the feature's benchmark sources overlaid (--overlay PATH,
 repeatable; by default every file the feature added or changed that uses JMH), both sides run
@@ -49,7 +50,7 @@ JMH step failed (the message names the log).
 @click.option(
     "--metric",
     "kind",
-    type=click.Choice(["time", "alloc", "both", "offheap", "gctime"]),
+    type=enum_choice(GuardKind),
     default=None,
     help="What the benchmark must guard: time, alloc (bytes/op), both, offheap (direct and "
     "native bytes/op) or gctime (GC time per op). [default: time]",
@@ -69,7 +70,7 @@ JMH step failed (the message names the log).
 @click.pass_context
 def command(
     ctx: click.Context,
-    kind: str | None,
+    kind: GuardKind | None,
     min_ratio: float | None,
     confidence: float | None,
     resume_dir: str | None,
@@ -93,7 +94,7 @@ def command(
             raise InputError(f"--resume takes the run's own settings; drop {', '.join(extra)}")
         if min_ratio is not None or kind is not None or confidence is not None:
             GuardSettings(  # the flags given are checked before the run folder is touched
-                kind or "time",
+                kind or GuardKind.TIME,
                 defaults.GUARD_MIN_RATIO if min_ratio is None else min_ratio,
                 defaults.CONFIDENCE if confidence is None else confidence,
             )
@@ -110,7 +111,7 @@ def command(
         if not opts.bench:
             raise InputError("--bench REGEX is required: name the benchmark that should guard")
         settings = GuardSettings(
-            kind or "time",
+            kind or GuardKind.TIME,
             defaults.GUARD_MIN_RATIO if min_ratio is None else min_ratio,
             defaults.CONFIDENCE if confidence is None else confidence,
         )

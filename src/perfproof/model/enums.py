@@ -53,6 +53,18 @@ class Format(StrEnum):
     TEXT = "text"
 
 
+class GuardKind(StrEnum):
+    """What a guard's benchmark must show to pass (``guard --metric``): the speed-up, the
+    allocation cut, both, the off-heap cut or the GC-time cut. The value is the word the flag
+    takes and the guard's documents write."""
+
+    TIME = "time"
+    ALLOC = "alloc"
+    BOTH = "both"
+    OFFHEAP = "offheap"
+    GCTIME = "gctime"
+
+
 class ExportFormat(StrEnum):
     """The formats ``export --to`` writes, by the name ``--to`` takes."""
 

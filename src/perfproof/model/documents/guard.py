@@ -17,17 +17,18 @@ from pydantic import Field, JsonValue
 
 from perfproof.model.documents import json_safe, schema_id
 from perfproof.model.documents.settings import SettingEntry, WithSettings
+from perfproof.model.enums import GuardKind
 
 NAME = "guard"
 MAJOR = 1
 SCHEMA = schema_id(NAME, MAJOR)
 
-PROTECTS = {  # guard kind → what a passing benchmark protects
-    "time": "the speed-up (time per operation or throughput)",
-    "alloc": "the allocation cut (bytes per operation)",
-    "both": "both the speed-up and the allocation cut",
-    "offheap": "the off-heap allocation cut (direct and native bytes per operation)",
-    "gctime": "the GC time cut (garbage-collection time per operation)",
+PROTECTS: dict[GuardKind, str] = {  # guard kind → what a passing benchmark protects
+    GuardKind.TIME: "the speed-up (time per operation or throughput)",
+    GuardKind.ALLOC: "the allocation cut (bytes per operation)",
+    GuardKind.BOTH: "both the speed-up and the allocation cut",
+    GuardKind.OFFHEAP: "the off-heap allocation cut (direct and native bytes per operation)",
+    GuardKind.GCTIME: "the GC time cut (garbage-collection time per operation)",
 }
 
 
@@ -58,7 +59,7 @@ class GuardResult:
     """A judged guard, the typed form of this document: :mod:`perfproof.pipeline.guard.judge`
     builds it, the renderers and :func:`guard_document` read it."""
 
-    kind: str
+    kind: GuardKind
     min_ratio: float
     confidence: float
     rows: list[GuardRow]
@@ -76,7 +77,7 @@ class GuardDocument(WithSettings):
     own fields)."""
 
     schema_: str = Field(SCHEMA, alias="schema")
-    kind: str
+    kind: GuardKind
     protects: str
     min_ratio: float
     confidence: float

@@ -48,7 +48,7 @@ from perfproof.model.documents.run_plan import (
     ShardBlock,
     StoppingBlock,
 )
-from perfproof.model.enums import RunStatus
+from perfproof.model.enums import GuardKind, RunStatus
 
 NAME = "run"
 MAJOR = 1
@@ -272,7 +272,7 @@ class GuardBlock(Document):
     """A ``guard`` run's settings, what they protect, its outcome and the command that ran it
     (read back by ``guard --resume``)."""
 
-    kind: str | None = None
+    kind: GuardKind | None = Field(None, strict=False)
     protects: str | None = None
     min_ratio: float | None = None
     confidence: float | None = None

@@ -27,16 +27,16 @@ from perfproof.model import ALLOC_NORM, PRIMARY, BenchKey, Comparison, Direction
 from perfproof.model.diagnostics import Kind
 from perfproof.model.documents.guard import PROTECTS, GuardResult, GuardRow
 from perfproof.model.documents.run import GuardBlock
+from perfproof.model.enums import GuardKind
 from perfproof.model.metrics import DIRECT_NORM, GC_TIME_NORM, NATIVE_NORM, OFF_HEAP
 from perfproof.stats.verdict import check_confidence
 
-KINDS = ("time", "alloc", "both", "offheap", "gctime")
-KIND_GROUPS: dict[str, tuple[tuple[str, ...], ...]] = {
-    "time": ((PRIMARY,),),
-    "alloc": ((ALLOC_NORM,),),
-    "both": ((PRIMARY,), (ALLOC_NORM,)),
-    "offheap": (OFF_HEAP,),
-    "gctime": ((GC_TIME_NORM,),),
+KIND_GROUPS: dict[GuardKind, tuple[tuple[str, ...], ...]] = {
+    GuardKind.TIME: ((PRIMARY,),),
+    GuardKind.ALLOC: ((ALLOC_NORM,),),
+    GuardKind.BOTH: ((PRIMARY,), (ALLOC_NORM,)),
+    GuardKind.OFFHEAP: (OFF_HEAP,),
+    GuardKind.GCTIME: ((GC_TIME_NORM,),),
 }
 """Each kind's groups of metrics: every group must be judged at every @Param; of a group of
 more than one, a key is judged on the members it has something of on some side."""
@@ -114,11 +114,9 @@ def judge(c: Comparison, min_ratio: float) -> GuardRow:
 
 
 def evaluate(
-    result: CompareResult, kind: str, min_ratio: float, bench: Sequence[str] = ()
+    result: CompareResult, kind: GuardKind, min_ratio: float, bench: Sequence[str] = ()
 ) -> GuardResult:
     """Judge every compared key of the guard's metric(s); keys on one side only fail."""
-    if kind not in KINDS:
-        raise InputError(f"--metric {kind!r}: choose one of {', '.join(KINDS)}")
     groups = KIND_GROUPS[kind]
     metrics = {m for g in groups for m in g}
     patterns = [re.compile(b) for b in bench]
@@ -169,12 +167,12 @@ def _judged(chosen: list[Comparison], groups: Sequence[tuple[str, ...]]) -> list
 class GuardSettings:
     """What the guard judges: its kind, the smallest passing ratio and the confidence level."""
 
-    kind: str = "time"
+    kind: GuardKind = GuardKind.TIME
     min_ratio: float = defaults.GUARD_MIN_RATIO
     confidence: float = defaults.CONFIDENCE
 
     def __post_init__(self) -> None:
-        check_settings(self.kind, self.min_ratio, self.confidence)
+        check_settings(self.min_ratio, self.confidence)
 
     def to_block(self, passed: bool | None, command: list[str]) -> GuardBlock:
         """The manifest's ``guard`` block for these settings and the run's outcome."""
@@ -188,13 +186,14 @@ class GuardSettings:
         )
 
     def argv(self) -> list[str]:
-        return ["--metric", self.kind, "--min-ratio", f"{self.min_ratio:g}",
+        return ["--metric", self.kind.value, "--min-ratio", f"{self.min_ratio:g}",
                 "--confidence", f"{self.confidence:g}"]  # fmt: skip
 
 
-def check_settings(kind: str, min_ratio: float, confidence: float) -> None:
-    if kind not in KINDS:
-        raise InputError(f"--metric {kind!r}: choose one of {', '.join(KINDS)}")
+def check_settings(min_ratio: float, confidence: float) -> None:
+    """The guard's numbers, checked alike from the flags and from a resumed run's manifest
+    (the kind is a :class:`GuardKind` by then: the door's click type or the manifest's
+    codec refused any other word)."""
     if not (min_ratio >= 1.0 and math.isfinite(min_ratio)):
         raise InputError(
             f"--min-ratio {min_ratio:g}: must be at least 1 and finite (1 = any real difference)"

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 from perfproof.compare import CompareOptions
 from perfproof.model.documents.guard import guard_document
 from perfproof.model.documents.run import GuardBlock
+from perfproof.model.enums import GuardKind
 from perfproof.pipeline.guard.judge import GuardResult, GuardSettings, evaluate
 from perfproof.storage import write_json_atomic
 
@@ -116,7 +117,7 @@ def run_guard(options: GuardOptions, reporter: Reporter | None = None) -> GuardR
 
 def resume_guard(
     run_dir: Path,
-    kind: str | None = None,
+    kind: GuardKind | None = None,
     min_ratio: float | None = None,
     *,
     confidence: float | None = None,

@@ -32,6 +32,7 @@ from perfproof.model.documents.prove_measured import (
 )
 from perfproof.model.documents.prove_reach import bench_reach, reach_of_keys
 from perfproof.model.documents.prove_stages import BenchmarksResult, ChangesResult
+from perfproof.model.enums import GuardKind
 from perfproof.model.reach import BenchReach, Reach, RunReach
 from perfproof.pipeline.ab.options import AbOptions
 from perfproof.pipeline.ab.reach import build_read
@@ -45,7 +46,7 @@ from perfproof.workspace.spec import detect_build
 from perfproof.workspace.tests import compare_runs, run_tests
 from perfproof.workspace.worktree import ensure_worktree
 
-GUARD_KIND = "time"
+GUARD_KIND = GuardKind.TIME
 
 
 def guard_stage(
