@@ -106,3 +106,31 @@ def test_an_overloaded_name_gives_a_bound_and_a_new_overload_no_share() -> None:
     assert "17.9%" not in new_row and "≤ 17.9%" in both_row and "≤" not in alone_row
     assert f"`{new.label}` is new in the feature" in amdahl and "its 2 overloads there" in amdahl
     assert f"the shares of `{both.label}` are those of the baseline's 3 methods" in amdahl
+
+
+def test_keys_moved_both_ways_have_no_per_call_speed_up_and_each_verdict_its_range() -> None:
+    """2 improved and 3 regressed keys of one method were summarised as "1.00× as fast"."""
+    from perfproof.model.documents.prove_stages import ReachedBenchmark
+    from perfproof.pipeline.prove.amdahl import amdahl_row
+    from perfproof.render.prove_measured import _from_keys
+    from perfproof.stats.amdahl_gains import mixed, summary_gain
+
+    from .conftest import wire_row
+
+    assert mixed([0.49, -0.34]) and not mixed([0.49, 0.0, 0.2]) and not mixed([])
+    assert summary_gain([0.49, -0.34]) is None and summary_gain([0.2, 0.2]) == pytest.approx(0.2)
+    bench = "dg.DigitsBench.write"
+    ratios = {"improved": (1 / 1.49, 1 / 1.16), "regressed": (1.52, 1.06, 1.05)}
+    rows = [
+        wire_row(benchmark=bench, params={"v": f"{verdict}{i}"}, verdict=verdict, ratio=r)
+        for verdict, rs in ratios.items()
+        for i, r in enumerate(rs)
+    ]
+    from perfproof.model.changes import MODIFIED, ChangedMethod
+
+    method = ChangedMethod("dg.Digits", "write", ("long", "byte[]"), MODIFIED, "D.java", (1, 2))
+    reached = [ReachedBenchmark(benchmark=bench, path=("B.write()", method.label),
+                                changed=method.label)]  # fmt: skip
+    row = amdahl_row(method, 0.7, 0.99, reached, rows)
+    assert row.per_call_gain is None and row.ceiling_speedup is None and len(row.gains) == 5
+    assert _from_keys(row) == "2 improved, 1.16–1.49×; 3 regressed, 0.658–0.952×"

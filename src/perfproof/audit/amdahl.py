@@ -16,7 +16,8 @@ from pathlib import Path
 
 from perfproof.audit.truth import Mismatch
 from perfproof.model.documents.prove import BundleView, ProveResults, read_prove
-from perfproof.stats.amdahl_gains import method_gains
+from perfproof.model.documents.prove_measured import KeyGain
+from perfproof.stats.amdahl_gains import method_gains, mixed
 from perfproof.units import significant
 
 HEADER = "Per-call speed-up"
@@ -69,6 +70,13 @@ def amdahl_contradictions(lines: Sequence[str], folder: Path) -> list[Mismatch]:
                                     f"no key reaching the method has a decided time verdict "
                                     f"({unmoved} without one)"))  # fmt: skip
             continue
+        if mixed([g.gain for g in gains]):
+            if found:
+                out.append(Mismatch(i + 1, "amdahl", cell, "–",
+                                    f"Amdahl row `{method}`: a per-call speed-up of {cell} where "
+                                    "the decided keys reaching the method moved both ways "
+                                    f"({_counts(gains)}): no one factor says it"))  # fmt: skip
+            continue
         factors = sorted(1 + g.gain for g in gains)
         low, high = factors[0], factors[-1]
         span = f"{significant(low, 3)}×" + (f" to {significant(high, 3)}×" if high > low else "")
@@ -79,3 +87,11 @@ def amdahl_contradictions(lines: Sequence[str], folder: Path) -> list[Mismatch]:
                                 f"{len(gains)} decided key(s) reaching it measured {span} as "
                                 "fast"))  # fmt: skip
     return out
+
+
+def _counts(gains: Sequence[KeyGain]) -> str:
+    """How many keys each verdict has: "2 improved, 3 regressed"."""
+    by: dict[str, int] = {}
+    for g in gains:
+        by[g.verdict] = by.get(g.verdict, 0) + 1
+    return ", ".join(f"{n} {v}" for v, n in sorted(by.items()))

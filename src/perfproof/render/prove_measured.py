@@ -66,7 +66,8 @@ def profile_md(bundle: ProveResults) -> tuple[list[str], list[str], list[str]]:
         "gain (Amdahl: 1 / ((1 − s) + s / (1 + g)) − 1). The per-call speed-up is the "
         "geometric mean of the ratios of the keys whose benchmark reaches the method and whose "
         "time verdict is improved or regressed; the others (same, negligible, undecided) are "
-        "left out. The share is taken from the benchmark's own recordings, so the ceiling is "
+        "left out, and keys moved both ways (some improved, some regressed) have none between "
+        "them. The share is taken from the benchmark's own recordings, so the ceiling is "
         "that of a program shaped like the benchmark; a production profile "
         "(`perfproof profile`) gives the real share.",
         "",
@@ -148,15 +149,19 @@ def _overload_notes(rows: Sequence[AmdahlRow]) -> list[str]:
 
 
 def _from_keys(a: AmdahlRow) -> str:
-    """Which verdicts the per-call speed-up summarises: their count and range."""
+    """Which verdicts the per-call speed-up summarises: their count and range, each verdict
+    apart (keys moved both ways have no speed-up between them)."""
     span = a.gain_range
     if span is None and a.per_call_gain is not None:
         return "–"  # a bundle written before the row kept its keys
     if span is None:
         return f"none of {a.unmoved} moved" if a.unmoved else "no key reaches it"
-    low, high = (significant(1 + g, 3) for g in span)
-    words = sorted({g.verdict for g in a.gains})
-    text = f"{len(a.gains)} {'/'.join(words)}" + (f", {low}–{high}×" if low != high else "")
+    groups = []
+    for verdict in sorted({g.verdict for g in a.gains}):
+        values = [1 + g.gain for g in a.gains if g.verdict == verdict]
+        low, high = significant(min(values), 3), significant(max(values), 3)
+        groups.append(f"{len(values)} {verdict}" + (f", {low}–{high}×" if low != high else ""))
+    text = "; ".join(groups)
     return text + (f"; {a.unmoved} other(s) left out" if a.unmoved else "")
 
 
