@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 
 FORKS = [[1.0, 1.001], [1.002, 1.0], [0.999, 1.0], [1.001, 1.0]]
@@ -33,8 +34,6 @@ def test_the_geometric_mean_row_is_in_the_json_of_compare_and_the_report(
     """The same row for a CI job reading ``compare --format json``: both sides' geometric
     means in the canonical unit, their ratio and Δ%, the keys counted and those left out; and
     in report.json, over the rows of its tables."""
-    import json
-
     base = write_jmh("b.json", [make_jmh_entry("x.A.a", _scaled(10), alloc=64.0),
                                 make_jmh_entry("x.A.b", _scaled(40), alloc=0.0)])  # fmt: skip
     head = write_jmh("h.json", [make_jmh_entry("x.A.a", _scaled(5), alloc=64.0),
@@ -57,3 +56,62 @@ def test_the_geometric_mean_row_is_in_the_json_of_compare_and_the_report(
     rows = {g["metric"]: g for g in report["geomean"]}
     assert set(rows) == {"primary", "gc.alloc.rate.norm"}
     assert all(f"| {g['keys']} " in md for g in report["geomean"])
+
+
+def _undeclared(value: object, path: str = "") -> list[str]:
+    """The entries of a read document, at any depth, that its model does not declare (kept
+    by the codec as extras): each a printed entry no reader can rely on."""
+    from pydantic import BaseModel
+
+    from perfproof.model import Comparison
+
+    if isinstance(value, BaseModel):
+        found = [f"{path}.{k}" for k in value.model_extra or {}]
+        for name in type(value).model_fields:
+            found += _undeclared(getattr(value, name), f"{path}.{name}")
+        return found
+    if isinstance(value, Comparison):
+        return [f"{path}.{k}" for k in value.extra]
+    if isinstance(value, list | tuple):
+        return [x for i, v in enumerate(value) for x in _undeclared(v, f"{path}[{i}]")]
+    if isinstance(value, dict):
+        return [x for k, v in value.items() for x in _undeclared(v, f"{path}.{k}")]
+    return []
+
+
+def test_every_entry_compare_prints_is_declared_by_its_model(
+    run_cli, make_jmh_entry, write_jmh
+) -> None:
+    """``compare --format json`` read back: the geomean rows (and every other entry) are the
+    document's own fields, typed, and written again byte for byte; an entry added beside the
+    model (``model_copy(update=...)`` of a name it lacks) would be read as an extra."""
+    from perfproof.model.documents import dumps
+    from perfproof.model.documents.compare import CompareDocument, GeoMeanDoc
+
+    base = write_jmh("b.json", [make_jmh_entry("x.A.a", _scaled(10), alloc=64.0),
+                                make_jmh_entry("x.A.b", _scaled(40), alloc=32.0)])  # fmt: skip
+    head = write_jmh("h.json", [make_jmh_entry("x.A.a", _scaled(5), alloc=64.0),
+                                make_jmh_entry("x.A.b", _scaled(40), alloc=16.0)])  # fmt: skip
+    printed = run_cli("compare", base, head, "--format", "json").out
+    doc = CompareDocument.read(json.loads(printed), "compare.json")
+    assert _undeclared(doc) == []
+    assert doc.geomean is not None and {g.metric for g in doc.geomean} == {
+        "primary",
+        "gc.alloc.rate.norm",
+    }
+    assert all(isinstance(g, GeoMeanDoc) for g in doc.geomean)
+    assert dumps(doc.dump()) == printed
+
+
+def test_a_run_document_holds_no_geomean(make_jmh_entry, write_jmh) -> None:
+    """``results.json`` (``ab``'s document) leaves the geomean rows to its report: no entry,
+    not a null."""
+    from perfproof.compare import CompareOptions, compare_specs, document
+
+    base = write_jmh("b.json", [make_jmh_entry("x.A.a", _scaled(10)),
+                                make_jmh_entry("x.A.b", _scaled(40))])  # fmt: skip
+    head = write_jmh("h.json", [make_jmh_entry("x.A.a", _scaled(5)),
+                                make_jmh_entry("x.A.b", _scaled(40))])  # fmt: skip
+    result = compare_specs(str(base), str(head), CompareOptions())
+    assert "geomean" not in document(result).dump()
+    assert [g.metric for g in document(result, geomean=True).geomean or []] == ["primary"]

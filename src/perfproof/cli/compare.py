@@ -145,11 +145,7 @@ def command(ctx: click.Context, **_: object) -> None:
             from perfproof.history.db import resolve_target
 
             db = resolve_target(req.record.db).label
-        from perfproof.compare.geomean import geomean_json
-
-        doc = compare_document_of(result).model_copy(
-            update={"geomean": geomean_json(result.comparisons)}
-        )
+        doc = compare_document_of(result, geomean=True)
         emit_json(doc.with_settings(json_settings(req.settings, req.sources, db)))
     else:
         from perfproof.render import comparison as compare_render

@@ -15,6 +15,7 @@ import numpy as np
 
 from perfproof.compare.effects import BATCH_MIN, prepare
 from perfproof.compare.family import finish
+from perfproof.compare.geomean import geomean_docs
 from perfproof.compare.jmhview import JMH_CONFIDENCE, jmh_scores
 from perfproof.compare.match import check_inputs, check_metrics, match, nothing_to_compare
 from perfproof.compare.result import DEFAULT_METRICS, CompareOptions, CompareResult
@@ -99,8 +100,10 @@ def compare_gc_costs(
         return finish(prepare(pairs, options), options)
 
 
-def document(result: CompareResult) -> CompareDocument:
-    """The typed ``perfproof.compare/1`` document of a result."""
+def document(result: CompareResult, *, geomean: bool = False) -> CompareDocument:
+    """The typed ``perfproof.compare/1`` document of a result; with ``geomean``, benchstat's
+    geomean rows over its comparisons too (what ``compare --format json`` prints; a run's
+    ``results.json`` leaves them to its report)."""
     opt = result.options
     return CompareDocument(
         confidence=opt.confidence,
@@ -110,6 +113,7 @@ def document(result: CompareResult) -> CompareDocument:
         comparisons=list(result.comparisons),
         unmatched=list(result.unmatched),
         notes=list(result.notes),
+        geomean=geomean_docs(result.comparisons) if geomean else None,
     )
 
 

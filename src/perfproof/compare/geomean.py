@@ -14,6 +14,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from perfproof.model import ALLOC_NORM, Comparison
+from perfproof.model.documents.codec import by_name
+from perfproof.model.documents.compare import GeoMeanDoc
 from perfproof.units import BYTES_ZERO
 
 
@@ -83,20 +85,9 @@ def geomeans(comparisons: Iterable[Comparison]) -> list[GeoMean]:
     return out
 
 
-def geomean_json(comparisons: Iterable[Comparison]) -> list[dict[str, object]]:
-    """The geomean rows as ``compare --format json`` and ``report --format json`` carry them:
-    per metric and unit, the keys counted, both sides' geometric means in the canonical unit,
-    their ratio and Δ%, and how many keys were left out (a zero or missing side)."""
+def geomean_docs(comparisons: Iterable[Comparison]) -> list[GeoMeanDoc]:
+    """The geomean rows as ``compare --format json`` and ``report --format json`` carry them."""
     return [
-        {
-            "metric": g.metric,
-            "unit": g.unit,
-            "keys": g.keys,
-            "left_out": g.left_out,
-            "base": g.base,
-            "head": g.head,
-            "ratio": g.ratio,
-            "delta_pct": (g.ratio - 1.0) * 100.0,
-        }
+        GeoMeanDoc.model_validate({**by_name(GeoMeanDoc, g), "delta_pct": (g.ratio - 1.0) * 100})
         for g in geomeans(comparisons)
     ]

@@ -4,7 +4,7 @@ and order as the Markdown."""
 
 from __future__ import annotations
 
-from perfproof.compare.geomean import geomean_json
+from perfproof.compare.geomean import geomean_docs
 from perfproof.model import Estimate
 from perfproof.model.documents.report import (
     BytesDoc,
@@ -127,7 +127,7 @@ def report_document(run: RunFolder, ctx: ReportContext) -> ReportDocument:
             )
             for t in ctx.tables
         ],
-        geomean=geomean_json(
+        geomean=geomean_docs(
             [c for t in ctx.tables for r in t.rows for c in (r.comparison, r.alloc) if c]
         ),
         methodology=methodology,

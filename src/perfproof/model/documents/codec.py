@@ -46,6 +46,7 @@ __all__ = [
     "Text",
     "TextList",
     "ValidationError",
+    "absent",
     "as_written",
     "by_name",
     "decode",
@@ -153,6 +154,12 @@ class Kept(Document):
         unset = {f.alias or name for name, f in type(self).model_fields.items() if name not in held}
         first = {k: doc[k] for k in self.written_first if k in doc and k not in unset}
         return first | {k: v for k, v in doc.items() if k not in unset and k not in first}
+
+
+def absent(value: object) -> bool:
+    """An entry left out when unknown rather than written as null, in a document that writes
+    its nulls: ``Field(None, exclude_if=absent)`` (a verb's settings, a merged run's machine)."""
+    return value is None
 
 
 def decode(kind: type[T], doc: object) -> T:

@@ -31,7 +31,9 @@ from perfproof.errors import InputError
 from perfproof.model import BenchKey, Comparison, Estimate, Side, Unmatched
 from perfproof.model.documents import schema_id
 from perfproof.model.documents.codec import (
+    Document,
     ValidationError,
+    absent,
     by_name,
     decode_value,
     encode,
@@ -101,6 +103,26 @@ UnmatchedRow = Annotated[
 ]
 
 
+class GeoMeanDoc(Document):
+    """benchstat's geomean row of one metric and unit, as ``compare --format json`` and
+    ``report --format json`` carry it: both sides' geometric means in the canonical unit,
+    their ratio and Δ%."""
+
+    metric: str
+    unit: str
+    keys: int
+    """Keys with a value above zero on both sides: those the means are taken over."""
+    left_out: int
+    """Keys of the metric and unit with a zero, negative or missing side."""
+    base: float
+    """The baseline's geometric mean, in the canonical unit (ns/op, ops/s, B/op)."""
+    head: float
+    """The feature's, in the same unit."""
+    ratio: float
+    """``head / base``, the geometric mean of the keys' ratios."""
+    delta_pct: float
+
+
 class CompareDocument(WithSettings):
     """Options, comparisons, keys not compared and input notes of one comparison run; fields
     other writers add beside the comparison (``run_dir``) are kept on a round trip."""
@@ -121,6 +143,9 @@ class CompareDocument(WithSettings):
     notes: list[Annotated[str, PlainValidator(_text)]] = Field(default_factory=list)
     warnings: list[JsonValue] = Field(default_factory=list, exclude=True)
     """What older writers called ``notes``: read into them, never written."""
+    geomean: list[GeoMeanDoc] | None = Field(None, exclude_if=absent)
+    """The geomean rows ``compare --format json`` prints over its comparisons; a run's
+    ``results.json`` holds none and writes none (``report`` writes them over its tables)."""
 
     @model_validator(mode="after")
     def _as_written_now(self) -> CompareDocument:

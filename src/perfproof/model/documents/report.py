@@ -13,7 +13,8 @@ from typing import ClassVar
 
 from pydantic import Field
 
-from perfproof.model.documents.codec import Document
+from perfproof.model.documents.codec import Document, absent
+from perfproof.model.documents.compare import GeoMeanDoc
 
 REPORT_SCHEMA = "perfproof.report/1"
 
@@ -69,10 +70,6 @@ class BytesDoc(Block):
     verdict: str
 
 
-def _absent(value: object) -> bool:
-    return value is None
-
-
 class RowDoc(Block):
     params: dict[str, str]
     baseline: SideDoc
@@ -85,7 +82,7 @@ class RowDoc(Block):
     p_adjusted: float | None
     family: str
     display_unit: str
-    machine: str | None = Field(None, exclude_if=_absent)
+    machine: str | None = Field(None, exclude_if=absent)
     """Only for a merged run, where each key names the machine that measured it."""
     bytes: BytesDoc | None
     costs: dict[str, BytesDoc] = Field(default_factory=dict)
@@ -146,7 +143,7 @@ class ReportDocument(Block):
     digest: list[str]
     rounds: RoundsDoc | None
     results: list[TableDoc]
-    geomean: list[dict[str, object]]
+    geomean: list[GeoMeanDoc]
     methodology: list[LabelledDoc]
     reproduce: ReproduceDoc
     warnings: list[WarningDoc]

@@ -9,7 +9,7 @@ from typing import Annotated, ClassVar, Self
 
 from pydantic import BeforeValidator, Field, JsonValue
 
-from perfproof.model.documents.codec import Document
+from perfproof.model.documents.codec import Document, absent
 
 
 def _as_typed(value: object) -> object:
@@ -33,15 +33,11 @@ class SettingEntry(Document):
     source: str
 
 
-def _absent(value: object) -> bool:
-    return value is None
-
-
 class WithSettings(Document):
     """A verb's document that carries the settings it ran with (``--format json``), written
     last; a document kept in a run folder or bundle holds none and writes none."""
 
-    settings: dict[str, SettingEntry] | None = Field(None, exclude_if=_absent)
+    settings: dict[str, SettingEntry] | None = Field(None, exclude_if=absent)
 
     def with_settings(self, settings: Mapping[str, SettingEntry]) -> Self:
         """This document with ``settings`` (the verb's printed document)."""
