@@ -72,3 +72,19 @@ def test_a_fork_of_the_reach_round_counts_and_its_key_stands_for_the_shape() -> 
 def test_jfr_every_records_every_measured_key() -> None:
     design = choose_keys(_suite(), every=True)
     assert design.every and len(design.recorded) == 8 and design.represented == 0
+
+
+def test_the_not_recorded_line_is_no_count_of_the_runs_futility_stops() -> None:
+    """A key whose time stopped for futility but whose bytes moved stands with its shape, so
+    the keys left unrecorded for futility can be fewer than the run's futility stops: the
+    sentence must not read as that count (check failed a small project's body, "1 stopped for
+    futility" beside 2 such stops)."""
+    from perfproof.audit.claims import _FUTILE_COUNT
+    from perfproof.model.documents.prove_measured import ProfileResult
+    from perfproof.model.documents.prove_profile import ProfileDesign
+    from perfproof.render.prove_measured import _profiled
+
+    design = ProfileDesign(measured=8, forks=2, futile=1, no_verdict=3)
+    text = _profiled(ProfileResult(forks_run="profile/forks", design=design))
+    assert "1 with no verdict, stopped for futility" in text
+    assert not _FUTILE_COUNT.search(text)

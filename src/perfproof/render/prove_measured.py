@@ -129,22 +129,22 @@ def _bounded(a: AmdahlRow, share: float | None) -> str:
 
 
 def _overload_notes(rows: Sequence[AmdahlRow]) -> list[str]:
-    """Why a row's shares are bounds, or none: recordings name frames without parameters."""
+    """Why a row's shares are bounds, or none, said once for all such rows: a recording names
+    frames without parameters."""
+    added = [f"`{a.method}` ({a.overloads or 1})" for a in rows if a.added]
+    bounded = [f"`{a.method}` ({a.overloads})" for a in rows if a.overloads and not a.added]
     out = []
-    for a in rows:
-        if a.added:
-            n = a.overloads or 1
-            out.append(
-                f"- `{a.method}` is new in the feature: the samples its name finds in the "
-                f"baseline are those of its {n} overload{'s' if n != 1 else ''} there, so it "
-                "has no share."
-            )
-        elif a.overloads:
-            out.append(
-                f"- A recording names a method without its parameters: the shares of "
-                f"`{a.method}` are those of the baseline's {a.overloads} methods of that name, "
-                "at most its own, and so is its ceiling."
-            )
+    if added:
+        out.append(
+            "- New in the feature, so no share: the samples their names find in the baseline "
+            "are those of their overloads there (how many in brackets): " + ", ".join(added) + "."
+        )
+    if bounded:
+        out.append(
+            "- A recording names a method without its parameters, so these shares are those "
+            "of every baseline method of the name (how many in brackets), at most the method's "
+            "own, and so are their ceilings: " + ", ".join(bounded) + "."
+        )
     return ["", *out] if out else []
 
 
@@ -193,7 +193,9 @@ def _profiled(prof: ProfileResult) -> str:
         left.append(f"{design.represented} of the same shape as a recorded key (same benchmark, "
                     "verdicts and bytes/op), which stands for them")  # fmt: skip
     if design.futile:
-        left.append(f"{design.futile} stopped for futility")
+        # not "N stopped for futility": a reader (and check) takes that for the run's count,
+        # and a futile key whose bytes/op moved is recorded or stands with its shape instead
+        left.append(f"{design.futile} with no verdict, stopped for futility")
     if design.no_verdict:
         left.append(f"{design.no_verdict} with no improved or regressed verdict to explain")
     if left:
