@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 
@@ -19,6 +18,7 @@ from perfproof.model.documents.prove_stages import (
     ChangesResult,
     ReachedBenchmark,
 )
+from perfproof.model.documents.run import JavaInfo
 from perfproof.pipeline.ab import recorded
 from perfproof.pipeline.ab.options import AbOptions
 from perfproof.pipeline.ab.run import resume_ab
@@ -70,7 +70,8 @@ def _fake_measuring(monkeypatch: pytest.MonkeyPatch, seen: dict[str, object]) ->
                 seen.setdefault("ran", []).append(step.id)  # type: ignore[attr-defined]
                 self.store.result_path(step).write_text("[]")  # a finished step's file
 
-    jdk = SimpleNamespace(path="java", home="/jdk", to_block=lambda: None)
+    jdk = JavaInfo(path="java", home="/jdk", vendor="", version="", runtime_version="",
+                   vm_name="")  # fmt: skip
     monkeypatch.setattr(recorded, "java_info", lambda java=None: jdk)
     monkeypatch.setattr(recorded, "SideBuilder", Builder)
     monkeypatch.setattr(recorded, "Scheduler", Scheduler)

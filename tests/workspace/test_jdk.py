@@ -1,13 +1,17 @@
 from __future__ import annotations
 
-import dataclasses
+import json
 import os
 import shutil
+from pathlib import Path
 
 import pytest
 
-from perfproof.env.java import JavaInfo, check_same_jdk, find_java, java_info, parse_properties
+from perfproof.env.java import check_same_jdk, find_java, java_info, parse_properties
 from perfproof.errors import InputError
+from perfproof.model.documents.run import JavaInfo
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
 SETTINGS = """Property settings:
     file.separator = /
@@ -62,8 +66,30 @@ def test_a_jdk_folder_names_its_java(tmp_path):
 
 
 def test_different_jdks_are_refused():
-    a = JavaInfo("/a/bin/java", "/a", "Debian", "17.0.15", "17.0.15+6", "OpenJDK")
-    b = dataclasses.replace(a, home="/b", path="/b/bin/java", runtime_version="21.0.2+13")
+    a = JavaInfo(path="/a/bin/java", home="/a", vendor="Debian", version="17.0.15",
+                 runtime_version="17.0.15+6", vm_name="OpenJDK")  # fmt: skip
+    b = a.model_copy(update={"home": "/b", "path": "/b/bin/java", "runtime_version": "21.0.2+13"})
     with pytest.raises(InputError, match=r"different JDKs: Debian 17\.0\.15\+6 \(/a\) vs"):
         check_same_jdk(a, b)
-    assert check_same_jdk(a, dataclasses.replace(a, path="/a/jre/bin/java")) == a
+    assert check_same_jdk(a, a.model_copy(update={"path": "/a/jre/bin/java"})) == a
+
+
+def test_a_recorded_jdk_reads_as_the_jvm_it_describes_and_writes_back_the_same():
+    """A live JVM's description is the manifest's ``environment.jdk`` itself: a real run's
+    block reads as one and writes back byte for byte; a block of an older run (``java``,
+    ``vm``) still reads as the manifest's Jdk."""
+    from perfproof.model.documents import dumps
+    from perfproof.model.documents.run import Environment, Jdk
+
+    manifest = FIXTURES / "runs" / "demo-feature-vs-baseline" / "manifest.json"
+    block = json.loads(manifest.read_text())["environment"]["jdk"]
+    info = JavaInfo.model_validate(block)
+    assert info.dump() == block
+    written = Environment(jdk=info).dump()["jdk"]
+    assert dumps(written) == dumps(block) == dumps(Jdk.model_validate(block).dump())
+    old = {"java": block["path"], "home": block["home"], "vm": block["vm_name"]}
+    assert Jdk.model_validate(old).dump() == {
+        "path": block["path"],
+        "home": block["home"],
+        "vm_name": block["vm_name"],
+    }

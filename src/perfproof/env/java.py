@@ -11,33 +11,11 @@ from __future__ import annotations
 import functools
 import os
 import shutil
-from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from perfproof.errors import ExternalError, InputError
-from perfproof.model.documents.run import Jdk
+from perfproof.model.documents.run import JavaInfo
 from perfproof.process import Command, Watch, run
-
-
-@dataclass(frozen=True)
-class JavaInfo:
-    """A JVM as the manifest records it."""
-
-    path: str
-    home: str
-    vendor: str
-    version: str
-    runtime_version: str
-    vm_name: str
-
-    def to_block(self) -> Jdk:
-        """The JVM as the run manifest's ``environment.jdk`` writes it."""
-        return Jdk(**asdict(self))
-
-    @property
-    def label(self) -> str:
-        return f"{self.vendor} {self.runtime_version or self.version} ({self.home})"
-
 
 HOW_TO_POINT = "put a JDK 17+ on PATH, set JAVA_HOME, or pass --java /path/to/bin/java"
 

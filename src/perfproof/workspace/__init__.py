@@ -15,7 +15,8 @@ Typical use for one side::
     argv = art.jmh_argv(java) + jmh_options
 """
 
-from perfproof.env.java import JavaInfo, check_same_jdk, java_info
+from perfproof.env.java import check_same_jdk, java_info
+from perfproof.model.documents.run import JavaInfo
 from perfproof.workspace.artifact import Artifact, jmh_version
 from perfproof.workspace.build import build, build_key
 from perfproof.workspace.git import resolve_ref

@@ -151,7 +151,7 @@ def measure_group(
                     PlainReporter(log),
                     measure=measure,
                     java_home=jdk.home,
-                    jdk=jdk.to_block(),
+                    jdk=jdk,
                     identity=identity,
                 )
         except PerfproofError as exc:

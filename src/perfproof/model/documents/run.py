@@ -22,7 +22,14 @@ from __future__ import annotations
 
 from typing import Annotated, ClassVar, Literal
 
-from pydantic import AliasChoices, BeforeValidator, Field, ValidationInfo, model_validator
+from pydantic import (
+    AliasChoices,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    ValidationInfo,
+    model_validator,
+)
 
 from perfproof.model.documents import schema_id
 from perfproof.model.documents.codec import (
@@ -80,9 +87,10 @@ def _as_texts(value: object) -> object:
 
 
 class Jdk(Document):
-    """The JVM a side ran with (``perfproof.env.java.JavaInfo``). Older runs wrote ``java``
-    for ``path`` and ``vm`` for ``vm_name``: read here under today's names, so no reader
-    looks for both."""
+    """The JVM a side ran with, as the manifest records it. Older runs wrote ``java`` for
+    ``path`` and ``vm`` for ``vm_name``: read here under today's names, so no reader looks for
+    both. Every fact may be unknown in a recorded run; :class:`JavaInfo` is the one asked of a
+    live JVM, every fact known."""
 
     path: Text | None = Field(None, validation_alias=AliasChoices("path", "java"))
     home: Text | None = None
@@ -90,6 +98,25 @@ class Jdk(Document):
     version: Text | None = None
     runtime_version: Text | None = None
     vm_name: Text | None = Field(None, validation_alias=AliasChoices("vm_name", "vm"))
+
+
+class JavaInfo(Jdk):
+    """A JVM as ``perfproof.env.java.java_info`` asked it: the manifest's :class:`Jdk` with
+    every fact known (the JVM answered), so it is recorded as it is and its users need no
+    check for an unknown home. Frozen: one description serves every caller that asks."""
+
+    model_config = ConfigDict(frozen=True)
+
+    path: str
+    home: str
+    vendor: str
+    version: str
+    runtime_version: str
+    vm_name: str
+
+    @property
+    def label(self) -> str:
+        return f"{self.vendor} {self.runtime_version or self.version} ({self.home})"
 
 
 def _empty(value: object) -> bool:

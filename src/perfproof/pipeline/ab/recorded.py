@@ -151,7 +151,7 @@ def _side_store(folder: Path, ab: AbOptions, regexes: Sequence[str], side: str) 
     )
     store.init_steps(plan.model_copy(update={"steps": steps}))
     store.manifest.environment = environment.capture(
-        jdk=java_info(ab.build.java).to_block(), jmh_version=None, shas={side: sha}
+        jdk=java_info(ab.build.java), jmh_version=None, shas={side: sha}
     )
     store.save()
     return store

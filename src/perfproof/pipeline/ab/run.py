@@ -163,9 +163,7 @@ def start_ab(
     if variants is not None:
         store.manifest.command = reproduce_argv(opts, variants)
     store.init_steps(plan)
-    store.manifest.environment = environment.capture(
-        jdk=jdk.to_block(), jmh_version=None, shas=shas
-    )
+    store.manifest.environment = environment.capture(jdk=jdk, jmh_version=None, shas=shas)
     reporter.message(f"run folder: {run_dir} (continue a stopped run with --resume {run_dir})")
     try:
         with store.exclusive():
