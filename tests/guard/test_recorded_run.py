@@ -17,6 +17,7 @@ import pytest
 
 from perfproof.compare import CompareOptions
 from perfproof.measure.store import RunStore
+from perfproof.model.documents.run import GuardBlock
 from perfproof.model.enums import GuardKind
 from perfproof.pipeline.ab.run import compare_run
 from perfproof.pipeline.guard.judge import GuardSettings, evaluate
@@ -56,9 +57,12 @@ def test_the_guard_kind_is_recorded_in_the_run_folder(run_copy: Path) -> None:
     )
     assert not g.passed  # most benchmarks are unchanged
     manifest = json.loads((run_copy / "manifest.json").read_text())
-    assert manifest["guard"]["kind"] == "alloc"
-    assert manifest["guard"]["protects"] == "the allocation cut (bytes per operation)"
-    assert manifest["guard"]["passed"] is False
+    # the block as perfproof has always written it, entry for entry and in this order
+    assert json.dumps(manifest["guard"]) == json.dumps({
+        "kind": "alloc", "protects": "the allocation cut (bytes per operation)",
+        "min_ratio": 1.5, "confidence": 0.99, "passed": False, "command": ["perfproof", "guard"],
+    })  # fmt: skip
+    assert GuardBlock.read(manifest["guard"], "guard").dump() == manifest["guard"]
     doc = json.loads((run_copy / "guard.json").read_text())
     assert doc["kind"] == "alloc" and doc["verdict"] == "FAIL"
     assert any(r["benchmark"] == "fx.Codes.streamEmpty" and r["passed"] for r in doc["rows"])

@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 from perfproof import defaults
 from perfproof.compare import CompareResult
@@ -175,14 +175,13 @@ class GuardSettings:
         check_settings(self.min_ratio, self.confidence)
 
     def to_block(self, passed: bool | None, command: list[str]) -> GuardBlock:
-        """The manifest's ``guard`` block for these settings and the run's outcome."""
+        """The manifest's ``guard`` block: these settings, what their kind protects and the
+        run's outcome. Not one type with the block: the settings are fixed and checked before
+        the run starts, the block adds what only the run knows (``passed``: None while it has
+        not judged, or when it stopped before judging; the command that ran it), and a resumed
+        guard takes from it only the settings no flag gives again (``resume_guard``)."""
         return GuardBlock(
-            kind=self.kind,
-            protects=PROTECTS[self.kind],
-            min_ratio=self.min_ratio,
-            confidence=self.confidence,
-            passed=passed,
-            command=command,
+            **asdict(self), protects=PROTECTS[self.kind], passed=passed, command=command
         )
 
     def argv(self) -> list[str]:
