@@ -79,7 +79,7 @@ def jobs_for(shas: dict, keys: list, groups: int, repo: str) -> list[PartJob]:
     fields = {"method": METHOD, "digest": partition_digest(parts),
               "all_keys": sorted(k.label() for k in keys)}  # fmt: skip
     return [
-        PartJob(i, groups, [k.to_block() for k in part], plan, header, fields)
+        PartJob(i, groups, list(part), plan, header, fields)
         for i, part in enumerate(parts, start=1)
     ]
 

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import itertools
+import json
 import re
+from pathlib import Path
 
 import pytest
 
@@ -11,7 +13,6 @@ from perfproof.errors import InputError
 from perfproof.jmh.listing import parse_listing
 from perfproof.measure.keys import (
     Selection,
-    SuiteKey,
     check_bench_regexes,
     group_keys,
     java_escape,
@@ -19,6 +20,9 @@ from perfproof.measure.keys import (
     suite_keys,
 )
 from perfproof.model import ALLOC_NORM, BenchKey
+from perfproof.model.documents.suite import SuiteKey
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
 # JMH 1.37 `-lp` output of a suite with two params on one class (recorded from a real jar,
 # one benchmark of a nested class added by hand: `$` in its name)
@@ -37,7 +41,7 @@ fx.Thr.concat
 
 
 def key(bench: str, **params: str) -> SuiteKey:
-    return SuiteKey(bench, tuple(sorted(params.items())))
+    return SuiteKey(benchmark=bench, params=tuple(sorted(params.items())))
 
 
 def test_listing_parses_benchmarks_and_their_params_in_jmh_order() -> None:
@@ -64,8 +68,22 @@ def test_suite_key_folds_modes_and_metrics_and_round_trips() -> None:
     measured = BenchKey("fx.Codes.sum", "avgt", (("kind", "list"), ("n", "16")), ALLOC_NORM)
     assert suite_key_of(measured) == k and k.holds(measured)
     assert not k.holds(BenchKey("fx.Codes.sum", "avgt", (("kind", "set"), ("n", "16"))))
-    assert SuiteKey.from_block(k.to_block()) == k
+    assert k.dump() == {"benchmark": "fx.Codes.sum", "params": {"kind": "list", "n": "16"}}
+    assert SuiteKey.read(k.dump(), "key") == k
     hash(k)  # frozen: usable in sets and as dict keys
+
+
+def test_real_keys_read_from_a_run_and_write_back_as_they_were() -> None:
+    """The keys of a real run (kryo's, @Param values of every kind) as a document holds
+    them: read as suite keys, written back entry for entry, sorted as the run sorted them."""
+    manifest = FIXTURES / "runs" / "kryo-24-keys-defaults" / "manifest.json"
+    stopped = json.loads(manifest.read_text())["stopping"]["keys"]
+    blocks = [{"benchmark": k["benchmark"], "params": k["params"]} for k in stopped]
+    keys = [SuiteKey.read(b, "manifest.json") for b in blocks]
+    assert [k.dump() for k in keys] == blocks
+    assert [json.dumps(k.dump()) for k in keys] == [json.dumps(b) for b in blocks]
+    assert [k.label() for k in keys] == [k["key"] for k in stopped]
+    assert sorted(keys) == sorted(keys, key=lambda k: (k.benchmark, k.params))
 
 
 def test_java_escape_makes_names_literal() -> None:
@@ -145,7 +163,11 @@ def test_bench_regex_is_checked_at_the_door() -> None:
 
 
 def _grid(bench: str = "fx.B.run") -> list[SuiteKey]:
-    return [SuiteKey(bench, (("a", a), ("b", b))) for a in ("1", "2") for b in ("x", "y")]
+    return [
+        SuiteKey(benchmark=bench, params=(("a", a), ("b", b)))
+        for a in ("1", "2")
+        for b in ("x", "y")
+    ]
 
 
 def test_one_invocation_when_the_decided_keys_it_adds_cost_less_than_a_jvm_start() -> None:
@@ -182,7 +204,7 @@ def test_combinations_the_suite_lacks_are_never_run_to_save_a_start() -> None:
 def test_a_join_that_adds_one_cheap_key_is_taken_before_a_dearer_one() -> None:
     from perfproof.measure.keys import cover_keys
 
-    suite = [SuiteKey("fx.C.run", (("n", n),)) for n in ("1", "2", "3")]
+    suite = [SuiteKey(benchmark="fx.C.run", params=(("n", n),)) for n in ("1", "2", "3")]
     line = cover_keys(suite, suite, key_s=100.0, start_s=1.0)
     assert len(line.selections) == 1  # one parameter: always one cross product, nothing added
     grid = _grid("fx.C.run")

@@ -6,17 +6,18 @@ from __future__ import annotations
 from pathlib import Path
 
 from perfproof.jmh.console import fork_keys
-from perfproof.measure.keys import Selection, SuiteKey
+from perfproof.measure.keys import Selection
 from perfproof.measure.pair import pair_keys, split_recordings
 from perfproof.measure.plan import FIXED, SEQUENTIAL, Plan, make_plan, round_steps
 from perfproof.model.documents.run_plan import PAIR
+from perfproof.model.documents.suite import SuiteKey
 from perfproof.model.variants import Variants
 
 PARAM = Variants(param=("optimized", "false", "true"))
 
 
 def key(bench: str, **params: str) -> SuiteKey:
-    return SuiteKey(bench, tuple(sorted(params.items())))
+    return SuiteKey(benchmark=bench, params=tuple(sorted(params.items())))
 
 
 def test_keys_are_paired_under_the_shared_name_and_unpaired_ones_left_out() -> None:

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from perfproof.measure.argv import step_argv
-from perfproof.measure.keys import SuiteKey, suite_key_of, suite_keys
+from perfproof.measure.keys import suite_key_of, suite_keys
 from perfproof.measure.plan import SEQUENTIAL, Step, make_plan, step_selection
 from perfproof.measure.progress import PlainReporter
 from perfproof.measure.rounds import (
@@ -29,6 +29,7 @@ from perfproof.measure.rounds import (
 )
 from perfproof.measure.store import DONE, RunStore
 from perfproof.model.documents.run import RunManifest
+from perfproof.model.documents.suite import SuiteKey
 
 FIXTURE = Path(__file__).parents[1] / "fixtures" / "jmh" / "jmh-1.37-allmodes-gc.json"
 
@@ -341,7 +342,10 @@ def test_an_unwarmed_fork_is_run_again_in_the_next_round(tmp_path: Path) -> None
         [k.label() for k in step_selection(s).members()] == ["fx.Codes.sum(n=16)"] for s in r3
     )
     assert argvs[-1][argvs[-1].index("-f") + 1] == "1"
-    assert ended == ALL_DECIDED and state.stopped[SuiteKey("fx.Codes.sum", (("n", "16"),))] == 3
+    assert (
+        ended == ALL_DECIDED
+        and state.stopped[SuiteKey(benchmark="fx.Codes.sum", params=(("n", "16"),))] == 3
+    )
     # the left-out fork stays in the record: nothing was deleted
     assert (store.path / "jmh" / "02-head.json").is_file()
 
@@ -389,7 +393,7 @@ def test_the_real_design_stops_a_large_effect_early_and_never_judges_aa_keys(
     loop = RoundLoop(store, Noisy(store, []).run_steps, lambda s: 10.0, KEYS,
                      looker_for(store.plan), PlainReporter(io.StringIO()))  # fmt: skip
     state, _ = loop.run()
-    planted = SuiteKey("fx.Codes.sum", (("n", "16"),))
+    planted = SuiteKey(benchmark="fx.Codes.sum", params=(("n", "16"),))
     assert state.stopped[planted] < 8  # decided before the last round
     others = [state.stopped.get(k) for k in KEYS if k != planted]
     later = [s for s in store.plan.steps if s.round > state.stopped[planted]]

@@ -18,7 +18,8 @@ from typing import Any
 import pytest
 
 from perfproof.demo.project import write_demo_repo
-from perfproof.measure.keys import SuiteKey, suite_keys
+from perfproof.measure.keys import suite_keys
+from perfproof.model.documents.suite import SuiteKey
 from perfproof.process import Command, Watch, run
 from perfproof.workspace.artifact import Artifact
 from perfproof.workspace.build import build

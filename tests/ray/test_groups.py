@@ -5,13 +5,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from perfproof.measure.keys import SuiteKey
 from perfproof.measure.plan import FIXED, make_plan
 from perfproof.measure.store import RunStore
 from perfproof.model.documents.run import RunManifest, SideRef
+from perfproof.model.documents.suite import SuiteKey
 from perfproof.pipeline.cluster import jobs_to_run, part_dir, plan_groups
 
-KEYS = [SuiteKey(f"a.B.m{i}", (("n", str(n)),)) for i in range(3) for n in (1, 2)]
+KEYS = [SuiteKey(benchmark=f"a.B.m{i}", params=(("n", str(n)),)) for i in range(3) for n in (1, 2)]
 
 
 def new_store(tmp_path: Path) -> RunStore:
@@ -30,7 +30,7 @@ def test_groups_are_planned_once_and_cover_every_key_once(tmp_path: Path) -> Non
     store = new_store(tmp_path)
     block = plan_groups(store, KEYS, nodes=2)
     assert len(block.groups) == 4
-    labels = [SuiteKey.from_block(k).label() for g in block.groups for k in g.keys]
+    labels = [k.label() for g in block.groups for k in g.keys]
     assert sorted(labels) == sorted(k.label() for k in KEYS) and len(set(labels)) == len(labels)
     reopened = RunStore.open(store.path)
     assert plan_groups(reopened, KEYS, nodes=5) == block  # a resume keeps the recorded groups
@@ -54,4 +54,4 @@ def test_only_groups_without_a_finished_folder_run_again(tmp_path: Path) -> None
     assert job.count == 2 and job.lock_timeout_s == 60.0
     assert job.header["refs"] == store.manifest.dump()["refs"]
     assert job.partition["digest"] == block.digest
-    assert job.suite_keys() == [SuiteKey.from_block(k) for k in block.groups[1].keys]
+    assert job.keys == block.groups[1].keys

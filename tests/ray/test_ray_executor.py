@@ -44,7 +44,7 @@ def make_jobs(suite, groups: int) -> list[PartJob]:
         "all_keys": sorted(k.label() for k in keys),
     }
     return [
-        PartJob(i, groups, [k.to_block() for k in keys], plan, header, fields)
+        PartJob(i, groups, list(keys), plan, header, fields)
         for i, keys in enumerate(parts, start=1)
     ]
 

@@ -126,12 +126,13 @@ def test_resume_with_another_shard_is_refused() -> None:
 
 
 def test_restricted_plan_runs_only_the_shards_keys_in_every_planned_round() -> None:
-    from perfproof.measure.keys import SuiteKey, group_keys
+    from perfproof.measure.keys import group_keys
     from perfproof.measure.plan import FIXED, make_plan, step_selection
     from perfproof.measure.shard import restrict_plan
+    from perfproof.model.documents.suite import SuiteKey
 
-    keys = [SuiteKey(f"a.B.m{b}", (("n", n),)) for b in (1, 2) for n in ("1", "2")]
-    keys.append(SuiteKey("a.C.x", ()))
+    keys = [SuiteKey(benchmark=f"a.B.m{b}", params=(("n", n),)) for b in (1, 2) for n in ("1", "2")]
+    keys.append(SuiteKey(benchmark="a.C.x"))
     mine = partition(keys, 2)[0]
     plan = make_plan(3, "abba", None, ("a\\..*",), ("-f", "1"), stopping=FIXED)
     restricted = restrict_plan(plan, group_keys(mine))
@@ -152,12 +153,12 @@ def test_restricted_plan_runs_only_the_shards_keys_in_every_planned_round() -> N
 
 
 def test_apply_shard_narrows_the_plan_once_and_resume_keeps_the_keys(tmp_path) -> None:
-    from perfproof.measure.keys import SuiteKey
     from perfproof.measure.plan import FIXED, make_plan
     from perfproof.measure.shard import apply_shard
     from perfproof.measure.store import RunStore
+    from perfproof.model.documents.suite import SuiteKey
 
-    keys = [SuiteKey(f"a.B.m{i}", ()) for i in range(5)]
+    keys = [SuiteKey(benchmark=f"a.B.m{i}") for i in range(5)]
     store = RunStore.create(tmp_path / "run", RunManifest())
     store.init_steps(make_plan(2, "abba", None, (), ("-f", "1"), stopping=FIXED))
     mine = apply_shard(store, Shard(2, 2), keys)

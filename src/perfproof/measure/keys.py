@@ -7,8 +7,8 @@ and then runs the cross product. So a subset of keys is asked for as a few *sele
 set of benchmarks and a set of values per parameter whose cross product is exactly a part of
 the subset (:func:`group_keys`).
 
-Keys are small frozen values in one deterministic, sorted list, so that a run can be split into
-shards by position and every machine computes the same split.
+A key is the plan's own type (:class:`~perfproof.model.documents.suite.SuiteKey`): small, frozen,
+ordered, so a suite is one deterministic, sorted list a run can split into shards by position.
 """
 
 from __future__ import annotations
@@ -22,38 +22,12 @@ from perfproof.errors import InputError
 from perfproof.jmh.listing import parse_listing
 from perfproof.model import BenchKey
 from perfproof.model.documents.run_plan import Selection as SelectionBlock
-from perfproof.model.documents.run_plan import SuiteKeyDoc
-
-
-@dataclass(frozen=True, order=True)
-class SuiteKey:
-    """One benchmark at one combination of @Param values (``params`` sorted by name)."""
-
-    benchmark: str
-    params: tuple[tuple[str, str], ...] = ()
-
-    def label(self) -> str:
-        """``fx.Codes.sum(n=16)``: stable, and the same spelling :class:`BenchKey` uses."""
-        if not self.params:
-            return self.benchmark
-        return self.benchmark + "(" + ", ".join(f"{k}={v}" for k, v in self.params) + ")"
-
-    def holds(self, key: BenchKey) -> bool:
-        """Whether a measured key (any mode, any metric) belongs to this suite key."""
-        return key.benchmark == self.benchmark and tuple(sorted(key.params)) == self.params
-
-    def to_block(self) -> SuiteKeyDoc:
-        """The key as a cluster run's manifest and a remote group's job hold it."""
-        return SuiteKeyDoc(benchmark=self.benchmark, params=dict(self.params))
-
-    @classmethod
-    def from_block(cls, block: SuiteKeyDoc) -> SuiteKey:
-        return cls(block.benchmark, tuple(sorted(block.params.items())))
+from perfproof.model.documents.suite import SuiteKey
 
 
 def suite_key_of(key: BenchKey) -> SuiteKey:
     """The suite key a measured key belongs to (modes and metrics folded together)."""
-    return SuiteKey(key.benchmark, tuple(sorted(key.params)))
+    return SuiteKey(benchmark=key.benchmark, params=key.params)
 
 
 def suite_keys(text: str) -> list[SuiteKey]:
@@ -66,7 +40,7 @@ def suite_keys(text: str) -> list[SuiteKey]:
     for bench, params in parse_listing(text).items():
         names = sorted(params)
         for combo in itertools.product(*(params[n] for n in names)):
-            keys.append(SuiteKey(bench, tuple(zip(names, combo, strict=True))))
+            keys.append(SuiteKey(benchmark=bench, params=tuple(zip(names, combo, strict=True))))
     return sorted(set(keys))
 
 
@@ -122,7 +96,9 @@ class Selection:
         names = [n for n, _ in self.params]
         combos = list(itertools.product(*(v for _, v in self.params)))
         return sorted(
-            SuiteKey(b, tuple(zip(names, c, strict=True))) for b in self.benchmarks for c in combos
+            SuiteKey(benchmark=b, params=tuple(zip(names, c, strict=True)))
+            for b in self.benchmarks
+            for c in combos
         )
 
     def to_block(self) -> SelectionBlock:
@@ -259,7 +235,8 @@ def _extra(bench: str, hull: _Box, parts: list[_Box], known: set[SuiteKey]) -> i
     for combo in itertools.product(*(sorted(v) for _, v in hull)):
         if combo in inside:
             continue
-        if SuiteKey(bench, tuple(zip(names, combo, strict=True))) not in known:
+        key = SuiteKey(benchmark=bench, params=tuple(zip(names, combo, strict=True)))
+        if key not in known:
             return None
         extra += 1
     return extra

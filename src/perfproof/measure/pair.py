@@ -22,9 +22,9 @@ from pathlib import Path
 from perfproof.jmh.console import fork_keys
 from perfproof.jmh.reader import read_results
 from perfproof.measure.jfr_args import step_folder
-from perfproof.measure.keys import SuiteKey
 from perfproof.measure.plan import Step
 from perfproof.model import SIDES, SideSamples
+from perfproof.model.documents.suite import SuiteKey
 from perfproof.model.variants import Variants, split
 
 
@@ -57,7 +57,7 @@ def pair_keys(listed: Sequence[SuiteKey], variants: Variants) -> PairKeys:
         placed = variants.place(key.benchmark, key.params)
         if placed is not None:
             side, benchmark, params = placed
-            members.setdefault(SuiteKey(benchmark, params), {})[side] = key
+            members.setdefault(SuiteKey(benchmark=benchmark, params=params), {})[side] = key
     return PairKeys({k: by for k, by in members.items() if set(by) == set(SIDES)})
 
 

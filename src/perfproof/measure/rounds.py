@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from perfproof.jmh.reader import read_results
-from perfproof.measure.keys import Cover, Selection, SuiteKey, cover_keys, group_keys, suite_key_of
+from perfproof.measure.keys import Cover, Selection, cover_keys, group_keys, suite_key_of
 from perfproof.measure.pair import PairKeys, pair_forks
 from perfproof.measure.plan import FIXED, Plan, plan_step, round_steps
 from perfproof.measure.progress import HOST_OVERHEAD_S, Reporter
@@ -30,6 +30,7 @@ from perfproof.measure.warmup_choice import describe as describe_warmups
 from perfproof.model import BenchKey, Samples, SideSamples
 from perfproof.model.documents.run import StepEntry
 from perfproof.model.documents.run_plan import PAIR, StoppedKey, StoppingBlock
+from perfproof.model.documents.suite import SuiteKey
 from perfproof.model.variants import Variants
 from perfproof.units import eta as format_duration
 

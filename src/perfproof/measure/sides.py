@@ -17,12 +17,13 @@ from perfproof.env.java import find_java
 from perfproof.errors import ExternalError, InputError
 from perfproof.jmh.listing import benchmark_names
 from perfproof.measure.argv import list_argv
-from perfproof.measure.keys import SuiteKey, suite_keys
+from perfproof.measure.keys import suite_keys
 from perfproof.measure.offheap import OffHeapHelper, offheap_helper
 from perfproof.measure.plan import Step
 from perfproof.measure.progress import Reporter, count_benchmarks
 from perfproof.measure.store import RunStore, now_iso
 from perfproof.model.documents.run import DONE, BuildEntry
+from perfproof.model.documents.suite import SuiteKey
 from perfproof.model.enums import RunStatus
 from perfproof.process import Command, Watch, run
 from perfproof.workspace import build_cache, gradle_layout, reactor

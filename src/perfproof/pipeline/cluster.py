@@ -16,13 +16,13 @@ from pathlib import Path
 from perfproof.compare import CompareResult
 from perfproof.errors import InputError
 from perfproof.measure.executors.local import MeasureKeys, PartJob
-from perfproof.measure.keys import SuiteKey
 from perfproof.measure.progress import Reporter
 from perfproof.measure.shard import METHOD, Shard, partition, partition_digest
 from perfproof.measure.store import DONE, MANIFEST, RunStore
 from perfproof.model.documents import read_document
 from perfproof.model.documents.compare import CompareDocument
 from perfproof.model.documents.run_plan import ClusterBlock, ClusterPart, KeyGroup
+from perfproof.model.documents.suite import SuiteKey
 from perfproof.pipeline.merge.run import check_shards, load_shard, write_merged
 from perfproof.workspace.artifact import Artifact
 
@@ -56,11 +56,7 @@ def plan_groups(store: RunStore, keys: list[SuiteKey], nodes: int) -> ClusterBlo
         all_keys=sorted(k.label() for k in keys),
         plan=store.manifest.plan,
         groups=[
-            KeyGroup(
-                index=i,
-                count=count,
-                keys=[k.to_block() for k in group],
-            )
+            KeyGroup(index=i, count=count, keys=list(group))
             for i, group in enumerate(groups, start=1)
         ],
     )

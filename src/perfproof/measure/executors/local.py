@@ -16,7 +16,7 @@ from typing import Any
 
 from perfproof import __version__
 from perfproof.measure import environment
-from perfproof.measure.keys import SuiteKey, group_keys
+from perfproof.measure.keys import group_keys
 from perfproof.measure.plan import Step
 from perfproof.measure.progress import Reporter
 from perfproof.measure.scheduler import Scheduler, SideTarget
@@ -24,7 +24,8 @@ from perfproof.measure.shard import machine_identity, restrict_plan
 from perfproof.measure.store import DONE, RunStore
 from perfproof.model import SIDES
 from perfproof.model.documents.run import SCHEMA, Jdk, RunManifest
-from perfproof.model.documents.run_plan import Machine, PlanBlock, ShardBlock, SuiteKeyDoc
+from perfproof.model.documents.run_plan import Machine, PlanBlock, ShardBlock
+from perfproof.model.documents.suite import SuiteKey
 
 MeasureKeys = Callable[[RunStore, Scheduler, list[SuiteKey], Reporter], tuple[Any, str]]
 """The round loop (``ab``'s ``measure_keys``): measures keys until the plan says stop and
@@ -39,7 +40,7 @@ class PartJob:
     index: int
     """1-based number of the group (its shard index)."""
     count: int
-    keys: list[SuiteKeyDoc]
+    keys: list[SuiteKey]
     """The group's suite keys."""
     plan: PlanBlock
     """The run's plan; restricted here to the group's keys."""
@@ -49,9 +50,6 @@ class PartJob:
     """The shard block's partition fields: ``method``, ``digest``, ``all_keys``."""
     lock_timeout_s: float = 900.0
     extra: dict[str, Any] = field(default_factory=dict)
-
-    def suite_keys(self) -> list[SuiteKey]:
-        return [SuiteKey.from_block(k) for k in self.keys]
 
 
 def measure_part(
@@ -71,7 +69,7 @@ def measure_part(
     machine. ``measure`` is the round loop ``ab`` uses, so keys stop as soon as their verdicts
     are in, exactly as they would in a local run.
     """
-    keys = job.suite_keys()
+    keys = list(job.keys)
     plan = restrict_plan(job.plan, group_keys(keys))
     machine = identity if identity is not None else machine_identity()
     manifest = RunManifest.read({"schema": SCHEMA, **job.header}, f"{part_dir}: the run's header")

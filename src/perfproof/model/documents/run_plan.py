@@ -17,6 +17,7 @@ from pydantic import ConfigDict, Field, model_validator
 from perfproof.model.budget import Budget
 from perfproof.model.diagnostics import ByValue, ComparisonMethod
 from perfproof.model.documents.codec import Document, Text, TextList
+from perfproof.model.documents.suite import SuiteKey
 from perfproof.units import eta
 from perfproof.units.durations import parse_time
 
@@ -306,19 +307,12 @@ class MergedShard(Document):
     stopping: StoppingBlock | None = None
 
 
-class SuiteKeyDoc(Document):
-    """A benchmark with one set of @Param values (``measure.keys.SuiteKey``)."""
-
-    benchmark: str
-    params: dict[str, Text] = Field(default_factory=dict)
-
-
 class KeyGroup(Document):
     """One group of a cluster run: its number, how many there are, its keys."""
 
     index: int
     count: int
-    keys: list[SuiteKeyDoc] = Field(default_factory=list)
+    keys: list[SuiteKey] = Field(default_factory=list)
 
 
 class ClusterBlock(Document):

@@ -12,13 +12,13 @@ from pathlib import Path
 
 from perfproof.env.cache import cache_root
 from perfproof.env.java import java_info
-from perfproof.measure.keys import SuiteKey
 from perfproof.measure.progress import Reporter
 from perfproof.measure.rounds import sides_present
 from perfproof.measure.scheduler import Scheduler, SideTarget
 from perfproof.measure.sides import SideBuilder, list_side, reuse_reason
 from perfproof.measure.store import RunStore
 from perfproof.model import SIDES
+from perfproof.model.documents.suite import SuiteKey
 from perfproof.pipeline.ab import reach as ab_reach
 from perfproof.pipeline.ab.options import AbOptions
 

@@ -22,7 +22,7 @@ from perfproof.env.java import java_info
 from perfproof.errors import ExternalError, InputError
 from perfproof.jmh.reader import read_results
 from perfproof.measure import environment
-from perfproof.measure.keys import SuiteKey, group_keys
+from perfproof.measure.keys import group_keys
 from perfproof.measure.pair import PairKeys
 from perfproof.measure.plan import (
     FIXED,
@@ -44,6 +44,7 @@ from perfproof.model import SIDES
 from perfproof.model.documents.compare import CompareDocument
 from perfproof.model.documents.reach import ReachBlock
 from perfproof.model.documents.run import Jdk, Overlay, RunManifest, SideRef
+from perfproof.model.documents.suite import SuiteKey
 from perfproof.model.enums import Format
 from perfproof.model.reach import RunReach
 from perfproof.model.variants import Variants
