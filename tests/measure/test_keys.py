@@ -12,15 +12,16 @@ import pytest
 from perfproof.errors import InputError
 from perfproof.jmh.listing import parse_listing
 from perfproof.measure.keys import (
-    Selection,
     check_bench_regexes,
     group_keys,
+    include_regex,
     java_escape,
+    param_args,
     suite_key_of,
     suite_keys,
 )
 from perfproof.model import ALLOC_NORM, BenchKey
-from perfproof.model.documents.suite import SuiteKey
+from perfproof.model.documents.suite import Selection, SuiteKey
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
@@ -95,13 +96,30 @@ def test_java_escape_makes_names_literal() -> None:
 
 
 def test_include_regex_is_anchored_and_selects_only_its_benchmarks() -> None:
-    sel = Selection(("fx.Codes.sum", "fx.Codes.loopEmpty"), (("n", ("16",)),))
-    regex = re.compile(sel.include_regex())
+    sel = Selection(benchmarks=("fx.Codes.sum", "fx.Codes.loopEmpty"), params=(("n", ("16",)),))
+    regex = re.compile(include_regex(sel))
     names = [*parse_listing(LISTING), "fx.Codes.sumAll", "org.fx.Codes.sum"]
     # JMH uses find(): an unanchored "fx.Codes.sum" would also select sumAll and org.fx...
     assert [n for n in names if regex.search(n)] == ["fx.Codes.loopEmpty", "fx.Codes.sum"]
-    assert sel.param_args() == ("-p", "n=16")
-    assert Selection.from_block(sel.to_block()) == sel
+    assert param_args(sel) == ("-p", "n=16")
+    assert sel.dump() == {
+        "benchmarks": ["fx.Codes.sum", "fx.Codes.loopEmpty"],
+        "params": {"n": ["16"]},
+    }
+    assert Selection.read(sel.dump(), "selection") == sel
+
+
+@pytest.mark.parametrize("run", ["kryo-24-keys-defaults", "demo-aa-control", "kryo-shard-1"])
+def test_real_selections_read_from_a_run_and_write_back_as_they_were(run: str) -> None:
+    """The selections of a real run's plan and steps (kryo's numeric @Param values in their
+    numeric order) read as selections and write back entry for entry, in the same order."""
+    doc = json.loads((FIXTURES / "runs" / run / "manifest.json").read_text())
+    blocks = [s["selection"] for s in doc["plan"]["steps"] + doc["steps"] if "selection" in s]
+    assert blocks
+    for block in blocks:
+        sel = Selection.read(block, "manifest.json")
+        assert json.dumps(sel.dump()) == json.dumps(block)
+        assert sel.members() and all(k.benchmark in sel.benchmarks for k in sel.members())
 
 
 def exact_cover(keys: list[SuiteKey], selections: list[Selection]) -> list[SuiteKey]:
@@ -113,15 +131,18 @@ def exact_cover(keys: list[SuiteKey], selections: list[Selection]) -> list[Suite
 def test_a_cross_product_is_one_invocation() -> None:
     keys = [k for k in suite_keys(LISTING) if k.benchmark == "fx.Codes.sum"]
     assert group_keys(keys) == [
-        Selection(("fx.Codes.sum",), (("kind", ("list", "set")), ("n", ("16", "128", "1024"))))
+        Selection(
+            benchmarks=("fx.Codes.sum",),
+            params=(("kind", ("list", "set")), ("n", ("16", "128", "1024"))),
+        )
     ]
 
 
 def test_benchmarks_with_equal_params_share_an_invocation() -> None:
     keys = [key("fx.A.x", n="1"), key("fx.A.y", n="1"), key("fx.B.z"), key("fx.B.w")]
     sels = group_keys(keys)
-    assert sels == [Selection(("fx.A.x", "fx.A.y"), (("n", ("1",)),)),
-                    Selection(("fx.B.w", "fx.B.z"), ())]  # fmt: skip
+    assert sels == [Selection(benchmarks=("fx.A.x", "fx.A.y"), params=(("n", ("1",)),)),
+                    Selection(benchmarks=("fx.B.w", "fx.B.z"), params=())]  # fmt: skip
 
 
 def test_a_set_that_is_not_a_cross_product_is_split_exactly() -> None:
@@ -150,7 +171,7 @@ def test_any_subset_is_covered_exactly_and_deterministically(seed: int) -> None:
 
 def test_param_values_are_ordered_as_numbers() -> None:
     keys = [key("b.X.m", n=n) for n in ("1024", "16", "128")]
-    assert group_keys(keys)[0].param_args() == ("-p", "n=16,128,1024")
+    assert param_args(group_keys(keys)[0]) == ("-p", "n=16,128,1024")
 
 
 def test_bench_regex_is_checked_at_the_door() -> None:

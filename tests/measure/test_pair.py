@@ -6,11 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from perfproof.jmh.console import fork_keys
-from perfproof.measure.keys import Selection
 from perfproof.measure.pair import pair_keys, split_recordings
 from perfproof.measure.plan import FIXED, SEQUENTIAL, Plan, make_plan, round_steps
 from perfproof.model.documents.run_plan import PAIR
-from perfproof.model.documents.suite import SuiteKey
+from perfproof.model.documents.suite import Selection, SuiteKey
 from perfproof.model.variants import Variants
 
 PARAM = Variants(param=("optimized", "false", "true"))
@@ -42,8 +41,8 @@ def test_a_paired_plan_runs_one_step_a_round_and_survives_the_manifest() -> None
     plan = make_plan(5, "abba", None, (), ("-f", "1"), stopping=SEQUENTIAL, paired=True)
     back = Plan.model_validate(plan.dump())
     assert back.paired and [s.id for s in back.steps] == ["01-pair"]
-    sel = Selection(("p.B.run",), (("optimized", ("false", "true")),))
-    later = round_steps(back, 2, [sel], [(PAIR, 2, Selection(("p.B.run",)))])
+    sel = Selection(benchmarks=("p.B.run",), params=(("optimized", ("false", "true")),))
+    later = round_steps(back, 2, [sel], [(PAIR, 2, Selection(benchmarks=("p.B.run",)))])
     assert [(s.id, s.side, s.forks) for s in later] == [
         ("02-pair", PAIR, None), ("02-pair-2", PAIR, 2)]  # fmt: skip
 
@@ -96,6 +95,6 @@ def test_a_paired_plan_stays_paired_without_steps() -> None:
     plan = make_plan(3, "abba", None, (), ("-f", "1"), stopping=FIXED, paired=True)
     empty = plan.model_copy(update={"steps": []})
     assert empty.paired and "paired" not in empty.dump()
-    again = round_steps(empty, 1, [Selection(("p.B.run",))])
+    again = round_steps(empty, 1, [Selection(benchmarks=("p.B.run",))])
     assert [s.id for s in again] == ["01-pair"]
     assert not Plan.model_validate(empty.dump()).paired  # the written plan: its steps tell

@@ -6,7 +6,6 @@ import pytest
 
 from perfproof.errors import InputError
 from perfproof.measure.argv import append_jvm_args, list_argv, step_argv, with_forks
-from perfproof.measure.keys import Selection
 from perfproof.measure.plan import (
     SEQUENTIAL,
     Plan,
@@ -17,9 +16,9 @@ from perfproof.measure.plan import (
     round_steps,
     side_order,
     split_jmh_args,
-    step_selection,
 )
 from perfproof.model.documents.run_plan import parse_settings
+from perfproof.model.documents.suite import Selection
 
 
 def sequence(plan: Plan) -> list[str]:
@@ -129,11 +128,11 @@ def test_a_sequential_plan_starts_with_its_first_round_only() -> None:
 
 def test_later_rounds_keep_abba_and_number_their_parts() -> None:
     plan = make_plan(10, "abba", None, ("Foo",), ("-f", "1"), stopping=SEQUENTIAL)
-    a = Selection(("fx.A.x",), (("n", ("1", "2")),))
-    b = Selection(("fx.B.y",), ())
+    a = Selection(benchmarks=("fx.A.x",), params=(("n", ("1", "2")),))
+    b = Selection(benchmarks=("fx.B.y",), params=())
     r2 = round_steps(plan, 2, [a, b])
     assert [s.id for s in r2] == ["02-head", "02-base", "02-head-2", "02-base-2"]
-    assert [s.index for s in r2] == [2, 3, 4, 5] and step_selection(r2[0]) == a
+    assert [s.index for s in r2] == [2, 3, 4, 5] and r2[0].selection == a
     plan = plan.with_steps(r2)
     r3 = round_steps(plan, 3, [a], [("head", 2, b)])
     assert [(s.id, s.forks) for s in r3] == [("03-base", None), ("03-head", None),
@@ -143,7 +142,7 @@ def test_later_rounds_keep_abba_and_number_their_parts() -> None:
 
 
 def test_a_selection_step_replaces_the_regexes_and_the_user_params() -> None:
-    sel = Selection(("fx.Outer$In.run",), (("n", ("16",)), ("s", ("a", "b"))))
+    sel = Selection(benchmarks=("fx.Outer$In.run",), params=(("n", ("16",)), ("s", ("a", "b"))))
     argv = step_argv(["jmh"], ("Outer",), ("-f", "1", "-p", "n=16,128", "-prof", "gc"), "/r.json",
                      sel)  # fmt: skip
     assert argv == ["jmh", r"^fx\.Outer\$In\.run$", "-f", "1", "-prof", "gc", "-p", "n=16",
@@ -191,11 +190,14 @@ def test_a_seed_with_a_fixed_order_is_refused_at_the_door() -> None:
 
 def test_a_first_round_can_be_restricted_to_a_part_of_the_suite() -> None:
     plan = make_plan(10, "abba", None, ("Foo",), ("-f", "1"), stopping=SEQUENTIAL)
-    part = [Selection(("fx.A.x",), (("n", ("1",)),)), Selection(("fx.B.y",), ())]
+    part = [
+        Selection(benchmarks=("fx.A.x",), params=(("n", ("1",)),)),
+        Selection(benchmarks=("fx.B.y",), params=()),
+    ]
     shard = restrict_first_round(plan, part)
     assert [s.id for s in shard.steps] == ["01-base", "01-head", "01-base-2", "01-head-2"]
     assert [s.index for s in shard.steps] == [0, 1, 2, 3]
-    assert [step_selection(s) for s in shard.steps] == [part[0], part[0], part[1], part[1]]
+    assert [s.selection for s in shard.steps] == [part[0], part[0], part[1], part[1]]
     nxt = round_steps(shard, 2, part[:1])
     assert [(s.id, s.index) for s in nxt] == [("02-head", 4), ("02-base", 5)]
 

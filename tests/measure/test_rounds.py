@@ -18,7 +18,7 @@ import pytest
 
 from perfproof.measure.argv import step_argv
 from perfproof.measure.keys import suite_key_of, suite_keys
-from perfproof.measure.plan import SEQUENTIAL, Step, make_plan, step_selection
+from perfproof.measure.plan import SEQUENTIAL, Step, make_plan
 from perfproof.measure.progress import PlainReporter
 from perfproof.measure.rounds import (
     ALL_DECIDED,
@@ -52,7 +52,7 @@ TEMPLATES = {
 
 def entries_for(step: Step, keys: list[SuiteKey]) -> list[dict]:
     """What JMH would write for a step: one entry per key, one fork of two iterations."""
-    chosen = step_selection(step).members() if step_selection(step) else keys
+    chosen = step.selection.members() if step.selection else keys
     out = []
     for k in chosen:
         entry = copy.deepcopy(TEMPLATES[(k.benchmark, dict(k.params)["n"])])
@@ -75,9 +75,7 @@ class FakeJmh:
     def run_steps(self, steps: list[Step]) -> None:
         plan = self.store.plan
         for step in steps:
-            argv = step_argv(
-                ["jmh"], plan.benchmarks, plan.jmh_options, "OUT", step_selection(step)
-            )
+            argv = step_argv(["jmh"], plan.benchmarks, plan.jmh_options, "OUT", step.selection)
             self.argvs.append(argv)
             path = self.store.result_path(step)
             path.write_text(json.dumps(entries_for(step, KEYS)))
@@ -145,15 +143,13 @@ def test_decided_keys_leave_the_plan_and_later_rounds_select_the_rest(tmp_path: 
     # round 1 runs the suite as the user selected it; rounds 2 and 3 all four keys still
     # (no key has 2 forks a side before round 2 ends)
     assert [s.id for s in by_round[1]] == ["01-base", "01-head"]
-    assert step_selection(by_round[1][0]) is None and "Codes" in argvs[0]
-    assert {k.label() for k in step_selection(by_round[2][0]).members()} == {
-        k.label() for k in KEYS
-    }
+    assert by_round[1][0].selection is None and "Codes" in argvs[0]
+    assert {k.label() for k in by_round[2][0].selection.members()} == {k.label() for k in KEYS}
     # after round 2 both loopEmpty keys are decided: round 3 runs only fx.Codes.sum
-    r3 = step_selection(by_round[3][0])
+    r3 = by_round[3][0].selection
     assert r3.benchmarks == ("fx.Codes.sum",) and r3.params == (("n", ("16", "128")),)
     # after round 3 sum@16 is decided too: rounds 4 and 5 run sum@128 alone
-    assert [k.label() for k in step_selection(by_round[4][0]).members()] == ["fx.Codes.sum(n=128)"]
+    assert [k.label() for k in by_round[4][0].selection.members()] == ["fx.Codes.sum(n=128)"]
     argv4 = argvs[6]
     assert argv4[1] == r"^fx\.Codes\.sum$" and argv4[argv4.index("-p") + 1] == "n=128"
     assert argv4.count("-p") == 1 and "Codes" not in argv4  # the user's regex and -p replaced
@@ -221,9 +217,7 @@ def test_a_not_cross_product_round_runs_several_parts(tmp_path: Path) -> None:
     loop_for(store, argvs, rule).run()
     r3 = [s for s in store.plan.steps if s.round == 3]
     assert [s.id for s in r3] == ["03-base", "03-head", "03-base-2", "03-head-2"]
-    selected = sorted(
-        k.label() for s in r3 if s.side == "base" for k in step_selection(s).members()
-    )
+    selected = sorted(k.label() for s in r3 if s.side == "base" for k in s.selection.members())
     assert selected == ["fx.Codes.loopEmpty(n=128)", "fx.Codes.sum(n=16)"]
 
 
@@ -281,7 +275,7 @@ def test_later_rounds_warm_up_longer_where_round_one_started_unsettled(tmp_path:
     RoundLoop(store, SlowStartJmh(store, argvs).run_steps, lambda s: 10.0, KEYS, never,
               PlainReporter(said)).run()  # fmt: skip
     r2 = [s for s in store.plan.steps if s.round == 2]
-    by_bench = {b: s.warmup_iterations for s in r2 for b in step_selection(s).benchmarks}
+    by_bench = {b: s.warmup_iterations for s in r2 for b in s.selection.benchmarks}
     # two unsettled 0.5 s iterations: two more 0.5 s warm-up iterations, both sides alike
     assert by_bench == {"fx.Codes.loopEmpty": None, "fx.Codes.sum": 5}
     assert sorted(s.side for s in r2 if s.warmup_iterations == 5) == ["base", "head"]
@@ -338,9 +332,7 @@ def test_an_unwarmed_fork_is_run_again_in_the_next_round(tmp_path: Path) -> None
     # the round's own pair of forks, plus one catch-up fork on the head side
     assert [(s.id, s.forks) for s in r3] == [("03-base", None), ("03-head", None),
                                               ("03-head-2", 1)]  # fmt: skip
-    assert all(
-        [k.label() for k in step_selection(s).members()] == ["fx.Codes.sum(n=16)"] for s in r3
-    )
+    assert all([k.label() for k in s.selection.members()] == ["fx.Codes.sum(n=16)"] for s in r3)
     assert argvs[-1][argvs[-1].index("-f") + 1] == "1"
     assert (
         ended == ALL_DECIDED
@@ -397,7 +389,7 @@ def test_the_real_design_stops_a_large_effect_early_and_never_judges_aa_keys(
     assert state.stopped[planted] < 8  # decided before the last round
     others = [state.stopped.get(k) for k in KEYS if k != planted]
     later = [s for s in store.plan.steps if s.round > state.stopped[planted]]
-    assert all(planted not in step_selection(s).members() for s in later)
+    assert all(planted not in s.selection.members() for s in later)
     if futility == 0.0:
         assert all(r == 8 for r in others) and later  # ran to the end
     else:  # the futility stop ends unchanged keys early too, on evidence only: one whose
@@ -415,9 +407,7 @@ def test_a_budget_cuts_the_keys_measured_last_first(tmp_path: Path) -> None:
     import io
 
     def estimate(step) -> float:  # 2.5 s a key, as JMH's time grows with the keys a step runs
-        return 2.5 * (
-            len(step_selection(step).members()) if step_selection(step) is not None else len(KEYS)
-        )
+        return 2.5 * (len(step.selection.members()) if step.selection is not None else len(KEYS))
 
     ran = {}
     for last in (frozenset(), frozenset({"fx.Codes.sum"})):
@@ -431,6 +421,6 @@ def test_a_budget_cuts_the_keys_measured_last_first(tmp_path: Path) -> None:
     assert plain.planned_rounds == 2
     cut, state = ran[frozenset({"fx.Codes.sum"})]
     assert cut.planned_rounds == 3
-    r3 = {k.label() for s in cut.steps if s.round == 3 for k in step_selection(s).members()}
+    r3 = {k.label() for s in cut.steps if s.round == 3 for k in s.selection.members()}
     assert r3 == {"fx.Codes.loopEmpty(n=16)", "fx.Codes.loopEmpty(n=128)"}
     assert {k.benchmark for k in state.undecided(KEYS)} == {"fx.Codes.loopEmpty", "fx.Codes.sum"}

@@ -5,19 +5,18 @@ from __future__ import annotations
 import numpy as np
 
 from perfproof.measure.argv import step_argv, with_warmup
-from perfproof.measure.keys import Selection
 from perfproof.measure.plan import (
     SEQUENTIAL,
     Step,
     make_plan,
     plan_step,
     round_steps,
-    step_selection,
 )
 from perfproof.measure.scheduler import Scheduler
 from perfproof.measure.warmup_choice import chosen_warmups, describe
 from perfproof.model import BenchKey, Direction, Samples
 from perfproof.model.documents.run_plan import JmhSettings
+from perfproof.model.documents.suite import Selection
 
 DEFAULTS = JmhSettings(forks=1, warmup_iterations=3, warmup_s=0.5, iterations=4,
                        measurement_s=0.5)  # fmt: skip
@@ -46,17 +45,17 @@ def test_a_benchmark_whose_forks_started_slow_gets_that_much_more_warm_up() -> N
 
 def test_later_rounds_run_each_warm_up_as_its_own_step_with_its_own_wi() -> None:
     plan = make_plan(10, "abba", None, ("B",), ("-f", "1", "-wi", "3"), stopping=SEQUENTIAL)
-    both = Selection(("k.B.read", "k.B.write"), (("n", ("16",)),))
+    both = Selection(benchmarks=("k.B.read", "k.B.write"), params=(("n", ("16",)),))
     steps = round_steps(plan, 2, [both], (), {"k.B.write": 5})
     base = [s for s in steps if s.side == "base"]
     assert [(s.selection.benchmarks, s.warmup_iterations) for s in base if s.selection] == [
-        (["k.B.read"], None),
-        (["k.B.write"], 5),
+        (("k.B.read",), None),
+        (("k.B.write",), 5),
     ]
     again = [Step.model_validate_json(s.model_dump_json()) for s in steps]
     assert again == steps  # a resumed run runs the same warm-up
     argv = step_argv(["jmh"], plan.benchmarks, with_warmup(plan.jmh_options, 5), "OUT",
-                     step_selection(steps[-1]))  # fmt: skip
+                     steps[-1].selection)  # fmt: skip
     assert argv[argv.index("-wi") + 1] == "5" and argv.count("-wi") == 1
     assert with_warmup(("-f", "1"), 4) == ("-f", "1", "-wi", "4")
 
@@ -64,7 +63,7 @@ def test_later_rounds_run_each_warm_up_as_its_own_step_with_its_own_wi() -> None
 def test_the_estimate_counts_the_added_warm_up() -> None:
     sched = Scheduler.__new__(Scheduler)
     sched.settings = DEFAULTS
-    one = Selection(("k.B.write",), (("n", ("16",)),))
+    one = Selection(benchmarks=("k.B.write",), params=(("n", ("16",)),))
     plain = sched.estimate(plan_step(0, 2, "base", 1, one))
     longer = sched.estimate(plan_step(0, 2, "base", 1, one, warmup=5))
     assert round(longer - plain, 6) == 1.0  # two more 0.5 s iterations

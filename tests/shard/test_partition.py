@@ -127,7 +127,7 @@ def test_resume_with_another_shard_is_refused() -> None:
 
 def test_restricted_plan_runs_only_the_shards_keys_in_every_planned_round() -> None:
     from perfproof.measure.keys import group_keys
-    from perfproof.measure.plan import FIXED, make_plan, step_selection
+    from perfproof.measure.plan import FIXED, make_plan
     from perfproof.measure.shard import restrict_plan
     from perfproof.model.documents.suite import SuiteKey
 
@@ -143,7 +143,7 @@ def test_restricted_plan_runs_only_the_shards_keys_in_every_planned_round() -> N
     assert sorted(by_round) == [1, 2, 3]
     for round_no, steps in by_round.items():
         original = [s.side for s in plan.steps if s.round == round_no]
-        parts = [step_selection(s) for s in steps if s.side == "base"]
+        parts = [s.selection for s in steps if s.side == "base"]
         selected = sorted(k for sel in parts for k in sel.members())
         assert selected == sorted(mine)  # exactly the shard's keys, each once per side
         assert [s.side for s in steps][:2] == original  # the round keeps its side order
@@ -165,9 +165,8 @@ def test_apply_shard_narrows_the_plan_once_and_resume_keeps_the_keys(tmp_path) -
     assert mine == partition(keys, 2)[1]
     assert store.manifest.shard is not None
     assert store.manifest.shard.keys == [k.label() for k in mine]
-    from perfproof.measure.plan import step_selection
 
-    planned = [step_selection(s) for s in store.plan.steps]
+    planned = [s.selection for s in store.plan.steps]
     assert planned and all(sel is not None for sel in planned)
     assert {k for sel in planned for k in sel.members()} == set(mine)
     assert [e.id for e in store.manifest.steps] == [s.id for s in store.plan.steps]

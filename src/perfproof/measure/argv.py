@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from perfproof.measure.keys import Selection
+from perfproof.measure.keys import include_regex, param_args
+from perfproof.model.documents.suite import Selection
 
 
 def step_argv(
@@ -31,9 +32,9 @@ def step_argv(
     own = without_params(options)
     return [
         *launcher,
-        selection.include_regex(),
+        include_regex(selection),
         *own,
-        *selection.param_args(),
+        *param_args(selection),
         "-rf",
         "json",
         "-rff",

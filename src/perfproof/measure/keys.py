@@ -7,8 +7,9 @@ and then runs the cross product. So a subset of keys is asked for as a few *sele
 set of benchmarks and a set of values per parameter whose cross product is exactly a part of
 the subset (:func:`group_keys`).
 
-A key is the plan's own type (:class:`~perfproof.model.documents.suite.SuiteKey`): small, frozen,
-ordered, so a suite is one deterministic, sorted list a run can split into shards by position.
+Keys and selections are the plan's own types (:mod:`perfproof.model.documents.suite`): small,
+frozen, ordered, so a suite is one deterministic, sorted list a run can split into shards by
+position; this module says how JMH is asked for them.
 """
 
 from __future__ import annotations
@@ -21,8 +22,7 @@ from dataclasses import dataclass
 from perfproof.errors import InputError
 from perfproof.jmh.listing import parse_listing
 from perfproof.model import BenchKey
-from perfproof.model.documents.run_plan import Selection as SelectionBlock
-from perfproof.model.documents.suite import SuiteKey
+from perfproof.model.documents.suite import Selection, SuiteKey
 
 
 def suite_key_of(key: BenchKey) -> SuiteKey:
@@ -71,47 +71,19 @@ def java_escape(text: str) -> str:
     return "".join(c if c.isalnum() or c == "_" else "\\" + c for c in text)
 
 
-@dataclass(frozen=True, order=True)
-class Selection:
-    """Benchmarks and parameter values whose JMH cross product is exactly a set of keys."""
+def include_regex(selection: Selection) -> str:
+    """One anchored JMH include regex that selects exactly the selection's benchmarks."""
+    names = [java_escape(b) for b in selection.benchmarks]
+    body = names[0] if len(names) == 1 else "(?:" + "|".join(names) + ")"
+    return f"^{body}$"
 
-    benchmarks: tuple[str, ...]
-    params: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
-    def include_regex(self) -> str:
-        """One anchored JMH include regex that selects exactly these benchmarks."""
-        names = [java_escape(b) for b in self.benchmarks]
-        body = names[0] if len(names) == 1 else "(?:" + "|".join(names) + ")"
-        return f"^{body}$"
-
-    def param_args(self) -> tuple[str, ...]:
-        """``-p name=v1,v2`` for every parameter (values may not hold a comma)."""
-        args: list[str] = []
-        for name, values in self.params:
-            args += ["-p", f"{name}={','.join(values)}"]
-        return tuple(args)
-
-    def members(self) -> list[SuiteKey]:
-        """The keys this selection runs."""
-        names = [n for n, _ in self.params]
-        combos = list(itertools.product(*(v for _, v in self.params)))
-        return sorted(
-            SuiteKey(benchmark=b, params=tuple(zip(names, c, strict=True)))
-            for b in self.benchmarks
-            for c in combos
-        )
-
-    def to_block(self) -> SelectionBlock:
-        return SelectionBlock(
-            benchmarks=list(self.benchmarks), params={n: list(v) for n, v in self.params}
-        )
-
-    @classmethod
-    def from_block(cls, block: SelectionBlock) -> Selection:
-        return cls(
-            tuple(block.benchmarks),
-            tuple((n, tuple(vals)) for n, vals in sorted(block.params.items())),
-        )
+def param_args(selection: Selection) -> tuple[str, ...]:
+    """``-p name=v1,v2`` for every parameter of the selection (values may not hold a comma)."""
+    args: list[str] = []
+    for name, values in selection.params:
+        args += ["-p", f"{name}={','.join(values)}"]
+    return tuple(args)
 
 
 _Box = tuple[tuple[str, frozenset[str]], ...]
@@ -135,8 +107,8 @@ def group_keys(keys: Iterable[SuiteKey]) -> list[Selection]:
             shared.setdefault(box, []).append(bench)
     selections = [
         Selection(
-            tuple(sorted(benches)),
-            tuple((name, _ordered(values)) for name, values in box),
+            benchmarks=tuple(sorted(benches)),
+            params=tuple((name, _ordered(values)) for name, values in box),
         )
         for box, benches in shared.items()
     ]
@@ -190,7 +162,7 @@ def cover_keys(
         for box in boxes:
             shared.setdefault(box, []).append(bench)
     selections = [
-        Selection(tuple(sorted(b)), tuple((n, _ordered(v)) for n, v in box))
+        Selection(benchmarks=tuple(sorted(b)), params=tuple((n, _ordered(v)) for n, v in box))
         for box, b in shared.items()
     ]
     return Cover(sorted(selections), why)

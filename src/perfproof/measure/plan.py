@@ -18,7 +18,6 @@ from enum import StrEnum
 
 from perfproof import defaults
 from perfproof.errors import InputError
-from perfproof.measure.keys import Selection
 from perfproof.model import SIDES
 from perfproof.model.budget import Budget
 from perfproof.model.documents.run_plan import (
@@ -32,6 +31,7 @@ from perfproof.model.documents.run_plan import (
     parse_settings,
     step_id,
 )
+from perfproof.model.documents.suite import Selection
 
 
 class Order(StrEnum):
@@ -68,14 +68,8 @@ def plan_step(
     warmup: int | None = None,
 ) -> Step:
     """A step of the plan, named by its round, side and part (:func:`step_id`)."""
-    block = selection.to_block() if selection is not None else None
     return Step(index=index, id=step_id(round_no, side, part), round=round_no, side=side,
-                part=part, selection=block, forks=forks, warmup_iterations=warmup)  # fmt: skip
-
-
-def step_selection(step: Step) -> Selection | None:
-    """The keys a step runs, as JMH is asked for them (None: the whole suite)."""
-    return Selection.from_block(step.selection) if step.selection is not None else None
+                part=part, selection=selection, forks=forks, warmup_iterations=warmup)  # fmt: skip
 
 
 Plan = PlanBlock
@@ -186,7 +180,7 @@ def _by_warmup(
     for bench in selection.benchmarks:
         groups.setdefault(warmups.get(bench), []).append(bench)
     return [
-        (Selection(tuple(b), selection.params), wi)
+        (Selection(benchmarks=tuple(b), params=selection.params), wi)
         for wi, b in sorted(groups.items(), key=lambda g: -1 if g[0] is None else g[0])
     ]
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from perfproof.jmh.reader import read_results
-from perfproof.measure.keys import Cover, Selection, cover_keys, group_keys, suite_key_of
+from perfproof.measure.keys import Cover, cover_keys, group_keys, suite_key_of
 from perfproof.measure.pair import PairKeys, pair_forks
 from perfproof.measure.plan import FIXED, Plan, plan_step, round_steps
 from perfproof.measure.progress import HOST_OVERHEAD_S, Reporter
@@ -30,7 +30,7 @@ from perfproof.measure.warmup_choice import describe as describe_warmups
 from perfproof.model import BenchKey, Samples, SideSamples
 from perfproof.model.documents.run import StepEntry
 from perfproof.model.documents.run_plan import PAIR, StoppedKey, StoppingBlock
-from perfproof.model.documents.suite import SuiteKey
+from perfproof.model.documents.suite import Selection, SuiteKey
 from perfproof.model.variants import Variants
 from perfproof.units import eta as format_duration
 
@@ -337,8 +337,9 @@ class RoundLoop:
         if self.pairs is not None:
             keys, suite = self.pairs.jmh_keys(keys), self.pairs.jmh_keys(suite)
         one = keys[0]
-        probe = plan_step(0, 0, "base", 1, Selection((one.benchmark,), tuple(
-            (name, (value,)) for name, value in one.params)))  # fmt: skip
+        only = Selection(benchmarks=(one.benchmark,),
+                         params=tuple((name, (value,)) for name, value in one.params))  # fmt: skip
+        probe = plan_step(0, 0, "base", 1, only)
         key_s = max(self.estimate(probe) - HOST_OVERHEAD_S, 0.0)
         return cover_keys(keys, suite, key_s, HOST_OVERHEAD_S)
 

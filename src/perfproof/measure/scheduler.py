@@ -37,7 +37,7 @@ from perfproof.measure.jfr_args import (
     step_folder,
 )
 from perfproof.measure.pair import clear_side_folders, split_recordings
-from perfproof.measure.plan import FIXED, Plan, Step, step_selection
+from perfproof.measure.plan import FIXED, Plan, Step
 from perfproof.measure.progress import Reporter, estimate_step_seconds
 from perfproof.measure.store import DONE, FAILED, INTERRUPTED, RUNNING, RunStore, now_iso
 from perfproof.model.documents.run_plan import PAIR, JmhSettings
@@ -169,7 +169,7 @@ class Scheduler:
         settings = self.settings
         if step.warmup_iterations is not None:
             settings = settings.model_copy(update={"warmup_iterations": step.warmup_iterations})
-        selection = step_selection(step)
+        selection = step.selection
         if step.forks is not None and selection is not None:
             settings = settings.model_copy(update={"forks": step.forks})
             return estimate_step_seconds(settings, len(selection.members()))
@@ -197,7 +197,7 @@ class Scheduler:
             partial.unlink()
         most = "" if plan.stopping == FIXED else "≤"
         label = f"round {step.round}/{most}{plan.rounds} {step.side} ({step.id})"
-        selection = step_selection(step)
+        selection = step.selection
         if selection is not None:
             n = len(selection.members())
             if step.side == PAIR:  # JMH's keys: both variants of each undecided key

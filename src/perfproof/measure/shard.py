@@ -28,11 +28,11 @@ from typing import Protocol, TypeVar
 
 from perfproof.errors import InputError
 from perfproof.measure.environment import machine_environment
-from perfproof.measure.keys import Selection, group_keys
+from perfproof.measure.keys import group_keys
 from perfproof.measure.plan import Plan, Step, plan_step
 from perfproof.measure.store import RunStore
 from perfproof.model.documents.run_plan import Machine, ShardBlock
-from perfproof.model.documents.suite import SuiteKey
+from perfproof.model.documents.suite import Selection, SuiteKey
 
 METHOD = "contiguous-by-label/1"
 """Name of the partition rule, recorded so a merge refuses shards cut by another rule."""

@@ -51,10 +51,10 @@ from perfproof.model.documents.run_plan import (
     MachineFacts,
     MergedShard,
     PlanBlock,
-    Selection,
     ShardBlock,
     StoppingBlock,
 )
+from perfproof.model.documents.suite import Selection
 from perfproof.model.enums import GuardKind, RunStatus
 
 NAME = "run"

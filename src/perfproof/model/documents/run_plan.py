@@ -17,7 +17,7 @@ from pydantic import ConfigDict, Field, model_validator
 from perfproof.model.budget import Budget
 from perfproof.model.diagnostics import ByValue, ComparisonMethod
 from perfproof.model.documents.codec import Document, Text, TextList
-from perfproof.model.documents.suite import SuiteKey
+from perfproof.model.documents.suite import Selection, SuiteKey
 from perfproof.units import eta
 from perfproof.units.durations import parse_time
 
@@ -27,13 +27,6 @@ SEQUENTIAL: Final = "sequential"
 """The sequential design: rounds continue only for the keys still undecided at each look."""
 Stopping = Literal["fixed", "sequential"]
 """A run's stopping rule, as the plan and the record of how its rounds ended name it."""
-
-
-class Selection(Document):
-    """The benchmarks and @Param values one JMH step runs (``measure.keys.Selection``)."""
-
-    benchmarks: list[Text] = Field(default_factory=list)
-    params: dict[str, list[Text]] = Field(default_factory=dict)
 
 
 PAIR: Final = "pair"
