@@ -3,10 +3,13 @@ as the manifest keeps it."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from perfproof.model import BenchKey
-from perfproof.model.variants import Variants
+from perfproof.model.documents.run import SCHEMA, RunManifest
+from perfproof.model.documents.variants import Variants
 
 
 @pytest.mark.parametrize(
@@ -32,8 +35,9 @@ def test_the_rule_survives_the_manifest_and_places_keys_as_split_does() -> None:
         Variants(suffix="Opt"),
         Variants(param=("optimized", "false", "true")),
     ):
-        block = rule.to_block()
-        assert Variants.from_block(block) == rule and block.text == rule.describe()
+        written = RunManifest(variants=rule).dump()["variants"]
+        again = RunManifest.read({"schema": SCHEMA, "variants": written}, "manifest.json")
+        assert again.variants == rule and written["text"] == rule.describe()
     pairs = Variants(pairs=(("sum", "sumOpt"),))
     assert pairs.side_of(BenchKey("p.S.sumOpt", "thrpt")) == "head"
     assert pairs.side_of(BenchKey("p.S.sum", "thrpt")) == "base"
@@ -42,3 +46,21 @@ def test_the_rule_survives_the_manifest_and_places_keys_as_split_does() -> None:
     param = Variants(param=("optimized", "false", "true"))
     key = BenchKey("p.S.run", "avgt", (("optimized", "true"), ("size", "8")))
     assert param.side_of(key) == "head" and param.side_names()[1] == "optimized=true"
+
+
+@pytest.mark.parametrize(
+    "block",
+    [
+        {"pairs": [["a", "aOpt"], ["X.b", "X.c"]],
+         "text": "sides by pair: base a, head aOpt; base X.b, head X.c"},
+        {"suffix": "Opt", "text": "sides by suffix: base X, head XOpt"},
+        {"param": ["optimized", "false", "true"],
+         "text": "sides by @Param optimized: base optimized=false, head optimized=true"},
+    ],
+)  # fmt: skip
+def test_a_recorded_rule_reads_back_and_is_written_as_it_was(block: dict[str, object]) -> None:
+    """The manifest's ``variants`` blocks as earlier perfproof versions wrote them: read as the
+    rule, written back entry for entry, in the same order, its words made again the same."""
+    rule = Variants.read(block, "manifest.json")
+    assert json.dumps(rule.dump()) == json.dumps(block)
+    assert rule.describe() == block["text"]

@@ -11,7 +11,8 @@ import pytest
 
 from perfproof.errors import InputError
 from perfproof.jmh.reader import load_side
-from perfproof.model.variants import Variants, parse_pair, parse_sides_by_param, split
+from perfproof.model.documents.variants import Variants
+from perfproof.model.variants import parse_pair, parse_sides_by_param, split
 
 RESULTS = Path(__file__).parents[1] / "fixtures" / "jmh" / "jmh-1.37-allmodes-gc.json"
 

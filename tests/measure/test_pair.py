@@ -10,7 +10,7 @@ from perfproof.measure.pair import pair_keys, split_recordings
 from perfproof.measure.plan import FIXED, SEQUENTIAL, Plan, make_plan, round_steps
 from perfproof.model.documents.run_plan import PAIR
 from perfproof.model.documents.suite import Selection, SuiteKey
-from perfproof.model.variants import Variants
+from perfproof.model.documents.variants import Variants
 
 PARAM = Variants(param=("optimized", "false", "true"))
 

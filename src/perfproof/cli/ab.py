@@ -34,7 +34,7 @@ from perfproof.pipeline.cluster import Executor
 from perfproof.render import gate
 
 if TYPE_CHECKING:
-    from perfproof.model.variants import Variants
+    from perfproof.model.documents.variants import Variants
     from perfproof.pipeline.ab.run import AbOutcome
 
 EPILOG = f"""Rounds are sequential: each round runs both sides once (ABBA order), each step one

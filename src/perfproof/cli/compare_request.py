@@ -20,8 +20,9 @@ from perfproof.cli.pinned import settled
 from perfproof.compare import DEFAULT_METRICS, CompareOptions
 from perfproof.errors import InputError
 from perfproof.jmh.reader import expand_spec
+from perfproof.model.documents.variants import Variants
 from perfproof.model.enums import Format
-from perfproof.model.variants import Variants, parse_pair, parse_sides_by_param
+from perfproof.model.variants import parse_pair, parse_sides_by_param
 from perfproof.storage import refuse_overwriting_inputs
 
 

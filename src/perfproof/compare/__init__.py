@@ -22,8 +22,9 @@ from perfproof.compare.result import DEFAULT_METRICS, CompareOptions, CompareRes
 from perfproof.jmh.reader import load_side
 from perfproof.model import BenchKey, Comparison, Samples, Unmatched
 from perfproof.model.documents.compare import SCHEMA, CompareDocument
+from perfproof.model.documents.variants import Variants
 from perfproof.model.metrics import is_gc_cost
-from perfproof.model.variants import Variants, split
+from perfproof.model.variants import split
 
 __all__ = [
     "BATCH_MIN",

@@ -25,7 +25,8 @@ from perfproof.measure.jfr_args import step_folder
 from perfproof.measure.plan import Step
 from perfproof.model import SIDES, SideSamples
 from perfproof.model.documents.suite import SuiteKey
-from perfproof.model.variants import Variants, split
+from perfproof.model.documents.variants import Variants
+from perfproof.model.variants import split
 
 
 @dataclass(frozen=True)

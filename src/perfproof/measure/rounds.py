@@ -31,7 +31,6 @@ from perfproof.model import BenchKey, Samples, SideSamples
 from perfproof.model.documents.run import StepEntry
 from perfproof.model.documents.run_plan import PAIR, StoppedKey, StoppingBlock
 from perfproof.model.documents.suite import Selection, SuiteKey
-from perfproof.model.variants import Variants
 from perfproof.units import eta as format_duration
 
 ALL_DECIDED = "all keys decided"
@@ -141,10 +140,10 @@ def side_forks(store: RunStore, side: str, up_to_round: int) -> dict[BenchKey, S
     """All forks of one side from the finished steps of rounds ``1..up_to_round`` (of a
     variant run: that side's variant in the pair steps)."""
     finished = [s for s in store.plan.steps if s.round <= up_to_round and store.is_finished(s)]
-    block = store.manifest.variants
-    if block is not None:
+    variants = store.manifest.variants
+    if variants is not None:
         pairs = [store.result_path(s) for s in finished if s.side == PAIR]
-        base, head = pair_forks(pairs, Variants.from_block(block))
+        base, head = pair_forks(pairs, variants)
         return base if side == "base" else head
     return read_results([store.result_path(s) for s in finished if s.side == side])
 

@@ -41,7 +41,6 @@ from perfproof.measure.plan import FIXED, Plan, Step
 from perfproof.measure.progress import Reporter, estimate_step_seconds
 from perfproof.measure.store import DONE, FAILED, INTERRUPTED, RUNNING, RunStore, now_iso
 from perfproof.model.documents.run_plan import PAIR, JmhSettings
-from perfproof.model.variants import Variants
 from perfproof.process import Command, ProcessResult, Watch, command_line, run
 
 FAILURE_MARKER = "<failure>"
@@ -247,7 +246,7 @@ class Scheduler:
             if step.side == PAIR and variants is not None:
                 recordings = split_recordings(self.jfr_dir, step, recordings,
                                               res.output.splitlines(),
-                                              Variants.from_block(variants))  # fmt: skip
+                                              variants)  # fmt: skip
             self.store.update_step(step, recordings=[self.store.rel(p) for p in recordings])
         publish_result(partial, self.store.result_path(step))
         self._finish(

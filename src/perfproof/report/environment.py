@@ -59,12 +59,10 @@ def side_label(run: RunFolder, side: str) -> str:
     """A side as the reader should know it: its ref, or its variant at the one ref
     (``sumOpt at v1 (2f42b584)``) for a run of two variants of one commit."""
     ref = _ref_label(run.manifest.side(side))
-    block = run.manifest.variants
-    if block is None:
+    variants = run.manifest.variants
+    if variants is None:
         return ref
-    from perfproof.model.variants import Variants
-
-    names = Variants.from_block(block).side_names()
+    names = variants.side_names()
     return f"{names[0] if side == BASE else names[1]} at {ref}"
 
 

@@ -85,10 +85,10 @@ def _samples(run: RunFolder, side: str) -> dict[BenchKey, Samples]:
     samples = read_results(paths)
     if run.manifest.variants is None:
         return samples
-    from perfproof.model.variants import Variants, split
+    from perfproof.model.variants import split
 
     # both variants share the file: the side's own, under the names the comparisons use
-    base, head = split(samples, Variants.from_block(run.manifest.variants))
+    base, head = split(samples, run.manifest.variants)
     return base if side == "base" else head
 
 

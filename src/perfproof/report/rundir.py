@@ -20,8 +20,9 @@ from perfproof.jmh.reader import load_json
 from perfproof.model.documents import loads_strict
 from perfproof.model.documents.compare import SCHEMA, CompareDocument
 from perfproof.model.documents.run import SCHEMA as RUN_SCHEMA
-from perfproof.model.documents.run import ManifestShapeError, RunManifest, VariantsBlock
+from perfproof.model.documents.run import ManifestShapeError, RunManifest
 from perfproof.model.documents.run_plan import PAIR
+from perfproof.model.documents.variants import Variants
 
 BASE = "base"
 HEAD = "head"
@@ -113,7 +114,7 @@ def read_compare_document(results: dict[str, object], source: str) -> CompareDoc
     return CompareDocument.read(doc, source)
 
 
-def load_raw_files(run_dir: Path, variants: VariantsBlock | None = None) -> list[RawFile]:
+def load_raw_files(run_dir: Path, variants: Variants | None = None) -> list[RawFile]:
     """The raw JMH files by side and round. A run of two variants of one commit
     (``NN-pair.json``, both variants in one file) gives each file to both sides, each side
     seeing the entries of its own variant under JMH's own names."""
@@ -139,11 +140,8 @@ def load_raw_files(run_dir: Path, variants: VariantsBlock | None = None) -> list
 
 
 def _pair_sides(
-    path: Path, round_no: str, entries: list[JmhEntry], block: VariantsBlock
+    path: Path, round_no: str, entries: list[JmhEntry], variants: Variants
 ) -> list[RawFile]:
-    from perfproof.model.variants import Variants
-
-    variants = Variants.from_block(block)
     sides: dict[str, list[JmhEntry]] = {BASE: [], HEAD: []}
     for entry in entries:
         side = variants.side_of(entry.key) if entry.key is not None else None

@@ -55,6 +55,7 @@ __all__ = [
     "encode",
     "field_path",
     "shape_problem",
+    "without",
 ]
 
 T = TypeVar("T", bound=BaseModel)
@@ -160,6 +161,15 @@ def absent(value: object) -> bool:
     """An entry left out when unknown rather than written as null, in a document that writes
     its nulls: ``Field(None, exclude_if=absent)`` (a verb's settings, a merged run's machine)."""
     return value is None
+
+
+def without(doc: object, *entries: str) -> object:
+    """A parsed document without ``entries`` its type writes for a reader but makes again
+    from its own fields (read back, one would be kept as an unknown entry): for a ``before``
+    validator of the type."""
+    if isinstance(doc, dict) and any(e in doc for e in entries):
+        return {k: v for k, v in doc.items() if k not in entries}
+    return doc
 
 
 def decode(kind: type[T], doc: object) -> T:

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from pydantic import Field, SerializerFunctionWrapHandler, model_serializer, model_validator
 
-from perfproof.model.documents.codec import Seq, Text
+from perfproof.model.documents.codec import Seq, Text, without
 from perfproof.model.documents.compare_wire import ComparisonDoc
 from perfproof.model.documents.prove_stages import StageDocument
 from perfproof.model.reach import MISSED_BY, BenchReach, Reach
@@ -74,9 +74,7 @@ class KeyReach(StageDocument):
     @model_validator(mode="before")
     @classmethod
     def _derived(cls, value: object) -> object:
-        if isinstance(value, dict) and "unexplained" in value:
-            return {k: v for k, v in value.items() if k != "unexplained"}
-        return value
+        return without(value, "unexplained")
 
     @classmethod
     def of(cls, r: BenchReach, verdict: str, params: Mapping[str, str] | None = None) -> KeyReach:

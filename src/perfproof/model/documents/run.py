@@ -55,6 +55,7 @@ from perfproof.model.documents.run_plan import (
     StoppingBlock,
 )
 from perfproof.model.documents.suite import Selection
+from perfproof.model.documents.variants import Variants
 from perfproof.model.enums import GuardKind, RunStatus
 
 NAME = "run"
@@ -340,17 +341,6 @@ def _argv(value: object) -> object:
     return value
 
 
-class VariantsBlock(Document):
-    """``ab --ref C --pair …``: one commit measured once, two of its variants made the sides
-    (:class:`perfproof.model.variants.Variants`; one of the three rules is set)."""
-
-    pairs: list[list[str]] | None = None
-    suffix: str | None = None
-    param: list[str] | None = None
-    text: str | None = None
-    """The rule in the words of its flag, as the report shows it."""
-
-
 class RunManifest(Document):
     """A run folder's manifest, every entry a field (see the module docstring). Read with
     :meth:`read` (a shape problem is a :class:`ManifestShapeError` naming the entry; the
@@ -394,7 +384,7 @@ class RunManifest(Document):
     reach: ReachBlock | None = None
     """``ab``: each benchmark's reach from the diff, known before the first look
     (:class:`perfproof.model.reach.RunReach`)."""
-    variants: VariantsBlock | None = None
+    variants: Variants | None = None
     """``ab --ref C`` with a variant rule: the sides are two variants of one commit."""
     steps: list[StepEntry] = Field(default_factory=list)
     builds: list[BuildEntry] = Field(default_factory=list)

@@ -45,9 +45,9 @@ from perfproof.model.documents.compare import CompareDocument
 from perfproof.model.documents.reach import ReachBlock
 from perfproof.model.documents.run import Jdk, Overlay, RunManifest, SideRef
 from perfproof.model.documents.suite import SuiteKey
+from perfproof.model.documents.variants import Variants
 from perfproof.model.enums import Format
 from perfproof.model.reach import RunReach
-from perfproof.model.variants import Variants
 from perfproof.pipeline.ab import reach as ab_reach
 from perfproof.pipeline.ab.commits import commit_scheduler
 from perfproof.pipeline.ab.floor import note_floor
@@ -158,7 +158,7 @@ def start_ab(
             build_spec=spec.to_block(),
             overlay=Overlay(paths=list(opts.overlay)),
             reach=ReachBlock.of(reach) if reach is not None else None,
-            variants=variants.to_block() if variants is not None else None,
+            variants=variants,
         ),
     )
     if variants is not None:

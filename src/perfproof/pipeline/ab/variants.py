@@ -27,7 +27,7 @@ from perfproof.measure.scheduler import Scheduler, SideTarget
 from perfproof.measure.sides import SideBuilder, list_side
 from perfproof.measure.store import RunStore
 from perfproof.model.documents.run_plan import PAIR
-from perfproof.model.variants import Variants
+from perfproof.model.documents.variants import Variants
 from perfproof.pipeline.ab.options import AbOptions
 
 
@@ -83,10 +83,10 @@ def _only(plan: Plan, keys: list) -> Plan:
 
 
 def _variants(store: RunStore) -> Variants:
-    block = store.manifest.variants
-    if block is None:
+    variants = store.manifest.variants
+    if variants is None:
         raise RuntimeError(f"{store.path}: not a variant run")
-    return Variants.from_block(block)
+    return variants
 
 
 def variant_note(store: RunStore) -> str:
