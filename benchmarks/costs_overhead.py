@@ -33,6 +33,7 @@ from perfproof.jmh.reader import read_results
 from perfproof.measure import lock, lock_queue
 from perfproof.measure.offheap import offheap_helper
 from perfproof.model import PRIMARY
+from perfproof.model.enums import Family
 from perfproof.workspace.artifact import Artifact
 
 JMH = ["-f", "1", "-wi", "3", "-w", "500ms", "-i", "4", "-r", "500ms", "-prof", "gc"]
@@ -92,7 +93,9 @@ def main() -> int:
             files[side].append(out)
             print(f"round {r + 1} {side} done", file=sys.stderr)
     result = compare_sides(
-        read_results(files["without"]), read_results(files["with"]), CompareOptions(family="none")
+        read_results(files["without"]),
+        read_results(files["with"]),
+        CompareOptions(family=Family.NONE),
     )
     for c in result.comparisons:
         if c.key.metric == PRIMARY:

@@ -85,6 +85,8 @@ DEFINED_ONCE: dict[str, str] = {
     "Side": "model/enums.py",
     "SIDES": "model/enums.py",
     "Verdict": "model/enums.py",
+    "Family": "model/enums.py",
+    "GuardKind": "model/enums.py",
     "ComparisonMethod": "model/diagnostics.py",
     "Effect": "stats/method.py",
     "LookStats": "stats/method.py",
@@ -640,10 +642,7 @@ OPTION_NAMES = FORMAT_NAMES | {"executor", "order", "explain", "family"}
 SPELLING_HOMES = ("model/documents/",)
 """Where an option's word may be compared: a document's field holds the file's spelling."""
 
-KNOWN_OPTION_SPELLINGS = {
-    "compare/family.py": "CompareOptions.family is still text (compare/ is being reworked for "
-    "the method protocol)",
-}
+KNOWN_OPTION_SPELLINGS: dict[str, str] = {}
 
 
 def format_string_compares(

@@ -15,6 +15,7 @@ import pytest
 
 from perfproof.compare import CompareOptions, compare_sides
 from perfproof.model import Verdict
+from perfproof.model.enums import Family
 from perfproof.stats.strategies import ITERATION_LEVEL
 
 KEYS = 2000
@@ -40,7 +41,7 @@ def test_aa_false_alarms_within_alpha_and_pooling_exceeds_it(
 ) -> None:
     alpha = 1 - confidence
     base, head = simulate(rng, make_forks, make_samples, forks)
-    options = CompareOptions(confidence=confidence, threshold=0.0, family="none")
+    options = CompareOptions(confidence=confidence, threshold=0.0, family=Family.NONE)
     result = compare_sides(base, head, options)
     assert len(result.comparisons) == KEYS
     assert all(c.method == "fork-level" for c in result.comparisons)
@@ -60,7 +61,7 @@ def test_aa_false_alarms_within_alpha_and_pooling_exceeds_it(
 
 def test_coverage_with_a_real_effect(rng, make_forks, make_samples) -> None:
     base, head = simulate(rng, make_forks, make_samples, 3, effect=1.05)
-    result = compare_sides(base, head, CompareOptions(family="none"))
+    result = compare_sides(base, head, CompareOptions(family=Family.NONE))
     covered = sum(c.ratio_ci[0] <= 1.05 <= c.ratio_ci[1] for c in result.comparisons)
     assert covered / KEYS >= 0.99 - 0.02
     # and the default verdicts never call a 5% slowdown an improvement

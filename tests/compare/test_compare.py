@@ -21,6 +21,7 @@ from perfproof.errors import InputError
 from perfproof.jmh.reader import load_side
 from perfproof.model import ALLOC_NORM, PRIMARY, ComparisonMethod, Verdict
 from perfproof.model.documents.codec import encode
+from perfproof.model.enums import Family
 from perfproof.model.metrics import GC_COSTS, is_gc_cost
 
 
@@ -118,7 +119,7 @@ def test_large_effect_survives_the_family_among_200(
     b = make_samples("real", make_forks(rng, 5, 10))
     h = make_samples("real", make_forks(rng, 5, 10, level=70.0))
     base[b.key], head[h.key] = b, h
-    result = compare_sides(base, head, CompareOptions(confidence=0.99, family=family))
+    result = compare_sides(base, head, CompareOptions(confidence=0.99, family=Family(family)))
     real = next(c for c in result.comparisons if c.key.benchmark == "real")
     assert real.verdict is Verdict.IMPROVED
     assert real.p_adjusted < 0.01 and real.p_value < 0.01 / 200  # not floored by resampling
@@ -128,7 +129,7 @@ def test_large_effect_survives_the_family_among_200(
     others = [c for c in result.comparisons if c.key.benchmark != "real"]
     assert not any(c.verdict in (Verdict.IMPROVED, Verdict.REGRESSED) for c in others)
     assert all(c.p_adjusted >= c.p_value for c in result.comparisons)
-    no_holm = compare_sides(base, head, CompareOptions(family="none"))
+    no_holm = compare_sides(base, head, CompareOptions(family=Family.NONE))
     assert all(c.p_adjusted == c.p_value for c in no_holm.comparisons)
     assert all(c.interval_confidence == pytest.approx(0.99) for c in no_holm.comparisons)
 
@@ -338,7 +339,7 @@ def test_the_interval_shown_is_the_one_the_verdict_was_decided_on(
         b = make_samples(f"k{i:02d}", make_forks(rng, 3, 10, noise=noise))
         h = make_samples(f"k{i:02d}", make_forks(rng, 3, 10, level=level, noise=noise))
         base[b.key], head[h.key] = b, h
-    result = compare_sides(base, head, CompareOptions(family=family))
+    result = compare_sides(base, head, CompareOptions(family=Family(family)))
     decided = {Verdict.IMPROVED, Verdict.REGRESSED, Verdict.NEGLIGIBLE}
     levels_seen = set()
     for c in result.comparisons:

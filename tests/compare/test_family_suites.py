@@ -12,6 +12,7 @@ import numpy as np
 from lab.simulate import ForkNoise, hierarchical
 from perfproof.compare import CompareOptions, compare_sides
 from perfproof.model import Verdict
+from perfproof.model.enums import Family
 
 SUITES = 120
 KEYS = 24
@@ -25,7 +26,7 @@ def _any_false_alarm(rng: np.random.Generator, make_samples, family: str) -> flo
             b = make_samples(f"k{i:02d}", hierarchical(rng, 3, 5, noise=ForkNoise(fork_sd=0.03)))
             h = make_samples(f"k{i:02d}", hierarchical(rng, 3, 5, noise=ForkNoise(fork_sd=0.03)))
             base[b.key], head[h.key] = b, h
-        result = compare_sides(base, head, CompareOptions(confidence=0.95, family=family))
+        result = compare_sides(base, head, CompareOptions(confidence=0.95, family=Family(family)))
         alarms += any(
             c.verdict in (Verdict.IMPROVED, Verdict.REGRESSED) for c in result.comparisons
         )

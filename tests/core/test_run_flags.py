@@ -12,6 +12,7 @@ from perfproof.cli.prove import command as prove_command
 from perfproof.cli.run_flags import AB_GROUPS, NOT_JUDGED, VERDICT, ab_options
 from perfproof.measure.plan import Order
 from perfproof.model.documents.run_options import RunOptions
+from perfproof.model.enums import Family
 from perfproof.pipeline.ab.options import AbOptions, build_options
 from perfproof.pipeline.cluster import Executor
 from perfproof.workspace.spec import BuildKind, BuildSpec
@@ -60,7 +61,7 @@ def test_a_run_repeated_from_its_command_line_has_the_same_options() -> None:
     assert opts.compare_options().threshold == 0.02
     guard_argv = argv[: argv.index("--threshold")]
     assert _parse(guard_command, guard_argv) == dataclasses.replace(
-        opts, threshold=0.01, confidence=0.99, family="bh"
+        opts, threshold=0.01, confidence=0.99, family=Family.BH
     )
 
 

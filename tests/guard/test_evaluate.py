@@ -11,7 +11,7 @@ import pytest
 from perfproof.compare import CompareOptions, compare_sides
 from perfproof.model import ALLOC_NORM, PRIMARY, BenchKey, Direction, Samples
 from perfproof.model.documents.guard import guard_document
-from perfproof.model.enums import GuardKind
+from perfproof.model.enums import Family, GuardKind
 from perfproof.pipeline.guard.judge import evaluate, oriented
 from perfproof.render.guard import render_table
 
@@ -33,7 +33,7 @@ def _side(
     return out
 
 
-OPTS = CompareOptions(confidence=0.99, family="none")
+OPTS = CompareOptions(confidence=0.99, family=Family.NONE)
 
 
 def _compare(base_fx: dict, head_fx: dict, mode: str = "avgt"):

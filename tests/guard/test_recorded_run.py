@@ -18,7 +18,7 @@ import pytest
 from perfproof.compare import CompareOptions
 from perfproof.measure.store import RunStore
 from perfproof.model.documents.run import GuardBlock
-from perfproof.model.enums import GuardKind
+from perfproof.model.enums import Family, GuardKind
 from perfproof.pipeline.ab.run import compare_run
 from perfproof.pipeline.guard.judge import GuardSettings, evaluate
 from perfproof.pipeline.guard.run import finish_guard
@@ -32,7 +32,9 @@ def run_copy(make_run_folder: Callable[[str], Path], tmp_path: Path) -> Path:
 
 
 def test_every_param_must_discriminate(run_copy: Path) -> None:
-    result = compare_run(RunStore.open(run_copy), CompareOptions(confidence=0.99, family="none"))
+    result = compare_run(
+        RunStore.open(run_copy), CompareOptions(confidence=0.99, family=Family.NONE)
+    )
     g = evaluate(result, GuardKind.BOTH, 1.5, ["streamEmpty"])
     rows = {(r.params["n"], r.metric): r for r in g.rows}
     assert set(rows) == {("16", "time"), ("16", "alloc"), ("128", "time"), ("128", "alloc")}
@@ -44,7 +46,9 @@ def test_every_param_must_discriminate(run_copy: Path) -> None:
 
 
 def test_a_benchmark_with_a_slowdown_fails_a_time_guard(run_copy: Path) -> None:
-    result = compare_run(RunStore.open(run_copy), CompareOptions(confidence=0.99, family="none"))
+    result = compare_run(
+        RunStore.open(run_copy), CompareOptions(confidence=0.99, family=Family.NONE)
+    )
     g = evaluate(result, GuardKind.TIME, 1.05, [r"Codes\.sum"])
     n128 = next(r for r in g.rows if r.params["n"] == "128")
     # the feature is 12% slower: oriented ratio 1/1.12 < 1

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from perfproof.compare import CompareOptions, compare_document, compare_specs
+from perfproof.model.enums import Family
 
 
 def _direct(shards: list[Path], tmp_path: Path, options: CompareOptions) -> list[dict]:
@@ -29,7 +30,7 @@ def test_merge_judges_with_the_settings_given(kit, tmp_path: Path, run_cli) -> N
     args = ["--threshold", "40%", "--confidence", "95%", "--family", "holm"]
     res = run_cli("merge", *map(str, shards), "--out", str(out), *args, "--format", "json")
     assert res.code == 0, res.err
-    options = CompareOptions(confidence=0.95, threshold=0.4, family="holm")
+    options = CompareOptions(confidence=0.95, threshold=0.4, family=Family.HOLM)
     merged = json.loads((out / "results.json").read_text())
     direct = _direct(shards, tmp_path, options)
     assert [{k: v for k, v in c.items() if k != "machine"} for c in merged["comparisons"]] == (

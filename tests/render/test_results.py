@@ -10,6 +10,7 @@ import numpy as np
 from lab.simulate import ForkNoise, hierarchical
 from perfproof.compare import CompareOptions, compare_sides
 from perfproof.model import ALLOC_NORM, BenchKey, Direction, Samples
+from perfproof.model.enums import Family
 from perfproof.render.results import build_tables, results_markdown, summary_line
 
 
@@ -26,7 +27,7 @@ def _suite(family: str):
             alloc = 24.0 if side is base or effect == 1.0 else 12.0
             akey = key.with_metric(ALLOC_NORM)
             side[akey] = Samples(akey, "B/op", Direction.LOWER, [np.full(5, alloc)] * 3)
-    return compare_sides(base, head, CompareOptions(family=family))
+    return compare_sides(base, head, CompareOptions(family=Family(family)))
 
 
 def test_summary_counts_what_the_tables_show() -> None:

@@ -11,6 +11,7 @@ import pytest
 from perfproof.compare import CompareOptions, compare_sides
 from perfproof.model import BenchKey, Counted, Direction, Samples, Verdict
 from perfproof.model.diagnostics import ComparisonMethod, Kind
+from perfproof.model.enums import Family
 from perfproof.model.metrics import GC_COSTS, GC_COUNT_NORM, GC_TIME_NORM
 from perfproof.stats import methods
 from perfproof.stats.zero_rate import applies, rate_effect
@@ -33,7 +34,7 @@ def _sides(events: list[list[int]], ops: float, ms: float = 30.0) -> dict[BenchK
 
 
 def _compare(base: dict, head: dict, family: str = "bh") -> dict[str, object]:
-    result = compare_sides(base, head, CompareOptions(metrics=GC_COSTS, family=family))
+    result = compare_sides(base, head, CompareOptions(metrics=GC_COSTS, family=Family(family)))
     return {c.key.metric: c for c in result.comparisons}
 
 

@@ -29,9 +29,8 @@ from perfproof.cli.pinned import json_settings
 from perfproof.compare import compare_document, compare_specs
 from perfproof.compare import document as compare_document_of
 from perfproof.errors import GateFailed
-from perfproof.model.enums import Format
+from perfproof.model.enums import Family, Format
 from perfproof.render import gate
-from perfproof.stats.family import Family
 
 PRINTED = "the comparison printed on stdout"
 """Where compare's gate message sends the reader for every regressed key."""

@@ -81,13 +81,7 @@ def compare_request(ctx: click.Context) -> CompareRequest:
         refuse_overwriting_inputs({"--junit": junit}, inputs)
     pinned, sources = settled(ctx, None)
     record = _recording(p, pinned, sources)
-    options = CompareOptions(
-        confidence=float(str(pinned["confidence"])),
-        threshold=float(str(pinned["threshold"])),
-        metrics=tuple(p["metrics"]) or DEFAULT_METRICS,
-        family=str(pinned["family"]),
-        method=p["method"],
-    )
+    options = fill(CompareOptions, pinned, metrics=tuple(p["metrics"]) or DEFAULT_METRICS)
     return CompareRequest(
         base=base,
         head=head,

@@ -89,11 +89,11 @@ def _fraction(check: Callable[[float, str], float]) -> Callable[[object, str], V
 
 
 def _family(value: object, where: str) -> Value:
-    from perfproof.stats import family as procedures
+    from perfproof.model.enums import Family
 
-    if value in procedures.METHODS:
-        return procedures.Family(value)
-    raise InputError(f"{where}: expected one of {', '.join(procedures.METHODS)}, got {value!r}")
+    if value in tuple(Family):
+        return Family(str(value))
+    raise InputError(f"{where}: expected one of {', '.join(Family)}, got {value!r}")
 
 
 def _budget(value: object, where: str) -> Value:

@@ -12,7 +12,7 @@ import click
 from perfproof import defaults
 from perfproof.cli.config import KEYS, Setting, Value, both_files, read_pinned, settle
 from perfproof.model.documents.settings import SettingEntry, settings_of
-from perfproof.stats.family import Family
+from perfproof.model.enums import Family
 
 DEFAULTS: Mapping[str, Value | None] = {
     "threshold": defaults.THRESHOLD,

@@ -28,9 +28,9 @@ from perfproof.cli.parsed import BUDGET, JMH_ARGS, SHARD
 from perfproof.errors import InputError
 from perfproof.history.records import machine_name
 from perfproof.measure.plan import Order
+from perfproof.model.enums import Family
 from perfproof.pipeline.ab.options import AbOptions, check_lock_timeout
 from perfproof.pipeline.cluster import Executor
-from perfproof.stats.family import Family
 from perfproof.workspace.git import MERGE_BASE
 
 DEFAULTS_TEXT = " ".join(defaults.JMH_ARGS)

@@ -23,6 +23,7 @@ from perfproof.compare.pending import Pending
 from perfproof.compare.result import CompareOptions
 from perfproof.model import Comparison, Side, Verdict
 from perfproof.model.diagnostics import Diagnostics, Note, WithoutUnsettled
+from perfproof.model.enums import Family
 from perfproof.model.metrics import is_gc_cost
 from perfproof.stats import family
 from perfproof.stats.method import Effect
@@ -89,7 +90,7 @@ def _build(
         significant_ = _significant(e, selected)
     verdict = decide(e.ratio, e.lo, e.hi, significant_, p.base.direction, opt.threshold)
     found = list(p.notes)
-    if j is not None and opt.family != "none" and e.p_value <= opt.alpha and not selected:
+    if j is not None and opt.family is not Family.NONE and e.p_value <= opt.alpha and not selected:
         found.append(
             notes.not_after_family(
                 e.p_value,
@@ -127,9 +128,9 @@ def _build(
         delta_ci_pct=e.bounds.percent(),
         verdict=verdict,
         p_value=e.p_value,
-        p_holm=adjusted if opt.family == "holm" and j is not None else None,
+        p_holm=adjusted if opt.family is Family.HOLM and j is not None else None,
         p_adjusted=adjusted,
-        family=opt.family if j is not None else "exact",
+        family=opt.family.value if j is not None else "exact",
         interval_confidence=level,
         mde_pct=mde,
         forks_needed=needed,

@@ -9,8 +9,8 @@ from perfproof.errors import InputError
 from perfproof.jmh.names import normalise_metric
 from perfproof.model import ALLOC_NORM, PRIMARY, Comparison, Unmatched, Verdict
 from perfproof.model.diagnostics import ComparisonMethod
+from perfproof.model.enums import Family
 from perfproof.model.metrics import GC_COSTS, OFF_HEAP, is_gc_cost
-from perfproof.stats import family as procedures
 from perfproof.stats.verdict import check_confidence, check_threshold
 
 DEFAULT_METRICS: tuple[str, ...] = (PRIMARY, ALLOC_NORM, *OFF_HEAP, *GC_COSTS)
@@ -31,7 +31,7 @@ class CompareOptions:
     confidence: float = defaults.CONFIDENCE
     threshold: float = defaults.THRESHOLD
     metrics: tuple[str, ...] = DEFAULT_METRICS
-    family: str = defaults.FAMILY
+    family: Family = field(default_factory=lambda: Family(defaults.FAMILY))
     method: ComparisonMethod = ComparisonMethod.FORK_LEVEL
 
     def __post_init__(self) -> None:
@@ -43,10 +43,6 @@ class CompareOptions:
                 f"--method {self.method}: expected one of {', '.join(methods.FORK_METHODS)}"
             )
         object.__setattr__(self, "method", ComparisonMethod(self.method))
-        if self.family not in procedures.METHODS:
-            raise InputError(
-                f"--family {self.family}: expected one of {', '.join(procedures.METHODS)}"
-            )
         check_confidence(self.confidence)
         check_threshold(self.threshold)
 

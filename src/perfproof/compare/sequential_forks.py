@@ -23,6 +23,7 @@ from perfproof.compare import compare_sides
 from perfproof.compare.effects import worse_side
 from perfproof.model import PRIMARY, SIDES, BenchKey, Comparison, Samples
 from perfproof.model.diagnostics import ForkGroups
+from perfproof.model.enums import Family
 from perfproof.stats import bimodal
 from perfproof.stats.forks import fork_means
 from perfproof.stats.warmup import unsettled_prefixes
@@ -98,7 +99,7 @@ def skeletons(
             if not b.forks or not h.forks:
                 b, h = originals[b.key]
             base[b.key], head[h.key] = b, h
-    options = replace(design.verdict, family="none")
+    options = replace(design.verdict, family=Family.NONE)
     result = compare_sides(base, head, options)
     out: dict[BenchKey, list[Comparison]] = {}
     for c in result.comparisons:

@@ -53,6 +53,16 @@ class Format(StrEnum):
     TEXT = "text"
 
 
+class Family(StrEnum):
+    """The family procedure across one report's comparisons (``--family``; what each does is
+    :mod:`perfproof.stats.family`'s). A leaf here so that the door and the documents that
+    record it name it without the statistics."""
+
+    BH = "bh"
+    HOLM = "holm"
+    NONE = "none"
+
+
 class GuardKind(StrEnum):
     """What a guard's benchmark must show to pass (``guard --metric``): the speed-up, the
     allocation cut, both, the off-heap cut or the GC-time cut. The value is the word the flag

@@ -31,29 +31,21 @@ apply the same procedure at every look.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import StrEnum
 
 import numpy as np
 from scipy.stats import false_discovery_control
 
 from perfproof import defaults
-
-
-class Family(StrEnum):
-    """The family procedure across one report's comparisons (``--family``)."""
-
-    BH = "bh"
-    HOLM = "holm"
-    NONE = "none"
-
+from perfproof.model.enums import Family
 
 METHODS = tuple(f.value for f in Family)
 
-DESCRIPTIONS = {
-    "bh": "Benjamini–Hochberg",
-    "holm": "Holm",
-    "none": "no adjustment",
+DESCRIPTIONS: dict[str, str] = {
+    Family.BH: "Benjamini–Hochberg",
+    Family.HOLM: "Holm",
+    Family.NONE: "no adjustment",
 }
+"""Each procedure's name in a sentence (keyed by the member, so a document's word finds it)."""
 
 
 @dataclass(frozen=True)

@@ -11,9 +11,11 @@ uses, and a resumed run parses it again from here the same way.
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Annotated, ClassVar
 
+from perfproof.model.diagnostics import ByValue
 from perfproof.model.documents.codec import Kept, Text, TextList
+from perfproof.model.enums import Family
 
 
 class RunOptions(Kept):
@@ -63,7 +65,7 @@ class RunOptions(Kept):
     """The only keys measured (suite labels); None or empty: every key the regexes select."""
     confidence: float | None = None
     threshold: float | None = None
-    family: str | None = None
+    family: Annotated[Family, ByValue] | None = None
     metrics: TextList | None = None
     """The metrics compared (``e2e``: the metrics read from each run's output)."""
     history_db: Text | None = None

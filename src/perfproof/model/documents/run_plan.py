@@ -18,6 +18,7 @@ from perfproof.model.budget import Budget
 from perfproof.model.diagnostics import ByValue, ComparisonMethod
 from perfproof.model.documents.codec import Document, Text, TextList
 from perfproof.model.documents.suite import Selection, SuiteKey
+from perfproof.model.enums import Family
 from perfproof.units import eta
 from perfproof.units.durations import parse_time
 
@@ -138,7 +139,7 @@ class DesignBlock(Document):
     max_looks: int
     confidence: float
     threshold: float
-    family: str
+    family: Annotated[Family, ByValue]
     first_forks: int
     forks_per_look: int
     metrics: list[Text]

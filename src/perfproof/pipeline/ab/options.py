@@ -21,8 +21,8 @@ from perfproof.measure.plan import JmhArgs, Order, parse_budget, parse_jmh_args
 from perfproof.measure.shard import Shard, parse_shard
 from perfproof.model.budget import Budget
 from perfproof.model.documents.run_options import RunOptions
+from perfproof.model.enums import Family
 from perfproof.pipeline.cluster import Executor, check_spread_options
-from perfproof.stats.family import Family
 from perfproof.workspace.spec import BuildKind, BuildSpec
 
 _E = TypeVar("_E", bound=StrEnum)
@@ -135,8 +135,7 @@ class AbOptions:
             values["budget"] = parse_budget(doc.budget) if doc.budget else None
         values["shard"] = parse_shard(doc.shard) if doc.shard else None
         values["jmh_args"] = parse_jmh_args(doc.jmh_args)
-        enums = (("order", Order), ("executor", Executor), ("explain", Explain),
-                 ("family", Family))  # fmt: skip
+        enums = (("order", Order), ("executor", Executor), ("explain", Explain))
         for name, enum in enums:
             if name in values:
                 values[name] = _member(name, values[name], enum)

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from perfproof.compare import CompareOptions
 from perfproof.model.documents.guard import guard_document
 from perfproof.model.documents.run import GuardBlock
-from perfproof.model.enums import GuardKind
+from perfproof.model.enums import Family, GuardKind
 from perfproof.pipeline.guard.judge import GuardResult, GuardSettings, evaluate
 from perfproof.storage import write_json_atomic
 
@@ -158,7 +158,7 @@ def finish_guard(
     from perfproof.pipeline.ab.run import compare_run
 
     store = RunStore.open(run_dir)
-    result = compare_run(store, CompareOptions(confidence=settings.confidence, family="none"))
+    result = compare_run(store, CompareOptions(confidence=settings.confidence, family=Family.NONE))
     floor = run_floor(store)
     if floor is not None:
         result.comparisons = [noted(c, floor) for c in result.comparisons]
