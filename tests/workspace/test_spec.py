@@ -1,5 +1,8 @@
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from perfproof.errors import InputError
@@ -39,3 +42,20 @@ def test_fingerprint_covers_what_changes_the_build_but_not_the_java_path():
     assert a.fingerprint("maven") == BuildSpec(module="bench", java="/x/java").fingerprint("maven")
     assert a.fingerprint("maven") != BuildSpec(module="other").fingerprint("maven")
     assert a.fingerprint("maven") != a.fingerprint("gradle")
+
+
+@pytest.mark.parametrize("run", ["kryo-24-keys-defaults", "demo-feature-vs-baseline"])
+def test_a_runs_build_settings_write_the_block_it_recorded(run: str) -> None:
+    """The spec a real run's options describe (as ``--resume`` reads it back) writes the
+    ``build_spec`` block that run recorded, entry for entry and in order; the block itself
+    reads and writes back unchanged."""
+    from perfproof.model.documents import dumps
+    from perfproof.model.documents.run import BuildSpecBlock, RunManifest
+    from perfproof.pipeline.ab.options import spec_of_options
+
+    path = Path(__file__).resolve().parents[1] / "fixtures" / "runs" / run / "manifest.json"
+    doc = json.loads(path.read_text())
+    manifest = RunManifest.read(doc, str(path))
+    spec = spec_of_options(manifest.options)
+    assert dumps(spec.to_block().dump()) == dumps(doc["build_spec"])
+    assert dumps(BuildSpecBlock.read(doc["build_spec"], run).dump()) == dumps(doc["build_spec"])

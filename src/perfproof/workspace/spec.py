@@ -118,10 +118,15 @@ class BuildSpec:
         return argv
 
     def to_block(self) -> BuildSpecBlock:
-        """The settings as the run manifest records them and the cache keys hash them (the
-        command as its argv list). The extra arguments and the launch settings are set only
-        when they differ from the default, so the cache keys of builds made before they existed
-        stay the same; the rest is set even when empty (written as null)."""
+        """The settings as the run manifest records them and the cache keys hash them.
+
+        Not one type with the block, and the one conversion between them: the spec holds
+        ``--build-cmd`` as typed (its flags repeat it so), the block the argv it is split into,
+        which is what runs and what a cache key must hash; and the block leaves out the extra
+        arguments and launch settings while they are at their defaults, so the cache keys of
+        builds made before those settings existed stay the same (the rest is set even when
+        empty, written as null). Nothing reads a spec back from the block: ``--resume`` takes
+        the build settings from the manifest's options, as typed."""
         changed: dict[str, object] = (
             {"build_args": list(self.build_args)} if self.build_args else {}
         )

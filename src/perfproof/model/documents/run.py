@@ -316,9 +316,9 @@ class Merged(Document):
 
 
 class BuildSpecBlock(Kept):
-    """How the user asked both sides to be built (``workspace.spec.BuildSpec``), as the run
-    recorded it for the reader; launch settings left at their defaults are not written, those
-    set are (a null too)."""
+    """How the user asked both sides to be built, as the run recorded it for the reader and
+    the build cache hashes it (``workspace.spec.BuildSpec.to_block`` says why the two differ);
+    launch settings left at their defaults are not written, those set are (a null too)."""
 
     nulls_written: ClassVar[bool] = True
 
