@@ -268,6 +268,23 @@ def test_design_round_trips_through_json() -> None:
     assert SequentialDesign.from_block(design.to_block()) == design
 
 
+@pytest.mark.parametrize("run", ["kryo-24-keys-defaults", "demo-aa-control", "kryo-merged"])
+def test_a_recorded_design_is_made_again_and_written_as_it_was(run: str) -> None:
+    """The design a real run's plan recorded: made again as the design it was, it writes the
+    entries it was read with, in their order and with their values (a plan written before the
+    looks' method was recorded gains that entry only, at the end, as any rewrite of it does)."""
+    import json
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "fixtures" / "runs" / run / "manifest.json"
+    recorded = json.loads(path.read_text())["plan"]["design"]
+    block = DesignBlock.read(recorded, run)
+    written = SequentialDesign.from_block(block).to_block().dump()
+    assert json.dumps(written) == json.dumps(block.dump())
+    assert list(written)[: len(recorded)] == list(recorded)
+    assert {k: written[k] for k in recorded} == recorded
+
+
 def test_futility_stops_an_unchanged_entry_without_a_verdict() -> None:
     rng = np.random.default_rng(8)
     rounds = _rounds(rng, {"big": 0.6, "none": 1.0}, 8)

@@ -59,14 +59,22 @@ class SequentialDesign:
         return float(self.method.levels(self.schedule).per_look_level(self.alpha, self.schedule))
 
     def to_block(self) -> DesignBlock:
-        """The design as a run manifest stores it (flat: the schedule's fields beside the
-        verdict's): a resumed run must use the very same."""
+        """The design as a run manifest stores it, flat: the schedule's fields beside the
+        verdict's, so a resumed run judges with the very same design.
+
+        Not one type with the block, and this pair the one conversion between them: the
+        design is made of the schedule (``stats``) and the comparison's options (``compare``),
+        held whole so that a design and a fixed run judge alike by construction, and checked
+        against the calibrated levels when it is made; the manifest's block (``model``, below
+        both) holds their values as one flat entry. The fields are copied by name, never one
+        by one, so a setting added to either is recorded without a second list of them."""
         doc = dataclasses.asdict(self.schedule) | dataclasses.asdict(self.verdict)
         doc |= {"metrics": list(self.verdict.metrics)}
         return DesignBlock.model_validate(doc | {"futility": self.futility})
 
     @classmethod
     def from_block(cls, block: DesignBlock) -> SequentialDesign:
+        """The design a run's plan recorded (:meth:`to_block`), checked again as it is made."""
         schedule = seq.Schedule(**block.model_dump(include=_SCHEDULE))
         judged = block.model_dump(include=_VERDICT) | {"metrics": tuple(block.metrics)}
         return cls(schedule, CompareOptions(**judged), block.futility)

@@ -132,9 +132,9 @@ def parse_settings(options: tuple[str, ...] | list[str]) -> JmhSettings:
 
 
 class DesignBlock(Document):
-    """A sequential design as the plan records it when the run starts
-    (``compare.sequential_design.SequentialDesign``): a resumed run judges with the very same
-    looks, levels and family whatever perfproof's defaults became."""
+    """A sequential design as the plan records it when the run starts: a resumed run judges
+    with the very same looks, levels and family whatever perfproof's defaults became
+    (``compare.sequential_design.SequentialDesign.to_block`` says why the two differ)."""
 
     max_looks: int
     confidence: float
