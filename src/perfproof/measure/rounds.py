@@ -93,6 +93,12 @@ class SequentialState:
     ) -> StoppingBlock:
         """The manifest's and results' record: at which round each key stopped, and why.
 
+        Not one type with the block, and the one conversion between them: the state is never
+        stored (it is taken again from the forks on disk, see the module's docstring) and holds
+        what only the looks need (each measured key's decision, the forks still to run again),
+        while the block is its account for a reader, per suite key and with the plan's most
+        rounds; nothing reads a state back from it.
+
         ``stopped_round`` is the round after which the key left the plan (None: it never
         did, e.g. the budget ran out); ``decided`` that it left with a verdict or a futility
         stop (a key still ``inconclusive`` after the last look left the plan undecided);
