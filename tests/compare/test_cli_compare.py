@@ -195,3 +195,29 @@ def test_unknown_family_is_a_usage_error(run_cli, stream_vs_loop) -> None:
     base, head = stream_vs_loop
     r = run_cli("compare", base, head, "--family", "bonferroni")
     assert r.code == 2 and "--family" in r.err
+
+
+def test_the_methods_and_their_words_are_the_registry_s(run_cli) -> None:
+    from perfproof.stats.methods import DEFAULT, FORK_METHODS
+
+    r = run_cli("compare", "--help")
+    shown = " ".join(r.out.split())
+    assert f"--method [{'|'.join(FORK_METHODS)}]" in shown
+    for name, method in FORK_METHODS.items():
+        assert f"{name} ({method.summary})" in shown
+    assert f"[default: {DEFAULT.name}]" in shown
+
+
+def test_an_unknown_method_is_refused_in_one_line_naming_it_and_the_methods(
+    run_cli, stream_vs_loop
+) -> None:
+    from perfproof.stats.methods import FORK_METHODS
+
+    base, head = stream_vs_loop
+    r = run_cli("compare", base, head, "--method", "fork-median")
+    assert r.code == 2 and r.out == ""
+    (line,) = r.err.splitlines()
+    assert line.startswith("perfproof: error: ") and "'--method'" in line
+    assert f"'fork-median' is not one of {', '.join(FORK_METHODS)}" in line
+    ranked = run_cli("compare", base, head, "--method", "fork-ranks", "--format", "json")
+    assert ranked.code == 0, ranked.err

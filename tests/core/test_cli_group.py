@@ -51,3 +51,25 @@ def test_the_group_lists_each_verb_by_its_own_short_help(run_cli) -> None:
     listed = run_cli("--help").out
     for text in SHORT_HELP.values():
         assert " ".join(text.split()[:4]) in " ".join(listed.split())
+
+
+def test_the_door_imports_no_statistics() -> None:
+    """Importing the CLI and its shared flags (``--method``'s type among them) leaves SciPy
+    to the commands that compare: the type reads the methods' registry only when asked."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = (
+        "import sys, perfproof.cli, perfproof.cli.options as o\n"
+        "assert o.FORK_METHOD.name == 'method'\n"
+        "print(sorted(m for m in ('scipy', 'perfproof.stats.methods') if m in sys.modules))\n"
+    )
+    src = Path(__file__).resolve().parents[2] / "src"
+    env = {**os.environ, "PYTHONPATH": str(src)}
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60,
+        env=env,
+    )  # fmt: skip
+    assert done.stdout.strip() == "[]"

@@ -22,6 +22,7 @@ from perfproof.cli.options import (
     enum_choice,
     format_option,
     junit_option,
+    method_option,
     threshold_option,
     write_junit,
 )
@@ -83,15 +84,7 @@ saw a regression, 2 bad input (one line naming the file or flag)."""
     help="Family procedure across comparisons: bh (Benjamini-Hochberg, false-coverage-adjusted "
     f"intervals), holm, or none [default: {defaults.FAMILY}, or as pinned].",
 )
-@click.option(
-    "--method",
-    "method",
-    default="fork-level",
-    show_default=True,
-    help="How keys with two forks a side or more are compared: fork-level (Welch's t on log "
-    "fork means) or fork-ranks (Hodges-Lehmann shift with the exact Mann-Whitney interval: "
-    "holds for any law of fork means, needs 5+ forks a side at 99%).",
-)
+@method_option("How keys with two forks a side or more are compared")
 @format_option()
 @click.option(
     "--fail-on-regression", is_flag=True, help="Exit 1 when any comparison is 'regressed'."

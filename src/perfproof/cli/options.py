@@ -13,13 +13,17 @@ import click
 
 from perfproof import defaults
 from perfproof.errors import InputError
+from perfproof.model.diagnostics import ComparisonMethod
 from perfproof.model.documents import dumps
 from perfproof.model.documents.codec import Document
 from perfproof.model.enums import Format
 from perfproof.stats.verdict import check_confidence, check_threshold, parse_fraction
 
 if TYPE_CHECKING:
+    from click.shell_completion import CompletionItem
+
     from perfproof.model import Comparison, Unmatched
+    from perfproof.stats.method import Method
 
 FORMATS = (Format.TABLE, Format.MD, Format.JSON)
 
@@ -80,6 +84,81 @@ def enum_option(decl: str, enum: type[StrEnum], default: StrEnum, help: str) -> 
     return click.option(
         decl, type=enum_choice(enum), default=default.value, show_default=True, help=help
     )
+
+
+class ForkMethod(click.ParamType):
+    """``--method``: a fork-level comparison method by the name its comparisons record, passed
+    as that :class:`ComparisonMethod`. The names, and the words ``--help`` says of each, are
+    the registry's (:data:`perfproof.stats.methods.FORK_METHODS`), read only when a value is
+    checked or the help is written: the registry imports SciPy, which importing the door
+    leaves to the commands that compare."""
+
+    name = "method"
+
+    @staticmethod
+    def registered() -> Mapping[str, Method]:
+        from perfproof.stats import methods
+
+        return methods.FORK_METHODS
+
+    def default_name(self) -> str:
+        """The method a comparison uses when none is asked for (the registry's default)."""
+        from perfproof.stats import methods
+
+        return str(methods.DEFAULT.name)
+
+    def described(self) -> str:
+        """Each method as ``--help`` lists it: ``fork-level (Welch's t …) or fork-ranks (…)``."""
+        *rest, last = [f"{name} ({m.summary})" for name, m in self.registered().items()]
+        return f"{', '.join(rest)} or {last}" if rest else last
+
+    def get_metavar(self, param: click.Parameter, ctx: click.Context) -> str:
+        return f"[{'|'.join(self.registered())}]"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        """A name no method has is refused naming it and the methods there are (exit 2)."""
+        if isinstance(value, ComparisonMethod):
+            return value
+        found = self.registered().get(str(value))
+        if found is None:
+            self.fail(f"{value!r} is not one of {', '.join(self.registered())}", param, ctx)
+        return found.name
+
+    def shell_complete(
+        self, ctx: click.Context, param: click.Parameter, incomplete: str
+    ) -> list[CompletionItem]:
+        from click.shell_completion import CompletionItem
+
+        return [CompletionItem(n) for n in self.registered() if n.startswith(incomplete)]
+
+
+FORK_METHOD = ForkMethod()
+
+
+class HelpWhenAsked(click.Option):
+    """An option whose help is written when ``--help`` asks for it, by ``help_of``: for words
+    that live in a module the door does not import (the comparison methods' registry)."""
+
+    def __init__(self, *args: Any, help_of: Callable[[], str], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.help_of = help_of
+
+    def get_help_record(self, ctx: click.Context) -> tuple[str, str] | None:
+        if self.help is None:
+            self.help = self.help_of()
+        return super().get_help_record(ctx)
+
+
+def method_option(lead: str) -> Any:
+    """``--method``, the fork-level method of keys with two forks a side or more (passed as
+    ``method``, a :class:`ComparisonMethod`; None when not given, so the comparison keeps its
+    own default). ``lead`` says what the method decides; the methods, their words and the
+    default follow from the registry."""
+
+    def help_of() -> str:
+        return f"{lead}: {FORK_METHOD.described()}.  [default: {FORK_METHOD.default_name()}]"
+
+    return click.option("--method", "method", type=FORK_METHOD, cls=HelpWhenAsked, help_of=help_of)
 
 
 def resume_option(dest: str, metavar: str, help: str) -> Any:

@@ -129,6 +129,10 @@ class RankForks:
     plain = False
     describes_ratio = True
     has_power = True
+    summary = (
+        "Hodges-Lehmann shift with the exact Mann-Whitney interval: holds for any law of fork "
+        "means, needs 5+ forks a side at 99%"
+    )
 
     def summarize(self, forks: Forks, confidence: float) -> Estimate:
         return WELCH_FORKS.summarize(forks, confidence)

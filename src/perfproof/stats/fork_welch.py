@@ -46,6 +46,7 @@ class WelchForks:
     plain = False
     describes_ratio = True
     has_power = True
+    summary = "Welch's t on log fork means"
 
     def summarize(self, forks: Forks, confidence: float) -> Estimate:
         mi = mean_interval(fork_means(forks), confidence)

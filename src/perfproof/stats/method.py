@@ -138,6 +138,9 @@ class Method(Protocol):
     has_power: bool
     """Whether a power analysis of its design means anything (the minimal detectable effect,
     the forks that resolve θ)."""
+    summary: str
+    """What it computes and when it holds, in a phrase: ``compare --method`` lists a
+    fork-level method by its name and this."""
 
     def summarize(self, forks: Forks, confidence: float) -> Estimate: ...
 

@@ -164,6 +164,7 @@ class IterationLevel(WithoutLooks):
     """Iterations pooled as if independent; only when a side has one fork. Too narrow."""
 
     name = ComparisonMethod.ITERATION_LEVEL
+    summary = "iterations pooled as if independent, when a side has one fork (too narrow)"
     at_looks = ComparisonMethod.ITERATION_LEVEL_SEQUENTIAL
 
     def summarize(self, forks: Forks, confidence: float) -> Estimate:
@@ -236,6 +237,7 @@ class Exact(WithoutLooks):
     """Equal within 0.5 B or 0.1%, else different; for near-deterministic bytes/op."""
 
     name = ComparisonMethod.EXACT
+    summary = "equal within 0.5 B or 0.1%, else different, for near-deterministic bytes/op"
     at_looks = ComparisonMethod.EXACT
     in_family = False
     plain = True

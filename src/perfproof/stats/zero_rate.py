@@ -147,6 +147,7 @@ class ZeroRate(WithoutLooks):
     Poisson-rate bound; a key's instance holds its sides' events (see the module)."""
 
     name = ComparisonMethod.ZERO_RATE
+    summary = "an exact Poisson-rate bound against a side that collected nothing"
     at_looks = ComparisonMethod.ZERO_RATE
 
     def __init__(self, sides: _Sides | None = None) -> None:
