@@ -52,7 +52,7 @@ from replay_reach import round_files
 from perfproof.compare.sequential_replay import ReplaySettings, read_rounds, replay
 from perfproof.model import PRIMARY, SideSamples
 from perfproof.model.documents.codec import decode
-from perfproof.model.documents.reach import ReachBlock
+from perfproof.model.documents.reach import RunReach
 
 UNCHANGED = "read:-20,read:20,read:null,write:-20,write:20,write:null,write:one,write:zero"
 MAX_ROUNDS = 10
@@ -140,7 +140,7 @@ def main() -> None:
             round_files(args.run, "base", None, into), round_files(args.run, "head", None, into)
         )
     block = manifest.get("reach")
-    known = None if block is None else decode(ReachBlock, block).reach()
+    known = None if block is None else decode(RunReach, block)
     reach = known.flags() if known is not None else None
     settings = ReplaySettings(futility=args.futility, reach=reach, max_looks=args.max_rounds - 2)
     unchanged = set(args.unchanged.split(","))

@@ -33,7 +33,7 @@ from perfproof.compare.sequential_replay import (
 )
 from perfproof.model import PRIMARY
 from perfproof.model.documents.codec import decode
-from perfproof.model.documents.reach import ReachBlock
+from perfproof.model.documents.reach import RunReach
 
 
 def round_files(run: Path, side: str, rounds: int | None, into: Path) -> list[Path]:
@@ -72,7 +72,7 @@ def main() -> None:
         flags: dict[str, bool] | None = dict.fromkeys(names, True)
     else:
         block = manifest.get("reach")
-        known = None if block is None else decode(ReachBlock, block).reach()
+        known = None if block is None else decode(RunReach, block)
         flags = known.flags() if known is not None else None
     # the run's own design: as many looks as its most rounds allow (the first look at round 3),
     # not as many as the recorded rounds (a run that stopped early would replay a looser design)

@@ -138,14 +138,22 @@ def test_the_looks_use_the_reach_known_before_them(kind, decided) -> None:
     import numpy as np
     from tests.compare.test_sequential import _pairs, _rounds
 
-    from perfproof.model.reach import BenchReach, Reach, RunReach
+    from perfproof.model.documents.reach import BenchReach, RunReach
+    from perfproof.model.reach import Reach
 
     rounds = _rounds(np.random.default_rng(1), {"big": 0.6}, 3)
     base = {b.key: b for b, _ in _pairs(rounds, 3)}
     head = {h.key: h for _, h in _pairs(rounds, 3)}
-    reach = None if kind is None else RunReach({"big": BenchReach("big", Reach(kind), "")})
+    reach = (
+        None
+        if kind is None
+        else RunReach(benchmarks={"big": BenchReach(benchmark="big", kind=Reach(kind), why="")})
+    )
     decisions = looker_for(plan(8, "-f", "1"), reach)(base, head, 3, {})
     assert [d.decided for d in decisions.values()] == [decided]
-    failed = RunReach({"big": BenchReach("big", Reach.STATIC_PATH, "")}, error="index failed")
+    failed = RunReach(
+        benchmarks={"big": BenchReach(benchmark="big", kind=Reach.STATIC_PATH, why="")},
+        error="index failed",
+    )
     held = looker_for(plan(8, "-f", "1"), failed)(base, head, 3, {})
     assert [d.decided for d in held.values()] == [False]  # a reach that failed knows nothing

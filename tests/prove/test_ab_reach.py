@@ -13,7 +13,8 @@ import pytest
 from perfproof.demo.project import write_demo_repo
 from perfproof.model.documents.compare import CompareDocument
 from perfproof.model.documents.prove_reach import NO_PATH_NOTE, UNEXPLAINED_NOTE, bench_reach
-from perfproof.model.reach import BenchReach, Reach, RunReach
+from perfproof.model.documents.reach import BenchReach, RunReach
+from perfproof.model.reach import Reach
 from perfproof.pipeline.ab.reach import (
     annotate,
     reach_of_run,
@@ -131,12 +132,14 @@ def test_a_verdict_the_change_may_not_explain_is_marked_in_every_output(
     moved = next(c for c in primary if c["verdict"] in ("improved", "regressed"))
     unreached = moved["benchmark"]
     absent = "its baseline recording has 412 CPU samples and none in the changed code"
-    others = {b: BenchReach(b, Reach.STATIC_PATH, "call path: X", ("X",))
+    others = {b: BenchReach(benchmark=b, kind=Reach.STATIC_PATH, why="call path: X", path=("X",))
               for b in {str(c["benchmark"]) for c in primary} - {unreached}}  # fmt: skip
     static = bench_reach(unreached, {}, (), depth=6)
-    mine = BenchReach(unreached, Reach.NOT_RECORDED, absent) if recorded else static
+    mine = (
+        BenchReach(benchmark=unreached, kind=Reach.NOT_RECORDED, why=absent) if recorded else static
+    )
     typed = annotate(
-        CompareDocument.read(doc, "results.json"), RunReach({**others, unreached: mine})
+        CompareDocument.read(doc, "results.json"), RunReach(benchmarks={**others, unreached: mine})
     )
     expected = [c for c in primary if c["benchmark"] == unreached
                 and c["verdict"] in ("improved", "regressed")]  # fmt: skip
@@ -201,10 +204,13 @@ def test_every_verdict_on_a_benchmark_no_static_path_reaches_says_so_beside_it(
     primary = [c for c in doc["comparisons"] if c["metric"] == "primary"]
     benches = sorted({str(c["benchmark"]) for c in primary})
     unreached = benches[0]
-    reach = {b: BenchReach(b, Reach.STATIC_PATH, "call path: X", ("X",)) for b in benches[1:]}
+    reach = {
+        b: BenchReach(benchmark=b, kind=Reach.STATIC_PATH, why="call path: X", path=("X",))
+        for b in benches[1:]
+    }
     reach[unreached] = bench_reach(unreached, {}, (), depth=6)
     plain = CompareDocument.read(doc, "results.json")
-    typed = annotate(plain, RunReach(reach))
+    typed = annotate(plain, RunReach(benchmarks=reach))
     (run / "results.json").write_text(json.dumps(typed.dump()))
     verdicts = {str(c["verdict"]) for c in primary if c["benchmark"] == unreached}
 

@@ -12,8 +12,8 @@ from tests.measure.test_rounds import new_store
 from perfproof.measure.progress import PlainReporter
 from perfproof.model.documents.compare import CompareDocument
 from perfproof.model.documents.prove_reach import bench_reach
-from perfproof.model.documents.reach import ReachBlock
-from perfproof.model.reach import BenchReach, Reach, RunReach
+from perfproof.model.documents.reach import BenchReach, RunReach
+from perfproof.model.reach import Reach
 from perfproof.pipeline.ab.options import AbOptions, Explain
 from perfproof.pipeline.ab.reach import explain_run, to_record
 
@@ -35,11 +35,11 @@ def _document() -> CompareDocument:
 
 def _store(tmp_path: Path, **plan_kw):
     store = new_store(tmp_path, **plan_kw)
-    reach = RunReach({
+    reach = RunReach(benchmarks={
         HIDDEN: bench_reach(HIDDEN, {}, (), depth=6),
         DIRECT: bench_reach(DIRECT, {DIRECT: ("Codes.sum()", "Sum.add(int)")}, ()),
     })  # fmt: skip
-    store.manifest.reach = ReachBlock.of(reach)
+    store.manifest.reach = reach
     return store
 
 
@@ -51,16 +51,18 @@ def _notes(doc: CompareDocument) -> list[tuple[str, str]]:
 def test_only_decided_keys_with_no_static_path_are_recorded(tmp_path: Path) -> None:
     store = _store(tmp_path)
     assert store.manifest.reach is not None
-    reach = store.manifest.reach.reach()
+    reach = store.manifest.reach
     assert to_record(_document(), reach) == [HIDDEN]
     asked = []
 
     def recorder(store, opts, reach, benchmarks, rep):
         asked.append(list(benchmarks))
-        seen = BenchReach(HIDDEN, Reach.RECORDED, "its base recording runs the changed code")
-        return RunReach(reach.benchmarks, recorded="explain", recorded_s=9.0).with_recordings(
-            [seen]
+        seen = BenchReach(
+            benchmark=HIDDEN, kind=Reach.RECORDED, why="its base recording runs the changed code"
         )
+        return RunReach(
+            benchmarks=reach.benchmarks, recorded="explain", recorded_s=9.0
+        ).with_recordings([seen])
 
     given = _document()
     doc = explain_run(given, store, AbOptions("a", "b"), PlainReporter(io.StringIO()), recorder)

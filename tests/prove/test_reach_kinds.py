@@ -3,10 +3,16 @@ and only a path, a recording or a change outside the Java sources counts as reac
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
+import pytest
+
+from perfproof.model.documents import dumps
 from perfproof.model.documents.prove_reach import bench_reach
-from perfproof.model.documents.reach import ReachBlock
+from perfproof.model.documents.reach import BenchReach, RunReach
 from perfproof.model.documents.run import RunManifest
-from perfproof.model.reach import BenchReach, Reach, RunReach
+from perfproof.model.reach import Reach
 
 CODEC = "acme.bench.CodecBench.encode"
 QUEUE = "acme.bench.QueueBench.offer"
@@ -32,10 +38,12 @@ def test_each_static_kind_and_what_reaches() -> None:
 
 
 def test_run_reach_round_trips_through_the_manifest() -> None:
-    reach = RunReach({CODEC: bench_reach(CODEC, {CODEC: PATH}, ())})
-    recorded = BenchReach(QUEUE, Reach.RECORDED, "a recording sampled Codec.encode(int)")
+    reach = RunReach(benchmarks={CODEC: bench_reach(CODEC, {CODEC: PATH}, ())})
+    recorded = BenchReach(
+        benchmark=QUEUE, kind=Reach.RECORDED, why="a recording sampled Codec.encode(int)"
+    )
     reach = reach.with_recordings([recorded])
-    manifest = RunManifest(reach=ReachBlock.of(reach))
+    manifest = RunManifest(reach=reach)
     written = manifest.dump()["reach"]
     assert isinstance(written, dict)
     assert written["benchmarks"][1] == {
@@ -48,7 +56,7 @@ def test_run_reach_round_trips_through_the_manifest() -> None:
     assert written["benchmarks"][0]["path"] == list(PATH)
     block = RunManifest.read(manifest.dump(), "m").reach
     assert block is not None
-    back = block.reach()
+    back = block
     assert back == reach
     assert back.reaches(QUEUE) and back.reaches(CODEC)
     unknown = back.of("acme.bench.KtBench.run")
@@ -75,3 +83,15 @@ def test_prove_hands_its_reach_to_the_looks() -> None:
     assert reach.of(CODEC).kind is Reach.STATIC_PATH and reach.of(CODEC).path == PATH
     assert reach.of(QUEUE).kind is Reach.RECORDED and "h.json" in reach.of(QUEUE).why
     assert run_reach(None) is None
+
+
+@pytest.mark.parametrize("run", ["kryo-24-keys-defaults", "wild-43-keys-2-forks-past-999"])
+def test_a_recorded_reach_reads_as_the_run_holds_it_and_writes_back_as_it_was(run: str) -> None:
+    """A real run's ``reach`` block: read, its benchmarks are held by name with the kinds
+    they were recorded with, and written back it is the block the run wrote, byte for byte."""
+    path = Path(__file__).resolve().parents[1] / "fixtures" / "runs" / run / "manifest.json"
+    block = json.loads(path.read_text())["reach"]
+    reach = RunReach.read(block, run)
+    assert list(reach.benchmarks) == [b["benchmark"] for b in block["benchmarks"]]
+    assert all(reach.reaches(b["benchmark"]) == b["reaches"] for b in block["benchmarks"])
+    assert dumps(reach.dump()) == dumps(block)

@@ -10,7 +10,8 @@ from perfproof.model.documents.prove_reach import (
     reach_of_keys,
     unexplained_summary,
 )
-from perfproof.model.reach import BenchReach, Reach
+from perfproof.model.documents.reach import BenchReach
+from perfproof.model.reach import Reach
 from perfproof.pipeline.prove.measure import regression_gate
 from perfproof.workspace.build_inputs import read_files
 
@@ -56,7 +57,7 @@ def test_a_change_outside_the_java_sources_or_to_the_benchmark_itself_reaches_it
 
 def _recorded_absent(bench: str, verdict: str) -> KeyReach:
     why = "its baseline recording has 412 CPU samples and none in the changed code"
-    return KeyReach.of(BenchReach(bench, Reach.NOT_RECORDED, why), verdict)
+    return KeyReach.of(BenchReach(benchmark=bench, kind=Reach.NOT_RECORDED, why=why), verdict)
 
 
 def test_the_summary_counts_verdicts_apart_in_words_of_their_evidence():
@@ -78,7 +79,10 @@ def test_the_summary_counts_verdicts_apart_in_words_of_their_evidence():
     assert round_trip(shown[0]) == shown[0]
     assert shown[0].model_dump()["kind"] == "not in a recording"
     # a recording that runs the changed code explains the verdict: nothing to count apart
-    seen = KeyReach.of(BenchReach(QUEUE, Reach.RECORDED, "its base recording runs it"), "improved")
+    seen = KeyReach.of(
+        BenchReach(benchmark=QUEUE, kind=Reach.RECORDED, why="its base recording runs it"),
+        "improved",
+    )
     assert seen.reached and not seen.unexplained and not seen.unconfirmed
     assert unexplained_summary((seen,), "Reach") is None
 

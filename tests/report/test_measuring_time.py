@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from perfproof.model.documents.reach import ReachBlock
+from perfproof.model.documents.reach import RunReach
 from perfproof.model.documents.run import StepEntry
 from perfproof.model.documents.run_plan import PlanBlock
 from perfproof.report.environment import measuring_text
@@ -16,7 +16,7 @@ def run_with(steps: list[dict], budget_s: float | None, reach: dict | None = Non
         manifest=SimpleNamespace(
             steps=entries,
             plan=PlanBlock(rounds=1, order="abba", budget_s=budget_s),
-            reach=ReachBlock.model_validate(reach) if reach is not None else None,
+            reach=RunReach.model_validate(reach) if reach is not None else None,
         )
     )
 

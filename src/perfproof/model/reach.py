@@ -16,12 +16,14 @@ source of it is as strong as it is, and the kind says which:
 A change outside the Java sources that a build reads (a build file, a resource, a dependency
 version) can move anything: it reaches every benchmark. One no build reads (a changelog, the
 documentation, a checked-in results file) moves nothing.
+
+A benchmark's reach and a run's, as the run works with them and its manifest records them, are
+:mod:`perfproof.model.documents.reach`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Mapping
 from enum import StrEnum
 
 
@@ -70,58 +72,3 @@ def unreached_note(extra: Mapping[str, object]) -> str:
     written = extra.get(REACH_FIELD)
     kind = written.get("kind") if isinstance(written, Mapping) else None
     return str(kind) if kind in {str(k) for k in UNREACHED} else ""
-
-
-@dataclass(frozen=True)
-class BenchReach:
-    """One benchmark method's reach (every key of it, whatever its @Param values)."""
-
-    benchmark: str
-    kind: Reach
-    why: str
-    """How it is reached or why not, in the words a report prints."""
-    path: tuple[str, ...] = ()
-    """One shortest static call path, benchmark first; empty for every other kind."""
-
-    @property
-    def reaches(self) -> bool:
-        return self.kind.reaches
-
-
-@dataclass(frozen=True)
-class RunReach:
-    """The reach of every benchmark a run measures, known before its first look.
-
-    ``error`` says why it could not be computed (then every benchmark is ``not indexed``)."""
-
-    benchmarks: dict[str, BenchReach] = field(default_factory=dict)
-    error: str | None = None
-    recorded: str | None = None
-    """The folder (inside the run's) of the recorded forks that confirmed or denied reach."""
-    recorded_s: float | None = None
-    """The JMH seconds those recorded forks took (part of the run's time, never timed)."""
-
-    def of(self, benchmark: str) -> BenchReach:
-        """The reach of a benchmark method (``not indexed`` for one the run does not know)."""
-        found = self.benchmarks.get(benchmark)
-        if found is not None:
-            return found
-        why = self.error or "the source index does not know this benchmark"
-        return BenchReach(benchmark, Reach.NOT_INDEXED, why)
-
-    def reaches(self, benchmark: str) -> bool:
-        """The change can move this benchmark (a path, a recording or a non-Java change)."""
-        return self.of(benchmark).reaches
-
-    def flags(self) -> dict[str, bool] | None:
-        """Benchmark → whether the change reaches it, for the benchmarks something is known
-        of (None when reach could not be computed at all): the sequential looks' input."""
-        if self.error:
-            return None
-        return {b: r.reaches for b, r in self.benchmarks.items() if r.kind is not Reach.NOT_INDEXED}
-
-    def with_recordings(self, found: Iterable[BenchReach]) -> RunReach:
-        """This reach with what recordings showed put in place of the static kind."""
-        merged = dict(self.benchmarks)
-        merged.update({r.benchmark: r for r in found})
-        return RunReach(merged, self.error, self.recorded, self.recorded_s)

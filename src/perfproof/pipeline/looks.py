@@ -25,7 +25,7 @@ from perfproof.measure.plan import FIXED, Plan
 from perfproof.measure.rounds import BUDGET, Looker, SequentialState, run_sides
 from perfproof.measure.store import RunStore
 from perfproof.model import BenchKey, Comparison, Samples
-from perfproof.model.reach import RunReach
+from perfproof.model.documents.reach import RunReach
 from perfproof.stats.sequential import Schedule
 from perfproof.units import eta as format_duration
 

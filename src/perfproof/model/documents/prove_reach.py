@@ -19,7 +19,8 @@ from pydantic import Field, SerializerFunctionWrapHandler, model_serializer, mod
 from perfproof.model.documents.codec import Seq, Text, without
 from perfproof.model.documents.compare_wire import ComparisonDoc
 from perfproof.model.documents.prove_stages import StageDocument
-from perfproof.model.reach import MISSED_BY, BenchReach, Reach
+from perfproof.model.documents.reach import BenchReach
+from perfproof.model.reach import MISSED_BY, Reach
 
 MOVED = ("improved", "regressed")
 """The verdicts that claim the change moved the key."""
@@ -124,17 +125,24 @@ def bench_reach(
         path = tuple(paths[bench])
         through = (dispatch or {}).get(bench)
         how = f" (through dynamic dispatch: {through})" if through else ""
-        return BenchReach(bench, Reach.STATIC_PATH, "call path: " + " → ".join(path) + how, path)
+        return BenchReach(
+            benchmark=bench,
+            kind=Reach.STATIC_PATH,
+            why="call path: " + " → ".join(path) + how,
+            path=path,
+        )
     if own is not None:
-        return BenchReach(bench, Reach.STATIC_PATH, f"its own source changed: {own}")
+        return BenchReach(
+            benchmark=bench, kind=Reach.STATIC_PATH, why=f"its own source changed: {own}"
+        )
     if other_files:
         shown = ", ".join(other_files[:3]) + (" …" if len(other_files) > 3 else "")
         read = "a change outside the Java sources, read by the build,"
         why = f"{read} reaches every benchmark: {shown}"
-        return BenchReach(bench, Reach.OUTSIDE_JAVA, why)
+        return BenchReach(benchmark=bench, kind=Reach.OUTSIDE_JAVA, why=why)
     within = f" within {depth} calls" if depth is not None else ""
     why = f"no static call path found{within} from this benchmark to a changed method ({MISSED_BY})"
-    return BenchReach(bench, Reach.NO_STATIC_PATH, why)
+    return BenchReach(benchmark=bench, kind=Reach.NO_STATIC_PATH, why=why)
 
 
 def reach_of_keys(

@@ -42,7 +42,7 @@ from perfproof.model.documents.codec import (
     number_as_text,
     problem_line,
 )
-from perfproof.model.documents.reach import ReachBlock
+from perfproof.model.documents.reach import RunReach
 from perfproof.model.documents.run_options import RunOptions
 from perfproof.model.documents.run_plan import (
     ClusterBlock,
@@ -381,7 +381,7 @@ class RunManifest(Document):
     cluster: ClusterBlock | None = None
     cluster_parts: dict[str, ClusterPart] | None = None
     guard: GuardBlock | None = None
-    reach: ReachBlock | None = None
+    reach: RunReach | None = None
     """``ab``: each benchmark's reach from the diff, known before the first look
     (:class:`perfproof.model.reach.RunReach`)."""
     variants: Variants | None = None

@@ -36,8 +36,8 @@ from perfproof.model.documents.prove_reach import (
     KeyReach,
     bench_reach,
 )
-from perfproof.model.documents.reach import ReachBlock
-from perfproof.model.reach import REACH_FIELD, BenchReach, Reach, RunReach
+from perfproof.model.documents.reach import BenchReach, RunReach
+from perfproof.model.reach import REACH_FIELD, Reach
 from perfproof.pipeline.ab.options import AbOptions, Explain
 from perfproof.pipeline.reach.changes import benchmarks_reaching, changes_stage, head_project
 from perfproof.units import eta as format_duration
@@ -96,7 +96,7 @@ def static_reach(
     other = build_read(repo, shas, custom)
     bench_files = changes.in_scope("benchmark")
     return RunReach(
-        {
+        benchmarks={
             b: bench_reach(b, paths, other, bench_files, depth, dispatch)
             for b in dict.fromkeys(benchmarks)
             if b in known or other
@@ -219,7 +219,7 @@ def reach_before_run(store: RunStore, opts: AbOptions, rep: Reporter) -> None:
     names = [*listed.get("base", ()), *listed.get("head", ())]
     custom = opts.build.build_cmd is not None
     reach = reach_before_looks(Path(opts.repo), shas, head_tree, names, custom)
-    store.manifest.reach = ReachBlock.of(reach)
+    store.manifest.reach = reach
     if reach.error:
         rep.message(f"note: {reach.error}")
 
@@ -227,8 +227,7 @@ def reach_before_run(store: RunStore, opts: AbOptions, rep: Reporter) -> None:
 def run_reach(store: RunStore) -> RunReach | None:
     """The reach the run recorded (None: not computed, e.g. ``guard``, a run of ``prove``
     that knew none, a run started by an older version)."""
-    block = store.manifest.reach
-    return block.reach() if block is not None else None
+    return store.manifest.reach
 
 
 def explain_run(
@@ -258,10 +257,12 @@ def explain_run(
                 rep.message(f"note: {why_not}")
         if why_not is not None:
             reach = reach.with_recordings(
-                replace(reach.of(b), why=f"{reach.of(b).why}; not recorded: {why_not}")
+                reach.of(b).model_copy(
+                    update={"why": f"{reach.of(b).why}; not recorded: {why_not}"}
+                )
                 for b in wanted
             )
-        store.manifest.reach = ReachBlock.of(reach)
+        store.manifest.reach = reach
         store.save()
     return explain(document, reach)[0]
 

@@ -27,8 +27,8 @@ from perfproof.measure.rounds import measuring_seconds
 from perfproof.measure.scheduler import Scheduler, SideTarget
 from perfproof.measure.sides import SideBuilder, list_side
 from perfproof.measure.store import MANIFEST, RunStore
+from perfproof.model.documents.reach import RunReach
 from perfproof.model.documents.run import RunManifest, SideRef
-from perfproof.model.reach import RunReach
 from perfproof.pipeline.ab.options import AbOptions
 from perfproof.pipeline.ab.run import resume_ab, start_ab
 from perfproof.pipeline.cluster import Executor
@@ -180,6 +180,5 @@ def record_unreached(
     found = recorded_reach(run_dir, [reach.of(b) for b in benchmarks], frames, opts.build.java)
     steps = read_manifest(run_dir / "manifest.json").steps
     seconds = measuring_seconds(steps)
-    return dataclasses.replace(
-        reach.with_recordings(found), recorded=EXPLAIN_FOLDER, recorded_s=round(seconds, 3)
-    )
+    update = {"recorded": EXPLAIN_FOLDER, "recorded_s": round(seconds, 3)}
+    return reach.with_recordings(found).model_copy(update=update)

@@ -42,12 +42,11 @@ from perfproof.measure.store import (
 )
 from perfproof.model import SIDES
 from perfproof.model.documents.compare import CompareDocument
-from perfproof.model.documents.reach import ReachBlock
+from perfproof.model.documents.reach import RunReach
 from perfproof.model.documents.run import Jdk, Overlay, RunManifest, SideRef
 from perfproof.model.documents.suite import SuiteKey
 from perfproof.model.documents.variants import Variants
 from perfproof.model.enums import Format
-from perfproof.model.reach import RunReach
 from perfproof.pipeline.ab import reach as ab_reach
 from perfproof.pipeline.ab.commits import commit_scheduler
 from perfproof.pipeline.ab.floor import note_floor
@@ -157,7 +156,7 @@ def start_ab(
             command=opts.reproduce_argv(),
             build_spec=spec.to_block(),
             overlay=Overlay(paths=list(opts.overlay)),
-            reach=ReachBlock.of(reach) if reach is not None else None,
+            reach=reach,
             variants=variants,
         ),
     )

@@ -32,8 +32,9 @@ from perfproof.model.documents.prove_measured import (
 )
 from perfproof.model.documents.prove_reach import bench_reach, reach_of_keys
 from perfproof.model.documents.prove_stages import BenchmarksResult, ChangesResult
+from perfproof.model.documents.reach import BenchReach, RunReach
 from perfproof.model.enums import GuardKind
-from perfproof.model.reach import BenchReach, Reach, RunReach
+from perfproof.model.reach import Reach
 from perfproof.pipeline.ab.options import AbOptions
 from perfproof.pipeline.ab.reach import build_read
 from perfproof.pipeline.ab.run import resume_ab, start_ab
@@ -121,13 +122,15 @@ def run_reach(benchmarks: BenchmarksResult | None) -> RunReach | None:
     for r in benchmarks.reached:
         if r.seen_in:
             why = f"a recording ({r.seen_in}) saw it run {r.changed}"
-            found[r.benchmark] = BenchReach(r.benchmark, Reach.RECORDED, why, r.path)
+            found[r.benchmark] = BenchReach(
+                benchmark=r.benchmark, kind=Reach.RECORDED, why=why, path=r.path
+            )
         else:
             dispatch = {r.benchmark: r.dispatch} if r.via_dispatch else None
             found[r.benchmark] = bench_reach(
                 r.benchmark, {r.benchmark: r.path}, (), (), benchmarks.depth, dispatch
             )
-    return RunReach(found)
+    return RunReach(benchmarks=found)
 
 
 def regression_gate(ab: AbStageResult, fail_on_regression: bool, gate: str) -> list[str]:

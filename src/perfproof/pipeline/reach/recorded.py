@@ -11,11 +11,11 @@ say so.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
-from perfproof.model.reach import BenchReach, Reach
+from perfproof.model.documents.reach import BenchReach
+from perfproof.model.reach import Reach
 from perfproof.pipeline.reach.share import key_share, recordings_by_benchmark, upper_share
 from perfproof.units import percent
 
@@ -59,7 +59,7 @@ def judged(
                 f"its {side} recording runs the changed code ({cpu}{alloc or ''} in it, {where}); "
                 "no static call path was found"
             )
-            return BenchReach(static.benchmark, Reach.RECORDED, why)
+            return BenchReach(benchmark=static.benchmark, kind=Reach.RECORDED, why=why)
     base = shares.get("base")
     if base is not None and base.samples >= MIN_SAMPLES:
         bound = percent(upper_share(0, base.samples, SHARE_CONFIDENCE) * 100, 2, sign=False)
@@ -67,7 +67,7 @@ def judged(
             f"its baseline recording has {base.samples} CPU samples and none in the changed code "
             f"(a share below {bound} at {SHARE_CONFIDENCE:.0%} confidence; {where})"
         )
-        return BenchReach(static.benchmark, Reach.NOT_RECORDED, why)
+        return BenchReach(benchmark=static.benchmark, kind=Reach.NOT_RECORDED, why=why)
     n = base.samples if base is not None else 0
     more = (
         f"its baseline recording has {n} CPU samples, none in the changed code: too few to "
@@ -75,7 +75,7 @@ def judged(
         if base is not None
         else "no usable recording of it"
     )
-    return dataclasses.replace(static, why=f"{static.why}; {more}")
+    return static.model_copy(update={"why": f"{static.why}; {more}"})
 
 
 def recorded_reach(
