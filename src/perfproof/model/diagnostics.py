@@ -199,6 +199,10 @@ class SequentialLook:
     per_look_level: StrictFloat | None = None
     predictive_power: StrictFloat | None = None
     """The chance of a verdict by the last look the futility stop judged (predictive)."""
+    conditional_power: StrictFloat | None = None
+    """What a run written before the predictive rule stopped on: the chance of a verdict by the
+    last look were the forks' estimate so far the truth. Kept as read, so an old run's account
+    stays whole; a new run never writes it (that rule stopped real effects on thin evidence)."""
     futile: StrictBool | None = None
     futility_rule: Literal["equivalence", "predictive"] | None = None
     """Which futility rule stopped the key: its interval inside the equivalence margin, or an

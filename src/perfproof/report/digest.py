@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from perfproof.jmh.units import THROUGHPUT_UNIT, TIME_UNIT
 from perfproof.model import Comparison, Verdict
+from perfproof.model.diagnostics import SequentialLook
 from perfproof.render.results import Row, Table, short_name
 from perfproof.report.rounds import RoundsView, drift_sentence_short
 from perfproof.units import bytes_value, change_interval, fraction_pct, percent, percent_range
@@ -104,6 +105,22 @@ def _unchanged(tables: Sequence[Table], threshold: float | None) -> list[str]:
     return out
 
 
+def futility_reason(look: SequentialLook) -> str:
+    """The rule a futility stop recorded, in the words of what it computed: a run written
+    before the rules were named stopped on the conditional power at the forks' estimate, which
+    is said as such, not as the predictive rule that replaced it."""
+    if look.futility_rule == "equivalence":
+        return "its interval lay inside the equivalence margin"
+    if look.futility_rule == "predictive":
+        return "a verdict by the last look had become improbable"
+    if look.conditional_power is not None:
+        return (
+            "a verdict by the last look was improbable were its estimate so far the truth (the "
+            "rule of the perfproof that wrote the run)"
+        )
+    return "its rule is not recorded"
+
+
 def why_undecided(c: Comparison, ended: str | None) -> str:
     """Why a key has no verdict, from what its last look did."""
     look = c.diagnostics.sequential
@@ -111,10 +128,7 @@ def why_undecided(c: Comparison, ended: str | None) -> str:
         forks = min(c.base.forks, c.head.forks)
         return f"no verdict at {forks} fork{'s' if forks != 1 else ''} a side"
     if look.futile:
-        return (
-            f"stopped at look {look.look} without a verdict: one by the last look had become "
-            "improbable"
-        )
+        return f"stopped at look {look.look} without a verdict: {futility_reason(look)}"
     if look.max_looks is not None and look.look >= look.max_looks:
         return f"no verdict after the last look ({look.look})"
     return f"the run ended at look {look.look}" + (f" ({ended})" if ended else "")

@@ -179,21 +179,26 @@ def _ended(run: RunFolder, ended: str | None, keys: int) -> str | None:
     (what was computed, no more)."""
     if ended != ALL_DECIDED:
         return ended
-    futile = {
-        c.key: c.diagnostics.sequential.futility_rule
+    futile = [
+        c.diagnostics.sequential
         for c in run.document.comparisons
         if c.key.metric == PRIMARY
         and c.diagnostics.sequential is not None
         and c.diagnostics.sequential.futile
-    }
+    ]
     if not futile:
         return ended
-    rules = list(futile.values())
+    rules = [
+        look.futility_rule or ("estimate" if look.conditional_power is not None else None)
+        for look in futile
+    ]
     why = ""
-    if all(rules):  # a run written before the rule was recorded says only that
+    if all(rules):  # a look with no rule and no conditional power says nothing of its rule
         parts = [
             f"{rules.count('equivalence')} with an interval inside the equivalence margin",
             f"{rules.count('predictive')} whose verdict by the last look was predicted improbable",
+            f"{rules.count('estimate')} whose verdict by the last look was improbable were its "
+            "estimate so far the truth",
         ]
         why = ": " + "; ".join(p for p in parts if not p.startswith("0 "))
     return (
