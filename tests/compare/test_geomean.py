@@ -115,3 +115,22 @@ def test_a_run_document_holds_no_geomean(make_jmh_entry, write_jmh) -> None:
     result = compare_specs(str(base), str(head), CompareOptions())
     assert "geomean" not in document(result).dump()
     assert [g.metric for g in document(result, geomean=True).geomean or []] == ["primary"]
+
+
+def test_every_output_of_a_real_run_gives_the_same_geomean_rows(run_cli) -> None:
+    """kryo's 24 keys, whose forks collected: the GC costs beside them get no geometric mean
+    in the JSON either (zero for most keys, so a mean over the few would speak for the suite
+    on a handful), so a CI job reading ``compare --format json`` sees the rows the table has."""
+    from pathlib import Path
+
+    jmh = Path(__file__).parents[1] / "fixtures" / "runs" / "kryo-24-keys-defaults" / "jmh"
+    base, head = str(jmh / "*base.json"), str(jmh / "*head.json")
+    doc = json.loads(run_cli("compare", base, head, "--format", "json").out)
+    assert any(c["metric"] == "gc.time.norm" for c in doc["comparisons"])
+    md = run_cli("compare", base, head, "--format", "md").out
+    table = md[md.index("| Geometric mean |") :].split("\n\n")[0].splitlines()[2:]
+    assert [(g["metric"], g["keys"]) for g in doc["geomean"]] == [
+        ("primary", 24),
+        ("gc.alloc.rate.norm", 11),
+    ]
+    assert [row.split(" | ")[1].split(" ")[0] for row in table] == ["24", "11"]

@@ -56,3 +56,30 @@ def test_csv_and_otava_carry_the_direct_bytes_comparison(costs_run, run_cli, tmp
     header = (folder / "otava.csv").read_text().splitlines()[0].split(",")
     assert f"{FRAME}.direct.alloc.norm [B/op]" in header
     assert f"{FRAME}.gc.time.norm [ns/op]" in header
+
+
+def test_an_old_runs_csv_says_which_measured_costs_it_has_no_comparisons_of(
+    costs_run, run_cli, tmp_path
+):
+    """kryo-24 was written before perfproof compared GC costs: its JMH files hold GC time,
+    so Bencher exports it, while its results.json has no GC comparison for the CSV to write.
+    The CSV says so where its files are listed; a run that compared them says nothing."""
+    old = tmp_path / "kryo-24"
+    shutil.copytree(Path(__file__).parents[1] / "fixtures" / "runs" / "kryo-24-keys-defaults", old)
+    bmf = json.loads(run_cli("export", old, "--to", "bencher", "--out", "-").out)
+    assert any("gc-time-per-op" in m for m in bmf.values())
+    table = tmp_path / "old.csv"
+    result = run_cli("export", old, "--to", "csv", "--out", table, "--format", "json")
+    assert result.code == 0, result.err
+    (file,) = json.loads(result.out)["files"]
+    with table.open(newline="") as f:
+        metrics = {r["metric"] for r in csv.DictReader(f)}
+    assert metrics == {"primary", "gc.alloc.rate.norm"}
+    (why,) = file["not_compared"]
+    assert "gc.time.norm, gc.count.norm measured but not compared" in why
+    text = run_cli("export", old, "--to", "csv", "--out", tmp_path / "again.csv").out
+    assert "no rows: report-kryo: gc.time.norm, gc.count.norm" in text
+    fresh = run_cli(
+        "export", costs_run, "--to", "csv", "--out", tmp_path / "new.csv", "--format", "json"
+    )
+    assert json.loads(fresh.out)["files"][0]["not_compared"] == []

@@ -53,6 +53,7 @@ def test_bencher_says_where_it_wrote_and_what_the_file_holds(ab_run, run_cli, tm
         "rows": measures,
         "bytes": out.stat().st_size,
         "omitted_intervals": [],  # 4 forks a side: every interval within 1,000x its value
+        "not_compared": [],
     }
 
 

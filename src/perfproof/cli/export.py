@@ -40,7 +40,8 @@ with the fork-level interval; an output path that is one of the run's own files 
   format, metrics, samples    the --to format, the metrics, benchstat's sample (else null)
   runs[]                      run_dir, run_id, commit, base_commit, time, machine
   files[]                     path, keys (perfproof keys in it), rows (entries, result lines
-                              or CSV rows), bytes
+                              or CSV rows), bytes, omitted_intervals (each with why),
+                              not_compared (metrics measured with no CSV rows, each with why)
 Not with --out - (there stdout is the export itself).
 Exit codes: 0 done; 2 bad input (unknown format, not a run folder), one line on stderr."""
 
@@ -62,7 +63,9 @@ Exit codes: 0 done; 2 bad input (unknown format, not a run folder), one line on 
     "--metric",
     "metrics",
     multiple=True,
-    help="Metric to export (repeatable) [default: primary and gc.alloc.rate.norm].",
+    help="Metric to export (repeatable) [default: primary, gc.alloc.rate.norm and the costs "
+    "beside them: direct.alloc.norm, native.alloc.norm, gc.time.norm, gc.count.norm, each "
+    "where a key has any].",
 )
 @click.option(
     "--samples",
@@ -105,6 +108,8 @@ def command(
         sys.stdout.write(only.text)
         for reason in only.omitted:
             click.echo(f"interval left out: {reason}", err=True)
+        for reason in only.not_compared:
+            click.echo(f"no rows: {reason}", err=True)
         return
     written = []
     for target, file in targets(runs, files, out, to).items():
@@ -117,6 +122,8 @@ def command(
                     f"  {len(file.omitted)} interval(s) left out, wider than the data supports "
                     "(--format json lists them)"
                 )
+            for reason in file.not_compared:
+                click.echo(f"  no rows: {reason}")
     if output is Format.JSON:
         from perfproof.export.gobench import samples_mode
         from perfproof.export.source import ExportOptions

@@ -5,6 +5,11 @@ A suite-wide summary a benchstat user looks for first: "over all 24 keys the fea
 unit (times never mix with throughputs or bytes). A key with a zero or missing value on a
 side has no logarithm and is left out, and counted. No interval is given: the keys are not a
 sample of anything, so the figure describes this suite, it does not estimate a population.
+
+The costs beside a key's time and heap bytes (off-heap bytes, GC time and collections per
+operation) get no geometric mean: they are zero for most keys, so a mean over the few that
+have one would speak for the suite on a handful of keys, and every output that prints a
+geomean (the tables, ``compare --format json``, the report's JSON) takes this one rule.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ from dataclasses import dataclass
 from perfproof.model import ALLOC_NORM, Comparison
 from perfproof.model.documents.codec import by_name
 from perfproof.model.documents.compare import GeoMeanDoc
+from perfproof.model.metrics import COST_NAMES
 from perfproof.units import BYTES_ZERO
 
 
@@ -50,9 +56,12 @@ def _log_mean(values: list[float]) -> float:
 
 
 def geomeans(comparisons: Iterable[Comparison]) -> list[GeoMean]:
-    """Per metric and unit, in the order first met: the geometric means of both sides."""
+    """Per metric and unit, in the order first met: the geometric means of both sides (time
+    or throughput and heap bytes/op; never the costs beside them)."""
     groups: dict[tuple[str, str], list[Comparison]] = {}
     for c in comparisons:
+        if c.key.metric in COST_NAMES:
+            continue
         groups.setdefault((c.key.metric, c.unit), []).append(c)
     out = []
     for (metric, unit), members in groups.items():

@@ -74,4 +74,27 @@ def render(runs: list[ExportRun], options: ExportOptions) -> dict[str, ExportFil
             rows += 1
     if not rows:
         return {}
-    return {"perfproof.csv": ExportFile(buffer.getvalue(), len(keys), rows, tuple(omitted))}
+    text = buffer.getvalue()
+    return {
+        "perfproof.csv": ExportFile(
+            text, len(keys), rows, tuple(omitted), _uncompared(runs, options)
+        )
+    }
+
+
+def _uncompared(runs: list[ExportRun], options: ExportOptions) -> tuple[str, ...]:
+    """The metrics asked for that a run measured (its JMH files hold them) and its
+    results.json never compared: a run written before perfproof compared GC costs has GC
+    time in its files and no GC comparison, so its CSV has no such rows, by what it stores."""
+    out = []
+    for run in runs:
+        compared = {c.key.metric for c in run.comparisons}
+        measured = {k.metric for side in run.sides.values() for k in side}
+        missing = [m for m in options.metrics if m in measured and m not in compared]
+        if missing:
+            out.append(
+                f"{run.run_id}: {', '.join(missing)} measured but not compared in its "
+                "results.json (the perfproof that wrote the run did not compare them); "
+                "`perfproof compare` of its jmh/ files compares them"
+            )
+    return tuple(out)

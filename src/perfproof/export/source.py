@@ -52,6 +52,11 @@ class ExportFile:
     rows: int
     omitted: tuple[str, ...] = ()
     """Intervals left out of the file, each ``name: reason`` (see :data:`MAX_BOUND_FACTOR`)."""
+    not_compared: tuple[str, ...] = ()
+    """Metrics asked for and measured that the file has no rows of, each with why: a format
+    of comparisons (CSV) has none for a metric the run's results.json never compared, while
+    the formats of per-side values export it, so the reader is told rather than left to
+    think it was not measured."""
 
 
 @dataclass(frozen=True)

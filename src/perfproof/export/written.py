@@ -29,6 +29,7 @@ def _file_doc(w: Written) -> FileDoc:
         rows=w.file.rows,
         bytes=len(w.file.text.encode("utf-8")),
         omitted_intervals=list(w.file.omitted),
+        not_compared=list(w.file.not_compared),
     )
 
 

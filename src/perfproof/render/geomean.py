@@ -11,7 +11,6 @@ from collections.abc import Sequence
 from perfproof.compare.geomean import GeoMean, geomeans
 from perfproof.model import ALLOC_NORM, Comparison
 from perfproof.render import gate
-from perfproof.render.costs import COLUMNS
 from perfproof.render.markdown import markdown_table
 from perfproof.units import bytes_value, choose_scale, percent, scaled
 
@@ -28,9 +27,9 @@ def geomean_lines(comparisons: Sequence[Comparison]) -> list[str]:
 
 def geomean_rows(comparisons: Sequence[Comparison]) -> list[list[str]]:
     """benchstat's geomean row: per metric, the geometric means over the keys of both sides
-    and their ratio (not of the costs beside them, zero for most keys)."""
+    and their ratio."""
     body = []
-    for g in geomeans([c for c in comparisons if c.key.metric not in COLUMNS]):
+    for g in geomeans(comparisons):
         if g.metric == ALLOC_NORM:
             sides = [f"{bytes_value(v)} B/op" for v in (g.base, g.head)]
         else:

@@ -23,6 +23,9 @@ class FileDoc(Document):
     rows: int
     bytes: int
     omitted_intervals: list[str]
+    not_compared: list[str]
+    """Metrics measured and asked for that the file has no rows of, each with why (a CSV of
+    an old run's comparisons; see ``ExportFile.not_compared``)."""
 
 
 class RunDoc(Document):
