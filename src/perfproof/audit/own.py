@@ -15,11 +15,15 @@ from functools import cached_property
 from pathlib import Path
 
 from perfproof.audit.numbers import skeleton
-from perfproof.model.documents.prove import BundleView, ProveResults, read_prove
-from perfproof.render.prove import render_markdown
-from perfproof.report import ab_section, markdown_forms
+from perfproof.report import markdown_forms
+from perfproof.report.bundle import (
+    PROVE_DOCUMENT,
+    bundle_markdown,
+    is_run_folder,
+    read_bundle,
+)
 
-PROVE_DOCUMENT = "prove.json"
+__all__ = ["PROVE_DOCUMENT", "Rendering", "is_run_folder", "renderings"]
 
 
 @dataclass(frozen=True)
@@ -38,11 +42,6 @@ class Rendering:
         return frozenset(skeleton(line) for line in self.lines)
 
 
-def is_run_folder(folder: Path) -> bool:
-    """Whether ``folder`` holds what a report renders from (results or raw JMH files)."""
-    return (folder / "results.json").is_file() or (folder / "jmh").is_dir()
-
-
 def renderings(folder: Path) -> list[Rendering]:
     """Every Markdown page perfproof may have written for ``folder``: for a prove bundle its
     PR body and the A/B run's own report; for a run folder its report in each shape."""
@@ -57,17 +56,6 @@ def renderings(folder: Path) -> list[Rendering]:
 
 
 def _prove(folder: Path) -> tuple[Rendering, Path | None]:
-    """The prove PR body, and the A/B run folder it embeds (None when the A/B did not run).
-
-    The A/B runs in ``BUNDLE/ab``; a bundle moved elsewhere still finds it there, and one
-    whose ``ab`` folder is gone falls back to the folder prove.json names.
-    """
-    results = ProveResults.of(BundleView(folder, read_prove(folder / PROVE_DOCUMENT)))
-    ab = results.ab
-    run_dir: Path | None = None
-    if ab is not None:
-        local = folder / "ab"
-        run_dir = local if is_run_folder(local) else Path(ab.run_dir)
-    section = ab_section(run_dir) if run_dir is not None else None
-    text = render_markdown(results, section)
-    return Rendering("prove report", tuple(text.splitlines())), run_dir
+    """The prove PR body, and the A/B run folder it embeds (None when the A/B did not run)."""
+    bundle = read_bundle(folder)
+    return Rendering("prove report", tuple(bundle_markdown(bundle).splitlines())), bundle.run_dir

@@ -20,6 +20,7 @@ EPILOG = """Examples:
   perfproof report RUN --format json | jq '.results[].rows[].verdict'
   perfproof report RUN --summary >> "$GITHUB_STEP_SUMMARY"
   perfproof report RUN --max-chars 65536 --out comment.md
+  perfproof report BUNDLE                 # a prove bundle: its PR body, rendered again
 
 Without --out the report goes to stdout; --out never replaces a file the report reads
 (results.json, manifest.json, the raw JMH files, the logs). Exit codes: 0 done; 2 the folder
@@ -59,6 +60,7 @@ def command(
     commands, warnings and JMH's raw tables (HTML adds inline plots and results tables that
     sort and filter in the browser, offline; JSON is perfproof.report/1)."""
     from perfproof.report import input_files, render, render_pr_markdown
+    from perfproof.report.bundle import is_bundle
     from perfproof.storage import write_text_atomic
 
     if summary and fmt is not Format.MD:
@@ -70,7 +72,9 @@ def command(
         raise InputError(f"--max-chars: fits the Markdown page only; drop it with --format {fmt}")
     if out is not None and out.resolve() in {p.resolve() for p in input_files(run_dir)}:
         raise InputError(f"--out {out}: is an input of this report; write the report elsewhere")
-    if fmt is Format.MD:
+    if is_bundle(run_dir):
+        text = _bundle_page(ctx, run_dir, fmt, summary)
+    elif fmt is Format.MD:
         text = render_pr_markdown(run_dir, max_chars or None, summary)
     else:
         text = render(run_dir, fmt)
@@ -79,3 +83,22 @@ def command(
     else:
         write_text_atomic(out, text)
         click.echo(f"wrote {out}", err=True)
+
+
+def _bundle_page(ctx: click.Context, bundle_dir: Path, fmt: Format, summary: bool) -> str:
+    """A prove bundle's PR body or page, as ``prove`` wrote them; the forms of a run folder
+    alone (its JSON, the CI summary, a fitted page) are its A/B run's, named in the refusal."""
+    from perfproof.report.bundle import bundle_html, bundle_markdown, read_bundle
+
+    ab = bundle_dir / "ab"
+    fitted = ctx.get_parameter_source("max_chars") is click.core.ParameterSource.COMMANDLINE
+    for wanted, given in (("--format json", fmt is Format.JSON), ("--summary", summary),
+                          ("--max-chars N", fitted)):  # fmt: skip
+        if given:
+            raise InputError(
+                f"{bundle_dir}: a prove bundle, whose report is its PR body; "
+                f"{wanted.split()[0]} is a form of a run folder's report: "
+                f"perfproof report {ab} {wanted}"
+            )
+    bundle = read_bundle(bundle_dir)
+    return bundle_html(bundle) if fmt is Format.HTML else bundle_markdown(bundle)

@@ -13,9 +13,9 @@ from collections.abc import Callable
 from perfproof.errors import PerfproofError
 from perfproof.model.documents.prove import ProveResults
 from perfproof.model.documents.prove_measured import ReportResult
-from perfproof.render import prove_html
 from perfproof.render.prove import render_markdown, summary_line
 from perfproof.report import EmbeddedRun
+from perfproof.report.bundle import bundle_page
 from perfproof.storage import skipped_output, write_text_atomic
 
 
@@ -37,10 +37,7 @@ def write_bundle_reports(
     md_path = write_text_atomic(bundle.path / "report.md", md)
     html_path = ""
     try:
-        figures = ab.figures() if ab is not None else None
-        page = prove_html.render_html(
-            md, figures.svgs if figures else (), figures.css if figures else ""
-        )
+        page = bundle_page(md, ab)
         html_path = str(write_text_atomic(bundle.path / "report.html", page))
     except PerfproofError:
         raise
