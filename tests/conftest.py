@@ -75,24 +75,33 @@ def steps_of(run_dir: Path) -> dict[str, str]:
 
 def ctrl_c_when(argv: list[str], ready: Callable[[], bool], timeout_s: float,
                 env: dict[str, str] | None = None) -> tuple[int, str]:  # fmt: skip
-    """Start ``argv``, press Ctrl-C (SIGINT) as soon as ``ready()`` holds; exit code, stderr."""
+    """Start ``argv``, press Ctrl-C (SIGINT) as soon as ``ready()`` holds; exit code, stderr.
+
+    The output goes to files, not pipes: a pipe nobody reads while ``ready()`` is polled fills
+    up on a chatty run and stalls it before the moment the test waits for."""
     import signal
     import subprocess
+    import tempfile
     import time
 
-    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env=env)  # fmt: skip
-    deadline = time.monotonic() + timeout_s
-    try:
-        while time.monotonic() < deadline and not ready():
-            assert proc.poll() is None, proc.communicate()
-            time.sleep(0.05)
-        proc.send_signal(signal.SIGINT)
-        _, err = proc.communicate(timeout=60)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-    return proc.returncode, err
+    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+        proc = subprocess.Popen(argv, stdout=out, stderr=err, text=True, env=env)
+        deadline = time.monotonic() + timeout_s
+        try:
+            while not ready():
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    err.seek(0)
+                    state = "ended" if proc.poll() is not None else "never got there"
+                    raise AssertionError(f"{state} before Ctrl-C: {err.read()[-3000:]}")
+                time.sleep(0.05)
+            proc.send_signal(signal.SIGINT)
+            proc.wait(timeout=60)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+        err.seek(0)
+        return proc.returncode, err.read()
 
 
 @pytest.fixture
