@@ -130,7 +130,7 @@ def _build(
         p_value=e.p_value,
         p_holm=adjusted if opt.family is Family.HOLM and j is not None else None,
         p_adjusted=adjusted,
-        family=opt.family.value if j is not None else "exact",
+        family=opt.family if j is not None else "exact",
         interval_confidence=level,
         mde_pct=mde,
         forks_needed=needed,

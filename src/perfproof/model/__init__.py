@@ -17,7 +17,7 @@ from pydantic import AliasChoices, BeforeValidator, Field, JsonValue
 
 from perfproof.model.bounds import RatioBounds, bounds_of, interval_of, null_is_nan
 from perfproof.model.diagnostics import ComparisonMethod, Diagnostics, JmhScores
-from perfproof.model.enums import SIDE_WORDS, SIDES, Direction, Side, Verdict
+from perfproof.model.enums import SIDE_WORDS, SIDES, DecidedFamily, Direction, Side, Verdict
 
 Floats = npt.NDArray[np.float64]
 """An array of measurements (one fork's iterations, a side's fork means)."""
@@ -229,8 +229,8 @@ class Comparison:
     mde_pct: float | None = None
     p_adjusted: Annotated[float | None, BeforeValidator(null_is_nan)] = None
     """The p-value adjusted by the family procedure (``family``); equals ``p_value`` without one."""
-    family: str = ""
-    """The family procedure the verdict was decided with: ``bh``, ``holm`` or ``none``."""
+    family: DecidedFamily = ""
+    """The family procedure the verdict was decided with (``exact`` outside every family)."""
     interval_confidence: float | None = None
     """Level of ``ratio_ci``: the interval the verdict was decided on (family-adjusted)."""
     forks_needed: int | None = None

@@ -5,6 +5,9 @@ documents can name them too."""
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import Annotated, Literal
+
+from pydantic import Strict
 
 
 class Direction(StrEnum):
@@ -61,6 +64,12 @@ class Family(StrEnum):
     BH = "bh"
     HOLM = "holm"
     NONE = "none"
+
+
+DecidedFamily = Annotated[Family, Strict(False)] | Literal["exact", ""]
+"""What a comparison records it was decided with: a family procedure, ``exact`` for an exact
+comparison (outside every family), or ``""`` where an older writer did not say. Any other
+word in a document is refused when it is read."""
 
 
 class GuardKind(StrEnum):

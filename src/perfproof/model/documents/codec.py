@@ -32,7 +32,7 @@ from pydantic import (
     WrapValidator,
     model_serializer,
 )
-from pydantic_core import PydanticCustomError
+from pydantic_core import ErrorDetails, PydanticCustomError
 
 from perfproof.errors import InputError
 from perfproof.model.documents import check_document, json_safe
@@ -330,11 +330,37 @@ def shape_problem(
     template = _WORDS.get(kind)
     if template is None:
         return Problem(path, str(first["msg"]).removeprefix("Value error, "), value)
-    ctx = first.get("ctx") or {}
+    ctx = _choices_of_union(first, errors) or first.get("ctx") or {}
     text = template.format(
         **{k: str(v).replace("'", "").replace(" or ", ", ") for k, v in ctx.items()}
     )
     return Problem(path, words(text) if words is not None else text, value)
+
+
+_CHOICES = ("enum", "literal_error")
+
+
+def _choices_of_union(first: ErrorDetails, errors: list[ErrorDetails]) -> dict[str, str]:
+    """Every word a field of several sets of choices takes (an enum or a literal, as a
+    comparison's ``family``), where pydantic names each set apart: the first set alone would
+    refuse a word the field accepts. The empty word is left out (only old writers wrote it)."""
+    if not _union_member(first):
+        return {}
+    words: list[str] = []
+    for e in errors:
+        if _union_member(e) and e["loc"][:-1] == first["loc"][:-1]:
+            expected = str((e.get("ctx") or {}).get("expected", ""))
+            for word in expected.replace(" or ", ", ").split(", "):
+                if word.strip("'"):
+                    words.append(word.strip("'"))
+    return {"expected": ", ".join(dict.fromkeys(words))}
+
+
+def _union_member(e: ErrorDetails) -> bool:
+    """A refusal by one member of a union of choices: pydantic ends its path with the
+    member's tag (``str-enum[Family]``, ``literal['exact','']``), never a field's name."""
+    tag = e["loc"][-1] if e["loc"] else None
+    return e["type"] in _CHOICES and isinstance(tag, str) and "[" in tag
 
 
 def problem_line(exc: ValidationError, root: tuple[int | str, ...] = ()) -> str:

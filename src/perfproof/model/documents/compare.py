@@ -15,7 +15,7 @@ a null into NaN.
 
 from __future__ import annotations
 
-from typing import Annotated, ClassVar
+from typing import Annotated, ClassVar, Literal
 
 from pydantic import (
     BeforeValidator,
@@ -29,6 +29,7 @@ from pydantic import (
 
 from perfproof.errors import InputError
 from perfproof.model import BenchKey, Comparison, Estimate, Side, Unmatched
+from perfproof.model.diagnostics import ByValue
 from perfproof.model.documents import schema_id
 from perfproof.model.documents.codec import (
     Document,
@@ -40,6 +41,7 @@ from perfproof.model.documents.codec import (
 )
 from perfproof.model.documents.compare_wire import ComparisonDoc, UnmatchedDoc, labels, problem
 from perfproof.model.documents.settings import WithSettings
+from perfproof.model.enums import Family
 
 NAME = "compare"
 MAJOR = 1
@@ -134,7 +136,8 @@ class CompareDocument(WithSettings):
     schema_: str = Field(SCHEMA, alias="schema")
     confidence: float
     threshold: float
-    family: str = ""
+    family: Annotated[Family, ByValue] | Literal[""] = ""
+    """The run's family procedure; ``""`` only until an older writer's ``holm`` switch says."""
     holm: bool | None = None
     """Written for readers older than the family procedure: whether it is Holm's."""
     metrics: list[str] = Field(default_factory=list)
@@ -152,7 +155,7 @@ class CompareDocument(WithSettings):
         """The family procedure of an older writer's ``holm`` switch (Holm unless switched
         off), and its ``warnings`` among the notes."""
         if "family" not in self.model_fields_set:
-            self.family = "holm" if self.holm in (True, None) else "none"
+            self.family = Family.HOLM if self.holm in (True, None) else Family.NONE
         if self.warnings:
             self.notes = [*self.notes, *(_text(w) for w in self.warnings)]
             self.warnings = []
@@ -160,7 +163,7 @@ class CompareDocument(WithSettings):
 
     @field_serializer("holm")
     def _holm(self, _: bool | None) -> bool:
-        return self.family == "holm"
+        return self.family is Family.HOLM
 
     @classmethod
     def refusal(cls, exc: ValidationError, source: str) -> Exception:

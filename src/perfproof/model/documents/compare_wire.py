@@ -27,7 +27,7 @@ from perfproof.errors import InputError
 from perfproof.model import PRIMARY, BenchKey
 from perfproof.model.bounds import RatioBounds
 from perfproof.model.documents.codec import Document, Kept, ValidationError, shape_problem
-from perfproof.model.enums import Direction, Verdict
+from perfproof.model.enums import DecidedFamily, Direction, Verdict
 
 
 def _pair(value: object, handler: ValidatorFunctionWrapHandler) -> object:
@@ -113,7 +113,7 @@ class ComparisonDoc(KeyDoc):
     verdict: Verdict = Field(strict=False)
     p_value: float | None = None
     p_adjusted: float | None = None
-    family: str = ""
+    family: DecidedFamily = ""
     p_holm: float | None = None
     mde_pct: float | None = None
     forks_needed: int | None = Field(None, ge=0)

@@ -3,7 +3,11 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
+from perfproof.model.diagnostics import ByValue
 from perfproof.model.documents.codec import Document
+from perfproof.model.enums import Family
 
 
 class ReplayEntryDoc(Document):
@@ -29,7 +33,7 @@ class ReplaySummaryDoc(Document):
     max_looks: int
     first_forks: int
     forks_per_look: int
-    family: str
+    family: Annotated[Family, ByValue]
     futility: float
     per_look_level: float
     rounds: int

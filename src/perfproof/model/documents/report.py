@@ -15,6 +15,7 @@ from pydantic import Field
 
 from perfproof.model.documents.codec import Document, absent
 from perfproof.model.documents.compare import GeoMeanDoc
+from perfproof.model.enums import DecidedFamily
 
 REPORT_SCHEMA = "perfproof.report/1"
 
@@ -80,7 +81,7 @@ class RowDoc(Block):
     """Beside the verdict: ``no static path`` or ``not in a recording`` (the change may not
     run in the benchmark); null where it reaches or nothing is known."""
     p_adjusted: float | None
-    family: str
+    family: DecidedFamily
     display_unit: str
     machine: str | None = Field(None, exclude_if=absent)
     """Only for a merged run, where each key names the machine that measured it."""
