@@ -149,8 +149,12 @@ def test_gate_fails_a_planted_regression_and_passes_an_aa_pair(
     run_pr = tmp_path / "pr" / "perfproof-run"
     regressed = _gate(project, run_pr, "feature", cache, db, wheel_venv)
     assert regressed.returncode == 1, regressed.stderr
-    summary = _job_summary(run_pr.parent, wheel_venv)
-    assert re.search(r"\b[1-9]\d* regressed", summary.replace("**", "")), summary
+    summary = _job_summary(run_pr.parent, wheel_venv).replace("**", "")
+    # the bytes/op regression (0 -> 2,048 B/op) is decided at any fork count; the time one is
+    # not always at 3 forks a side on a loaded machine (fork means a round apart differ 5-fold)
+    counted = r"Regressed: 1 key regressed \((1 in time, )?1 in bytes/op\)"
+    assert re.search(counted, summary), summary
+    assert "`perfdemo.bench.ErrorReporterBench.report [avgt]` bytes/op: 0 → 2,048" in summary
     manifest = json.loads((run_pr / "manifest.json").read_text())
     base = manifest["refs"]["base"]
     assert (base["ref"], base["sha"]) == ("merge-base:feature", demo.shas["feature"])
