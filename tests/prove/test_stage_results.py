@@ -4,6 +4,7 @@ the field, and the A/B part of the PR body is the A/B report's own lines."""
 from __future__ import annotations
 
 import json
+import shutil
 from collections.abc import Callable
 from pathlib import Path
 
@@ -22,6 +23,7 @@ from perfproof.model.documents.prove_stages import (
     ChangesResult,
 )
 from perfproof.model.documents.run import SideRef
+from perfproof.model.enums import GuardKind
 from perfproof.pipeline.prove.bundle import Bundle
 from perfproof.render.prove import render_markdown
 from perfproof.report import ab_section, render
@@ -132,8 +134,6 @@ DEMO_BUNDLE = Path(__file__).parents[1] / "fixtures" / "prove" / "demo-bundle"
 def test_a_stage_result_is_decoded_once_and_again_after_the_stage_runs(tmp_path: Path) -> None:
     """prove.json is decoded when the bundle opens: every reader gets the same typed result;
     a stage that runs again keeps its new result as --resume would read it back."""
-    import shutil
-
     shutil.copytree(DEMO_BUNDLE, tmp_path / "b")
     bundle = Bundle.open(tmp_path / "b")
     first = bundle.doc.stages.ab.done
@@ -155,8 +155,6 @@ def test_the_prove_page_draws_the_ab_plots_from_the_ab_context(tmp_path: Path) -
     """The plots are drawn from the A/B's report context, the way its own report.html draws
     them, so the page has them (with the styles they share) though that file was never
     written."""
-    import shutil
-
     from perfproof.model.documents.prove import BundleView
     from perfproof.pipeline.prove.report import write_bundle_reports
     from perfproof.report import embedded_run
@@ -174,3 +172,41 @@ def test_the_prove_page_draws_the_ab_plots_from_the_ab_context(tmp_path: Path) -
     assert figures.css.splitlines()[0] in page
     assert page.index("Plots of the A/B run") < page.index("<h3>Allocation</h3>")
     assert not (root / "ab" / "report.html").exists()
+
+
+def _with_guard(tmp_path: Path, kind: str) -> Path:
+    """A copy of the demo bundle whose prove.json holds a finished guard stage of ``kind``."""
+    bundle = tmp_path / kind
+    shutil.copytree(DEMO_BUNDLE, bundle)
+    doc = json.loads((bundle / "prove.json").read_text())
+    row = {"benchmark": "p.B.run", "passed": True, "reason": "ratio 1.40"}
+    guard = {"schema": "perfproof.guard/1", "verdict": "pass", "min_ratio": 1.05, "kind": kind,
+             "rows": [row]}  # fmt: skip
+    doc["stages"]["guard"] = {"status": "done", "result": {"run_dir": "guard", "document": guard}}
+    (bundle / "prove.json").write_text(json.dumps(doc))
+    return bundle
+
+
+def test_the_guard_stage_kind_is_a_guard_metric_read_and_written_as_its_word(
+    tmp_path: Path, run_cli
+) -> None:
+    for kind in GuardKind:
+        bundle = _with_guard(tmp_path, kind.value)
+        guard = read_prove(bundle / "prove.json").stages.guard.done
+        assert guard is not None and guard.kind is kind
+        written = read_prove(bundle / "prove.json").dump()["stages"]["guard"]
+        assert written == json.loads((bundle / "prove.json").read_text())["stages"]["guard"]
+        res = run_cli("report", bundle)
+        assert res.code == 0, res.err
+        assert f"feature by at least 1.05× ({kind.value})?" in res.out
+
+
+def test_a_guard_kind_no_perfproof_writes_is_refused_naming_the_metrics(
+    tmp_path: Path, run_cli
+) -> None:
+    bundle = _with_guard(tmp_path, "sideways")
+    res = run_cli("report", bundle)
+    assert res.code == 2 and "Traceback" not in res.err
+    words = ", ".join(k.value for k in GuardKind)
+    expected = f"{bundle / 'prove.json'}: stage guard: 'document.kind' is not one of {words}"
+    assert f"perfproof: error: {expected} ('sideways')" in res.err.splitlines()

@@ -9,9 +9,11 @@ reads typed.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Annotated
 
 from pydantic import Field
 
+from perfproof.model.diagnostics import ByValue
 from perfproof.model.documents.codec import Kept, Seq, Text
 from perfproof.model.documents.compare_wire import ComparisonDoc
 from perfproof.model.documents.profile_diff import ProfileDiffDoc
@@ -19,6 +21,7 @@ from perfproof.model.documents.prove_jit import JitAccount
 from perfproof.model.documents.prove_profile import ProfileDesign
 from perfproof.model.documents.prove_reach import KeyReach, KeyShare
 from perfproof.model.documents.prove_stages import DispatchSkip, Json, StageDocument, Test
+from perfproof.model.enums import GuardKind
 
 
 @dataclass(frozen=True)
@@ -45,7 +48,7 @@ class KeptGuard(Kept):
 
     verdict: Text | None = None
     min_ratio: float | None = None
-    kind: Text | None = None
+    kind: Annotated[GuardKind, ByValue] | None = None
     rows: list[KeptGuardRow] = Field(default_factory=list)
 
 
@@ -64,8 +67,8 @@ class GuardStageResult(StageDocument):
         return self.document.min_ratio
 
     @property
-    def kind(self) -> str:
-        return str(self.document.kind)
+    def kind(self) -> GuardKind | None:
+        return self.document.kind
 
     @property
     def rows(self) -> tuple[GuardLine, ...]:
