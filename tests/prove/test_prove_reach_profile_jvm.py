@@ -175,5 +175,7 @@ def test_reach_profile_leaves_out_a_benchmark_that_never_runs_the_change(
         f"the baseline profile never sampled the changed code: 0 of {left['cpu_samples']}" in report
     )
     assert "reached only through dynamic dispatch at" in report
+    (listed,) = [x for x in report.splitlines() if x.startswith(f"- `{circles}`: `")]
+    assert listed.endswith("its baseline recording left it out of the A/B (below)")
     assert doc["options"]["reach"] == "profile"  # the default: the command need not say it
     assert "static" not in doc["command"]

@@ -221,3 +221,41 @@ def test_a_round_of_both_sides_lends_the_forks_each_side_has(tmp_path: Path) -> 
     ab = AbOptions(base="b", head="h", jmh_args=parse_jmh_args("-wi 1"))
     found = reusable_reach(bundle, ab, tmp_path / "ab")  # type: ignore[arg-type]
     assert found == {IDLE: 1, BUSY: 1}
+
+
+def test_the_benchmark_list_says_which_dispatch_only_benchmarks_the_round_left_out(
+    tmp_path: Path,
+) -> None:
+    """The benchmarks stage is written before the reach round runs; the PR body, written
+    after, says of each dispatch-only benchmark what the round did with it, never "measured
+    last" of one the A/B never ran."""
+    from perfproof.model.documents.prove import ProveResults, ProveSettings
+    from perfproof.model.documents.prove_measured import AbStageResult
+    from perfproof.model.documents.prove_stages import DispatchSkip
+    from perfproof.model.documents.run import SideRef
+    from perfproof.pipeline.prove.bundle import Bundle
+    from perfproof.render.prove import _benchmarks_md
+
+    via = "Shapes.total(Shape[]) → Shape.area()"
+    reached = tuple(
+        ReachedBenchmark(benchmark=b, path=(b, CHANGED), changed=CHANGED, via_dispatch=True,
+                         dispatch=via)
+        for b in (IDLE, BUSY)
+    )  # fmt: skip
+    bundle = Bundle.create(
+        tmp_path / "b", ProveSettings(), {"base": SideRef(ref="a"), "head": SideRef(ref="b")}
+    )
+    bundle.finish("benchmarks", BenchmarksResult(source="call graph", depth=6, reached=reached), 0)
+    before = "\n".join(_benchmarks_md(ProveResults.of(bundle)))  # no A/B yet: its plan
+    assert before.count("measured last (a budget cuts it first)") == 2
+    skip = DispatchSkip(benchmark=IDLE, dispatch=via, cpu_samples=400, reason="never sampled")
+    bundle.finish("ab", AbStageResult(run_dir="ab", left_out=(skip,), probed=(IDLE, BUSY)), 0)
+    lines = {
+        b: next(x for x in _benchmarks_md(ProveResults.of(bundle)) if x.startswith(f"- `{b}`"))
+        for b in (IDLE, BUSY)
+    }
+    assert lines[IDLE].endswith(
+        "the call graph cannot say it runs the changed override; its baseline recording left "
+        "it out of the A/B (below)"
+    )
+    assert lines[BUSY].endswith("measured last (a budget cuts it first)")

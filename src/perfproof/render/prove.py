@@ -165,12 +165,19 @@ def _benchmarks_md(bundle: ProveResults) -> list[str]:
         )
     if bench.reached:
         out += ["Benchmarks that reach a changed method, with one shortest call path each:", ""]
+    left_out = {s.benchmark for s in bundle.ab.left_out} if bundle.ab is not None else set()
     for r in bench.reached:
         line = f"- `{r.benchmark}`: " + " → ".join(f"`{p}`" for p in r.path)
         if r.via_dispatch:
+            # the reach round runs after this stage: say what it did with the benchmark
+            fate = (
+                "its baseline recording left it out of the A/B (below)"
+                if r.benchmark in left_out
+                else "measured last (a budget cuts it first)"
+            )
             line += (
                 f" — reached only through dynamic dispatch at `{r.dispatch}`: the call graph "
-                "cannot say it runs the changed override; measured last (a budget cuts it first)"
+                f"cannot say it runs the changed override; {fate}"
             )
         if r.seen_in:
             line += (
