@@ -100,3 +100,54 @@ def test_prove_lists_dispatch_only_benchmarks_last_and_keeps_the_mark(tmp_path: 
     assert back == result
     assert [r.via_dispatch for r in back.reached] == [False, True]
     assert back.reached[1].dispatch == "Bus.publish(int) → Listener.onEvent(int)"
+
+
+def test_a_changed_helper_off_the_kept_path_is_named_where_sure_calls_reach_it(
+    tmp_path: Path,
+) -> None:
+    """The one path kept per benchmark ends at the changed method nearest it: ``record`` runs
+    the changed ``Format.pad`` through the changed ``Audit.onEvent``, so its Amdahl row found
+    no key (kryo's ``Input.readLong(int)``, called by the changed ``BigDecimalSerializer.read``,
+    "no key reaches it" beside 9 improved keys). Only sure calls count: ``publish`` may run
+    ``Audit.onEvent`` through the interface, which the call graph cannot decide."""
+    from tests.prove.conftest import wire_row
+
+    from perfproof.stats.amdahl_gains import method_gains
+
+    project, root = _project(tmp_path)
+    audit, fmt = "src/main/java/p/Audit.java", "src/main/java/p/Format.java"
+    on_event = ChangedMethod("p.Audit", "onEvent", ("int",), "modified", audit, (4, 4))
+    pad = ChangedMethod("p.Format", "pad", ("int",), "modified", fmt, (3, 3))
+    changes = ChangesResult(methods=(on_event, pad), classes=("p.Audit", "p.Format"),
+                            files={"production": (audit, fmt)})  # fmt: skip
+    result = benchmarks_stage(project, root, changes, ())
+    found = {r.benchmark.rsplit(".", 1)[-1]: r for r in result.reached}
+    assert (found["record"].changed, found["record"].also) == (
+        "Audit.onEvent(int)",
+        ("Format.pad(int)",),
+    )
+    assert (found["direct"].changed, found["direct"].also) == ("Format.pad(int)", ())
+    assert found["publish"].via_dispatch and found["publish"].also == ()
+    back = BenchmarksResult.model_validate(json.loads(json.dumps(result.model_dump(mode="json"))))
+    assert back == result
+    # the Amdahl row of the helper takes the verdict of the key that runs it
+    rows = [wire_row(benchmark=found["record"].benchmark, verdict="improved", ratio=0.5)]
+    gains, _ = method_gains("Format.pad(int)", result.reached, rows)
+    assert [round(1 + g.gain, 2) for g in gains] == [2.0]
+    listed = "\n".join(_listed(tmp_path, result))
+    also = " — by sure calls it also runs the changed `Format.pad(int)`"
+    assert "`BusBench.record()` → `Audit.onEvent(int)`" + also in listed
+    assert listed.count(also) == 1
+
+
+def _listed(tmp_path: Path, result: BenchmarksResult) -> list[str]:
+    """The PR body's list of the benchmarks the change reaches."""
+    from perfproof.model.documents.prove import ProveResults, ProveSettings
+    from perfproof.model.documents.run import SideRef
+    from perfproof.pipeline.prove.bundle import Bundle
+    from perfproof.render.prove import _benchmarks_md
+
+    sides = {"base": SideRef(ref="a"), "head": SideRef(ref="b")}
+    bundle = Bundle.create(tmp_path / "bundle", ProveSettings(), sides)
+    bundle.finish("benchmarks", result, 0)
+    return _benchmarks_md(ProveResults.of(bundle))

@@ -125,17 +125,22 @@ class BenchmarkReach:
     def _walk(self, start: list[MethodKey], dispatch: bool) -> dict[MethodKey, _Parent]:
         return _walk(self.graph, self.benchmarks, start, self.max_depth, dispatch)
 
+    def reaching_each(
+        self, changed: Iterable[MethodKey], dispatch: bool = True
+    ) -> dict[MethodKey, frozenset[str]]:
+        """Per changed method, the benchmarks (by JMH name) a walk from it alone reaches within
+        ``max_depth`` calls, over sure calls only without ``dispatch``. Each is walked on its
+        own: the one path kept per benchmark may end at another changed method, so missing
+        from the kept paths says nothing."""
+        out: dict[MethodKey, frozenset[str]] = {}
+        for key in self._known(changed):
+            walked = self._walk([key], dispatch) if self.benchmarks else {}
+            out[key] = frozenset(name for b, name in self.benchmarks.items() if b in walked)
+        return out
+
     def unreached(self, changed: Iterable[MethodKey]) -> list[MethodKey]:
-        """The changed methods no benchmark reaches within ``max_depth`` calls. Each is walked
-        on its own: the one path kept per benchmark may end at another changed method, so
-        missing from the kept paths says nothing."""
-        if not self.benchmarks:
-            return self._known(changed)
-        return [
-            key
-            for key in self._known(changed)
-            if self.benchmarks.keys().isdisjoint(self._walk([key], dispatch=True))
-        ]
+        """The changed methods no benchmark reaches within ``max_depth`` calls."""
+        return [key for key, found in self.reaching_each(changed).items() if not found]
 
     def affected(self, changed: Iterable[MethodKey]) -> list[ReachedBenchmark]:
         """Benchmarks from which a changed method is reachable within ``max_depth`` calls. A

@@ -179,6 +179,10 @@ def _benchmarks_md(bundle: ProveResults) -> list[str]:
                 f" — reached only through dynamic dispatch at `{r.dispatch}`: the call graph "
                 f"cannot say it runs the changed override; {fate}"
             )
+        if r.also:
+            line += " — by sure calls it also runs the changed " + ", ".join(
+                f"`{m}`" for m in r.also
+            )
         if r.seen_in:
             line += (
                 f" — seen in the recordings of the hunt `{r.seen_in}`; the call graph finds no "

@@ -62,11 +62,12 @@ def names(step: str, method: str) -> bool:
 
 
 def reaching(method: str, reached: Sequence[ReachedBenchmark]) -> tuple[str, ...]:
-    """The benchmarks whose call path runs through ``method`` (or ends in it)."""
+    """The benchmarks whose call path runs through ``method`` (or ends in it), or that a walk
+    from ``method`` alone reaches (:attr:`ReachedBenchmark.also`)."""
     return tuple(
         r.benchmark
         for r in reached
-        if names(r.changed, method) or any(names(step, method) for step in r.path)
+        if names(r.changed, method) or any(names(step, method) for step in (*r.path, *r.also))
     )
 
 

@@ -153,6 +153,11 @@ class ReachedBenchmark(StageDocument):
     """The hunt.json whose recordings showed this benchmark running the changed method, when
     the call graph found no path (a call through a JDK interface, reflection): ``path`` is
     then the recorded stack's."""
+    also: Seq[str] = ()
+    """The other changed methods whose own walk over sure calls reaches this benchmark: ``path``
+    ends at the changed method nearest the benchmark, so a changed helper it calls is off the
+    path though the benchmark runs it (kryo's ``Input.readLong(int)``, called by the changed
+    ``BigDecimalSerializer.read``)."""
 
     @property
     def regex(self) -> str:

@@ -9,7 +9,7 @@ ships); removed methods exist only on the baseline and are listed without caller
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from perfproof import defaults
@@ -54,16 +54,14 @@ def benchmarks_reaching(
     recordings showed it)."""
     keys = [m.key for m in methods_of(changes) if m.kind != REMOVED]
     reach = BenchmarkReach(project, root, depth)
-    reached = reach.affected(keys)
-    reached_methods = {r.changed for r in reached}
     # one shortest path is kept per benchmark, so a changed method missing from the kept paths
     # may still be reached (by a longer path, or from a benchmark another change reaches
-    # first): only a walk of its own says it is not
-    unreached = [
-        label(project, k)
-        for k in reach.unreached(k for k in keys if label(project, k) not in reached_methods)
-    ]
-    found = tuple(reached)
+    # first): only a walk of its own says whether and from which benchmarks
+    # a benchmark runs another changed method too when that method's own walk over sure calls
+    # reaches it; over dispatch as well, it only may (the call graph cannot say which override)
+    unreached = [label(project, k) for k in reach.unreached(keys)]
+    sure = {label(project, k): by for k, by in reach.reaching_each(keys, dispatch=False).items()}
+    found = tuple(_with_others(r, sure) for r in reach.affected(keys))
     if also is not None:
         seen = also(methods_of(changes), {r.benchmark for r in found})
         found += seen
@@ -78,6 +76,12 @@ def benchmarks_reaching(
         regexes=tuple(bench) if bench else tuple(r.regex for r in ordered),
         unreached=tuple(unreached),
     )
+
+
+def _with_others(r: ReachedBenchmark, each: Mapping[str, frozenset[str]]) -> ReachedBenchmark:
+    """``r`` naming the other changed methods whose own sure walks reach its benchmark."""
+    others = tuple(m for m, by in each.items() if m != r.changed and r.benchmark in by)
+    return r.model_copy(update={"also": others}) if others else r
 
 
 def head_project(worktree: Path) -> Project:
