@@ -136,3 +136,6 @@ def test_keys_moved_both_ways_have_no_per_call_speed_up_and_each_verdict_its_ran
     row = amdahl_row(method, 0.7, 0.99, reached, rows)
     assert row.per_call_gain is None and row.ceiling_speedup is None and len(row.gains) == 5
     assert _from_keys(row) == "2 improved, 1.16–1.49×; 3 regressed, 0.658–0.952×"
+    other = ChangedMethod("dg.Digits", "pad", ("int",), MODIFIED, "D.java", (3, 4))
+    alone = amdahl_row(other, 0.1, 0.0, reached, rows)
+    assert _from_keys(alone) == "no measured key's call path reaches it"

@@ -155,7 +155,11 @@ def _from_keys(a: AmdahlRow) -> str:
     if span is None and a.per_call_gain is not None:
         return "–"  # a bundle written before the row kept its keys
     if span is None:
-        return f"none of {a.unmoved} moved" if a.unmoved else "no key reaches it"
+        # a dispatch-only benchmark may run it, unmeasured or left out of the A/B: say what
+        # is known, that no measured key's call path leads to it
+        return (
+            f"none of {a.unmoved} moved" if a.unmoved else "no measured key's call path reaches it"
+        )
     groups = []
     for verdict in sorted({g.verdict for g in a.gains}):
         values = [1 + g.gain for g in a.gains if g.verdict == verdict]
