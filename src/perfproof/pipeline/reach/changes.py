@@ -54,14 +54,18 @@ def benchmarks_reaching(
     recordings showed it)."""
     keys = [m.key for m in methods_of(changes) if m.kind != REMOVED]
     reach = BenchmarkReach(project, root, depth)
-    # one shortest path is kept per benchmark, so a changed method missing from the kept paths
-    # may still be reached (by a longer path, or from a benchmark another change reaches
-    # first): only a walk of its own says whether and from which benchmarks
-    # a benchmark runs another changed method too when that method's own walk over sure calls
-    # reaches it; over dispatch as well, it only may (the call graph cannot say which override)
-    unreached = [label(project, k) for k in reach.unreached(keys)]
+    reached = reach.affected(keys)
+    # one shortest path is kept per benchmark, ending at the changed method nearest it, so a
+    # changed method missing from the kept paths may still be reached (by a longer path, or
+    # through another changed method): only a walk of its own says whether, and from which
+    # benchmarks; over sure calls only for ``also``, since through dispatch it only may run
+    on_paths = {r.changed for r in reached}
+    unreached = [
+        label(project, k)
+        for k in reach.unreached(k for k in keys if label(project, k) not in on_paths)
+    ]
     sure = {label(project, k): by for k, by in reach.reaching_each(keys, dispatch=False).items()}
-    found = tuple(_with_others(r, sure) for r in reach.affected(keys))
+    found = tuple(_with_others(r, sure) for r in reached)
     if also is not None:
         seen = also(methods_of(changes), {r.benchmark for r in found})
         found += seen
